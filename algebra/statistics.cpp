@@ -1,0 +1,183 @@
+#include "algebra/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace parallax {
+
+namespace {
+
+/// Accumulates one statistic in two passes: sums first, squared deviations second.
+struct Accumulator {
+    double total = 0;
+    double min = std::numeric_limits<double>::infinity();
+    double max = -std::numeric_limits<double>::infinity();
+    std::size_t present = 0;
+    double devPresent = 0;
+    double devAll = 0;
+
+    void add(double v)
+    {
+        total += v;
+        min = std::min(min, v);
+        max = std::max(max, v);
+        ++present;
+    }
+};
+
+Stat finish(const Accumulator& a, std::size_t n)
+{
+    Stat s;
+    s.total = a.total;
+    s.present = a.present;
+    s.meanAll = n > 0 ? a.total / static_cast<double>(n) : 0.0;
+    s.meanPresent = a.present > 0 ? a.total / static_cast<double>(a.present) : 0.0;
+    s.min = a.present > 0 ? a.min : 0.0;
+    s.max = a.present > 0 ? a.max : 0.0;
+    // Absent threads count as zeros in the "all" deviation.
+    const double absent = static_cast<double>(n - a.present);
+    const double devAll = a.devAll + absent * s.meanAll * s.meanAll;
+    s.sdAll = n > 1 ? std::sqrt(devAll / static_cast<double>(n)) : 0.0;
+    s.sdPresent = a.present > 1 ? std::sqrt(a.devPresent / static_cast<double>(a.present)) : 0.0;
+    return s;
+}
+
+constexpr std::size_t kindCount = 6;
+
+} // namespace
+
+std::shared_ptr<const TrialStatistics> TrialStatistics::of(const Trial& trial)
+{
+    return trial.cached<TrialStatistics>(
+        [](const Trial& t) { return std::make_shared<const TrialStatistics>(t); });
+}
+
+std::size_t TrialStatistics::index(EventId e, MetricId m, ValueKind kind) const
+{
+    const auto k = static_cast<std::size_t>(kind);
+    if (kind == ValueKind::Calls || kind == ValueKind::Subroutines)
+        return e.index() * m_kindsPerEvent + (k - 2);
+    // per metric: excl, incl, exclPerCall, inclPerCall
+    const std::size_t slot = kind == ValueKind::Exclusive ? 0 : kind == ValueKind::Inclusive ? 1 : kind == ValueKind::ExclusivePerCall ? 2 : 3;
+    return e.index() * m_kindsPerEvent + 2 + m.index() * 4 + slot;
+}
+
+TrialStatistics::TrialStatistics(const Trial& trial)
+    : m_threads(trial.threadCount())
+    , m_metrics(trial.metricCount())
+    , m_kindsPerEvent(2 + 4 * trial.metricCount())
+{
+    (void)kindCount;
+    const std::size_t events = trial.eventCount();
+    std::vector<Accumulator> acc(events * m_kindsPerEvent);
+    m_top.assign(m_metrics * m_threads, 0.0);
+    m_sumTop.assign(m_metrics, 0.0);
+
+    auto visit = [&](auto&& fn) {
+        for (std::size_t t = 0; t < m_threads; ++t) {
+            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const std::size_t n = row.size();
+            for (std::size_t i = 0; i < n; ++i) {
+                const EventId e = row.events[i];
+                const double calls = row.calls[i];
+                fn(index(e, MetricId(0u), ValueKind::Calls), calls);
+                fn(index(e, MetricId(0u), ValueKind::Subroutines), row.subrs[i]);
+                for (std::size_t m = 0; m < m_metrics; ++m) {
+                    const MetricId mid(m);
+                    const double ex = row.excl[m * n + i];
+                    const double in = row.incl[m * n + i];
+                    fn(index(e, mid, ValueKind::Exclusive), ex);
+                    fn(index(e, mid, ValueKind::Inclusive), in);
+                    if (calls > 0) {
+                        fn(index(e, mid, ValueKind::ExclusivePerCall), ex / calls);
+                        fn(index(e, mid, ValueKind::InclusivePerCall), in / calls);
+                    }
+                }
+            }
+        }
+    };
+    visit([&](std::size_t k, double v) { acc[k].add(v); });
+    std::vector<double> meanPresent(acc.size()), meanAll(acc.size());
+    for (std::size_t k = 0; k < acc.size(); ++k) {
+        meanPresent[k] = acc[k].present ? acc[k].total / static_cast<double>(acc[k].present) : 0.0;
+        meanAll[k] = m_threads ? acc[k].total / static_cast<double>(m_threads) : 0.0;
+    }
+    visit([&](std::size_t k, double v) {
+        const double dp = v - meanPresent[k];
+        const double da = v - meanAll[k];
+        acc[k].devPresent += dp * dp;
+        acc[k].devAll += da * da;
+    });
+    m_stats.resize(acc.size());
+    for (std::size_t k = 0; k < acc.size(); ++k) {
+        // Per-call statistics count only threads with calls > 0 as "all" as well.
+        m_stats[k] = finish(acc[k], m_threads);
+    }
+
+    for (std::size_t t = 0; t < m_threads; ++t) {
+        const IntervalRow& row = trial.row(ThreadIndex(t));
+        const std::size_t n = row.size();
+        for (std::size_t m = 0; m < m_metrics; ++m) {
+            double top = 0.0;
+            for (std::size_t i = 0; i < n; ++i)
+                top = std::max(top, row.incl[m * n + i]);
+            m_top[m * m_threads + t] = top;
+            m_sumTop[m] += top;
+        }
+    }
+
+    // Atomic events: statistics of each per-thread field.
+    const std::size_t atomics = trial.atomicEventCount();
+    std::vector<Accumulator> aacc(atomics * 5);
+    auto visitAtomic = [&](auto&& fn) {
+        for (std::size_t t = 0; t < m_threads; ++t) {
+            const AtomicRow& row = trial.atomicRow(ThreadIndex(t));
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                const std::size_t base = row.events[i].index() * 5;
+                fn(base + Count, row.count[i]);
+                fn(base + Max, row.max[i]);
+                fn(base + Min, row.min[i]);
+                fn(base + Mean, row.mean[i]);
+                fn(base + StdDev, row.stddev(i));
+            }
+        }
+    };
+    visitAtomic([&](std::size_t k, double v) { aacc[k].add(v); });
+    std::vector<double> amp(aacc.size()), ama(aacc.size());
+    for (std::size_t k = 0; k < aacc.size(); ++k) {
+        amp[k] = aacc[k].present ? aacc[k].total / static_cast<double>(aacc[k].present) : 0.0;
+        ama[k] = m_threads ? aacc[k].total / static_cast<double>(m_threads) : 0.0;
+    }
+    visitAtomic([&](std::size_t k, double v) {
+        aacc[k].devPresent += (v - amp[k]) * (v - amp[k]);
+        aacc[k].devAll += (v - ama[k]) * (v - ama[k]);
+    });
+    m_atomic.resize(aacc.size());
+    for (std::size_t k = 0; k < aacc.size(); ++k)
+        m_atomic[k] = finish(aacc[k], m_threads);
+}
+
+const Stat& TrialStatistics::stat(EventId e, MetricId m, ValueKind kind) const
+{
+    return m_stats[index(e, m, kind)];
+}
+
+const Stat& TrialStatistics::atomicStat(AtomicEventId u, AtomicField field) const
+{
+    return m_atomic[u.index() * 5 + static_cast<std::size_t>(field)];
+}
+
+double TrialStatistics::threadPercent(double value, ThreadIndex t, MetricId m) const
+{
+    const double top = threadTopInclusive(t, m);
+    return top != 0 ? 100.0 * value / top : 0.0;
+}
+
+double TrialStatistics::totalPercent(EventId e, MetricId m, ValueKind kind) const
+{
+    const double d = sumTopInclusive(m);
+    return d != 0 ? 100.0 * stat(e, m, kind).total / d : 0.0;
+}
+
+} // namespace parallax

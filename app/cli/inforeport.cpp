@@ -1,0 +1,121 @@
+#include "app/cli/inforeport.h"
+
+#include "algebra/statistics.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace parallax {
+
+namespace {
+
+struct Facts {
+    std::size_t flat = 0;
+    std::size_t callPaths = 0;
+    std::vector<std::pair<EventId, double>> top;
+};
+
+Facts collect(const Trial& trial, int top)
+{
+    Facts f;
+    for (const auto& e : trial.events())
+        (e.isCallPath() ? f.callPaths : f.flat)++;
+    if (trial.metricCount() > 0) {
+        const auto stats = TrialStatistics::of(trial);
+        for (std::size_t e = 0; e < trial.eventCount(); ++e) {
+            if (trial.event(EventId(e)).isCallPath())
+                continue;
+            f.top.emplace_back(EventId(e), stats->stat(EventId(e), MetricId(0u), ValueKind::Exclusive).meanAll);
+        }
+        std::stable_sort(f.top.begin(), f.top.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        if (f.top.size() > static_cast<std::size_t>(top))
+            f.top.resize(static_cast<std::size_t>(top));
+    }
+    return f;
+}
+
+QStringList groupNames(const Trial& trial)
+{
+    QStringList groups;
+    for (std::size_t g = 0; g < trial.groupCount(); ++g)
+        groups << trial.groupName(GroupId(g));
+    groups.sort();
+    return groups;
+}
+
+} // namespace
+
+QByteArray infoJson(const Trial& trial, const QString& format, int top)
+{
+    const Facts f = collect(trial, top);
+    QJsonObject o;
+    o.insert(QStringLiteral("format"), format);
+    o.insert(QStringLiteral("name"), trial.name());
+    o.insert(QStringLiteral("source"), trial.provenance().source);
+    o.insert(QStringLiteral("threads"), static_cast<qint64>(trial.threadCount()));
+    o.insert(QStringLiteral("nodes"), static_cast<qint64>(trial.nodeCount()));
+    QJsonArray metrics;
+    QJsonArray units;
+    for (const auto& m : trial.metrics()) {
+        metrics.append(m.name);
+        units.append(m.unit);
+    }
+    o.insert(QStringLiteral("metrics"), metrics);
+    o.insert(QStringLiteral("units"), units);
+    o.insert(QStringLiteral("events"), static_cast<qint64>(f.flat));
+    o.insert(QStringLiteral("callpaths"), static_cast<qint64>(f.callPaths));
+    o.insert(QStringLiteral("user_events"), static_cast<qint64>(trial.atomicEventCount()));
+    o.insert(QStringLiteral("groups"), QJsonArray::fromStringList(groupNames(trial)));
+    QJsonArray topArray;
+    for (const auto& [e, v] : f.top) {
+        QJsonObject item;
+        item.insert(QStringLiteral("name"), trial.event(e).name);
+        item.insert(QStringLiteral("value"), v);
+        topArray.append(item);
+    }
+    o.insert(QStringLiteral("top_exclusive"), topArray);
+    QJsonObject metadata;
+    for (const auto& entry : trial.metadata())
+        metadata.insert(trial.strings().get(entry.key), trial.strings().get(entry.value));
+    o.insert(QStringLiteral("metadata"), metadata);
+    o.insert(QStringLiteral("warnings"), QJsonArray::fromStringList(trial.warnings()));
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+QString infoText(const Trial& trial, const QString& format, int top)
+{
+    const Facts f = collect(trial, top);
+    QString out;
+    out += QStringLiteral("Trial:        %1\n").arg(trial.name());
+    out += QStringLiteral("Source:       %1\n").arg(trial.provenance().source);
+    out += QStringLiteral("Format:       %1\n").arg(format);
+    out += QStringLiteral("Threads:      %1 on %2 node(s)\n").arg(trial.threadCount()).arg(trial.nodeCount());
+    QStringList metrics;
+    for (const auto& m : trial.metrics())
+        metrics << (m.unit.isEmpty() ? m.name : QStringLiteral("%1 (%2)").arg(m.name, m.unit));
+    out += QStringLiteral("Metrics:      %1\n").arg(metrics.join(QStringLiteral(", ")));
+    out += QStringLiteral("Events:       %1 flat, %2 call paths\n").arg(f.flat).arg(f.callPaths);
+    out += QStringLiteral("User events:  %1\n").arg(trial.atomicEventCount());
+    out += QStringLiteral("Groups:       %1\n").arg(groupNames(trial).join(QStringLiteral(", ")));
+    out += QStringLiteral("Metadata:     %1 trial-wide key(s)\n").arg(trial.metadata().size());
+    if (!f.top.empty()) {
+        const Metric& m = trial.metric(MetricId(0u));
+        out += QStringLiteral("Top events by mean exclusive %1%2:\n")
+                   .arg(m.name, m.unit.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(m.unit));
+        for (const auto& [e, v] : f.top)
+            out += QStringLiteral("  %1  %2\n").arg(v, 16, 'g', 10).arg(trial.event(e).name);
+    }
+    if (trial.warnings().isEmpty()) {
+        out += QStringLiteral("Warnings:     none\n");
+    } else {
+        out += QStringLiteral("Warnings:     %1\n").arg(trial.warnings().size());
+        for (const QString& w : trial.warnings())
+            out += QStringLiteral("  - %1\n").arg(w);
+    }
+    return out;
+}
+
+} // namespace parallax

@@ -1,0 +1,306 @@
+// parallax-cli: the headless front end (no Widgets linked).
+#include "app/cli/inforeport.h"
+#include "app/cli/pprofreport.h"
+#include "app/cli/synth.h"
+#include "datasource/readers/readerregistry.h"
+#include "datasource/writers/tauwriter.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+using namespace parallax;
+
+namespace {
+
+int fail(const QString& message, int code = 2)
+{
+    std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
+    return code;
+}
+
+void printOut(const QByteArray& bytes)
+{
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+}
+
+const char* const Usage = R"(usage: parallax-cli <command> [options]
+
+commands:
+  pprof [-c|-b|-m|-t|-e|-i|-v] [-r] [-s] [-n N] [-l] [-p] [-a] [-x] [--metric NAME]
+        [--format NAME] [DIR] [node numbers]
+                 print a profile like TAU's pprof (default DIR: $PROFILEDIR or .)
+  info [--json] [--format NAME] [--strict] PATH
+                 format, threads, metrics, events, top events, warnings
+  synth --threads T --events E [--callpath-depth D] [--metrics M]
+        [--user-events U] [--threads-per-node K] [--seed S] OUT
+                 write a deterministic synthetic TAU profile directory
+  formats        list the readers Parallax knows
+  help           this text
+)";
+
+const char* const PprofUsage = R"(usage: parallax-cli pprof [-c|-b|-m|-t|-e|-i|-v] [-r] [-s] [-n num] [-l] [-p] [-a] [-x] [--metric NAME] [--format NAME] [DIR] [node numbers]
+ -a : Show all location information available
+ -c : Sort according to number of Calls
+ -b : Sort according to number of suBroutines called by a function
+ -m : Sort according to Milliseconds (exclusive time total)
+ -t : Sort according to Total milliseconds (inclusive time total)  (default)
+ -e : Sort according to Exclusive time per call (msec/call)
+ -i : Sort according to Inclusive time per call (total msec/call)
+ -v : Sort according to Standard Deviation (excl usec)
+ -r : Reverse sorting order
+ -s : print only Summary profile information
+ -n <num> : print only first <num> number of functions
+ -p : suPpress conversion to hh:mm:ss:mmm format
+ -l : List all functions and exit
+ -x : also print min and max summaries
+ --metric NAME : the metric to print (default: the first)
+ --format NAME : read with this reader instead of detecting the format
+ [node numbers] : prints only info about all contexts/threads of given node numbers
+)";
+
+TrialResult load(const QString& path, const QString& format, bool strict)
+{
+    ReadOptions options;
+    options.strict = strict;
+    Progress progress;
+    return ReaderRegistry::instance().read(path, options, progress, format);
+}
+
+bool isInteger(const QString& s)
+{
+    bool ok = false;
+    s.toInt(&ok);
+    return ok;
+}
+
+int runPprof(const QStringList& args)
+{
+    PprofOptions options;
+    QString dir;
+    QString format;
+    QString metricName;
+    QStringList positional;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == QLatin1String("--metric") || a == QLatin1String("--format")) {
+            if (i + 1 >= args.size())
+                return fail(QStringLiteral("%1 needs a value").arg(a), 1);
+            (a == QLatin1String("--metric") ? metricName : format) = args[++i];
+            continue;
+        }
+        if (a.size() < 2 || a[0] != QLatin1Char('-') || isInteger(a)) {
+            positional << a;
+            continue;
+        }
+        // getopt-style clusters: "-sm", "-n10", "-n 10".
+        for (int k = 1; k < a.size(); ++k) {
+            const char c = a[k].toLatin1();
+            switch (c) {
+            case 'a': options.showLocations = true; break;
+            case 'c': options.sort = PprofOptions::Sort::Calls; break;
+            case 'b': options.sort = PprofOptions::Sort::Subroutines; break;
+            case 'm': options.sort = PprofOptions::Sort::Exclusive; break;
+            case 't': options.sort = PprofOptions::Sort::Inclusive; break;
+            case 'e': options.sort = PprofOptions::Sort::ExclusivePerCall; break;
+            case 'i': options.sort = PprofOptions::Sort::InclusivePerCall; break;
+            case 'v': options.sort = PprofOptions::Sort::StdDev; break;
+            case 'r': options.reverse = true; break;
+            case 's': options.summaryOnly = true; break;
+            case 'p': options.plainMsec = true; break;
+            case 'l': options.list = true; break;
+            case 'x': options.minMax = true; break;
+            case 'n': {
+                QString value = a.mid(k + 1);
+                if (value.isEmpty()) {
+                    if (i + 1 >= args.size()) {
+                        std::fputs(PprofUsage, stderr);
+                        return 1;
+                    }
+                    value = args[++i];
+                }
+                options.max = std::atoi(value.toLatin1().constData());
+                k = static_cast<int>(a.size());
+                break;
+            }
+            case 'd':
+                return fail(QStringLiteral("pprof -d (the dump format for racy/tau_reduce) is not supported"), 1);
+            case 'f':
+                return fail(QStringLiteral("pprof -f PREFIX is not supported: give the directory instead"), 1);
+            default:
+                std::fputs(PprofUsage, stderr);
+                return 1;
+            }
+        }
+    }
+    if (!positional.isEmpty() && !isInteger(positional.first()))
+        dir = positional.takeFirst();
+    else if (!positional.isEmpty() && QFileInfo(positional.first()).isDir() && positional.size() == 1)
+        dir = positional.takeFirst();
+    if (dir.isEmpty())
+        dir = qEnvironmentVariableIsSet("PROFILEDIR") ? qEnvironmentVariable("PROFILEDIR") : QStringLiteral(".");
+    for (const QString& p : positional) {
+        if (!isInteger(p))
+            return fail(QStringLiteral("pprof: '%1' is not a node number").arg(p), 1);
+        options.nodes.push_back(p.toInt());
+    }
+    const auto result = load(dir, format, false);
+    if (!result)
+        return fail(result.error().toString());
+    const Trial& trial = *result.value();
+    for (const QString& w : trial.warnings())
+        std::fprintf(stderr, "parallax-cli: warning: %s\n", w.toLocal8Bit().constData());
+    if (!metricName.isEmpty()) {
+        options.metric = trial.findMetric(metricName);
+        if (!options.metric.isValid()) {
+            QStringList names;
+            for (const auto& m : trial.metrics())
+                names << m.name;
+            return fail(QStringLiteral("no metric '%1' in %2 (metrics: %3)").arg(metricName, dir, names.join(QStringLiteral(", "))), 1);
+        }
+    }
+    const std::string text = pprofReport(trial, options);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return 0;
+}
+
+int runInfo(const QStringList& args)
+{
+    bool json = false;
+    bool strict = false;
+    QString format;
+    QString path;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == QLatin1String("--json"))
+            json = true;
+        else if (a == QLatin1String("--strict"))
+            strict = true;
+        else if (a == QLatin1String("--format") && i + 1 < args.size())
+            format = args[++i];
+        else if (a.startsWith(QLatin1Char('-')))
+            return fail(QStringLiteral("info: unknown option %1").arg(a), 1);
+        else if (path.isEmpty())
+            path = a;
+        else
+            return fail(QStringLiteral("info: one PATH only"), 1);
+    }
+    if (path.isEmpty())
+        return fail(QStringLiteral("info: give a PATH (a profile directory or file)"), 1);
+    const Reader* reader = format.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(format);
+    const auto result = load(path, format, strict);
+    if (!result)
+        return fail(result.error().toString());
+    const QString readerName = reader ? reader->name() : result.value()->provenance().reader;
+    if (json)
+        printOut(infoJson(*result.value(), readerName));
+    else
+        printOut(infoText(*result.value(), readerName).toUtf8());
+    return 0;
+}
+
+int runSynth(const QStringList& args)
+{
+    SynthOptions o;
+    QString out;
+    bool haveThreads = false, haveEvents = false;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        auto number = [&](long long& v) {
+            if (i + 1 >= args.size())
+                return false;
+            bool ok = false;
+            v = args[++i].toLongLong(&ok);
+            return ok && v >= 0;
+        };
+        long long v = 0;
+        if (a == QLatin1String("--threads")) {
+            if (!number(v) || v < 1 || v > 10'000'000)
+                return fail(QStringLiteral("synth: --threads needs a count from 1"), 1);
+            o.threads = static_cast<int>(v);
+            haveThreads = true;
+        } else if (a == QLatin1String("--events")) {
+            if (!number(v) || v < 1 || v > 1'000'000)
+                return fail(QStringLiteral("synth: --events needs a count from 1"), 1);
+            o.events = static_cast<int>(v);
+            haveEvents = true;
+        } else if (a == QLatin1String("--callpath-depth")) {
+            if (!number(v) || v == 1 || v > 1000)
+                return fail(QStringLiteral("synth: --callpath-depth needs 0 (none) or a depth from 2"), 1);
+            o.callpathDepth = static_cast<int>(v);
+        } else if (a == QLatin1String("--metrics")) {
+            if (!number(v) || v < 1 || v > 64)
+                return fail(QStringLiteral("synth: --metrics needs a count from 1 to 64"), 1);
+            o.metrics = static_cast<int>(v);
+        } else if (a == QLatin1String("--user-events")) {
+            if (!number(v) || v > 1000)
+                return fail(QStringLiteral("synth: --user-events needs a count from 0 to 1000"), 1);
+            o.userEvents = static_cast<int>(v);
+        } else if (a == QLatin1String("--threads-per-node")) {
+            if (!number(v) || v < 1)
+                return fail(QStringLiteral("synth: --threads-per-node needs a count from 1"), 1);
+            o.threadsPerNode = static_cast<int>(v);
+        } else if (a == QLatin1String("--seed")) {
+            if (!number(v))
+                return fail(QStringLiteral("synth: --seed needs a non-negative number"), 1);
+            o.seed = static_cast<std::uint64_t>(v);
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            return fail(QStringLiteral("synth: unknown option %1").arg(a), 1);
+        } else if (out.isEmpty()) {
+            out = a;
+        } else {
+            return fail(QStringLiteral("synth: one OUT directory only"), 1);
+        }
+    }
+    if (!haveThreads || !haveEvents || out.isEmpty())
+        return fail(QStringLiteral("synth: usage: synth --threads T --events E [--callpath-depth D] [--metrics M] [--user-events U] [--seed S] OUT"), 1);
+    if (QFileInfo(out).exists() && !QDir(out).isEmpty())
+        return fail(QStringLiteral("synth: %1 exists and is not empty; choose a new directory").arg(out), 1);
+    QElapsedTimer timer;
+    timer.start();
+    const auto trial = synthesizeTrial(o);
+    const QString error = TauWriter::write(*trial, out);
+    if (!error.isEmpty())
+        return fail(error);
+    std::fprintf(stderr, "wrote %zu threads x %zu events (%zu metrics, %zu user events) to %s in %lld ms\n",
+        trial->threadCount(), trial->eventCount(), trial->metricCount(), trial->atomicEventCount(),
+        out.toLocal8Bit().constData(), static_cast<long long>(timer.elapsed()));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("parallax"));
+    // Numbers are printed with printf as pprof does: never with a locale's decimal comma.
+    std::setlocale(LC_NUMERIC, "C");
+    QStringList args = QCoreApplication::arguments().mid(1);
+    if (args.isEmpty() || args.first() == QLatin1String("help") || args.first() == QLatin1String("--help")
+        || args.first() == QLatin1String("-h")) {
+        std::fputs(Usage, args.isEmpty() ? stderr : stdout);
+        return args.isEmpty() ? 1 : 0;
+    }
+    const QString command = args.takeFirst();
+    if (command == QLatin1String("pprof"))
+        return runPprof(args);
+    if (command == QLatin1String("info"))
+        return runInfo(args);
+    if (command == QLatin1String("synth"))
+        return runSynth(args);
+    if (command == QLatin1String("formats")) {
+        for (const Reader* r : ReaderRegistry::instance().readers())
+            std::printf("%-10s %s\n", r->name().toLatin1().constData(), r->description().toLocal8Bit().constData());
+        return 0;
+    }
+    std::fputs(Usage, stderr);
+    return fail(QStringLiteral("unknown command '%1'").arg(command), 1);
+}

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <string>
+#include <vector>
+
+namespace parallax {
+
+/// Options of `parallax-cli pprof`, named after TAU's pprof flags.
+struct PprofOptions {
+    enum class Sort {
+        Inclusive, ///< -t (default)
+        Exclusive, ///< -m
+        Calls, ///< -c
+        Subroutines, ///< -b
+        ExclusivePerCall, ///< -e
+        InclusivePerCall, ///< -i
+        StdDev, ///< -v
+    };
+    Sort sort = Sort::Inclusive;
+    bool reverse = false; ///< -r
+    bool summaryOnly = false; ///< -s
+    int max = 999999999; ///< -n N
+    bool plainMsec = false; ///< -p
+    bool list = false; ///< -l
+    bool showLocations = false; ///< -a
+    bool minMax = false; ///< -x
+    std::vector<int> nodes; ///< node numbers to restrict to, in the order given
+    MetricId metric = MetricId(0u);
+    std::string prefix = "profile";
+};
+
+/// The text TAU's pprof prints for a trial (FORMATS.md 2.2), byte for byte.
+std::string pprofReport(const Trial& trial, const PprofOptions& options);
+
+/// True when pprof would format the metric as time (hh:mm:ss.mmm from µs): the metric is the
+/// default "Time" or its first word contains "TIME", as pprof tests the header token.
+bool pprofUsesTimeFormat(const Metric& metric);
+
+/// pprof's ToTimeStr(): 12 characters, truncated (not rounded).
+std::string pprofTimeString(double usec, bool plainMsec);
+
+} // namespace parallax

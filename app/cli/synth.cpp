@@ -1,0 +1,280 @@
+#include "app/cli/synth.h"
+
+#include "datasource/model/trialbuilder.h"
+
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace parallax {
+
+namespace {
+
+/// splitmix64: tiny, fast and identical on every platform (std distributions are not).
+class Random {
+public:
+    explicit Random(std::uint64_t seed)
+        : m_state(seed)
+    {
+    }
+    std::uint64_t next()
+    {
+        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    }
+    double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
+    int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+
+private:
+    std::uint64_t m_state;
+};
+
+const char* const MpiRoutines[] = { "MPI_Allreduce()", "MPI_Send()", "MPI_Recv()", "MPI_Isend()", "MPI_Irecv()",
+    "MPI_Wait()", "MPI_Waitall()", "MPI_Bcast()", "MPI_Reduce()", "MPI_Barrier()", "MPI_Alltoall()",
+    "MPI_Alltoallv()", "MPI_Allgather()", "MPI_Gather()", "MPI_Scatter()", "MPI_Comm_rank()", "MPI_Comm_size()",
+    "MPI_Comm_split()", "MPI_Comm_dup()", "MPI_Sendrecv()", "MPI_File_open()", "MPI_File_write_at_all()",
+    "MPI_File_read_at_all()", "MPI_File_close()", "MPI_Test()", "MPI_Testall()", "MPI_Probe()", "MPI_Iprobe()",
+    "MPI_Type_commit()", "MPI_Type_free()", "MPI_Win_fence()", "MPI_Put()", "MPI_Get()", "MPI_Ibcast()",
+    "MPI_Iallreduce()", "MPI_Scan()", "MPI_Exscan()", "MPI_Init()", "MPI_Finalize()" };
+const char* const Classes[] = { "Solver", "Mesh", "HaloExchange", "Assembler", "Preconditioner", "Timestepper",
+    "Particles", "FluxCalculator", "EquationOfState", "LinearSystem", "Checkpoint", "Diagnostics" };
+const char* const Methods[] = { "assemble", "solve", "apply", "update", "compute", "exchange", "refine",
+    "interpolate", "integrate", "project", "reduce", "pack", "unpack", "advance", "evaluate", "write" };
+const char* const Arguments[] = { "(int)", "(double, int)", "(const Vector &)", "()", "(double *, int)",
+    "(const Field &, double)" };
+const char* const FortranRoutines[] = { "FLUX_X", "FLUX_Y", "FLUX_Z", "RHSF", "INTEGRATE", "GETRATES",
+    "TRANSPORT", "BOUNDARY", "SMOOTH", "RESTRICT", "PROLONG" };
+const char* const UserEventNames[] = { "Message size for all-reduce", "Message size sent to all nodes",
+    "Message size for broadcast", "Bytes Read", "Bytes Written", "Memory Footprint (VmRSS) (KB)",
+    "Heap Memory Used (KB) at exit", "Message size received from all nodes", "Message size for reduce",
+    "MPI-IO Bytes Written" };
+
+QString flatName(int i, Random& rng)
+{
+    const int kind = i % 4;
+    if (kind == 0 || kind == 2) {
+        const int n = static_cast<int>(std::size(MpiRoutines));
+        const int k = (i / 2) % n;
+        if (i / 2 < n)
+            return QString::fromLatin1(MpiRoutines[k]);
+    }
+    if (kind == 3) {
+        const char* r = FortranRoutines[rng.below(static_cast<int>(std::size(FortranRoutines)))];
+        const int line = 10 + rng.below(2000);
+        return QStringLiteral("Loop: %1_%2 [{%3.f90} {%4,7}-{%5,12}]")
+            .arg(QLatin1String(r))
+            .arg(i)
+            .arg(QString::fromLatin1(r).toLower())
+            .arg(line)
+            .arg(line + 5 + rng.below(80));
+    }
+    const char* c = Classes[rng.below(static_cast<int>(std::size(Classes)))];
+    const char* m = Methods[rng.below(static_cast<int>(std::size(Methods)))];
+    const char* a = Arguments[rng.below(static_cast<int>(std::size(Arguments)))];
+    const int line = 20 + rng.below(3000);
+    return QStringLiteral("void %1::%2_%3%4 C [{%5.cpp} {%6,1}-{%7,1}]")
+        .arg(QLatin1String(c), QLatin1String(m))
+        .arg(i)
+        .arg(QLatin1String(a), QString::fromLatin1(c).toLower())
+        .arg(line)
+        .arg(line + 3 + rng.below(200));
+}
+
+QStringList groupsFor(const QString& name)
+{
+    if (name.startsWith(QLatin1String("MPI_")))
+        return { QStringLiteral("MPI") };
+    if (name.startsWith(QLatin1String("Loop:")))
+        return { QStringLiteral("TAU_USER"), QStringLiteral("TAU_LOOP") };
+    return { QStringLiteral("TAU_USER") };
+}
+
+} // namespace
+
+std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
+{
+    const int nEvents = std::max(1, o.events);
+    const int nThreads = std::max(1, o.threads);
+    const int nMetrics = std::max(1, o.metrics);
+    const int depth = o.callpathDepth >= 2 ? o.callpathDepth : 0;
+    Random rng(o.seed);
+
+    TrialBuilder builder(QStringLiteral("synth-%1x%2").arg(nThreads).arg(nEvents));
+    const char* const metricNames[] = { "TIME", "PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_FP_OPS", "PAPI_L1_DCM",
+        "PAPI_L2_TCM", "PAPI_BR_MSP" };
+    for (int m = 0; m < nMetrics; ++m) {
+        const QString name = m < static_cast<int>(std::size(metricNames)) ? QString::fromLatin1(metricNames[m])
+                                                                         : QStringLiteral("PAPI_NATIVE_%1").arg(m);
+        Metric metric;
+        metric.name = name;
+        metric.unit = m == 0 ? QStringLiteral("us") : QStringLiteral("count");
+        builder.addMetric(metric);
+    }
+
+    // The program's call tree (the same on every thread): node 0 is ".TAU application".
+    std::vector<QString> names(static_cast<std::size_t>(nEvents));
+    std::vector<int> parent(static_cast<std::size_t>(nEvents), -1);
+    std::vector<int> level(static_cast<std::size_t>(nEvents), 1);
+    names[0] = QStringLiteral(".TAU application");
+    for (int i = 1; i < nEvents; ++i) {
+        QString n;
+        do {
+            n = flatName(i, rng);
+        } while (std::find(names.begin(), names.begin() + i, n) != names.begin() + i);
+        names[static_cast<std::size_t>(i)] = n;
+        // Parents come from earlier nodes no deeper than depth-1 (so every path fits the depth).
+        int p = 0;
+        const int maxLevel = std::max(1, (depth > 0 ? depth : 3) - 1);
+        for (int tries = 0; tries < 4; ++tries) {
+            const int cand = rng.below(i);
+            if (level[static_cast<std::size_t>(cand)] <= maxLevel && !names[static_cast<std::size_t>(cand)].startsWith(QLatin1String("MPI_"))) {
+                p = cand;
+                break;
+            }
+        }
+        parent[static_cast<std::size_t>(i)] = p;
+        level[static_cast<std::size_t>(i)] = level[static_cast<std::size_t>(p)] + 1;
+    }
+    std::vector<EventId> flatIds(static_cast<std::size_t>(nEvents));
+    for (int i = 0; i < nEvents; ++i)
+        flatIds[static_cast<std::size_t>(i)] = builder.addEvent(names[static_cast<std::size_t>(i)],
+            i == 0 ? QStringList { QStringLiteral("TAU_DEFAULT") } : groupsFor(names[static_cast<std::size_t>(i)]));
+    std::vector<EventId> pathIds(static_cast<std::size_t>(nEvents));
+    if (depth > 0) {
+        for (int i = 1; i < nEvents; ++i) {
+            QString path = names[static_cast<std::size_t>(i)];
+            for (int p = parent[static_cast<std::size_t>(i)]; p >= 0; p = parent[static_cast<std::size_t>(p)])
+                path = names[static_cast<std::size_t>(p)] + QStringLiteral(" => ") + path;
+            QStringList groups = groupsFor(names[static_cast<std::size_t>(i)]);
+            groups.prepend(QStringLiteral("TAU_CALLPATH"));
+            pathIds[static_cast<std::size_t>(i)] = builder.addEvent(path, groups);
+        }
+    }
+
+    // Per-event base cost (µs) and calls; threads vary around it (load imbalance).
+    std::vector<double> baseExcl(static_cast<std::size_t>(nEvents));
+    std::vector<double> baseCalls(static_cast<std::size_t>(nEvents));
+    for (int i = 0; i < nEvents; ++i) {
+        baseExcl[static_cast<std::size_t>(i)] = std::floor(std::pow(10.0, 2.0 + 5.0 * rng.uniform()));
+        baseCalls[static_cast<std::size_t>(i)] = i == 0 ? 1.0 : std::floor(std::pow(10.0, 4.0 * rng.uniform())) + 1.0;
+    }
+    std::vector<double> metricFactor(static_cast<std::size_t>(nMetrics));
+    for (int m = 0; m < nMetrics; ++m)
+        metricFactor[static_cast<std::size_t>(m)] = m == 0 ? 1.0 : 500.0 + 3000.0 * rng.uniform();
+
+    const int nUser = std::clamp(o.userEvents, 0, 1000);
+    std::vector<AtomicEventId> userIds;
+    for (int u = 0; u < nUser; ++u) {
+        QString name = u < static_cast<int>(std::size(UserEventNames)) ? QString::fromLatin1(UserEventNames[u])
+                                                                      : QStringLiteral("User counter %1").arg(u);
+        if (u % 3 == 2 && nEvents > 1)
+            name += QStringLiteral(" : .TAU application => ") + names[1];
+        userIds.push_back(builder.addAtomicEvent(name));
+    }
+
+    std::vector<ThreadIndex> threads;
+    for (int t = 0; t < nThreads; ++t) {
+        const int perNode = std::max(1, o.threadsPerNode);
+        threads.push_back(builder.addThread({ t / perNode, 0, t % perNode }));
+    }
+
+    // Rows are generated in parallel; each thread has its own random stream.
+    std::vector<IntervalRow> rows(static_cast<std::size_t>(nThreads));
+    std::vector<AtomicRow> atomicRows(static_cast<std::size_t>(nThreads));
+    std::vector<int> order(static_cast<std::size_t>(nThreads));
+    std::iota(order.begin(), order.end(), 0);
+    QtConcurrent::blockingMap(order, [&](int t) {
+        Random r(o.seed * 1000003ull + static_cast<std::uint64_t>(t) * 7919ull + 17ull);
+        const double imbalance = 0.8 + 0.4 * r.uniform();
+        std::vector<double> excl(static_cast<std::size_t>(nEvents)), incl(static_cast<std::size_t>(nEvents)),
+            calls(static_cast<std::size_t>(nEvents)), subrs(static_cast<std::size_t>(nEvents), 0.0);
+        for (int i = 0; i < nEvents; ++i) {
+            excl[static_cast<std::size_t>(i)] = std::floor(baseExcl[static_cast<std::size_t>(i)] * imbalance * (0.9 + 0.2 * r.uniform()));
+            calls[static_cast<std::size_t>(i)] = baseCalls[static_cast<std::size_t>(i)];
+        }
+        incl = excl;
+        for (int i = nEvents - 1; i > 0; --i) {
+            const int p = parent[static_cast<std::size_t>(i)];
+            incl[static_cast<std::size_t>(p)] += incl[static_cast<std::size_t>(i)];
+            subrs[static_cast<std::size_t>(p)] += calls[static_cast<std::size_t>(i)];
+        }
+        IntervalRow& row = rows[static_cast<std::size_t>(t)];
+        const std::size_t cells = static_cast<std::size_t>(depth > 0 ? 2 * nEvents - 1 : nEvents);
+        row.events.reserve(cells);
+        auto push = [&](EventId id, int i) {
+            row.events.push_back(id);
+            row.calls.push_back(calls[static_cast<std::size_t>(i)]);
+            row.subrs.push_back(subrs[static_cast<std::size_t>(i)]);
+        };
+        for (int i = 0; i < nEvents; ++i)
+            push(flatIds[static_cast<std::size_t>(i)], i);
+        if (depth > 0)
+            for (int i = 1; i < nEvents; ++i)
+                push(pathIds[static_cast<std::size_t>(i)], i);
+        const std::size_t n = row.events.size();
+        row.excl.resize(n * static_cast<std::size_t>(nMetrics));
+        row.incl.resize(n * static_cast<std::size_t>(nMetrics));
+        for (int m = 0; m < nMetrics; ++m) {
+            const double f = metricFactor[static_cast<std::size_t>(m)];
+            for (std::size_t k = 0; k < n; ++k) {
+                const int i = k < static_cast<std::size_t>(nEvents) ? static_cast<int>(k) : static_cast<int>(k) - nEvents + 1;
+                row.excl[static_cast<std::size_t>(m) * n + k] = std::floor(excl[static_cast<std::size_t>(i)] * f);
+                row.incl[static_cast<std::size_t>(m) * n + k] = std::floor(incl[static_cast<std::size_t>(i)] * f);
+            }
+        }
+        AtomicRow& arow = atomicRows[static_cast<std::size_t>(t)];
+        for (std::size_t u = 0; u < userIds.size(); ++u) {
+            const double count = 1 + std::floor(200 * r.uniform());
+            const double min = 4 + std::floor(10 * r.uniform());
+            const double max = min + std::floor(1e5 * r.uniform());
+            const double mean = min + (max - min) * (0.2 + 0.3 * r.uniform());
+            arow.events.push_back(userIds[u]);
+            arow.count.push_back(count);
+            arow.min.push_back(min);
+            arow.max.push_back(max);
+            arow.mean.push_back(mean);
+            arow.sumSquares.push_back(count * (mean * mean + (max - min) * (max - min) / 16.0));
+        }
+    });
+    builder.setIntervalRows(std::move(rows));
+    builder.setAtomicRows(std::move(atomicRows));
+
+    for (int t = 0; t < nThreads; ++t) {
+        const ThreadKey& key = { t / std::max(1, o.threadsPerNode), 0, t % std::max(1, o.threadsPerNode) };
+        const ThreadIndex ti = threads[static_cast<std::size_t>(t)];
+        const qint64 start = 1700000000000000LL + static_cast<qint64>(key.node) * 37;
+        builder.addThreadMetadata(ti, QStringLiteral("Hostname"), QStringLiteral("nid%1").arg(key.node / 64, 5, 10, QLatin1Char('0')));
+        builder.addThreadMetadata(ti, QStringLiteral("pid"), QString::number(40000 + key.node));
+        builder.addThreadMetadata(ti, QStringLiteral("tid"), QString::number(40000 + key.node + key.thread));
+        builder.addThreadMetadata(ti, QStringLiteral("Starting Timestamp"), QString::number(start));
+        builder.addThreadMetadata(ti, QStringLiteral("Timestamp"), QString::number(start + 123456789));
+    }
+    builder.addMetadata(QStringLiteral("CPU Cores"), QStringLiteral("64"));
+    builder.addMetadata(QStringLiteral("CPU Type"), QStringLiteral("AMD EPYC 7763 64-Core Processor"));
+    builder.addMetadata(QStringLiteral("OS Name"), QStringLiteral("Linux"));
+    builder.addMetadata(QStringLiteral("OS Release"), QStringLiteral("5.14.21"));
+    builder.addMetadata(QStringLiteral("Command Line"), QStringLiteral("./synth_app -n 1000"));
+    builder.addMetadata(QStringLiteral("Executable"), QStringLiteral("/scratch/user/synth_app"));
+    builder.addMetadata(QStringLiteral("TAU Version"), QStringLiteral("2.35"));
+    builder.addMetadata(QStringLiteral("TAU_CALLPATH"), depth > 0 ? QStringLiteral("on") : QStringLiteral("off"));
+    builder.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QString::number(depth > 0 ? depth : 2));
+    builder.addMetadata(QStringLiteral("Synthesized by"),
+        QStringLiteral("parallax-cli synth --threads %1 --events %2 --callpath-depth %3 --metrics %4 --user-events %5 --seed %6")
+            .arg(nThreads)
+            .arg(nEvents)
+            .arg(depth)
+            .arg(nMetrics)
+            .arg(nUser)
+            .arg(o.seed));
+    Provenance p;
+    p.operation = QStringLiteral("synth");
+    p.options << QStringLiteral("seed=%1").arg(o.seed);
+    builder.setProvenance(p);
+    return builder.build();
+}
+
+} // namespace parallax

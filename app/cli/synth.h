@@ -1,0 +1,27 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+
+namespace parallax {
+
+struct SynthOptions {
+    int threads = 16;
+    int events = 50; ///< flat events, ".TAU application" included
+    int callpathDepth = 0; ///< 0: no call paths; d >= 2: rooted call paths of up to d components
+    int metrics = 1;
+    int userEvents = 5;
+    int threadsPerNode = 1;
+    std::uint64_t seed = 1;
+};
+
+/// A deterministic, realistic trial: MPI routines, C++ methods with source locations, Fortran
+/// loops, a call tree whose inclusive times add up, load imbalance across threads, user events
+/// (with context events), per-thread metadata. The same options always give the same trial.
+std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& options);
+
+} // namespace parallax

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <functional>
+#include <limits>
+
+namespace parallax {
+
+/// A 32-bit index that cannot be mixed up with an index of another kind.
+/// The default-constructed value is invalid.
+template <typename Tag>
+class TypedId {
+public:
+    static constexpr std::uint32_t InvalidValue = std::numeric_limits<std::uint32_t>::max();
+
+    constexpr TypedId() = default;
+    constexpr explicit TypedId(std::uint32_t index)
+        : m_value(index)
+    {
+    }
+    constexpr explicit TypedId(std::size_t index)
+        requires(!std::is_same_v<std::size_t, std::uint32_t>)
+        : m_value(static_cast<std::uint32_t>(index))
+    {
+    }
+
+    constexpr std::uint32_t index() const { return m_value; }
+    constexpr bool isValid() const { return m_value != InvalidValue; }
+    constexpr auto operator<=>(const TypedId&) const = default;
+
+private:
+    std::uint32_t m_value = InvalidValue;
+};
+
+using EventId = TypedId<struct EventTag>;
+using AtomicEventId = TypedId<struct AtomicEventTag>;
+using ThreadIndex = TypedId<struct ThreadTag>;
+using MetricId = TypedId<struct MetricTag>;
+using GroupId = TypedId<struct GroupTag>;
+using StringId = TypedId<struct StringTag>;
+
+} // namespace parallax
+
+template <typename Tag>
+struct std::hash<parallax::TypedId<Tag>> {
+    std::size_t operator()(parallax::TypedId<Tag> id) const noexcept { return std::hash<std::uint32_t>()(id.index()); }
+};

@@ -1,0 +1,203 @@
+#pragma once
+
+#include "datasource/model/ids.h"
+#include "datasource/model/stringpool.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <any>
+#include <compare>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <typeindex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace parallax {
+
+/// One (node, context, thread) triple.
+struct ThreadKey {
+    int node = 0;
+    int context = 0;
+    int thread = 0;
+    auto operator<=>(const ThreadKey&) const = default;
+    QString toString() const { return QStringLiteral("%1,%2,%3").arg(node).arg(context).arg(thread); }
+};
+
+struct Metric {
+    QString name;
+    /// "us" for TAU time metrics, "count" for counters, "" when unknown (SEMANTICS.md 1.2).
+    QString unit;
+    bool derived = false;
+    QString expression;
+    bool higherIsBetter = false;
+    bool isTime() const { return unit == QLatin1String("us"); }
+};
+
+/// An interval event: a flat routine or a call path "a => b => c" (canonical name).
+struct IntervalEvent {
+    QString name;
+    /// The name exactly as the source wrote it (first occurrence); used for pprof compatibility.
+    QString rawName;
+    std::vector<GroupId> groups;
+    /// Number of call-path components (1 for a flat event).
+    int depth = 1;
+    /// The event whose name is this path without its last component, if it exists.
+    EventId parent;
+    /// The flat event named like the last component, if it exists.
+    EventId leaf;
+    bool isCallPath() const { return depth > 1; }
+};
+
+/// An atomic (user) event; "event : context" names are context events.
+struct AtomicEvent {
+    QString name;
+    QString rawName;
+    QString baseName;
+    QString context;
+    bool hasContext() const { return !context.isEmpty(); }
+};
+
+/// The interval values of one thread, column-wise, sorted by event id. Only present cells are
+/// stored, so absence ("did not run") is distinct from a stored zero.
+struct IntervalRow {
+    std::vector<EventId> events;
+    std::vector<double> calls;
+    std::vector<double> subrs;
+    /// excl and incl of metric m for cell i are at [m * size() + i].
+    std::vector<double> excl;
+    std::vector<double> incl;
+    /// TAU's legacy SumExclSqr column (sum of squared exclusive times per call), laid out like
+    /// excl; empty when the source had none.
+    std::vector<double> exclSqr;
+
+    std::size_t size() const { return events.size(); }
+    /// Position of the event in this row, or -1 when absent.
+    std::ptrdiff_t find(EventId e) const;
+    double exclusive(std::size_t metric, std::size_t i) const { return excl[metric * size() + i]; }
+    double inclusive(std::size_t metric, std::size_t i) const { return incl[metric * size() + i]; }
+};
+
+struct AtomicRow {
+    std::vector<AtomicEventId> events;
+    std::vector<double> count;
+    std::vector<double> max;
+    std::vector<double> min;
+    std::vector<double> mean;
+    std::vector<double> sumSquares;
+
+    std::size_t size() const { return events.size(); }
+    std::ptrdiff_t find(AtomicEventId e) const;
+    /// sqrt(max(0, sumsqr/n - mean^2)); 0 when n <= 1 (SEMANTICS.md 1.5).
+    double stddev(std::size_t i) const;
+};
+
+struct MetadataEntry {
+    StringId key;
+    StringId value;
+};
+
+/// Where a trial came from: the source and reader, or the algebra operation and its operands.
+struct Provenance {
+    QString operation; // "read" for measured trials
+    QString source;
+    QString reader;
+    QStringList operands;
+    QStringList options;
+};
+
+/// One run: immutable once built; shared as std::shared_ptr<const Trial>.
+class Trial {
+public:
+    const QString& name() const { return m_name; }
+    bool isDerived() const { return m_provenance.operation != QLatin1String("read"); }
+    const Provenance& provenance() const { return m_provenance; }
+
+    // Metrics
+    std::size_t metricCount() const { return m_metrics.size(); }
+    const Metric& metric(MetricId m) const { return m_metrics[m.index()]; }
+    const std::vector<Metric>& metrics() const { return m_metrics; }
+    MetricId findMetric(const QString& name) const;
+
+    // Threads
+    std::size_t threadCount() const { return m_threads.size(); }
+    const ThreadKey& threadKey(ThreadIndex t) const { return m_threads[t.index()]; }
+    const std::vector<ThreadKey>& threads() const { return m_threads; }
+    ThreadIndex findThread(const ThreadKey& key) const;
+    std::size_t nodeCount() const;
+
+    // Interval events
+    std::size_t eventCount() const { return m_events.size(); }
+    const IntervalEvent& event(EventId e) const { return m_events[e.index()]; }
+    const std::vector<IntervalEvent>& events() const { return m_events; }
+    EventId findEvent(const QString& canonicalName) const;
+    const IntervalRow& row(ThreadIndex t) const { return m_rows[t.index()]; }
+    /// Number of present (thread, event) cells.
+    std::size_t cellCount() const;
+
+    // Atomic events
+    std::size_t atomicEventCount() const { return m_atomicEvents.size(); }
+    const AtomicEvent& atomicEvent(AtomicEventId e) const { return m_atomicEvents[e.index()]; }
+    const std::vector<AtomicEvent>& atomicEvents() const { return m_atomicEvents; }
+    AtomicEventId findAtomicEvent(const QString& name) const;
+    const AtomicRow& atomicRow(ThreadIndex t) const { return m_atomicRows[t.index()]; }
+
+    // Groups
+    std::size_t groupCount() const { return m_groups.size(); }
+    const QString& groupName(GroupId g) const { return m_groups[g.index()]; }
+    GroupId findGroup(const QString& name) const;
+    bool eventInGroup(EventId e, const QString& group) const;
+
+    // Metadata
+    const StringPool& strings() const { return m_strings; }
+    const std::vector<MetadataEntry>& metadata() const { return m_metadata; }
+    const std::vector<MetadataEntry>& threadMetadata(ThreadIndex t) const { return m_threadMetadata[t.index()]; }
+    /// The per-thread value if the thread has one, else the trial-wide value, else a null string.
+    QString metadataValue(const QString& key, ThreadIndex t = ThreadIndex()) const;
+
+    const QStringList& warnings() const { return m_warnings; }
+
+    /// A value derived from this trial (statistics, call tree...), computed once on first use and
+    /// shared afterwards. Thread-safe; the trial itself stays unchanged.
+    template <typename T>
+    std::shared_ptr<const T> cached(const std::function<std::shared_ptr<const T>(const Trial&)>& make) const
+    {
+        std::call_once(cacheSlot(typeid(T)).once, [&] { cacheSlot(typeid(T)).value = std::shared_ptr<const void>(make(*this)); });
+        return std::static_pointer_cast<const T>(cacheSlot(typeid(T)).value);
+    }
+
+private:
+    friend class TrialBuilder;
+    struct CacheSlot {
+        std::once_flag once;
+        std::shared_ptr<const void> value;
+    };
+    CacheSlot& cacheSlot(std::type_index type) const;
+
+    QString m_name;
+    Provenance m_provenance;
+    std::vector<Metric> m_metrics;
+    std::vector<ThreadKey> m_threads;
+    std::vector<IntervalEvent> m_events;
+    std::vector<IntervalRow> m_rows;
+    std::vector<AtomicEvent> m_atomicEvents;
+    std::vector<AtomicRow> m_atomicRows;
+    std::vector<QString> m_groups;
+    StringPool m_strings;
+    std::vector<MetadataEntry> m_metadata;
+    std::vector<std::vector<MetadataEntry>> m_threadMetadata;
+    QStringList m_warnings;
+    QHash<QString, EventId> m_eventIndex;
+    QHash<QString, AtomicEventId> m_atomicIndex;
+
+    mutable std::mutex m_cacheMutex;
+    mutable std::unordered_map<std::type_index, std::unique_ptr<CacheSlot>> m_cache;
+};
+
+using TrialPtr = std::shared_ptr<const Trial>;
+
+} // namespace parallax

@@ -1,0 +1,410 @@
+#include "datasource/model/trialbuilder.h"
+
+#include "datasource/model/names.h"
+
+#include <QSet>
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+
+namespace parallax {
+
+namespace {
+
+template <typename Vec>
+Vec permuted(const Vec& v, const std::vector<std::uint32_t>& order)
+{
+    Vec out;
+    out.reserve(order.size());
+    for (auto i : order)
+        out.push_back(v[i]);
+    return out;
+}
+
+/// Sorts one interval row by event id and sums duplicate cells. Returns the number of duplicates.
+} // namespace
+
+std::size_t normaliseIntervalRow(IntervalRow& row, std::size_t metricCount)
+{
+    const std::size_t n = row.events.size();
+    row.calls.resize(n, 0.0);
+    row.subrs.resize(n, 0.0);
+    row.excl.resize(metricCount * n, 0.0);
+    row.incl.resize(metricCount * n, 0.0);
+    if (!row.exclSqr.empty())
+        row.exclSqr.resize(metricCount * n, 0.0);
+    const bool sorted = std::is_sorted(row.events.begin(), row.events.end());
+    bool unique = sorted && std::adjacent_find(row.events.begin(), row.events.end()) == row.events.end();
+    if (sorted && unique)
+        return 0;
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    if (!sorted)
+        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return row.events[a] < row.events[b]; });
+    IntervalRow out;
+    out.events.reserve(n);
+    std::vector<std::uint32_t> firstOf;
+    for (auto i : order) {
+        if (!out.events.empty() && out.events.back() == row.events[i]) {
+            out.calls.back() += row.calls[i];
+            out.subrs.back() += row.subrs[i];
+            firstOf.push_back(static_cast<std::uint32_t>(out.events.size() - 1));
+            continue;
+        }
+        out.events.push_back(row.events[i]);
+        out.calls.push_back(row.calls[i]);
+        out.subrs.push_back(row.subrs[i]);
+        firstOf.push_back(static_cast<std::uint32_t>(out.events.size() - 1));
+    }
+    const std::size_t m = out.events.size();
+    out.excl.assign(metricCount * m, 0.0);
+    out.incl.assign(metricCount * m, 0.0);
+    const bool hasSqr = !row.exclSqr.empty();
+    if (hasSqr)
+        out.exclSqr.assign(metricCount * m, 0.0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t src = order[k];
+        const std::size_t dst = firstOf[k];
+        for (std::size_t metric = 0; metric < metricCount; ++metric) {
+            out.excl[metric * m + dst] += row.excl[metric * n + src];
+            out.incl[metric * m + dst] += row.incl[metric * n + src];
+            if (hasSqr)
+                out.exclSqr[metric * m + dst] += row.exclSqr[metric * n + src];
+        }
+    }
+    row = std::move(out);
+    return n - m;
+}
+
+namespace {
+
+std::size_t normaliseAtomicRow(AtomicRow& row)
+{
+    const std::size_t n = row.events.size();
+    const bool sorted = std::is_sorted(row.events.begin(), row.events.end());
+    const bool unique = sorted && std::adjacent_find(row.events.begin(), row.events.end()) == row.events.end();
+    if (sorted && unique)
+        return 0;
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return row.events[a] < row.events[b]; });
+    AtomicRow out;
+    for (auto i : order) {
+        if (!out.events.empty() && out.events.back() == row.events[i]) {
+            // Pooled merge (SEMANTICS.md 1.5).
+            const double n1 = out.count.back();
+            const double n2 = row.count[i];
+            const double total = n1 + n2;
+            out.mean.back() = total != 0 ? (out.mean.back() * n1 + row.mean[i] * n2) / total : 0.0;
+            out.count.back() = total;
+            out.max.back() = std::max(out.max.back(), row.max[i]);
+            out.min.back() = std::min(out.min.back(), row.min[i]);
+            out.sumSquares.back() += row.sumSquares[i];
+            continue;
+        }
+        out.events.push_back(row.events[i]);
+        out.count.push_back(row.count[i]);
+        out.max.push_back(row.max[i]);
+        out.min.push_back(row.min[i]);
+        out.mean.push_back(row.mean[i]);
+        out.sumSquares.push_back(row.sumSquares[i]);
+    }
+    const std::size_t merged = n - out.events.size();
+    row = std::move(out);
+    return merged;
+}
+
+} // namespace
+
+TrialBuilder::TrialBuilder(const QString& name)
+    : m_trial(new Trial)
+{
+    m_trial->m_name = name;
+    m_trial->m_provenance.operation = QStringLiteral("read");
+}
+
+MetricId TrialBuilder::addMetric(const Metric& metric)
+{
+    const MetricId existing = m_trial->findMetric(metric.name);
+    if (existing.isValid())
+        return existing;
+    m_trial->m_metrics.push_back(metric);
+    return MetricId(m_trial->m_metrics.size() - 1);
+}
+
+ThreadIndex TrialBuilder::addThread(const ThreadKey& key)
+{
+    const auto it = m_threadIndex.find(key);
+    if (it != m_threadIndex.end())
+        return it->second;
+    m_trial->m_threads.push_back(key);
+    const ThreadIndex id(m_trial->m_threads.size() - 1);
+    m_threadIndex.emplace(key, id);
+    ensureRows();
+    return id;
+}
+
+void TrialBuilder::ensureRows()
+{
+    const std::size_t n = m_trial->m_threads.size();
+    m_trial->m_rows.resize(n);
+    m_trial->m_atomicRows.resize(n);
+    m_rawThreadMetadata.resize(n);
+}
+
+GroupId TrialBuilder::addGroup(const QString& name)
+{
+    const auto it = m_groupIndex.constFind(name);
+    if (it != m_groupIndex.cend())
+        return it.value();
+    const GroupId id(m_trial->m_groups.size());
+    m_trial->m_groups.push_back(name);
+    m_groupIndex.insert(name, id);
+    return id;
+}
+
+EventId TrialBuilder::addEvent(const QString& name, const QStringList& groups, const QString& rawName)
+{
+    const QString canonical = QString::fromStdString(names::canonical(name.toStdString()));
+    auto it = m_trial->m_eventIndex.constFind(canonical);
+    EventId id;
+    if (it != m_trial->m_eventIndex.cend()) {
+        id = it.value();
+    } else {
+        id = EventId(m_trial->m_events.size());
+        IntervalEvent event;
+        event.name = canonical;
+        event.rawName = rawName.isEmpty() ? name : rawName;
+        event.depth = static_cast<int>(canonical.count(QLatin1String(" => "))) + 1;
+        m_trial->m_events.push_back(std::move(event));
+        m_trial->m_eventIndex.insert(canonical, id);
+    }
+    auto& eventGroups = m_trial->m_events[id.index()].groups;
+    for (const QString& g : groups) {
+        const QString trimmed = g.trimmed();
+        if (trimmed.isEmpty())
+            continue;
+        const GroupId gid = addGroup(trimmed);
+        if (std::find(eventGroups.begin(), eventGroups.end(), gid) == eventGroups.end())
+            eventGroups.push_back(gid);
+    }
+    return id;
+}
+
+AtomicEventId TrialBuilder::addAtomicEvent(const QString& name, const QString& rawName)
+{
+    const QString canonical = QString::fromStdString(names::canonical(name.toStdString()));
+    const auto it = m_trial->m_atomicIndex.constFind(canonical);
+    if (it != m_trial->m_atomicIndex.cend())
+        return it.value();
+    const AtomicEventId id(m_trial->m_atomicEvents.size());
+    AtomicEvent event;
+    event.name = canonical;
+    event.rawName = rawName.isEmpty() ? name : rawName;
+    const qsizetype sep = canonical.indexOf(QLatin1String(" : "));
+    if (sep >= 0) {
+        event.baseName = canonical.left(sep);
+        event.context = canonical.mid(sep + 3);
+    } else {
+        event.baseName = canonical;
+    }
+    m_trial->m_atomicEvents.push_back(std::move(event));
+    m_trial->m_atomicIndex.insert(canonical, id);
+    return id;
+}
+
+void TrialBuilder::addInterval(ThreadIndex t, EventId e, double calls, double subrs, std::span<const double> excl,
+    std::span<const double> incl)
+{
+    // Rows are built column-wise per thread; metric-major arrays are re-laid out in build().
+    auto& row = m_trial->m_rows[t.index()];
+    const std::size_t metrics = m_trial->m_metrics.size();
+    const std::size_t n = row.events.size();
+    // Grow each metric block by one: keep a simple append layout [cell][metric] while building.
+    row.events.push_back(e);
+    row.calls.push_back(calls);
+    row.subrs.push_back(subrs);
+    for (std::size_t m = 0; m < metrics; ++m) {
+        row.excl.push_back(m < excl.size() ? excl[m] : 0.0);
+        row.incl.push_back(m < incl.size() ? incl[m] : 0.0);
+    }
+    (void)n;
+    m_cellMajor = true;
+}
+
+void TrialBuilder::addAtomic(
+    ThreadIndex t, AtomicEventId e, double count, double max, double min, double mean, double sumSquares)
+{
+    auto& row = m_trial->m_atomicRows[t.index()];
+    row.events.push_back(e);
+    row.count.push_back(count);
+    row.max.push_back(max);
+    row.min.push_back(min);
+    row.mean.push_back(mean);
+    row.sumSquares.push_back(sumSquares);
+}
+
+void TrialBuilder::setIntervalRows(std::vector<IntervalRow> rows)
+{
+    m_trial->m_rows = std::move(rows);
+    m_cellMajor = false;
+}
+
+void TrialBuilder::setAtomicRows(std::vector<AtomicRow> rows)
+{
+    m_trial->m_atomicRows = std::move(rows);
+}
+
+void TrialBuilder::addMetadata(const QString& key, const QString& value)
+{
+    const StringId k = m_trial->m_strings.intern(key);
+    const StringId v = m_trial->m_strings.intern(value);
+    for (auto& entry : m_trial->m_metadata) {
+        if (entry.key == k) {
+            entry.value = v;
+            return;
+        }
+    }
+    m_trial->m_metadata.push_back({ k, v });
+}
+
+void TrialBuilder::addThreadMetadata(ThreadIndex t, const QString& key, const QString& value, bool forcePerThread)
+{
+    const StringId k = m_trial->m_strings.intern(key);
+    const StringId v = m_trial->m_strings.intern(value);
+    if (forcePerThread)
+        m_forcedPerThreadKeys.insert(k);
+    auto& entries = m_rawThreadMetadata[t.index()];
+    for (auto& entry : entries) {
+        if (entry.key == k) {
+            entry.value = v;
+            return;
+        }
+    }
+    entries.push_back({ k, v });
+}
+
+void TrialBuilder::finishRows()
+{
+    const std::size_t metrics = m_trial->m_metrics.size();
+    if (m_cellMajor) {
+        // Convert [cell][metric] (addInterval) to [metric][cell].
+        for (auto& row : m_trial->m_rows) {
+            const std::size_t n = row.events.size();
+            if (metrics <= 1)
+                continue;
+            std::vector<double> excl(metrics * n), incl(metrics * n);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t m = 0; m < metrics; ++m) {
+                    excl[m * n + i] = row.excl[i * metrics + m];
+                    incl[m * n + i] = row.incl[i * metrics + m];
+                }
+            row.excl = std::move(excl);
+            row.incl = std::move(incl);
+        }
+    }
+    std::atomic<std::size_t> duplicates { 0 };
+    std::atomic<std::size_t> atomicDuplicates { 0 };
+    QtConcurrent::blockingMap(m_trial->m_rows, [&](IntervalRow& row) { duplicates += normaliseIntervalRow(row, metrics); });
+    QtConcurrent::blockingMap(
+        m_trial->m_atomicRows, [&](AtomicRow& row) { atomicDuplicates += normaliseAtomicRow(row); });
+    if (m_cellMajor && duplicates > 0)
+        addWarning(QStringLiteral("%1 duplicate interval cells were summed").arg(duplicates.load()));
+    if (atomicDuplicates > 0 && m_cellMajor)
+        addWarning(QStringLiteral("%1 duplicate atomic records were pooled").arg(atomicDuplicates.load()));
+}
+
+void TrialBuilder::finishThreads()
+{
+    auto& threads = m_trial->m_threads;
+    ensureRows();
+    if (std::is_sorted(threads.begin(), threads.end()))
+        return;
+    std::vector<std::uint32_t> order(threads.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return threads[a] < threads[b]; });
+    threads = permuted(threads, order);
+    std::vector<IntervalRow> rows;
+    std::vector<AtomicRow> atomicRows;
+    std::vector<std::vector<MetadataEntry>> meta;
+    rows.reserve(order.size());
+    for (auto i : order) {
+        rows.push_back(std::move(m_trial->m_rows[i]));
+        atomicRows.push_back(std::move(m_trial->m_atomicRows[i]));
+        meta.push_back(std::move(m_rawThreadMetadata[i]));
+    }
+    m_trial->m_rows = std::move(rows);
+    m_trial->m_atomicRows = std::move(atomicRows);
+    m_rawThreadMetadata = std::move(meta);
+}
+
+void TrialBuilder::finishEvents()
+{
+    auto& events = m_trial->m_events;
+    for (auto& event : events) {
+        if (!event.isCallPath()) {
+            event.leaf = m_trial->findEvent(event.name);
+            continue;
+        }
+        const qsizetype lastSep = event.name.lastIndexOf(QLatin1String(" => "));
+        event.parent = m_trial->findEvent(event.name.left(lastSep));
+        event.leaf = m_trial->findEvent(event.name.mid(lastSep + 4));
+    }
+}
+
+void TrialBuilder::finishMetadata()
+{
+    const std::size_t n = m_rawThreadMetadata.size();
+    m_trial->m_threadMetadata.assign(n, {});
+    if (n == 0)
+        return;
+    // A key goes trial-wide when every thread has it with one value (SEMANTICS.md 1.7).
+    std::map<std::uint32_t, std::pair<StringId, std::size_t>> seen; // key -> (value, threads agreeing)
+    std::set<std::uint32_t> conflicting;
+    for (const auto& entries : m_rawThreadMetadata) {
+        for (const auto& entry : entries) {
+            auto [it, inserted] = seen.try_emplace(entry.key.index(), entry.value, 0);
+            if (it->second.first != entry.value)
+                conflicting.insert(entry.key.index());
+            ++it->second.second;
+        }
+    }
+    std::set<std::uint32_t> common;
+    for (const auto& [key, info] : seen) {
+        if (info.second == n && !conflicting.count(key) && !m_forcedPerThreadKeys.contains(StringId(key)))
+            common.insert(key);
+    }
+    for (const auto& entries : m_rawThreadMetadata) {
+        for (const auto& entry : entries) {
+            if (common.count(entry.key.index())) {
+                const bool already = std::any_of(m_trial->m_metadata.begin(), m_trial->m_metadata.end(),
+                    [&](const MetadataEntry& e) { return e.key == entry.key; });
+                if (!already)
+                    m_trial->m_metadata.push_back(entry);
+            }
+        }
+        break; // the common entries are all on the first thread
+    }
+    for (std::size_t t = 0; t < n; ++t) {
+        for (const auto& entry : m_rawThreadMetadata[t])
+            if (!common.count(entry.key.index()))
+                m_trial->m_threadMetadata[t].push_back(entry);
+    }
+    m_rawThreadMetadata.clear();
+}
+
+std::shared_ptr<Trial> TrialBuilder::build()
+{
+    finishThreads();
+    finishRows();
+    finishEvents();
+    finishMetadata();
+    auto result = std::move(m_trial);
+    m_trial = std::make_shared<Trial>();
+    return result;
+}
+
+} // namespace parallax

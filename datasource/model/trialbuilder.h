@@ -1,0 +1,73 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <QSet>
+
+#include <map>
+#include <span>
+
+namespace parallax {
+
+/// Assembles a Trial. Readers, the algebra and tests fill it, then build() sorts, merges
+/// duplicate cells, resolves call paths and returns the immutable trial.
+/// Sorts one interval row by event id and sums duplicate cells; returns how many were merged.
+std::size_t normaliseIntervalRow(IntervalRow& row, std::size_t metricCount);
+
+class TrialBuilder {
+public:
+    explicit TrialBuilder(const QString& name);
+
+    void setProvenance(const Provenance& provenance) { m_trial->m_provenance = provenance; }
+    void setName(const QString& name) { m_trial->m_name = name; }
+
+    MetricId addMetric(const Metric& metric);
+    ThreadIndex addThread(const ThreadKey& key);
+    std::size_t threadCount() const { return m_trial->m_threads.size(); }
+
+    /// Adds (or finds) an interval event. The name is normalised (rule W); `rawName` keeps the
+    /// source spelling when it differs. Groups are merged with those already known.
+    EventId addEvent(const QString& name, const QStringList& groups = {}, const QString& rawName = {});
+    AtomicEventId addAtomicEvent(const QString& name, const QString& rawName = {});
+    GroupId addGroup(const QString& name);
+
+    /// Adds a present cell. `excl` and `incl` hold one value per metric (missing metrics are 0).
+    /// Adding the same cell twice sums it (and records a warning).
+    void addInterval(ThreadIndex t, EventId e, double calls, double subrs, std::span<const double> excl,
+        std::span<const double> incl);
+    /// Adds an atomic record; a duplicate is pooled (SEMANTICS.md 1.5).
+    void addAtomic(ThreadIndex t, AtomicEventId e, double count, double max, double min, double mean, double sumSquares);
+
+    /// Bulk path for readers: replaces the rows (one per thread, in thread-index order). Rows may
+    /// be unsorted and contain duplicates; build() handles both.
+    void setIntervalRows(std::vector<IntervalRow> rows);
+    void setAtomicRows(std::vector<AtomicRow> rows);
+
+    void addMetadata(const QString& key, const QString& value);
+    /// Per-thread metadata. Unless forcePerThread, a key with the same value on every thread is
+    /// moved to the trial-wide map by build() (SEMANTICS.md 1.7).
+    void addThreadMetadata(ThreadIndex t, const QString& key, const QString& value, bool forcePerThread = false);
+    void addWarning(const QString& warning) { m_trial->m_warnings.append(warning); }
+    /// Bulk path for readers: the trial's string pool, and raw per-thread entries using its ids.
+    StringPool& strings() { return m_trial->m_strings; }
+    void setThreadMetadataEntries(ThreadIndex t, std::vector<MetadataEntry> entries) { m_rawThreadMetadata[t.index()] = std::move(entries); }
+    void forcePerThreadKey(StringId key) { m_forcedPerThreadKeys.insert(key); }
+
+    std::shared_ptr<Trial> build();
+
+private:
+    void ensureRows();
+    void finishEvents();
+    void finishRows();
+    void finishThreads();
+    void finishMetadata();
+
+    std::shared_ptr<Trial> m_trial;
+    QHash<QString, GroupId> m_groupIndex;
+    QSet<StringId> m_forcedPerThreadKeys;
+    std::vector<std::vector<MetadataEntry>> m_rawThreadMetadata;
+    bool m_cellMajor = false;
+    std::map<ThreadKey, ThreadIndex> m_threadIndex;
+};
+
+} // namespace parallax

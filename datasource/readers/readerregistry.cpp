@@ -1,0 +1,75 @@
+#include "datasource/readers/readerregistry.h"
+
+#include "datasource/readers/taureader.h"
+
+#include <QFileInfo>
+
+namespace parallax {
+
+ReaderRegistry::ReaderRegistry()
+{
+    m_readers.push_back(std::make_unique<TauReader>());
+}
+
+const ReaderRegistry& ReaderRegistry::instance()
+{
+    static const ReaderRegistry registry;
+    return registry;
+}
+
+const Reader* ReaderRegistry::find(const QString& name) const
+{
+    for (const auto& reader : m_readers)
+        if (reader->name() == name)
+            return reader.get();
+    return nullptr;
+}
+
+const Reader* ReaderRegistry::detect(const QString& path) const
+{
+    const Reader* best = nullptr;
+    int bestScore = 0;
+    for (const auto& reader : m_readers) {
+        const int score = reader->sniff(path);
+        if (score > bestScore) {
+            best = reader.get();
+            bestScore = score;
+        }
+    }
+    return best;
+}
+
+std::vector<const Reader*> ReaderRegistry::readers() const
+{
+    std::vector<const Reader*> out;
+    for (const auto& reader : m_readers)
+        out.push_back(reader.get());
+    return out;
+}
+
+TrialResult ReaderRegistry::read(
+    const QString& path, const ReadOptions& options, Progress& progress, const QString& format) const
+{
+    if (!QFileInfo::exists(path))
+        return ReadError { path, 0, -1, QStringLiteral("no such file or directory") };
+    const Reader* reader = nullptr;
+    if (!format.isEmpty()) {
+        reader = find(format);
+        if (!reader) {
+            QStringList known;
+            for (const auto& r : m_readers)
+                known << r->name();
+            return ReadError { path, 0, -1,
+                QStringLiteral("unknown format '%1' (known: %2)").arg(format, known.join(QStringLiteral(", "))) };
+        }
+    } else {
+        reader = detect(path);
+        if (!reader)
+            return ReadError { path, 0, -1,
+                QStringLiteral("no reader recognises this path (expected a TAU profile directory with "
+                               "profile.N.C.T files or MULTI__ metric directories)") };
+    }
+    return reader->read(path, options, progress);
+}
+
+} // namespace parallax

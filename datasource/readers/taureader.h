@@ -1,0 +1,23 @@
+#pragma once
+
+#include "datasource/readers/reader.h"
+
+namespace parallax {
+
+/// TAU profile directories: profile.N.C.T files, or one MULTI__<metric> directory per metric
+/// (FORMATS.md 1). Files are parsed in parallel; names are interned once per trial.
+class TauReader : public Reader {
+public:
+    QString name() const override { return QStringLiteral("tau"); }
+    QString description() const override { return QStringLiteral("TAU profile directory (profile.N.C.T, MULTI__*)"); }
+    QStringList filePatterns() const override { return { QStringLiteral("profile.*.*.*") }; }
+    int sniff(const QString& path) const override;
+    TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
+
+    /// True for "profile.N.C.T" with non-negative integers; fills the key.
+    static bool parseProfileFileName(const QString& fileName, ThreadKey& key);
+    /// The metric name rules of FORMATS.md 1.1 applied to line 1 of a file (no metadata).
+    static QString metricNameFromHeader(const QString& firstLine);
+};
+
+} // namespace parallax

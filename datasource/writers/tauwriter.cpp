@@ -1,0 +1,163 @@
+#include "datasource/writers/tauwriter.h"
+
+#include "datasource/readers/metadataparser.h"
+
+#include <QDir>
+#include <QSaveFile>
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <mutex>
+#include <numeric>
+
+#include <charconv>
+#include <string>
+
+namespace parallax {
+
+namespace {
+
+void appendNumber(std::string& out, double v)
+{
+    // Shortest text that reads back to the same double.
+    char buf[64];
+    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, ec == std::errc() ? ptr : buf);
+}
+
+void appendAttribute(std::string& out, const QString& key, const QString& value)
+{
+    out += "<attribute><name>";
+    out += escapeMetadataText(key.toStdString());
+    out += "</name><value>";
+    out += escapeMetadataText(value.toStdString());
+    out += "</value></attribute>";
+}
+
+std::string quotedName(const QString& name)
+{
+    return name.toStdString();
+}
+
+QString writeFile(const Trial& trial, std::size_t metricIndex, ThreadIndex t, const QString& path)
+{
+    const IntervalRow& row = trial.row(t);
+    const std::size_t n = row.size();
+    const Metric& metric = trial.metric(MetricId(metricIndex));
+    std::string out;
+    out.reserve(256 + n * 96);
+    out += std::to_string(n);
+    out += " templated_functions_MULTI_";
+    out += metric.name.toStdString();
+    out += "\n# Name Calls Subrs Excl Incl ";
+    const bool sqr = !row.exclSqr.empty();
+    if (sqr)
+        out += "SumExclSqr ";
+    out += "ProfileCalls # <metadata>";
+    appendAttribute(out, QStringLiteral("Metric Name"), metric.name);
+    const StringPool& strings = trial.strings();
+    for (const auto& e : trial.metadata())
+        appendAttribute(out, strings.get(e.key), strings.get(e.value));
+    for (const auto& e : trial.threadMetadata(t))
+        appendAttribute(out, strings.get(e.key), strings.get(e.value));
+    out += "</metadata>\n";
+    for (std::size_t i = 0; i < n; ++i) {
+        const IntervalEvent& event = trial.event(row.events[i]);
+        out += '"';
+        out += quotedName(event.rawName.isEmpty() ? event.name : event.rawName);
+        out += "\" ";
+        appendNumber(out, row.calls[i]);
+        out += ' ';
+        appendNumber(out, row.subrs[i]);
+        out += ' ';
+        appendNumber(out, row.exclusive(metricIndex, i));
+        out += ' ';
+        appendNumber(out, row.inclusive(metricIndex, i));
+        out += ' ';
+        if (sqr) {
+            appendNumber(out, row.exclSqr[metricIndex * n + i]);
+            out += ' ';
+        }
+        out += "0 GROUP=\"";
+        for (std::size_t g = 0; g < event.groups.size(); ++g) {
+            if (g > 0)
+                out += " | ";
+            out += trial.groupName(event.groups[g]).toStdString();
+        }
+        out += "\"\n";
+    }
+    out += "0 aggregates\n";
+    const AtomicRow& atomics = trial.atomicRow(t);
+    if (metricIndex == 0 && atomics.size() > 0) {
+        out += std::to_string(atomics.size());
+        out += " userevents\n# eventname numevents max min mean sumsqr\n";
+        for (std::size_t i = 0; i < atomics.size(); ++i) {
+            const AtomicEvent& event = trial.atomicEvent(atomics.events[i]);
+            out += '"';
+            out += quotedName(event.rawName.isEmpty() ? event.name : event.rawName);
+            out += "\" ";
+            appendNumber(out, atomics.count[i]);
+            out += ' ';
+            appendNumber(out, atomics.max[i]);
+            out += ' ';
+            appendNumber(out, atomics.min[i]);
+            out += ' ';
+            appendNumber(out, atomics.mean[i]);
+            out += ' ';
+            appendNumber(out, atomics.sumSquares[i]);
+            out += '\n';
+        }
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+    if (file.write(out.data(), static_cast<qint64>(out.size())) != static_cast<qint64>(out.size()) || !file.commit())
+        return QStringLiteral("%1: write failed: %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace
+
+QString TauWriter::multiDirectoryName(const QString& metric)
+{
+    QString name = metric;
+    for (const QChar c : QStringLiteral("/\\?%*:|\"<>= "))
+        name.replace(c, QLatin1Char('_'));
+    return QStringLiteral("MULTI__") + name;
+}
+
+QString TauWriter::write(const Trial& trial, const QString& directory)
+{
+    if (!QDir().mkpath(directory))
+        return QStringLiteral("%1: cannot create the directory").arg(directory);
+    if (trial.metricCount() == 0)
+        return QStringLiteral("%1: the trial has no metric to write").arg(directory);
+    for (std::size_t m = 0; m < trial.metricCount(); ++m) {
+        QString dir = directory;
+        if (trial.metricCount() > 1) {
+            dir = QDir(directory).filePath(multiDirectoryName(trial.metric(MetricId(m)).name));
+            if (!QDir().mkpath(dir))
+                return QStringLiteral("%1: cannot create the directory").arg(dir);
+        }
+        // Files are independent: write them in parallel, keep the first error.
+        std::vector<std::size_t> indices(trial.threadCount());
+        std::iota(indices.begin(), indices.end(), std::size_t(0));
+        std::mutex mutex;
+        QString firstError;
+        QtConcurrent::blockingMap(indices, [&](std::size_t t) {
+            const ThreadKey& key = trial.threadKey(ThreadIndex(t));
+            const QString path = QDir(dir).filePath(
+                QStringLiteral("profile.%1.%2.%3").arg(key.node).arg(key.context).arg(key.thread));
+            const QString error = writeFile(trial, m, ThreadIndex(t), path);
+            if (!error.isEmpty()) {
+                std::lock_guard lock(mutex);
+                if (firstError.isEmpty())
+                    firstError = error;
+            }
+        });
+        if (!firstError.isEmpty())
+            return firstError;
+    }
+    return {};
+}
+
+} // namespace parallax

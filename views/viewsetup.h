@@ -1,0 +1,62 @@
+#pragma once
+
+#include <QString>
+#include <Qt>
+
+class QAbstractItemModel;
+class QCheckBox;
+class QIODevice;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+class QWidget;
+
+namespace parallax {
+
+/// Models return raw values (doubles, counts, names) under this role; the proxy sorts on it,
+/// never on display strings.
+inline constexpr int SortRole = Qt::UserRole + 1;
+
+/// Options for setupTreeView().
+struct ViewSetupOptions {
+    /// Column the search filters on; -1 searches all columns.
+    int filterColumn = 0;
+    /// Placeholder text of the search line edit.
+    QString placeholder;
+    /// Initial sort; a negative column leaves the view unsorted.
+    int sortColumn = -1;
+    Qt::SortOrder sortOrder = Qt::DescendingOrder;
+};
+
+/// What setupTreeView() builds around a QTreeView: the sort/filter proxy, the debounced search
+/// line with its regex toggle, and a container widget holding both.
+///
+/// Every table and tree in Parallax goes through setupTreeView() so that they all sort on
+/// SortRole, search the same way, hide columns from the header menu, copy with Ctrl+C as
+/// tab-separated text and export what is shown as CSV.
+struct ViewSetup {
+    QWidget* widget = nullptr; ///< search bar above the view; put this in a layout
+    QTreeView* view = nullptr;
+    QSortFilterProxyModel* proxy = nullptr;
+    QLineEdit* search = nullptr;
+    QCheckBox* regex = nullptr;
+
+    /// The visible columns of the selected rows, tab-separated, one line per row, in view
+    /// order. With header, the column titles come first.
+    static QString selectionAsText(const QTreeView* view, bool withHeader = false);
+    /// Writes the shown table (visible columns in visual order, filtered and sorted rows, children
+    /// of tree rows included) as RFC 4180 CSV with a header line. Returns false and sets error on
+    /// failure.
+    static bool writeCsv(const QTreeView* view, QIODevice* device, QString* error = nullptr);
+    static bool writeCsv(const QTreeView* view, const QString& fileName, QString* error = nullptr);
+    /// Asks for a file name and writes the CSV; shows a message box on failure. Returns true on
+    /// success.
+    static bool exportCsvInteractively(const QTreeView* view, QWidget* parent, const QString& suggestedName = {});
+};
+
+/// Puts a QSortFilterProxyModel between view and source, sets the view up as a sortable, multi-
+/// selection table and wraps it with a search bar. The returned widget owns the search controls
+/// and takes the view as a child; the proxy is parented to the view.
+ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewSetupOptions& options = {});
+
+} // namespace parallax
