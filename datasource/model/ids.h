@@ -1,6 +1,8 @@
 #pragma once
 
+#ifndef Q_MOC_RUN // Qt 6.4's moc cannot parse libstdc++ 12's <compare>/<concepts>
 #include <compare>
+#endif
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -19,8 +21,8 @@ public:
         : m_value(index)
     {
     }
-    constexpr explicit TypedId(std::size_t index)
-        requires(!std::is_same_v<std::size_t, std::uint32_t>)
+    // size_t is unsigned long on the LP64 platforms Parallax builds on.
+    constexpr explicit TypedId(unsigned long index)
         : m_value(static_cast<std::uint32_t>(index))
     {
     }

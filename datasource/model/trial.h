@@ -7,7 +7,9 @@
 #include <QStringList>
 
 #include <any>
+#ifndef Q_MOC_RUN // Qt 6.4's moc cannot parse libstdc++ 12's <compare>/<concepts>
 #include <compare>
+#endif
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -29,6 +31,13 @@ struct ThreadKey {
 };
 
 struct Metric {
+    Metric() = default;
+    Metric(const QString& metricName, const QString& metricUnit)
+        : name(metricName)
+        , unit(metricUnit)
+    {
+    }
+
     QString name;
     /// "us" for TAU time metrics, "count" for counters, "" when unknown (SEMANTICS.md 1.2).
     QString unit;

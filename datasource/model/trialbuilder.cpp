@@ -239,6 +239,7 @@ void TrialBuilder::addAtomic(
     ThreadIndex t, AtomicEventId e, double count, double max, double min, double mean, double sumSquares)
 {
     auto& row = m_trial->m_atomicRows[t.index()];
+    m_atomicAppended = true;
     row.events.push_back(e);
     row.count.push_back(count);
     row.max.push_back(max);
@@ -313,7 +314,7 @@ void TrialBuilder::finishRows()
         m_trial->m_atomicRows, [&](AtomicRow& row) { atomicDuplicates += normaliseAtomicRow(row); });
     if (m_cellMajor && duplicates > 0)
         addWarning(QStringLiteral("%1 duplicate interval cells were summed").arg(duplicates.load()));
-    if (atomicDuplicates > 0 && m_cellMajor)
+    if (atomicDuplicates > 0 && m_atomicAppended)
         addWarning(QStringLiteral("%1 duplicate atomic records were pooled").arg(atomicDuplicates.load()));
 }
 

@@ -67,6 +67,7 @@ private:
     QSet<StringId> m_forcedPerThreadKeys;
     std::vector<std::vector<MetadataEntry>> m_rawThreadMetadata;
     bool m_cellMajor = false;
+    bool m_atomicAppended = false;
     std::map<ThreadKey, ThreadIndex> m_threadIndex;
 };
 

@@ -1,0 +1,45 @@
+# Shared by run.sh and test.sh: install missing Debian packages, configure and build.
+# shellcheck shell=bash
+
+PARALLAX_BUILD_PACKAGES=(
+    build-essential cmake ninja-build pkg-config
+    qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
+    libqcustomplot-dev libqcustomplot2.1-qt6
+    zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
+    graphviz
+)
+PARALLAX_TEST_PACKAGES=(
+    xvfb xauth postgresql clang libclang-rt-14-dev
+)
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then
+        "$@"
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo "$@"
+    else
+        echo "error: need root (or sudo) to run: $*" >&2
+        return 1
+    fi
+}
+
+# Installs only what is missing, so a second run does nothing.
+ensure_packages() {
+    local missing=()
+    local pkg
+    for pkg in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    if [ "${#missing[@]}" -eq 0 ]; then
+        return 0
+    fi
+    echo "== Installing missing packages: ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+jobs_count() {
+    nproc 2>/dev/null || echo 2
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# ./test.sh — install what is missing, build with tests, start a throwaway PostgreSQL,
+# run every test (ctest), then fuzz the TAU reader briefly. Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$(readlink -f "$0")")"
+source scripts/common.sh
+
+ensure_packages "${PARALLAX_BUILD_PACKAGES[@]}" "${PARALLAX_TEST_PACKAGES[@]}"
+
+data_dir="$(readlink -f ../shared/data 2>/dev/null || true)"
+if [ -z "$data_dir" ] || [ ! -d "$data_dir" ]; then
+    echo "error: ../shared/data (the public sample profiles) is missing beside the checkout" >&2
+    exit 1
+fi
+
+cmake --preset release -DPARALLAX_BUILD_TESTS=ON -DPARALLAX_DATA_DIR="$data_dir" >/dev/null
+cmake --build build -j "$(jobs_count)"
+
+# A throwaway PostgreSQL cluster: temporary directory, Unix socket, own port, run as the
+# postgres user because initdb refuses root. Stopped on exit.
+pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+pg_dir="$(mktemp -d /tmp/parallax-pg.XXXXXX)"
+pg_port=54329
+run_pg() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+stop_pg() {
+    run_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+}
+trap stop_pg EXIT
+if [ "$(id -u)" -eq 0 ]; then
+    chown postgres "$pg_dir"
+fi
+run_pg "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U postgres >/dev/null
+run_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w \
+    -o "-p $pg_port -k $pg_dir -c listen_addresses=''" start >/dev/null
+export PARALLAX_TEST_PG_URI="postgresql://postgres@/postgres?host=$pg_dir&port=$pg_port"
+echo "== PostgreSQL test server on $pg_dir port $pg_port"
+
+status=0
+(cd build && ctest --output-on-failure -j "$(jobs_count)") || status=$?
+
+# Fuzz the TAU reader for a short while (libFuzzer, clang, separate build).
+if [ "$status" -eq 0 ]; then
+    cmake --preset fuzz >/dev/null
+    cmake --build build-fuzz -j "$(jobs_count)" --target fuzz_taureader
+    corpus="$(mktemp -d /tmp/parallax-fuzz.XXXXXX)"
+    cp "$data_dir"/tau2/tau-profiles-*/profile.* "$corpus"/ 2>/dev/null || true
+    for f in "$data_dir"/tau2/tau-profiles-*/profile.*; do
+        cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
+    done
+    echo "== Fuzzing the TAU reader for ${PARALLAX_FUZZ_SECONDS:-30} s"
+    ./build-fuzz/tests/fuzz/fuzz_taureader -max_total_time="${PARALLAX_FUZZ_SECONDS:-30}" \
+        -rss_limit_mb=2048 -print_final_stats=1 "$corpus" 2>&1 | tail -n 5 || status=$?
+    rm -rf "$corpus"
+fi
+exit "$status"

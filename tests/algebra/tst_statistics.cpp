@@ -1,0 +1,155 @@
+// Statistics against SEMANTICS.md section 2, on literal trials and the real cpi sample.
+#include "algebra/statistics.h"
+#include "datasource/model/trialbuilder.h"
+#include "tests/common/testutil.h"
+
+#include <cmath>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+bool near(double a, double b, double tol = 1e-9)
+{
+    return std::abs(a - b) <= tol * std::max({ 1.0, std::abs(a), std::abs(b) });
+}
+
+} // namespace
+
+class TestStatistics : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void presentOnThreeOfFour()
+    {
+        // SEMANTICS.md 2: e present on 3 of 4 threads with values 10, 20, 30.
+        TrialBuilder b(QStringLiteral("literal"));
+        b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
+        const EventId root = b.addEvent(QStringLiteral("root"));
+        const EventId e = b.addEvent(QStringLiteral("e"));
+        const double values[] = { 10, 20, 30 };
+        for (int t = 0; t < 4; ++t) {
+            const ThreadIndex ti = b.addThread({ t, 0, 0 });
+            const double top[] = { 100 };
+            b.addInterval(ti, root, 1, 1, top, top);
+            if (t < 3) {
+                const double v[] = { values[t] };
+                b.addInterval(ti, e, 2, 0, v, v);
+            }
+        }
+        const auto trial = b.build();
+        const auto stats = TrialStatistics::of(*trial);
+        QCOMPARE(stats.get(), TrialStatistics::of(*trial).get()); // cached per trial
+        const Stat& s = stats->stat(e, MetricId(0u), ValueKind::Exclusive);
+        QCOMPARE(s.total, 60.0);
+        QCOMPARE(s.meanAll, 15.0);
+        QCOMPARE(s.meanPresent, 20.0);
+        QCOMPARE(s.min, 10.0);
+        QCOMPARE(s.max, 30.0);
+        QVERIFY(near(s.sdAll, 11.180339887498949));
+        QVERIFY(near(s.sdPresent, 8.16496580927726));
+        QCOMPARE(s.present, std::size_t(3));
+        QCOMPARE(stats->stat(e, MetricId(0u), ValueKind::Calls).total, 6.0);
+        const Stat& pc = stats->stat(e, MetricId(0u), ValueKind::ExclusivePerCall);
+        QCOMPARE(pc.min, 5.0);
+        QCOMPARE(pc.max, 15.0);
+        QCOMPARE(pc.present, std::size_t(3));
+        QCOMPARE(stats->sumTopInclusive(MetricId(0u)), 400.0);
+        QCOMPARE(stats->totalPercent(e, MetricId(0u), ValueKind::Exclusive), 15.0);
+    }
+
+    void percentExample()
+    {
+        // T(0) = 100, T(1) = 80; event excl 20 and 30 -> 20 %, 37.5 %, and 50/180 on the total row.
+        TrialBuilder b(QStringLiteral("percent"));
+        b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
+        const EventId root = b.addEvent(QStringLiteral("root"));
+        const EventId e = b.addEvent(QStringLiteral("e"));
+        const double tops[] = { 100, 80 };
+        const double vals[] = { 20, 30 };
+        for (int t = 0; t < 2; ++t) {
+            const ThreadIndex ti = b.addThread({ t, 0, 0 });
+            b.addInterval(ti, root, 1, 1, std::span(&tops[t], 1), std::span(&tops[t], 1));
+            b.addInterval(ti, e, 1, 0, std::span(&vals[t], 1), std::span(&vals[t], 1));
+        }
+        const auto trial = b.build();
+        const auto stats = TrialStatistics::of(*trial);
+        QCOMPARE(stats->threadPercent(20, ThreadIndex(0u), MetricId(0u)), 20.0);
+        QCOMPARE(stats->threadPercent(30, ThreadIndex(1u), MetricId(0u)), 37.5);
+        QVERIFY(near(stats->totalPercent(e, MetricId(0u), ValueKind::Exclusive), 100.0 * 50 / 180));
+    }
+
+    void s3dGolden()
+    {
+        // SEMANTICS.md 2: S3D INT_RTE exclusive TIME on 16 threads (seconds, stored in µs).
+        const double s[] = { 2020.588, 2049.899, 2045.356, 1998.833, 2034.705, 2054.211, 2056.913, 2006.531, 2032.193,
+            2050.019, 2047.034, 2006.013, 1992.337, 2012.386, 2016.167, 1976.87 };
+        TrialBuilder b(QStringLiteral("s3d"));
+        b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
+        const EventId e = b.addEvent(QStringLiteral("INT_RTE"));
+        for (int t = 0; t < 16; ++t) {
+            const double v[] = { s[t] * 1e6 };
+            b.addInterval(b.addThread({ t, 0, 0 }), e, 1, 0, v, v);
+        }
+        const auto trial = b.build();
+        const Stat& st = TrialStatistics::of(*trial)->stat(e, MetricId(0u), ValueKind::Exclusive);
+        QVERIFY(near(st.meanAll / 1e6, 2025.0034375));
+        QVERIFY(near(st.total / 1e6, 32400.055));
+        QCOMPARE(st.min / 1e6, 1976.87);
+        QCOMPARE(st.max / 1e6, 2056.913);
+        QVERIFY(std::abs(st.sdAll / 1e6 - 23.9657) < 5e-5);
+        QCOMPARE(st.sdAll, st.sdPresent);
+    }
+
+    void realCpi()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        const auto stats = TrialStatistics::of(*trial);
+        const MetricId m(0u);
+        const Stat& fin = stats->stat(trial->findEvent(QStringLiteral("MPI_Finalize()")), m, ValueKind::Exclusive);
+        QCOMPARE(fin.total, 19161.0);
+        QCOMPARE(fin.meanAll, 4790.25);
+        QVERIFY(std::abs(fin.sdAll - 191.875) < 1e-3); // 191.87545...: the document rounds
+        QCOMPARE(fin.min, 4458.0);
+        QCOMPARE(fin.max, 4906.0);
+        const EventId open = trial->findEvent(QStringLiteral("MPI_File_open()"));
+        const Stat& fo = stats->stat(open, m, ValueKind::Exclusive);
+        QCOMPARE(fo.meanAll, 27118.5);
+        QVERIFY(std::abs(fo.sdAll - 221.692) < 1e-3);
+        const Stat& root = stats->stat(trial->findEvent(QStringLiteral(".TAU application")), m, ValueKind::Exclusive);
+        QCOMPARE(root.meanAll, 426.5);
+        QCOMPARE(stats->stat(trial->findEvent(QStringLiteral(".TAU application")), m, ValueKind::Inclusive).meanAll, 53511.75);
+        QCOMPARE(stats->sumTopInclusive(m), 214047.0);
+        QVERIFY(std::abs(stats->threadPercent(27490, ThreadIndex(0u), m) - 53.09) < 5e-3);
+        QVERIFY(std::abs(stats->totalPercent(open, m, ValueKind::Exclusive) - 50.68) < 5e-3);
+        QVERIFY(std::abs(100.0 * 4458 / 51781 - 8.6093) < 1e-4);
+        QVERIFY(std::abs(stats->totalPercent(trial->findEvent(QStringLiteral("MPI_Finalize()")), m, ValueKind::Exclusive) - 8.9518) < 1e-4);
+    }
+
+    void atomicPooled()
+    {
+        // SEMANTICS.md 1.5: pooled with "1 4 4 4 16" gives n 65, mean 71.8154, sd 503.420.
+        TrialBuilder b(QStringLiteral("atomic"));
+        b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
+        const ThreadIndex t = b.addThread({ 0, 0, 0 });
+        const AtomicEventId u = b.addAtomicEvent(QStringLiteral("Message size for broadcast"));
+        b.addAtomic(t, u, 64, 4096, 4, 72.875, 16808256);
+        b.addAtomic(t, u, 1, 4, 4, 4, 16);
+        const auto trial = b.build();
+        const AtomicRow& row = trial->atomicRow(t);
+        QCOMPARE(row.size(), std::size_t(1));
+        QCOMPARE(row.count[0], 65.0);
+        QCOMPARE(row.min[0], 4.0);
+        QCOMPARE(row.max[0], 4096.0);
+        QVERIFY(near(row.mean[0], 4668.0 / 65));
+        QCOMPARE(row.sumSquares[0], 16808272.0);
+        QVERIFY(std::abs(row.stddev(0) - 503.420) < 1e-3);
+        const Stat& n = TrialStatistics::of(*trial)->atomicStat(u, TrialStatistics::Count);
+        QCOMPARE(n.total, 65.0);
+        QVERIFY(trial->warnings().join(QString()).contains(QStringLiteral("pooled")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStatistics)
+#include "tst_statistics.moc"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Issue 2 benchmark: 16,384 threads x 101 events (+ depth-2 call paths, 5 user events).
+# Prints JSON lines: median of 5 runs of loading, `parallax-cli info` and `parallax-cli pprof -s`,
+# and TAU's own pprof -s side by side when it is on PATH (or TAU_PPROF=/path/to/pprof).
+#   tests/bench/run_benchmarks.sh [BUILD_DIR] [DATA_DIR]
+set -euo pipefail
+build="$(readlink -f "${1:-build}")"
+data="${2:-/tmp/parallax-bench-16384x101}"
+cli="$build/app/parallax-cli"
+bench="$build/tests/bench/parallax-bench"
+runs="${RUNS:-5}"
+
+if [ ! -f "$data/profile.16383.0.0" ]; then
+    rm -rf "$data"
+    "$cli" synth --threads 16384 --events 101 --callpath-depth 2 --user-events 5 --seed 1 "$data"
+fi
+echo "{\"data\":\"$data\",\"files\":$(ls "$data" | wc -l),\"bytes\":$(du -sb "$data" | cut -f1),\"cores\":$(nproc)}"
+"$bench" --runs "$runs" --label "load (parallax-bench --load)" -- "$bench" --load "$data"
+for r in 1 2 3; do "$bench" --load "$data"; done
+"$bench" --runs "$runs" --label "parallax-cli info" -- "$cli" info "$data"
+"$bench" --runs "$runs" --label "parallax-cli pprof -s" -- "$cli" pprof -s "$data"
+tau_pprof="${TAU_PPROF:-$(command -v pprof || true)}"
+if [ -n "$tau_pprof" ]; then
+    (cd "$data" && "$bench" --runs "$runs" --label "TAU pprof -s" -- "$tau_pprof" -s)
+else
+    echo "{\"note\":\"TAU's pprof is not installed here; set TAU_PPROF to time it side by side\"}"
+fi

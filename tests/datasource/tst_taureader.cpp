@@ -1,0 +1,336 @@
+// The TAU reader against the facts in ../shared/data/*/MANIFEST.md and small literal fixtures.
+#include "datasource/readers/taureader.h"
+#include "tests/common/testutil.h"
+
+#include <QTemporaryDir>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+std::size_t countCallPaths(const Trial& trial)
+{
+    std::size_t n = 0;
+    for (const auto& e : trial.events())
+        n += e.isCallPath() ? 1 : 0;
+    return n;
+}
+
+QString topExclusive(const Trial& trial, ThreadIndex t)
+{
+    const IntervalRow& row = trial.row(t);
+    double best = -1;
+    QString name;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        if (trial.event(row.events[i]).isCallPath())
+            continue;
+        if (row.exclusive(0, i) > best) {
+            best = row.exclusive(0, i);
+            name = trial.event(row.events[i]).name;
+        }
+    }
+    return name;
+}
+
+const char* const MinimalHeader = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value></attribute></metadata>\n";
+
+} // namespace
+
+class TestTauReader : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void callpathCpi()
+    {
+        for (const QString& dir : { QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"), QStringLiteral("hatchet/tau-cpi-mpi") }) {
+            const auto trial = mustLoad(dataPath(dir));
+            QVERIFY(trial);
+            QCOMPARE(trial->threadCount(), std::size_t(4));
+            QCOMPARE(trial->eventCount() - countCallPaths(*trial), std::size_t(12));
+            QCOMPARE(countCallPaths(*trial), std::size_t(11));
+            for (std::size_t t = 0; t < 4; ++t)
+                QCOMPARE(trial->row(ThreadIndex(t)).size(), std::size_t(23));
+            QCOMPARE(trial->metricCount(), std::size_t(1));
+            QCOMPARE(trial->metric(MetricId(0u)).name, QStringLiteral("TIME"));
+            QCOMPARE(trial->metric(MetricId(0u)).unit, QStringLiteral("us"));
+            const double rootIncl[] = { 51781, 55329, 54029, 52908 };
+            const double fileOpen[] = { 27490, 26904, 27029, 27051 };
+            const double finalize[] = { 4458, 4894, 4903, 4906 };
+            for (int n = 0; n < 4; ++n) {
+                QCOMPARE(inclOf(*trial, n, QStringLiteral(".TAU application")), rootIncl[n]);
+                QCOMPARE(exclOf(*trial, n, QStringLiteral("MPI_File_open()")), fileOpen[n]);
+                QCOMPARE(exclOf(*trial, n, QStringLiteral("MPI_Finalize()")), finalize[n]);
+                QCOMPARE(topExclusive(*trial, trial->findThread({ n, 0, 0 })), QStringLiteral("MPI_File_open()"));
+                // Root inclusive = sum of flat exclusive (MANIFEST).
+                double sum = 0;
+                const IntervalRow& row = trial->row(trial->findThread({ n, 0, 0 }));
+                for (std::size_t i = 0; i < row.size(); ++i)
+                    if (!trial->event(row.events[i]).isCallPath())
+                        sum += row.exclusive(0, i);
+                QCOMPARE(sum, rootIncl[n]);
+            }
+            QCOMPARE(exclOf(*trial, 0, QStringLiteral(".TAU application")), 449.0);
+            QCOMPARE(exclOf(*trial, 1, QStringLiteral("MPI_Bcast()")), 333.0);
+            // Call paths: normalised names, parent and leaf links, groups.
+            const EventId path = trial->findEvent(QStringLiteral(".TAU application => MPI_Finalize() => MPI_File_open()"));
+            QVERIFY(path.isValid());
+            const IntervalEvent& ev = trial->event(path);
+            QCOMPARE(ev.depth, 3);
+            QCOMPARE(trial->event(ev.parent).name, QStringLiteral(".TAU application => MPI_Finalize()"));
+            QCOMPARE(trial->event(ev.leaf).name, QStringLiteral("MPI_File_open()"));
+            QVERIFY(trial->eventInGroup(path, QStringLiteral("TAU_CALLPATH")));
+            QVERIFY(trial->eventInGroup(path, QStringLiteral("MPI")));
+            QVERIFY(trial->event(path).rawName.contains(QStringLiteral("MPI_Finalize()   =>")));
+            // User events.
+            QCOMPARE(trial->atomicEventCount(), std::size_t(2));
+            const AtomicEventId bcast = trial->findAtomicEvent(QStringLiteral("Message size for broadcast"));
+            const AtomicEventId reduce = trial->findAtomicEvent(QStringLiteral("Message size for reduce"));
+            QVERIFY(bcast.isValid() && reduce.isValid());
+            const AtomicRow& arow = trial->atomicRow(ThreadIndex(0u));
+            QCOMPARE(arow.count[static_cast<std::size_t>(arow.find(bcast))], 1.0);
+            QCOMPARE(arow.max[static_cast<std::size_t>(arow.find(bcast))], 4.0);
+            QCOMPARE(arow.mean[static_cast<std::size_t>(arow.find(reduce))], 8.0);
+            QVERIFY(trial->warnings().isEmpty());
+            QCOMPARE(trial->metadataValue(QStringLiteral("TAU_CALLPATH_DEPTH")), QStringLiteral("100"));
+            QVERIFY(trial->metadataValue(QStringLiteral("Metric Name")).isNull()); // used, then removed
+        }
+    }
+
+    void workflowContextEventsAndMarkers()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+        QVERIFY(trial);
+        QCOMPARE(trial->threadCount(), std::size_t(8));
+        QVERIFY(trial->eventCount() <= 27);
+        const AtomicEventId ctx = trial->findAtomicEvent(QStringLiteral("[GROUP=MAX_MARKER] Message size for broadcast : ADIOS open => MPI_Bcast()"));
+        QVERIFY(ctx.isValid());
+        QVERIFY(trial->atomicEvent(ctx).hasContext());
+        QCOMPARE(trial->atomicEvent(ctx).context, QStringLiteral("ADIOS open => MPI_Bcast()"));
+        QCOMPARE(trial->atomicEvent(ctx).baseName, QStringLiteral("[GROUP=MAX_MARKER] Message size for broadcast"));
+        // The context itself may contain " : " (split at the first one).
+        const AtomicEventId nested = trial->findAtomicEvent(
+            QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size : ADIOS group size"));
+        QVERIFY(nested.isValid());
+        QCOMPARE(trial->atomicEvent(nested).context, QStringLiteral("ADIOS group size : ADIOS group size"));
+        // Rank 1: "Message size for broadcast" 64 4096 4 72.875 16808256 (FORMATS.md 1.5).
+        const ThreadIndex r1 = trial->findThread({ 1, 0, 0 });
+        const AtomicRow& row = trial->atomicRow(r1);
+        const auto i = row.find(trial->findAtomicEvent(QStringLiteral("Message size for broadcast")));
+        QVERIFY(i >= 0);
+        QCOMPARE(row.count[static_cast<std::size_t>(i)], 64.0);
+        QCOMPARE(row.max[static_cast<std::size_t>(i)], 4096.0);
+        QCOMPARE(row.min[static_cast<std::size_t>(i)], 4.0);
+        QCOMPARE(row.mean[static_cast<std::size_t>(i)], 72.875);
+        QVERIFY(std::abs(row.stddev(static_cast<std::size_t>(i)) - 507.265) < 1e-3);
+        // Rank 1 repeats "[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size": merged, with a warning.
+        const auto dup = row.find(trial->findAtomicEvent(QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size")));
+        QVERIFY(dup >= 0);
+        QCOMPARE(row.count[static_cast<std::size_t>(dup)], 2.0);
+        QCOMPARE(row.sumSquares[static_cast<std::size_t>(dup)], 2 * 70361093975104.0);
+        bool warned = false;
+        for (const QString& w : trial->warnings())
+            warned = warned || w.contains(QStringLiteral("duplicate user event"));
+        QVERIFY2(warned, qPrintable(trial->warnings().join(QLatin1Char('\n'))));
+    }
+
+    void openmpTwoThreadsAndMetadata()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-openmp-2thread")));
+        QVERIFY(trial);
+        QCOMPARE(trial->threadCount(), std::size_t(2));
+        QCOMPARE(trial->threadKey(ThreadIndex(0u)), (ThreadKey { 0, 0, 0 }));
+        QCOMPARE(trial->threadKey(ThreadIndex(1u)), (ThreadKey { 0, 0, 1 }));
+        QCOMPARE(trial->nodeCount(), std::size_t(1));
+        QCOMPARE(trial->row(ThreadIndex(0u)).size(), std::size_t(2));
+        QCOMPARE(trial->row(ThreadIndex(1u)).size(), std::size_t(2));
+        QCOMPARE(trial->metadataValue(QStringLiteral("Hostname")), QStringLiteral("dyna6-195.cs.uoregon.edu"));
+        QCOMPARE(trial->metadataValue(QStringLiteral("OS Name")), QStringLiteral("Darwin"));
+        QCOMPARE(trial->metadataValue(QStringLiteral("TAU_CALLPATH")), QStringLiteral("off"));
+        QVERIFY(trial->metadata().size() > 20);
+        // TAU copied thread 0's metadata into thread 1: every key is trial-wide.
+        QCOMPARE(trial->threadMetadata(ThreadIndex(0u)).size(), std::size_t(0));
+        QCOMPARE(trial->threadMetadata(ThreadIndex(1u)).size(), std::size_t(0));
+        QCOMPARE(exclOf(*trial, 0, QStringLiteral("compute OpenMP region")), 1080268.0);
+        QCOMPARE(trial->row(ThreadIndex(1u)).exclusive(0, static_cast<std::size_t>(trial->row(ThreadIndex(1u)).find(trial->findEvent(QStringLiteral("compute OpenMP region"))))), 1120473.0);
+    }
+
+    void wrapParams()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")));
+        QVERIFY(trial);
+        QCOMPARE(trial->threadCount(), std::size_t(2));
+        QCOMPARE(trial->eventCount(), std::size_t(8));
+        const EventId p = trial->findEvent(QStringLiteral("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [ <size> = <100> ]"));
+        QVERIFY(p.isValid());
+        QVERIFY(trial->eventInGroup(p, QStringLiteral("TAU_PARAM")));
+        QVERIFY(trial->eventInGroup(p, QStringLiteral("TAU_USER")));
+        QCOMPARE(trial->atomicEventCount(), std::size_t(0));
+        QCOMPARE(exclOf(*trial, 1, QStringLiteral("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]")), 64.0);
+    }
+
+    void cubelibTest28()
+    {
+        const auto p1 = mustLoad(dataPath(QStringLiteral("cubelib/test/test28/profile1")));
+        QVERIFY(p1);
+        QCOMPARE(p1->eventCount(), std::size_t(195));
+        QCOMPARE(countCallPaths(*p1), std::size_t(0));
+        QCOMPARE(p1->metric(MetricId(0u)).name, QStringLiteral("BGP Timers")); // text after _MULTI_, spaces kept
+        QCOMPARE(topExclusive(*p1, ThreadIndex(0u)), QStringLiteral("RATX_I [{getrates_i.pp.f} {1013,7}-{1964,9}]"));
+        QVERIFY(std::abs(exclOf(*p1, 0, QStringLiteral("RATX_I [{getrates_i.pp.f} {1013,7}-{1964,9}]")) - 478345065.35) < 0.01);
+        QVERIFY(std::abs(inclOf(*p1, 0, QStringLiteral("S3D [{main.pp.f90} {4,3}-{130,17}]")) - 3115316612.87) < 0.01);
+        double sum = 0;
+        const IntervalRow& row = p1->row(ThreadIndex(0u));
+        for (std::size_t i = 0; i < row.size(); ++i)
+            sum += row.exclusive(0, i);
+        QVERIFY(std::abs(sum - 3115316612.87) < 0.01); // the MANIFEST rounds to two decimals
+        QCOMPARE(p1->atomicEventCount(), std::size_t(4));
+        const AtomicRow& arow = p1->atomicRow(ThreadIndex(0u));
+        const auto b = arow.find(p1->findAtomicEvent(QStringLiteral("Message size for broadcast")));
+        QVERIFY(b >= 0);
+        QCOMPARE(arow.count[static_cast<std::size_t>(b)], 156.0);
+        QCOMPARE(arow.max[static_cast<std::size_t>(b)], 79728.0);
+        QVERIFY(std::abs(arow.mean[static_cast<std::size_t>(b)] - 565.436) < 1e-3);
+
+        const auto p2 = mustLoad(dataPath(QStringLiteral("cubelib/test/test28/profile2")));
+        QVERIFY(p2);
+        QCOMPARE(p2->eventCount(), std::size_t(13));
+        QCOMPARE(countCallPaths(*p2), std::size_t(7));
+        QCOMPARE(exclOf(*p2, 0, QStringLiteral("f3() (sleeps 3 sec)")), 6002109.0);
+        QCOMPARE(inclOf(*p2, 0, QStringLiteral("main() (calls f1, f5)")), 20007991.0); // Java-style 2.0007991E7
+        QCOMPARE(inclOf(*p2, 0, QStringLiteral("f1() (sleeps 1 sec, calls f2, f4)")), 15006810.0);
+    }
+
+    void fileStandsForDirectory()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank/profile.2.0.0")));
+        QVERIFY(trial);
+        QCOMPARE(trial->threadCount(), std::size_t(4));
+    }
+
+    void multiMetricDirectories()
+    {
+        QTemporaryDir dir;
+        const QByteArray time = QByteArrayLiteral("2 templated_functions_MULTI_TIME\n") + MinimalHeader
+            + "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"\n0 aggregates\n"
+              "1 userevents\n# eventname numevents max min mean sumsqr\n\"bytes\" 2 8 4 6 80\n";
+        QByteArray cyc = QByteArrayLiteral("2 templated_functions_MULTI_PAPI_TOT_CYC\n") + MinimalHeader
+            + "\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 2000 2000 0 GROUP=\"TAU_USER\"\n0 aggregates\n";
+        cyc.replace("<value>TIME</value>", "<value>PAPI_TOT_CYC</value>");
+        for (int n = 0; n < 2; ++n) {
+            writeText(dir.filePath(QStringLiteral("MULTI__TIME/profile.%1.0.0").arg(n)), time);
+            writeText(dir.filePath(QStringLiteral("MULTI__PAPI_TOT_CYC/profile.%1.0.0").arg(n)), cyc);
+        }
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QCOMPARE(trial->metricCount(), std::size_t(2));
+        // Directories are taken in name order: MULTI__PAPI_TOT_CYC before MULTI__TIME.
+        QCOMPARE(trial->metric(MetricId(0u)).name, QStringLiteral("PAPI_TOT_CYC"));
+        QCOMPARE(trial->metric(MetricId(0u)).unit, QStringLiteral("count"));
+        QCOMPARE(trial->metric(MetricId(1u)).name, QStringLiteral("TIME"));
+        QCOMPARE(exclOf(*trial, 1, QStringLiteral("work"), 0), 2000.0);
+        QCOMPARE(exclOf(*trial, 1, QStringLiteral("work"), 1), 20.0);
+        QCOMPARE(inclOf(*trial, 0, QStringLiteral("main"), 1), 30.0);
+        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        QCOMPARE(row.calls[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("work"))))], 5.0);
+        QVERIFY(trial->warnings().isEmpty());
+    }
+
+    void metricNameRules()
+    {
+        QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions_MULTI_BGP Timers")), QStringLiteral("BGP Timers"));
+        QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions_hw_counters")), QStringLiteral("Hardware Counter"));
+        QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions")), QStringLiteral("Time"));
+        QTemporaryDir dir;
+        writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
+            "1 templated_functions\n# Name Calls Subrs Excl Incl ProfileCalls\n\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QCOMPARE(trial->metric(MetricId(0u)).name, QStringLiteral("Time"));
+        QCOMPARE(trial->metric(MetricId(0u)).unit, QStringLiteral("us"));
+    }
+
+    void variantsAndOddities()
+    {
+        QTemporaryDir dir;
+        // SumExclSqr column, ProfileCalls lines to skip, a duplicate event, a negative value,
+        // a quote inside a name, Java-style numbers, CRLF line ends, no trailing newline.
+        writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
+            "4 templated_functions_MULTI_TIME\r\n"
+            "# Name Calls Subrs Excl Incl SumExclSqr ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value></attribute>"
+            "<attribute><name>Note</name><value>a &amp; b &lt;c&gt;&#xa;next</value></attribute>"
+            "<attribute><name>Ctx</name><timer_context>main</timer_context><call_number>1</call_number><timestamp>5</timestamp><value>v</value></attribute></metadata>\r\n"
+            "\"main\" 1 2 10 100 100 0 GROUP=\"TAU_DEFAULT\"\r\n"
+            "\"f(\"x\")\" 2 0 30 30 500 2 GROUP=\"TAU_USER\"\r\n"
+            "5 5\r\n6 6\r\n"
+            "\"g\" 1.0 0.0 -5.0 2.0E1 25 0 GROUP=\"TAU_USER\"\r\n"
+            "\"g  \" 1 0 7 7 49 0 GROUP=\"TAU_USER | EXTRA\"\r\n"
+            "0 aggregates");
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QCOMPARE(trial->eventCount(), std::size_t(3));
+        QCOMPARE(exclOf(*trial, 0, QStringLiteral("f(\"x\")")), 30.0);
+        // Duplicates summed, negative kept.
+        QCOMPARE(exclOf(*trial, 0, QStringLiteral("g")), 2.0);
+        QCOMPARE(inclOf(*trial, 0, QStringLiteral("g")), 27.0);
+        QVERIFY(trial->eventInGroup(trial->findEvent(QStringLiteral("g")), QStringLiteral("EXTRA")));
+        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        QVERIFY(!row.exclSqr.empty());
+        QCOMPARE(row.exclSqr[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("f(\"x\")"))))], 500.0);
+        const QString warnings = trial->warnings().join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(QStringLiteral("duplicate event names were summed")), qPrintable(warnings));
+        QVERIFY2(warnings.contains(QStringLiteral("negative")), qPrintable(warnings));
+        QCOMPARE(trial->metadataValue(QStringLiteral("Note")), QStringLiteral("a & b <c>\nnext"));
+        QCOMPARE(trial->metadataValue(QStringLiteral("Ctx"), ThreadIndex(0u)), QStringLiteral("v"));
+        QVERIFY(trial->threadMetadata(ThreadIndex(0u)).size() == 1); // timer-context key stays per thread
+    }
+
+    void oldFormatWithoutColumnHeader()
+    {
+        QTemporaryDir dir;
+        writeText(dir.filePath(QStringLiteral("profile.3.0.0")), "1 templated_functions\n\"f\" 1 0 1 1 0\n0 aggregates\n");
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QCOMPARE(trial->threadKey(ThreadIndex(0u)), (ThreadKey { 3, 0, 0 }));
+        QCOMPARE(exclOf(*trial, 3, QStringLiteral("f")), 1.0);
+    }
+
+    void metadataTrialWideAndPerThread()
+    {
+        QTemporaryDir dir;
+        for (int n = 0; n < 3; ++n) {
+            QByteArray header = QByteArrayLiteral("# Name Calls Subrs Excl Incl ProfileCalls # <metadata>"
+                                                  "<attribute><name>Metric Name</name><value>TIME</value></attribute>"
+                                                  "<attribute><name>Hostname</name><value>nid001</value></attribute>"
+                                                  "<attribute><name>Timestamp</name><value>T</value></attribute>");
+            header.replace(QByteArray("<value>T</value>"), QByteArray("<value>" + QByteArray::number(100 + n) + "</value>"));
+            if (n == 0)
+                header += "<attribute><name>Only0</name><value>x</value></attribute>";
+            header += "</metadata>\n";
+            writeText(dir.filePath(QStringLiteral("profile.%1.0.0").arg(n)),
+                QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + header + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+        }
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QCOMPARE(trial->metadata().size(), std::size_t(1)); // Hostname only
+        QCOMPARE(trial->metadataValue(QStringLiteral("Hostname")), QStringLiteral("nid001"));
+        QCOMPARE(trial->metadataValue(QStringLiteral("Timestamp"), ThreadIndex(2u)), QStringLiteral("102"));
+        QCOMPARE(trial->metadataValue(QStringLiteral("Only0"), ThreadIndex(0u)), QStringLiteral("x"));
+        QVERIFY(trial->metadataValue(QStringLiteral("Only0"), ThreadIndex(1u)).isNull());
+        QCOMPARE(trial->threadMetadata(ThreadIndex(0u)).size(), std::size_t(2));
+    }
+
+    void emptyThreadIsAThread()
+    {
+        QTemporaryDir dir;
+        writeText(dir.filePath(QStringLiteral("profile.0.0.0")), QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+        writeText(dir.filePath(QStringLiteral("profile.1.0.0")), QByteArrayLiteral("0 templated_functions_MULTI_TIME\n") + MinimalHeader + "0 aggregates\n");
+        writeText(dir.filePath(QStringLiteral("profile.x.0.0")), "ignored: the ids do not parse\n");
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QCOMPARE(trial->threadCount(), std::size_t(2));
+        QCOMPARE(trial->row(ThreadIndex(1u)).size(), std::size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTauReader)
+#include "tst_taureader.moc"

@@ -1,0 +1,165 @@
+// Writer round trips: read (or synthesize) a trial, write it as TAU profiles, read it back, compare.
+#include "app/cli/synth.h"
+#include "datasource/writers/tauwriter.h"
+#include "tests/common/testutil.h"
+
+#include <QTemporaryDir>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+void compareTrials(const Trial& a, const Trial& b)
+{
+    QCOMPARE(a.metricCount(), b.metricCount());
+    for (std::size_t m = 0; m < a.metricCount(); ++m) {
+        QCOMPARE(a.metric(MetricId(m)).name, b.metric(MetricId(m)).name);
+        QCOMPARE(a.metric(MetricId(m)).unit, b.metric(MetricId(m)).unit);
+    }
+    QCOMPARE(a.threads(), b.threads());
+    QCOMPARE(a.eventCount(), b.eventCount());
+    for (std::size_t e = 0; e < a.eventCount(); ++e) {
+        const IntervalEvent& ea = a.event(EventId(e));
+        const IntervalEvent& eb = b.event(EventId(e));
+        QCOMPARE(ea.name, eb.name);
+        QCOMPARE(ea.rawName, eb.rawName);
+        QCOMPARE(ea.depth, eb.depth);
+        QCOMPARE(ea.parent, eb.parent);
+        QCOMPARE(ea.leaf, eb.leaf);
+        QStringList ga, gb;
+        for (auto g : ea.groups)
+            ga << a.groupName(g);
+        for (auto g : eb.groups)
+            gb << b.groupName(g);
+        ga.sort();
+        gb.sort();
+        QCOMPARE(ga, gb);
+    }
+    for (std::size_t t = 0; t < a.threadCount(); ++t) {
+        const IntervalRow& ra = a.row(ThreadIndex(t));
+        const IntervalRow& rb = b.row(ThreadIndex(t));
+        QCOMPARE(ra.events, rb.events);
+        QCOMPARE(ra.calls, rb.calls);
+        QCOMPARE(ra.subrs, rb.subrs);
+        QCOMPARE(ra.excl, rb.excl);
+        QCOMPARE(ra.incl, rb.incl);
+        QCOMPARE(ra.exclSqr, rb.exclSqr);
+        const AtomicRow& aa = a.atomicRow(ThreadIndex(t));
+        const AtomicRow& ab = b.atomicRow(ThreadIndex(t));
+        QCOMPARE(aa.events, ab.events);
+        QCOMPARE(aa.count, ab.count);
+        QCOMPARE(aa.max, ab.max);
+        QCOMPARE(aa.min, ab.min);
+        QCOMPARE(aa.mean, ab.mean);
+        QCOMPARE(aa.sumSquares, ab.sumSquares);
+        QCOMPARE(a.threadMetadata(ThreadIndex(t)).size(), b.threadMetadata(ThreadIndex(t)).size());
+        for (const auto& e : a.threadMetadata(ThreadIndex(t)))
+            QCOMPARE(b.metadataValue(a.strings().get(e.key), ThreadIndex(t)), a.strings().get(e.value));
+    }
+    QCOMPARE(a.atomicEventCount(), b.atomicEventCount());
+    for (std::size_t u = 0; u < a.atomicEventCount(); ++u)
+        QCOMPARE(a.atomicEvent(AtomicEventId(u)).name, b.atomicEvent(AtomicEventId(u)).name);
+    QCOMPARE(a.metadata().size(), b.metadata().size());
+    for (const auto& e : a.metadata())
+        QCOMPARE(b.metadataValue(a.strings().get(e.key)), a.strings().get(e.value));
+}
+
+} // namespace
+
+class TestTauWriter : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void roundTripSamples_data()
+    {
+        QTest::addColumn<QString>("dir");
+        for (const char* d : { "tau2/tau-profiles-callpath-cpi-4rank", "tau2/tau-profiles-workflow-xmain-8rank",
+                 "tau2/tau-profiles-openmp-2thread", "tau2/tau-profiles-wrap-params", "cubelib/test/test28/profile1",
+                 "cubelib/test/test28/profile2" })
+            QTest::newRow(d) << QString::fromLatin1(d);
+    }
+    void roundTripSamples()
+    {
+        QFETCH(QString, dir);
+        const auto original = mustLoad(dataPath(dir));
+        QVERIFY(original);
+        QTemporaryDir out;
+        QCOMPARE(TauWriter::write(*original, out.path()), QString());
+        const auto again = mustLoad(out.path());
+        QVERIFY(again);
+        compareTrials(*original, *again);
+    }
+
+    void roundTripMultiMetricSynth()
+    {
+        SynthOptions o;
+        o.threads = 6;
+        o.events = 30;
+        o.callpathDepth = 3;
+        o.metrics = 3;
+        o.userEvents = 4;
+        o.threadsPerNode = 2;
+        o.seed = 42;
+        const auto trial = synthesizeTrial(o);
+        QTemporaryDir out;
+        QCOMPARE(TauWriter::write(*trial, out.path()), QString());
+        QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("MULTI__TIME/profile.2.0.1"))));
+        QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("MULTI__PAPI_TOT_CYC/profile.0.0.0"))));
+        const auto again = mustLoad(out.path());
+        QVERIFY(again);
+        // Metric directories are read in name order; compare metric by metric name.
+        QCOMPARE(again->metricCount(), std::size_t(3));
+        QCOMPARE(again->threads(), trial->threads());
+        for (std::size_t m = 0; m < trial->metricCount(); ++m) {
+            const MetricId other = again->findMetric(trial->metric(MetricId(m)).name);
+            QVERIFY(other.isValid());
+            for (std::size_t t = 0; t < trial->threadCount(); ++t) {
+                const IntervalRow& a = trial->row(ThreadIndex(t));
+                const IntervalRow& b = again->row(ThreadIndex(t));
+                QCOMPARE(a.size(), b.size());
+                for (std::size_t i = 0; i < a.size(); ++i) {
+                    // The reader numbers events in name order; match cells by name.
+                    const EventId e = again->findEvent(trial->event(a.events[i]).name);
+                    QVERIFY(e.isValid());
+                    const auto k = b.find(e);
+                    QVERIFY(k >= 0);
+                    QCOMPARE(a.exclusive(m, i), b.exclusive(other.index(), static_cast<std::size_t>(k)));
+                    QCOMPARE(a.inclusive(m, i), b.inclusive(other.index(), static_cast<std::size_t>(k)));
+                    QCOMPARE(a.calls[i], b.calls[static_cast<std::size_t>(k)]);
+                    QCOMPARE(a.subrs[i], b.subrs[static_cast<std::size_t>(k)]);
+                }
+            }
+        }
+        QVERIFY(again->warnings().isEmpty());
+    }
+
+    void synthIsDeterministic()
+    {
+        SynthOptions o;
+        o.threads = 3;
+        o.events = 12;
+        o.callpathDepth = 2;
+        const auto a = synthesizeTrial(o);
+        const auto b = synthesizeTrial(o);
+        compareTrials(*a, *b);
+        // Inclusive of the root equals the sum of flat exclusive times on every thread.
+        const EventId root = a->findEvent(QStringLiteral(".TAU application"));
+        for (std::size_t t = 0; t < a->threadCount(); ++t) {
+            const IntervalRow& row = a->row(ThreadIndex(t));
+            double sum = 0;
+            for (std::size_t i = 0; i < row.size(); ++i)
+                if (!a->event(row.events[i]).isCallPath())
+                    sum += row.exclusive(0, i);
+            QCOMPARE(row.inclusive(0, static_cast<std::size_t>(row.find(root))), sum);
+        }
+    }
+
+    void multiDirectoryName()
+    {
+        QCOMPARE(TauWriter::multiDirectoryName(QStringLiteral("BGP Timers")), QStringLiteral("MULTI__BGP_Timers"));
+        QCOMPARE(TauWriter::multiDirectoryName(QStringLiteral("a/b:c=d")), QStringLiteral("MULTI__a_b_c_d"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTauWriter)
+#include "tst_tauwriter.moc"

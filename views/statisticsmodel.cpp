@@ -1,0 +1,573 @@
+#include "views/statisticsmodel.h"
+
+#include "algebra/statistics.h"
+
+#include <cmath>
+#include <limits>
+
+namespace parallax {
+
+namespace {
+
+QLocale groupingLocale(QLocale locale)
+{
+    // The C locale prints 1234567 without separators; nobody reads profiles that way.
+    if (locale.language() == QLocale::C)
+        locale = QLocale(QLocale::English, QLocale::UnitedStates);
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    return locale;
+}
+
+bool isNumeric(int column)
+{
+    return column != StatisticsModel::Name && column != StatisticsModel::Groups;
+}
+
+bool isMetricColumn(int column)
+{
+    switch (column) {
+    case StatisticsModel::Exclusive:
+    case StatisticsModel::Inclusive:
+    case StatisticsModel::ExclusivePerCall:
+    case StatisticsModel::InclusivePerCall:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// Blank cells sort after every number in descending order (the usual one).
+constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+
+QString raw(double v)
+{
+    return QString::number(v, 'g', 12);
+}
+
+} // namespace
+
+StatisticsModel::StatisticsModel(QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_locale(groupingLocale(QLocale()))
+{
+}
+
+StatisticsModel::StatisticsModel(
+    std::shared_ptr<const Trial> trial, MetricId metric, RowMode mode, ThreadIndex thread, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_mode(mode)
+    , m_thread(thread)
+    , m_locale(groupingLocale(QLocale()))
+{
+    setTrial(std::move(trial), metric);
+}
+
+StatisticsModel::~StatisticsModel() = default;
+
+void StatisticsModel::setTrial(std::shared_ptr<const Trial> trial, MetricId metric)
+{
+    beginResetModel();
+    m_trial = std::move(trial);
+    m_stats = m_trial ? TrialStatistics::of(*m_trial) : nullptr;
+    if (m_trial && (!metric.isValid() || metric.index() >= m_trial->metricCount()))
+        metric = m_trial->metricCount() > 0 ? MetricId(0u) : MetricId();
+    m_metric = metric;
+    if (m_mode == RowMode::Thread && (!m_trial || !m_thread.isValid() || m_thread.index() >= m_trial->threadCount()))
+        m_mode = RowMode::MeanAll;
+    rebuildRows();
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void StatisticsModel::setMetric(MetricId metric)
+{
+    if (!m_trial || !metric.isValid() || metric.index() >= m_trial->metricCount() || metric == m_metric)
+        return;
+    m_metric = metric;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void StatisticsModel::setRowMode(RowMode mode, ThreadIndex thread)
+{
+    if (mode == RowMode::Thread && (!m_trial || !thread.isValid() || thread.index() >= m_trial->threadCount()))
+        return;
+    if (mode != RowMode::Thread)
+        thread = ThreadIndex();
+    if (mode == m_mode && thread == m_thread)
+        return;
+    const bool rowsChange = mode == RowMode::Thread || m_mode == RowMode::Thread;
+    if (rowsChange) {
+        beginResetModel();
+        m_mode = mode;
+        m_thread = thread;
+        rebuildRows();
+        endResetModel();
+    } else {
+        m_mode = mode;
+        m_thread = thread;
+        if (!m_rows.empty())
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    }
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void StatisticsModel::setIncludeCallPaths(bool include)
+{
+    if (include == m_includeCallPaths)
+        return;
+    beginResetModel();
+    m_includeCallPaths = include;
+    rebuildRows();
+    endResetModel();
+}
+
+void StatisticsModel::setLocale(const QLocale& locale)
+{
+    m_locale = groupingLocale(locale);
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+int StatisticsModel::rowOf(EventId event) const
+{
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i] == event)
+            return static_cast<int>(i);
+    return -1;
+}
+
+void StatisticsModel::rebuildRows()
+{
+    m_rows.clear();
+    m_cells.clear();
+    if (!m_trial)
+        return;
+    if (m_mode == RowMode::Thread) {
+        // Only the events that ran on this thread: "did not run" is not a row of zeros.
+        const IntervalRow& row = m_trial->row(m_thread);
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (!m_includeCallPaths && m_trial->event(row.events[i]).isCallPath())
+                continue;
+            m_rows.push_back(row.events[i]);
+            m_cells.push_back(i);
+        }
+        return;
+    }
+    m_rows.reserve(m_trial->eventCount());
+    for (std::size_t e = 0; e < m_trial->eventCount(); ++e) {
+        const EventId id(e);
+        if (!m_includeCallPaths && m_trial->event(id).isCallPath())
+            continue;
+        m_rows.push_back(id);
+    }
+}
+
+bool StatisticsModel::isTime() const
+{
+    return m_trial && m_metric.isValid() && m_trial->metric(m_metric).isTime();
+}
+
+bool StatisticsModel::isSpreadRow() const
+{
+    return m_mode == RowMode::Min || m_mode == RowMode::Max || m_mode == RowMode::StdDevAll
+        || m_mode == RowMode::StdDevPresent;
+}
+
+QString StatisticsModel::rowModeName(RowMode mode)
+{
+    switch (mode) {
+    case RowMode::MeanAll:
+        return tr("Mean");
+    case RowMode::MeanPresent:
+        return tr("Mean (present)");
+    case RowMode::Total:
+        return tr("Total");
+    case RowMode::Min:
+        return tr("Min");
+    case RowMode::Max:
+        return tr("Max");
+    case RowMode::StdDevAll:
+        return tr("Std. Dev.");
+    case RowMode::StdDevPresent:
+        return tr("Std. Dev. (present)");
+    case RowMode::Thread:
+        return tr("Thread");
+    }
+    return {};
+}
+
+int StatisticsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int StatisticsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+std::optional<double> StatisticsModel::value(std::size_t row, int column) const
+{
+    const EventId e = m_rows[row];
+    const MetricId m = m_metric;
+    if (column == ThreadsPresent)
+        return static_cast<double>(m_stats->stat(e, m, ValueKind::Calls).present);
+
+    if (m_mode == RowMode::Thread) {
+        const IntervalRow& cells = m_trial->row(m_thread);
+        const std::size_t i = m_cells[row];
+        const double calls = cells.calls[i];
+        switch (column) {
+        case Exclusive:
+            return cells.exclusive(m.index(), i);
+        case Inclusive:
+            return cells.inclusive(m.index(), i);
+        case ExclusivePercent:
+            return m_stats->threadPercent(cells.exclusive(m.index(), i), m_thread, m);
+        case InclusivePercent:
+            return m_stats->threadPercent(cells.inclusive(m.index(), i), m_thread, m);
+        case Calls:
+            return calls;
+        case Subroutines:
+            return cells.subrs[i];
+        case ExclusivePerCall:
+            return calls > 0 ? std::optional<double>(cells.exclusive(m.index(), i) / calls) : std::nullopt;
+        case InclusivePerCall:
+            return calls > 0 ? std::optional<double>(cells.inclusive(m.index(), i) / calls) : std::nullopt;
+        default:
+            return std::nullopt;
+        }
+    }
+
+    auto pick = [this](const Stat& s) -> std::optional<double> {
+        switch (m_mode) {
+        case RowMode::MeanAll:
+            return s.meanAll;
+        case RowMode::MeanPresent:
+            return s.meanPresent;
+        case RowMode::Total:
+            return s.total;
+        case RowMode::Min:
+            return s.present > 0 ? std::optional<double>(s.min) : std::nullopt;
+        case RowMode::Max:
+            return s.present > 0 ? std::optional<double>(s.max) : std::nullopt;
+        case RowMode::StdDevAll:
+            return s.sdAll;
+        case RowMode::StdDevPresent:
+            return s.sdPresent;
+        case RowMode::Thread:
+            break;
+        }
+        return std::nullopt;
+    };
+
+    switch (column) {
+    case Exclusive:
+        return pick(m_stats->stat(e, m, ValueKind::Exclusive));
+    case Inclusive:
+        return pick(m_stats->stat(e, m, ValueKind::Inclusive));
+    case ExclusivePercent:
+    case InclusivePercent:
+        // Percent is defined on the total and mean rows only (SEMANTICS.md 2).
+        if (isSpreadRow())
+            return std::nullopt;
+        return m_stats->totalPercent(e, m, column == ExclusivePercent ? ValueKind::Exclusive : ValueKind::Inclusive);
+    case Calls:
+        return pick(m_stats->stat(e, m, ValueKind::Calls));
+    case Subroutines:
+        return pick(m_stats->stat(e, m, ValueKind::Subroutines));
+    case ExclusivePerCall:
+    case InclusivePerCall: {
+        const bool excl = column == ExclusivePerCall;
+        if (isSpreadRow()) {
+            const Stat& s = m_stats->stat(e, m, excl ? ValueKind::ExclusivePerCall : ValueKind::InclusivePerCall);
+            return s.present > 0 ? pick(s) : std::nullopt;
+        }
+        // Total and mean rows: Σv / Σcalls, the same on all three.
+        const double calls = m_stats->stat(e, m, ValueKind::Calls).total;
+        if (calls <= 0)
+            return std::nullopt;
+        return m_stats->stat(e, m, excl ? ValueKind::Exclusive : ValueKind::Inclusive).total / calls;
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+QString StatisticsModel::formatTime(double microseconds) const
+{
+    const double ms = microseconds / 1000.0;
+    // Three decimals are microseconds; smaller non-zero values keep three significant digits.
+    if (ms != 0 && std::abs(ms) < 0.001)
+        return m_locale.toString(ms, 'g', 3);
+    return m_locale.toString(ms, 'f', 3);
+}
+
+QString StatisticsModel::formatCount(double value) const
+{
+    if (std::isfinite(value) && value == std::floor(value) && std::abs(value) < 9.0e15)
+        return m_locale.toString(static_cast<qlonglong>(value));
+    if (value != 0 && std::abs(value) < 0.01)
+        return m_locale.toString(value, 'g', 3);
+    return m_locale.toString(value, 'f', 2);
+}
+
+QString StatisticsModel::display(std::size_t row, int column) const
+{
+    const EventId e = m_rows[row];
+    if (column == Name)
+        return m_trial->event(e).name;
+    if (column == Groups) {
+        QStringList names;
+        for (GroupId g : m_trial->event(e).groups)
+            names.append(m_trial->groupName(g));
+        return names.join(QLatin1String(", "));
+    }
+    const std::optional<double> v = value(row, column);
+    if (!v)
+        return {};
+    switch (column) {
+    case ExclusivePercent:
+    case InclusivePercent:
+        return m_locale.toString(*v, 'f', 2);
+    case ThreadsPresent:
+        return QStringLiteral("%1 / %2").arg(m_locale.toString(static_cast<qlonglong>(*v)),
+            m_locale.toString(static_cast<qlonglong>(m_trial->threadCount())));
+    default:
+        break;
+    }
+    if (isMetricColumn(column) && isTime())
+        return formatTime(*v);
+    return formatCount(*v);
+}
+
+QString StatisticsModel::rawText(double value, bool metricValue) const
+{
+    if (!metricValue)
+        return raw(value);
+    const QString& unit = m_trial->metric(m_metric).unit;
+    if (isTime())
+        return raw(value) + QStringLiteral(" µs");
+    if (unit.isEmpty() || unit == QLatin1String("count"))
+        return raw(value);
+    return raw(value) + QLatin1Char(' ') + unit;
+}
+
+QString StatisticsModel::threadLabel() const
+{
+    return tr("thread %1").arg(m_trial->threadKey(m_thread).toString());
+}
+
+QString StatisticsModel::modeDescription(std::size_t present) const
+{
+    const auto n = static_cast<qulonglong>(m_trial->threadCount());
+    const auto p = static_cast<qulonglong>(present);
+    switch (m_mode) {
+    case RowMode::MeanAll:
+        return tr("Mean over all %1 threads (absent = 0)").arg(n);
+    case RowMode::MeanPresent:
+        return tr("Mean over the %1 of %2 threads where it ran").arg(p).arg(n);
+    case RowMode::Total:
+        return tr("Total over the %1 of %2 threads where it ran").arg(p).arg(n);
+    case RowMode::Min:
+        return tr("Minimum over the %1 of %2 threads where it ran").arg(p).arg(n);
+    case RowMode::Max:
+        return tr("Maximum over the %1 of %2 threads where it ran").arg(p).arg(n);
+    case RowMode::StdDevAll:
+        return tr("Population standard deviation over all %1 threads (absent = 0)").arg(n);
+    case RowMode::StdDevPresent:
+        return tr("Population standard deviation over the %1 of %2 threads where it ran").arg(p).arg(n);
+    case RowMode::Thread:
+        return tr("Value on %1").arg(threadLabel());
+    }
+    return {};
+}
+
+QString StatisticsModel::toolTip(std::size_t row, int column) const
+{
+    const EventId e = m_rows[row];
+    const IntervalEvent& event = m_trial->event(e);
+    const MetricId m = m_metric;
+    const QString metricName = m_trial->metric(m).name;
+
+    if (column == Name) {
+        QString tip = event.name;
+        if (!event.rawName.isEmpty() && event.rawName != event.name)
+            tip += QLatin1Char('\n') + tr("As written in the profile: \"%1\"").arg(event.rawName);
+        tip += QLatin1Char('\n')
+            + (event.isCallPath() ? tr("Call path of depth %1").arg(event.depth) : tr("Flat event"));
+        return tip;
+    }
+    if (column == Groups)
+        return display(row, column).isEmpty() ? tr("No groups") : tr("Groups: %1").arg(display(row, column));
+
+    const Stat& calls = m_stats->stat(e, m, ValueKind::Calls);
+    if (column == ThreadsPresent)
+        return tr("Present (ran) on %1 of %2 threads").arg(calls.present).arg(m_trial->threadCount());
+
+    const std::optional<double> v = value(row, column);
+    const bool excl = column == Exclusive || column == ExclusivePercent || column == ExclusivePerCall;
+    const QString what = excl ? tr("exclusive %1").arg(metricName) : tr("inclusive %1").arg(metricName);
+    const ValueKind kind = excl ? ValueKind::Exclusive : ValueKind::Inclusive;
+
+    switch (column) {
+    case Exclusive:
+    case Inclusive: {
+        const Stat& s = m_stats->stat(e, m, kind);
+        QString tip = modeDescription(s.present) + QStringLiteral(" of ") + what + QStringLiteral(": ")
+            + (v ? rawText(*v, true) : tr("undefined (never ran)"));
+        if (m_mode == RowMode::MeanAll || m_mode == RowMode::MeanPresent) {
+            const std::size_t divisor = m_mode == RowMode::MeanAll ? m_trial->threadCount() : s.present;
+            tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(rawText(s.total, true)).arg(divisor);
+        }
+        return tip;
+    }
+    case ExclusivePercent:
+    case InclusivePercent: {
+        if (!v)
+            return tr("Percent is not defined on the %1 row (SEMANTICS.md 2)").arg(rowModeName(m_mode));
+        if (m_mode == RowMode::Thread) {
+            const IntervalRow& cells = m_trial->row(m_thread);
+            const std::size_t i = m_cells[row];
+            const double cell = excl ? cells.exclusive(m.index(), i) : cells.inclusive(m.index(), i);
+            return tr("100 × %1 / %2 (the top inclusive value of %3) = %4 %")
+                .arg(rawText(cell, true), rawText(m_stats->threadTopInclusive(m_thread, m), true), threadLabel(),
+                    raw(*v));
+        }
+        const double total = m_stats->stat(e, m, kind).total;
+        return tr("100 × total %1 / D %2 = %3 %\nD is the sum over all threads of each thread's top inclusive %4; "
+                  "the same on the total and mean rows")
+            .arg(rawText(total, true), rawText(m_stats->sumTopInclusive(m), true), raw(*v), metricName);
+    }
+    case Calls:
+    case Subroutines: {
+        const Stat& s = column == Calls ? calls : m_stats->stat(e, m, ValueKind::Subroutines);
+        const QString name = column == Calls ? tr("calls") : tr("subroutine calls");
+        return modeDescription(s.present) + QStringLiteral(" of ") + name + QStringLiteral(": ")
+            + (v ? raw(*v) : tr("undefined (never ran)"));
+    }
+    case ExclusivePerCall:
+    case InclusivePerCall: {
+        if (m_mode == RowMode::Thread) {
+            if (!v)
+                return tr("No calls on %1").arg(threadLabel());
+            const IntervalRow& cells = m_trial->row(m_thread);
+            const std::size_t i = m_cells[row];
+            const double cell = excl ? cells.exclusive(m.index(), i) : cells.inclusive(m.index(), i);
+            return tr("%1 / %2 calls on %3 = %4").arg(rawText(cell, true), raw(cells.calls[i]), threadLabel(),
+                rawText(*v, true));
+        }
+        if (isSpreadRow()) {
+            const Stat& s = m_stats->stat(e, m, excl ? ValueKind::ExclusivePerCall : ValueKind::InclusivePerCall);
+            if (!v)
+                return tr("No thread called it");
+            return tr("%1 of %2 per call, over the %3 threads with calls > 0: %4")
+                .arg(rowModeName(m_mode), what)
+                .arg(s.present)
+                .arg(rawText(*v, true));
+        }
+        const double total = m_stats->stat(e, m, kind).total;
+        if (!v)
+            return tr("No calls: per-call value undefined");
+        return tr("Σ %1 / Σ calls = %2 / %3 = %4\n(the same on the total and mean rows)")
+            .arg(what, rawText(total, true), raw(calls.total), rawText(*v, true));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant StatisticsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_trial)
+        return {};
+    const auto row = static_cast<std::size_t>(index.row());
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, column);
+    case SortRole: {
+        if (column == Name || column == Groups)
+            return display(row, column);
+        const std::optional<double> v = value(row, column);
+        return v ? *v : blankSortValue;
+    }
+    case Qt::ToolTipRole:
+        return toolTip(row, column);
+    case Qt::TextAlignmentRole:
+        return isNumeric(column) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case EventRole:
+        return m_rows[row].index();
+    default:
+        return {};
+    }
+}
+
+QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    const QString unit = isTime() ? QStringLiteral(" (ms)") : QString();
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Name:
+            return tr("Name");
+        case Exclusive:
+            return QString(tr("Exclusive") + unit);
+        case Inclusive:
+            return QString(tr("Inclusive") + unit);
+        case ExclusivePercent:
+            return tr("Excl %");
+        case InclusivePercent:
+            return tr("Incl %");
+        case Calls:
+            return tr("Calls");
+        case Subroutines:
+            return tr("Subrs");
+        case ExclusivePerCall:
+            return QString(tr("Excl/call") + unit);
+        case InclusivePerCall:
+            return QString(tr("Incl/call") + unit);
+        case ThreadsPresent:
+            return tr("Threads");
+        case Groups:
+            return tr("Groups");
+        }
+    }
+    if (role == Qt::TextAlignmentRole)
+        return isNumeric(section) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        const QString metricName = m_trial && m_metric.isValid() ? m_trial->metric(m_metric).name : tr("the metric");
+        const QString row = m_mode == RowMode::Thread && m_trial ? threadLabel() : rowModeName(m_mode);
+        switch (section) {
+        case Name:
+            return tr("Interval event: a flat routine, or a call path \"a => b\"");
+        case Exclusive:
+            return tr("Exclusive %1: spent in the event itself, not in what it called (%2)").arg(metricName, row);
+        case Inclusive:
+            return tr("Inclusive %1: spent in the event and everything it called (%2)").arg(metricName, row);
+        case ExclusivePercent:
+        case InclusivePercent:
+            return tr("Percent of the top inclusive %1 (per thread), or of the sum of the threads' top inclusive "
+                      "values on the total and mean rows; not shown on min, max and std. dev. rows")
+                .arg(metricName);
+        case Calls:
+            return tr("Number of calls (%1)").arg(row);
+        case Subroutines:
+            return tr("Number of calls made from the event to other events (%1)").arg(row);
+        case ExclusivePerCall:
+            return tr("Exclusive %1 per call (%2)").arg(metricName, row);
+        case InclusivePerCall:
+            return tr("Inclusive %1 per call (%2)").arg(metricName, row);
+        case ThreadsPresent:
+            return tr("Threads on which the event ran, of all threads");
+        case Groups:
+            return tr("TAU groups of the event");
+        }
+    }
+    return {};
+}
+
+} // namespace parallax

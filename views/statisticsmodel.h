@@ -1,0 +1,121 @@
+#pragma once
+
+// moc (Qt 6.4) cannot parse libstdc++'s <concepts>, which ids.h pulls in through <compare>;
+// moc does not need the model's declarations, the compiler does.
+#ifndef Q_MOC_RUN
+#include "datasource/model/trial.h"
+#endif
+#include "views/viewsetup.h"
+
+#include <QAbstractTableModel>
+#include <QLocale>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace parallax {
+
+class TrialStatistics;
+
+/// Which value of each event a StatisticsModel shows: a statistic across threads (SEMANTICS.md 2)
+/// or the values of one thread.
+enum class RowMode {
+    MeanAll, ///< total / N, absent threads count as 0 (the default)
+    MeanPresent, ///< total / |P|
+    Total,
+    Min,
+    Max,
+    StdDevAll, ///< population sd over all N threads, absent = 0
+    StdDevPresent, ///< population sd over the present threads
+    Thread, ///< the cells of one thread
+};
+
+/// One row per interval event (flat and call-path) of a trial, for one metric and one row mode.
+/// Numbers come from TrialStatistics; only the single-thread mode reads cells directly.
+/// DisplayRole is formatted text, SortRole the raw double (µs for time metrics), ToolTipRole
+/// explains the number.
+class StatisticsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Name,
+        Exclusive,
+        Inclusive,
+        ExclusivePercent,
+        InclusivePercent,
+        Calls,
+        Subroutines,
+        ExclusivePerCall,
+        InclusivePerCall,
+        ThreadsPresent,
+        Groups,
+        ColumnCount
+    };
+    /// The EventId index of the row (an unsigned int) for navigation.
+    static constexpr int EventRole = SortRole + 1;
+
+    explicit StatisticsModel(QObject* parent = nullptr);
+    StatisticsModel(std::shared_ptr<const Trial> trial, MetricId metric, RowMode mode = RowMode::MeanAll,
+        ThreadIndex thread = ThreadIndex(), QObject* parent = nullptr);
+    ~StatisticsModel() override;
+
+    /// Replaces the trial (resets the model). An invalid metric selects the first one.
+    void setTrial(std::shared_ptr<const Trial> trial, MetricId metric = MetricId());
+    const std::shared_ptr<const Trial>& trial() const { return m_trial; }
+
+    void setMetric(MetricId metric);
+    MetricId metric() const { return m_metric; }
+
+    /// The thread is used by RowMode::Thread only. Switching between statistics keeps the rows
+    /// (dataChanged); entering, leaving or changing the thread resets the model, because a thread
+    /// shows only the events present on it.
+    void setRowMode(RowMode mode, ThreadIndex thread = ThreadIndex());
+    RowMode rowMode() const { return m_mode; }
+    ThreadIndex thread() const { return m_thread; }
+
+    /// Whether call-path events ("a => b") get rows; on by default.
+    void setIncludeCallPaths(bool include);
+    bool includeCallPaths() const { return m_includeCallPaths; }
+
+    /// Locale for the formatted numbers (defaults to the system locale, with digit grouping).
+    void setLocale(const QLocale& locale);
+
+    EventId eventAt(int row) const { return m_rows[static_cast<std::size_t>(row)]; }
+    /// Row of an event, or -1 when it has none.
+    int rowOf(EventId event) const;
+
+    static QString rowModeName(RowMode mode);
+
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    void rebuildRows();
+    bool isTime() const;
+    bool isStatisticRow() const { return m_mode != RowMode::Thread; }
+    bool isSpreadRow() const;
+    std::optional<double> value(std::size_t row, int column) const;
+    QString display(std::size_t row, int column) const;
+    QString toolTip(std::size_t row, int column) const;
+    QString formatTime(double microseconds) const;
+    QString formatCount(double value) const;
+    QString rawText(double value, bool metricValue) const;
+    QString modeDescription(std::size_t present) const;
+    QString threadLabel() const;
+
+    std::shared_ptr<const Trial> m_trial;
+    std::shared_ptr<const TrialStatistics> m_stats;
+    MetricId m_metric;
+    RowMode m_mode = RowMode::MeanAll;
+    ThreadIndex m_thread;
+    bool m_includeCallPaths = true;
+    QLocale m_locale;
+    std::vector<EventId> m_rows;
+    /// Thread mode: the position of each row's cell in the thread's IntervalRow.
+    std::vector<std::size_t> m_cells;
+};
+
+} // namespace parallax
