@@ -16,12 +16,20 @@ struct Accumulator {
     std::size_t present = 0;
     double devPresent = 0;
     double devAll = 0;
+    std::uint32_t minThread = ThreadIndex::InvalidValue;
+    std::uint32_t maxThread = ThreadIndex::InvalidValue;
 
-    void add(double v)
+    void add(double v, std::size_t thread)
     {
         total += v;
-        min = std::min(min, v);
-        max = std::max(max, v);
+        if (v < min) {
+            min = v;
+            minThread = static_cast<std::uint32_t>(thread);
+        }
+        if (v > max) {
+            max = v;
+            maxThread = static_cast<std::uint32_t>(thread);
+        }
         ++present;
     }
 };
@@ -35,6 +43,8 @@ Stat finish(const Accumulator& a, std::size_t n)
     s.meanPresent = a.present > 0 ? a.total / static_cast<double>(a.present) : 0.0;
     s.min = a.present > 0 ? a.min : 0.0;
     s.max = a.present > 0 ? a.max : 0.0;
+    s.minThread = ThreadIndex(a.minThread);
+    s.maxThread = ThreadIndex(a.maxThread);
     // Absent threads count as zeros in the "all" deviation.
     const double absent = static_cast<double>(n - a.present);
     const double devAll = a.devAll + absent * s.meanAll * s.meanAll;
@@ -81,39 +91,43 @@ TrialStatistics::TrialStatistics(const Trial& trial)
             for (std::size_t i = 0; i < n; ++i) {
                 const EventId e = row.events[i];
                 const double calls = row.calls[i];
-                fn(index(e, MetricId(0u), ValueKind::Calls), calls);
-                fn(index(e, MetricId(0u), ValueKind::Subroutines), row.subrs[i]);
+                fn(index(e, MetricId(0u), ValueKind::Calls), calls, t);
+                fn(index(e, MetricId(0u), ValueKind::Subroutines), row.subrs[i], t);
                 for (std::size_t m = 0; m < m_metrics; ++m) {
                     const MetricId mid(m);
                     const double ex = row.excl[m * n + i];
                     const double in = row.incl[m * n + i];
-                    fn(index(e, mid, ValueKind::Exclusive), ex);
-                    fn(index(e, mid, ValueKind::Inclusive), in);
+                    fn(index(e, mid, ValueKind::Exclusive), ex, t);
+                    fn(index(e, mid, ValueKind::Inclusive), in, t);
                     if (calls > 0) {
-                        fn(index(e, mid, ValueKind::ExclusivePerCall), ex / calls);
-                        fn(index(e, mid, ValueKind::InclusivePerCall), in / calls);
+                        fn(index(e, mid, ValueKind::ExclusivePerCall), ex / calls, t);
+                        fn(index(e, mid, ValueKind::InclusivePerCall), in / calls, t);
                     }
                 }
             }
         }
     };
-    visit([&](std::size_t k, double v) { acc[k].add(v); });
+    visit([&](std::size_t k, double v, std::size_t t) { acc[k].add(v, t); });
+    // Per-call values exist only where calls > 0: their "all threads" figures use those threads.
+    auto isPerCall = [&](std::size_t k) {
+        const std::size_t slot = k % m_kindsPerEvent;
+        return slot >= 2 && (slot - 2) % 4 >= 2;
+    };
+    auto population = [&](std::size_t k) { return isPerCall(k) ? acc[k].present : m_threads; };
     std::vector<double> meanPresent(acc.size()), meanAll(acc.size());
     for (std::size_t k = 0; k < acc.size(); ++k) {
         meanPresent[k] = acc[k].present ? acc[k].total / static_cast<double>(acc[k].present) : 0.0;
-        meanAll[k] = m_threads ? acc[k].total / static_cast<double>(m_threads) : 0.0;
+        meanAll[k] = population(k) ? acc[k].total / static_cast<double>(population(k)) : 0.0;
     }
-    visit([&](std::size_t k, double v) {
+    visit([&](std::size_t k, double v, std::size_t) {
         const double dp = v - meanPresent[k];
         const double da = v - meanAll[k];
         acc[k].devPresent += dp * dp;
         acc[k].devAll += da * da;
     });
     m_stats.resize(acc.size());
-    for (std::size_t k = 0; k < acc.size(); ++k) {
-        // Per-call statistics count only threads with calls > 0 as "all" as well.
-        m_stats[k] = finish(acc[k], m_threads);
-    }
+    for (std::size_t k = 0; k < acc.size(); ++k)
+        m_stats[k] = finish(acc[k], population(k));
 
     for (std::size_t t = 0; t < m_threads; ++t) {
         const IntervalRow& row = trial.row(ThreadIndex(t));
@@ -135,21 +149,21 @@ TrialStatistics::TrialStatistics(const Trial& trial)
             const AtomicRow& row = trial.atomicRow(ThreadIndex(t));
             for (std::size_t i = 0; i < row.size(); ++i) {
                 const std::size_t base = row.events[i].index() * 5;
-                fn(base + Count, row.count[i]);
-                fn(base + Max, row.max[i]);
-                fn(base + Min, row.min[i]);
-                fn(base + Mean, row.mean[i]);
-                fn(base + StdDev, row.stddev(i));
+                fn(base + Count, row.count[i], t);
+                fn(base + Max, row.max[i], t);
+                fn(base + Min, row.min[i], t);
+                fn(base + Mean, row.mean[i], t);
+                fn(base + StdDev, row.stddev(i), t);
             }
         }
     };
-    visitAtomic([&](std::size_t k, double v) { aacc[k].add(v); });
+    visitAtomic([&](std::size_t k, double v, std::size_t t) { aacc[k].add(v, t); });
     std::vector<double> amp(aacc.size()), ama(aacc.size());
     for (std::size_t k = 0; k < aacc.size(); ++k) {
         amp[k] = aacc[k].present ? aacc[k].total / static_cast<double>(aacc[k].present) : 0.0;
         ama[k] = m_threads ? aacc[k].total / static_cast<double>(m_threads) : 0.0;
     }
-    visitAtomic([&](std::size_t k, double v) {
+    visitAtomic([&](std::size_t k, double v, std::size_t) {
         aacc[k].devPresent += (v - amp[k]) * (v - amp[k]);
         aacc[k].devAll += (v - ama[k]) * (v - ama[k]);
     });

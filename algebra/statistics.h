@@ -13,8 +13,8 @@ enum class ValueKind {
     Inclusive,
     Calls,
     Subroutines,
-    ExclusivePerCall, ///< excl/calls over threads with calls > 0
-    InclusivePerCall, ///< incl/calls over threads with calls > 0
+    ExclusivePerCall, ///< excl/calls over threads with calls > 0 (its "all" figures use those threads too)
+    InclusivePerCall, ///< incl/calls over threads with calls > 0 (its "all" figures use those threads too)
 };
 
 /// Statistics of one value across threads (SEMANTICS.md 2).
@@ -27,6 +27,8 @@ struct Stat {
     double sdAll = 0; ///< population sd over N values, absent = 0; 0 when N <= 1
     double sdPresent = 0; ///< population sd over |P| values; 0 when |P| <= 1
     std::size_t present = 0; ///< |P| (for per-call kinds: threads with calls > 0)
+    ThreadIndex minThread; ///< a thread holding the minimum (the first one), invalid when none
+    ThreadIndex maxThread; ///< a thread holding the maximum (the first one), invalid when none
 };
 
 /// Statistics of a trial across threads, computed once per trial and cached on it.

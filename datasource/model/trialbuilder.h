@@ -44,8 +44,8 @@ public:
     void setAtomicRows(std::vector<AtomicRow> rows);
 
     void addMetadata(const QString& key, const QString& value);
-    /// Per-thread metadata. Unless forcePerThread, a key with the same value on every thread is
-    /// moved to the trial-wide map by build() (SEMANTICS.md 1.7).
+    /// Per-thread metadata. build() moves a key to the trial-wide map when the first thread has
+    /// it and no thread has it with another value or forcePerThread (ParaProf's rule, FORMATS.md 1.3).
     void addThreadMetadata(ThreadIndex t, const QString& key, const QString& value, bool forcePerThread = false);
     void addWarning(const QString& warning) { m_trial->m_warnings.append(warning); }
     /// Bulk path for readers: the trial's string pool, and raw per-thread entries using its ids.

@@ -875,30 +875,36 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         builder.addMetric(metric);
     }
 
-    // Events in byte order of their canonical names: ids are deterministic.
+    // Event ids follow first appearance, scanning the files in thread order: deterministic, and
+    // rows that list events in the same order as earlier files need no sorting.
     progress.setStage(QStringLiteral("Building the trial"), 0);
     const auto& eventEntries = shared.events.entries();
-    std::vector<std::uint32_t> order(eventEntries.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return eventEntries[a].canonical < eventEntries[b].canonical; });
     std::vector<EventId> remap(eventEntries.size());
-    for (auto tempId : order) {
-        const auto& e = eventEntries[tempId];
-        QStringList groups;
-        for (const auto& g : e.groupStrings)
-            for (const QString& part : qs(g).split(QLatin1Char('|')))
-                if (!part.trimmed().isEmpty() && !groups.contains(part.trimmed()))
-                    groups << part.trimmed();
-        remap[tempId] = builder.addEvent(qs(e.canonical), groups, qs(e.raw));
-    }
+    for (const auto& dirResults : results)
+        for (const auto& r : dirResults) {
+            if (r.failed)
+                continue;
+            for (EventId temp : r.row.events) {
+                if (remap[temp.index()].isValid())
+                    continue;
+                const auto& e = eventEntries[temp.index()];
+                QStringList groups;
+                for (const auto& g : e.groupStrings)
+                    for (const QString& part : qs(g).split(QLatin1Char('|')))
+                        if (!part.trimmed().isEmpty() && !groups.contains(part.trimmed()))
+                            groups << part.trimmed();
+                remap[temp.index()] = builder.addEvent(qs(e.canonical), groups, qs(e.raw));
+            }
+        }
     const auto& atomicEntries = shared.atomics.entries();
-    std::vector<std::uint32_t> atomicOrder(atomicEntries.size());
-    std::iota(atomicOrder.begin(), atomicOrder.end(), 0u);
-    std::sort(atomicOrder.begin(), atomicOrder.end(),
-        [&](auto a, auto b) { return atomicEntries[a].canonical < atomicEntries[b].canonical; });
     std::vector<AtomicEventId> atomicRemap(atomicEntries.size());
-    for (auto tempId : atomicOrder)
-        atomicRemap[tempId] = builder.addAtomicEvent(qs(atomicEntries[tempId].canonical), qs(atomicEntries[tempId].raw));
+    for (const auto& r : results[0]) {
+        if (r.failed)
+            continue;
+        for (AtomicEventId temp : r.atomicRow.events)
+            if (!atomicRemap[temp.index()].isValid())
+                atomicRemap[temp.index()] = builder.addAtomicEvent(qs(atomicEntries[temp.index()].canonical), qs(atomicEntries[temp.index()].raw));
+    }
 
     // Remap and sort every row (in parallel), then merge the metric directories.
     for (auto& dirResults : results) {
@@ -963,6 +969,9 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             merged.excl.assign(n * metricCount, 0.0);
             merged.incl.assign(n * metricCount, 0.0);
             std::vector<bool> haveCalls(n, false);
+            for (std::size_t d = 0; d < metricCount; ++d)
+                if (!results[d][i].row.exclSqr.empty())
+                    merged.exclSqr.assign(n * metricCount, 0.0);
             for (std::size_t d = 0; d < metricCount; ++d) {
                 const IntervalRow& src = results[d][i].row;
                 std::size_t k = 0;
@@ -970,6 +979,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                     if (k < src.events.size() && src.events[k] == all[c]) {
                         merged.excl[d * n + c] = src.excl[k];
                         merged.incl[d * n + c] = src.incl[k];
+                        if (!src.exclSqr.empty())
+                            merged.exclSqr[d * n + c] = src.exclSqr[k];
                         if (!haveCalls[c]) {
                             merged.calls[c] = src.calls[k];
                             merged.subrs[c] = src.subrs[k];

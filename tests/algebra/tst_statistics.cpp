@@ -54,6 +54,9 @@ private Q_SLOTS:
         QCOMPARE(pc.min, 5.0);
         QCOMPARE(pc.max, 15.0);
         QCOMPARE(pc.present, std::size_t(3));
+        QCOMPARE(pc.meanAll, pc.meanPresent); // per-call figures only exist where calls > 0
+        QCOMPARE(s.minThread, ThreadIndex(0u));
+        QCOMPARE(s.maxThread, ThreadIndex(2u));
         QCOMPARE(stats->sumTopInclusive(MetricId(0u)), 400.0);
         QCOMPARE(stats->totalPercent(e, MetricId(0u), ValueKind::Exclusive), 15.0);
     }
@@ -97,6 +100,8 @@ private Q_SLOTS:
         QVERIFY(near(st.total / 1e6, 32400.055));
         QCOMPARE(st.min / 1e6, 1976.87);
         QCOMPARE(st.max / 1e6, 2056.913);
+        QCOMPARE(trial->threadKey(st.minThread), (ThreadKey { 15, 0, 0 }));
+        QCOMPARE(trial->threadKey(st.maxThread), (ThreadKey { 6, 0, 0 }));
         QVERIFY(std::abs(st.sdAll / 1e6 - 23.9657) < 5e-5);
         QCOMPARE(st.sdAll, st.sdPresent);
     }

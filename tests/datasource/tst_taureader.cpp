@@ -100,6 +100,10 @@ private Q_SLOTS:
     {
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
         QVERIFY(trial);
+        // Only rank 0 carries the full metadata block: it is trial-wide; timestamps stay per rank.
+        QCOMPARE(trial->metadataValue(QStringLiteral("CPU Cores")), QStringLiteral("14"));
+        QVERIFY(trial->metadataValue(QStringLiteral("pid")).isNull());
+        QVERIFY(!trial->metadataValue(QStringLiteral("pid"), ThreadIndex(3u)).isNull());
         QCOMPARE(trial->threadCount(), std::size_t(8));
         QVERIFY(trial->eventCount() <= 27);
         const AtomicEventId ctx = trial->findAtomicEvent(QStringLiteral("[GROUP=MAX_MARKER] Message size for broadcast : ADIOS open => MPI_Bcast()"));
@@ -305,18 +309,25 @@ private Q_SLOTS:
             header.replace(QByteArray("<value>T</value>"), QByteArray("<value>" + QByteArray::number(100 + n) + "</value>"));
             if (n == 0)
                 header += "<attribute><name>Only0</name><value>x</value></attribute>";
+            if (n == 1)
+                header += "<attribute><name>Only1</name><value>y</value></attribute>";
             header += "</metadata>\n";
             writeText(dir.filePath(QStringLiteral("profile.%1.0.0").arg(n)),
                 QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + header + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
         }
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);
-        QCOMPARE(trial->metadata().size(), std::size_t(1)); // Hostname only
+        // ParaProf's rule: same value wherever present and held by the first thread -> trial-wide.
+        QCOMPARE(trial->metadata().size(), std::size_t(2)); // Hostname, Only0
         QCOMPARE(trial->metadataValue(QStringLiteral("Hostname")), QStringLiteral("nid001"));
+        QCOMPARE(trial->metadataValue(QStringLiteral("Only0")), QStringLiteral("x"));
         QCOMPARE(trial->metadataValue(QStringLiteral("Timestamp"), ThreadIndex(2u)), QStringLiteral("102"));
-        QCOMPARE(trial->metadataValue(QStringLiteral("Only0"), ThreadIndex(0u)), QStringLiteral("x"));
-        QVERIFY(trial->metadataValue(QStringLiteral("Only0"), ThreadIndex(1u)).isNull());
-        QCOMPARE(trial->threadMetadata(ThreadIndex(0u)).size(), std::size_t(2));
+        QVERIFY(trial->metadataValue(QStringLiteral("Timestamp")).isNull());
+        // A key the first thread lacks stays with the threads that have it.
+        QCOMPARE(trial->metadataValue(QStringLiteral("Only1"), ThreadIndex(1u)), QStringLiteral("y"));
+        QVERIFY(trial->metadataValue(QStringLiteral("Only1"), ThreadIndex(2u)).isNull());
+        QCOMPARE(trial->threadMetadata(ThreadIndex(0u)).size(), std::size_t(1));
+        QCOMPARE(trial->threadMetadata(ThreadIndex(1u)).size(), std::size_t(2));
     }
 
     void emptyThreadIsAThread()
