@@ -4,7 +4,6 @@
 
 #include <QApplication>
 #include <QPainter>
-
 #include <algorithm>
 #include <cmath>
 
@@ -41,7 +40,8 @@ void PercentBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     // ...and the text on top.
     if (!text.isEmpty()) {
         const QRect textRect = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, widget);
-        const QPalette::ColorRole role = (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text;
+        const QPalette::ColorRole role
+            = (opt.state & QStyle::State_Selected) ? QPalette::HighlightedText : QPalette::Text;
         const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, widget) + 1;
         const QRect inner = textRect.adjusted(margin, 0, -margin, 0);
         const QString elided = opt.fontMetrics.elidedText(text, opt.textElideMode, inner.width());

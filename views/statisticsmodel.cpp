@@ -9,40 +9,34 @@ namespace parallax {
 
 namespace {
 
-QLocale groupingLocale(QLocale locale)
-{
-    // The C locale prints 1234567 without separators; nobody reads profiles that way.
-    if (locale.language() == QLocale::C)
-        locale = QLocale(QLocale::English, QLocale::UnitedStates);
-    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-    return locale;
-}
-
-bool isNumeric(int column)
-{
-    return column != StatisticsModel::Name && column != StatisticsModel::Groups;
-}
-
-bool isMetricColumn(int column)
-{
-    switch (column) {
-    case StatisticsModel::Exclusive:
-    case StatisticsModel::Inclusive:
-    case StatisticsModel::ExclusivePerCall:
-    case StatisticsModel::InclusivePerCall:
-        return true;
-    default:
-        return false;
+    QLocale groupingLocale(QLocale locale)
+    {
+        // The C locale prints 1234567 without separators; nobody reads profiles that way.
+        if (locale.language() == QLocale::C)
+            locale = QLocale(QLocale::English, QLocale::UnitedStates);
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return locale;
     }
-}
 
-/// Blank cells sort after every number in descending order (the usual one).
-constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+    bool isNumeric(int column) { return column != StatisticsModel::Name && column != StatisticsModel::Groups; }
 
-QString raw(double v)
-{
-    return QString::number(v, 'g', 12);
-}
+    bool isMetricColumn(int column)
+    {
+        switch (column) {
+        case StatisticsModel::Exclusive:
+        case StatisticsModel::Inclusive:
+        case StatisticsModel::ExclusivePerCall:
+        case StatisticsModel::InclusivePerCall:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    /// Blank cells sort after every number in descending order (the usual one).
+    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+
+    QString raw(double v) { return QString::number(v, 'g', 12); }
 
 } // namespace
 
@@ -164,10 +158,7 @@ void StatisticsModel::rebuildRows()
     }
 }
 
-bool StatisticsModel::isTime() const
-{
-    return m_trial && m_metric.isValid() && m_trial->metric(m_metric).isTime();
-}
+bool StatisticsModel::isTime() const { return m_trial && m_metric.isValid() && m_trial->metric(m_metric).isTime(); }
 
 bool StatisticsModel::isSpreadRow() const
 {
@@ -203,10 +194,7 @@ int StatisticsModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int StatisticsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int StatisticsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 std::optional<double> StatisticsModel::value(std::size_t row, int column) const
 {
@@ -355,10 +343,7 @@ QString StatisticsModel::rawText(double value, bool metricValue) const
     return raw(value) + QLatin1Char(' ') + unit;
 }
 
-QString StatisticsModel::threadLabel() const
-{
-    return tr("thread %1").arg(m_trial->threadKey(m_thread).toString());
-}
+QString StatisticsModel::threadLabel() const { return tr("thread %1").arg(m_trial->threadKey(m_thread).toString()); }
 
 QString StatisticsModel::modeDescription(std::size_t present) const
 {
@@ -456,8 +441,8 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
             const IntervalRow& cells = m_trial->row(m_thread);
             const std::size_t i = m_cells[row];
             const double cell = excl ? cells.exclusive(m.index(), i) : cells.inclusive(m.index(), i);
-            return tr("%1 / %2 calls on %3 = %4").arg(rawText(cell, true), raw(cells.calls[i]), threadLabel(),
-                rawText(*v, true));
+            return tr("%1 / %2 calls on %3 = %4")
+                .arg(rawText(cell, true), raw(cells.calls[i]), threadLabel(), rawText(*v, true));
         }
         if (isSpreadRow()) {
             const Stat& s = m_stats->stat(e, m, excl ? ValueKind::ExclusivePerCall : ValueKind::InclusivePerCall);
@@ -497,7 +482,8 @@ QVariant StatisticsModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         return toolTip(row, column);
     case Qt::TextAlignmentRole:
-        return isNumeric(column) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return isNumeric(column) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                 : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case EventRole:
         return m_rows[row].index();
     default:
@@ -537,7 +523,8 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
         }
     }
     if (role == Qt::TextAlignmentRole)
-        return isNumeric(section) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return isNumeric(section) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                  : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         const QString metricName = m_trial && m_metric.isValid() ? m_trial->metric(m_metric).name : tr("the metric");
         const QString row = m_mode == RowMode::Thread && m_trial ? threadLabel() : rowModeName(m_mode);

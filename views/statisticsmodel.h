@@ -9,7 +9,6 @@
 
 #include <QAbstractTableModel>
 #include <QLocale>
-
 #include <memory>
 #include <optional>
 #include <vector>

@@ -21,34 +21,34 @@ namespace parallax {
 
 namespace {
 
-enum Scope { TrialWide = 0, OneThread = 1 };
+    enum Scope { TrialWide = 0, OneThread = 1 };
 
-QLabel* valueLabel(QWidget* parent)
-{
-    auto* label = new QLabel(parent);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::PlainText);
-    return label;
-}
+    QLabel* valueLabel(QWidget* parent)
+    {
+        auto* label = new QLabel(parent);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::PlainText);
+        return label;
+    }
 
-QString number(std::size_t n)
-{
-    QLocale locale;
-    if (locale.language() == QLocale::C)
-        locale = QLocale(QLocale::English, QLocale::UnitedStates);
-    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-    return locale.toString(static_cast<qulonglong>(n));
-}
+    QString number(std::size_t n)
+    {
+        QLocale locale;
+        if (locale.language() == QLocale::C)
+            locale = QLocale(QLocale::English, QLocale::UnitedStates);
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return locale.toString(static_cast<qulonglong>(n));
+    }
 
-QStandardItem* textItem(const QString& text)
-{
-    auto* item = new QStandardItem(text);
-    item->setEditable(false);
-    item->setData(text, SortRole);
-    item->setToolTip(text);
-    return item;
-}
+    QStandardItem* textItem(const QString& text)
+    {
+        auto* item = new QStandardItem(text);
+        item->setEditable(false);
+        item->setData(text, SortRole);
+        item->setToolTip(text);
+        return item;
+    }
 
 } // namespace
 
@@ -207,14 +207,16 @@ void TrialSummaryWidget::setTrial(std::shared_ptr<const Trial> trial)
     std::size_t callPaths = 0;
     for (const IntervalEvent& event : t->events())
         callPaths += event.isCallPath() ? 1 : 0;
-    setRow(m_events, tr("%1 (%2 flat, %3 call paths); %4 present cells")
-                         .arg(number(t->eventCount()), number(t->eventCount() - callPaths), number(callPaths),
-                             number(t->cellCount())));
+    setRow(m_events,
+        tr("%1 (%2 flat, %3 call paths); %4 present cells")
+            .arg(number(t->eventCount()), number(t->eventCount() - callPaths), number(callPaths),
+                number(t->cellCount())));
 
     std::size_t contextEvents = 0;
     for (const AtomicEvent& event : t->atomicEvents())
         contextEvents += event.hasContext() ? 1 : 0;
-    setRow(m_atomics, contextEvents > 0
+    setRow(m_atomics,
+        contextEvents > 0
             ? tr("%1 (%2 with call-path context)").arg(number(t->atomicEventCount()), number(contextEvents))
             : number(t->atomicEventCount()));
 
@@ -222,7 +224,9 @@ void TrialSummaryWidget::setTrial(std::shared_ptr<const Trial> trial)
     for (std::size_t g = 0; g < t->groupCount(); ++g)
         groups.append(t->groupName(GroupId(g)));
     groups.sort(Qt::CaseInsensitive);
-    setRow(m_groups, groups.isEmpty() ? none : QStringLiteral("%1: %2").arg(number(groups.size()), groups.join(QLatin1String(", "))));
+    setRow(m_groups,
+        groups.isEmpty() ? none
+                         : QStringLiteral("%1: %2").arg(number(groups.size()), groups.join(QLatin1String(", "))));
 
     m_warnings->clear();
     m_warnings->addItems(t->warnings());
@@ -231,10 +235,10 @@ void TrialSummaryWidget::setTrial(std::shared_ptr<const Trial> trial)
         m_warningsTitle->setStyleSheet(QString());
         m_warnings->setVisible(false);
     } else {
-        m_warningsTitle->setText(tr("⚠ %1 warning(s) while reading: these values may not be what you expect")
-                                     .arg(t->warnings().size()));
-        m_warningsTitle->setStyleSheet(
-            QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36c; border-radius: 3px; }"));
+        m_warningsTitle->setText(
+            tr("⚠ %1 warning(s) while reading: these values may not be what you expect").arg(t->warnings().size()));
+        m_warningsTitle->setStyleSheet(QStringLiteral(
+            "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #e0c36c; border-radius: 3px; }"));
         m_warnings->setVisible(true);
     }
 

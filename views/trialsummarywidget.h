@@ -7,7 +7,6 @@
 #endif
 
 #include <QWidget>
-
 #include <memory>
 
 class QComboBox;

@@ -7,7 +7,6 @@
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 #include <exception>
 

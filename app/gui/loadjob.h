@@ -9,7 +9,6 @@
 #include <QFuture>
 #include <QObject>
 #include <QString>
-
 #include <memory>
 #include <vector>
 

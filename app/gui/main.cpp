@@ -7,7 +7,6 @@
 #include <QIcon>
 #include <QTemporaryDir>
 #include <QTimer>
-
 #include <cstdio>
 #include <memory>
 
@@ -15,10 +14,7 @@ namespace {
 
 const auto sampleResource = QStringLiteral(":/sample/tau-cpi-4rank");
 
-void printError(const QString& message)
-{
-    std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData());
-}
+void printError(const QString& message) { std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData()); }
 
 /// Copies the bundled sample trial out of the resources, so that the ordinary readers (which
 /// work on real files) load it. Returns the directory, or an empty string on failure.
@@ -56,14 +52,15 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/parallax.svg")));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Viewer for parallel performance profiles. Without PATH, opens the bundled sample trial."));
+    parser.setApplicationDescription(
+        QStringLiteral("Viewer for parallel performance profiles. Without PATH, opens the bundled sample trial."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption formatOption(QStringLiteral("format"),
         QStringLiteral("Read PATH with the named reader instead of detecting it (e.g. tau)."), QStringLiteral("NAME"));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-        QStringLiteral("After the trial is shown, save the main window to FILE (PNG) and quit."), QStringLiteral("FILE"));
+        QStringLiteral("After the trial is shown, save the main window to FILE (PNG) and quit."),
+        QStringLiteral("FILE"));
     const QCommandLineOption quitOption(QStringLiteral("quit-after-load"),
         QStringLiteral("Quit as soon as the trial is shown (exit code 1 if loading failed)."));
     const QCommandLineOption tabOption(QStringLiteral("tab"),

@@ -35,15 +35,19 @@ namespace parallax {
 
 namespace {
 
-/// Up to this many threads the row-mode combo lists each thread; beyond it a spin box picks one.
-constexpr std::size_t maxThreadEntries = 64;
-constexpr int ModeRole = Qt::UserRole;
-constexpr int ThreadRole = Qt::UserRole + 1;
+    /// Up to this many threads the row-mode combo lists each thread; beyond it a spin box picks one.
+    constexpr std::size_t maxThreadEntries = 64;
+    constexpr int ModeRole = Qt::UserRole;
+    constexpr int ThreadRole = Qt::UserRole + 1;
 
-QString plural(std::size_t n, const QString& one, const QString& many)
-{
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
-}
+    QString plural(std::size_t n, const QString& one, const QString& many)
+    {
+        QLocale locale;
+        if (locale.language() == QLocale::C)
+            locale = QLocale(QLocale::English, QLocale::UnitedStates);
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return QStringLiteral("%1 %2").arg(locale.toString(static_cast<qulonglong>(n)), n == 1 ? one : many);
+    }
 
 } // namespace
 
@@ -112,12 +116,13 @@ void MainWindow::createCentralWidget()
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    m_openDirectoryAction = file->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Directory…"),
-        this, &MainWindow::openDirectory);
+    m_openDirectoryAction = file->addAction(
+        style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Directory…"), this, &MainWindow::openDirectory);
     m_openDirectoryAction->setShortcut(QKeySequence::Open);
-    m_openDirectoryAction->setToolTip(tr("Open a profile directory (TAU profile.N.C.T files or MULTI__ metric directories)"));
-    m_openFileAction = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("Open &File…"), this,
-        &MainWindow::openFile);
+    m_openDirectoryAction->setToolTip(
+        tr("Open a profile directory (TAU profile.N.C.T files or MULTI__ metric directories)"));
+    m_openFileAction
+        = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("Open &File…"), this, &MainWindow::openFile);
     m_openFileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addSeparator();
     m_exportCsvAction = file->addAction(tr("&Export Table as CSV…"), this, &MainWindow::exportCsv);
@@ -286,7 +291,8 @@ void MainWindow::onLoaded(std::shared_ptr<const Trial> trial, const QString& pat
     const auto warnings = static_cast<std::size_t>(m_trial->warnings().size());
     m_warningsLabel->setVisible(warnings > 0);
     if (warnings > 0)
-        m_warningsLabel->setText(QStringLiteral("<a href=\"#warnings\">⚠ %1</a>").arg(plural(warnings, tr("warning"), tr("warnings"))));
+        m_warningsLabel->setText(
+            QStringLiteral("<a href=\"#warnings\">⚠ %1</a>").arg(plural(warnings, tr("warning"), tr("warnings"))));
 
     // Let the views lay out before anyone grabs the window.
     QTimer::singleShot(0, this, &MainWindow::trialShown);
@@ -336,7 +342,8 @@ void MainWindow::fillRowModeCombo()
         m_modeCombo->setItemData(i, static_cast<int>(mode), ModeRole);
         m_modeCombo->setItemData(i, -1, ThreadRole);
     }
-    m_modeCombo->setItemData(0, tr("Mean over all threads; a thread where the event did not run counts as 0"), Qt::ToolTipRole);
+    m_modeCombo->setItemData(
+        0, tr("Mean over all threads; a thread where the event did not run counts as 0"), Qt::ToolTipRole);
     m_modeCombo->setItemData(1, tr("Mean over the threads where the event ran"), Qt::ToolTipRole);
     const std::size_t threads = m_trial ? m_trial->threadCount() : 0;
     m_threadSpin->setRange(0, threads > 0 ? static_cast<int>(threads) - 1 : 0);
@@ -412,10 +419,11 @@ void MainWindow::openFile()
 {
     QStringList filters;
     for (const Reader* reader : ReaderRegistry::instance().readers())
-        filters.append(QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' '))));
+        filters.append(
+            QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' '))));
     filters.append(tr("All files (*)"));
-    const QString file = QFileDialog::getOpenFileName(this, tr("Open Profile File"), m_lastDirectory,
-        filters.join(QLatin1String(";;")));
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")));
     if (!file.isEmpty())
         openPath(file);
 }

@@ -11,12 +11,12 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
-
 #include <memory>
 
 using namespace parallax;
@@ -287,13 +287,15 @@ void TestStatisticsModel::sortsOnSortRole()
     model.setMetric(time);
     QCOMPARE(namesInOrder(setup.proxy), numeric);
     view->sortByColumn(StatisticsModel::Calls, Qt::DescendingOrder);
-    QCOMPARE(namesInOrder(setup.proxy), (QStringList { QStringLiteral("c100"), QStringLiteral("b10"), QStringLiteral("a9") }));
+    QCOMPARE(namesInOrder(setup.proxy),
+        (QStringList { QStringLiteral("c100"), QStringLiteral("b10"), QStringLiteral("a9") }));
     view->sortByColumn(StatisticsModel::Name, Qt::AscendingOrder);
     QCOMPARE(namesInOrder(setup.proxy), numeric);
     // Switching the row mode re-sorts what is shown (dataChanged on a dynamic proxy).
     view->sortByColumn(StatisticsModel::Exclusive, Qt::DescendingOrder);
     model.setRowMode(RowMode::Thread, ThreadIndex(0u));
-    QCOMPARE(namesInOrder(setup.proxy), (QStringList { QStringLiteral("c100"), QStringLiteral("b10"), QStringLiteral("a9") }));
+    QCOMPARE(namesInOrder(setup.proxy),
+        (QStringList { QStringLiteral("c100"), QStringLiteral("b10"), QStringLiteral("a9") }));
 }
 
 void TestStatisticsModel::searchAndExport()
@@ -343,8 +345,12 @@ void TestStatisticsModel::searchAndExport()
     view->selectAll();
     const QString text = ViewSetup::selectionAsText(view);
     QCOMPARE(text.count(QLatin1Char('\n')), 2);
-    QVERIFY(text.startsWith(QStringLiteral("work\t0.015\t")) || text.startsWith(QStringLiteral("main => work\t0.015\t")));
+    QVERIFY(
+        text.startsWith(QStringLiteral("work\t0.015\t")) || text.startsWith(QStringLiteral("main => work\t0.015\t")));
     QCOMPARE(text.split(QLatin1Char('\n')).first().count(QLatin1Char('\t')), 8);
+    QApplication::clipboard()->clear();
+    QTest::keyClick(view, Qt::Key_C, Qt::ControlModifier);
+    QCOMPARE(QApplication::clipboard()->text(), text);
 }
 
 void TestStatisticsModel::realSample()
@@ -362,8 +368,10 @@ void TestStatisticsModel::realSample()
     QCOMPARE(shown(&model, open, StatisticsModel::Exclusive), QStringLiteral("27.119"));
     QCOMPARE(sortValue(&model, QStringLiteral(".TAU application"), StatisticsModel::Exclusive), 426.5);
     QCOMPARE(sortValue(&model, QStringLiteral(".TAU application"), StatisticsModel::Inclusive), 53511.75);
-    const QString tip = model.index(rowOfName(&model, open), StatisticsModel::Exclusive).data(Qt::ToolTipRole).toString();
-    QVERIFY2(tip.contains(QStringLiteral("Mean over all 4 threads (absent = 0)")) && tip.contains(QStringLiteral("27118.5 µs")),
+    const QString tip
+        = model.index(rowOfName(&model, open), StatisticsModel::Exclusive).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("Mean over all 4 threads (absent = 0)"))
+            && tip.contains(QStringLiteral("27118.5 µs")),
         qPrintable(tip));
     model.setRowMode(RowMode::Min);
     QCOMPARE(sortValue(&model, open, StatisticsModel::Exclusive), 26904.0);
