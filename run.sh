@@ -3,7 +3,7 @@
 # Without PATH the GUI opens the bundled sample trial.
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
-source scripts/common.sh
+source .ci/common.sh
 
 ensure_packages "${PARALLAX_BUILD_PACKAGES[@]}"
 cmake --preset release -DPARALLAX_BUILD_TESTS=OFF >/dev/null

@@ -3,7 +3,7 @@
 # run every test (ctest), then fuzz the TAU reader briefly. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
-source scripts/common.sh
+source .ci/common.sh
 
 ensure_packages "${PARALLAX_BUILD_PACKAGES[@]}" "${PARALLAX_TEST_PACKAGES[@]}"
 
@@ -50,7 +50,6 @@ if [ "$status" -eq 0 ]; then
     cmake --preset fuzz >/dev/null
     cmake --build build-fuzz -j "$(jobs_count)" --target fuzz_taureader
     corpus="$(mktemp -d /tmp/parallax-fuzz.XXXXXX)"
-    cp "$data_dir"/tau2/tau-profiles-*/profile.* "$corpus"/ 2>/dev/null || true
     for f in "$data_dir"/tau2/tau-profiles-*/profile.*; do
         cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
     done
