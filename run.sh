@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# ./run.sh [PATH] — install what is missing, build Parallax (Release, build/), start the GUI.
-# Without PATH the GUI opens the bundled sample trial.
+# ./run.sh [OPTIONS] [PATH] — install what is missing, build Parallax (Release, build/), start
+# the GUI. Without PATH the GUI opens the bundled sample trial. OPTIONS go to `parallax`
+# (e.g. --format tau, --screenshot out.png).
 set -euo pipefail
+caller_dir="$PWD"
 cd "$(dirname "$(readlink -f "$0")")"
 source .ci/common.sh
 
@@ -9,9 +11,15 @@ ensure_packages "${PARALLAX_BUILD_PACKAGES[@]}"
 cmake --preset release -DPARALLAX_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j "$(jobs_count)" --target parallax parallax-cli
 
+# Paths (PATH, --screenshot FILE) are relative to where the user ran the script.
 args=()
-if [ "$#" -gt 0 ]; then
-    args+=("$(readlink -f "$1")")
-    shift
-fi
-exec ./build/app/parallax "${args[@]}" "$@"
+previous=""
+for a in "$@"; do
+    if [[ "$a" == -* ]] || [ "$previous" = "--format" ] || [ "$previous" = "--tab" ]; then
+        args+=("$a")
+    else
+        args+=("$(cd "$caller_dir" && readlink -m "$a")")
+    fi
+    previous="$a"
+done
+exec ./build/app/parallax "${args[@]}"

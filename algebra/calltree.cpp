@@ -1,0 +1,56 @@
+#include "algebra/calltree.h"
+
+#include <QHash>
+
+namespace parallax {
+
+std::shared_ptr<const CallTree> CallTree::of(const Trial& trial)
+{
+    return trial.cached<CallTree>([](const Trial& t) { return std::make_shared<const CallTree>(t); });
+}
+
+CallTree::CallTree(const Trial& trial)
+    : m_nodeOfEvent(trial.eventCount(), -1)
+{
+    bool anyPath = false;
+    int longest = 0;
+    for (const auto& e : trial.events()) {
+        anyPath = anyPath || e.isCallPath();
+        longest = std::max(longest, e.depth);
+    }
+    QHash<QString, int> byPath;
+    auto nodeFor = [&](const QString& path, auto&& self) -> int {
+        const auto it = byPath.constFind(path);
+        if (it != byPath.cend())
+            return it.value();
+        const qsizetype sep = path.lastIndexOf(QLatin1String(" => "));
+        Node node;
+        node.label = sep < 0 ? path : path.mid(sep + 4);
+        node.event = trial.findEvent(path);
+        if (sep >= 0) {
+            node.parent = self(path.left(sep), self);
+            node.depth = m_nodes[static_cast<std::size_t>(node.parent)].depth + 1;
+        }
+        const int id = static_cast<int>(m_nodes.size());
+        m_nodes.push_back(node);
+        if (node.parent >= 0)
+            m_nodes[static_cast<std::size_t>(node.parent)].children.push_back(id);
+        else
+            m_roots.push_back(id);
+        if (node.event.isValid())
+            m_nodeOfEvent[node.event.index()] = id;
+        byPath.insert(path, id);
+        return id;
+    };
+    for (const auto& e : trial.events())
+        if (e.isCallPath() || !anyPath)
+            nodeFor(e.name, nodeFor);
+
+    bool ok = false;
+    m_depthLimit = trial.metadataValue(QStringLiteral("TAU_CALLPATH_DEPTH")).toInt(&ok);
+    if (!ok)
+        m_depthLimit = 0;
+    m_truncated = anyPath && m_depthLimit > 0 && longest >= m_depthLimit;
+}
+
+} // namespace parallax

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <memory>
+#include <vector>
+
+namespace parallax {
+
+/// The call tree derived from " => " names (SEMANTICS.md 1.4): each distinct component sequence is
+/// a node whose parent is the sequence without its last component. A node of length 1 takes its
+/// values from the flat event of that name; a node whose path is not itself an event is synthetic
+/// (no data). A trial without call paths gives one root per flat event.
+class CallTree {
+public:
+    struct Node {
+        QString label; ///< the last component
+        EventId event; ///< invalid for a synthetic node
+        int parent = -1;
+        std::vector<int> children;
+        int depth = 1;
+        bool isSynthetic() const { return !event.isValid(); }
+    };
+
+    /// The cached tree of a trial.
+    static std::shared_ptr<const CallTree> of(const Trial& trial);
+    explicit CallTree(const Trial& trial);
+
+    const std::vector<Node>& nodes() const { return m_nodes; }
+    const std::vector<int>& roots() const { return m_roots; }
+    /// The node of an event, or -1 (a flat event that only appears inside paths has none).
+    int nodeOf(EventId e) const { return e.index() < m_nodeOfEvent.size() ? m_nodeOfEvent[e.index()] : -1; }
+    /// TAU_CALLPATH_DEPTH = d and some path has exactly d components: nodes may be depth-limited
+    /// suffixes rather than rooted paths, so totals must use flat events.
+    bool isTruncated() const { return m_truncated; }
+    int callPathDepthLimit() const { return m_depthLimit; }
+
+private:
+    std::vector<Node> m_nodes;
+    std::vector<int> m_roots;
+    std::vector<int> m_nodeOfEvent;
+    bool m_truncated = false;
+    int m_depthLimit = 0;
+};
+
+} // namespace parallax
