@@ -1,10 +1,6 @@
 #pragma once
 
-// moc (Qt 6.4) cannot parse libstdc++'s <concepts>, which ids.h pulls in through <compare>;
-// moc does not need the model's declarations, the compiler does.
-#ifndef Q_MOC_RUN
 #include "datasource/model/trial.h"
-#endif
 
 #include <QFuture>
 #include <QObject>

@@ -1,9 +1,5 @@
-// moc (Qt 6.4) cannot parse libstdc++'s <concepts>, which ids.h pulls in through <compare>;
-// moc does not need the model's declarations, the compiler does.
-#ifndef Q_MOC_RUN
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/readerregistry.h"
-#endif
 #include "views/statisticsmodel.h"
 #include "views/viewsetup.h"
 
