@@ -93,8 +93,10 @@ void MainWindow::createCentralWidget()
     // Call paths end in the interesting part; keep both ends visible.
     m_view->setTextElideMode(Qt::ElideMiddle);
     QHeaderView* header = m_view->header();
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(StatisticsModel::Name, QHeaderView::Stretch);
+    // The name keeps a generous share of the width (long C++ and call-path names); the last
+    // column (groups) takes what is left, and a horizontal scroll bar appears when needed.
+    header->setStretchLastSection(true);
+    header->setSectionResizeMode(StatisticsModel::Name, QHeaderView::Interactive);
     header->setMinimumSectionSize(40);
     auto* bars = new PercentBarDelegate(m_view);
     m_view->setItemDelegateForColumn(StatisticsModel::ExclusivePercent, bars);
@@ -400,12 +402,16 @@ void MainWindow::updateThreadLabel()
 
 void MainWindow::resizeColumns()
 {
-    // Numbers get exactly their width; the name takes what is left (Stretch).
+    // Numbers get exactly their width; the name about 40 % of the view (more if it needs less
+    // than that, it gets only what it needs).
     for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column) {
         if (!m_view->header()->isSectionHidden(column))
             m_view->resizeColumnToContents(column);
     }
     m_view->setColumnWidth(StatisticsModel::Groups, std::min(m_view->columnWidth(StatisticsModel::Groups), 220));
+    m_view->resizeColumnToContents(StatisticsModel::Name);
+    const int share = std::max(320, m_view->viewport()->width() * 2 / 5);
+    m_view->setColumnWidth(StatisticsModel::Name, std::min(m_view->columnWidth(StatisticsModel::Name), share));
 }
 
 void MainWindow::openDirectory()
