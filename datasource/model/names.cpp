@@ -31,6 +31,20 @@ void appendCollapsed(std::string& out, std::string_view component)
     }
 }
 
+/// Removes every "[{" ... "}]" block. pprof looks for the first "}]" anywhere; looking after
+/// the "[{" means a stray "}]" earlier cannot corrupt the name.
+void eraseSourceLocations(std::string& name)
+{
+    std::size_t start = name.find("[{");
+    while (start != std::string::npos) {
+        const std::size_t end = name.find("}]", start);
+        if (end == std::string::npos)
+            break;
+        name.erase(start, end + 2 - start);
+        start = name.find("[{");
+    }
+}
+
 } // namespace
 
 std::string canonical(std::string_view raw)
@@ -76,18 +90,8 @@ std::vector<std::string_view> callPathComponents(std::string_view canonicalName)
 std::string pprofName(std::string_view raw, bool keepLocations)
 {
     std::string name(raw);
-    if (!keepLocations && name.find("Loop:") == std::string::npos) {
-        // pprof removes every "[{" ... "}]" block; it looks for the first "}]" anywhere,
-        // we look after the "[{" so that a stray "}]" earlier cannot corrupt the name.
-        std::size_t start = name.find("[{");
-        while (start != std::string::npos) {
-            const std::size_t end = name.find("}]", start);
-            if (end == std::string::npos)
-                break;
-            name.erase(start, end + 2 - start);
-            start = name.find("[{");
-        }
-    }
+    if (!keepLocations && name.find("Loop:") == std::string::npos)
+        eraseSourceLocations(name);
     // Like pprof's removeRuns(): leading spaces stay as they are (pprof drops the
     // pointer it advanced past them), every later run of spaces becomes one space.
     std::size_t lead = 0;
@@ -106,14 +110,7 @@ std::string pprofName(std::string_view raw, bool keepLocations)
 std::string withoutSourceLocation(std::string_view name)
 {
     std::string out(name);
-    std::size_t start = out.find("[{");
-    while (start != std::string::npos) {
-        const std::size_t end = out.find("}]", start);
-        if (end == std::string::npos)
-            break;
-        out.erase(start, end + 2 - start);
-        start = out.find("[{");
-    }
+    eraseSourceLocations(out);
     std::string collapsed;
     appendCollapsed(collapsed, out);
     return collapsed;

@@ -41,24 +41,29 @@ inline void writeText(const QString& path, const QByteArray& text)
     f.write(text);
 }
 
-inline double exclOf(const Trial& trial, int node, const QString& event, std::size_t metric = 0)
+/// The exclusive or inclusive value of an event on thread (node, 0, 0); a huge negative
+/// sentinel when the thread or the event is absent, so comparisons fail loudly.
+inline double cellValue(const Trial& trial, int node, const QString& event, std::size_t metric, bool inclusive)
 {
     const ThreadIndex t = trial.findThread({ node, 0, 0 });
     const EventId e = trial.findEvent(event);
     if (!t.isValid() || !e.isValid())
         return -1e300;
     const auto i = trial.row(t).find(e);
-    return i < 0 ? -1e300 : trial.row(t).exclusive(metric, static_cast<std::size_t>(i));
+    if (i < 0)
+        return -1e300;
+    const auto k = static_cast<std::size_t>(i);
+    return inclusive ? trial.row(t).inclusive(metric, k) : trial.row(t).exclusive(metric, k);
+}
+
+inline double exclOf(const Trial& trial, int node, const QString& event, std::size_t metric = 0)
+{
+    return cellValue(trial, node, event, metric, false);
 }
 
 inline double inclOf(const Trial& trial, int node, const QString& event, std::size_t metric = 0)
 {
-    const ThreadIndex t = trial.findThread({ node, 0, 0 });
-    const EventId e = trial.findEvent(event);
-    if (!t.isValid() || !e.isValid())
-        return -1e300;
-    const auto i = trial.row(t).find(e);
-    return i < 0 ? -1e300 : trial.row(t).inclusive(metric, static_cast<std::size_t>(i));
+    return cellValue(trial, node, event, metric, true);
 }
 
 } // namespace parallax::test
