@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 
 namespace parallax {
@@ -307,21 +308,21 @@ private:
         const AtomicRow& src = m_trial.atomicRow(t);
         if (src.size() == 0)
             return;
-        std::vector<UserEventTotals> values(m_userNames.size());
-        std::vector<char> have(m_userNames.size(), 0);
+        // pprof resets every user event of its database to user_event_data() for each file and
+        // adds the file's records with operator+=. Its default max is DBL_MIN (the smallest
+        // positive double, not the most negative), so an event whose largest sample is <= 0
+        // prints 2.225E-308 as MaxValue; we reproduce that, as we reproduce the zero rows of
+        // events this thread never recorded.
+        std::vector<UserEventTotals> values(m_userNames.size(),
+            UserEventTotals { 0, std::numeric_limits<double>::min(), std::numeric_limits<double>::max(), 0, 0 });
         for (std::size_t i = 0; i < src.size(); ++i) {
-            const std::uint32_t u = m_userOf[src.events[i].index()];
-            UserEventTotals& v = values[u];
+            UserEventTotals& v = values[m_userOf[src.events[i].index()]];
             const UserEventTotals x { src.count[i], src.max[i], src.min[i], src.mean[i], src.sumSquares[i] };
-            if (!have[u]) {
-                v = x;
-                have[u] = 1;
-                continue;
-            }
-            // pprof's user_event_data::operator+=.
             v.maxvalue = std::max(v.maxvalue, x.maxvalue);
             v.minvalue = std::min(v.minvalue, x.minvalue);
-            v.meanvalue = v.numevents + x.numevents != 0 ? (v.meanvalue * v.numevents + x.meanvalue * x.numevents) / (v.numevents + x.numevents) : 0;
+            v.meanvalue = v.numevents + x.numevents != 0
+                ? (v.meanvalue * v.numevents + x.meanvalue * x.numevents) / (v.numevents + x.numevents)
+                : 0;
             v.numevents += x.numevents;
             v.sumsqr += x.sumsqr;
         }
@@ -332,10 +333,15 @@ private:
         out += "NumSamples   MaxValue   MinValue  MeanValue  Std. Dev.  Event Name\n";
         out += Dashes;
         for (std::size_t u = 0; u < m_userNames.size(); ++u) {
-            const UserEventTotals& v = values[u];
-            if (!have[u] || v.numevents == 0)
-                continue; // pprof 2.35 skips events without samples on this thread
-            const double sd = std::sqrt(std::fabs((v.sumsqr / v.numevents) - (v.meanvalue * v.meanvalue)));
+            UserEventTotals& v = values[u];
+            double sd = 0;
+            if (v.numevents == 0) {
+                v.maxvalue = 0;
+                v.minvalue = 0;
+                v.meanvalue = 0;
+            } else {
+                sd = std::sqrt(std::fabs((v.sumsqr / v.numevents) - (v.meanvalue * v.meanvalue)));
+            }
             appendf(out, "%10.4G %10.4G %10.4G %10.4G %10.4G  %s\n", v.numevents, v.maxvalue, v.minvalue, v.meanvalue, sd,
                 m_userNames[u].c_str());
         }

@@ -168,6 +168,26 @@ private Q_SLOTS:
         QCOMPARE(sorted, copy);
     }
 
+    void userEventsLikePprof()
+    {
+        // pprof prints every user event of the files it read on each thread that has user
+        // events: zeros where the thread has none, and its default max DBL_MIN (2.225E-308)
+        // where all samples are <= 0 ("ADIOS total size" 101 0 0 0 0 on every rank).
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+        QVERIFY(trial);
+        const QStringList out = lines(pprofReport(*trial, {}));
+        const auto first = out.indexOf(QStringLiteral("USER EVENTS Profile :NODE 0, CONTEXT 0, THREAD 0"));
+        const auto second = out.indexOf(QStringLiteral("USER EVENTS Profile :NODE 1, CONTEXT 0, THREAD 0"));
+        QVERIFY(first > 0 && second > first);
+        const QStringList node0 = out.mid(first, second - first);
+        QVERIFY(node0.contains(QStringLiteral("       101 2.225E-308          0          0          0  ADIOS total size")));
+        QVERIFY(node0.contains(QStringLiteral("         0          0          0          0          0  [GROUP=MAX_MARKER] ADIOS data size")));
+        // Rank 1's "Message size for broadcast" 64 4096 4 72.875 16808256: sd 507.3.
+        QVERIFY(out.contains(QStringLiteral("        64       4096          4      72.88      507.3  Message size for broadcast")));
+        // All user-event tables list the same events (the union over the files).
+        QCOMPARE(out.count(QStringLiteral("       101 2.225E-308          0          0          0  ADIOS total size")), 8);
+    }
+
     void nodeSelection()
     {
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
