@@ -89,19 +89,21 @@ TrialStatistics::TrialStatistics(const Trial& trial)
             const IntervalRow& row = trial.row(ThreadIndex(t));
             const std::size_t n = row.size();
             for (std::size_t i = 0; i < n; ++i) {
-                const EventId e = row.events[i];
+                // Slots per event: calls, subrs, then per metric excl, incl, excl/call, incl/call
+                // (the layout index() describes).
+                const std::size_t base = row.events[i].index() * m_kindsPerEvent;
                 const double calls = row.calls[i];
-                fn(index(e, MetricId(0u), ValueKind::Calls), calls, t);
-                fn(index(e, MetricId(0u), ValueKind::Subroutines), row.subrs[i], t);
+                fn(base, calls, t);
+                fn(base + 1, row.subrs[i], t);
                 for (std::size_t m = 0; m < m_metrics; ++m) {
-                    const MetricId mid(m);
+                    const std::size_t slot = base + 2 + m * 4;
                     const double ex = row.excl[m * n + i];
                     const double in = row.incl[m * n + i];
-                    fn(index(e, mid, ValueKind::Exclusive), ex, t);
-                    fn(index(e, mid, ValueKind::Inclusive), in, t);
+                    fn(slot, ex, t);
+                    fn(slot + 1, in, t);
                     if (calls > 0) {
-                        fn(index(e, mid, ValueKind::ExclusivePerCall), ex / calls, t);
-                        fn(index(e, mid, ValueKind::InclusivePerCall), in / calls, t);
+                        fn(slot + 2, ex / calls, t);
+                        fn(slot + 3, in / calls, t);
                     }
                 }
             }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -114,6 +115,26 @@ public:
     {
     }
 
+    /// `position` is the line's index among the file's event lines: files of one trial mostly list
+    /// events in the same order, so comparing with the name seen at that position last time
+    /// usually saves hashing the name.
+    std::uint32_t lookup(std::string_view raw, std::string_view groups, std::size_t position)
+    {
+        if (position < m_byPosition.size()) {
+            const auto& [name, cached] = m_byPosition[position];
+            if (cached && name == raw && cached->second.groups == groups)
+                return cached->second.id;
+        }
+        const std::uint32_t id = lookup(raw, groups);
+        if (position < (1u << 20)) {
+            if (position >= m_byPosition.size())
+                m_byPosition.resize(position + 1);
+            const auto it = m_cache.find(raw);
+            m_byPosition[position] = { it->first, &*it };
+        }
+        return id;
+    }
+
     std::uint32_t lookup(std::string_view raw, std::string_view groups)
     {
         const auto it = m_cache.find(raw);
@@ -134,8 +155,10 @@ private:
         std::uint32_t id;
         std::string groups;
     };
+    using Cache = std::unordered_map<std::string, Cached, StringViewHash, std::equal_to<>>;
     EventTable& m_table;
-    std::unordered_map<std::string, Cached, StringViewHash, std::equal_to<>> m_cache;
+    Cache m_cache;
+    std::vector<std::pair<std::string_view, Cache::value_type*>> m_byPosition; // views into m_cache keys
 };
 
 struct FileWork {
@@ -273,6 +296,23 @@ int tokenize(std::string_view s, std::string_view* tokens, int max)
         i = j;
     }
     return n;
+}
+
+/// Position of the last `GROUP="` in the line, or npos. string_view::rfind would memcmp at every
+/// position from the end; '=' is rare in a line, so memrchr finds the candidates directly.
+std::size_t findGroupAttribute(std::string_view line)
+{
+    std::size_t end = line.size();
+    while (end > 0) {
+        const void* hit = memrchr(line.data(), '=', end);
+        if (!hit)
+            return std::string_view::npos;
+        const auto eq = static_cast<std::size_t>(static_cast<const char*>(hit) - line.data());
+        if (eq >= 5 && eq + 1 < line.size() && line[eq + 1] == '"' && line.substr(eq - 5, 5) == "GROUP")
+            return eq - 5;
+        end = eq;
+    }
+    return std::string_view::npos;
 }
 
 std::string quoteForMessage(std::string_view s)
@@ -551,7 +591,7 @@ private:
             }
             return false;
         }
-        const auto groupPos = line.rfind("GROUP=\"");
+        const auto groupPos = findGroupAttribute(line);
         std::size_t closing;
         if (groupPos != std::string_view::npos && groupPos > 0)
             closing = line.rfind('"', groupPos - 1);
@@ -596,7 +636,7 @@ private:
                 return false;
             }
         }
-        const std::uint32_t id = m_events.lookup(raw, groups);
+        const std::uint32_t id = m_events.lookup(raw, groups, static_cast<std::size_t>(index));
         if (id >= m_seen.size())
             m_seen.resize(std::max<std::size_t>(id + 1, m_seen.size() * 2), 0);
         if (m_seen[id] == m_stamp)
