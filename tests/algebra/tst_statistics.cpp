@@ -1,5 +1,7 @@
 // Statistics against SEMANTICS.md section 2, on literal trials and the real cpi sample.
 #include "algebra/statistics.h"
+#include "algebra/units.h"
+#include "algebra/values.h"
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/testutil.h"
 
@@ -104,6 +106,43 @@ private Q_SLOTS:
         QCOMPARE(trial->threadKey(st.maxThread), (ThreadKey { 6, 0, 0 }));
         QVERIFY(std::abs(st.sdAll / 1e6 - 23.9657) < 5e-5);
         QCOMPARE(st.sdAll, st.sdPresent);
+    }
+
+    void hmsRule()
+    {
+        // SEMANTICS.md 2: the H:M:S rule reproduces the 16 golden strings and the mean.
+        const double s[] = { 2020.588, 2049.899, 2045.356, 1998.833, 2034.705, 2054.211, 2056.913, 2006.531, 2032.193,
+            2050.019, 2047.034, 2006.013, 1992.337, 2012.386, 2016.167, 1976.87 };
+        const char* const golden[] = { "0:33:40.588", "0:34:9.899", "0:34:5.356", "0:33:18.833", "0:33:54.705",
+            "0:34:14.211", "0:34:16.913", "0:33:26.531", "0:33:52.193", "0:34:10.019", "0:34:7.034", "0:33:26.013",
+            "0:33:12.337", "0:33:32.386", "0:33:36.167", "0:32:56.87" };
+        for (int i = 0; i < 16; ++i)
+            QCOMPARE(formatHms(s[i]), QString::fromLatin1(golden[i]));
+        QCOMPARE(formatHms(2025.0034375), QStringLiteral("0:33:45.003"));
+        QCOMPARE(formatHms(3600), QStringLiteral("1:0:0.0"));
+        QCOMPARE(formatHms(45), QStringLiteral("0:0:45.0"));
+        QCOMPARE(formatHms(3725.5), QStringLiteral("1:2:5.5"));
+        QCOMPARE(formatHms(59.9996), QStringLiteral("0:1:0.0")); // [D] rounding before splitting
+        QCOMPARE(formatHms(-45), QStringLiteral("-0:0:45.0"));
+        const Metric time(QStringLiteral("TIME"), QStringLiteral("us"));
+        QCOMPARE(formatMetricValue(2025.0034375e6, time, TimeUnit::HoursMinutesSeconds), QStringLiteral("0:33:45.003"));
+        QCOMPARE(formatMetricValue(27490, time, TimeUnit::Milliseconds, QLocale::c()), QStringLiteral("27.490"));
+    }
+
+    void valuesOnStatisticRows()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        const auto stats = TrialStatistics::of(*trial);
+        const EventId open = trial->findEvent(QStringLiteral("MPI_File_open()"));
+        const MetricId m(0u);
+        QCOMPARE(*statisticValue(*trial, *stats, open, m, ValueType::Exclusive, Statistic::MeanAll), 27118.5);
+        QVERIFY(!statisticValue(*trial, *stats, open, m, ValueType::ExclusivePercent, Statistic::Min)); // not shown
+        QVERIFY(std::abs(*statisticValue(*trial, *stats, open, m, ValueType::ExclusivePercent, Statistic::Total) - 50.68) < 5e-3);
+        QCOMPARE(*statisticValue(*trial, *stats, open, m, ValueType::ExclusivePerCall, Statistic::Total), 27118.5);
+        QCOMPARE(*statisticValue(*trial, *stats, open, m, ValueType::ExclusivePerCall, Statistic::Min), 26904.0);
+        QCOMPARE(*threadValue(*trial, *stats, ThreadIndex(0u), open, m, ValueType::Exclusive), 27490.0);
+        QVERIFY(std::abs(*threadValue(*trial, *stats, ThreadIndex(0u), open, m, ValueType::ExclusivePercent) - 53.089) < 1e-3);
     }
 
     void realCpi()

@@ -1,0 +1,1 @@
+# Tests of views/callgraph (included from tests/CMakeLists.txt).

@@ -1,0 +1,1 @@
+# Tests of views/overview (included from tests/CMakeLists.txt).

@@ -1,0 +1,1 @@
+# Tests of views/userevents (included from tests/CMakeLists.txt).

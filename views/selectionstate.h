@@ -1,0 +1,92 @@
+#pragma once
+
+#include "algebra/units.h"
+#include "algebra/values.h"
+#include "datasource/model/trial.h"
+
+#include <QObject>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <memory>
+#include <vector>
+
+namespace parallax {
+
+/// The one selection and navigation state every view follows (ParaProf's "event system"): the
+/// current trial, metric, value type and time unit, the selected event and thread, the group and
+/// name filters, and Back/Forward history of selections. Views read it and call the setters; they
+/// never talk to each other directly.
+class SelectionState : public QObject {
+    Q_OBJECT
+public:
+    explicit SelectionState(QObject* parent = nullptr);
+
+    const std::shared_ptr<const Trial>& trial() const { return m_trial; }
+    MetricId metric() const { return m_metric; }
+    ValueType valueType() const { return m_valueType; }
+    TimeUnit timeUnit() const { return m_timeUnit; }
+    EventId event() const { return m_event; }
+    ThreadIndex thread() const { return m_thread; }
+
+    /// Replaces the trial: resets metric (first), event, thread, filters and history.
+    void setTrial(std::shared_ptr<const Trial> trial);
+    void setMetric(MetricId metric);
+    void setValueType(ValueType type);
+    void setTimeUnit(TimeUnit unit);
+    /// Selects an event (invalid clears); recorded in the history.
+    void selectEvent(EventId event);
+    /// Selects a thread (invalid clears); recorded in the history.
+    void selectThread(ThreadIndex thread);
+
+    /// Filters: hidden groups, an "only this group" group, and a name pattern (plain text match,
+    /// case-insensitive, or a regular expression).
+    void hideGroup(GroupId group, bool hide = true);
+    void showOnlyGroup(GroupId group); ///< invalid group clears
+    void setNameFilter(const QString& text, bool regex = false);
+    void clearFilters();
+    const QSet<std::uint32_t>& hiddenGroups() const { return m_hiddenGroups; }
+    GroupId onlyGroup() const { return m_onlyGroup; }
+    QString nameFilter() const { return m_nameFilter; }
+    /// Whether an event passes the group and name filters (every view uses this).
+    bool isEventVisible(EventId event) const;
+
+    bool canGoBack() const { return m_position > 0; }
+    bool canGoForward() const { return m_position + 1 < m_history.size(); }
+    void back();
+    void forward();
+
+Q_SIGNALS:
+    void trialChanged();
+    void metricChanged(parallax::MetricId metric);
+    void valueTypeChanged(parallax::ValueType type);
+    void timeUnitChanged(parallax::TimeUnit unit);
+    void eventSelected(parallax::EventId event);
+    void threadSelected(parallax::ThreadIndex thread);
+    void filtersChanged();
+    void historyChanged();
+
+private:
+    struct Entry {
+        EventId event;
+        ThreadIndex thread;
+    };
+    void record();
+    void apply(const Entry& entry);
+
+    std::shared_ptr<const Trial> m_trial;
+    MetricId m_metric;
+    ValueType m_valueType = ValueType::Exclusive;
+    TimeUnit m_timeUnit = TimeUnit::Milliseconds;
+    EventId m_event;
+    ThreadIndex m_thread;
+    QSet<std::uint32_t> m_hiddenGroups;
+    GroupId m_onlyGroup;
+    QString m_nameFilter;
+    QRegularExpression m_nameRegex;
+    bool m_nameIsRegex = false;
+    std::vector<Entry> m_history;
+    std::size_t m_position = 0;
+};
+
+} // namespace parallax
