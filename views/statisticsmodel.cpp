@@ -117,6 +117,14 @@ void StatisticsModel::setIncludeCallPaths(bool include)
     endResetModel();
 }
 
+void StatisticsModel::setEventFilter(std::function<bool(EventId)> filter)
+{
+    beginResetModel();
+    m_filter = std::move(filter);
+    rebuildRows();
+    endResetModel();
+}
+
 void StatisticsModel::setLocale(const QLocale& locale)
 {
     m_locale = groupingLocale(locale);
@@ -144,6 +152,8 @@ void StatisticsModel::rebuildRows()
         for (std::size_t i = 0; i < row.size(); ++i) {
             if (!m_includeCallPaths && m_trial->event(row.events[i]).isCallPath())
                 continue;
+            if (m_filter && !m_filter(row.events[i]))
+                continue;
             m_rows.push_back(row.events[i]);
             m_cells.push_back(i);
         }
@@ -153,6 +163,8 @@ void StatisticsModel::rebuildRows()
     for (std::size_t e = 0; e < m_trial->eventCount(); ++e) {
         const EventId id(e);
         if (!m_includeCallPaths && m_trial->event(id).isCallPath())
+            continue;
+        if (m_filter && !m_filter(id))
             continue;
         m_rows.push_back(id);
     }

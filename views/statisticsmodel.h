@@ -5,6 +5,7 @@
 
 #include <QAbstractTableModel>
 #include <QLocale>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -73,6 +74,9 @@ public:
     void setIncludeCallPaths(bool include);
     bool includeCallPaths() const { return m_includeCallPaths; }
 
+    /// Events the filter rejects get no row (group legend, name filter); an empty filter shows all.
+    void setEventFilter(std::function<bool(EventId)> filter);
+
     /// Locale for the formatted numbers (defaults to the system locale, with digit grouping).
     void setLocale(const QLocale& locale);
 
@@ -107,6 +111,7 @@ private:
     RowMode m_mode = RowMode::MeanAll;
     ThreadIndex m_thread;
     bool m_includeCallPaths = true;
+    std::function<bool(EventId)> m_filter;
     QLocale m_locale;
     std::vector<EventId> m_rows;
     /// Thread mode: the position of each row's cell in the thread's IntervalRow.
