@@ -1,0 +1,86 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <QAbstractItemModel>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace parallax {
+
+/// The tree of open trials: source groups at the top ("Files" for now; database connections
+/// will be further groups), their trials below, and each trial's metrics below the trial.
+///
+/// A trial is known by the id addTrial() returns. Ids are never reused while the model lives, so
+/// a stale id simply finds nothing. TrialRole gives the id on trial and metric rows (-1 on group
+/// rows), MetricRole the MetricId index on metric rows (-1 elsewhere), KindRole the row kind.
+class TrialManagerModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Kind { GroupKind, TrialKind, MetricKind };
+    static constexpr int TrialRole = Qt::UserRole + 10;
+    static constexpr int MetricRole = Qt::UserRole + 11;
+    static constexpr int KindRole = Qt::UserRole + 12;
+    /// The group every file-loaded trial goes to; it exists from the start.
+    static constexpr int FilesGroup = 0;
+
+    explicit TrialManagerModel(QObject* parent = nullptr);
+    ~TrialManagerModel() override;
+
+    /// Adds a top-level group (a database connection, say) and returns its id.
+    int addGroup(const QString& name, const QString& toolTip = {});
+    /// Adds a trial under a group (Files by default) and returns its id, or -1 for a null trial or
+    /// an unknown group.
+    int addTrial(std::shared_ptr<const Trial> trial, int group = FilesGroup);
+    /// Removes a trial and its metric rows; false when the id is unknown.
+    bool removeTrial(int id);
+    /// The trial of an id, or null.
+    std::shared_ptr<const Trial> trial(int id) const;
+    /// Ids of all open trials, in display order.
+    std::vector<int> trialIds() const;
+
+    /// The trial id of a trial or metric row, -1 otherwise.
+    int trialIdForIndex(const QModelIndex& index) const;
+    /// The trial of a trial or metric row (of this model), null otherwise.
+    std::shared_ptr<const Trial> trialForIndex(const QModelIndex& index) const;
+    /// The metric of a metric row, invalid otherwise.
+    MetricId metricForIndex(const QModelIndex& index) const;
+    QModelIndex indexForTrial(int id) const;
+    QModelIndex indexForMetric(int id, MetricId metric) const;
+    QModelIndex indexForGroup(int group) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Group {
+        int id = 0;
+        QString name;
+        QString toolTip;
+        std::vector<int> trials;
+    };
+    struct Entry {
+        std::shared_ptr<const Trial> trial;
+        int group = 0;
+    };
+
+    // internalId: kind in the low two bits, the group or trial id above them.
+    static quintptr makeId(Kind kind, int id) { return (static_cast<quintptr>(id) << 2) | kind; }
+    static Kind kindOf(const QModelIndex& index) { return static_cast<Kind>(index.internalId() & 3); }
+    static int idOf(const QModelIndex& index) { return static_cast<int>(index.internalId() >> 2); }
+    int groupRow(int group) const;
+    int trialRow(int id) const;
+    QString trialToolTip(const Trial& trial) const;
+
+    std::vector<Group> m_groups;
+    std::map<int, Entry> m_trials;
+    int m_nextTrial = 0;
+    int m_nextGroup = 0;
+};
+
+} // namespace parallax

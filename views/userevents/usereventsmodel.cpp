@@ -1,0 +1,607 @@
+#include "views/userevents/usereventsmodel.h"
+
+#include "algebra/statistics.h"
+#include "algebra/units.h"
+#include "views/userevents/atomictotals.h"
+
+#include <QBrush>
+#include <QFont>
+#include <QGuiApplication>
+#include <QHash>
+#include <QPalette>
+#include <cmath>
+#include <limits>
+
+namespace parallax {
+
+namespace {
+
+    QLocale groupingLocale(QLocale locale)
+    {
+        // The C locale prints 1234567 without separators; nobody reads profiles that way.
+        if (locale.language() == QLocale::C)
+            locale = QLocale(QLocale::English, QLocale::UnitedStates);
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return locale;
+    }
+
+    /// Blank cells sort after every number in descending order (the usual one).
+    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+
+    QString raw(double v) { return QString::number(v, 'g', 12); }
+
+    TrialStatistics::AtomicField fieldOf(int column)
+    {
+        switch (column) {
+        case UserEventsModel::Count:
+            return TrialStatistics::Count;
+        case UserEventsModel::Min:
+            return TrialStatistics::Min;
+        case UserEventsModel::Max:
+            return TrialStatistics::Max;
+        case UserEventsModel::Mean:
+            return TrialStatistics::Mean;
+        default:
+            return TrialStatistics::StdDev;
+        }
+    }
+
+} // namespace
+
+UserEventsModel::UserEventsModel(QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_locale(groupingLocale(QLocale()))
+{
+}
+
+UserEventsModel::UserEventsModel(std::shared_ptr<const Trial> trial, RowMode mode, ThreadIndex thread, QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_mode(mode)
+    , m_thread(thread)
+    , m_locale(groupingLocale(QLocale()))
+{
+    setTrial(std::move(trial));
+}
+
+UserEventsModel::~UserEventsModel() = default;
+
+void UserEventsModel::setTrial(std::shared_ptr<const Trial> trial)
+{
+    beginResetModel();
+    m_trial = std::move(trial);
+    m_stats = m_trial ? TrialStatistics::of(*m_trial) : nullptr;
+    m_totals = m_trial ? AtomicTotals::of(*m_trial) : nullptr;
+    if (m_mode == RowMode::Thread && (!m_trial || !m_thread.isValid() || m_thread.index() >= m_trial->threadCount())) {
+        m_mode = RowMode::MeanAll;
+        m_thread = ThreadIndex();
+    }
+    rebuild();
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void UserEventsModel::setRowMode(RowMode mode, ThreadIndex thread)
+{
+    if (mode == RowMode::Thread && (!m_trial || !thread.isValid() || thread.index() >= m_trial->threadCount()))
+        return;
+    if (mode != RowMode::Thread)
+        thread = ThreadIndex();
+    if (mode == m_mode && thread == m_thread)
+        return;
+    if (mode == RowMode::Thread || m_mode == RowMode::Thread) {
+        beginResetModel();
+        m_mode = mode;
+        m_thread = thread;
+        rebuild();
+        endResetModel();
+    } else {
+        m_mode = mode;
+        m_thread = thread;
+        if (!m_nodes.empty()) {
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+            for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+                const int children = static_cast<int>(m_nodes[i].contexts.size());
+                if (children == 0)
+                    continue;
+                const QModelIndex parent = index(static_cast<int>(i), 0);
+                Q_EMIT dataChanged(index(0, 0, parent), index(children - 1, ColumnCount - 1, parent));
+            }
+        }
+    }
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void UserEventsModel::setLocale(const QLocale& locale)
+{
+    beginResetModel();
+    m_locale = groupingLocale(locale);
+    endResetModel();
+}
+
+void UserEventsModel::rebuild()
+{
+    m_nodes.clear();
+    if (!m_trial)
+        return;
+    const AtomicRow* row = m_mode == RowMode::Thread ? &m_trial->atomicRow(m_thread) : nullptr;
+    // A thread shows only what was recorded on it: "no samples" is not a row of zeros.
+    auto shown = [row](AtomicEventId u) { return !row || row->find(u) >= 0; };
+
+    QHash<QString, std::size_t> byName;
+    auto nodeFor = [&](const QString& name) -> Node& {
+        const auto it = byName.constFind(name);
+        if (it != byName.cend())
+            return m_nodes[it.value()];
+        byName.insert(name, m_nodes.size());
+        m_nodes.push_back(Node { name, AtomicEventId(), {} });
+        return m_nodes.back();
+    };
+    for (std::size_t i = 0; i < m_trial->atomicEventCount(); ++i) {
+        const AtomicEventId u(i);
+        if (!shown(u))
+            continue;
+        const AtomicEvent& event = m_trial->atomicEvent(u);
+        Node& node = nodeFor(event.baseName);
+        if (event.hasContext())
+            node.contexts.push_back(u);
+        else
+            node.own = u;
+    }
+}
+
+QString UserEventsModel::rowModeName(RowMode mode)
+{
+    switch (mode) {
+    case RowMode::MeanAll:
+        return tr("Mean");
+    case RowMode::MeanPresent:
+        return tr("Mean (present)");
+    case RowMode::Total:
+        return tr("Total (all samples)");
+    case RowMode::Min:
+        return tr("Min");
+    case RowMode::Max:
+        return tr("Max");
+    case RowMode::StdDevAll:
+        return tr("Std. Dev.");
+    case RowMode::StdDevPresent:
+        return tr("Std. Dev. (present)");
+    case RowMode::Thread:
+        return tr("Thread");
+    }
+    return {};
+}
+
+QModelIndex UserEventsModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    if (!parent.isValid()) {
+        if (row >= static_cast<int>(m_nodes.size()))
+            return {};
+        return createIndex(row, column, quintptr(0));
+    }
+    if (parent.internalId() != 0 || parent.column() != 0 || parent.row() >= static_cast<int>(m_nodes.size()))
+        return {};
+    if (row >= static_cast<int>(m_nodes[static_cast<std::size_t>(parent.row())].contexts.size()))
+        return {};
+    return createIndex(row, column, quintptr(parent.row()) + 1);
+}
+
+QModelIndex UserEventsModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid() || child.internalId() == 0)
+        return {};
+    return createIndex(static_cast<int>(child.internalId() - 1), 0, quintptr(0));
+}
+
+int UserEventsModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return static_cast<int>(m_nodes.size());
+    if (parent.column() != 0 || parent.internalId() != 0)
+        return 0;
+    return static_cast<int>(m_nodes[static_cast<std::size_t>(parent.row())].contexts.size());
+}
+
+int UserEventsModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+const UserEventsModel::Node& UserEventsModel::nodeOf(const QModelIndex& index) const
+{
+    const std::size_t top = index.internalId() == 0 ? static_cast<std::size_t>(index.row()) : index.internalId() - 1;
+    return m_nodes[top];
+}
+
+AtomicEventId UserEventsModel::eventOf(const QModelIndex& index) const
+{
+    const Node& node = nodeOf(index);
+    if (index.internalId() == 0)
+        return node.own;
+    return node.contexts[static_cast<std::size_t>(index.row())];
+}
+
+AtomicEventId UserEventsModel::atomicEventAt(const QModelIndex& index) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || index.model() != this)
+        return {};
+    return eventOf(index);
+}
+
+QModelIndex UserEventsModel::indexOf(AtomicEventId event) const
+{
+    if (!m_trial || !event.isValid() || event.index() >= m_trial->atomicEventCount())
+        return {};
+    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+        const Node& node = m_nodes[i];
+        if (node.own == event)
+            return index(static_cast<int>(i), 0);
+        for (std::size_t c = 0; c < node.contexts.size(); ++c)
+            if (node.contexts[c] == event)
+                return index(static_cast<int>(c), 0, index(static_cast<int>(i), 0));
+    }
+    return {};
+}
+
+std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
+{
+    if (!m_trial || !u.isValid() || u.index() >= m_trial->atomicEventCount() || column <= Name || column >= ColumnCount)
+        return std::nullopt;
+    const Stat& count = m_stats->atomicStat(u, TrialStatistics::Count);
+    if (column == ThreadsPresent)
+        return static_cast<double>(count.present);
+
+    if (m_mode == RowMode::Thread) {
+        const AtomicRow& row = m_trial->atomicRow(m_thread);
+        const std::ptrdiff_t found = row.find(u);
+        if (found < 0)
+            return std::nullopt;
+        const auto i = static_cast<std::size_t>(found);
+        switch (column) {
+        case Count:
+            return row.count[i];
+        case Min:
+            return row.min[i];
+        case Max:
+            return row.max[i];
+        case Mean:
+            return row.mean[i];
+        case StdDev:
+            return row.stddev(i);
+        case Total:
+            return row.count[i] * row.mean[i];
+        default:
+            return std::nullopt;
+        }
+    }
+
+    if (m_mode == RowMode::Total) {
+        // All samples of all threads pooled into one record (SEMANTICS.md 1.5).
+        if (count.present == 0)
+            return std::nullopt;
+        const double n = count.total;
+        const double sum = m_totals->total(u).total;
+        switch (column) {
+        case Count:
+            return n;
+        case Min:
+            return m_stats->atomicStat(u, TrialStatistics::Min).min;
+        case Max:
+            return m_stats->atomicStat(u, TrialStatistics::Max).max;
+        case Mean:
+            return n > 0 ? std::optional<double>(sum / n) : std::nullopt;
+        case StdDev: {
+            if (n <= 1)
+                return 0.0;
+            const double mean = sum / n;
+            return std::sqrt(std::max(0.0, m_totals->sumSquares(u) / n - mean * mean));
+        }
+        case Total:
+            return sum;
+        default:
+            return std::nullopt;
+        }
+    }
+
+    const Stat& s = column == Total ? m_totals->total(u) : m_stats->atomicStat(u, fieldOf(column));
+    switch (m_mode) {
+    case RowMode::MeanAll:
+        return s.meanAll;
+    case RowMode::MeanPresent:
+        return s.present > 0 ? std::optional<double>(s.meanPresent) : std::nullopt;
+    case RowMode::Min:
+        return s.present > 0 ? std::optional<double>(s.min) : std::nullopt;
+    case RowMode::Max:
+        return s.present > 0 ? std::optional<double>(s.max) : std::nullopt;
+    case RowMode::StdDevAll:
+        return s.sdAll;
+    case RowMode::StdDevPresent:
+        return s.sdPresent;
+    case RowMode::Total:
+    case RowMode::Thread:
+        break;
+    }
+    return std::nullopt;
+}
+
+QString UserEventsModel::number(double value) const
+{
+    // Cents of a byte count in the millions are noise; the tooltip has the exact value.
+    if (std::abs(value) >= 1e6 && std::isfinite(value))
+        return m_locale.toString(value, 'f', 0);
+    return formatNumber(value, m_locale);
+}
+
+QString UserEventsModel::display(const QModelIndex& index) const
+{
+    const int column = index.column();
+    const AtomicEventId u = eventOf(index);
+    if (column == Name) {
+        if (index.internalId() == 0)
+            return nodeOf(index).name;
+        return m_trial->atomicEvent(u).context;
+    }
+    const std::optional<double> v = value(u, column);
+    if (!v)
+        return {};
+    if (column == ThreadsPresent)
+        return QStringLiteral("%1 / %2").arg(m_locale.toString(static_cast<qlonglong>(*v)),
+            m_locale.toString(static_cast<qlonglong>(m_trial->threadCount())));
+    return number(*v);
+}
+
+QString UserEventsModel::threadLabel(ThreadIndex thread) const
+{
+    return tr("thread %1").arg(m_trial->threadKey(thread).toString());
+}
+
+QString UserEventsModel::modeDescription(std::size_t present) const
+{
+    const auto n = static_cast<qulonglong>(m_trial->threadCount());
+    const auto p = static_cast<qulonglong>(present);
+    switch (m_mode) {
+    case RowMode::MeanAll:
+        return tr("Mean over all %1 threads (absent = 0)").arg(n);
+    case RowMode::MeanPresent:
+        return tr("Mean over the %1 of %2 threads where it was recorded").arg(p).arg(n);
+    case RowMode::Total:
+        return tr("All samples of the %1 of %2 threads where it was recorded").arg(p).arg(n);
+    case RowMode::Min:
+        return tr("Minimum over the %1 of %2 threads where it was recorded").arg(p).arg(n);
+    case RowMode::Max:
+        return tr("Maximum over the %1 of %2 threads where it was recorded").arg(p).arg(n);
+    case RowMode::StdDevAll:
+        return tr("Population standard deviation over all %1 threads (absent = 0)").arg(n);
+    case RowMode::StdDevPresent:
+        return tr("Population standard deviation over the %1 of %2 threads where it was recorded").arg(p).arg(n);
+    case RowMode::Thread:
+        return tr("Value on %1").arg(threadLabel(m_thread));
+    }
+    return {};
+}
+
+QString UserEventsModel::fieldName(int column) const
+{
+    switch (column) {
+    case Count:
+        return tr("number of samples");
+    case Min:
+        return tr("smallest sample");
+    case Max:
+        return tr("largest sample");
+    case Mean:
+        return tr("mean sample");
+    case StdDev:
+        return tr("std. dev. of the samples");
+    case Total:
+        return tr("sum of the samples (count × mean)");
+    default:
+        return {};
+    }
+}
+
+QString UserEventsModel::nameToolTip(const QModelIndex& index) const
+{
+    const Node& node = nodeOf(index);
+    const AtomicEventId u = eventOf(index);
+    if (index.internalId() != 0) {
+        const AtomicEvent& event = m_trial->atomicEvent(u);
+        QString tip = event.name + QLatin1Char('\n')
+            + tr("Context event: \"%1\" recorded in %2").arg(event.baseName, event.context);
+        if (!event.rawName.isEmpty() && event.rawName != event.name)
+            tip += QLatin1Char('\n') + tr("As written in the profile: \"%1\"").arg(event.rawName);
+        return tip;
+    }
+    QString tip = node.name;
+    if (!u.isValid()) {
+        tip += QLatin1Char('\n')
+            + (m_mode == RowMode::Thread
+                    ? tr("No record without a context on %1; its context events are below").arg(threadLabel(m_thread))
+                    : tr("Recorded only with a context; its context events are below"));
+    } else {
+        const AtomicEvent& event = m_trial->atomicEvent(u);
+        if (!event.rawName.isEmpty() && event.rawName != event.name)
+            tip += QLatin1Char('\n') + tr("As written in the profile: \"%1\"").arg(event.rawName);
+    }
+    if (!node.contexts.empty())
+        tip += QLatin1Char('\n') + tr("%n context event(s) below", nullptr, static_cast<int>(node.contexts.size()));
+    return tip;
+}
+
+QString UserEventsModel::valueToolTip(AtomicEventId u, int column) const
+{
+    const Stat& count = m_stats->atomicStat(u, TrialStatistics::Count);
+    const std::size_t threads = m_trial->threadCount();
+    if (column == ThreadsPresent)
+        return tr("Recorded on %1 of %2 threads").arg(count.present).arg(threads);
+    const std::optional<double> v = value(u, column);
+
+    if (m_mode == RowMode::Thread) {
+        const QString thread = threadLabel(m_thread);
+        const AtomicRow& row = m_trial->atomicRow(m_thread);
+        const std::ptrdiff_t found = row.find(u);
+        if (found < 0 || !v)
+            return tr("Not recorded on %1").arg(thread);
+        const auto i = static_cast<std::size_t>(found);
+        switch (column) {
+        case Count:
+            return tr("%1 samples on %2").arg(raw(*v), thread);
+        case Min:
+            return tr("Smallest sample on %1: %2").arg(thread, raw(*v));
+        case Max:
+            return tr("Largest sample on %1: %2").arg(thread, raw(*v));
+        case Mean:
+            return tr("Mean of the %1 samples on %2: %3").arg(raw(row.count[i]), thread, raw(*v));
+        case StdDev:
+            if (row.count[i] <= 1)
+                return tr("Population std. dev. of the samples on %1: 0 (fewer than two samples)").arg(thread);
+            return tr("Population std. dev. of the %1 samples on %2: sqrt(sumsqr / n − mean²) = "
+                      "sqrt(%3 / %1 − %4²) = %5")
+                .arg(raw(row.count[i]), thread, raw(row.sumSquares[i]), raw(row.mean[i]), raw(*v));
+        case Total:
+            return tr("Sum of the samples on %1: count × mean = %2 × %3 = %4")
+                .arg(thread, raw(row.count[i]), raw(row.mean[i]), raw(*v));
+        default:
+            return {};
+        }
+    }
+
+    if (!v)
+        return tr("Not recorded on any thread");
+
+    if (m_mode == RowMode::Total) {
+        const QString all = modeDescription(count.present);
+        const double sum = m_totals->total(u).total;
+        switch (column) {
+        case Count:
+            return tr("%1, pooled: Σ count = %2").arg(all, raw(*v));
+        case Min: {
+            const Stat& s = m_stats->atomicStat(u, TrialStatistics::Min);
+            return tr("Smallest sample on any thread: %1 (on %2)").arg(raw(*v), threadLabel(s.minThread));
+        }
+        case Max: {
+            const Stat& s = m_stats->atomicStat(u, TrialStatistics::Max);
+            return tr("Largest sample on any thread: %1 (on %2)").arg(raw(*v), threadLabel(s.maxThread));
+        }
+        case Mean:
+            return tr("%1, pooled: Σ (count × mean) / Σ count = %2 / %3 = %4")
+                .arg(all, raw(sum), raw(count.total), raw(*v));
+        case StdDev:
+            return tr("%1, pooled: sqrt(Σ sumsqr / Σ count − mean²) = sqrt(%2 / %3 − %4²) = %5")
+                .arg(all, raw(m_totals->sumSquares(u)), raw(count.total), raw(count.total > 0 ? sum / count.total : 0),
+                    raw(*v));
+        case Total:
+            return tr("%1: Σ (count × mean) = %2").arg(all, raw(*v));
+        default:
+            return {};
+        }
+    }
+
+    const Stat& s = column == Total ? m_totals->total(u) : m_stats->atomicStat(u, fieldOf(column));
+    QString tip = tr("%1 of the per-thread %2: %3").arg(modeDescription(s.present), fieldName(column), raw(*v));
+    if (m_mode == RowMode::MeanAll)
+        tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(raw(s.total)).arg(threads);
+    else if (m_mode == RowMode::MeanPresent)
+        tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(raw(s.total)).arg(s.present);
+    else if (m_mode == RowMode::Min && s.minThread.isValid())
+        tip += QLatin1Char('\n') + tr("on %1").arg(threadLabel(s.minThread));
+    else if (m_mode == RowMode::Max && s.maxThread.isValid())
+        tip += QLatin1Char('\n') + tr("on %1").arg(threadLabel(s.maxThread));
+    return tip;
+}
+
+QString UserEventsModel::toolTip(const QModelIndex& index) const
+{
+    if (index.column() == Name)
+        return nameToolTip(index);
+    const AtomicEventId u = eventOf(index);
+    if (!u.isValid())
+        return m_mode == RowMode::Thread
+            ? tr("No record without a context on %1: see the context events below").arg(threadLabel(m_thread))
+            : tr("No record without a context: this name occurs only with a context (see the rows below)");
+    return valueToolTip(u, index.column());
+}
+
+QVariant UserEventsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_trial)
+        return {};
+    const int column = index.column();
+    const AtomicEventId u = eventOf(index);
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(index);
+    case SortRole: {
+        if (column == Name)
+            return display(index);
+        const std::optional<double> v = value(u, column);
+        return v ? *v : blankSortValue;
+    }
+    case Qt::ToolTipRole:
+        return toolTip(index);
+    case Qt::TextAlignmentRole:
+        return column == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        // Synthetic parents are grey, like synthetic call-tree nodes.
+        if (!u.isValid())
+            return QBrush(QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text));
+        return {};
+    case Qt::FontRole:
+        if (!u.isValid() && column == Name) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
+    case AtomicEventRole:
+        return u.isValid() ? QVariant(u.index()) : QVariant();
+    case FullNameRole:
+        return u.isValid() ? m_trial->atomicEvent(u).name : nodeOf(index).name;
+    default:
+        return {};
+    }
+}
+
+QVariant UserEventsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Name:
+            return tr("Name");
+        case Count:
+            return tr("Count");
+        case Min:
+            return tr("Min");
+        case Max:
+            return tr("Max");
+        case Mean:
+            return tr("Mean");
+        case StdDev:
+            return tr("Std. Dev.");
+        case Total:
+            return tr("Total");
+        case ThreadsPresent:
+            return tr("Threads");
+        }
+    }
+    if (role == Qt::TextAlignmentRole)
+        return section == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        if (section == Name)
+            return tr("User event; context events (\"name : path\") are nested under their name and show the path");
+        if (section == ThreadsPresent)
+            return tr("Threads on which the user event was recorded, of all threads");
+        const QString field = fieldName(section);
+        if (m_mode == RowMode::Thread && m_trial && m_thread.isValid())
+            return tr("The %1 on %2").arg(field, threadLabel(m_thread));
+        if (m_mode == RowMode::Total)
+            return tr("The %1, with the samples of all threads pooled into one record").arg(field);
+        return tr("%1 of the per-thread %2").arg(rowModeName(m_mode), field);
+    }
+    return {};
+}
+
+} // namespace parallax

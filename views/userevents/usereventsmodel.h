@@ -1,0 +1,103 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+#include "views/statisticsmodel.h"
+#include "views/viewsetup.h"
+
+#include <QAbstractItemModel>
+#include <QLocale>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace parallax {
+
+class AtomicTotals;
+class TrialStatistics;
+
+/// The user (atomic) events of a trial as a tree: one top-level row per event name, with its
+/// context events ("name : path") as children showing the path. A name that occurs only with
+/// contexts still gets a top-level row, a grey synthetic one without values.
+///
+/// Values are for one thread or a statistic across threads (RowMode, as in StatisticsModel). In
+/// the statistic modes each column is that statistic of the per-thread field (the mean row's Max
+/// is the mean over threads of each thread's max), except RowMode::Total, which pools all samples
+/// of all threads into one record (SEMANTICS.md 1.5: Σn, the smallest min, the largest max, the
+/// n-weighted mean, the pooled std. dev., Σ n·mean).
+///
+/// DisplayRole is formatted text, SortRole the raw double (blank cells sort as -inf), ToolTipRole
+/// explains the number, AtomicEventRole the AtomicEventId index (null for synthetic rows).
+class UserEventsModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { Name, Count, Min, Max, Mean, StdDev, Total, ThreadsPresent, ColumnCount };
+    /// The AtomicEventId index (unsigned int) of a row; a null QVariant on synthetic rows.
+    static constexpr int AtomicEventRole = SortRole + 1;
+    /// The full event name ("name : context" on context rows).
+    static constexpr int FullNameRole = SortRole + 2;
+
+    explicit UserEventsModel(QObject* parent = nullptr);
+    UserEventsModel(std::shared_ptr<const Trial> trial, RowMode mode = RowMode::MeanAll,
+        ThreadIndex thread = ThreadIndex(), QObject* parent = nullptr);
+    ~UserEventsModel() override;
+
+    /// Replaces the trial (resets the model). A thread mode without a valid thread of the new
+    /// trial falls back to RowMode::MeanAll.
+    void setTrial(std::shared_ptr<const Trial> trial);
+    const std::shared_ptr<const Trial>& trial() const { return m_trial; }
+
+    /// Switching between statistics keeps the rows (dataChanged); entering, leaving or changing
+    /// the thread resets the model, because a thread shows only the user events recorded on it.
+    /// RowMode::Thread with an invalid thread is ignored.
+    void setRowMode(RowMode mode, ThreadIndex thread = ThreadIndex());
+    RowMode rowMode() const { return m_mode; }
+    ThreadIndex thread() const { return m_thread; }
+
+    void setLocale(const QLocale& locale);
+
+    /// The user event of an index (invalid for a synthetic row).
+    AtomicEventId atomicEventAt(const QModelIndex& index) const;
+    /// The index (column 0) showing a user event, or an invalid index when it has no row.
+    QModelIndex indexOf(AtomicEventId event) const;
+    /// The value shown in a cell; nullopt when blank.
+    std::optional<double> value(AtomicEventId event, int column) const;
+
+    static QString rowModeName(RowMode mode);
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    /// One top-level row: an event name, its context-free record (if any) and its contexts.
+    struct Node {
+        QString name;
+        AtomicEventId own;
+        std::vector<AtomicEventId> contexts;
+    };
+
+    void rebuild();
+    AtomicEventId eventOf(const QModelIndex& index) const;
+    const Node& nodeOf(const QModelIndex& index) const;
+    QString display(const QModelIndex& index) const;
+    QString toolTip(const QModelIndex& index) const;
+    QString nameToolTip(const QModelIndex& index) const;
+    QString valueToolTip(AtomicEventId event, int column) const;
+    QString threadLabel(ThreadIndex thread) const;
+    QString modeDescription(std::size_t present) const;
+    QString fieldName(int column) const;
+    QString number(double value) const;
+
+    std::shared_ptr<const Trial> m_trial;
+    std::shared_ptr<const TrialStatistics> m_stats;
+    std::shared_ptr<const AtomicTotals> m_totals;
+    RowMode m_mode = RowMode::MeanAll;
+    ThreadIndex m_thread;
+    QLocale m_locale;
+    std::vector<Node> m_nodes;
+};
+
+} // namespace parallax
