@@ -1,0 +1,234 @@
+// Overview benchmark (not a test): loads a trial, opens an OverviewWidget 1280x800 offscreen and
+// prints JSON: time from the loaded trial to the first painted overview (statistics and layout
+// included), repaint after a scroll (median of 20), time to a repainted overview after a value
+// type (and, with several metrics, metric) change, and resident memory.
+//   bench_overview [DIR] [--screenshot FILE]     (DIR defaults to /tmp/parallax-bench-16384x101)
+
+#include "datasource/readers/readerregistry.h"
+#include "views/overview/barlistwidget.h"
+#include "views/overview/eventbarchart.h"
+#include "views/overview/overviewbuilder.h"
+#include "views/overview/overviewwidget.h"
+#include "views/overview/threadbarchart.h"
+#include "views/selectionstate.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QScrollBar>
+#include <algorithm>
+#include <cstdio>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace parallax;
+
+namespace {
+
+double residentMb()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    if (fields.size() < 2)
+        return -1;
+    return fields[1].toDouble() * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+double peakResidentMb()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return -1;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/// Runs the event loop until the overview shows its next layout (every change made here schedules
+/// one), then paints it.
+void waitAndPaint(OverviewWidget& overview)
+{
+    QEventLoop loop;
+    QObject::connect(&overview, &OverviewWidget::layoutChanged, &loop, &QEventLoop::quit);
+    loop.exec();
+    overview.barList()->viewport()->repaint();
+}
+
+double ms(const QElapsedTimer& timer) { return static_cast<double>(timer.nsecsElapsed()) / 1e6; }
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QString dir = QStringLiteral("/tmp/parallax-bench-16384x101");
+    QString screenshot;
+    const QStringList args = app.arguments();
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--screenshot") && i + 1 < args.size())
+            screenshot = args[++i];
+        else
+            dir = args[i];
+    }
+
+    if (!QFileInfo::exists(dir)) {
+        std::fprintf(stderr, "generating %s\n", qPrintable(dir));
+        const int rc = QProcess::execute(QStringLiteral(PARALLAX_CLI),
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("16384"), QStringLiteral("--events"),
+                QStringLiteral("101"), QStringLiteral("--callpath-depth"), QStringLiteral("2"),
+                QStringLiteral("--user-events"), QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("1"),
+                dir });
+        if (rc != 0) {
+            std::fprintf(stderr, "parallax-cli synth failed (%d)\n", rc);
+            return 1;
+        }
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    Progress progress;
+    auto result = ReaderRegistry::instance().read(dir, ReadOptions {}, progress);
+    if (!result.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+        return 1;
+    }
+    const std::shared_ptr<const Trial> trial = result.value();
+    const double loadMs = ms(timer);
+    const double residentLoaded = residentMb();
+
+    SelectionState state;
+    OverviewWidget overview(&state);
+    overview.resize(1280, 800);
+    overview.show();
+    app.processEvents();
+
+    // Loaded trial -> first painted overview (statistics, layout in the background job, paint).
+    timer.restart();
+    state.setTrial(trial);
+    waitAndPaint(overview);
+    const double firstPaintMs = ms(timer);
+
+    // The layout alone, statistics already cached.
+    OverviewRequest request;
+    request.trial = trial;
+    request.metric = MetricId(0u);
+    timer.restart();
+    const auto layout = OverviewBuilder::build(request);
+    const double layoutMs = ms(timer);
+
+    // Repaint after a scroll: a page down (or a jump) then a synchronous paint of the viewport.
+    BarListWidget* list = overview.barList();
+    QScrollBar* bar = list->verticalScrollBar();
+    std::vector<double> scrolls;
+    for (int i = 0; i < 20; ++i) {
+        timer.restart();
+        const int step = i % 4 == 3 ? bar->maximum() / 7 : bar->pageStep();
+        bar->setValue((bar->value() + step) % std::max(1, bar->maximum()));
+        list->viewport()->repaint();
+        scrolls.push_back(ms(timer));
+    }
+    std::vector<double> wheel;
+    for (int i = 0; i < 20; ++i) {
+        timer.restart();
+        bar->setValue(bar->value() + 3 * bar->singleStep());
+        list->viewport()->repaint();
+        wheel.push_back(ms(timer));
+    }
+
+    // Value type change: new layout (background job) and its first paint.
+    std::vector<double> valueChanges;
+    const ValueType types[] = { ValueType::Calls, ValueType::Exclusive, ValueType::ExclusivePercent,
+        ValueType::Exclusive, ValueType::Inclusive };
+    for (ValueType type : types) {
+        timer.restart();
+        state.setValueType(type);
+        waitAndPaint(overview);
+        valueChanges.push_back(ms(timer));
+    }
+    std::vector<double> modeChanges;
+    for (OverviewMode mode : { OverviewMode::Unstacked, OverviewMode::Normalised, OverviewMode::Stacked }) {
+        timer.restart();
+        overview.setMode(mode);
+        waitAndPaint(overview);
+        modeChanges.push_back(ms(timer));
+    }
+    std::vector<double> metricChanges;
+    for (std::size_t m = 1; m < trial->metricCount() && m < 4; ++m) {
+        timer.restart();
+        state.setMetric(MetricId(m));
+        waitAndPaint(overview);
+        metricChanges.push_back(ms(timer));
+    }
+    // Selecting an event only re-outlines its segments.
+    std::vector<double> selections;
+    for (std::size_t e = 0; e < 10 && e < trial->eventCount(); ++e) {
+        timer.restart();
+        state.selectEvent(EventId(e));
+        list->viewport()->repaint();
+        selections.push_back(ms(timer));
+    }
+
+    // The Event window (one bar per thread) and the Thread window of the mean pseudo-thread.
+    EventBarChart eventChart(&state);
+    eventChart.resize(1280, 800);
+    std::vector<double> eventBuilds;
+    for (std::size_t e = 0; e < 5 && e < trial->eventCount(); ++e) {
+        state.selectEvent(EventId(e * 7));
+        timer.restart();
+        eventChart.updateNow();
+        eventBuilds.push_back(ms(timer));
+    }
+    ThreadBarChart threadChart(&state);
+    threadChart.resize(1280, 800);
+    threadChart.setStatistic(Statistic::MeanAll);
+    timer.restart();
+    threadChart.updateNow();
+    const double threadBuildMs = ms(timer);
+
+    if (!screenshot.isEmpty())
+        overview.exportImage(screenshot);
+
+    QJsonObject out;
+    out[QStringLiteral("data")] = dir;
+    out[QStringLiteral("threads")] = static_cast<qint64>(trial->threadCount());
+    out[QStringLiteral("events")] = static_cast<qint64>(trial->eventCount());
+    out[QStringLiteral("stacked_events")] = static_cast<qint64>(layout->order.size());
+    out[QStringLiteral("segments")] = static_cast<qint64>(layout->bars->segments.size());
+    out[QStringLiteral("cores")] = static_cast<qint64>(sysconf(_SC_NPROCESSORS_ONLN));
+    out[QStringLiteral("viewport")]
+        = QStringLiteral("%1x%2").arg(list->viewport()->width()).arg(list->viewport()->height());
+    out[QStringLiteral("load_ms")] = loadMs;
+    out[QStringLiteral("first_paint_ms")] = firstPaintMs;
+    out[QStringLiteral("layout_only_ms")] = layoutMs;
+    out[QStringLiteral("repaint_after_page_scroll_median_ms")] = median(scrolls);
+    out[QStringLiteral("repaint_after_page_scroll_max_ms")] = *std::max_element(scrolls.begin(), scrolls.end());
+    out[QStringLiteral("repaint_after_wheel_scroll_median_ms")] = median(wheel);
+    out[QStringLiteral("value_type_change_to_paint_median_ms")] = median(valueChanges);
+    out[QStringLiteral("mode_change_to_paint_median_ms")] = median(modeChanges);
+    out[QStringLiteral("metric_change_to_paint_median_ms")]
+        = metricChanges.empty() ? QJsonValue() : QJsonValue(median(metricChanges));
+    out[QStringLiteral("select_event_repaint_median_ms")] = median(selections);
+    out[QStringLiteral("event_window_build_median_ms")] = median(eventBuilds);
+    out[QStringLiteral("thread_window_mean_build_ms")] = threadBuildMs;
+    out[QStringLiteral("rss_after_load_mb")] = residentLoaded;
+    out[QStringLiteral("rss_with_overview_mb")] = residentMb();
+    out[QStringLiteral("peak_rss_mb")] = peakResidentMb();
+    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
+    return 0;
+}

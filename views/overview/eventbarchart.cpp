@@ -1,0 +1,279 @@
+#include "views/overview/eventbarchart.h"
+
+#include "algebra/statistics.h"
+#include "views/charts/chartexport.h"
+#include "views/charts/colors.h"
+#include "views/overview/barlistwidget.h"
+#include "views/overview/selectorbar.h"
+#include "views/overview/valuetext.h"
+#include "views/selectionstate.h"
+
+#include <QComboBox>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <numeric>
+
+namespace parallax {
+
+EventBarChart::EventBarChart(SelectionState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+{
+    m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
+    m_sortBox = new QComboBox(this);
+    m_sortBox->addItem(tr("Thread"), static_cast<int>(Sort::ThreadId));
+    m_sortBox->addItem(tr("Smallest first"), static_cast<int>(Sort::ValueAscending));
+    m_sortBox->addItem(tr("Largest first"), static_cast<int>(Sort::ValueDescending));
+    m_selectors->addWidget(m_sortBox, tr("S&ort:"));
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
+    m_selectors->addWidget(exportButton);
+
+    m_bars = new BarListWidget(this);
+    m_bars->setExportName(QStringLiteral("event.png"));
+    m_bars->setToolTipProvider([this](int row, int segment) { return toolTip(row, segment); });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_selectors);
+    layout->addWidget(m_bars, 1);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(0);
+    connect(m_timer, &QTimer::timeout, this, &EventBarChart::rebuild);
+
+    connect(m_sortBox, &QComboBox::activated, this,
+        [this](int index) { setSort(static_cast<Sort>(m_sortBox->itemData(index).toInt())); });
+    connect(exportButton, &QToolButton::clicked, this,
+        [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("event.png")); });
+    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] {
+        if (m_dirty)
+            rebuild();
+    });
+    connect(m_bars, &BarListWidget::labelClicked, this, &EventBarChart::activate);
+    connect(m_bars, &BarListWidget::segmentClicked, this, [this](int row, int) { activate(row); });
+    connect(m_bars, &BarListWidget::rowActivated, this, &EventBarChart::activate);
+
+    connect(m_state, &SelectionState::trialChanged, this, [this] {
+        m_pinned = EventId(); // an id of the previous trial
+        scheduleRebuild();
+    });
+    connect(m_state, &SelectionState::metricChanged, this, &EventBarChart::scheduleRebuild);
+    connect(m_state, &SelectionState::valueTypeChanged, this, &EventBarChart::scheduleRebuild);
+    connect(m_state, &SelectionState::timeUnitChanged, this, &EventBarChart::scheduleRebuild);
+    connect(m_state, &SelectionState::eventSelected, this, [this] {
+        if (!m_pinned.isValid())
+            scheduleRebuild();
+    });
+    connect(m_state, &SelectionState::threadSelected, this, [this] { applySelection(true); });
+    scheduleRebuild();
+}
+
+EventBarChart::~EventBarChart() = default;
+
+void EventBarChart::setPinnedEvent(EventId event)
+{
+    m_pinned = event;
+    scheduleRebuild();
+}
+
+EventId EventBarChart::event() const { return m_pinned.isValid() ? m_pinned : m_state->event(); }
+
+void EventBarChart::setSort(Sort sort)
+{
+    m_sortBox->setCurrentIndex(m_sortBox->findData(static_cast<int>(sort)));
+    if (sort == m_sort)
+        return;
+    m_sort = sort;
+    scheduleRebuild();
+}
+
+void EventBarChart::scheduleRebuild()
+{
+    m_dirty = true;
+    m_timer->start();
+}
+
+void EventBarChart::updateNow()
+{
+    if (m_dirty)
+        rebuild();
+}
+
+void EventBarChart::rebuild()
+{
+    m_dirty = false;
+    m_timer->stop();
+    m_rows.clear();
+    m_rowOfThread.clear();
+    auto data = std::make_shared<BarListData>();
+    const auto& trial = m_state->trial();
+    const MetricId m = m_state->metric();
+    EventId e = event();
+    if (trial && e.isValid() && e.index() >= trial->eventCount())
+        e = EventId();
+    m_shown = e;
+    if (!trial || !e.isValid() || !m.isValid()) {
+        m_bars->setTitle({});
+        m_bars->setPlaceholderText(
+            trial ? tr("Select an event: click a bar segment in the overview or a row of a table") : tr("No trial"));
+        m_bars->setData(data);
+        return;
+    }
+    const auto stats = TrialStatistics::of(*trial);
+    const ValueType type = m_state->valueType();
+    const TimeUnit unit = m_state->timeUnit();
+    const Metric& metric = trial->metric(m);
+    const QLocale loc = locale();
+
+    const Statistic statistics[] = { Statistic::MeanAll, Statistic::Max, Statistic::Min, Statistic::StdDevAll };
+    for (Statistic s : statistics)
+        m_rows.push_back({ ThreadIndex(), s, parallax::statisticValue(*trial, *stats, e, m, type, s) });
+    const std::size_t pinned = m_rows.size();
+    std::vector<Row> threads(trial->threadCount());
+    for (std::size_t t = 0; t < threads.size(); ++t)
+        threads[t]
+            = { ThreadIndex(t), std::nullopt, parallax::threadValue(*trial, *stats, ThreadIndex(t), e, m, type) };
+    if (m_sort != Sort::ThreadId) {
+        const bool descending = m_sort == Sort::ValueDescending;
+        std::stable_sort(threads.begin(), threads.end(), [descending](const Row& a, const Row& b) {
+            if (!a.value || !b.value)
+                return a.value.has_value() && !b.value.has_value(); // absent threads last
+            return descending ? *a.value > *b.value : *a.value < *b.value;
+        });
+    }
+    m_rows.insert(m_rows.end(), threads.begin(), threads.end());
+    m_rowOfThread.assign(trial->threadCount(), -1);
+    for (std::size_t r = pinned; r < m_rows.size(); ++r)
+        m_rowOfThread[m_rows[r].thread.index()] = static_cast<int>(r);
+
+    double lo = 0;
+    double hi = 0;
+    for (const Row& row : m_rows)
+        if (row.value) {
+            lo = std::min(lo, *row.value);
+            hi = std::max(hi, *row.value);
+        }
+    const double span = hi - lo > 0 ? hi - lo : 1.0;
+    const auto origin = static_cast<float>(-lo / span);
+    data->origin = origin;
+    data->colors = { eventColor(trial->event(e).name).rgb() };
+    data->pinnedRows = pinned;
+    data->rows.reserve(m_rows.size());
+    data->segments.reserve(m_rows.size());
+    for (const Row& row : m_rows) {
+        BarRow bar;
+        bar.kind = row.statistic ? BarRowKind::Summary : BarRowKind::Item;
+        bar.label = row.statistic ? statisticName(*row.statistic) : trial->threadKey(row.thread).toString();
+        bar.id = row.statistic ? static_cast<std::uint32_t>(*row.statistic) : row.thread.index();
+        bar.firstSegment = static_cast<std::uint32_t>(data->segments.size());
+        bar.end = origin;
+        if (row.value) {
+            const auto x = static_cast<float>((*row.value - lo) / span);
+            data->segments.push_back({ std::min(origin, x), std::max(origin, x), 0 });
+            bar.segmentCount = 1;
+            bar.end = std::max(origin, x);
+            bar.text = valueText(*row.value, metric, type, unit, loc);
+        } else {
+            bar.text = absentText();
+        }
+        data->rows.push_back(std::move(bar));
+    }
+
+    QString value = valueTypeName(type);
+    const QString unitText = valueUnit(metric, type, unit);
+    if (!unitText.isEmpty() && unitText != QLatin1String("%"))
+        value += QStringLiteral(" (") + unitText + QLatin1Char(')');
+    m_bars->setTitle(tr("%1 — %2, %3").arg(trial->event(e).name, metric.name, value));
+    m_bars->setData(std::move(data));
+    applySelection(false);
+}
+
+void EventBarChart::applySelection(bool scroll)
+{
+    const int row = rowOfThread(m_state->thread());
+    m_bars->setSelectedRow(row);
+    if (scroll && row >= 0) {
+        m_bars->setCurrentRow(row);
+        m_bars->scrollToRow(row);
+    }
+}
+
+ThreadIndex EventBarChart::threadAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].thread : ThreadIndex();
+}
+
+std::optional<Statistic> EventBarChart::statisticAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].statistic : std::nullopt;
+}
+
+std::optional<double> EventBarChart::valueAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].value : std::nullopt;
+}
+
+QString EventBarChart::textAt(int row) const
+{
+    const auto& data = m_bars->data();
+    if (!data || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
+        return {};
+    return data->rows[static_cast<std::size_t>(row)].text;
+}
+
+int EventBarChart::rowOfThread(ThreadIndex thread) const
+{
+    if (!thread.isValid() || thread.index() >= m_rowOfThread.size())
+        return -1;
+    return m_rowOfThread[thread.index()];
+}
+
+std::optional<double> EventBarChart::threadValue(ThreadIndex thread) const { return valueAt(rowOfThread(thread)); }
+
+std::optional<double> EventBarChart::statisticValue(Statistic statistic) const
+{
+    for (const Row& row : m_rows)
+        if (row.statistic == statistic)
+            return row.value;
+    return std::nullopt;
+}
+
+QString EventBarChart::toolTip(int row, int) const
+{
+    const auto& trial = m_state->trial();
+    if (m_dirty || !trial || row < 0 || row >= rowCount() || !m_shown.isValid())
+        return {};
+    const Row& r = m_rows[static_cast<std::size_t>(row)];
+    const QString where = r.statistic ? statisticName(*r.statistic)
+                                      : tr("Thread %1 (n,c,t)").arg(trial->threadKey(r.thread).toString());
+    QString text = trial->event(m_shown).name + QLatin1Char('\n') + where + QLatin1Char('\n')
+        + valueTypeName(m_state->valueType()) + QStringLiteral(": ") + textAt(row);
+    if (!r.value && !r.statistic)
+        text += QLatin1Char('\n') + tr("The event did not run on this thread.");
+    return text;
+}
+
+void EventBarChart::activate(int row)
+{
+    if (m_dirty) // rows of a previous trial or selection
+        return;
+    const ThreadIndex thread = threadAt(row);
+    if (!thread.isValid())
+        return;
+    m_state->selectThread(thread);
+    Q_EMIT threadActivated(thread);
+}
+
+QString EventBarChart::exportImage(const QString& fileName)
+{
+    updateNow();
+    return m_bars->exportImage(fileName);
+}
+
+} // namespace parallax

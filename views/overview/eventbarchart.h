@@ -1,0 +1,91 @@
+#pragma once
+
+#include "algebra/values.h"
+#include "views/overview/barlistdata.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QTimer;
+
+namespace parallax {
+
+class BarListWidget;
+class SelectionState;
+class SelectorBar;
+
+/// ParaProf's function bar chart (the Event window): one event across all threads, one bar per
+/// thread under pinned Mean, Max, Min and Std. Dev. rows, in the event's colour, with the value
+/// printed at the bar's end ("—" where the event did not run: absent is not 0). Metric, value type
+/// and time unit come from the SelectionState (a small selector bar changes them); threads sort by
+/// id or by value. Clicking a thread selects it (threadActivated).
+class EventBarChart : public QWidget {
+    Q_OBJECT
+public:
+    enum class Sort { ThreadId, ValueAscending, ValueDescending };
+
+    explicit EventBarChart(SelectionState* state, QWidget* parent = nullptr);
+    ~EventBarChart() override;
+
+    /// Shows this event whatever the selection; an invalid id follows SelectionState::event()
+    /// (the default). A new trial clears the pin.
+    void setPinnedEvent(EventId event);
+    /// The event shown (pinned or selected).
+    EventId event() const;
+    void setSort(Sort sort);
+    Sort sort() const { return m_sort; }
+
+    /// Applies pending changes now (before grab()/render() without an event loop, and in tests).
+    void updateNow();
+
+    // What is shown, row by row (after updateNow()); rows 0..3 are the statistics.
+    int rowCount() const { return static_cast<int>(m_rows.size()); }
+    /// The thread of a row (invalid for a statistic row).
+    ThreadIndex threadAt(int row) const;
+    std::optional<Statistic> statisticAt(int row) const;
+    /// The raw value of a row (µs for time), nullopt where absent or undefined.
+    std::optional<double> valueAt(int row) const;
+    /// The text printed at the end of a row's bar.
+    QString textAt(int row) const;
+    /// The value of a thread, nullopt where the event did not run.
+    std::optional<double> threadValue(ThreadIndex thread) const;
+    std::optional<double> statisticValue(Statistic statistic) const;
+    int rowOfThread(ThreadIndex thread) const;
+
+    BarListWidget* barList() const { return m_bars; }
+    SelectorBar* selectorBar() const { return m_selectors; }
+    QString exportImage(const QString& fileName);
+
+Q_SIGNALS:
+    /// A thread's label or bar was clicked (or Enter pressed on it); it is now selected.
+    void threadActivated(parallax::ThreadIndex thread);
+
+private:
+    struct Row {
+        ThreadIndex thread;
+        std::optional<Statistic> statistic;
+        std::optional<double> value;
+    };
+    void scheduleRebuild();
+    void rebuild();
+    void applySelection(bool scroll);
+    QString toolTip(int row, int segment) const;
+    void activate(int row);
+
+    SelectionState* m_state;
+    SelectorBar* m_selectors = nullptr;
+    QComboBox* m_sortBox = nullptr;
+    BarListWidget* m_bars = nullptr;
+    QTimer* m_timer = nullptr;
+    EventId m_pinned;
+    EventId m_shown;
+    Sort m_sort = Sort::ThreadId;
+    bool m_dirty = false;
+    std::vector<Row> m_rows;
+    std::vector<int> m_rowOfThread;
+};
+
+} // namespace parallax

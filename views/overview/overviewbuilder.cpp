@@ -1,0 +1,317 @@
+#include "views/overview/overviewbuilder.h"
+
+#include "algebra/statistics.h"
+#include "views/charts/colors.h"
+#include "views/overview/valuetext.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace parallax {
+
+namespace {
+
+    struct Cell {
+        std::int32_t rank;
+        double value;
+    };
+
+    /// The values of one row as segments in value units: stacked modes accumulate from the origin
+    /// (positive values right, negative left), unstacked keeps the raw value in x1 for a second
+    /// pass that knows the column widths.
+    struct RowBuilder {
+        OverviewMode mode;
+        std::vector<BarSegment>& segments;
+        const std::vector<EventId>& order;
+
+        /// Appends the row's segments; returns the sum of the values and (for stacked bars) the
+        /// positive and negative extents.
+        double add(const std::vector<Cell>& cells, double& positive, double& negative) const
+        {
+            double total = 0;
+            positive = 0;
+            negative = 0;
+            double magnitude = 0;
+            for (const Cell& c : cells)
+                magnitude += std::fabs(c.value);
+            double cumulative = 0;
+            for (const Cell& c : cells) {
+                BarSegment s;
+                s.key = order[static_cast<std::size_t>(c.rank)].index();
+                const double v = c.value;
+                total += v;
+                switch (mode) {
+                case OverviewMode::Stacked:
+                    if (v >= 0) {
+                        s.x0 = static_cast<float>(positive);
+                        positive += v;
+                        s.x1 = static_cast<float>(positive);
+                    } else {
+                        s.x1 = static_cast<float>(negative);
+                        negative += v;
+                        s.x0 = static_cast<float>(negative);
+                    }
+                    break;
+                case OverviewMode::Normalised:
+                    s.x0 = magnitude > 0 ? static_cast<float>(cumulative / magnitude) : 0.0f;
+                    cumulative += std::fabs(v);
+                    s.x1 = magnitude > 0 ? static_cast<float>(cumulative / magnitude) : 0.0f;
+                    break;
+                case OverviewMode::Unstacked:
+                    s.x0 = 0;
+                    s.x1 = static_cast<float>(v);
+                    break;
+                }
+                segments.push_back(s);
+            }
+            return total;
+        }
+    };
+
+    bool cancelled(const std::atomic_bool* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+
+} // namespace
+
+bool OverviewBuilder::isStackable(const Trial& trial, EventId event)
+{
+    const IntervalEvent& e = trial.event(event);
+    return !e.isCallPath() || !e.leaf.isValid();
+}
+
+std::vector<Statistic> OverviewBuilder::statisticRows(bool withTotal)
+{
+    std::vector<Statistic> rows = { Statistic::MeanAll, Statistic::StdDevAll, Statistic::Min, Statistic::Max };
+    if (withTotal)
+        rows.push_back(Statistic::Total);
+    return rows;
+}
+
+std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
+    const OverviewRequest& request, const std::atomic_bool* cancel)
+{
+    auto layout = std::make_shared<OverviewLayout>();
+    auto bars = std::make_shared<BarListData>();
+    layout->trial = request.trial;
+    layout->mode = request.mode;
+    layout->metric = request.metric;
+    if (!request.trial || !request.metric.isValid() || request.metric.index() >= request.trial->metricCount()) {
+        layout->bars = bars;
+        return layout;
+    }
+    const Trial& trial = *request.trial;
+    const auto stats = TrialStatistics::of(trial);
+    if (cancelled(cancel))
+        return nullptr;
+    const MetricId m = request.metric;
+    const ValueType type
+        = request.mode == OverviewMode::Unstacked ? request.valueType : stackableValueType(request.valueType);
+    layout->valueType = type;
+    const Metric& metric = trial.metric(m);
+
+    // Segment order: events by their mean, largest first, so colours line up from bar to bar.
+    const std::size_t eventCount = trial.eventCount();
+    std::vector<double> mean;
+    std::vector<EventId>& order = layout->order;
+    for (std::size_t i = 0; i < eventCount; ++i) {
+        const EventId e(i);
+        const bool shown = request.visible.empty() ? isStackable(trial, e) : request.visible[i] != 0;
+        if (shown)
+            order.push_back(e);
+    }
+    mean.resize(eventCount, 0.0);
+    for (EventId e : order)
+        mean[e.index()] = statisticValue(trial, *stats, e, m, type, Statistic::MeanAll).value_or(0.0);
+    std::stable_sort(order.begin(), order.end(), [&](EventId a, EventId b) {
+        return mean[a.index()] > mean[b.index()] || (mean[a.index()] == mean[b.index()] && a < b);
+    });
+    std::vector<std::int32_t> rank(eventCount, -1);
+    for (std::size_t r = 0; r < order.size(); ++r)
+        rank[order[r].index()] = static_cast<std::int32_t>(r);
+    bars->colors.assign(eventCount, 0xff808080u);
+    for (EventId e : order)
+        bars->colors[e.index()] = eventColor(trial.event(e).name).rgb();
+
+    const bool unstacked = request.mode == OverviewMode::Unstacked;
+    layout->statistics = statisticRows(request.showTotal && !unstacked);
+    const std::size_t statRows = layout->statistics.size();
+    const std::size_t threads = trial.threadCount();
+    bars->segments.reserve(trial.cellCount() + statRows * order.size());
+    RowBuilder builder { request.mode, bars->segments, order };
+
+    std::vector<BarRow> statistics(statRows);
+    std::vector<BarRow> threadRows(threads);
+    std::vector<double> statTotals(statRows), threadTotals(threads);
+    std::vector<double> sortKey(threads, std::numeric_limits<double>::quiet_NaN());
+    double lo = 0;
+    double hi = 0;
+    double totalLo = 0;
+    double totalHi = 0;
+    std::vector<Cell> cells;
+    cells.reserve(order.size());
+
+    // Statistic rows first.
+    for (std::size_t s = 0; s < statRows; ++s) {
+        const Statistic statistic = layout->statistics[s];
+        cells.clear();
+        for (std::size_t r = 0; r < order.size(); ++r) {
+            if (const auto v = statisticValue(trial, *stats, order[r], m, type, statistic))
+                cells.push_back({ static_cast<std::int32_t>(r), *v });
+        }
+        BarRow& row = statistics[s];
+        row.label = statisticName(statistic);
+        row.kind = BarRowKind::Summary;
+        row.id = static_cast<std::uint32_t>(statistic);
+        row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
+        double positive = 0;
+        double negative = 0;
+        statTotals[s] = builder.add(cells, positive, negative);
+        row.segmentCount = static_cast<std::uint32_t>(bars->segments.size()) - row.firstSegment;
+        // The total is N times the mean: it gets its own scale rather than squashing every thread.
+        if (statistic == Statistic::Total) {
+            totalLo = negative;
+            totalHi = positive;
+        } else {
+            lo = std::min(lo, negative);
+            hi = std::max(hi, positive);
+        }
+    }
+
+    // One row per thread; cells come sorted by event id and are put in segment order.
+    for (std::size_t t = 0; t < threads; ++t) {
+        if ((t & 255) == 0 && cancelled(cancel))
+            return nullptr;
+        const ThreadIndex ti(t);
+        const IntervalRow& data = trial.row(ti);
+        cells.clear();
+        for (std::size_t i = 0; i < data.size(); ++i) {
+            const std::int32_t r = rank[data.events[i].index()];
+            if (r >= 0)
+                cells.push_back({ r, cellValue(trial, *stats, ti, i, m, type) });
+        }
+        std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return a.rank < b.rank; });
+        if (request.sort == OverviewSort::SelectedEvent && request.sortEvent.isValid()
+            && request.sortEvent.index() < eventCount) {
+            const auto i = data.find(request.sortEvent);
+            if (i >= 0)
+                sortKey[t] = cellValue(trial, *stats, ti, static_cast<std::size_t>(i), m, type);
+        }
+        BarRow& row = threadRows[t];
+        row.label = trial.threadKey(ti).toString();
+        row.id = static_cast<std::uint32_t>(t);
+        row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
+        double positive = 0;
+        double negative = 0;
+        threadTotals[t] = builder.add(cells, positive, negative);
+        row.segmentCount = static_cast<std::uint32_t>(bars->segments.size()) - row.firstSegment;
+        lo = std::min(lo, negative);
+        hi = std::max(hi, positive);
+        if (request.sort == OverviewSort::BarTotal)
+            sortKey[t] = threadTotals[t];
+    }
+    if (cancelled(cancel))
+        return nullptr;
+
+    // From value units to bar coordinates.
+    auto& segments = bars->segments;
+    const auto scaleRows
+        = [&segments](std::vector<BarRow>& rows, std::size_t from, std::size_t to, double a, double b) {
+              const double span = b - a > 0 ? b - a : 1.0;
+              for (std::size_t i = from; i < to; ++i)
+                  for (std::uint32_t k = rows[i].firstSegment; k < rows[i].firstSegment + rows[i].segmentCount; ++k) {
+                      segments[k].x0 = static_cast<float>((segments[k].x0 - a) / span);
+                      segments[k].x1 = static_cast<float>((segments[k].x1 - a) / span);
+                  }
+          };
+    if (request.mode == OverviewMode::Stacked) {
+        const std::size_t plainStats = statRows - (request.showTotal && !unstacked ? 1 : 0);
+        scaleRows(statistics, 0, plainStats, lo, hi);
+        if (plainStats < statRows)
+            scaleRows(statistics, plainStats, statRows, totalLo, totalHi);
+        scaleRows(threadRows, 0, threads, lo, hi);
+        bars->origin = hi - lo > 0 ? static_cast<float>(-lo / (hi - lo)) : 0.0f;
+    } else if (unstacked) {
+        // Column widths follow each event's largest magnitude over all rows.
+        std::vector<double> columnMax(order.size(), 0.0);
+        for (const BarSegment& s : segments) {
+            const std::int32_t r = rank[s.key];
+            columnMax[static_cast<std::size_t>(r)]
+                = std::max(columnMax[static_cast<std::size_t>(r)], std::fabs(static_cast<double>(s.x1)));
+        }
+        const double sum = std::accumulate(columnMax.begin(), columnMax.end(), 0.0);
+        const std::size_t columns = static_cast<std::size_t>(
+            std::count_if(columnMax.begin(), columnMax.end(), [](double v) { return v > 0; }));
+        const double gap = columns > 1 ? std::min(0.004, 0.15 / static_cast<double>(columns)) : 0.0;
+        const double usable = 1.0 - gap * static_cast<double>(columns > 0 ? columns - 1 : 0);
+        std::vector<double> start(order.size(), 0.0);
+        std::vector<double> width(order.size(), 0.0);
+        double x = 0;
+        for (std::size_t r = 0; r < order.size(); ++r) {
+            start[r] = x;
+            if (columnMax[r] <= 0 || sum <= 0)
+                continue;
+            width[r] = usable * columnMax[r] / sum;
+            x += width[r] + gap;
+            if (x < 1.0)
+                bars->guides.push_back(static_cast<float>(x - gap / 2));
+        }
+        for (BarSegment& s : segments) {
+            const auto r = static_cast<std::size_t>(rank[s.key]);
+            const double fraction = columnMax[r] > 0 ? std::fabs(static_cast<double>(s.x1)) / columnMax[r] : 0.0;
+            s.x0 = static_cast<float>(start[r]);
+            s.x1 = static_cast<float>(start[r] + fraction * width[r]);
+        }
+    }
+
+    // Row ends and texts.
+    const auto finishRow = [&](BarRow& row, double total) {
+        row.end = bars->origin;
+        for (std::uint32_t k = row.firstSegment; k < row.firstSegment + row.segmentCount; ++k)
+            row.end = std::max(row.end, segments[k].x1);
+        if (request.showValues && !unstacked)
+            row.text = valueText(total, metric, type, request.timeUnit, request.locale);
+    };
+    for (std::size_t s = 0; s < statRows; ++s)
+        finishRow(statistics[s], statTotals[s]);
+    for (std::size_t t = 0; t < threads; ++t) {
+        if ((t & 1023) == 0 && cancelled(cancel))
+            return nullptr;
+        finishRow(threadRows[t], threadTotals[t]);
+    }
+
+    // Thread order.
+    std::vector<std::uint32_t> threadOrder(threads);
+    std::iota(threadOrder.begin(), threadOrder.end(), 0u);
+    if (request.sort != OverviewSort::ThreadId || request.descending) {
+        const bool byValue = request.sort != OverviewSort::ThreadId;
+        const bool descending = request.descending;
+        std::stable_sort(threadOrder.begin(), threadOrder.end(), [&](std::uint32_t a, std::uint32_t b) {
+            if (!byValue)
+                return descending ? a > b : a < b;
+            const double ka = sortKey[a];
+            const double kb = sortKey[b];
+            if (std::isnan(ka) || std::isnan(kb))
+                return !std::isnan(ka) && std::isnan(kb); // absent last, whatever the direction
+            return descending ? ka > kb : ka < kb;
+        });
+    }
+
+    bars->rows.reserve(statRows + threads);
+    for (BarRow& row : statistics)
+        bars->rows.push_back(std::move(row));
+    layout->rowOfThread.assign(threads, -1);
+    layout->rowTotals.reserve(statRows + threads);
+    layout->rowTotals.insert(layout->rowTotals.end(), statTotals.begin(), statTotals.end());
+    for (std::uint32_t t : threadOrder) {
+        layout->rowOfThread[t] = static_cast<int>(bars->rows.size());
+        bars->rows.push_back(std::move(threadRows[t]));
+        layout->rowTotals.push_back(threadTotals[t]);
+    }
+    bars->pinnedRows = statRows;
+    bars->labelAlignment = Qt::AlignRight;
+    layout->bars = std::move(bars);
+    return layout;
+}
+
+} // namespace parallax

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "algebra/units.h"
+#include "algebra/values.h"
+#include "datasource/model/trial.h"
+#include "views/overview/barlistdata.h"
+
+#include <QLocale>
+#include <atomic>
+#include <memory>
+#include <vector>
+
+namespace parallax {
+
+/// How the overview draws a thread's events.
+enum class OverviewMode {
+    Stacked, ///< one bar per thread, events end to end, all bars on one scale
+    Unstacked, ///< each event in its own column (width by its largest value), as ParaProf's unstacked bars
+    Normalised, ///< stacked, each bar stretched to 100 %
+};
+
+/// Order of the thread rows (the statistic rows always come first).
+enum class OverviewSort {
+    ThreadId, ///< n,c,t order
+    SelectedEvent, ///< by the value of the selected event (threads without it last)
+    BarTotal, ///< by the sum of the bar
+};
+
+/// Everything the overview layout depends on, copied so it can be computed on another thread.
+struct OverviewRequest {
+    std::shared_ptr<const Trial> trial;
+    MetricId metric;
+    ValueType valueType = ValueType::Exclusive;
+    TimeUnit timeUnit = TimeUnit::Milliseconds;
+    OverviewMode mode = OverviewMode::Stacked;
+    OverviewSort sort = OverviewSort::ThreadId;
+    bool descending = false;
+    /// The event of OverviewSort::SelectedEvent.
+    EventId sortEvent;
+    /// Per event: whether it gets segments (filters passed, and not a call path whose flat event
+    /// exists, since that would count its time twice). Empty means: every stackable event.
+    std::vector<char> visible;
+    bool showTotal = true;
+    /// Print each bar's sum after its end (stacked and normalised modes).
+    bool showValues = true;
+    QLocale locale;
+};
+
+/// The computed overview: the bars and what a view needs to map rows and segments back.
+struct OverviewLayout {
+    /// The trial the layout was computed from (its ids are only valid for it).
+    std::shared_ptr<const Trial> trial;
+    std::shared_ptr<const BarListData> bars;
+    OverviewMode mode = OverviewMode::Stacked;
+    /// The value type the segments show (stacked modes use stackableValueType()).
+    ValueType valueType = ValueType::Exclusive;
+    MetricId metric;
+    /// Events in segment order (largest mean first); the same order in every bar.
+    std::vector<EventId> order;
+    /// The statistics of the first rows, in row order.
+    std::vector<Statistic> statistics;
+    /// Row of each thread (indexed by ThreadIndex).
+    std::vector<int> rowOfThread;
+    /// Sum of the values shown in each row.
+    std::vector<double> rowTotals;
+};
+
+/// Computes the overview's bars from a trial: pure, thread-safe, no widgets, so big trials are laid
+/// out in a QtConcurrent job while the GUI keeps painting the previous layout.
+class OverviewBuilder {
+public:
+    /// The layout, or nullptr when cancel was set while computing.
+    static std::shared_ptr<const OverviewLayout> build(
+        const OverviewRequest& request, const std::atomic_bool* cancel = nullptr);
+    /// Whether an event can take part in a stacked bar: flat events, and call paths whose flat
+    /// event is missing from the trial.
+    static bool isStackable(const Trial& trial, EventId event);
+    /// The statistic rows, top to bottom.
+    static std::vector<Statistic> statisticRows(bool withTotal);
+};
+
+} // namespace parallax

@@ -1,0 +1,381 @@
+#include "views/overview/overviewwidget.h"
+
+#include "algebra/statistics.h"
+#include "views/charts/chartexport.h"
+#include "views/overview/barlistwidget.h"
+#include "views/overview/selectorbar.h"
+#include "views/overview/valuetext.h"
+#include "views/selectionstate.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace parallax {
+
+OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+{
+    m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
+    m_modeBox = new QComboBox(this);
+    m_modeBox->addItem(tr("Stacked"), static_cast<int>(OverviewMode::Stacked));
+    m_modeBox->addItem(tr("Unstacked"), static_cast<int>(OverviewMode::Unstacked));
+    m_modeBox->addItem(tr("Normalised"), static_cast<int>(OverviewMode::Normalised));
+    m_modeBox->setToolTip(tr("Stacked: events end to end on one scale; unstacked: one column per event; "
+                             "normalised: every bar stretched to 100 %"));
+    m_selectors->addWidget(m_modeBox, tr("&Bars:"));
+    m_sortBox = new QComboBox(this);
+    m_sortBox->addItem(tr("Thread"), static_cast<int>(OverviewSort::ThreadId));
+    m_sortBox->addItem(tr("Selected event"), static_cast<int>(OverviewSort::SelectedEvent));
+    m_sortBox->addItem(tr("Bar total"), static_cast<int>(OverviewSort::BarTotal));
+    m_selectors->addWidget(m_sortBox, tr("S&ort:"));
+    m_descendingBox = new QCheckBox(tr("&Descending"), this);
+    m_selectors->addWidget(m_descendingBox);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
+    m_selectors->addWidget(exportButton);
+
+    m_bars = new BarListWidget(this);
+    m_bars->setPlaceholderText(tr("No trial"));
+    m_bars->setExportName(QStringLiteral("overview.png"));
+    m_bars->setToolTipProvider([this](int row, int segment) { return toolTip(row, segment); });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_selectors);
+    layout->addWidget(m_bars, 1);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(0);
+    connect(m_timer, &QTimer::timeout, this, [this] { rebuild(false); });
+    m_watcher = new QFutureWatcher<std::shared_ptr<const OverviewLayout>>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &OverviewWidget::onFinished);
+
+    connect(m_modeBox, &QComboBox::activated, this,
+        [this](int index) { setMode(static_cast<OverviewMode>(m_modeBox->itemData(index).toInt())); });
+    connect(m_sortBox, &QComboBox::activated, this, [this](int index) {
+        const auto sort = static_cast<OverviewSort>(m_sortBox->itemData(index).toInt());
+        // Values read best largest first; ids smallest first.
+        setSort(sort, sort != OverviewSort::ThreadId);
+    });
+    connect(m_descendingBox, &QCheckBox::toggled, this, [this](bool on) { setSort(m_sort, on); });
+    connect(exportButton, &QToolButton::clicked, this,
+        [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("overview.png")); });
+
+    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] {
+        if (m_dirty)
+            rebuild(false);
+    });
+    connect(m_bars, &BarListWidget::segmentClicked, this, &OverviewWidget::onSegmentClicked);
+    connect(m_bars, &BarListWidget::labelClicked, this, &OverviewWidget::onLabelClicked);
+    connect(m_bars, &BarListWidget::rowActivated, this, &OverviewWidget::onLabelClicked);
+
+    connect(m_state, &SelectionState::trialChanged, this, &OverviewWidget::scheduleRebuild);
+    connect(m_state, &SelectionState::metricChanged, this, &OverviewWidget::scheduleRebuild);
+    connect(m_state, &SelectionState::valueTypeChanged, this, &OverviewWidget::scheduleRebuild);
+    connect(m_state, &SelectionState::timeUnitChanged, this, &OverviewWidget::scheduleRebuild);
+    connect(m_state, &SelectionState::filtersChanged, this, &OverviewWidget::scheduleRebuild);
+    connect(m_state, &SelectionState::eventSelected, this, [this](EventId event) {
+        m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
+        if (m_sort == OverviewSort::SelectedEvent)
+            scheduleRebuild();
+    });
+    connect(m_state, &SelectionState::threadSelected, this, [this] { applySelection(true); });
+
+    if (m_state->trial())
+        scheduleRebuild();
+}
+
+OverviewWidget::~OverviewWidget()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void OverviewWidget::setMode(OverviewMode mode)
+{
+    m_modeBox->setCurrentIndex(m_modeBox->findData(static_cast<int>(mode)));
+    if (mode == m_mode)
+        return;
+    m_mode = mode;
+    scheduleRebuild();
+}
+
+void OverviewWidget::setSort(OverviewSort sort, bool descending)
+{
+    m_sortBox->setCurrentIndex(m_sortBox->findData(static_cast<int>(sort)));
+    {
+        const QSignalBlocker block(m_descendingBox);
+        m_descendingBox->setChecked(descending);
+    }
+    if (sort == m_sort && descending == m_descending)
+        return;
+    m_sort = sort;
+    m_descending = descending;
+    scheduleRebuild();
+}
+
+void OverviewWidget::setShowTotal(bool show)
+{
+    if (show == m_showTotal)
+        return;
+    m_showTotal = show;
+    scheduleRebuild();
+}
+
+void OverviewWidget::setShowValues(bool show)
+{
+    if (show == m_showValues)
+        return;
+    m_showValues = show;
+    scheduleRebuild();
+}
+
+void OverviewWidget::setAsyncThreshold(std::size_t cells) { m_asyncThreshold = cells; }
+
+void OverviewWidget::scheduleRebuild()
+{
+    m_dirty = true;
+    m_timer->start();
+}
+
+OverviewRequest OverviewWidget::makeRequest() const
+{
+    OverviewRequest request;
+    request.trial = m_state->trial();
+    request.metric = m_state->metric();
+    request.valueType = m_state->valueType();
+    request.timeUnit = m_state->timeUnit();
+    request.mode = m_mode;
+    request.sort = m_sort;
+    request.descending = m_descending;
+    request.sortEvent = m_state->event();
+    request.showTotal = m_showTotal;
+    request.showValues = m_showValues;
+    request.locale = locale();
+    if (request.trial) {
+        const Trial& trial = *request.trial;
+        request.visible.resize(trial.eventCount());
+        for (std::size_t i = 0; i < trial.eventCount(); ++i) {
+            const EventId e(i);
+            request.visible[i] = OverviewBuilder::isStackable(trial, e) && m_state->isEventVisible(e);
+        }
+    }
+    return request;
+}
+
+void OverviewWidget::rebuild(bool synchronous)
+{
+    m_dirty = false;
+    m_timer->stop();
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel.reset();
+    m_computing = false;
+    m_bars->setBusy(false);
+
+    OverviewRequest request = makeRequest();
+    const std::size_t cells = request.trial ? request.trial->cellCount() : 0;
+    if (synchronous || cells <= m_asyncThreshold) {
+        apply(OverviewBuilder::build(request));
+        return;
+    }
+    if (m_layout && m_layout->trial != request.trial) {
+        // Another trial: its predecessor's bars would be misleading while the new ones compute.
+        m_layout.reset();
+        m_bars->setData(nullptr);
+        m_bars->setTitle({});
+        m_bars->setPlaceholderText(
+            tr("Laying out %1 threads…").arg(locale().toString(static_cast<qulonglong>(request.trial->threadCount()))));
+    }
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    m_computing = true;
+    m_bars->setBusy(true);
+    // The job owns copies of everything it reads; a superseded job is cancelled and its result
+    // dropped (setFuture() forgets the previous future).
+    m_watcher->setFuture(QtConcurrent::run(
+        [request = std::move(request), cancel] { return OverviewBuilder::build(request, cancel.get()); }));
+}
+
+void OverviewWidget::onFinished()
+{
+    if (!m_computing)
+        return;
+    m_computing = false;
+    m_bars->setBusy(false);
+    m_cancel.reset();
+    if (auto layout = m_watcher->result())
+        apply(std::move(layout));
+}
+
+void OverviewWidget::updateNow()
+{
+    if (m_dirty)
+        rebuild(true);
+    if (m_computing) {
+        m_watcher->waitForFinished();
+        onFinished();
+    }
+}
+
+void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)
+{
+    m_layout = std::move(layout);
+    m_bars->setData(m_layout ? m_layout->bars : nullptr);
+    const EventId event = m_state->event();
+    m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
+    m_bars->setPlaceholderText(m_state->trial() ? tr("No events to show (check the filters)") : tr("No trial"));
+    updateTitle();
+    applySelection(false);
+    Q_EMIT layoutChanged();
+}
+
+void OverviewWidget::updateTitle()
+{
+    const auto& trial = m_state->trial();
+    if (!trial || !m_layout || !m_layout->metric.isValid()) {
+        m_bars->setTitle({});
+        return;
+    }
+    const Metric& metric = trial->metric(m_layout->metric);
+    QString value = valueTypeName(m_layout->valueType);
+    const QString unit = valueUnit(metric, m_layout->valueType, m_state->timeUnit());
+    if (!unit.isEmpty() && unit != QLatin1String("%"))
+        value += QStringLiteral(" (") + unit + QLatin1Char(')');
+    if (m_layout->valueType != m_state->valueType())
+        value += tr(", stacked instead of %1").arg(valueTypeName(m_state->valueType()).toLower());
+    const QString mode = m_layout->mode == OverviewMode::Stacked ? tr("stacked")
+        : m_layout->mode == OverviewMode::Unstacked              ? tr("unstacked")
+                                                                 : tr("normalised");
+    const QString threads = trial->threadCount() == 1
+        ? tr("1 thread")
+        : tr("%1 threads").arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
+    m_bars->setTitle(tr("%1 — %2 — %3 bars — %4 (n,c,t)").arg(metric.name, value, mode, threads));
+}
+
+void OverviewWidget::applySelection(bool scroll)
+{
+    const int row = rowOfThread(m_state->thread());
+    m_bars->setSelectedRow(row);
+    if (scroll && row >= 0) {
+        m_bars->setCurrentRow(row);
+        m_bars->scrollToRow(row);
+    }
+}
+
+bool OverviewWidget::isCurrent() const
+{
+    return m_layout && m_layout->trial == m_state->trial() && m_layout->bars == m_bars->data();
+}
+
+int OverviewWidget::rowOfThread(ThreadIndex thread) const
+{
+    if (!isCurrent() || !thread.isValid() || thread.index() >= m_layout->rowOfThread.size())
+        return -1;
+    return m_layout->rowOfThread[thread.index()];
+}
+
+ThreadIndex OverviewWidget::threadAtRow(int row) const
+{
+    const auto& data = m_bars->data();
+    if (!isCurrent() || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
+        return {};
+    const BarRow& r = data->rows[static_cast<std::size_t>(row)];
+    return r.kind == BarRowKind::Item ? ThreadIndex(r.id) : ThreadIndex();
+}
+
+std::optional<Statistic> OverviewWidget::statisticAtRow(int row) const
+{
+    const auto& data = m_bars->data();
+    if (!isCurrent() || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
+        return std::nullopt;
+    const BarRow& r = data->rows[static_cast<std::size_t>(row)];
+    if (r.kind != BarRowKind::Summary)
+        return std::nullopt;
+    return static_cast<Statistic>(r.id);
+}
+
+EventId OverviewWidget::eventOfSegment(int segment) const
+{
+    const auto& data = m_bars->data();
+    if (!isCurrent() || segment < 0 || static_cast<std::size_t>(segment) >= data->segments.size())
+        return {};
+    return EventId(data->segments[static_cast<std::size_t>(segment)].key);
+}
+
+QString OverviewWidget::toolTip(int row, int segment) const
+{
+    const auto& trial = m_state->trial();
+    if (!trial || !isCurrent() || !m_layout->metric.isValid())
+        return {};
+    const ThreadIndex thread = threadAtRow(row);
+    const auto statistic = statisticAtRow(row);
+    const QString where = thread.isValid() ? tr("Thread %1 (n,c,t)").arg(trial->threadKey(thread).toString())
+        : statistic                        ? statisticName(*statistic)
+                                           : QString();
+    const Metric& metric = trial->metric(m_layout->metric);
+    const TimeUnit unit = m_state->timeUnit();
+    const QLocale loc = locale();
+    const double rowTotal = m_layout->rowTotals[static_cast<std::size_t>(row)];
+    if (segment < 0) {
+        const QString sum = valueText(rowTotal, metric, m_layout->valueType, unit, loc);
+        const QString hint = thread.isValid() ? tr("Click the label to open this thread")
+                                              : tr("Click the label to open this statistic");
+        return where + QLatin1Char('\n') + tr("Sum of the bar: %1").arg(sum) + QLatin1Char('\n') + hint;
+    }
+    const EventId event = eventOfSegment(segment);
+    if (!event.isValid() || event.index() >= trial->eventCount())
+        return {};
+    const auto stats = TrialStatistics::of(*trial);
+    std::optional<double> value;
+    if (thread.isValid())
+        value = threadValue(*trial, *stats, thread, event, m_layout->metric, m_layout->valueType);
+    else if (statistic)
+        value = statisticValue(*trial, *stats, event, m_layout->metric, m_layout->valueType, *statistic);
+    QString text = trial->event(event).name + QLatin1Char('\n') + where + QLatin1Char('\n')
+        + valueTypeName(m_layout->valueType) + QStringLiteral(": ")
+        + (value ? valueText(*value, metric, m_layout->valueType, unit, loc) : absentText());
+    if (value && rowTotal != 0 && m_layout->mode != OverviewMode::Unstacked)
+        text += QLatin1Char('\n') + tr("%1 % of this bar").arg(loc.toString(100.0 * *value / rowTotal, 'f', 2));
+    return text;
+}
+
+void OverviewWidget::onSegmentClicked(int row, int segment)
+{
+    Q_UNUSED(row);
+    const EventId event = eventOfSegment(segment);
+    if (!event.isValid())
+        return;
+    m_state->selectEvent(event);
+    Q_EMIT eventActivated(event);
+}
+
+void OverviewWidget::onLabelClicked(int row)
+{
+    const ThreadIndex thread = threadAtRow(row);
+    if (thread.isValid()) {
+        m_state->selectThread(thread);
+        Q_EMIT threadActivated(thread);
+        return;
+    }
+    if (const auto statistic = statisticAtRow(row))
+        Q_EMIT statisticActivated(*statistic);
+}
+
+QString OverviewWidget::exportImage(const QString& fileName)
+{
+    updateNow();
+    return m_bars->exportImage(fileName);
+}
+
+} // namespace parallax

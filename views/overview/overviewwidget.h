@@ -1,0 +1,114 @@
+#pragma once
+
+#include "views/overview/overviewbuilder.h"
+
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+template <typename T> class QFutureWatcher;
+class QTimer;
+
+namespace parallax {
+
+class BarListWidget;
+class SelectionState;
+class SelectorBar;
+
+/// ParaProf's main data window: one horizontal bar per thread (labelled n,c,t) under pinned rows
+/// for the mean, std. dev., min, max and total, for the SelectionState's metric and value type.
+/// Each event has its stable colour (eventColor) and the same place in every bar (largest mean
+/// first). Stacked, unstacked or normalised; threads sorted by id, by the selected event or by the
+/// bar's sum. Clicking a segment selects its event (eventActivated), clicking a thread label selects
+/// the thread (threadActivated); the selected event is outlined in every bar. Follows the
+/// SelectionState's filters. The layout is computed off the paint path, in a background job for big
+/// trials, and only the visible rows are painted, so 16,384 threads stay smooth.
+class OverviewWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit OverviewWidget(SelectionState* state, QWidget* parent = nullptr);
+    ~OverviewWidget() override;
+
+    void setMode(OverviewMode mode);
+    OverviewMode mode() const { return m_mode; }
+    void setSort(OverviewSort sort, bool descending = false);
+    OverviewSort sort() const { return m_sort; }
+    bool sortDescending() const { return m_descending; }
+    /// The Total row (own scale: it is N times the mean); on by default.
+    void setShowTotal(bool show);
+    /// Each bar's sum printed after its end; on by default.
+    void setShowValues(bool show);
+    /// Trials with more (thread, event) cells than this are laid out in a background job
+    /// (default 100,000); smaller ones synchronously.
+    void setAsyncThreshold(std::size_t cells);
+
+    /// Applies pending changes now, waiting for a background layout. Call it before grab() or
+    /// render() when no event loop runs (headless rendering of a big trial).
+    void updateNow();
+    /// Whether a background layout is being computed.
+    bool isComputing() const { return m_computing; }
+
+    /// The layout shown (nullptr before the first one).
+    const std::shared_ptr<const OverviewLayout>& overviewLayout() const { return m_layout; }
+    BarListWidget* barList() const { return m_bars; }
+    SelectorBar* selectorBar() const { return m_selectors; }
+    /// Row of a thread in the bar list, -1 when unknown.
+    int rowOfThread(ThreadIndex thread) const;
+    /// The thread of a row (invalid for statistic rows).
+    ThreadIndex threadAtRow(int row) const;
+    /// The statistic of a pinned row.
+    std::optional<Statistic> statisticAtRow(int row) const;
+    /// The event of a segment (index into barList()->data()->segments).
+    EventId eventOfSegment(int segment) const;
+
+    /// Writes the chart as PNG, SVG or PDF (by suffix); empty string or the error.
+    QString exportImage(const QString& fileName);
+
+Q_SIGNALS:
+    /// A segment was clicked: its event is now selected (open its Event window).
+    void eventActivated(parallax::EventId event);
+    /// A thread label was clicked (or Enter pressed on it): the thread is now selected.
+    void threadActivated(parallax::ThreadIndex thread);
+    /// A statistic row's label was clicked (open the mean/std. dev./... pseudo-thread window).
+    void statisticActivated(parallax::Statistic statistic);
+    /// A new layout is shown.
+    void layoutChanged();
+
+private:
+    /// Whether the shown layout belongs to the state's trial (ids of another trial must not leak).
+    bool isCurrent() const;
+    void scheduleRebuild();
+    void rebuild(bool synchronous);
+    void onFinished();
+    void apply(std::shared_ptr<const OverviewLayout> layout);
+    void applySelection(bool scroll);
+    void updateTitle();
+    OverviewRequest makeRequest() const;
+    QString toolTip(int row, int segment) const;
+    void onSegmentClicked(int row, int segment);
+    void onLabelClicked(int row);
+
+    SelectionState* m_state;
+    SelectorBar* m_selectors = nullptr;
+    QComboBox* m_modeBox = nullptr;
+    QComboBox* m_sortBox = nullptr;
+    QCheckBox* m_descendingBox = nullptr;
+    BarListWidget* m_bars = nullptr;
+    QTimer* m_timer = nullptr;
+    QFutureWatcher<std::shared_ptr<const OverviewLayout>>* m_watcher = nullptr;
+    std::shared_ptr<std::atomic_bool> m_cancel;
+    std::shared_ptr<const OverviewLayout> m_layout;
+    OverviewMode m_mode = OverviewMode::Stacked;
+    OverviewSort m_sort = OverviewSort::ThreadId;
+    bool m_descending = false;
+    bool m_showTotal = true;
+    bool m_showValues = true;
+    bool m_dirty = false;
+    bool m_computing = false;
+    std::size_t m_asyncThreshold = 100000;
+};
+
+} // namespace parallax

@@ -1,0 +1,138 @@
+#include "views/overview/selectorbar.h"
+
+#include "views/selectionstate.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+
+namespace parallax {
+
+namespace {
+
+    QComboBox* addBox(QHBoxLayout* layout, QWidget* parent, const QString& label, QWidget** titleOut)
+    {
+        auto* title = new QLabel(label, parent);
+        *titleOut = title;
+        auto* box = new QComboBox(parent);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        title->setBuddy(box);
+        layout->addWidget(title);
+        layout->addWidget(box);
+        return box;
+    }
+
+} // namespace
+
+SelectorBar::SelectorBar(SelectionState* state, int selectors, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+{
+    // Narrow windows clip the selectors on the right rather than growing to fit them.
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_layout = new QHBoxLayout(this);
+    m_layout->setContentsMargins(4, 2, 4, 2);
+    m_layout->setSpacing(6);
+    if (selectors & MetricSelector) {
+        m_metric = addBox(m_layout, this, tr("&Metric:"), &m_metricLabel);
+        connect(m_metric, &QComboBox::activated, this, [this](int index) {
+            if (index >= 0)
+                m_state->setMetric(MetricId(static_cast<std::uint32_t>(index)));
+        });
+    }
+    if (selectors & ValueSelector) {
+        m_value = addBox(m_layout, this, tr("&Value:"), &m_valueLabel);
+        for (int i = 0; i < ValueTypeCount; ++i)
+            m_value->addItem(valueTypeName(static_cast<ValueType>(i)), i);
+        connect(m_value, &QComboBox::activated, this,
+            [this](int index) { m_state->setValueType(static_cast<ValueType>(m_value->itemData(index).toInt())); });
+    }
+    if (selectors & UnitSelector) {
+        m_unit = addBox(m_layout, this, tr("&Unit:"), &m_unitLabel);
+        const TimeUnit units[]
+            = { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds };
+        const QString shortNames[] = { tr("µs"), tr("ms"), tr("s"), tr("h:m:s") };
+        for (int i = 0; i < 4; ++i) {
+            m_unit->addItem(shortNames[i], static_cast<int>(units[i]));
+            m_unit->setItemData(i, timeUnitName(units[i]), Qt::ToolTipRole);
+        }
+        connect(m_unit, &QComboBox::activated, this,
+            [this](int index) { m_state->setTimeUnit(static_cast<TimeUnit>(m_unit->itemData(index).toInt())); });
+    }
+    m_layout->addStretch(1);
+
+    connect(m_state, &SelectionState::trialChanged, this, [this] {
+        fillMetrics();
+        syncFromState();
+    });
+    connect(m_state, &SelectionState::metricChanged, this, &SelectorBar::syncFromState);
+    connect(m_state, &SelectionState::valueTypeChanged, this, &SelectorBar::syncFromState);
+    connect(m_state, &SelectionState::timeUnitChanged, this, &SelectorBar::syncFromState);
+    fillMetrics();
+    syncFromState();
+}
+
+void SelectorBar::addWidget(QWidget* widget, const QString& label)
+{
+    const int at = m_layout->count() - 1; // before the stretch
+    if (!label.isEmpty()) {
+        auto* title = new QLabel(label, this);
+        title->setBuddy(widget);
+        m_layout->insertWidget(at, title);
+        m_layout->insertWidget(at + 1, widget);
+    } else {
+        m_layout->insertWidget(at, widget);
+    }
+}
+
+void SelectorBar::setSelectorVisible(Selector selector, bool visible)
+{
+    const auto set = [visible](QWidget* label, QWidget* box) {
+        if (label)
+            label->setVisible(visible);
+        if (box)
+            box->setVisible(visible);
+    };
+    if (selector & MetricSelector)
+        set(m_metricLabel, m_metric);
+    if (selector & ValueSelector)
+        set(m_valueLabel, m_value);
+    if (selector & UnitSelector)
+        set(m_unitLabel, m_unit);
+}
+
+void SelectorBar::fillMetrics()
+{
+    if (!m_metric)
+        return;
+    const QSignalBlocker block(m_metric);
+    m_metric->clear();
+    if (const auto& trial = m_state->trial())
+        for (const Metric& metric : trial->metrics())
+            m_metric->addItem(metric.name);
+    m_metric->setEnabled(m_metric->count() > 1);
+}
+
+void SelectorBar::syncFromState()
+{
+    if (m_metric) {
+        const QSignalBlocker block(m_metric);
+        const MetricId metric = m_state->metric();
+        m_metric->setCurrentIndex(metric.isValid() ? static_cast<int>(metric.index()) : -1);
+    }
+    if (m_value) {
+        const QSignalBlocker block(m_value);
+        m_value->setCurrentIndex(m_value->findData(static_cast<int>(m_state->valueType())));
+    }
+    if (m_unit) {
+        const QSignalBlocker block(m_unit);
+        m_unit->setCurrentIndex(m_unit->findData(static_cast<int>(m_state->timeUnit())));
+        const auto& trial = m_state->trial();
+        const MetricId metric = m_state->metric();
+        const bool time = trial && metric.isValid() && trial->metric(metric).isTime();
+        m_unit->setEnabled(time);
+    }
+}
+
+} // namespace parallax

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QHBoxLayout;
+
+namespace parallax {
+
+class SelectionState;
+
+/// A row of combo boxes bound to the SelectionState: metric, value type and time unit. Changing a
+/// box sets the state; a change of the state (from any window) updates the boxes. Owners add their
+/// own controls with addWidget().
+class SelectorBar : public QWidget {
+    Q_OBJECT
+public:
+    enum Selector { MetricSelector = 1, ValueSelector = 2, UnitSelector = 4, AllSelectors = 7 };
+
+    explicit SelectorBar(SelectionState* state, int selectors = AllSelectors, QWidget* parent = nullptr);
+
+    /// Adds a control after the selectors (with an optional label before it).
+    void addWidget(QWidget* widget, const QString& label = {});
+
+    /// Hides or shows one selector with its label (when the main window offers it globally).
+    void setSelectorVisible(Selector selector, bool visible);
+
+    QComboBox* metricBox() const { return m_metric; }
+    QComboBox* valueBox() const { return m_value; }
+    QComboBox* unitBox() const { return m_unit; }
+
+private:
+    void fillMetrics();
+    void syncFromState();
+
+    SelectionState* m_state;
+    QHBoxLayout* m_layout = nullptr;
+    QComboBox* m_metric = nullptr;
+    QComboBox* m_value = nullptr;
+    QComboBox* m_unit = nullptr;
+    QWidget* m_metricLabel = nullptr;
+    QWidget* m_valueLabel = nullptr;
+    QWidget* m_unitLabel = nullptr;
+};
+
+} // namespace parallax

@@ -1,0 +1,340 @@
+#include "views/overview/threadbarchart.h"
+
+#include "algebra/statistics.h"
+#include "views/charts/chartexport.h"
+#include "views/charts/colors.h"
+#include "views/overview/barlistwidget.h"
+#include "views/overview/overviewbuilder.h"
+#include "views/overview/selectorbar.h"
+#include "views/overview/valuetext.h"
+#include "views/selectionstate.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace parallax {
+
+namespace {
+
+    constexpr int ThreadSource = -1;
+
+} // namespace
+
+ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+{
+    m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
+    m_sourceBox = new QComboBox(this);
+    m_sourceBox->addItem(tr("Selected thread"), ThreadSource);
+    const Statistic statistics[] = { Statistic::MeanAll, Statistic::MeanPresent, Statistic::StdDevAll, Statistic::Min,
+        Statistic::Max, Statistic::Total };
+    for (Statistic s : statistics)
+        m_sourceBox->addItem(statisticName(s), static_cast<int>(s));
+    m_selectors->addWidget(m_sourceBox, tr("&Show:"));
+    m_sortBox = new QComboBox(this);
+    m_sortBox->addItem(tr("Largest first"), static_cast<int>(Sort::ValueDescending));
+    m_sortBox->addItem(tr("Smallest first"), static_cast<int>(Sort::ValueAscending));
+    m_sortBox->addItem(tr("Name"), static_cast<int>(Sort::Name));
+    m_selectors->addWidget(m_sortBox, tr("S&ort:"));
+    m_callPathBox = new QCheckBox(tr("&Call paths"), this);
+    m_callPathBox->setToolTip(tr("Also show call-path events (a => b); their time is already in their flat events"));
+    m_selectors->addWidget(m_callPathBox);
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
+    m_selectors->addWidget(exportButton);
+
+    m_bars = new BarListWidget(this);
+    m_bars->setExportName(QStringLiteral("thread.png"));
+    m_bars->setMaxLabelFraction(0.45);
+    m_bars->setToolTipProvider([this](int row, int segment) { return toolTip(row, segment); });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_selectors);
+    layout->addWidget(m_bars, 1);
+
+    m_timer = new QTimer(this);
+    m_timer->setSingleShot(true);
+    m_timer->setInterval(0);
+    connect(m_timer, &QTimer::timeout, this, &ThreadBarChart::rebuild);
+
+    connect(m_sourceBox, &QComboBox::activated, this, [this](int index) {
+        const int data = m_sourceBox->itemData(index).toInt();
+        setStatistic(data == ThreadSource ? std::nullopt : std::optional<Statistic>(static_cast<Statistic>(data)));
+    });
+    connect(m_sortBox, &QComboBox::activated, this,
+        [this](int index) { setSort(static_cast<Sort>(m_sortBox->itemData(index).toInt())); });
+    connect(m_callPathBox, &QCheckBox::toggled, this, &ThreadBarChart::setShowCallPaths);
+    connect(exportButton, &QToolButton::clicked, this,
+        [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("thread.png")); });
+    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] {
+        if (m_dirty)
+            rebuild();
+    });
+    connect(m_bars, &BarListWidget::labelClicked, this, &ThreadBarChart::activate);
+    connect(m_bars, &BarListWidget::segmentClicked, this, [this](int row, int) { activate(row); });
+    connect(m_bars, &BarListWidget::rowActivated, this, &ThreadBarChart::activate);
+
+    connect(m_state, &SelectionState::trialChanged, this, [this] {
+        m_pinned = ThreadIndex();
+        scheduleRebuild();
+    });
+    connect(m_state, &SelectionState::metricChanged, this, &ThreadBarChart::scheduleRebuild);
+    connect(m_state, &SelectionState::valueTypeChanged, this, &ThreadBarChart::scheduleRebuild);
+    connect(m_state, &SelectionState::timeUnitChanged, this, &ThreadBarChart::scheduleRebuild);
+    connect(m_state, &SelectionState::filtersChanged, this, &ThreadBarChart::scheduleRebuild);
+    connect(m_state, &SelectionState::threadSelected, this, [this] {
+        if (!m_pinned.isValid() && !m_statistic)
+            scheduleRebuild();
+        syncSourceBox();
+    });
+    connect(m_state, &SelectionState::eventSelected, this, [this] { applySelection(true); });
+    syncSourceBox();
+    scheduleRebuild();
+}
+
+ThreadBarChart::~ThreadBarChart() = default;
+
+void ThreadBarChart::setStatistic(std::optional<Statistic> statistic)
+{
+    m_statistic = statistic;
+    syncSourceBox();
+    scheduleRebuild();
+}
+
+void ThreadBarChart::setPinnedThread(ThreadIndex thread)
+{
+    m_pinned = thread;
+    syncSourceBox();
+    scheduleRebuild();
+}
+
+ThreadIndex ThreadBarChart::thread() const
+{
+    if (m_statistic)
+        return {};
+    return m_pinned.isValid() ? m_pinned : m_state->thread();
+}
+
+void ThreadBarChart::setSort(Sort sort)
+{
+    m_sortBox->setCurrentIndex(m_sortBox->findData(static_cast<int>(sort)));
+    if (sort == m_sort)
+        return;
+    m_sort = sort;
+    scheduleRebuild();
+}
+
+void ThreadBarChart::setShowCallPaths(bool show)
+{
+    {
+        const QSignalBlocker block(m_callPathBox);
+        m_callPathBox->setChecked(show);
+    }
+    if (show == m_showCallPaths)
+        return;
+    m_showCallPaths = show;
+    scheduleRebuild();
+}
+
+void ThreadBarChart::syncSourceBox()
+{
+    const QSignalBlocker block(m_sourceBox);
+    m_sourceBox->setCurrentIndex(m_sourceBox->findData(m_statistic ? static_cast<int>(*m_statistic) : ThreadSource));
+    const auto& trial = m_state->trial();
+    const ThreadIndex t = m_pinned.isValid() ? m_pinned : m_state->thread();
+    const bool known = trial && t.isValid() && t.index() < trial->threadCount();
+    m_sourceBox->setItemText(0,
+        known ? (m_pinned.isValid() ? tr("Thread %1") : tr("Selected: %1")).arg(trial->threadKey(t).toString())
+              : tr("Selected thread"));
+}
+
+void ThreadBarChart::scheduleRebuild()
+{
+    m_dirty = true;
+    m_timer->start();
+}
+
+void ThreadBarChart::updateNow()
+{
+    if (m_dirty)
+        rebuild();
+}
+
+void ThreadBarChart::rebuild()
+{
+    m_dirty = false;
+    m_timer->stop();
+    m_rows.clear();
+    m_where.clear();
+    auto data = std::make_shared<BarListData>();
+    data->labelAlignment = Qt::AlignLeft;
+    const auto& trial = m_state->trial();
+    const MetricId m = m_state->metric();
+    const ThreadIndex t = thread();
+    const bool threadOk = trial && t.isValid() && t.index() < trial->threadCount();
+    if (!trial || !m.isValid() || (!m_statistic && !threadOk)) {
+        m_bars->setTitle({});
+        m_bars->setPlaceholderText(trial ? tr("Select a thread: click a thread's label in the overview, or choose a "
+                                              "statistic under Show")
+                                         : tr("No trial"));
+        m_bars->setData(data);
+        return;
+    }
+    const auto stats = TrialStatistics::of(*trial);
+    const ValueType type = m_state->valueType();
+    const TimeUnit unit = m_state->timeUnit();
+    const Metric& metric = trial->metric(m);
+    const QLocale loc = locale();
+    const auto wanted = [&](EventId e) {
+        return m_state->isEventVisible(e) && (m_showCallPaths || OverviewBuilder::isStackable(*trial, e));
+    };
+
+    if (m_statistic) {
+        const QString threads = trial->threadCount() == 1
+            ? tr("1 thread")
+            : tr("%1 threads").arg(loc.toString(static_cast<qulonglong>(trial->threadCount())));
+        m_where = tr("%1 over %2").arg(statisticName(*m_statistic), threads);
+        for (std::size_t i = 0; i < trial->eventCount(); ++i) {
+            const EventId e(i);
+            if (!wanted(e) || stats->stat(e, m, ValueKind::Exclusive).present == 0)
+                continue;
+            if (const auto v = parallax::statisticValue(*trial, *stats, e, m, type, *m_statistic))
+                m_rows.push_back({ e, *v });
+        }
+    } else {
+        m_where = tr("Thread %1 (n,c,t)").arg(trial->threadKey(t).toString());
+        const IntervalRow& row = trial->row(t);
+        for (std::size_t i = 0; i < row.size(); ++i)
+            if (wanted(row.events[i]))
+                m_rows.push_back({ row.events[i], cellValue(*trial, *stats, t, i, m, type) });
+    }
+
+    switch (m_sort) {
+    case Sort::ValueDescending:
+        std::stable_sort(m_rows.begin(), m_rows.end(), [](const Row& a, const Row& b) { return a.value > b.value; });
+        break;
+    case Sort::ValueAscending:
+        std::stable_sort(m_rows.begin(), m_rows.end(), [](const Row& a, const Row& b) { return a.value < b.value; });
+        break;
+    case Sort::Name:
+        std::stable_sort(m_rows.begin(), m_rows.end(), [&trial](const Row& a, const Row& b) {
+            return QString::compare(trial->event(a.event).name, trial->event(b.event).name, Qt::CaseInsensitive) < 0;
+        });
+        break;
+    }
+
+    double lo = 0;
+    double hi = 0;
+    for (const Row& row : m_rows) {
+        lo = std::min(lo, row.value);
+        hi = std::max(hi, row.value);
+    }
+    const double span = hi - lo > 0 ? hi - lo : 1.0;
+    const auto origin = static_cast<float>(-lo / span);
+    data->origin = origin;
+    data->colors.assign(trial->eventCount(), 0xff808080u);
+    data->rows.reserve(m_rows.size());
+    data->segments.reserve(m_rows.size());
+    for (const Row& row : m_rows) {
+        const QString& name = trial->event(row.event).name;
+        data->colors[row.event.index()] = eventColor(name).rgb();
+        BarRow bar;
+        bar.label = name;
+        bar.id = row.event.index();
+        bar.firstSegment = static_cast<std::uint32_t>(data->segments.size());
+        bar.segmentCount = 1;
+        const auto x = static_cast<float>((row.value - lo) / span);
+        data->segments.push_back({ std::min(origin, x), std::max(origin, x), row.event.index() });
+        bar.end = std::max(origin, x);
+        bar.text = valueText(row.value, metric, type, unit, loc);
+        data->rows.push_back(std::move(bar));
+    }
+
+    QString value = valueTypeName(type);
+    const QString unitText = valueUnit(metric, type, unit);
+    if (!unitText.isEmpty() && unitText != QLatin1String("%"))
+        value += QStringLiteral(" (") + unitText + QLatin1Char(')');
+    m_bars->setTitle(tr("%1 — %2, %3").arg(m_where, metric.name, value));
+    m_bars->setPlaceholderText(tr("No events to show (check the filters)"));
+    m_bars->setData(std::move(data));
+    applySelection(false);
+}
+
+void ThreadBarChart::applySelection(bool scroll)
+{
+    const EventId event = m_state->event();
+    m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
+    const int row = rowOfEvent(event);
+    m_bars->setSelectedRow(row);
+    if (scroll && row >= 0) {
+        m_bars->setCurrentRow(row);
+        m_bars->scrollToRow(row);
+    }
+}
+
+EventId ThreadBarChart::eventAt(int row) const
+{
+    return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].event : EventId();
+}
+
+std::optional<double> ThreadBarChart::valueAt(int row) const
+{
+    if (row < 0 || row >= rowCount())
+        return std::nullopt;
+    return m_rows[static_cast<std::size_t>(row)].value;
+}
+
+QString ThreadBarChart::textAt(int row) const
+{
+    const auto& data = m_bars->data();
+    if (!data || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
+        return {};
+    return data->rows[static_cast<std::size_t>(row)].text;
+}
+
+int ThreadBarChart::rowOfEvent(EventId event) const
+{
+    if (!event.isValid())
+        return -1;
+    for (std::size_t r = 0; r < m_rows.size(); ++r)
+        if (m_rows[r].event == event)
+            return static_cast<int>(r);
+    return -1;
+}
+
+QString ThreadBarChart::toolTip(int row, int) const
+{
+    const auto& trial = m_state->trial();
+    if (m_dirty || !trial || row < 0 || row >= rowCount())
+        return {};
+    const Row& r = m_rows[static_cast<std::size_t>(row)];
+    return trial->event(r.event).name + QLatin1Char('\n') + m_where + QLatin1Char('\n')
+        + valueTypeName(m_state->valueType()) + QStringLiteral(": ") + textAt(row);
+}
+
+void ThreadBarChart::activate(int row)
+{
+    if (m_dirty) // rows of a previous trial or selection
+        return;
+    const EventId event = eventAt(row);
+    if (!event.isValid())
+        return;
+    m_state->selectEvent(event);
+    Q_EMIT eventActivated(event);
+}
+
+QString ThreadBarChart::exportImage(const QString& fileName)
+{
+    updateNow();
+    return m_bars->exportImage(fileName);
+}
+
+} // namespace parallax

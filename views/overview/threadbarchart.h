@@ -1,0 +1,94 @@
+#pragma once
+
+#include "algebra/values.h"
+#include "views/overview/barlistdata.h"
+
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QTimer;
+
+namespace parallax {
+
+class BarListWidget;
+class SelectionState;
+class SelectorBar;
+
+/// ParaProf's thread bar chart (the Thread window): every visible event of one thread, or of a
+/// statistic pseudo-thread (mean, std. dev., min, max, total), sorted by the SelectionState's value
+/// type (largest first by default), one bar per event in its colour with the value at the bar's
+/// end. Clicking an event selects it (eventActivated); the selected event is outlined.
+class ThreadBarChart : public QWidget {
+    Q_OBJECT
+public:
+    enum class Sort { ValueDescending, ValueAscending, Name };
+
+    explicit ThreadBarChart(SelectionState* state, QWidget* parent = nullptr);
+    ~ThreadBarChart() override;
+
+    /// Shows a statistic pseudo-thread; nullopt shows a thread (the default).
+    void setStatistic(std::optional<Statistic> statistic);
+    std::optional<Statistic> statistic() const { return m_statistic; }
+    /// Shows this thread whatever the selection; an invalid index follows SelectionState::thread().
+    /// A new trial clears the pin.
+    void setPinnedThread(ThreadIndex thread);
+    /// The thread shown (pinned or selected; invalid when a statistic is shown or none is selected).
+    ThreadIndex thread() const;
+    void setSort(Sort sort);
+    Sort sort() const { return m_sort; }
+    /// Whether call-path events ("a => b") get bars; off by default, since their time is already in
+    /// their flat events.
+    void setShowCallPaths(bool show);
+    bool showCallPaths() const { return m_showCallPaths; }
+
+    /// Applies pending changes now (before grab()/render() without an event loop, and in tests).
+    void updateNow();
+
+    // What is shown, row by row (after updateNow()).
+    int rowCount() const { return static_cast<int>(m_rows.size()); }
+    EventId eventAt(int row) const;
+    /// The raw value of a row (µs for time).
+    std::optional<double> valueAt(int row) const;
+    QString textAt(int row) const;
+    int rowOfEvent(EventId event) const;
+
+    BarListWidget* barList() const { return m_bars; }
+    SelectorBar* selectorBar() const { return m_selectors; }
+    QString exportImage(const QString& fileName);
+
+Q_SIGNALS:
+    /// An event's bar or name was clicked (or Enter pressed on it); it is now selected.
+    void eventActivated(parallax::EventId event);
+
+private:
+    struct Row {
+        EventId event;
+        double value = 0;
+    };
+    void scheduleRebuild();
+    void rebuild();
+    void applySelection(bool scroll);
+    void syncSourceBox();
+    QString toolTip(int row, int segment) const;
+    void activate(int row);
+
+    SelectionState* m_state;
+    SelectorBar* m_selectors = nullptr;
+    QComboBox* m_sourceBox = nullptr;
+    QComboBox* m_sortBox = nullptr;
+    QCheckBox* m_callPathBox = nullptr;
+    BarListWidget* m_bars = nullptr;
+    QTimer* m_timer = nullptr;
+    std::optional<Statistic> m_statistic;
+    ThreadIndex m_pinned;
+    Sort m_sort = Sort::ValueDescending;
+    bool m_showCallPaths = false;
+    bool m_dirty = false;
+    std::vector<Row> m_rows;
+    QString m_where;
+};
+
+} // namespace parallax

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "algebra/units.h"
+#include "algebra/values.h"
+
+#include <QLocale>
+#include <QString>
+
+namespace parallax {
+
+/// A value of a bar chart as text with its unit: "27.490 ms", "53.09 %", "1,024" (calls).
+QString valueText(double value, const Metric& metric, ValueType type, TimeUnit unit, const QLocale& locale = QLocale());
+/// The unit a value type is shown in ("ms", "%", "" for counts).
+QString valueUnit(const Metric& metric, ValueType type, TimeUnit unit);
+/// "—": what a chart shows where a value is absent (the event did not run), never 0.
+QString absentText();
+/// The value type whose values add up along a thread (stacked bars): inclusive and per-call values
+/// overlap, so stacking uses the exclusive counterpart.
+ValueType stackableValueType(ValueType type);
+
+} // namespace parallax
