@@ -1,0 +1,1023 @@
+#include "views/callgraph/callgraphwidget.h"
+
+#include "algebra/calltree.h"
+#include "algebra/statistics.h"
+#include "algebra/units.h"
+#include "views/callgraph/callgraphedgeitem.h"
+#include "views/callgraph/callgraphview.h"
+#include "views/callgraph/dotrunner.h"
+#include "views/charts/colors.h"
+#include "views/selectionstate.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontMetricsF>
+#include <QGraphicsScene>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QSvgGenerator>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace parallax {
+
+namespace {
+
+    constexpr int threadSource = 100;
+    constexpr int selectedMetric = -1;
+    constexpr double pointsPerInch = 72.0;
+    constexpr double minBoxWidth = 60.0;
+    constexpr double maxBoxWidth = 320.0;
+    constexpr double sceneMargin = 16.0;
+
+    const ValueType sizeTypes[] = { ValueType::Inclusive, ValueType::Exclusive, ValueType::Calls,
+        ValueType::Subroutines, ValueType::InclusivePerCall, ValueType::ExclusivePerCall };
+
+    std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+    QFont nodeFont(const QFont& base)
+    {
+        QFont font = base;
+        font.setPixelSize(12);
+        return font;
+    }
+
+    QFont edgeFont(const QFont& base)
+    {
+        QFont font = base;
+        font.setPixelSize(10);
+        return font;
+    }
+
+    QString nodeName(int node) { return QStringLiteral("n%1").arg(node); }
+
+    int nodeFromName(const QString& name)
+    {
+        bool ok = false;
+        const int node = name.mid(1).toInt(&ok);
+        return ok && name.startsWith(QLatin1Char('n')) ? node : -1;
+    }
+
+    QPixmap legendPixmap()
+    {
+        QPixmap pixmap(96, 12);
+        pixmap.fill(Qt::transparent);
+        QPainter painter(&pixmap);
+        for (int x = 0; x < pixmap.width(); ++x) {
+            painter.setPen(sequentialColor(static_cast<double>(x) / (pixmap.width() - 1)));
+            painter.drawLine(x, 0, x, pixmap.height() - 1);
+        }
+        painter.setPen(QColor(0x80, 0x80, 0x80));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(pixmap.rect().adjusted(0, 0, -1, -1));
+        return pixmap;
+    }
+
+} // namespace
+
+CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_dot(new DotRunner(this))
+    , m_layoutTimer(new QTimer(this))
+    , m_scene(new QGraphicsScene(this))
+    , m_view(new CallGraphView(this))
+    , m_stack(new QStackedWidget(this))
+    , m_message(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_info(new QLabel(this))
+    , m_legend(new QLabel(this))
+    , m_source(new QComboBox(this))
+    , m_orientationCombo(new QComboBox(this))
+    , m_sizeTypeCombo(new QComboBox(this))
+    , m_sizeMetricCombo(new QComboBox(this))
+    , m_colorTypeCombo(new QComboBox(this))
+    , m_colorMetricCombo(new QComboBox(this))
+    , m_search(new QLineEdit(this))
+    , m_matches(new QLabel(this))
+{
+    setWindowTitle(tr("Call Graph"));
+    m_view->setScene(m_scene);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setMargin(24);
+    m_stack->addWidget(m_view);
+    m_stack->addWidget(m_message);
+
+    // Controls: where values come from, what sets width and colour.
+    for (int s = 0; s < StatisticCount; ++s)
+        m_source->addItem(statisticName(static_cast<Statistic>(s)), s);
+    m_source->addItem(tr("Selected thread"), threadSource);
+    m_source->setToolTip(tr("Values are a statistic across threads, or those of the thread selected in any window"));
+    for (ValueType type : sizeTypes) {
+        m_sizeTypeCombo->addItem(valueTypeName(type), static_cast<int>(type));
+        m_colorTypeCombo->addItem(valueTypeName(type), static_cast<int>(type));
+    }
+    m_sizeTypeCombo->setToolTip(tr("The value that sets the width of the boxes"));
+    m_colorTypeCombo->setToolTip(tr("The value that sets the colour of the boxes (darker red = more)"));
+    m_sizeMetricCombo->setToolTip(tr("The metric of the width value"));
+    m_colorMetricCombo->setToolTip(tr("The metric of the colour value"));
+    m_orientationCombo->addItem(tr("Automatic"), static_cast<int>(Orientation::Automatic));
+    m_orientationCombo->addItem(tr("Top to bottom"), static_cast<int>(Orientation::TopToBottom));
+    m_orientationCombo->addItem(tr("Left to right"), static_cast<int>(Orientation::LeftToRight));
+    m_orientationCombo->setToolTip(tr("Direction of the call layers; Automatic picks the one that shows the graph "
+                                      "larger in the view"));
+    m_search->setPlaceholderText(tr("Find routine…"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setToolTip(tr("Highlights the routines whose name contains the text; Enter centres the next one"));
+    m_matches->setForegroundRole(QPalette::PlaceholderText);
+
+    auto button = [this](const QString& text, const QString& tip, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setToolTip(tip);
+        b->setAutoRaise(true);
+        connect(b, &QToolButton::clicked, this, slot);
+        return b;
+    };
+
+    auto* controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    controls->addWidget(new QLabel(tr("Values:"), this));
+    controls->addWidget(m_source);
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("Width:"), this));
+    controls->addWidget(m_sizeTypeCombo);
+    controls->addWidget(m_sizeMetricCombo);
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("Colour:"), this));
+    controls->addWidget(m_colorTypeCombo);
+    controls->addWidget(m_colorMetricCombo);
+    controls->addSpacing(8);
+    controls->addWidget(new QLabel(tr("Layout:"), this));
+    controls->addWidget(m_orientationCombo);
+    controls->addStretch(1);
+
+    auto* tools = new QHBoxLayout;
+    tools->setContentsMargins(0, 0, 0, 0);
+    tools->addWidget(m_search, 1);
+    tools->addWidget(m_matches);
+    tools->addSpacing(8);
+    tools->addWidget(button(QStringLiteral("−"), tr("Zoom out (-, Ctrl+wheel)"), &CallGraphWidget::zoomOut));
+    tools->addWidget(button(QStringLiteral("+"), tr("Zoom in (+, Ctrl+wheel)"), &CallGraphWidget::zoomIn));
+    tools->addWidget(button(tr("Fit"), tr("Show the whole graph"), &CallGraphWidget::fitToView));
+    tools->addWidget(button(tr("100%"), tr("Actual size"), [this] { m_view->resetZoom(); }));
+    tools->addWidget(
+        button(tr("Export…"), tr("Export the whole graph as PNG, SVG or PDF"), &CallGraphWidget::exportInteractively));
+
+    m_legend->setPixmap(legendPixmap());
+    m_legend->setToolTip(tr("Colour scale: light = least, dark red = most"));
+    m_info->setWordWrap(true);
+    m_info->setForegroundRole(QPalette::PlaceholderText);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+    auto* bottom = new QHBoxLayout;
+    bottom->setContentsMargins(0, 0, 0, 0);
+    bottom->addWidget(m_info, 1);
+    bottom->addWidget(m_status);
+    bottom->addWidget(new QLabel(tr("least"), this));
+    bottom->addWidget(m_legend);
+    bottom->addWidget(new QLabel(tr("most"), this));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addLayout(controls);
+    layout->addLayout(tools);
+    layout->addWidget(m_stack, 1);
+    layout->addLayout(bottom);
+
+    m_layoutTimer->setSingleShot(true);
+    m_layoutTimer->setInterval(0);
+    connect(m_layoutTimer, &QTimer::timeout, this, &CallGraphWidget::startLayout);
+    connect(m_dot, &DotRunner::finished, this, &CallGraphWidget::onLayoutReady);
+    connect(m_dot, &DotRunner::failed, this, &CallGraphWidget::onLayoutFailed);
+    connect(m_view, &CallGraphView::nodeClicked, this, [this](int node) {
+        if (node < 0 || at(node) >= m_graph.nodes().size())
+            return;
+        highlightNode(node, false);
+        const EventId event = m_graph.nodes()[at(node)].event;
+        if (event.isValid() && m_state) {
+            m_activating = true;
+            m_state->selectEvent(event);
+            m_activating = false;
+        }
+    });
+    connect(m_view, &CallGraphView::backgroundClicked, this, [this] { highlightNode(-1, false); });
+
+    connect(m_source, &QComboBox::activated, this, [this] {
+        const int data = m_source->currentData().toInt();
+        if (data == threadSource)
+            setFollowSelectedThread(true);
+        else {
+            m_followThread = false;
+            setStatistic(static_cast<Statistic>(data));
+        }
+    });
+    auto metricOf = [](QComboBox* combo) {
+        const int data = combo->currentData().toInt();
+        return data == selectedMetric ? MetricId() : MetricId(static_cast<std::uint32_t>(data));
+    };
+    connect(m_sizeTypeCombo, &QComboBox::activated, this, [this, metricOf] {
+        setSizeValue(static_cast<ValueType>(m_sizeTypeCombo->currentData().toInt()), metricOf(m_sizeMetricCombo));
+    });
+    connect(m_sizeMetricCombo, &QComboBox::activated, this, [this, metricOf] {
+        setSizeValue(static_cast<ValueType>(m_sizeTypeCombo->currentData().toInt()), metricOf(m_sizeMetricCombo));
+    });
+    connect(m_colorTypeCombo, &QComboBox::activated, this, [this, metricOf] {
+        setColorValue(static_cast<ValueType>(m_colorTypeCombo->currentData().toInt()), metricOf(m_colorMetricCombo));
+    });
+    connect(m_colorMetricCombo, &QComboBox::activated, this, [this, metricOf] {
+        setColorValue(static_cast<ValueType>(m_colorTypeCombo->currentData().toInt()), metricOf(m_colorMetricCombo));
+    });
+    connect(m_orientationCombo, &QComboBox::activated, this,
+        [this] { setOrientation(static_cast<Orientation>(m_orientationCombo->currentData().toInt())); });
+    connect(m_search, &QLineEdit::textChanged, this, &CallGraphWidget::applySearch);
+    connect(m_search, &QLineEdit::returnPressed, this, &CallGraphWidget::nextMatch);
+
+    if (m_state) {
+        connect(m_state, &SelectionState::trialChanged, this, &CallGraphWidget::onTrialChanged);
+        connect(m_state, &SelectionState::metricChanged, this, [this] {
+            if (!m_sizeMetric.isValid())
+                scheduleLayout();
+            else if (!m_colorMetric.isValid())
+                recolour();
+        });
+        connect(m_state, &SelectionState::timeUnitChanged, this, &CallGraphWidget::scheduleLayout);
+        connect(m_state, &SelectionState::filtersChanged, this, &CallGraphWidget::scheduleLayout);
+        connect(m_state, &SelectionState::threadSelected, this, [this] {
+            if (m_followThread)
+                scheduleLayout();
+        });
+        connect(m_state, &SelectionState::eventSelected, this, &CallGraphWidget::onEventSelected);
+    }
+    syncControls();
+    onTrialChanged();
+}
+
+CallGraphWidget::~CallGraphWidget() = default;
+
+void CallGraphWidget::setStatistic(Statistic statistic)
+{
+    const bool changed = statistic != m_statistic || m_followThread;
+    m_statistic = statistic;
+    m_followThread = false;
+    syncControls();
+    if (changed)
+        scheduleLayout();
+}
+
+void CallGraphWidget::setFollowSelectedThread(bool follow)
+{
+    if (follow == m_followThread)
+        return;
+    m_followThread = follow;
+    syncControls();
+    scheduleLayout();
+}
+
+void CallGraphWidget::setSizeValue(ValueType type, MetricId metric)
+{
+    if (type == m_sizeType && metric == m_sizeMetric)
+        return;
+    m_sizeType = type;
+    m_sizeMetric = metric;
+    syncControls();
+    scheduleLayout();
+}
+
+void CallGraphWidget::setColorValue(ValueType type, MetricId metric)
+{
+    if (type == m_colorType && metric == m_colorMetric)
+        return;
+    m_colorType = type;
+    m_colorMetric = metric;
+    syncControls();
+    recolour();
+}
+
+void CallGraphWidget::setDotExecutable(const QString& program)
+{
+    m_dot->setExecutable(program);
+    scheduleLayout();
+}
+
+void CallGraphWidget::setOrientation(Orientation orientation)
+{
+    if (orientation == m_orientation)
+        return;
+    m_orientation = orientation;
+    m_fitAfterLayout = true;
+    syncControls();
+    scheduleLayout();
+}
+
+void CallGraphWidget::setMaximumNodes(int count)
+{
+    m_maxNodes = std::max(1, count);
+    scheduleLayout();
+}
+
+bool CallGraphWidget::isLayoutRunning() const { return m_dot->isRunning() || m_layoutTimer->isActive(); }
+
+QString CallGraphWidget::message() const
+{
+    return m_stack->currentWidget() == m_message ? m_message->text() : QString();
+}
+
+void CallGraphWidget::relayout() { scheduleLayout(); }
+
+void CallGraphWidget::zoomIn() { m_view->zoomBy(1.25); }
+
+void CallGraphWidget::zoomOut() { m_view->zoomBy(1 / 1.25); }
+
+void CallGraphWidget::fitToView() { m_view->fitAll(); }
+
+void CallGraphWidget::onTrialChanged()
+{
+    m_trial = m_state ? m_state->trial() : nullptr;
+    // Metric choices of another trial mean nothing here.
+    if (m_trial && m_sizeMetric.isValid() && m_sizeMetric.index() >= m_trial->metricCount())
+        m_sizeMetric = MetricId();
+    if (m_trial && m_colorMetric.isValid() && m_colorMetric.index() >= m_trial->metricCount())
+        m_colorMetric = MetricId();
+    // The old graph's nodes refer to the old trial's events: never let a click select them.
+    m_dot->cancel();
+    clearScene();
+    m_graph = CallGraph();
+    m_selectedNode = -1;
+    m_fitAfterLayout = true;
+    populateMetricCombos();
+    syncControls();
+    scheduleLayout();
+}
+
+void CallGraphWidget::populateMetricCombos()
+{
+    for (QComboBox* combo : { m_sizeMetricCombo, m_colorMetricCombo }) {
+        const QSignalBlocker blocker(combo);
+        combo->clear();
+        combo->addItem(tr("Selected metric"), selectedMetric);
+        if (m_trial)
+            for (std::size_t m = 0; m < m_trial->metricCount(); ++m)
+                combo->addItem(m_trial->metrics()[m].name, static_cast<int>(m));
+        combo->setVisible(m_trial && m_trial->metricCount() > 1);
+    }
+}
+
+void CallGraphWidget::syncControls()
+{
+    auto select = [](QComboBox* combo, int data) {
+        const QSignalBlocker blocker(combo);
+        const int i = combo->findData(data);
+        if (i >= 0)
+            combo->setCurrentIndex(i);
+    };
+    select(m_source, m_followThread ? threadSource : static_cast<int>(m_statistic));
+    select(m_orientationCombo, static_cast<int>(m_orientation));
+    select(m_sizeTypeCombo, static_cast<int>(m_sizeType));
+    select(m_colorTypeCombo, static_cast<int>(m_colorType));
+    select(m_sizeMetricCombo, m_sizeMetric.isValid() ? static_cast<int>(m_sizeMetric.index()) : selectedMetric);
+    select(m_colorMetricCombo, m_colorMetric.isValid() ? static_cast<int>(m_colorMetric.index()) : selectedMetric);
+}
+
+MetricId CallGraphWidget::sizeMetric() const
+{
+    if (m_sizeMetric.isValid())
+        return m_sizeMetric;
+    return m_state && m_state->metric().isValid() ? m_state->metric()
+        : m_trial && m_trial->metricCount() > 0   ? MetricId(0u)
+                                                  : MetricId();
+}
+
+MetricId CallGraphWidget::colorMetric() const
+{
+    if (m_colorMetric.isValid())
+        return m_colorMetric;
+    return m_state && m_state->metric().isValid() ? m_state->metric()
+        : m_trial && m_trial->metricCount() > 0   ? MetricId(0u)
+                                                  : MetricId();
+}
+
+bool CallGraphWidget::usesThread() const
+{
+    return m_followThread && m_state && m_state->thread().isValid() && m_trial
+        && m_state->thread().index() < m_trial->threadCount();
+}
+
+std::optional<double> CallGraphWidget::valueOf(EventId event, MetricId metric, ValueType type) const
+{
+    if (!m_trial || !event.isValid() || !metric.isValid())
+        return std::nullopt;
+    const auto stats = TrialStatistics::of(*m_trial);
+    if (!usesThread())
+        return statisticValue(*m_trial, *stats, event, metric, type, m_statistic);
+    const ThreadIndex t = m_state->thread();
+    const auto i = m_trial->row(t).find(event);
+    if (i < 0)
+        return std::nullopt;
+    const auto cell = static_cast<std::size_t>(i);
+    if ((type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall)
+        && !(m_trial->row(t).calls[cell] > 0))
+        return std::nullopt;
+    return cellValue(*m_trial, *stats, t, cell, metric, type);
+}
+
+std::optional<double> CallGraphWidget::edgeValue(const CallGraph::Edge& edge, MetricId metric, ValueType type) const
+{
+    if (edge.paths.empty())
+        return std::nullopt;
+    if (edge.paths.size() == 1)
+        return valueOf(edge.paths.front(), metric, type);
+    // Several call paths end with the same caller => callee pair (different callers further up):
+    // the edge carries their sum; per-call values are the summed value over the summed calls.
+    auto sum = [&](ValueType t) -> std::optional<double> {
+        std::optional<double> total;
+        for (EventId path : edge.paths)
+            if (const auto v = valueOf(path, metric, t))
+                total = total.value_or(0) + *v;
+        return total;
+    };
+    if (type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall) {
+        const auto v = sum(type == ValueType::ExclusivePerCall ? ValueType::Exclusive : ValueType::Inclusive);
+        const auto calls = sum(ValueType::Calls);
+        if (!v || !calls || !(*calls > 0))
+            return std::nullopt;
+        return *v / *calls;
+    }
+    return sum(type);
+}
+
+QString CallGraphWidget::formatValue(double value, MetricId metric, ValueType type) const
+{
+    const QLocale locale;
+    if (isPercent(type))
+        return locale.toString(value, 'f', 2) + QStringLiteral(" %");
+    if (isMetricValued(type) && m_trial && metric.isValid()) {
+        const Metric& m = m_trial->metric(metric);
+        const TimeUnit unit = m_state ? m_state->timeUnit() : TimeUnit::Milliseconds;
+        const QString label = unitLabel(m, unit);
+        const QString text = formatMetricValue(value, m, unit, locale);
+        return label.isEmpty() || unit == TimeUnit::HoursMinutesSeconds ? text : text + QLatin1Char(' ') + label;
+    }
+    if (type == ValueType::Calls)
+        return tr("%1 calls").arg(formatNumber(value, locale));
+    if (type == ValueType::Subroutines)
+        return tr("%1 subrs").arg(formatNumber(value, locale));
+    return formatNumber(value, locale);
+}
+
+QString CallGraphWidget::describeValue(MetricId metric, ValueType type) const
+{
+    QString text = valueTypeName(type).toLower();
+    if (isMetricValued(type) && m_trial && metric.isValid())
+        text += QLatin1Char(' ') + m_trial->metric(metric).name;
+    return text;
+}
+
+QString CallGraphWidget::sourceName() const
+{
+    if (usesThread())
+        return tr("thread %1").arg(m_trial->threadKey(m_state->thread()).toString());
+    QString name = statisticName(m_statistic).toLower();
+    if (m_followThread)
+        name += tr(" (no thread selected)");
+    return name;
+}
+
+void CallGraphWidget::scheduleLayout() { m_layoutTimer->start(); }
+
+void CallGraphWidget::clearScene()
+{
+    m_scene->clear();
+    m_nodeItems.clear();
+    m_edgeItems.clear();
+    m_nodeItemCount = 0;
+    m_edgeItemCount = 0;
+}
+
+void CallGraphWidget::showMessage(const QString& message)
+{
+    m_dot->cancel();
+    clearScene();
+    m_graph = CallGraph();
+    m_shown.clear();
+    m_selectedNode = -1;
+    m_message->setText(message);
+    m_stack->setCurrentWidget(m_message);
+    m_status->clear();
+    m_info->clear();
+    m_matches->clear();
+    Q_EMIT layoutFinished(false);
+}
+
+CallGraphWidget::Orientation CallGraphWidget::chooseOrientation(
+    const CallGraph& graph, const std::vector<bool>& shown, const std::vector<double>& widths, double height) const
+{
+    // Layers by breadth-first search from the routines nobody calls (all of them when every
+    // routine is in a cycle), as dot's ranks roughly are.
+    const std::size_t n = graph.nodes().size();
+    std::vector<std::vector<int>> callees(n);
+    std::vector<int> callers(n, 0);
+    for (const CallGraph::Edge& edge : graph.edges()) {
+        if (!shown[at(edge.from)] || !shown[at(edge.to)] || edge.from == edge.to)
+            continue;
+        callees[at(edge.from)].push_back(edge.to);
+        ++callers[at(edge.to)];
+    }
+    std::vector<int> layer(n, -1);
+    std::vector<int> queue;
+    for (std::size_t i = 0; i < n; ++i)
+        if (shown[i] && callers[i] == 0) {
+            layer[i] = 0;
+            queue.push_back(static_cast<int>(i));
+        }
+    for (std::size_t k = 0; k < queue.size(); ++k)
+        for (int c : callees[at(queue[k])])
+            if (layer[at(c)] < 0) {
+                layer[at(c)] = layer[at(queue[k])] + 1;
+                queue.push_back(c);
+            }
+    int layers = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (shown[i]) {
+            layer[i] = std::max(layer[i], 0);
+            layers = std::max(layers, layer[i] + 1);
+        }
+    std::vector<double> sumWidth(at(layers), 0.0);
+    std::vector<double> maxWidth(at(layers), 0.0);
+    std::vector<int> count(at(layers), 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!shown[i])
+            continue;
+        sumWidth[at(layer[i])] += widths[i] + 0.3 * pointsPerInch;
+        maxWidth[at(layer[i])] = std::max(maxWidth[at(layer[i])], widths[i]);
+        ++count[at(layer[i])];
+    }
+    // The extent of either drawing, then the one that fits the view at the larger scale.
+    const double tbWidth = *std::max_element(sumWidth.begin(), sumWidth.end());
+    const double tbHeight = layers * (height + 0.55 * pointsPerInch);
+    const double lrWidth = std::accumulate(maxWidth.begin(), maxWidth.end(), 0.0) + layers * 0.8 * pointsPerInch;
+    const double lrHeight = *std::max_element(count.begin(), count.end()) * (height + 0.12 * pointsPerInch);
+    QSizeF viewport = m_view->viewport()->size();
+    if (viewport.width() < 200 || viewport.height() < 150)
+        viewport = QSizeF(1000, 650);
+    // Fitting never magnifies, so when both fit at 100 % the classic top-down drawing wins.
+    const double tb = std::min({ viewport.width() / tbWidth, viewport.height() / tbHeight, 1.0 });
+    const double lr = std::min({ viewport.width() / lrWidth, viewport.height() / lrHeight, 1.0 });
+    return lr > tb * 1.1 ? Orientation::LeftToRight : Orientation::TopToBottom;
+}
+
+QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>& shown, int& hidden)
+{
+    const QFontMetricsF fm(nodeFont(font()));
+    const MetricId metric = sizeMetric();
+    const auto& nodes = graph.nodes();
+
+    std::vector<std::optional<double>> size(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        size[i] = valueOf(nodes[i].event, metric, m_sizeType);
+
+    // Too many routines for a readable (and quickly laid out) graph: keep the largest.
+    shown.assign(nodes.size(), true);
+    hidden = 0;
+    if (nodes.size() > at(m_maxNodes)) {
+        std::vector<int> order(nodes.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(),
+            [&](int a, int b) { return size[at(a)].value_or(-1e300) > size[at(b)].value_or(-1e300); });
+        for (std::size_t k = at(m_maxNodes); k < order.size(); ++k)
+            shown[at(order[k])] = false;
+        hidden = static_cast<int>(nodes.size()) - m_maxNodes;
+    }
+    double maxSize = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (shown[i] && size[i])
+            maxSize = std::max(maxSize, *size[i]);
+
+    const double height = 2 * fm.height() + 10;
+    std::vector<double> widths(nodes.size(), 0.0);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (!shown[i])
+            continue;
+        const QString label = CallGraph::shortName(nodes[i].name);
+        const QString value = size[i] ? formatValue(*size[i], metric, m_sizeType) : QString();
+        const double text = std::max(fm.horizontalAdvance(label), fm.horizontalAdvance(value)) + 16;
+        const double t = maxSize > 0 && size[i] ? std::clamp(*size[i] / maxSize, 0.0, 1.0) : 0.0;
+        widths[i] = std::max(text, minBoxWidth + (maxBoxWidth - minBoxWidth) * t);
+    }
+    m_pendingOrientation
+        = m_orientation == Orientation::Automatic ? chooseOrientation(graph, shown, widths, height) : m_orientation;
+
+    QByteArray dot;
+    dot += "digraph callgraph {\n";
+    dot += m_pendingOrientation == Orientation::LeftToRight ? "  graph [rankdir=LR, nodesep=0.12, ranksep=0.8"
+                                                            : "  graph [rankdir=TB, nodesep=0.3, ranksep=0.55";
+    dot += ", splines=true, outputorder=edgesfirst];\n";
+    dot += "  node [shape=box, fixedsize=true, label=\"\"];\n";
+    dot += "  edge [arrowsize=1, fontname=\"Helvetica\", fontsize=10];\n";
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (!shown[i])
+            continue;
+        dot += QStringLiteral("  %1 [width=%2, height=%3];\n")
+                   .arg(nodeName(static_cast<int>(i)))
+                   .arg(widths[i] / pointsPerInch, 0, 'f', 3)
+                   .arg(height / pointsPerInch, 0, 'f', 3)
+                   .toUtf8();
+    }
+    const QLocale locale;
+    for (const CallGraph::Edge& edge : graph.edges()) {
+        if (!shown[at(edge.from)] || !shown[at(edge.to)])
+            continue;
+        const auto calls = edgeValue(edge, metric, ValueType::Calls);
+        QString line = QStringLiteral("  %1 -> %2").arg(nodeName(edge.from), nodeName(edge.to));
+        if (calls)
+            line += QStringLiteral(" [label=\"%1\"]").arg(formatNumber(*calls, locale));
+        dot += line.toUtf8() + ";\n";
+    }
+    dot += "}\n";
+    return dot;
+}
+
+void CallGraphWidget::startLayout()
+{
+    if (!m_trial) {
+        showMessage(tr("No trial is open."));
+        return;
+    }
+    CallGraph graph(*m_trial, [this](EventId e) { return !m_state || m_state->isEventVisible(e); });
+    if (!graph.hasCallPaths()) {
+        showMessage(tr("This trial has no call-path events (\"a => b\"), so there is no call graph.\n\n"
+                       "TAU records them with TAU_CALLPATH=1 (and TAU_CALLPATH_DEPTH to choose the depth)."));
+        return;
+    }
+    if (graph.nodes().empty()) {
+        showMessage(tr("Every routine of the call graph is hidden by the current group and name filters."));
+        return;
+    }
+    if (m_dot->executable().isEmpty()) {
+        showMessage(tr("The call graph is laid out by Graphviz, but its \"dot\" program was not found in PATH.\n\n"
+                       "Install Graphviz (for example \"apt install graphviz\") and reopen this view."));
+        return;
+    }
+    // The scene keeps showing the previous graph until the new layout arrives, so the graph the
+    // items refer to is replaced only then.
+    const QByteArray source = dotSource(graph, m_pendingShown, m_pendingHidden);
+    m_pendingGraph = std::move(graph);
+    m_status->setText(tr("Laying out…"));
+    m_dot->start(source);
+}
+
+void CallGraphWidget::onLayoutFailed(const QString& message)
+{
+    showMessage(tr("The call graph could not be laid out.\n\n%1").arg(message));
+}
+
+void CallGraphWidget::onLayoutReady(const DotPlainLayout& layout)
+{
+    clearScene();
+    m_graph = std::move(m_pendingGraph);
+    m_pendingGraph = CallGraph();
+    m_shown = std::move(m_pendingShown);
+    m_hiddenByCap = m_pendingHidden;
+    m_effectiveOrientation = m_pendingOrientation;
+    const auto& nodes = m_graph.nodes();
+    m_nodeItems.assign(nodes.size(), nullptr);
+    m_edgeItems.assign(m_graph.edges().size(), nullptr);
+    const QFont font = nodeFont(this->font());
+    const QFont labelFont = edgeFont(this->font());
+    const MetricId metric = sizeMetric();
+
+    for (const DotPlainLayout::Node& n : layout.nodes()) {
+        const int node = nodeFromName(n.name);
+        if (node < 0 || at(node) >= nodes.size())
+            continue;
+        auto* item = new CallGraphNodeItem(node, n.rect);
+        const auto value = valueOf(nodes[at(node)].event, metric, m_sizeType);
+        item->setFont(font);
+        item->setText(
+            CallGraph::shortName(nodes[at(node)].name), value ? formatValue(*value, metric, m_sizeType) : QString());
+        item->setAcceptedMouseButtons(Qt::NoButton);
+        m_scene->addItem(item);
+        m_nodeItems[at(node)] = item;
+        ++m_nodeItemCount;
+    }
+
+    QHash<QPair<int, int>, int> edgeOf;
+    for (std::size_t e = 0; e < m_graph.edges().size(); ++e)
+        edgeOf.insert({ m_graph.edges()[e].from, m_graph.edges()[e].to }, static_cast<int>(e));
+    double maxIncl = 0;
+    std::vector<std::optional<double>> incl(m_graph.edges().size());
+    for (std::size_t e = 0; e < m_graph.edges().size(); ++e) {
+        incl[e] = edgeValue(m_graph.edges()[e], metric, ValueType::Inclusive);
+        if (incl[e])
+            maxIncl = std::max(maxIncl, *incl[e]);
+    }
+    for (const DotPlainLayout::Edge& de : layout.edges()) {
+        const int e = edgeOf.value({ nodeFromName(de.tail), nodeFromName(de.head) }, -1);
+        if (e < 0)
+            continue;
+        auto* item = new CallGraphEdgeItem(e, de.points);
+        const CallGraph::Edge& edge = m_graph.edges()[at(e)];
+        const double t = maxIncl > 0 && incl[at(e)] ? std::clamp(*incl[at(e)] / maxIncl, 0.0, 1.0) : 0.0;
+        item->setWidth(1.0 + 3.0 * std::sqrt(t));
+        item->setDashed(edge.paths.empty());
+        if (!de.label.isEmpty())
+            item->setLabel(de.label, de.labelPos, labelFont);
+        item->setAcceptedMouseButtons(Qt::NoButton);
+        QString tip = nodes[at(edge.from)].name + QStringLiteral("\n  → ") + nodes[at(edge.to)].name;
+        if (edge.paths.empty()) {
+            tip += QLatin1String("\n\n")
+                + tr("Only seen inside longer call paths: the profile has no event for this pair, "
+                     "so the edge has no values.");
+        } else {
+            const auto calls = edgeValue(edge, metric, ValueType::Calls);
+            tip += QLatin1String("\n\n")
+                + tr("Calls (%1): %2").arg(sourceName(), calls ? formatNumber(*calls) : tr("—"));
+            if (incl[at(e)])
+                tip += QLatin1Char('\n')
+                    + tr("Inclusive %1: %2")
+                          .arg(m_trial->metric(metric).name, formatValue(*incl[at(e)], metric, ValueType::Inclusive));
+            tip += QLatin1Char('\n')
+                + (edge.paths.size() == 1 ? tr("From the call path %1").arg(m_trial->event(edge.paths.front()).name)
+                                          : tr("Sum over %1 call paths ending with this pair").arg(edge.paths.size()));
+        }
+        item->setToolTip(tip);
+        m_scene->addItem(item);
+        m_edgeItems[at(e)] = item;
+        ++m_edgeItemCount;
+    }
+    m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-sceneMargin, -sceneMargin, sceneMargin, sceneMargin));
+    m_stack->setCurrentWidget(m_view);
+    m_status->clear();
+
+    recolour();
+    applySearch();
+    const int selected = m_state ? m_graph.nodeOfEvent(*m_trial, m_state->event()) : -1;
+    m_selectedNode = -1;
+    if (m_fitAfterLayout || selected < 0)
+        m_view->fitAll();
+    m_fitAfterLayout = false;
+    highlightNode(selected, selected >= 0);
+    updateInfo();
+    Q_EMIT layoutFinished(true);
+}
+
+void CallGraphWidget::recolour()
+{
+    if (m_nodeItems.empty())
+        return;
+    const MetricId metric = colorMetric();
+    const MetricId size = sizeMetric();
+    const auto& nodes = m_graph.nodes();
+    std::vector<std::optional<double>> values(nodes.size());
+    double maxValue = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (!m_nodeItems[i])
+            continue;
+        values[i] = valueOf(nodes[i].event, metric, m_colorType);
+        if (values[i])
+            maxValue = std::max(maxValue, *values[i]);
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        CallGraphNodeItem* item = m_nodeItems[i];
+        if (!item)
+            continue;
+        if (values[i])
+            item->setFill(sequentialColor(maxValue > 0 ? std::clamp(*values[i] / maxValue, 0.0, 1.0) : 0.0));
+        else
+            item->setFill(QColor(0xdd, 0xdd, 0xdd));
+        const auto sizeValue = valueOf(nodes[i].event, size, m_sizeType);
+        QString tip = nodes[i].name + QLatin1String("\n\n");
+        tip += tr("Width: %1 (%2) = %3")
+                   .arg(describeValue(size, m_sizeType), sourceName(),
+                       sizeValue ? formatValue(*sizeValue, size, m_sizeType) : tr("—"));
+        tip += QLatin1Char('\n')
+            + tr("Colour: %1 (%2) = %3")
+                  .arg(describeValue(metric, m_colorType), sourceName(),
+                      values[i] ? formatValue(*values[i], metric, m_colorType) : tr("—"));
+        if (!nodes[i].event.isValid())
+            tip += QLatin1Char('\n') + tr("The profile has no flat event of this name, so it has no values.");
+        tip += QLatin1String("\n\n")
+            + tr("Click to select it in every window and to highlight its callers and callees.");
+        item->setToolTip(tip);
+    }
+    updateInfo();
+}
+
+void CallGraphWidget::onEventSelected(EventId event)
+{
+    if (!m_trial || m_nodeItems.empty())
+        return;
+    const int node = m_graph.nodeOfEvent(*m_trial, event);
+    highlightNode(node, !m_activating);
+}
+
+void CallGraphWidget::highlightNode(int node, bool centre)
+{
+    if (node >= 0 && (at(node) >= m_nodeItems.size() || !m_nodeItems[at(node)]))
+        node = -1;
+    m_selectedNode = node;
+    applyHighlight();
+    if (node >= 0 && centre)
+        m_view->centerOn(m_nodeItems[at(node)]);
+}
+
+void CallGraphWidget::applyHighlight()
+{
+    const int selected = m_selectedNode;
+    std::vector<bool> neighbour(m_nodeItems.size(), false);
+    for (std::size_t e = 0; e < m_edgeItems.size(); ++e) {
+        CallGraphEdgeItem* item = m_edgeItems[e];
+        if (!item)
+            continue;
+        const CallGraph::Edge& edge = m_graph.edges()[e];
+        const bool touches = selected >= 0 && (edge.from == selected || edge.to == selected);
+        if (touches) {
+            neighbour[at(edge.from)] = true;
+            neighbour[at(edge.to)] = true;
+        }
+        item->setHighlighted(touches);
+        item->setDimmed(selected >= 0 && !touches);
+    }
+    for (std::size_t i = 0; i < m_nodeItems.size(); ++i) {
+        CallGraphNodeItem* item = m_nodeItems[i];
+        if (!item)
+            continue;
+        using Emphasis = CallGraphNodeItem::Emphasis;
+        if (selected < 0)
+            item->setEmphasis(Emphasis::Normal);
+        else if (static_cast<int>(i) == selected)
+            item->setEmphasis(Emphasis::Selected);
+        else
+            item->setEmphasis(neighbour[i] ? Emphasis::Neighbour : Emphasis::Dimmed);
+    }
+}
+
+void CallGraphWidget::applySearch()
+{
+    const QString text = m_search->text().trimmed();
+    int count = 0;
+    for (std::size_t i = 0; i < m_nodeItems.size(); ++i) {
+        CallGraphNodeItem* item = m_nodeItems[i];
+        if (!item)
+            continue;
+        const bool match = !text.isEmpty() && m_graph.nodes()[i].name.contains(text, Qt::CaseInsensitive);
+        item->setSearchMatch(match);
+        count += match ? 1 : 0;
+    }
+    m_matchCursor = -1;
+    if (text.isEmpty())
+        m_matches->clear();
+    else
+        m_matches->setText(count == 1 ? tr("1 match") : tr("%1 matches").arg(count));
+}
+
+void CallGraphWidget::nextMatch()
+{
+    const int n = static_cast<int>(m_nodeItems.size());
+    for (int k = 1; k <= n; ++k) {
+        const int i = (m_matchCursor + k) % n;
+        if (m_nodeItems[at(i)] && m_nodeItems[at(i)]->isSearchMatch()) {
+            m_matchCursor = i;
+            m_view->centerOn(m_nodeItems[at(i)]);
+            return;
+        }
+    }
+}
+
+void CallGraphWidget::updateInfo()
+{
+    if (!m_trial || m_nodeItems.empty()) {
+        m_info->clear();
+        return;
+    }
+    QString text
+        = tr("%1 routines, %2 caller → callee edges (numbers: calls). Width: %3; colour: %4; values: %5.")
+              .arg(m_nodeItemCount)
+              .arg(m_edgeItemCount)
+              .arg(describeValue(sizeMetric(), m_sizeType), describeValue(colorMetric(), m_colorType), sourceName());
+    if (m_hiddenByCap > 0)
+        text += QLatin1Char(' ')
+            + tr("%1 routines with the smallest widths are not shown (at most %2).").arg(m_hiddenByCap).arg(m_maxNodes);
+    const auto tree = CallTree::of(*m_trial);
+    if (tree->isTruncated())
+        text += QLatin1Char(' ')
+            + tr("Call paths are limited to depth %1, so the graph shows caller → callee pairs, not complete paths.")
+                  .arg(tree->callPathDepthLimit());
+    m_info->setText(text);
+}
+
+CallGraphNodeItem* CallGraphWidget::nodeItem(const QString& name) const
+{
+    const int node = m_graph.nodeOf(name);
+    return node >= 0 && at(node) < m_nodeItems.size() ? m_nodeItems[at(node)] : nullptr;
+}
+
+bool CallGraphWidget::activateNode(const QString& name)
+{
+    CallGraphNodeItem* item = nodeItem(name);
+    if (!item)
+        return false;
+    Q_EMIT m_view->nodeClicked(item->node());
+    return true;
+}
+
+QString CallGraphWidget::selectedNodeName() const
+{
+    return m_selectedNode >= 0 ? m_graph.nodes()[at(m_selectedNode)].name : QString();
+}
+
+QStringList CallGraphWidget::searchMatches() const
+{
+    QStringList names;
+    for (std::size_t i = 0; i < m_nodeItems.size(); ++i)
+        if (m_nodeItems[i] && m_nodeItems[i]->isSearchMatch())
+            names.append(m_graph.nodes()[i].name);
+    return names;
+}
+
+QImage CallGraphWidget::renderImage(double scale) const
+{
+    if (m_nodeItemCount == 0)
+        return {};
+    const QRectF source = m_scene->sceneRect();
+    const QSize size = (source.size() * scale).toSize();
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(palette().color(QPalette::Base));
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    m_scene->render(&painter, QRectF(QPointF(0, 0), QSizeF(size)), source);
+    painter.end();
+    return image;
+}
+
+QString CallGraphWidget::exportImage(const QString& fileName) const
+{
+    if (m_nodeItemCount == 0)
+        return tr("%1: there is no call graph to export").arg(fileName);
+    const QString suffix = QFileInfo(fileName).suffix().toLower();
+    const QRectF source = m_scene->sceneRect();
+    if (suffix == QLatin1String("png") || suffix.isEmpty()) {
+        if (!renderImage(2.0).save(fileName, "PNG"))
+            return tr("%1: cannot write PNG").arg(fileName);
+        return {};
+    }
+    auto paint = [&](QPaintDevice* device, const QRectF& target) {
+        QPainter painter;
+        if (!painter.begin(device))
+            return false;
+        painter.fillRect(target, palette().color(QPalette::Base));
+        m_scene->render(&painter, target, source);
+        painter.end();
+        return true;
+    };
+    if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setFileName(fileName);
+        svg.setSize(source.size().toSize());
+        svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
+        svg.setTitle(windowTitle());
+        if (!paint(&svg, QRectF(QPointF(0, 0), source.size())))
+            return tr("%1: cannot write SVG").arg(fileName);
+        return {};
+    }
+    if (suffix == QLatin1String("pdf")) {
+        QPdfWriter pdf(fileName);
+        pdf.setPageSize(QPageSize(source.size(), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setResolution(72);
+        if (!paint(&pdf, QRectF(QPointF(0, 0), source.size())))
+            return tr("%1: cannot write PDF").arg(fileName);
+        return {};
+    }
+    return tr("%1: unknown image type '%2' (use .png, .svg or .pdf)").arg(fileName, suffix);
+}
+
+void CallGraphWidget::exportInteractively()
+{
+    if (m_nodeItemCount == 0) {
+        QMessageBox::information(this, tr("Export Call Graph"), tr("There is no call graph to export."));
+        return;
+    }
+    const QString fileName = QFileDialog::getSaveFileName(this, tr("Export Call Graph"),
+        QStringLiteral("callgraph.png"), tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
+    if (fileName.isEmpty())
+        return;
+    const QString error = exportImage(fileName);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export Call Graph"), error);
+}
+
+} // namespace parallax

@@ -1,0 +1,590 @@
+#include "views/callgraph/calltreemodel.h"
+
+#include "algebra/calltree.h"
+#include "algebra/statistics.h"
+
+#include <QAbstractProxyModel>
+#include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
+#include <cmath>
+#include <limits>
+
+namespace parallax {
+
+namespace {
+
+    QLocale groupingLocale(QLocale locale)
+    {
+        // The C locale prints 1234567 without separators; nobody reads profiles that way.
+        if (locale.language() == QLocale::C)
+            locale = QLocale(QLocale::English, QLocale::UnitedStates);
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return locale;
+    }
+
+    bool isMetricColumn(int column)
+    {
+        switch (column) {
+        case CallTreeModel::Value:
+        case CallTreeModel::Exclusive:
+        case CallTreeModel::Inclusive:
+        case CallTreeModel::ExclusivePerCall:
+        case CallTreeModel::InclusivePerCall:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    ValueType valueTypeOf(int column)
+    {
+        switch (column) {
+        case CallTreeModel::Inclusive:
+            return ValueType::Inclusive;
+        case CallTreeModel::ExclusivePercent:
+            return ValueType::ExclusivePercent;
+        case CallTreeModel::InclusivePercent:
+            return ValueType::InclusivePercent;
+        case CallTreeModel::Calls:
+            return ValueType::Calls;
+        case CallTreeModel::Subroutines:
+            return ValueType::Subroutines;
+        case CallTreeModel::ExclusivePerCall:
+            return ValueType::ExclusivePerCall;
+        case CallTreeModel::InclusivePerCall:
+            return ValueType::InclusivePerCall;
+        default:
+            return ValueType::Exclusive;
+        }
+    }
+
+    /// Blank cells sort after every number in descending order (the usual one).
+    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+
+    QString raw(double v) { return QString::number(v, 'g', 12); }
+
+    std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+} // namespace
+
+CallTreeModel::CallTreeModel(QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_locale(groupingLocale(QLocale()))
+{
+}
+
+CallTreeModel::~CallTreeModel() = default;
+
+void CallTreeModel::setTrial(std::shared_ptr<const Trial> trial, MetricId metric)
+{
+    beginResetModel();
+    m_trial = std::move(trial);
+    m_stats = m_trial ? TrialStatistics::of(*m_trial) : nullptr;
+    m_tree = m_trial ? CallTree::of(*m_trial) : nullptr;
+    if (m_trial && (!metric.isValid() || metric.index() >= m_trial->metricCount()))
+        metric = m_trial->metricCount() > 0 ? MetricId(0u) : MetricId();
+    m_metric = m_trial ? metric : MetricId();
+    if (!m_trial || (m_thread.isValid() && m_thread.index() >= m_trial->threadCount()))
+        m_thread = ThreadIndex();
+    m_expanded.assign(m_tree ? m_tree->nodes().size() : 0, false);
+    rebuild();
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void CallTreeModel::setMetric(MetricId metric)
+{
+    if (!m_trial || !metric.isValid() || metric.index() >= m_trial->metricCount() || metric == m_metric)
+        return;
+    m_metric = metric;
+    emitAllDataChanged();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void CallTreeModel::setStatistic(Statistic statistic)
+{
+    if (!m_thread.isValid()) {
+        if (statistic == m_statistic)
+            return;
+        m_statistic = statistic;
+        emitAllDataChanged();
+    } else {
+        beginResetModel();
+        m_statistic = statistic;
+        m_thread = ThreadIndex();
+        rebuild();
+        endResetModel();
+    }
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void CallTreeModel::setThread(ThreadIndex thread)
+{
+    if (thread.isValid() && (!m_trial || thread.index() >= m_trial->threadCount()))
+        return;
+    if (thread == m_thread)
+        return;
+    beginResetModel();
+    m_thread = thread;
+    rebuild();
+    endResetModel();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void CallTreeModel::setTimeUnit(TimeUnit unit)
+{
+    if (unit == m_timeUnit)
+        return;
+    m_timeUnit = unit;
+    emitAllDataChanged();
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void CallTreeModel::setLocale(const QLocale& locale)
+{
+    m_locale = groupingLocale(locale);
+    emitAllDataChanged();
+}
+
+bool CallTreeModel::isTruncated() const { return m_tree && m_tree->isTruncated(); }
+
+QString CallTreeModel::truncationNote() const
+{
+    if (!isTruncated())
+        return {};
+    return tr("Call paths were recorded with TAU_CALLPATH_DEPTH = %1, and some reach that depth: top-level rows may "
+              "be depth-limited suffixes of longer paths rather than true roots, so the tree is not rooted and its "
+              "rows do not add up to the program total (use the flat profile for totals).")
+        .arg(m_tree->callPathDepthLimit());
+}
+
+void CallTreeModel::rebuild()
+{
+    m_children.clear();
+    m_roots.clear();
+    m_row.clear();
+    m_cell.clear();
+    if (!m_tree)
+        return;
+    const auto& nodes = m_tree->nodes();
+    const std::size_t n = nodes.size();
+    std::vector<bool> keep(n, true);
+    if (m_thread.isValid()) {
+        // Only what ran on this thread: "did not run" is not a row of zeros. A parent is created
+        // before its children, so one backward pass sees every child before its parent.
+        const IntervalRow& row = m_trial->row(m_thread);
+        m_cell.assign(n, -1);
+        for (std::size_t i = 0; i < n; ++i)
+            if (nodes[i].event.isValid())
+                m_cell[i] = row.find(nodes[i].event);
+        std::vector<bool> any(n, false);
+        for (std::size_t i = n; i-- > 0;) {
+            any[i] = any[i] || m_cell[i] >= 0;
+            if (any[i] && nodes[i].parent >= 0)
+                any[at(nodes[i].parent)] = true;
+        }
+        keep = std::move(any);
+    }
+    m_children.resize(n);
+    m_row.assign(n, -1);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (int c : nodes[i].children) {
+            if (!keep[at(c)])
+                continue;
+            m_row[at(c)] = static_cast<int>(m_children[i].size());
+            m_children[i].push_back(c);
+        }
+    }
+    for (int r : m_tree->roots()) {
+        if (!keep[at(r)])
+            continue;
+        m_row[at(r)] = static_cast<int>(m_roots.size());
+        m_roots.push_back(r);
+    }
+}
+
+void CallTreeModel::emitAllDataChanged()
+{
+    if (!m_roots.empty())
+        emitDataChangedBelow(QModelIndex());
+}
+
+void CallTreeModel::emitDataChangedBelow(const QModelIndex& parent)
+{
+    const int rows = rowCount(parent);
+    if (rows == 0)
+        return;
+    Q_EMIT dataChanged(index(0, 0, parent), index(rows - 1, ColumnCount - 1, parent));
+    for (int r = 0; r < rows; ++r) {
+        const QModelIndex child = index(r, 0, parent);
+        if (!m_children[at(nodeAt(child))].empty())
+            emitDataChangedBelow(child);
+    }
+}
+
+QModelIndex CallTreeModel::indexOfNode(int node) const
+{
+    if (node < 0 || at(node) >= m_row.size() || m_row[at(node)] < 0)
+        return {};
+    return createIndex(m_row[at(node)], 0, static_cast<quintptr>(node));
+}
+
+QModelIndex CallTreeModel::indexOfEvent(EventId event) const
+{
+    if (!m_tree || !event.isValid())
+        return {};
+    return indexOfNode(m_tree->nodeOf(event));
+}
+
+int CallTreeModel::nodeAt(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return -1;
+    return static_cast<int>(index.internalId());
+}
+
+bool CallTreeModel::isExpanded(int node) const
+{
+    return node >= 0 && at(node) < m_expanded.size() && m_expanded[at(node)];
+}
+
+void CallTreeModel::setExpanded(const QModelIndex& viewIndex, bool expanded)
+{
+    QModelIndex index = viewIndex;
+    // The view usually shows a sort/filter proxy (or a chain of them) over this model.
+    while (index.isValid() && index.model() != this) {
+        const auto* proxy = qobject_cast<const QAbstractProxyModel*>(index.model());
+        if (!proxy)
+            return;
+        index = proxy->mapToSource(index);
+    }
+    const int node = nodeAt(index);
+    if (node < 0 || m_expanded[at(node)] == expanded)
+        return;
+    m_expanded[at(node)] = expanded;
+    const QModelIndex value = index.siblingAtColumn(Value);
+    Q_EMIT dataChanged(value, value);
+}
+
+const IntervalEvent* CallTreeModel::eventOf(int node) const
+{
+    const EventId e = m_tree->nodes()[at(node)].event;
+    return e.isValid() ? &m_trial->event(e) : nullptr;
+}
+
+bool CallTreeModel::isTime() const { return m_trial && m_metric.isValid() && m_trial->metric(m_metric).isTime(); }
+
+std::optional<double> CallTreeModel::value(int node, int column) const
+{
+    const CallTree::Node& n = m_tree->nodes()[at(node)];
+    if (n.isSynthetic() || !m_metric.isValid() || column == Name)
+        return std::nullopt;
+    if (column == Value)
+        column = isExpanded(node) ? Exclusive : Inclusive;
+    const ValueType type = valueTypeOf(column);
+    if (!m_thread.isValid())
+        return statisticValue(*m_trial, *m_stats, n.event, m_metric, type, m_statistic);
+    const std::ptrdiff_t cell = m_cell[at(node)];
+    if (cell < 0)
+        return std::nullopt;
+    const auto i = static_cast<std::size_t>(cell);
+    if ((type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall)
+        && !(m_trial->row(m_thread).calls[i] > 0))
+        return std::nullopt;
+    return cellValue(*m_trial, *m_stats, m_thread, i, m_metric, type);
+}
+
+QString CallTreeModel::formatMetric(double v) const
+{
+    return formatMetricValue(v, m_trial->metric(m_metric), m_timeUnit, m_locale);
+}
+
+QString CallTreeModel::display(int node, int column) const
+{
+    if (column == Name)
+        return m_tree->nodes()[at(node)].label;
+    const std::optional<double> v = value(node, column);
+    if (!v)
+        return {};
+    if (column == ExclusivePercent || column == InclusivePercent)
+        return m_locale.toString(*v, 'f', 2);
+    if (isMetricColumn(column))
+        return formatMetric(*v);
+    return formatNumber(*v, m_locale);
+}
+
+QString CallTreeModel::rawText(double v, bool metricValue) const
+{
+    if (!metricValue)
+        return raw(v);
+    const QString& unit = m_trial->metric(m_metric).unit;
+    if (isTime())
+        return raw(v) + QStringLiteral(" µs");
+    if (unit.isEmpty() || unit == QLatin1String("count"))
+        return raw(v);
+    return raw(v) + QLatin1Char(' ') + unit;
+}
+
+QString CallTreeModel::sourceDescription() const
+{
+    if (!m_trial)
+        return {};
+    if (m_thread.isValid())
+        return tr("on thread %1").arg(m_trial->threadKey(m_thread).toString());
+    const auto n = static_cast<qulonglong>(m_trial->threadCount());
+    switch (m_statistic) {
+    case Statistic::MeanAll:
+        return tr("mean over all %1 threads (absent = 0)").arg(n);
+    case Statistic::MeanPresent:
+        return tr("mean over the threads where it ran");
+    case Statistic::Total:
+        return tr("total over all %1 threads").arg(n);
+    case Statistic::Min:
+        return tr("minimum over the threads where it ran");
+    case Statistic::Max:
+        return tr("maximum over the threads where it ran");
+    case Statistic::StdDevAll:
+        return tr("standard deviation over all %1 threads (absent = 0)").arg(n);
+    case Statistic::StdDevPresent:
+        return tr("standard deviation over the threads where it ran");
+    }
+    return {};
+}
+
+QString CallTreeModel::toolTip(int node, int column) const
+{
+    const CallTree::Node& n = m_tree->nodes()[at(node)];
+    const IntervalEvent* event = eventOf(node);
+    if (column == Name) {
+        QString tip;
+        if (event) {
+            tip = event->name + QLatin1Char('\n')
+                + (event->isCallPath() ? tr("Call path of depth %1").arg(event->depth) : tr("Flat event"));
+        } else {
+            tip = n.label + QLatin1Char('\n')
+                + tr("Synthetic node: this path prefix is not itself an event in the profile (it only appears "
+                     "inside longer call paths), so it has no values");
+        }
+        if (n.parent < 0 && isTruncated())
+            tip += QLatin1String("\n\n") + truncationNote();
+        return tip;
+    }
+    if (!event)
+        return tr("Synthetic node: no values");
+    const std::optional<double> v = value(node, column);
+    const QString metricName = m_trial->metric(m_metric).name;
+    const QString where = sourceDescription();
+    const QString undefined = m_thread.isValid() ? tr("undefined (did not run or no calls)") : tr("undefined");
+    auto valueText = [&](bool metricValue) { return v ? rawText(*v, metricValue) : undefined; };
+    switch (column) {
+    case Value: {
+        const bool expanded = isExpanded(node);
+        if (expanded)
+            return tr("Expanded: exclusive %1 %2: %3\nThe rest of its inclusive value is shown by its children; "
+                      "collapse the row to see the inclusive value.")
+                .arg(metricName, where, valueText(true));
+        QString tip = tr("Collapsed: inclusive %1 %2: %3\n(the node and everything it called)")
+                          .arg(metricName, where, valueText(true));
+        if (!m_children[at(node)].empty())
+            tip += QLatin1Char('\n') + tr("Expand the row to see its exclusive value.");
+        return tip;
+    }
+    case Exclusive:
+        return tr("Exclusive %1 %2: %3\n(spent in this call path itself, not in what it called)")
+            .arg(metricName, where, valueText(true));
+    case Inclusive:
+        return tr("Inclusive %1 %2: %3\n(spent in this call path and everything it called)")
+            .arg(metricName, where, valueText(true));
+    case ExclusivePercent:
+    case InclusivePercent: {
+        const QString what = column == ExclusivePercent ? tr("exclusive") : tr("inclusive");
+        if (!v)
+            return tr("Percent is not defined for the %1 (SEMANTICS.md 2)").arg(statisticName(m_statistic));
+        if (m_thread.isValid())
+            return tr("100 × %1 %2 / the thread's top inclusive %3 (%4) = %5 %")
+                .arg(what, metricName, metricName, rawText(m_stats->threadTopInclusive(m_thread, m_metric), true),
+                    raw(*v));
+        return tr("100 × total %1 %2 / D = %3 %\nD is the sum over all threads of each thread's top inclusive %4")
+            .arg(what, metricName, raw(*v), metricName);
+    }
+    case Calls:
+        return tr("Calls of this call path %1: %2").arg(where, valueText(false));
+    case Subroutines:
+        return tr("Calls made from this call path to other events %1: %2").arg(where, valueText(false));
+    case ExclusivePerCall:
+    case InclusivePerCall: {
+        const QString what = column == ExclusivePerCall ? tr("Exclusive") : tr("Inclusive");
+        return tr("%1 %2 per call %3: %4").arg(what, metricName, where, valueText(true));
+    }
+    default:
+        return {};
+    }
+}
+
+QModelIndex CallTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount || !m_tree)
+        return {};
+    if (!parent.isValid()) {
+        if (at(row) >= m_roots.size())
+            return {};
+        return createIndex(row, column, static_cast<quintptr>(m_roots[at(row)]));
+    }
+    if (parent.model() != this || parent.column() != 0)
+        return {};
+    const auto& children = m_children[parent.internalId()];
+    if (at(row) >= children.size())
+        return {};
+    return createIndex(row, column, static_cast<quintptr>(children[at(row)]));
+}
+
+QModelIndex CallTreeModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid() || !m_tree)
+        return {};
+    const int parentNode = m_tree->nodes()[child.internalId()].parent;
+    if (parentNode < 0)
+        return {};
+    return createIndex(m_row[at(parentNode)], 0, static_cast<quintptr>(parentNode));
+}
+
+int CallTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!m_tree)
+        return 0;
+    if (!parent.isValid())
+        return static_cast<int>(m_roots.size());
+    if (parent.column() != 0)
+        return 0;
+    return static_cast<int>(m_children[parent.internalId()].size());
+}
+
+int CallTreeModel::columnCount(const QModelIndex& parent) const
+{
+    Q_UNUSED(parent);
+    return ColumnCount;
+}
+
+QVariant CallTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !m_trial)
+        return {};
+    const int node = nodeAt(index);
+    const int column = index.column();
+    const bool synthetic = m_tree->nodes()[at(node)].isSynthetic();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(node, column);
+    case SortRole: {
+        if (column == Name)
+            return display(node, column);
+        const std::optional<double> v = value(node, column);
+        return v ? *v : blankSortValue;
+    }
+    case Qt::ToolTipRole:
+        return toolTip(node, column);
+    case Qt::TextAlignmentRole:
+        return column == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (synthetic)
+            return QGuiApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
+    case Qt::FontRole:
+        if (synthetic && column == Name) {
+            QFont font;
+            font.setItalic(true);
+            return font;
+        }
+        return {};
+    case EventRole:
+        if (synthetic)
+            return {};
+        return m_tree->nodes()[at(node)].event.index();
+    case NodeRole:
+        return node;
+    case PercentRole: {
+        if (column != Value && column != Exclusive && column != Inclusive)
+            return {};
+        const bool exclusive = column == Exclusive || (column == Value && isExpanded(node));
+        const std::optional<double> percent = value(node, exclusive ? ExclusivePercent : InclusivePercent);
+        return percent ? QVariant(*percent) : QVariant();
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    QString unit;
+    if (isTime())
+        unit = QStringLiteral(" (") + unitLabel(m_trial->metric(m_metric), m_timeUnit) + QLatin1Char(')');
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Name:
+            return isTruncated() ? tr("Name (truncated paths)") : tr("Name");
+        case Value:
+            return QString(tr("Value") + unit);
+        case Exclusive:
+            return QString(tr("Exclusive") + unit);
+        case Inclusive:
+            return QString(tr("Inclusive") + unit);
+        case ExclusivePercent:
+            return tr("Excl %");
+        case InclusivePercent:
+            return tr("Incl %");
+        case Calls:
+            return tr("Calls");
+        case Subroutines:
+            return tr("Subrs");
+        case ExclusivePerCall:
+            return QString(tr("Excl/call") + unit);
+        case InclusivePerCall:
+            return QString(tr("Incl/call") + unit);
+        }
+    }
+    if (role == Qt::TextAlignmentRole)
+        return section == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole) {
+        const QString metricName = m_trial && m_metric.isValid() ? m_trial->metric(m_metric).name : tr("the metric");
+        const QString where = sourceDescription();
+        switch (section) {
+        case Name: {
+            QString tip = tr("The call tree built from the call-path events (\"a => b\"); grey rows are path prefixes "
+                             "that are not events themselves");
+            if (isTruncated())
+                tip += QLatin1String("\n\n") + truncationNote();
+            return tip;
+        }
+        case Value:
+            return tr("%1 %2, as CUBE shows it: a collapsed row shows its inclusive value, an expanded row its "
+                      "exclusive value (its children show the rest)")
+                .arg(metricName, where);
+        case Exclusive:
+            return tr("Exclusive %1 of the call path %2").arg(metricName, where);
+        case Inclusive:
+            return tr("Inclusive %1 of the call path %2").arg(metricName, where);
+        case ExclusivePercent:
+        case InclusivePercent:
+            return tr("Percent of the top inclusive %1 (per thread), or of the sum of the threads' top inclusive "
+                      "values on the total and mean; not shown for min, max and std. dev.")
+                .arg(metricName);
+        case Calls:
+            return tr("Number of calls of the call path %1").arg(where);
+        case Subroutines:
+            return tr("Number of calls made from the call path to other events %1").arg(where);
+        case ExclusivePerCall:
+            return tr("Exclusive %1 per call %2").arg(metricName, where);
+        case InclusivePerCall:
+            return tr("Inclusive %1 per call %2").arg(metricName, where);
+        }
+    }
+    return {};
+}
+
+} // namespace parallax

@@ -1,0 +1,139 @@
+#pragma once
+
+#include "algebra/units.h"
+#include "algebra/values.h"
+#include "datasource/model/trial.h"
+#include "views/viewsetup.h"
+
+#include <QAbstractItemModel>
+#include <QLocale>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace parallax {
+
+class CallTree;
+class TrialStatistics;
+
+/// The statistics table as a call tree built from call-path events (SEMANTICS.md 1.4), for one
+/// metric and either one thread or one statistic across threads.
+///
+/// The Value column follows CUBE: a collapsed node shows its inclusive value (the node and all it
+/// called), an expanded node its exclusive value (the rest is shown by its children). The model
+/// cannot see the view, so the view reports expand/collapse through expand()/collapse() (connect
+/// QTreeView::expanded/collapsed to them; indexes of proxies in between are mapped back).
+/// Synthetic nodes (a path prefix that is not itself an event) are grey and have no values.
+/// DisplayRole is formatted text, SortRole the raw double, ToolTipRole an explanation.
+class CallTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Name,
+        Value, ///< inclusive when collapsed, exclusive when expanded
+        Exclusive,
+        Inclusive,
+        ExclusivePercent,
+        InclusivePercent,
+        Calls,
+        Subroutines,
+        ExclusivePerCall,
+        InclusivePerCall,
+        ColumnCount
+    };
+    /// The EventId index (unsigned int) of the node's event; no value for synthetic nodes.
+    static constexpr int EventRole = SortRole + 1;
+    /// The CallTree node index (int) of the row.
+    static constexpr int NodeRole = SortRole + 2;
+    /// Metric columns (and Value): the value as a percent (0..100) of the thread's top inclusive
+    /// value, or of D on the total and mean; for an inline bar. No value where percent is undefined.
+    static constexpr int PercentRole = SortRole + 3;
+
+    explicit CallTreeModel(QObject* parent = nullptr);
+    ~CallTreeModel() override;
+
+    /// Replaces the trial (resets the model and the expansion state). An invalid metric selects
+    /// the first one.
+    void setTrial(std::shared_ptr<const Trial> trial, MetricId metric = MetricId());
+    const std::shared_ptr<const Trial>& trial() const { return m_trial; }
+
+    void setMetric(MetricId metric);
+    MetricId metric() const { return m_metric; }
+
+    /// Shows one statistic across threads (the default is the mean over all threads). Keeps the
+    /// rows when already showing a statistic; leaving thread mode resets the model.
+    void setStatistic(Statistic statistic);
+    /// Shows the cells of one thread: only the nodes that ran there (or have descendants that did)
+    /// are rows, so this resets the model. An invalid thread goes back to the current statistic.
+    void setThread(ThreadIndex thread);
+    bool isThreadMode() const { return m_thread.isValid(); }
+    ThreadIndex thread() const { return m_thread; }
+    Statistic statistic() const { return m_statistic; }
+
+    void setTimeUnit(TimeUnit unit);
+    TimeUnit timeUnit() const { return m_timeUnit; }
+    /// Locale for the formatted numbers (defaults to the system locale, with digit grouping).
+    void setLocale(const QLocale& locale);
+
+    /// TAU_CALLPATH_DEPTH-limited paths: top-level rows may be suffixes, not true roots.
+    bool isTruncated() const;
+    /// A sentence for a banner above the view when isTruncated(), empty otherwise.
+    QString truncationNote() const;
+
+    /// The index of the row of a node (column 0), invalid if it has no row.
+    QModelIndex indexOfNode(int node) const;
+    /// The index of the row showing an event (its call-tree node), invalid if none.
+    QModelIndex indexOfEvent(EventId event) const;
+    int nodeAt(const QModelIndex& index) const;
+
+    bool isExpanded(int node) const;
+
+public Q_SLOTS:
+    /// Tells the model a row was expanded or collapsed in a view (the index may belong to a proxy
+    /// model over this one); the Value column of that row changes.
+    void setExpanded(const QModelIndex& index, bool expanded);
+    void expand(const QModelIndex& index) { setExpanded(index, true); }
+    void collapse(const QModelIndex& index) { setExpanded(index, false); }
+
+public:
+    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    void rebuild();
+    void emitAllDataChanged();
+    void emitDataChangedBelow(const QModelIndex& parent);
+    bool isTime() const;
+    /// The raw value of a column for a node (Value resolves to exclusive or inclusive).
+    std::optional<double> value(int node, int column) const;
+    QString display(int node, int column) const;
+    QString toolTip(int node, int column) const;
+    QString formatMetric(double v) const;
+    QString rawText(double v, bool metricValue) const;
+    QString sourceDescription() const;
+    const IntervalEvent* eventOf(int node) const;
+
+    std::shared_ptr<const Trial> m_trial;
+    std::shared_ptr<const TrialStatistics> m_stats;
+    std::shared_ptr<const CallTree> m_tree;
+    MetricId m_metric;
+    Statistic m_statistic = Statistic::MeanAll;
+    ThreadIndex m_thread;
+    TimeUnit m_timeUnit = TimeUnit::Milliseconds;
+    QLocale m_locale;
+
+    /// The rows: per node, its shown children; the shown roots; each node's row in its parent
+    /// (-1 when the node is not shown).
+    std::vector<std::vector<int>> m_children;
+    std::vector<int> m_roots;
+    std::vector<int> m_row;
+    /// Thread mode: the position of each node's cell in the thread's IntervalRow, or -1.
+    std::vector<std::ptrdiff_t> m_cell;
+    std::vector<bool> m_expanded;
+};
+
+} // namespace parallax
