@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace {
@@ -44,6 +45,10 @@ QString extractSample(QTemporaryDir& tempDir)
 
 int main(int argc, char** argv)
 {
+    // --render works without a display server.
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--render") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Parallax"));
     QApplication::setApplicationDisplayName(QStringLiteral("Parallax"));
@@ -64,7 +69,21 @@ int main(int argc, char** argv)
     const QCommandLineOption quitOption(QStringLiteral("quit-after-load"),
         QStringLiteral("Quit as soon as the trial is shown (exit code 1 if loading failed)."));
     const QCommandLineOption tabOption(QStringLiteral("tab"),
-        QStringLiteral("Start on the given tab: statistics (default) or summary."), QStringLiteral("NAME"));
+        QStringLiteral("Start on the given view: overview (default), statistics, callgraph, userevents, summary, "
+                       "event, thread or histogram."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption renderOption(QStringLiteral("render"),
+        QStringLiteral("Render one view to --out and quit, without a display server (offscreen): overview, table, "
+                       "tree, callgraph, userevents, summary, event NAME, thread N,C,T, histogram NAME."),
+        QStringLiteral("VIEW"));
+    const QCommandLineOption outOption(QStringLiteral("out"),
+        QStringLiteral("Image file for --render (PNG, SVG or PDF by suffix)."), QStringLiteral("FILE"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"),
+        QStringLiteral("Window size for --render and --screenshot, WIDTHxHEIGHT (default 1400x900)."),
+        QStringLiteral("WxH"));
+    parser.addOption(renderOption);
+    parser.addOption(outOption);
+    parser.addOption(sizeOption);
     parser.addOption(tabOption);
     parser.addOption(formatOption);
     parser.addOption(screenshotOption);
@@ -72,13 +91,40 @@ int main(int argc, char** argv)
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("Profile directory or file to open."));
     parser.process(app);
 
-    const QStringList positional = parser.positionalArguments();
+    QStringList positional = parser.positionalArguments();
+    // "--render event NAME DIR": views that need an argument take the first positional.
+    const QString render = parser.value(renderOption);
+    QString renderArgument;
+    const bool renderTakesArgument = render == QLatin1String("event") || render == QLatin1String("thread")
+        || render == QLatin1String("histogram");
+    if (renderTakesArgument) {
+        if (positional.isEmpty()) {
+            printError(QStringLiteral("--render %1 needs an argument (an event name or N,C,T)").arg(render));
+            return 2;
+        }
+        renderArgument = positional.takeFirst();
+    }
     if (positional.size() > 1) {
         printError(QStringLiteral("expected at most one PATH, got %1").arg(positional.size()));
         return 2;
     }
+    if (!render.isEmpty() && !parser.isSet(outOption)) {
+        printError(QStringLiteral("--render needs --out FILE"));
+        return 2;
+    }
+    QSize windowSize(1400, 900);
+    if (parser.isSet(sizeOption)) {
+        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2)
+            windowSize = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || windowSize.width() < 200 || windowSize.height() < 150) {
+            printError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
+            return 2;
+        }
+    }
     const QString screenshot = parser.value(screenshotOption);
-    const bool batch = !screenshot.isEmpty() || parser.isSet(quitOption);
+    const bool batch = !screenshot.isEmpty() || parser.isSet(quitOption) || !render.isEmpty();
 
     // Kept alive until exit: the sample trial lives in it.
     std::unique_ptr<QTemporaryDir> sampleDir;
@@ -94,11 +140,15 @@ int main(int argc, char** argv)
 
     parallax::MainWindow window;
     window.setInteractive(!batch);
+    if (!batch)
+        window.restoreSettings();
     if (parser.isSet(tabOption) && !window.selectTab(parser.value(tabOption))) {
-        printError(QStringLiteral("unknown tab '%1' (expected statistics or summary)").arg(parser.value(tabOption)));
+        printError(QStringLiteral("unknown view '%1' (expected overview, statistics, callgraph, userevents, summary, "
+                                  "event, thread or histogram)")
+                       .arg(parser.value(tabOption)));
         return 2;
     }
-    window.resize(1280, 800);
+    window.resize(windowSize);
     window.show();
 
     if (batch) {
@@ -106,7 +156,18 @@ int main(int argc, char** argv)
             printError(message);
             QCoreApplication::exit(1);
         });
-        QObject::connect(&window, &parallax::MainWindow::trialShown, &app, [&window, screenshot] {
+        const QString out = parser.value(outOption);
+        const QSize renderSize = parser.isSet(sizeOption) ? windowSize : QSize();
+        QObject::connect(&window, &parallax::MainWindow::trialShown, &app,
+            [&window, screenshot, render, renderArgument, out, renderSize] {
+            if (!render.isEmpty()) {
+                window.renderView(render, renderArgument, out, renderSize, [](const QString& error) {
+                    if (!error.isEmpty())
+                        printError(error);
+                    QCoreApplication::exit(error.isEmpty() ? 0 : 1);
+                });
+                return;
+            }
             if (screenshot.isEmpty()) {
                 QCoreApplication::exit(0);
                 return;

@@ -1,33 +1,52 @@
 #include "app/gui/mainwindow.h"
 
 #include "app/gui/loadjob.h"
+#include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
-#include "views/percentbardelegate.h"
-#include "views/statisticsmodel.h"
+#include "views/callgraph/callgraphwidget.h"
+#include "views/charts/chartexport.h"
+#include "views/grouplegend.h"
+#include "views/overview/eventbarchart.h"
+#include "views/overview/overviewwidget.h"
+#include "views/overview/selectorbar.h"
+#include "views/overview/threadbarchart.h"
+#include "views/selectionstate.h"
+#include "views/statisticspanel.h"
 #include "views/trialsummarywidget.h"
+#include "views/userevents/histogramwidget.h"
+#include "views/userevents/trialmanagermodel.h"
+#include "views/userevents/usereventchart.h"
+#include "views/userevents/usereventswidget.h"
+#include "views/viewsetup.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressDialog>
+#include <QProgressBar>
+#include <QSettings>
 #include <QSortFilterProxyModel>
-#include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -35,84 +54,131 @@ namespace parallax {
 
 namespace {
 
-    /// Up to this many threads the row-mode combo lists each thread; beyond it a spin box picks one.
-    constexpr std::size_t maxThreadEntries = 64;
-    constexpr int ModeRole = Qt::UserRole;
-    constexpr int ThreadRole = Qt::UserRole + 1;
+constexpr int MaxRecent = 10;
 
-    QString plural(std::size_t n, const QString& one, const QString& many)
-    {
-        QLocale locale;
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return QStringLiteral("%1 %2").arg(locale.toString(static_cast<qulonglong>(n)), n == 1 ? one : many);
-    }
+QString plural(std::size_t n, const QString& one, const QString& many)
+{
+    QLocale locale;
+    if (locale.language() == QLocale::C)
+        locale = QLocale(QLocale::English, QLocale::UnitedStates);
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    return QStringLiteral("%1 %2").arg(locale.toString(static_cast<qulonglong>(n)), n == 1 ? one : many);
+}
 
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_job(new LoadJob(this))
+    , m_state(new SelectionState(this))
+    , m_trials(new TrialManagerModel(this))
 {
+    setObjectName(QStringLiteral("MainWindow"));
     setWindowTitle(QStringLiteral("Parallax"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/parallax.svg")));
     setAcceptDrops(true);
+    setDockNestingEnabled(true);
 
-    createCentralWidget();
+    createViews();
+    createDocks();
     createActions();
     createToolBar();
-
-    m_statusLabel = new QLabel(tr("No trial loaded — File › Open Directory… or drop a profile directory here"), this);
-    statusBar()->addWidget(m_statusLabel, 1);
-    m_warningsLabel = new QLabel(this);
-    m_warningsLabel->setTextFormat(Qt::RichText);
-    m_warningsLabel->setVisible(false);
-    connect(m_warningsLabel, &QLabel::linkActivated, this, [this] { m_tabs->setCurrentWidget(m_summary); });
-    statusBar()->addPermanentWidget(m_warningsLabel);
+    createStatusBar();
+    m_defaultLayout = saveState();
 
     connect(m_job, &LoadJob::started, this, &MainWindow::onStarted);
     connect(m_job, &LoadJob::progress, this, &MainWindow::onProgress);
     connect(m_job, &LoadJob::loaded, this, &MainWindow::onLoaded);
     connect(m_job, &LoadJob::failed, this, &MainWindow::onFailed);
     connect(m_job, &LoadJob::cancelled, this, &MainWindow::onCancelled);
+
+    // Linked navigation: the views select in the state; the shell opens the matching windows.
+    connect(m_overview, &OverviewWidget::eventActivated, this, [this] { showDock(m_eventDock); });
+    connect(m_overview, &OverviewWidget::threadActivated, this, [this] {
+        m_threadChart->setStatistic(std::nullopt);
+        showDock(m_threadDock);
+    });
+    connect(m_overview, &OverviewWidget::statisticActivated, this, [this](Statistic statistic) {
+        m_threadChart->setStatistic(statistic);
+        showDock(m_threadDock);
+    });
+    connect(m_threadChart, &ThreadBarChart::eventActivated, this, [this] { showDock(m_eventDock); });
+    connect(m_eventChart, &EventBarChart::threadActivated, this, [this] {
+        m_threadChart->setStatistic(std::nullopt);
+        showDock(m_threadDock);
+    });
+    connect(m_state, &SelectionState::historyChanged, this, &MainWindow::updateHistoryActions);
+    connect(m_state, &SelectionState::metricChanged, this, [this](MetricId m) {
+        if (m.isValid() && m_metricCombo->currentIndex() != static_cast<int>(m.index())) {
+            const QSignalBlocker blocker(m_metricCombo);
+            m_metricCombo->setCurrentIndex(static_cast<int>(m.index()));
+        }
+    });
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::createCentralWidget()
+const std::shared_ptr<const Trial>& MainWindow::trial() const
 {
-    m_model = new StatisticsModel(this);
-    m_view = new QTreeView;
-    ViewSetupOptions options;
-    options.filterColumn = StatisticsModel::Name;
-    options.placeholder = tr("Search events (Ctrl+F)…");
-    options.sortColumn = StatisticsModel::Exclusive;
-    options.sortOrder = Qt::DescendingOrder;
-    m_setup = setupTreeView(m_view, m_model, options);
-    // Call paths end in the interesting part; keep both ends visible.
-    m_view->setTextElideMode(Qt::ElideMiddle);
-    QHeaderView* header = m_view->header();
-    // The name keeps a generous share of the width (long C++ and call-path names); the last
-    // column (groups) takes what is left, and a horizontal scroll bar appears when needed.
-    header->setStretchLastSection(true);
-    header->setSectionResizeMode(StatisticsModel::Name, QHeaderView::Interactive);
-    header->setMinimumSectionSize(40);
-    auto* bars = new PercentBarDelegate(m_view);
-    m_view->setItemDelegateForColumn(StatisticsModel::ExclusivePercent, bars);
-    m_view->setItemDelegateForColumn(StatisticsModel::InclusivePercent, bars);
+    return m_state->trial();
+}
 
-    auto* statistics = new QWidget;
-    auto* layout = new QVBoxLayout(statistics);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addWidget(m_setup.widget);
-
+void MainWindow::createViews()
+{
+    m_overview = new OverviewWidget(m_state);
+    // The main toolbar holds the metric, value and unit selectors for the tabs; the docks keep
+    // their own, since they can float as windows of their own.
+    m_overview->selectorBar()->setSelectorVisible(SelectorBar::MetricSelector, false);
+    m_overview->selectorBar()->setSelectorVisible(SelectorBar::ValueSelector, false);
+    m_overview->selectorBar()->setSelectorVisible(SelectorBar::UnitSelector, false);
+    m_statistics = new StatisticsPanel(m_state);
+    m_callGraph = new CallGraphWidget(m_state);
     m_summary = new TrialSummaryWidget;
+
+    // User events: the tree (statistics across threads, or the selected thread) above a chart of the
+    // selected user event across threads.
+    m_userEvents = new UserEventsWidget(m_state);
+
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(statistics, tr("&Statistics"));
-    m_tabs->addTab(m_summary, tr("S&ummary"));
+    m_tabs->addTab(m_overview, tr("&Overview"));
+    m_tabs->addTab(m_statistics, tr("&Statistics"));
+    m_tabs->addTab(m_callGraph, tr("Call &Graph"));
+    m_tabs->addTab(m_userEvents, tr("&User Events"));
+    m_tabs->addTab(m_summary, tr("Su&mmary"));
     setCentralWidget(m_tabs);
+}
+
+void MainWindow::createDocks()
+{
+    auto makeDock = [this](const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area) {
+        auto* dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(widget);
+        addDockWidget(area, dock);
+        return dock;
+    };
+    m_trialView = new QTreeView;
+    m_trialView->setModel(m_trials);
+    m_trialView->setHeaderHidden(true);
+    m_trialView->setRootIsDecorated(true);
+    connect(m_trialView, &QTreeView::clicked, this, &MainWindow::onTrialChosen);
+    connect(m_trialView, &QTreeView::activated, this, &MainWindow::onTrialChosen);
+    m_trialsDock = makeDock(tr("Trials"), QStringLiteral("trialsDock"), m_trialView, Qt::LeftDockWidgetArea);
+    m_legend = new GroupLegend(m_state);
+    m_groupsDock = makeDock(tr("Groups"), QStringLiteral("groupsDock"), m_legend, Qt::LeftDockWidgetArea);
+    splitDockWidget(m_trialsDock, m_groupsDock, Qt::Vertical);
+
+    m_eventChart = new EventBarChart(m_state);
+    m_threadChart = new ThreadBarChart(m_state);
+    m_histogram = new HistogramWidget(m_state);
+    m_eventDock = makeDock(tr("Event"), QStringLiteral("eventDock"), m_eventChart, Qt::RightDockWidgetArea);
+    m_threadDock = makeDock(tr("Thread"), QStringLiteral("threadDock"), m_threadChart, Qt::RightDockWidgetArea);
+    m_histogramDock = makeDock(tr("Histogram"), QStringLiteral("histogramDock"), m_histogram, Qt::RightDockWidgetArea);
+    tabifyDockWidget(m_eventDock, m_threadDock);
+    tabifyDockWidget(m_threadDock, m_histogramDock);
+    m_eventDock->raise();
+    resizeDocks({ m_trialsDock, m_eventDock }, { 230, 420 }, Qt::Horizontal);
 }
 
 void MainWindow::createActions()
@@ -121,16 +187,17 @@ void MainWindow::createActions()
     m_openDirectoryAction = file->addAction(
         style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Directory…"), this, &MainWindow::openDirectory);
     m_openDirectoryAction->setShortcut(QKeySequence::Open);
-    m_openDirectoryAction->setToolTip(
-        tr("Open a profile directory (TAU profile.N.C.T files or MULTI__ metric directories)"));
+    m_openDirectoryAction->setToolTip(tr("Open a profile directory (TAU profile.N.C.T files or MULTI__ metric directories)"));
     m_openFileAction
         = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("Open &File…"), this, &MainWindow::openFile);
     m_openFileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
-    m_exportCsvAction = file->addAction(tr("&Export Table as CSV…"), this, &MainWindow::exportCsv);
-    m_exportCsvAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportCsvAction->setEnabled(false);
-    m_screenshotAction = file->addAction(tr("Save &Screenshot…"), this, &MainWindow::saveScreenshot);
+    m_exportTableAction = file->addAction(tr("&Export Table as CSV…"), this, &MainWindow::exportTable);
+    m_exportTableAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportImageAction = file->addAction(tr("Export &Image of the Current View…"), this, &MainWindow::exportCurrentImage);
+    m_exportImageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    file->addAction(tr("Save Window &Screenshot…"), this, [this] { exportWidgetInteractively(this, this, QDir(m_lastDirectory).filePath(QStringLiteral("parallax.png"))); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -138,11 +205,37 @@ void MainWindow::createActions()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     QAction* find = edit->addAction(tr("&Find…"), this, [this] {
-        m_tabs->setCurrentIndex(0);
-        m_setup.search->setFocus(Qt::ShortcutFocusReason);
-        m_setup.search->selectAll();
+        m_filterEdit->setFocus(Qt::ShortcutFocusReason);
+        m_filterEdit->selectAll();
     });
     find->setShortcut(QKeySequence::Find);
+    edit->addAction(tr("Find in the &Table"), this, [this] {
+        m_tabs->setCurrentWidget(m_statistics);
+        m_statistics->focusSearch();
+    });
+    edit->addAction(tr("&Clear Filters"), m_state, &SelectionState::clearFilters);
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    m_backAction = go->addAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("&Back"), m_state, &SelectionState::back);
+    m_backAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+    m_forwardAction
+        = go->addAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("&Forward"), m_state, &SelectionState::forward);
+    m_forwardAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
+    updateHistoryActions();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const std::pair<QString, QWidget*> tabs[] = { { tr("Overview"), m_overview }, { tr("Statistics"), m_statistics },
+        { tr("Call Graph"), m_callGraph }, { tr("User Events"), m_userEvents }, { tr("Summary"), m_summary } };
+    int key = Qt::Key_1;
+    for (const auto& [title, widget] : tabs) {
+        QAction* a = view->addAction(title, this, [this, w = widget] { m_tabs->setCurrentWidget(w); });
+        a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));
+    }
+    view->addSeparator();
+    for (QDockWidget* dock : { m_trialsDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About Parallax"), this, &MainWindow::about);
@@ -154,155 +247,254 @@ void MainWindow::createToolBar()
 {
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->setMovable(false);
-    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->setToolButtonStyle(Qt::ToolButtonIconOnly);
     bar->addAction(m_openDirectoryAction);
+    bar->addAction(m_backAction);
+    bar->addAction(m_forwardAction);
     bar->addSeparator();
 
     bar->addWidget(new QLabel(tr(" Metric: "), bar));
     m_metricCombo = new QComboBox(bar);
     m_metricCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_metricCombo->setMinimumContentsLength(8);
-    m_metricCombo->setToolTip(tr("Metric shown in the table"));
+    m_metricCombo->setToolTip(tr("The metric every view shows"));
     bar->addWidget(m_metricCombo);
     connect(m_metricCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (index < 0 || !m_trial)
-            return;
-        m_model->setMetric(MetricId(static_cast<std::size_t>(index)));
-        resizeColumns();
+        if (index >= 0)
+            m_state->setMetric(MetricId(static_cast<std::size_t>(index)));
     });
 
-    bar->addWidget(new QLabel(tr("  Show: "), bar));
-    m_modeCombo = new QComboBox(bar);
-    m_modeCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_modeCombo->setMaxVisibleItems(24);
-    m_modeCombo->setToolTip(tr("A statistic across threads (SEMANTICS.md §2), or one thread's values"));
-    bar->addWidget(m_modeCombo);
-    connect(m_modeCombo, &QComboBox::currentIndexChanged, this, [this] { applyRowMode(); });
+    bar->addWidget(new QLabel(tr("  Value: "), bar));
+    m_valueCombo = new QComboBox(bar);
+    for (int v = 0; v < ValueTypeCount; ++v)
+        m_valueCombo->addItem(valueTypeName(static_cast<ValueType>(v)), v);
+    m_valueCombo->setToolTip(tr("The value the charts show (the table shows them all)"));
+    bar->addWidget(m_valueCombo);
+    connect(m_valueCombo, &QComboBox::currentIndexChanged, this,
+        [this] { m_state->setValueType(static_cast<ValueType>(m_valueCombo->currentData().toInt())); });
+    connect(m_state, &SelectionState::valueTypeChanged, this, [this](ValueType v) {
+        const QSignalBlocker blocker(m_valueCombo);
+        m_valueCombo->setCurrentIndex(m_valueCombo->findData(static_cast<int>(v)));
+    });
 
-    m_threadSpin = new QSpinBox(bar);
-    m_threadSpin->setToolTip(tr("Thread index (0-based, in n,c,t order)"));
-    m_threadSpin->setKeyboardTracking(false);
-    m_threadSpinAction = bar->addWidget(m_threadSpin);
-    m_threadLabel = new QLabel(bar);
-    m_threadLabelAction = bar->addWidget(m_threadLabel);
-    m_threadSpinAction->setVisible(false);
-    m_threadLabelAction->setVisible(false);
-    connect(m_threadSpin, &QSpinBox::valueChanged, this, [this] { applyRowMode(); });
+    bar->addWidget(new QLabel(tr("  Units: "), bar));
+    m_unitCombo = new QComboBox(bar);
+    for (TimeUnit u : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds })
+        m_unitCombo->addItem(timeUnitName(u), static_cast<int>(u));
+    m_unitCombo->setCurrentIndex(m_unitCombo->findData(static_cast<int>(m_state->timeUnit())));
+    m_unitCombo->setToolTip(tr("How time values are shown"));
+    bar->addWidget(m_unitCombo);
+    connect(m_unitCombo, &QComboBox::currentIndexChanged, this,
+        [this] { m_state->setTimeUnit(static_cast<TimeUnit>(m_unitCombo->currentData().toInt())); });
+    connect(m_state, &SelectionState::timeUnitChanged, this, [this](TimeUnit u) {
+        const QSignalBlocker blocker(m_unitCombo);
+        m_unitCombo->setCurrentIndex(m_unitCombo->findData(static_cast<int>(u)));
+    });
 
     bar->addSeparator();
-    m_callPathsAction = bar->addAction(tr("Call Paths"));
-    m_callPathsAction->setCheckable(true);
-    m_callPathsAction->setChecked(true);
-    m_callPathsAction->setToolTip(tr("Show call-path events (\"a => b\") besides flat events"));
-    connect(m_callPathsAction, &QAction::toggled, this, [this](bool on) {
-        m_model->setIncludeCallPaths(on);
-        resizeColumns();
+    m_filterEdit = new QLineEdit(bar);
+    m_filterEdit->setPlaceholderText(tr("Filter events in every view (Ctrl+F)"));
+    m_filterEdit->setClearButtonEnabled(true);
+    m_filterEdit->setMinimumWidth(240);
+    m_filterEdit->setToolTip(tr("Case-insensitive text; start with / for a regular expression"));
+    bar->addWidget(m_filterEdit);
+    auto* debounce = new QTimer(this);
+    debounce->setSingleShot(true);
+    debounce->setInterval(250);
+    connect(m_filterEdit, &QLineEdit::textChanged, debounce, qOverload<>(&QTimer::start));
+    connect(debounce, &QTimer::timeout, this, [this] {
+        const QString text = m_filterEdit->text();
+        if (text.startsWith(QLatin1Char('/')))
+            m_state->setNameFilter(text.mid(1), true);
+        else
+            m_state->setNameFilter(text, false);
     });
+    connect(m_state, &SelectionState::filtersChanged, this, [this] {
+        if (m_state->nameFilter().isEmpty() && !m_filterEdit->text().isEmpty()) {
+            const QSignalBlocker blocker(m_filterEdit);
+            m_filterEdit->clear();
+        }
+    });
+}
 
-    fillMetricCombo();
-    fillRowModeCombo();
+void MainWindow::createStatusBar()
+{
+    m_statusLabel = new QLabel(tr("No trial loaded — File › Open Directory… or drop a profile directory here"), this);
+    statusBar()->addWidget(m_statusLabel, 1);
+    m_progressBar = new QProgressBar(this);
+    m_progressBar->setMaximumWidth(220);
+    m_progressBar->setVisible(false);
+    statusBar()->addPermanentWidget(m_progressBar);
+    m_cancelButton = new QToolButton(this);
+    m_cancelButton->setText(tr("Cancel"));
+    m_cancelButton->setToolTip(tr("Stop loading"));
+    m_cancelButton->setVisible(false);
+    connect(m_cancelButton, &QToolButton::clicked, m_job, &LoadJob::cancel);
+    statusBar()->addPermanentWidget(m_cancelButton);
+    m_warningsLabel = new QLabel(this);
+    m_warningsLabel->setTextFormat(Qt::RichText);
+    m_warningsLabel->setVisible(false);
+    connect(m_warningsLabel, &QLabel::linkActivated, this, [this] { m_tabs->setCurrentWidget(m_summary); });
+    statusBar()->addPermanentWidget(m_warningsLabel);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    m_recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+    m_lastDirectory = settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString();
+    updateRecentMenu();
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("recentFiles"), m_recent);
+    settings.setValue(QStringLiteral("lastDirectory"), m_lastDirectory);
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_interactive)
+        saveSettings();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout);
+    for (QDockWidget* dock : { m_trialsDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
+        dock->show();
+    m_eventDock->raise();
 }
 
 void MainWindow::openPath(const QString& path, const QString& format)
 {
-    m_format = format;
     m_lastDirectory = QFileInfo(path).absolutePath();
     m_job->start(path, format);
 }
 
 bool MainWindow::selectTab(const QString& name)
 {
-    if (name.compare(QLatin1String("statistics"), Qt::CaseInsensitive) == 0)
-        m_tabs->setCurrentIndex(0);
-    else if (name.compare(QLatin1String("summary"), Qt::CaseInsensitive) == 0)
+    const QString n = name.toLower();
+    if (n == QLatin1String("overview"))
+        m_tabs->setCurrentWidget(m_overview);
+    else if (n == QLatin1String("statistics") || n == QLatin1String("table"))
+        m_tabs->setCurrentWidget(m_statistics);
+    else if (n == QLatin1String("callgraph"))
+        m_tabs->setCurrentWidget(m_callGraph);
+    else if (n == QLatin1String("userevents"))
+        m_tabs->setCurrentWidget(m_userEvents);
+    else if (n == QLatin1String("summary"))
         m_tabs->setCurrentWidget(m_summary);
+    else if (n == QLatin1String("event"))
+        showDock(m_eventDock);
+    else if (n == QLatin1String("thread"))
+        showDock(m_threadDock);
+    else if (n == QLatin1String("histogram"))
+        showDock(m_histogramDock);
     else
         return false;
     return true;
 }
 
+void MainWindow::showDock(QDockWidget* dock)
+{
+    dock->show();
+    dock->raise();
+}
+
 void MainWindow::onStarted(const QString& path)
 {
-    closeProgress();
     m_statusLabel->setText(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
-    m_progress = new QProgressDialog(this);
-    m_progress->setWindowTitle(tr("Loading"));
-    m_progress->setLabelText(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-    m_progress->setRange(0, 0);
-    // Small trials load faster than a dialog can flash; show it only for slow loads.
-    m_progress->setMinimumDuration(500);
-    m_progress->setAutoClose(false);
-    m_progress->setAutoReset(false);
-    m_progress->setWindowModality(Qt::WindowModal);
-    connect(m_progress, &QProgressDialog::canceled, m_job, &LoadJob::cancel);
-    m_progress->setValue(0);
+    m_progressBar->setRange(0, 0);
+    m_progressBar->setVisible(true);
+    m_cancelButton->setVisible(true);
 }
 
 void MainWindow::onProgress(const QString& stage, qint64 done, qint64 total)
 {
-    const QString text = total > 0 ? tr("%1: %2 of %3").arg(stage).arg(done).arg(total) : stage;
-    m_statusLabel->setText(text + QStringLiteral("…"));
-    if (!m_progress)
-        return;
-    m_progress->setLabelText(text);
-    // QProgressDialog takes ints; scale large totals down.
+    m_statusLabel->setText((total > 0 ? tr("%1: %2 of %3 files").arg(stage).arg(done).arg(total) : stage) + QStringLiteral("…"));
     const qint64 scale = total > 1000000 ? total / 1000000 + 1 : 1;
-    m_progress->setRange(0, total > 0 ? static_cast<int>(total / scale) : 0);
-    m_progress->setValue(total > 0 ? static_cast<int>(done / scale) : 0);
+    m_progressBar->setRange(0, total > 0 ? static_cast<int>(total / scale) : 0);
+    m_progressBar->setValue(total > 0 ? static_cast<int>(done / scale) : 0);
 }
 
-void MainWindow::closeProgress()
+void MainWindow::endProgress()
 {
-    if (m_progress) {
-        m_progress->reset();
-        m_progress->hide();
-        m_progress->deleteLater();
-        m_progress = nullptr;
-    }
+    m_progressBar->setVisible(false);
+    m_cancelButton->setVisible(false);
 }
 
 void MainWindow::onLoaded(std::shared_ptr<const Trial> trial, const QString& path, qint64 elapsedMs)
 {
-    Q_UNUSED(path);
-    closeProgress();
-    m_trial = std::move(trial);
-    setWindowTitle(QStringLiteral("Parallax — %1").arg(m_trial->name()));
-
-    {
-        const QSignalBlocker metricBlocker(m_metricCombo);
-        const QSignalBlocker modeBlocker(m_modeCombo);
-        const QSignalBlocker spinBlocker(m_threadSpin);
-        fillMetricCombo();
-        fillRowModeCombo();
-    }
-    m_threadSpinAction->setVisible(false);
-    m_threadLabelAction->setVisible(false);
-    m_model->setRowMode(RowMode::MeanAll);
-    m_model->setTrial(m_trial, MetricId(0u));
-    updateThreadLabel();
-    m_summary->setTrial(m_trial);
-    m_exportCsvAction->setEnabled(true);
-    resizeColumns();
-
+    endProgress();
+    addRecent(path);
+    const int id = m_trials->addTrial(trial);
+    m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
+    m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
+    m_trialView->expand(m_trials->indexForTrial(id));
+    showTrial(trial);
     m_statusLabel->setText(tr("%1, %2, %3 — loaded in %4 ms")
-                               .arg(plural(m_trial->threadCount(), tr("thread"), tr("threads")),
-                                   plural(m_trial->eventCount(), tr("event"), tr("events")),
-                                   plural(m_trial->metricCount(), tr("metric"), tr("metrics")))
+                               .arg(plural(trial->threadCount(), tr("thread"), tr("threads")),
+                                   plural(trial->eventCount(), tr("event"), tr("events")),
+                                   plural(trial->metricCount(), tr("metric"), tr("metrics")))
                                .arg(elapsedMs));
-    const auto warnings = static_cast<std::size_t>(m_trial->warnings().size());
-    m_warningsLabel->setVisible(warnings > 0);
-    if (warnings > 0)
-        m_warningsLabel->setText(
-            QStringLiteral("<a href=\"#warnings\">⚠ %1</a>").arg(plural(warnings, tr("warning"), tr("warnings"))));
-
     // Let the views lay out before anyone grabs the window.
     QTimer::singleShot(0, this, &MainWindow::trialShown);
 }
 
+void MainWindow::showTrial(const std::shared_ptr<const Trial>& trial)
+{
+    if (trial == m_state->trial())
+        return;
+    m_state->setTrial(trial);
+    setWindowTitle(QStringLiteral("Parallax — %1").arg(trial->name()));
+    {
+        const QSignalBlocker blocker(m_metricCombo);
+        fillMetricCombo();
+    }
+    m_summary->setTrial(trial);
+    // Start with the event that costs most (largest mean exclusive value, flat events): the event,
+    // histogram and call-graph views then have something to show at once.
+    if (trial->metricCount() > 0) {
+        const auto stats = TrialStatistics::of(*trial);
+        EventId top;
+        double best = -1;
+        for (std::size_t e = 0; e < trial->eventCount(); ++e) {
+            const EventId id(e);
+            const double v = stats->stat(id, MetricId(0u), ValueKind::Exclusive).meanAll;
+            if (!trial->event(id).isCallPath() && v > best) {
+                best = v;
+                top = id;
+            }
+        }
+        m_state->selectEvent(top);
+    }
+    const auto warnings = static_cast<std::size_t>(trial->warnings().size());
+    m_warningsLabel->setVisible(warnings > 0);
+    if (warnings > 0)
+        m_warningsLabel->setText(QStringLiteral("<a href=\"#warnings\">⚠ %1</a>").arg(plural(warnings, tr("warning"), tr("warnings"))));
+}
+
+void MainWindow::onTrialChosen(const QModelIndex& index)
+{
+    const auto trial = m_trials->trialForIndex(index);
+    if (!trial)
+        return;
+    showTrial(trial);
+    const MetricId metric = m_trials->metricForIndex(index);
+    if (metric.isValid())
+        m_state->setMetric(metric);
+}
+
 void MainWindow::onFailed(const QString& message, const QString& path)
 {
-    closeProgress();
+    endProgress();
     m_statusLabel->setText(tr("Could not load %1").arg(QDir::toNativeSeparators(path)));
     Q_EMIT loadFailed(message);
     if (m_interactive)
@@ -311,107 +503,65 @@ void MainWindow::onFailed(const QString& message, const QString& path)
 
 void MainWindow::onCancelled(const QString& path)
 {
-    closeProgress();
+    endProgress();
     m_statusLabel->setText(tr("Loading %1 cancelled").arg(QDir::toNativeSeparators(path)));
 }
 
 void MainWindow::fillMetricCombo()
 {
     m_metricCombo->clear();
-    if (!m_trial) {
+    const auto& t = trial();
+    if (!t) {
         m_metricCombo->setEnabled(false);
         return;
     }
-    for (std::size_t m = 0; m < m_trial->metricCount(); ++m) {
-        const Metric& metric = m_trial->metric(MetricId(m));
+    for (std::size_t m = 0; m < t->metricCount(); ++m) {
+        const Metric& metric = t->metric(MetricId(m));
         m_metricCombo->addItem(metric.name);
         m_metricCombo->setItemData(static_cast<int>(m),
-            metric.isTime() ? tr("%1 (time, µs in the data, shown in ms)").arg(metric.name)
+            metric.isTime() ? tr("%1 (time, µs in the data)").arg(metric.name)
                             : tr("%1 (%2)").arg(metric.name, metric.unit.isEmpty() ? tr("unit unknown") : metric.unit),
             Qt::ToolTipRole);
     }
-    m_metricCombo->setEnabled(m_trial->metricCount() > 1);
+    m_metricCombo->setCurrentIndex(m_state->metric().isValid() ? static_cast<int>(m_state->metric().index()) : 0);
+    m_metricCombo->setEnabled(t->metricCount() > 1);
 }
 
-void MainWindow::fillRowModeCombo()
+void MainWindow::updateHistoryActions()
 {
-    m_modeCombo->clear();
-    const RowMode modes[] = { RowMode::MeanAll, RowMode::MeanPresent, RowMode::Total, RowMode::Min, RowMode::Max,
-        RowMode::StdDevAll, RowMode::StdDevPresent };
-    for (RowMode mode : modes) {
-        m_modeCombo->addItem(StatisticsModel::rowModeName(mode));
-        const int i = m_modeCombo->count() - 1;
-        m_modeCombo->setItemData(i, static_cast<int>(mode), ModeRole);
-        m_modeCombo->setItemData(i, -1, ThreadRole);
-    }
-    m_modeCombo->setItemData(
-        0, tr("Mean over all threads; a thread where the event did not run counts as 0"), Qt::ToolTipRole);
-    m_modeCombo->setItemData(1, tr("Mean over the threads where the event ran"), Qt::ToolTipRole);
-    const std::size_t threads = m_trial ? m_trial->threadCount() : 0;
-    m_threadSpin->setRange(0, threads > 0 ? static_cast<int>(threads) - 1 : 0);
-    m_threadSpin->setValue(0);
-    if (threads == 0) {
-        m_modeCombo->setEnabled(m_trial != nullptr);
-        return;
-    }
-    m_modeCombo->setEnabled(true);
-    m_modeCombo->insertSeparator(m_modeCombo->count());
-    if (threads <= maxThreadEntries) {
-        for (std::size_t t = 0; t < threads; ++t) {
-            m_modeCombo->addItem(tr("Thread %1").arg(m_trial->threadKey(ThreadIndex(t)).toString()));
-            const int i = m_modeCombo->count() - 1;
-            m_modeCombo->setItemData(i, static_cast<int>(RowMode::Thread), ModeRole);
-            m_modeCombo->setItemData(i, static_cast<int>(t), ThreadRole);
-        }
-    } else {
-        // Thousands of threads do not belong in a menu: one entry, and a spin box picks the thread.
-        m_modeCombo->addItem(tr("Thread… (%1 threads)").arg(threads));
-        const int i = m_modeCombo->count() - 1;
-        m_modeCombo->setItemData(i, static_cast<int>(RowMode::Thread), ModeRole);
-        m_modeCombo->setItemData(i, -1, ThreadRole);
-    }
-    m_modeCombo->setCurrentIndex(0);
+    if (m_backAction)
+        m_backAction->setEnabled(m_state->canGoBack());
+    if (m_forwardAction)
+        m_forwardAction->setEnabled(m_state->canGoForward());
 }
 
-void MainWindow::applyRowMode()
+void MainWindow::addRecent(const QString& path)
 {
-    const int index = m_modeCombo->currentIndex();
-    if (index < 0 || !m_trial)
-        return;
-    const auto mode = static_cast<RowMode>(m_modeCombo->itemData(index, ModeRole).toInt());
-    int thread = m_modeCombo->itemData(index, ThreadRole).toInt();
-    const bool useSpin = mode == RowMode::Thread && thread < 0;
-    m_threadSpinAction->setVisible(useSpin);
-    m_threadLabelAction->setVisible(useSpin);
-    if (useSpin)
-        thread = m_threadSpin->value();
-    m_model->setRowMode(mode, mode == RowMode::Thread ? ThreadIndex(static_cast<std::size_t>(thread)) : ThreadIndex());
-    updateThreadLabel();
-    resizeColumns();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_recent.removeAll(absolute);
+    m_recent.prepend(absolute);
+    while (m_recent.size() > MaxRecent)
+        m_recent.removeLast();
+    updateRecentMenu();
+    if (m_interactive) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("recentFiles"), m_recent);
+    }
 }
 
-void MainWindow::updateThreadLabel()
+void MainWindow::updateRecentMenu()
 {
-    if (!m_trial || m_trial->threadCount() == 0) {
-        m_threadLabel->clear();
-        return;
+    m_recentMenu->clear();
+    for (const QString& path : std::as_const(m_recent))
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openPath(path); });
+    m_recentMenu->setEnabled(!m_recent.isEmpty());
+    if (!m_recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear Menu"), this, [this] {
+            m_recent.clear();
+            updateRecentMenu();
+        });
     }
-    const ThreadIndex t(static_cast<std::size_t>(m_threadSpin->value()));
-    m_threadLabel->setText(tr(" n,c,t %1 ").arg(m_trial->threadKey(t).toString()));
-}
-
-void MainWindow::resizeColumns()
-{
-    // Numbers get exactly their width; the name about 40 % of the view (more if it needs less
-    // than that, it gets only what it needs).
-    for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column) {
-        if (!m_view->header()->isSectionHidden(column))
-            m_view->resizeColumnToContents(column);
-    }
-    m_view->setColumnWidth(StatisticsModel::Groups, std::min(m_view->columnWidth(StatisticsModel::Groups), 220));
-    m_view->resizeColumnToContents(StatisticsModel::Name);
-    const int share = std::max(320, m_view->viewport()->width() * 2 / 5);
-    m_view->setColumnWidth(StatisticsModel::Name, std::min(m_view->columnWidth(StatisticsModel::Name), share));
 }
 
 void MainWindow::openDirectory()
@@ -425,41 +575,121 @@ void MainWindow::openFile()
 {
     QStringList filters;
     for (const Reader* reader : ReaderRegistry::instance().readers())
-        filters.append(
-            QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' '))));
+        filters.append(QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' '))));
     filters.append(tr("All files (*)"));
-    const QString file = QFileDialog::getOpenFileName(
-        this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")));
+    const QString file
+        = QFileDialog::getOpenFileName(this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")));
     if (!file.isEmpty())
         openPath(file);
 }
 
-void MainWindow::exportCsv()
+void MainWindow::exportTable()
 {
-    if (!m_trial)
-        return;
-    const QString metric = m_trial->metric(m_model->metric()).name;
-    QString mode = StatisticsModel::rowModeName(m_model->rowMode());
-    if (m_model->rowMode() == RowMode::Thread)
-        mode += QLatin1Char('-') + m_trial->threadKey(m_model->thread()).toString();
-    QString name = QStringLiteral("%1-%2-%3.csv").arg(m_trial->name(), metric, mode);
-    name.replace(QLatin1Char(' '), QLatin1Char('_'));
-    name.remove(QLatin1Char('('));
-    name.remove(QLatin1Char(')'));
-    name.replace(QLatin1Char(','), QLatin1Char('.'));
-    ViewSetup::exportCsvInteractively(m_view, this, QDir(m_lastDirectory).filePath(name));
+    QTreeView* view = m_statistics->currentView();
+    QString name = m_statistics->suggestedCsvName();
+    if (m_tabs->currentWidget() == m_userEvents) {
+        view = m_userEvents->table().view;
+        name = QStringLiteral("user-events.csv");
+    }
+    ViewSetup::exportCsvInteractively(view, this, QDir(m_lastDirectory).filePath(name));
 }
 
-void MainWindow::saveScreenshot()
+void MainWindow::exportCurrentImage()
 {
-    QString file = QFileDialog::getSaveFileName(this, tr("Save Screenshot"),
-        QDir(m_lastDirectory).filePath(QStringLiteral("parallax.png")), tr("PNG images (*.png)"));
-    if (file.isEmpty())
+    QWidget* widget = m_tabs->currentWidget();
+    if (widget == m_callGraph) {
+        m_callGraph->exportInteractively(); // the whole graph, not only the visible part
         return;
-    if (QFileInfo(file).suffix().isEmpty())
-        file += QLatin1String(".png");
-    if (!grab().save(file, "PNG"))
-        QMessageBox::warning(this, tr("Save Screenshot"), tr("Could not write %1").arg(QDir::toNativeSeparators(file)));
+    }
+    QString name = QStringLiteral("parallax-view.png");
+    if (widget == m_overview)
+        name = QStringLiteral("overview.png");
+    else if (widget == m_callGraph)
+        name = QStringLiteral("call-graph.png");
+    exportWidgetInteractively(widget, this, QDir(m_lastDirectory).filePath(name));
+}
+
+void MainWindow::renderView(const QString& view, const QString& argument, const QString& fileName, const QSize& size,
+    const std::function<void(const QString&)>& done)
+{
+    const auto& t = trial();
+    if (!t) {
+        done(tr("no trial loaded"));
+        return;
+    }
+    const QString v = view.toLower();
+    QWidget* widget = nullptr;
+    if (v == QLatin1String("overview")) {
+        widget = m_overview;
+        m_overview->updateNow();
+    } else if (v == QLatin1String("table") || v == QLatin1String("statistics")) {
+        widget = m_statistics;
+    } else if (v == QLatin1String("tree")) {
+        m_statistics->setTreeMode(true);
+        widget = m_statistics;
+    } else if (v == QLatin1String("summary")) {
+        widget = m_summary;
+    } else if (v == QLatin1String("userevents")) {
+        widget = m_userEvents;
+    } else if (v == QLatin1String("event") || v == QLatin1String("histogram")) {
+        const EventId e = argument.isEmpty() ? EventId() : t->findEvent(argument);
+        if (!argument.isEmpty() && !e.isValid()) {
+            done(tr("no event named '%1' in %2").arg(argument, t->name()));
+            return;
+        }
+        if (e.isValid())
+            m_state->selectEvent(e);
+        widget = v == QLatin1String("event") ? static_cast<QWidget*>(m_eventChart) : static_cast<QWidget*>(m_histogram);
+    } else if (v == QLatin1String("thread")) {
+        const QStringList parts = argument.split(QLatin1Char(','));
+        bool ok = parts.size() == 3;
+        ThreadKey key;
+        if (ok)
+            key = { parts[0].toInt(&ok), parts.value(1).toInt(), parts.value(2).toInt() };
+        const ThreadIndex ti = ok ? t->findThread(key) : ThreadIndex();
+        if (!ti.isValid()) {
+            done(tr("no thread '%1' in %2 (expected N,C,T)").arg(argument, t->name()));
+            return;
+        }
+        m_state->selectThread(ti);
+        widget = m_threadChart;
+    } else if (v == QLatin1String("callgraph")) {
+        widget = m_callGraph;
+    } else {
+        done(tr("unknown view '%1' (overview, table, tree, callgraph, userevents, summary, event NAME, thread N,C,T, histogram NAME)").arg(view));
+        return;
+    }
+    if (widget == m_eventChart)
+        showDock(m_eventDock);
+    else if (widget == m_threadChart)
+        showDock(m_threadDock);
+    else if (widget == m_histogram)
+        showDock(m_histogramDock);
+    else
+        m_tabs->setCurrentWidget(widget);
+    auto finish = [widget, fileName, size, done] {
+        QTimer::singleShot(100, widget, [widget, fileName, size, done] {
+            // Render at the requested size: resize, lay out the children, and export before the
+            // window's layout gets a chance to size the widget back.
+            if (size.isValid()) {
+                widget->resize(size);
+                if (widget->layout())
+                    widget->layout()->activate();
+            }
+            done(exportWidget(widget, fileName));
+        });
+    };
+    if (widget == m_callGraph) {
+        // The layout comes from dot, asynchronously.
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = connect(m_callGraph, &CallGraphWidget::layoutFinished, this, [connection, finish](bool) {
+            QObject::disconnect(*connection);
+            finish();
+        });
+        m_callGraph->relayout();
+        return;
+    }
+    finish();
 }
 
 void MainWindow::about()
@@ -469,8 +699,9 @@ void MainWindow::about()
         formats.append(reader->description());
     QMessageBox::about(this, tr("About Parallax"),
         tr("<h3>Parallax %1</h3>"
-           "<p>A viewer for parallel performance profiles: statistics across threads, "
-           "per-thread values, and every number able to explain itself (hover it).</p>"
+           "<p>A viewer for parallel performance profiles: an overview of every thread, one event "
+           "across threads, one thread's events, statistics flat or as a call tree, the call graph, "
+           "user events — all linked, and every number able to explain itself (hover it).</p>"
            "<p>Formats: %2</p>"
            "<p>Licensed under the GNU General Public License, version 3 or later.<br>"
            "Built with Qt %3.</p>")
@@ -487,9 +718,11 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 void MainWindow::dropEvent(QDropEvent* event)
 {
     const QList<QUrl> urls = event->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) {
-        openPath(urls.first().toLocalFile());
-        event->acceptProposedAction();
+    for (const QUrl& url : urls) {
+        if (url.isLocalFile()) {
+            openPath(url.toLocalFile());
+            event->acceptProposedAction();
+        }
     }
 }
 

@@ -1,28 +1,43 @@
 #pragma once
 
 #include "datasource/model/trial.h"
-#include "views/viewsetup.h"
 
 #include <QMainWindow>
-#include <QPointer>
+#include <QStringList>
+
+#include <functional>
 #include <memory>
 
 class QAction;
 class QComboBox;
+class QDockWidget;
 class QLabel;
-class QProgressDialog;
-class QSpinBox;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
 class QTabWidget;
+class QToolButton;
 class QTreeView;
 
 namespace parallax {
 
+class CallGraphWidget;
+class EventBarChart;
+class GroupLegend;
+class HistogramWidget;
 class LoadJob;
-class StatisticsModel;
+class OverviewWidget;
+class SelectionState;
+class StatisticsPanel;
+class ThreadBarChart;
+class TrialManagerModel;
 class TrialSummaryWidget;
+class UserEventsWidget;
 
-/// The main window: one trial's statistics table and summary, a metric and row-mode toolbar,
-/// and the File menu (open, CSV export, screenshot).
+/// The application shell: the trial manager and group legend on the left, the linked views of the
+/// current trial in tabs (overview, statistics, call graph, user events, summary) and docks (event,
+/// thread, histogram), all following one SelectionState; loading in the status bar with Cancel;
+/// recent files and the window layout kept in QSettings.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -31,13 +46,24 @@ public:
 
     /// Loads a file or directory off the GUI thread; an empty format means auto-detection.
     void openPath(const QString& path, const QString& format = {});
-    /// When false, load errors are not shown in message boxes (only signalled), for --screenshot.
+    /// When false, load errors are not shown in message boxes (only signalled), for batch modes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
-    /// Shows the "statistics" or "summary" tab; false for an unknown name.
+    /// Shows a tab or dock by name (overview, statistics, callgraph, userevents, summary, event,
+    /// thread, histogram); false for an unknown name.
     bool selectTab(const QString& name);
 
-    const std::shared_ptr<const Trial>& trial() const { return m_trial; }
-    QTreeView* statisticsView() const { return m_view; }
+    /// Renders one view of the current trial to an image file (PNG, SVG, PDF by suffix), for
+    /// `parallax --render`: overview, table, tree, callgraph, userevents, summary, histogram NAME,
+    /// event NAME, thread N,C,T. Calls `done` with an empty string or an error, possibly later
+    /// (the call graph waits for its layout). A valid size renders the view at that size.
+    void renderView(const QString& view, const QString& argument, const QString& fileName, const QSize& size,
+        const std::function<void(const QString&)>& done);
+
+    /// Restores recent files and the saved window layout (interactive sessions only).
+    void restoreSettings();
+
+    const std::shared_ptr<const Trial>& trial() const;
+    SelectionState* selection() const { return m_state; }
 
 Q_SIGNALS:
     /// The loaded trial is in the views (emitted after the first layout pass is queued).
@@ -45,60 +71,83 @@ Q_SIGNALS:
     void loadFailed(const QString& message);
 
 protected:
+    void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void createViews();
+    void createDocks();
     void createActions();
     void createToolBar();
-    void createCentralWidget();
+    void createStatusBar();
+    void saveSettings();
 
     void onStarted(const QString& path);
     void onProgress(const QString& stage, qint64 done, qint64 total);
     void onLoaded(std::shared_ptr<const Trial> trial, const QString& path, qint64 elapsedMs);
     void onFailed(const QString& message, const QString& path);
     void onCancelled(const QString& path);
-    void closeProgress();
+    void endProgress();
 
+    void showTrial(const std::shared_ptr<const Trial>& trial);
+    void onTrialChosen(const QModelIndex& index);
     void fillMetricCombo();
-    void fillRowModeCombo();
-    void applyRowMode();
-    void updateThreadLabel();
-    void resizeColumns();
+    void updateHistoryActions();
+    void showDock(QDockWidget* dock);
+    void addRecent(const QString& path);
+    void updateRecentMenu();
 
     void openDirectory();
     void openFile();
-    void exportCsv();
-    void saveScreenshot();
+    void exportTable();
+    void exportCurrentImage();
+    void resetLayout();
     void about();
 
     LoadJob* m_job = nullptr;
-    std::shared_ptr<const Trial> m_trial;
-    QString m_format;
+    SelectionState* m_state = nullptr;
+    TrialManagerModel* m_trials = nullptr;
     bool m_interactive = true;
     QString m_lastDirectory;
+    QStringList m_recent;
+    QByteArray m_defaultLayout;
+    std::function<void()> m_afterLoad;
 
-    StatisticsModel* m_model = nullptr;
-    QTreeView* m_view = nullptr;
-    ViewSetup m_setup;
-    TrialSummaryWidget* m_summary = nullptr;
     QTabWidget* m_tabs = nullptr;
+    OverviewWidget* m_overview = nullptr;
+    StatisticsPanel* m_statistics = nullptr;
+    CallGraphWidget* m_callGraph = nullptr;
+    UserEventsWidget* m_userEvents = nullptr;
+    TrialSummaryWidget* m_summary = nullptr;
+    EventBarChart* m_eventChart = nullptr;
+    ThreadBarChart* m_threadChart = nullptr;
+    HistogramWidget* m_histogram = nullptr;
+    GroupLegend* m_legend = nullptr;
+    QTreeView* m_trialView = nullptr;
+
+    QDockWidget* m_trialsDock = nullptr;
+    QDockWidget* m_groupsDock = nullptr;
+    QDockWidget* m_eventDock = nullptr;
+    QDockWidget* m_threadDock = nullptr;
+    QDockWidget* m_histogramDock = nullptr;
 
     QComboBox* m_metricCombo = nullptr;
-    QComboBox* m_modeCombo = nullptr;
-    QSpinBox* m_threadSpin = nullptr;
-    QLabel* m_threadLabel = nullptr;
-    QAction* m_threadSpinAction = nullptr;
-    QAction* m_threadLabelAction = nullptr;
-    QAction* m_callPathsAction = nullptr;
+    QComboBox* m_valueCombo = nullptr;
+    QComboBox* m_unitCombo = nullptr;
+    QLineEdit* m_filterEdit = nullptr;
+    QAction* m_backAction = nullptr;
+    QAction* m_forwardAction = nullptr;
     QAction* m_openDirectoryAction = nullptr;
     QAction* m_openFileAction = nullptr;
-    QAction* m_exportCsvAction = nullptr;
-    QAction* m_screenshotAction = nullptr;
+    QAction* m_exportTableAction = nullptr;
+    QAction* m_exportImageAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
 
-    QPointer<QProgressDialog> m_progress;
     QLabel* m_statusLabel = nullptr;
     QLabel* m_warningsLabel = nullptr;
+    QProgressBar* m_progressBar = nullptr;
+    QToolButton* m_cancelButton = nullptr;
 };
 
 } // namespace parallax

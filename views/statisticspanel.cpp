@@ -1,0 +1,371 @@
+#include "views/statisticspanel.h"
+
+#include "views/callgraph/calltreemodel.h"
+#include "views/percentbardelegate.h"
+#include "views/selectionstate.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace parallax {
+
+namespace {
+
+constexpr int ModeRole = Qt::UserRole;
+constexpr int ThreadRole = Qt::UserRole + 1;
+/// Up to this many threads the mode combo lists each thread; beyond it a spin box picks one.
+constexpr std::size_t MaxThreadEntries = 64;
+
+Statistic statisticOf(RowMode mode)
+{
+    switch (mode) {
+    case RowMode::MeanPresent: return Statistic::MeanPresent;
+    case RowMode::Total: return Statistic::Total;
+    case RowMode::Min: return Statistic::Min;
+    case RowMode::Max: return Statistic::Max;
+    case RowMode::StdDevAll: return Statistic::StdDevAll;
+    case RowMode::StdDevPresent: return Statistic::StdDevPresent;
+    default: return Statistic::MeanAll;
+    }
+}
+
+} // namespace
+
+StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_flatModel(new StatisticsModel(this))
+    , m_treeModel(new CallTreeModel(this))
+    , m_stack(new QStackedWidget(this))
+    , m_modeCombo(new QComboBox(this))
+    , m_threadSpin(new QSpinBox(this))
+    , m_threadLabel(new QLabel(this))
+    , m_treeButton(new QToolButton(this))
+    , m_callPathsButton(new QToolButton(this))
+    , m_note(new QLabel(this))
+{
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Show:"), this));
+    m_modeCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_modeCombo->setMaxVisibleItems(24);
+    m_modeCombo->setToolTip(tr("A statistic across threads (SEMANTICS.md §2), or one thread's values"));
+    controls->addWidget(m_modeCombo);
+    m_threadSpin->setToolTip(tr("Thread index (0-based, in n,c,t order)"));
+    m_threadSpin->setKeyboardTracking(false);
+    controls->addWidget(m_threadSpin);
+    controls->addWidget(m_threadLabel);
+    m_treeButton->setText(tr("Call Tree"));
+    m_treeButton->setCheckable(true);
+    m_treeButton->setToolTip(tr("Show the call tree built from call-path events instead of the flat list; "
+                                "a collapsed node's Value is inclusive, an expanded one's exclusive (as in CUBE)"));
+    controls->addWidget(m_treeButton);
+    m_callPathsButton->setText(tr("Call Paths"));
+    m_callPathsButton->setCheckable(true);
+    m_callPathsButton->setChecked(true);
+    m_callPathsButton->setToolTip(tr("List call-path events (\"a => b\") besides flat events"));
+    controls->addWidget(m_callPathsButton);
+    controls->addWidget(m_note, 1);
+    m_note->setStyleSheet(QStringLiteral("color: palette(mid);"));
+
+    ViewSetupOptions flatOptions;
+    flatOptions.filterColumn = StatisticsModel::Name;
+    flatOptions.placeholder = tr("Search events (Ctrl+F)…");
+    flatOptions.sortColumn = StatisticsModel::Exclusive;
+    flatOptions.sortOrder = Qt::DescendingOrder;
+    m_flat = setupTreeView(new QTreeView, m_flatModel, flatOptions);
+    m_flat.view->setTextElideMode(Qt::ElideMiddle);
+    m_flat.view->header()->setStretchLastSection(true);
+    m_flat.view->header()->setSectionResizeMode(StatisticsModel::Name, QHeaderView::Interactive);
+    auto* bars = new PercentBarDelegate(m_flat.view);
+    m_flat.view->setItemDelegateForColumn(StatisticsModel::ExclusivePercent, bars);
+    m_flat.view->setItemDelegateForColumn(StatisticsModel::InclusivePercent, bars);
+
+    ViewSetupOptions treeOptions;
+    treeOptions.filterColumn = CallTreeModel::Name;
+    treeOptions.placeholder = tr("Search the call tree (Ctrl+F)…");
+    treeOptions.sortColumn = CallTreeModel::Value;
+    treeOptions.sortOrder = Qt::DescendingOrder;
+    m_tree = setupTreeView(new QTreeView, m_treeModel, treeOptions);
+    m_tree.view->setRootIsDecorated(true);
+    m_tree.view->setTextElideMode(Qt::ElideMiddle);
+    m_tree.view->header()->setStretchLastSection(true);
+    m_tree.view->header()->setSectionResizeMode(CallTreeModel::Name, QHeaderView::Interactive);
+    // CUBE value modes: the model needs to know what is expanded.
+    connect(m_tree.view, &QTreeView::expanded, m_treeModel,
+        [this](const QModelIndex& i) { m_treeModel->setExpanded(m_tree.proxy->mapToSource(i), true); });
+    connect(m_tree.view, &QTreeView::collapsed, m_treeModel,
+        [this](const QModelIndex& i) { m_treeModel->setExpanded(m_tree.proxy->mapToSource(i), false); });
+
+    m_stack->addWidget(m_flat.widget);
+    m_stack->addWidget(m_tree.widget);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(controls);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_modeCombo, &QComboBox::currentIndexChanged, this, &StatisticsPanel::applyMode);
+    connect(m_threadSpin, &QSpinBox::valueChanged, this, &StatisticsPanel::applyMode);
+    connect(m_treeButton, &QToolButton::toggled, this, &StatisticsPanel::setTreeMode);
+    connect(m_callPathsButton, &QToolButton::toggled, this, [this](bool on) {
+        m_flatModel->setIncludeCallPaths(on);
+        resizeFlatColumns();
+    });
+    for (QTreeView* view : { m_flat.view, m_tree.view }) {
+        connect(view, &QTreeView::activated, this, &StatisticsPanel::activate);
+        connect(view, &QTreeView::clicked, this, &StatisticsPanel::activate);
+    }
+    connect(m_state, &SelectionState::trialChanged, this, &StatisticsPanel::onTrialChanged);
+    connect(m_state, &SelectionState::metricChanged, this, [this](MetricId m) {
+        m_flatModel->setMetric(m);
+        m_treeModel->setMetric(m);
+        resizeFlatColumns();
+    });
+    connect(m_state, &SelectionState::timeUnitChanged, m_treeModel, &CallTreeModel::setTimeUnit);
+    connect(m_state, &SelectionState::filtersChanged, this, &StatisticsPanel::applyFilter);
+    connect(m_state, &SelectionState::eventSelected, this, &StatisticsPanel::onEventSelected);
+    connect(m_state, &SelectionState::threadSelected, this, [this](ThreadIndex t) {
+        // Choosing a thread elsewhere (overview label, thread window) shows it here when the
+        // table already shows a thread.
+        if (t.isValid() && m_flatModel->rowMode() == RowMode::Thread && m_flatModel->thread() != t)
+            setRowMode(RowMode::Thread, t);
+    });
+    onTrialChanged();
+}
+
+void StatisticsPanel::onTrialChanged()
+{
+    const auto& trial = m_state->trial();
+    {
+        const QSignalBlocker a(m_modeCombo);
+        const QSignalBlocker b(m_threadSpin);
+        fillModeCombo();
+    }
+    m_flatModel->setRowMode(RowMode::MeanAll);
+    m_flatModel->setTrial(trial, m_state->metric());
+    m_treeModel->setTrial(trial, m_state->metric());
+    m_treeModel->setStatistic(Statistic::MeanAll);
+    m_treeModel->setTimeUnit(m_state->timeUnit());
+    applyFilter();
+    bool hasPaths = false;
+    if (trial)
+        for (const auto& e : trial->events())
+            hasPaths = hasPaths || e.isCallPath();
+    m_treeButton->setEnabled(hasPaths);
+    if (!hasPaths && isTreeMode())
+        setTreeMode(false);
+    m_threadSpin->setVisible(false);
+    m_threadLabel->setVisible(false);
+    resizeFlatColumns();
+    if (m_tree.view->model()->rowCount() > 0)
+        m_tree.view->expandToDepth(0);
+}
+
+void StatisticsPanel::fillModeCombo()
+{
+    m_modeCombo->clear();
+    const RowMode modes[] = { RowMode::MeanAll, RowMode::MeanPresent, RowMode::Total, RowMode::Min, RowMode::Max,
+        RowMode::StdDevAll, RowMode::StdDevPresent };
+    for (RowMode mode : modes) {
+        m_modeCombo->addItem(StatisticsModel::rowModeName(mode));
+        const int i = m_modeCombo->count() - 1;
+        m_modeCombo->setItemData(i, static_cast<int>(mode), ModeRole);
+        m_modeCombo->setItemData(i, -1, ThreadRole);
+    }
+    m_modeCombo->setItemData(0, tr("Mean over all threads; a thread where the event did not run counts as 0"), Qt::ToolTipRole);
+    m_modeCombo->setItemData(1, tr("Mean over the threads where the event ran"), Qt::ToolTipRole);
+    const auto& trial = m_state->trial();
+    const std::size_t threads = trial ? trial->threadCount() : 0;
+    m_threadSpin->setRange(0, threads > 0 ? static_cast<int>(threads) - 1 : 0);
+    m_threadSpin->setValue(0);
+    m_modeCombo->setEnabled(trial != nullptr);
+    if (threads == 0)
+        return;
+    m_modeCombo->insertSeparator(m_modeCombo->count());
+    if (threads <= MaxThreadEntries) {
+        for (std::size_t t = 0; t < threads; ++t) {
+            m_modeCombo->addItem(tr("Thread %1").arg(trial->threadKey(ThreadIndex(t)).toString()));
+            const int i = m_modeCombo->count() - 1;
+            m_modeCombo->setItemData(i, static_cast<int>(RowMode::Thread), ModeRole);
+            m_modeCombo->setItemData(i, static_cast<int>(t), ThreadRole);
+        }
+    } else {
+        // Thousands of threads do not belong in a menu: one entry, and a spin box picks the thread.
+        m_modeCombo->addItem(tr("Thread… (%1 threads)").arg(threads));
+        const int i = m_modeCombo->count() - 1;
+        m_modeCombo->setItemData(i, static_cast<int>(RowMode::Thread), ModeRole);
+        m_modeCombo->setItemData(i, -1, ThreadRole);
+    }
+}
+
+void StatisticsPanel::setRowMode(RowMode mode, ThreadIndex thread)
+{
+    const auto& trial = m_state->trial();
+    if (!trial)
+        return;
+    for (int i = 0; i < m_modeCombo->count(); ++i) {
+        if (m_modeCombo->itemData(i, ModeRole).toInt() != static_cast<int>(mode))
+            continue;
+        const int t = m_modeCombo->itemData(i, ThreadRole).toInt();
+        if (mode == RowMode::Thread && t >= 0 && static_cast<std::uint32_t>(t) != thread.index())
+            continue;
+        if (mode == RowMode::Thread && t < 0) {
+            const QSignalBlocker blocker(m_threadSpin);
+            m_threadSpin->setValue(static_cast<int>(thread.index()));
+        }
+        m_modeCombo->setCurrentIndex(i);
+        applyMode();
+        return;
+    }
+}
+
+void StatisticsPanel::applyMode()
+{
+    const int index = m_modeCombo->currentIndex();
+    const auto& trial = m_state->trial();
+    if (index < 0 || !trial)
+        return;
+    const auto mode = static_cast<RowMode>(m_modeCombo->itemData(index, ModeRole).toInt());
+    int thread = m_modeCombo->itemData(index, ThreadRole).toInt();
+    const bool useSpin = mode == RowMode::Thread && thread < 0;
+    m_threadSpin->setVisible(useSpin);
+    m_threadLabel->setVisible(useSpin);
+    if (useSpin)
+        thread = m_threadSpin->value();
+    const ThreadIndex t = mode == RowMode::Thread ? ThreadIndex(static_cast<std::size_t>(thread)) : ThreadIndex();
+    if (t.isValid())
+        m_threadLabel->setText(tr(" n,c,t %1 ").arg(trial->threadKey(t).toString()));
+    m_flatModel->setRowMode(mode, t);
+    if (t.isValid())
+        m_treeModel->setThread(t);
+    else
+        m_treeModel->setStatistic(statisticOf(mode));
+    m_note->setText(m_treeModel->isTruncated() && isTreeMode() ? m_treeModel->truncationNote() : QString());
+    resizeFlatColumns();
+}
+
+void StatisticsPanel::applyFilter()
+{
+    SelectionState* state = m_state;
+    const bool filtering = !state->hiddenGroups().isEmpty() || state->onlyGroup().isValid() || !state->nameFilter().isEmpty();
+    if (filtering)
+        m_flatModel->setEventFilter([state](EventId e) { return state->isEventVisible(e); });
+    else
+        m_flatModel->setEventFilter({});
+}
+
+void StatisticsPanel::setTreeMode(bool tree)
+{
+    if (m_treeButton->isChecked() != tree) {
+        const QSignalBlocker blocker(m_treeButton);
+        m_treeButton->setChecked(tree);
+    }
+    m_stack->setCurrentIndex(tree ? 1 : 0);
+    m_callPathsButton->setEnabled(!tree);
+    m_note->setText(m_treeModel->isTruncated() && tree ? m_treeModel->truncationNote() : QString());
+    if (tree) {
+        QTreeView* view = m_tree.view;
+        for (int column = CallTreeModel::Value; column < CallTreeModel::ColumnCount; ++column)
+            view->resizeColumnToContents(column);
+        view->setColumnWidth(CallTreeModel::Name, std::max(300, view->viewport()->width() * 2 / 5));
+    }
+}
+
+bool StatisticsPanel::isTreeMode() const
+{
+    return m_stack->currentIndex() == 1;
+}
+
+QTreeView* StatisticsPanel::currentView() const
+{
+    return isTreeMode() ? m_tree.view : m_flat.view;
+}
+
+void StatisticsPanel::focusSearch()
+{
+    QLineEdit* search = isTreeMode() ? m_tree.search : m_flat.search;
+    search->setFocus(Qt::ShortcutFocusReason);
+    search->selectAll();
+}
+
+QString StatisticsPanel::suggestedCsvName() const
+{
+    const auto& trial = m_state->trial();
+    if (!trial)
+        return QStringLiteral("parallax.csv");
+    QString mode = StatisticsModel::rowModeName(m_flatModel->rowMode());
+    if (m_flatModel->rowMode() == RowMode::Thread)
+        mode += QLatin1Char('-') + trial->threadKey(m_flatModel->thread()).toString();
+    QString name = QStringLiteral("%1-%2-%3%4.csv")
+                       .arg(trial->name(), trial->metric(m_flatModel->metric()).name, mode,
+                           isTreeMode() ? QStringLiteral("-tree") : QString());
+    name.replace(QLatin1Char(' '), QLatin1Char('_'));
+    name.remove(QLatin1Char('('));
+    name.remove(QLatin1Char(')'));
+    name.replace(QLatin1Char(','), QLatin1Char('.'));
+    return name;
+}
+
+void StatisticsPanel::activate(const QModelIndex& proxyIndex)
+{
+    if (!proxyIndex.isValid())
+        return;
+    const QVariant e = proxyIndex.sibling(proxyIndex.row(), 0).data(StatisticsModel::EventRole);
+    if (isTreeMode()) {
+        const QVariant te = proxyIndex.sibling(proxyIndex.row(), 0).data(CallTreeModel::EventRole);
+        if (te.isValid())
+            m_state->selectEvent(EventId(te.toUInt()));
+        return;
+    }
+    if (e.isValid())
+        m_state->selectEvent(EventId(e.toUInt()));
+}
+
+void StatisticsPanel::onEventSelected(EventId event)
+{
+    if (!event.isValid())
+        return;
+    // Highlight the row of the event and scroll to it, in both views.
+    const int row = m_flatModel->rowOf(event);
+    if (row >= 0) {
+        const QModelIndex index = m_flat.proxy->mapFromSource(m_flatModel->index(row, 0));
+        if (index.isValid() && m_flat.view->currentIndex().row() != index.row()) {
+            m_flat.view->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_flat.view->scrollTo(index);
+        }
+    }
+    const QModelIndex treeSource = m_treeModel->indexOfEvent(event);
+    if (treeSource.isValid()) {
+        const QModelIndex index = m_tree.proxy->mapFromSource(treeSource);
+        if (index.isValid() && m_tree.view->currentIndex() != index) {
+            m_tree.view->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_tree.view->scrollTo(index);
+        }
+    }
+}
+
+void StatisticsPanel::resizeFlatColumns()
+{
+    QTreeView* view = m_flat.view;
+    for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column)
+        if (!view->header()->isSectionHidden(column))
+            view->resizeColumnToContents(column);
+    view->setColumnWidth(StatisticsModel::Groups, std::min(view->columnWidth(StatisticsModel::Groups), 220));
+    view->resizeColumnToContents(StatisticsModel::Name);
+    const int share = std::max(320, view->viewport()->width() * 2 / 5);
+    view->setColumnWidth(StatisticsModel::Name, std::min(view->columnWidth(StatisticsModel::Name), share));
+}
+
+} // namespace parallax

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "views/statisticsmodel.h"
+#include "views/viewsetup.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QStackedWidget;
+class QToolButton;
+class QTreeView;
+
+namespace parallax {
+
+class CallTreeModel;
+class SelectionState;
+
+/// The Statistics tab: pprof-style columns for a statistic across threads or one thread, flat or
+/// as the call tree (CUBE-style value column), following the SelectionState (metric, time unit,
+/// filters, selected event and thread) and selecting events in it.
+class StatisticsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatisticsPanel(SelectionState* state, QWidget* parent = nullptr);
+
+    /// Flat table (false) or call tree (true).
+    void setTreeMode(bool tree);
+    bool isTreeMode() const;
+    /// A statistic across threads, or RowMode::Thread with the thread to show.
+    void setRowMode(RowMode mode, ThreadIndex thread = ThreadIndex());
+
+    /// The view on screen (flat table or tree), for CSV export and Ctrl+C.
+    QTreeView* currentView() const;
+    StatisticsModel* flatModel() const { return m_flatModel; }
+    CallTreeModel* treeModel() const { return m_treeModel; }
+    void focusSearch();
+    /// A file name describing what is shown ("trial-TIME-Mean.csv").
+    QString suggestedCsvName() const;
+
+private:
+    void onTrialChanged();
+    void fillModeCombo();
+    void applyMode();
+    void applyFilter();
+    void onEventSelected(EventId event);
+    void activate(const QModelIndex& proxyIndex);
+    void resizeFlatColumns();
+
+    SelectionState* m_state;
+    StatisticsModel* m_flatModel;
+    CallTreeModel* m_treeModel;
+    ViewSetup m_flat;
+    ViewSetup m_tree;
+    QStackedWidget* m_stack;
+    QComboBox* m_modeCombo;
+    QSpinBox* m_threadSpin;
+    QLabel* m_threadLabel;
+    QToolButton* m_treeButton;
+    QToolButton* m_callPathsButton;
+    QLabel* m_note;
+};
+
+} // namespace parallax
