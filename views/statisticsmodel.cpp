@@ -1,5 +1,7 @@
 #include "views/statisticsmodel.h"
 
+#include "algebra/values.h"
+
 #include "algebra/statistics.h"
 
 #include <cmath>
@@ -214,86 +216,37 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
     const MetricId m = m_metric;
     if (column == ThreadsPresent)
         return static_cast<double>(m_stats->stat(e, m, ValueKind::Calls).present);
-
-    if (m_mode == RowMode::Thread) {
-        const IntervalRow& cells = m_trial->row(m_thread);
-        const std::size_t i = m_cells[row];
-        const double calls = cells.calls[i];
-        switch (column) {
-        case Exclusive:
-            return cells.exclusive(m.index(), i);
-        case Inclusive:
-            return cells.inclusive(m.index(), i);
-        case ExclusivePercent:
-            return m_stats->threadPercent(cells.exclusive(m.index(), i), m_thread, m);
-        case InclusivePercent:
-            return m_stats->threadPercent(cells.inclusive(m.index(), i), m_thread, m);
-        case Calls:
-            return calls;
-        case Subroutines:
-            return cells.subrs[i];
-        case ExclusivePerCall:
-            return calls > 0 ? std::optional<double>(cells.exclusive(m.index(), i) / calls) : std::nullopt;
-        case InclusivePerCall:
-            return calls > 0 ? std::optional<double>(cells.inclusive(m.index(), i) / calls) : std::nullopt;
-        default:
-            return std::nullopt;
-        }
-    }
-
-    auto pick = [this](const Stat& s) -> std::optional<double> {
-        switch (m_mode) {
-        case RowMode::MeanAll:
-            return s.meanAll;
-        case RowMode::MeanPresent:
-            return s.meanPresent;
-        case RowMode::Total:
-            return s.total;
-        case RowMode::Min:
-            return s.present > 0 ? std::optional<double>(s.min) : std::nullopt;
-        case RowMode::Max:
-            return s.present > 0 ? std::optional<double>(s.max) : std::nullopt;
-        case RowMode::StdDevAll:
-            return s.sdAll;
-        case RowMode::StdDevPresent:
-            return s.sdPresent;
-        case RowMode::Thread:
-            break;
-        }
-        return std::nullopt;
-    };
-
+    ValueType type;
     switch (column) {
-    case Exclusive:
-        return pick(m_stats->stat(e, m, ValueKind::Exclusive));
-    case Inclusive:
-        return pick(m_stats->stat(e, m, ValueKind::Inclusive));
-    case ExclusivePercent:
-    case InclusivePercent:
-        // Percent is defined on the total and mean rows only (SEMANTICS.md 2).
-        if (isSpreadRow())
-            return std::nullopt;
-        return m_stats->totalPercent(e, m, column == ExclusivePercent ? ValueKind::Exclusive : ValueKind::Inclusive);
-    case Calls:
-        return pick(m_stats->stat(e, m, ValueKind::Calls));
-    case Subroutines:
-        return pick(m_stats->stat(e, m, ValueKind::Subroutines));
-    case ExclusivePerCall:
-    case InclusivePerCall: {
-        const bool excl = column == ExclusivePerCall;
-        if (isSpreadRow()) {
-            const Stat& s = m_stats->stat(e, m, excl ? ValueKind::ExclusivePerCall : ValueKind::InclusivePerCall);
-            return s.present > 0 ? pick(s) : std::nullopt;
-        }
-        // Total and mean rows: Σv / Σcalls, the same on all three.
-        const double calls = m_stats->stat(e, m, ValueKind::Calls).total;
-        if (calls <= 0)
-            return std::nullopt;
-        return m_stats->stat(e, m, excl ? ValueKind::Exclusive : ValueKind::Inclusive).total / calls;
+    case Exclusive: type = ValueType::Exclusive; break;
+    case Inclusive: type = ValueType::Inclusive; break;
+    case ExclusivePercent: type = ValueType::ExclusivePercent; break;
+    case InclusivePercent: type = ValueType::InclusivePercent; break;
+    case Calls: type = ValueType::Calls; break;
+    case Subroutines: type = ValueType::Subroutines; break;
+    case ExclusivePerCall: type = ValueType::ExclusivePerCall; break;
+    case InclusivePerCall: type = ValueType::InclusivePerCall; break;
+    default: return std::nullopt;
     }
-    default:
-        return std::nullopt;
+    // One definition of every number (algebra/values.h) for the table, the trees and the charts.
+    if (m_mode == RowMode::Thread) {
+        const std::size_t i = m_cells[row];
+        const bool perCall = type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall;
+        if (perCall && m_trial->row(m_thread).calls[i] <= 0)
+            return std::nullopt; // blank, not 0, when the cell has no calls
+        return cellValue(*m_trial, *m_stats, m_thread, i, m, type);
     }
+    Statistic statistic = Statistic::MeanAll;
+    switch (m_mode) {
+    case RowMode::MeanPresent: statistic = Statistic::MeanPresent; break;
+    case RowMode::Total: statistic = Statistic::Total; break;
+    case RowMode::Min: statistic = Statistic::Min; break;
+    case RowMode::Max: statistic = Statistic::Max; break;
+    case RowMode::StdDevAll: statistic = Statistic::StdDevAll; break;
+    case RowMode::StdDevPresent: statistic = Statistic::StdDevPresent; break;
+    default: break;
+    }
+    return statisticValue(*m_trial, *m_stats, e, m, type, statistic);
 }
 
 QString StatisticsModel::formatTime(double microseconds) const
