@@ -1,4 +1,7 @@
 #include "views/trialsummarywidget.h"
+#include "algebra/units.h"
+#include "algebra/statistics.h"
+#include <QTreeWidget>
 
 #include "views/viewsetup.h"
 
@@ -32,13 +35,18 @@ namespace {
         return label;
     }
 
-    QString number(std::size_t n)
+    QLocale displayLocale()
     {
         QLocale locale;
         if (locale.language() == QLocale::C)
             locale = QLocale(QLocale::English, QLocale::UnitedStates);
         locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale.toString(static_cast<qulonglong>(n));
+        return locale;
+    }
+
+    QString number(std::size_t n)
+    {
+        return displayLocale().toString(static_cast<qulonglong>(n));
     }
 
     QStandardItem* textItem(const QString& text)
@@ -84,6 +92,20 @@ TrialSummaryWidget::TrialSummaryWidget(QWidget* parent)
     form->addRow(tr("Groups:"), m_groups);
     facts->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     leftLayout->addWidget(facts);
+
+    // The ten flat events with the largest mean exclusive value of the first metric.
+    auto* topBox = new QGroupBox(tr("Top events (mean exclusive, first metric)"), left);
+    auto* topLayout = new QVBoxLayout(topBox);
+    m_top = new QTreeWidget(topBox);
+    m_top->setColumnCount(3);
+    m_top->setHeaderLabels({ tr("Event"), tr("Mean exclusive"), tr("%") });
+    m_top->setRootIsDecorated(false);
+    m_top->setTextElideMode(Qt::ElideMiddle);
+    m_top->header()->setStretchLastSection(false);
+    m_top->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_top->setMinimumHeight(m_top->fontMetrics().height() * 8);
+    topLayout->addWidget(m_top);
+    leftLayout->addWidget(topBox);
 
     m_warningsTitle = new QLabel(left);
     m_warningsTitle->setMargin(4);
@@ -192,6 +214,32 @@ void TrialSummaryWidget::setTrial(std::shared_ptr<const Trial> trial)
     if (t->threadCount() > 0 && maxThread > 1)
         threads += tr(" (up to %1 threads per context)").arg(number(maxThread));
     setRow(m_threads, threads);
+
+    m_top->clear();
+    const QLocale locale = displayLocale();
+    if (t->metricCount() > 0) {
+        const auto stats = TrialStatistics::of(*t);
+        const MetricId m(0u);
+        std::vector<std::pair<double, EventId>> top;
+        for (std::size_t e = 0; e < t->eventCount(); ++e)
+            if (!t->event(EventId(e)).isCallPath())
+                top.emplace_back(stats->stat(EventId(e), m, ValueKind::Exclusive).meanAll, EventId(e));
+        std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        if (top.size() > 10)
+            top.resize(10);
+        for (const auto& [value, e] : top) {
+            auto* item = new QTreeWidgetItem(m_top);
+            item->setText(0, t->event(e).name);
+            item->setToolTip(0, t->event(e).name);
+            item->setText(1, formatMetricValue(value, t->metric(m), TimeUnit::Milliseconds, locale)
+                    + (t->metric(m).isTime() ? QStringLiteral(" ms") : QString()));
+            item->setText(2, locale.toString(stats->totalPercent(e, m, ValueKind::Exclusive), 'f', 2));
+            item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+            item->setTextAlignment(2, Qt::AlignRight | Qt::AlignVCenter);
+        }
+        m_top->resizeColumnToContents(1);
+        m_top->resizeColumnToContents(2);
+    }
 
     QStringList metrics;
     for (const Metric& metric : t->metrics()) {

@@ -9,6 +9,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QListWidget;
+class QTreeWidget;
 class QSpinBox;
 class QStandardItemModel;
 class QTreeView;
@@ -41,6 +42,7 @@ private:
     QLabel* m_events = nullptr;
     QLabel* m_atomics = nullptr;
     QLabel* m_groups = nullptr;
+    QTreeWidget* m_top = nullptr;
     QLabel* m_warningsTitle = nullptr;
     QListWidget* m_warnings = nullptr;
     QLabel* m_perThreadNote = nullptr;
