@@ -9,8 +9,9 @@
 
 namespace parallax {
 
-PercentBarDelegate::PercentBarDelegate(QObject* parent)
+PercentBarDelegate::PercentBarDelegate(QObject* parent, int role)
     : QStyledItemDelegate(parent)
+    , m_role(role < 0 ? SortRole : role)
 {
 }
 
@@ -28,7 +29,7 @@ void PercentBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
 
     // ...then the bar...
     bool ok = false;
-    const double percent = index.data(SortRole).toDouble(&ok);
+    const double percent = index.data(m_role).toDouble(&ok);
     if (ok && std::isfinite(percent) && percent > 0) {
         const QRect area = opt.rect.adjusted(2, 2, -2, -2);
         const int width = static_cast<int>(std::lround(area.width() * std::min(percent, 100.0) / 100.0));

@@ -4,14 +4,18 @@
 
 namespace parallax {
 
-/// Draws a percentage (the SortRole value, 0..100) as a bar behind the cell's text, so that the
-/// hot spots of a long table stand out before anyone reads a number.
+/// Draws a percentage (0..100, read from `role`: SortRole for percent columns, a model's percent
+/// role for value columns) as a bar behind the cell's text, so that the hot spots of a long table
+/// stand out before anyone reads a number.
 class PercentBarDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
-    explicit PercentBarDelegate(QObject* parent = nullptr);
+    explicit PercentBarDelegate(QObject* parent = nullptr, int role = -1);
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+
+private:
+    int m_role;
 };
 
 } // namespace parallax

@@ -100,6 +100,10 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     m_tree.view->setTextElideMode(Qt::ElideMiddle);
     m_tree.view->header()->setStretchLastSection(true);
     m_tree.view->header()->setSectionResizeMode(CallTreeModel::Name, QHeaderView::Interactive);
+    auto* valueBars = new PercentBarDelegate(m_tree.view, CallTreeModel::PercentRole);
+    m_tree.view->setItemDelegateForColumn(CallTreeModel::Value, valueBars);
+    m_tree.view->setItemDelegateForColumn(CallTreeModel::ExclusivePercent, new PercentBarDelegate(m_tree.view));
+    m_tree.view->setItemDelegateForColumn(CallTreeModel::InclusivePercent, new PercentBarDelegate(m_tree.view));
     // CUBE value modes: the model needs to know what is expanded.
     connect(m_tree.view, &QTreeView::expanded, m_treeModel,
         [this](const QModelIndex& i) { m_treeModel->setExpanded(m_tree.proxy->mapToSource(i), true); });
