@@ -262,10 +262,15 @@ void StatisticsPanel::applyFilter()
 {
     SelectionState* state = m_state;
     const bool filtering = !state->hiddenGroups().isEmpty() || state->onlyGroup().isValid() || !state->nameFilter().isEmpty();
-    if (filtering)
+    if (filtering) {
         m_flatModel->setEventFilter([state](EventId e) { return state->isEventVisible(e); });
-    else
+        m_treeModel->setEventFilter([state](EventId e) { return state->isEventVisible(e); });
+        m_tree.view->expandAll();
+    } else {
         m_flatModel->setEventFilter({});
+        m_treeModel->setEventFilter({});
+        m_tree.view->expandToDepth(0);
+    }
 }
 
 void StatisticsPanel::setTreeMode(bool tree)

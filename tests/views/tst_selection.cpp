@@ -1,9 +1,12 @@
 // SelectionState (the one state every view follows) and the group legend that drives its filters.
 #include "tests/common/testutil.h"
+#include "views/callgraph/calltreemodel.h"
 #include "views/grouplegend.h"
+#include "views/statisticspanel.h"
 #include "views/selectionstate.h"
 
 #include <QListWidget>
+#include <QTreeView>
 #include <QSignalSpy>
 
 using namespace parallax;
@@ -67,6 +70,34 @@ private Q_SLOTS:
         state.setNameFilter(QStringLiteral("^MPI_(Init|Bcast)\\(\\)$"), true);
         QVERIFY(state.isEventVisible(flat));
         QVERIFY(!state.isEventVisible(path));
+    }
+
+    void filtersReachTheTables()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        SelectionState state;
+        StatisticsPanel panel(&state);
+        state.setTrial(trial);
+        QCOMPARE(panel.flatModel()->rowCount(), 23);
+        state.setNameFilter(QStringLiteral("File_open"));
+        QCOMPARE(panel.flatModel()->rowCount(), 2); // the flat event and its call path
+        // The tree keeps the path to the match: root -> MPI_Finalize() -> MPI_File_open().
+        CallTreeModel* tree = panel.treeModel();
+        QCOMPARE(tree->rowCount(), 1);
+        const QModelIndex root = tree->index(0, 0);
+        QCOMPARE(tree->rowCount(root), 1);
+        const QModelIndex fin = tree->index(0, 0, root);
+        QCOMPARE(tree->data(fin).toString(), QStringLiteral("MPI_Finalize()"));
+        QCOMPARE(tree->rowCount(fin), 1);
+        state.clearFilters();
+        QCOMPARE(panel.flatModel()->rowCount(), 23);
+        QCOMPARE(tree->rowCount(tree->index(0, 0)), 7);
+        // Selecting an event elsewhere selects its row here.
+        state.selectEvent(trial->findEvent(QStringLiteral("MPI_Init()")));
+        const QModelIndex current = panel.currentView()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(current.sibling(current.row(), 0).data().toString(), QStringLiteral("MPI_Init()"));
     }
 
     void legendDrivesFilters()

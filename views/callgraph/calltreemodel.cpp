@@ -159,6 +159,14 @@ QString CallTreeModel::truncationNote() const
         .arg(m_tree->callPathDepthLimit());
 }
 
+void CallTreeModel::setEventFilter(std::function<bool(EventId)> filter)
+{
+    beginResetModel();
+    m_filter = std::move(filter);
+    rebuild();
+    endResetModel();
+}
+
 void CallTreeModel::rebuild()
 {
     m_children.clear();
@@ -185,6 +193,18 @@ void CallTreeModel::rebuild()
                 any[at(nodes[i].parent)] = true;
         }
         keep = std::move(any);
+    }
+    if (m_filter) {
+        // Group and name filters: a node stays when its event passes or a descendant's does, so the
+        // path to every visible node remains.
+        std::vector<bool> visible(n, false);
+        for (std::size_t i = n; i-- > 0;) {
+            visible[i] = visible[i] || (nodes[i].event.isValid() && m_filter(nodes[i].event));
+            if (visible[i] && nodes[i].parent >= 0)
+                visible[at(nodes[i].parent)] = true;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            keep[i] = keep[i] && visible[i];
     }
     m_children.resize(n);
     m_row.assign(n, -1);

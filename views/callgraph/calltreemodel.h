@@ -7,6 +7,7 @@
 
 #include <QAbstractItemModel>
 #include <QLocale>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -71,6 +72,9 @@ public:
     Statistic statistic() const { return m_statistic; }
 
     void setTimeUnit(TimeUnit unit);
+    /// Nodes whose event the filter rejects are hidden, unless a descendant passes (then the node
+    /// stays as part of the path); an empty filter shows all.
+    void setEventFilter(std::function<bool(EventId)> filter);
     TimeUnit timeUnit() const { return m_timeUnit; }
     /// Locale for the formatted numbers (defaults to the system locale, with digit grouping).
     void setLocale(const QLocale& locale);
@@ -134,6 +138,7 @@ private:
     /// Thread mode: the position of each node's cell in the thread's IntervalRow, or -1.
     std::vector<std::ptrdiff_t> m_cell;
     std::vector<bool> m_expanded;
+    std::function<bool(EventId)> m_filter;
 };
 
 } // namespace parallax
