@@ -210,9 +210,11 @@ void TrialSummaryWidget::setTrial(std::shared_ptr<const Trial> trial)
         contexts.insert(key.context);
         maxThread = std::max(maxThread, static_cast<std::size_t>(key.thread) + 1);
     }
-    QString threads = tr("%1 threads on %2 nodes").arg(number(t->threadCount()), number(t->nodeCount()));
-    if (t->threadCount() > 0 && maxThread > 1)
-        threads += tr(" (up to %1 threads per context)").arg(number(maxThread));
+    // Shape: nodes x contexts x threads (the set is sparse, so these are the largest counts).
+    QString threads = tr("%1 threads: %2 nodes × %3 × %4")
+                          .arg(number(t->threadCount()), number(t->nodeCount()),
+                              contexts.size() == 1 ? tr("1 context") : tr("up to %1 contexts").arg(contexts.size()),
+                              maxThread == 1 ? tr("1 thread") : tr("up to %1 threads").arg(number(maxThread)));
     setRow(m_threads, threads);
 
     m_top->clear();

@@ -185,7 +185,7 @@ void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_openDirectoryAction = file->addAction(
-        style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open &Directory…"), this, &MainWindow::openDirectory);
+        QIcon(QStringLiteral(":/icons/open.svg")), tr("Open &Directory…"), this, &MainWindow::openDirectory);
     m_openDirectoryAction->setShortcut(QKeySequence::Open);
     m_openDirectoryAction->setToolTip(tr("Open a profile directory (TAU profile.N.C.T files or MULTI__ metric directories)"));
     m_openFileAction
@@ -195,7 +195,8 @@ void MainWindow::createActions()
     file->addSeparator();
     m_exportTableAction = file->addAction(tr("&Export Table as CSV…"), this, &MainWindow::exportTable);
     m_exportTableAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportImageAction = file->addAction(tr("Export &Image of the Current View…"), this, &MainWindow::exportCurrentImage);
+    m_exportImageAction = file->addAction(QIcon(QStringLiteral(":/icons/export.svg")), tr("Export &Image of the Current View…"),
+        this, &MainWindow::exportCurrentImage);
     m_exportImageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     file->addAction(tr("Save Window &Screenshot…"), this, [this] { exportWidgetInteractively(this, this, QDir(m_lastDirectory).filePath(QStringLiteral("parallax.png"))); });
     file->addSeparator();
@@ -216,10 +217,10 @@ void MainWindow::createActions()
     edit->addAction(tr("&Clear Filters"), m_state, &SelectionState::clearFilters);
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
-    m_backAction = go->addAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("&Back"), m_state, &SelectionState::back);
+    m_backAction = go->addAction(QIcon(QStringLiteral(":/icons/back.svg")), tr("&Back"), m_state, &SelectionState::back);
     m_backAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
     m_forwardAction
-        = go->addAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("&Forward"), m_state, &SelectionState::forward);
+        = go->addAction(QIcon(QStringLiteral(":/icons/forward.svg")), tr("&Forward"), m_state, &SelectionState::forward);
     m_forwardAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
     updateHistoryActions();
 
@@ -251,6 +252,7 @@ void MainWindow::createToolBar()
     bar->addAction(m_openDirectoryAction);
     bar->addAction(m_backAction);
     bar->addAction(m_forwardAction);
+    bar->addAction(m_exportImageAction);
     bar->addSeparator();
 
     bar->addWidget(new QLabel(tr(" Metric: "), bar));
@@ -490,6 +492,8 @@ void MainWindow::onTrialChosen(const QModelIndex& index)
     const MetricId metric = m_trials->metricForIndex(index);
     if (metric.isValid())
         m_state->setMetric(metric);
+    else
+        m_tabs->setCurrentWidget(m_summary); // a trial row shows the trial's summary page
 }
 
 void MainWindow::onFailed(const QString& message, const QString& path)
