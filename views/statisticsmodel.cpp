@@ -310,29 +310,40 @@ QString StatisticsModel::rawText(double value, bool metricValue) const
 
 QString StatisticsModel::threadLabel() const { return tr("thread %1").arg(m_trial->threadKey(m_thread).toString()); }
 
-QString StatisticsModel::modeDescription(std::size_t present) const
+QString describeRowMode(RowMode mode, std::size_t threads, std::size_t present, const QString& where,
+    const QString& threadLabel, bool pooled)
 {
-    const auto n = static_cast<qulonglong>(m_trial->threadCount());
+    const auto n = static_cast<qulonglong>(threads);
     const auto p = static_cast<qulonglong>(present);
-    switch (m_mode) {
+    switch (mode) {
     case RowMode::MeanAll:
-        return tr("Mean over all %1 threads (absent = 0)").arg(n);
+        return StatisticsModel::tr("Mean over all %1 threads (absent = 0)").arg(n);
     case RowMode::MeanPresent:
-        return tr("Mean over the %1 of %2 threads where it ran").arg(p).arg(n);
+        return StatisticsModel::tr("Mean over the %1 of %2 threads %3").arg(p).arg(n).arg(where);
     case RowMode::Total:
-        return tr("Total over the %1 of %2 threads where it ran").arg(p).arg(n);
+        return (pooled ? StatisticsModel::tr("All samples of the %1 of %2 threads %3")
+                       : StatisticsModel::tr("Total over the %1 of %2 threads %3"))
+            .arg(p)
+            .arg(n)
+            .arg(where);
     case RowMode::Min:
-        return tr("Minimum over the %1 of %2 threads where it ran").arg(p).arg(n);
+        return StatisticsModel::tr("Minimum over the %1 of %2 threads %3").arg(p).arg(n).arg(where);
     case RowMode::Max:
-        return tr("Maximum over the %1 of %2 threads where it ran").arg(p).arg(n);
+        return StatisticsModel::tr("Maximum over the %1 of %2 threads %3").arg(p).arg(n).arg(where);
     case RowMode::StdDevAll:
-        return tr("Population standard deviation over all %1 threads (absent = 0)").arg(n);
+        return StatisticsModel::tr("Population standard deviation over all %1 threads (absent = 0)").arg(n);
     case RowMode::StdDevPresent:
-        return tr("Population standard deviation over the %1 of %2 threads where it ran").arg(p).arg(n);
+        return StatisticsModel::tr("Population standard deviation over the %1 of %2 threads %3").arg(p).arg(n).arg(where);
     case RowMode::Thread:
-        return tr("Value on %1").arg(threadLabel());
+        return StatisticsModel::tr("Value on %1").arg(threadLabel);
     }
     return {};
+}
+
+QString StatisticsModel::modeDescription(std::size_t present) const
+{
+    return describeRowMode(m_mode, m_trial->threadCount(), present, tr("where it ran"),
+        m_mode == RowMode::Thread ? threadLabel() : QString());
 }
 
 QString StatisticsModel::toolTip(std::size_t row, int column) const

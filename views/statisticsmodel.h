@@ -27,6 +27,12 @@ enum class RowMode {
     Thread, ///< the cells of one thread
 };
 
+/// Explains a row mode in a tooltip: "Mean over all 8 threads (absent = 0)", "Minimum over the 5
+/// of 8 threads where it ran", ... `where` ends the present-thread phrases ("where it ran");
+/// `threadLabel` names the thread of RowMode::Thread; `pooled` describes Total as pooled samples.
+QString describeRowMode(RowMode mode, std::size_t threads, std::size_t present, const QString& where,
+    const QString& threadLabel, bool pooled = false);
+
 /// One row per interval event (flat and call-path) of a trial, for one metric and one row mode.
 /// Numbers come from TrialStatistics; only the single-thread mode reads cells directly.
 /// DisplayRole is formatted text, SortRole the raw double (µs for time metrics), ToolTipRole

@@ -356,27 +356,8 @@ QString UserEventsModel::threadLabel(ThreadIndex thread) const
 
 QString UserEventsModel::modeDescription(std::size_t present) const
 {
-    const auto n = static_cast<qulonglong>(m_trial->threadCount());
-    const auto p = static_cast<qulonglong>(present);
-    switch (m_mode) {
-    case RowMode::MeanAll:
-        return tr("Mean over all %1 threads (absent = 0)").arg(n);
-    case RowMode::MeanPresent:
-        return tr("Mean over the %1 of %2 threads where it was recorded").arg(p).arg(n);
-    case RowMode::Total:
-        return tr("All samples of the %1 of %2 threads where it was recorded").arg(p).arg(n);
-    case RowMode::Min:
-        return tr("Minimum over the %1 of %2 threads where it was recorded").arg(p).arg(n);
-    case RowMode::Max:
-        return tr("Maximum over the %1 of %2 threads where it was recorded").arg(p).arg(n);
-    case RowMode::StdDevAll:
-        return tr("Population standard deviation over all %1 threads (absent = 0)").arg(n);
-    case RowMode::StdDevPresent:
-        return tr("Population standard deviation over the %1 of %2 threads where it was recorded").arg(p).arg(n);
-    case RowMode::Thread:
-        return tr("Value on %1").arg(threadLabel(m_thread));
-    }
-    return {};
+    return describeRowMode(m_mode, m_trial->threadCount(), present, tr("where it was recorded"),
+        m_mode == RowMode::Thread ? threadLabel(m_thread) : QString(), true);
 }
 
 QString UserEventsModel::fieldName(int column) const
