@@ -1,0 +1,140 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+#include "datasource/readers/progress.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <variant>
+#include <vector>
+
+namespace parallax::perfdb {
+
+/// What went wrong with a database operation: where (the database location) and what.
+struct DbError {
+    QString location;
+    QString message;
+    QString toString() const { return location.isEmpty() ? message : location + QStringLiteral(": ") + message; }
+};
+
+/// A value or a DbError.
+template <typename T>
+class DbResult {
+public:
+    DbResult(T value)
+        : m_data(std::move(value))
+    {
+    }
+    DbResult(DbError error)
+        : m_data(std::move(error))
+    {
+    }
+    bool ok() const { return std::holds_alternative<T>(m_data); }
+    explicit operator bool() const { return ok(); }
+    const T& value() const { return std::get<T>(m_data); }
+    T& value() { return std::get<T>(m_data); }
+    const DbError& error() const { return std::get<DbError>(m_data); }
+
+private:
+    std::variant<T, DbError> m_data;
+};
+
+struct Done {
+};
+
+/// One trial as the database lists it.
+struct TrialInfo {
+    qint64 id = 0;
+    QString name;
+    QString application; ///< primary_metadata "Application" (empty when not set)
+    QString experiment; ///< primary_metadata "Experiment"
+    qint64 threads = 0; ///< total_threads
+    qint64 nodes = 0;
+    QStringList metrics;
+    QString dataSource; ///< data_source name ("TAU profiles", ...)
+    QString uploaded; ///< primary_metadata "Parallax Upload Time" (ISO 8601 UTC), empty for foreign trials
+};
+
+/// A TAUdb view (saved metadata filter), a tree through `parent`.
+struct View {
+    qint64 id = 0;
+    qint64 parent = 0; ///< 0 for a top-level view
+    QString name;
+    QString conjoin; ///< "and" or "or"
+};
+
+/// Which trials `listTrials` returns; empty fields match everything. Metadata conditions are exact
+/// matches on primary_metadata (name = value), all of which must hold.
+struct TrialFilter {
+    QString application;
+    QString experiment;
+    QString nameContains;
+    std::vector<std::pair<QString, QString>> metadata;
+    qint64 view = 0; ///< a taudb_view id: only trials its parameters select
+};
+
+struct UploadOptions {
+    QString application; ///< stored as primary_metadata "Application"
+    QString experiment; ///< stored as primary_metadata "Experiment"
+    QString name; ///< trial name; empty uses the trial's own name
+    /// Testing only: fail (and roll back) after this many inserted rows; 0 = never.
+    qint64 failAfterRows = 0;
+};
+
+/// Figures of the last upload or load, for progress reports and benchmarks.
+struct TransferStats {
+    qint64 rows = 0;
+    double seconds = 0;
+};
+
+/// The experiment database: TAUdb's schema (FORMATS.md 7) on SQLite (embedded, the default) or
+/// PostgreSQL (shared). One Database object is one connection and belongs to the thread that
+/// opened it; open another one on another thread. Every statement is parameterised.
+class Database {
+public:
+    virtual ~Database() = default;
+
+    /// Opens (and for SQLite creates) a database:
+    /// - "postgresql://user@host:port/db", "postgres://...", or a libpq keyword string
+    ///   ("host=/tmp port=5432 dbname=x") -> PostgreSQL (password from the URI, PGPASSWORD or
+    ///   ~/.pgpass; Parallax never stores one);
+    /// - anything else is an SQLite file path ("sqlite:" prefix optional); an empty string is the
+    ///   default database (defaultDatabasePath(), created with its folder on first use).
+    /// The schema is created when the database is empty, an older Parallax schema is migrated in
+    /// one transaction, and a newer one is refused with a clear message.
+    static DbResult<std::unique_ptr<Database>> open(const QString& location);
+
+    virtual QString backend() const = 0; ///< "sqlite" or "postgresql"
+    virtual QString location() const = 0; ///< file path or connection string without password
+    /// The Parallax schema version of this database (parallax_schema_version), 0 for a foreign TAUdb.
+    virtual int schemaVersion() const = 0;
+
+    /// Stores a trial in one transaction, in the order FORMATS.md 7.4 gives; a failure or a
+    /// cancel (progress.cancel()) leaves no trace. Returns the new trial id.
+    virtual DbResult<qint64> uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress) = 0;
+    /// Loads a trial back: the same threads, events, call paths, groups, metrics, values (exactly
+    /// equal doubles), user events and metadata as were uploaded.
+    virtual DbResult<std::shared_ptr<Trial>> loadTrial(qint64 id, Progress& progress) = 0;
+
+    virtual DbResult<std::vector<TrialInfo>> listTrials(const TrialFilter& filter = {}) = 0;
+    virtual DbResult<TrialInfo> trialInfo(qint64 id) = 0;
+    virtual DbResult<Done> renameTrial(qint64 id, const QString& name) = 0;
+    /// Deletes a trial and all its rows in one transaction.
+    virtual DbResult<Done> deleteTrial(qint64 id) = 0;
+    /// Sets (or with a null value removes) a primary_metadata entry of a trial.
+    virtual DbResult<Done> setMetadata(qint64 id, const QString& name, const QString& value) = 0;
+
+    virtual DbResult<std::vector<View>> views() = 0;
+
+    /// Figures of the last upload or load.
+    virtual TransferStats lastTransfer() const = 0;
+};
+
+/// True for "postgresql://", "postgres://" and libpq keyword strings ("host=... dbname=...").
+bool isPostgresLocation(const QString& location);
+
+} // namespace parallax::perfdb

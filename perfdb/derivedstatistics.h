@@ -1,0 +1,59 @@
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <array>
+#include <vector>
+
+namespace parallax::perfdb {
+
+/// The values of TAUdb's derived threads -1...-7 (FORMATS.md 2.1) for every interval event and user
+/// event of a trial, computed in one pass. perfdb cannot link the algebra, so the formulas live here:
+/// -1 mean over the threads where the event is present, -2 total, -3 population std. dev. over
+/// those threads (0 when at most one), -4/-5 min/max over them (-4 is 0 and -5 starts at 0 when
+/// none), -6 mean over all N threads, -7 std. dev. over all N threads.
+class DerivedStatistics {
+public:
+    static constexpr int CodeCount = 7;
+    /// Thread ids -1...-7 in TAUdb's order.
+    static constexpr std::array<int, CodeCount> Codes { -1, -2, -3, -4, -5, -6, -7 };
+
+    explicit DerivedStatistics(const Trial& trial);
+
+    /// Number of threads where the interval event is present.
+    std::size_t present(EventId e) const { return m_present[e.index()]; }
+    double calls(int code, EventId e) const { return value(code, e, 0); }
+    double subrs(int code, EventId e) const { return value(code, e, 1); }
+    double exclusive(int code, EventId e, std::size_t metric) const { return value(code, e, 2 + 2 * metric); }
+    double inclusive(int code, EventId e, std::size_t metric) const { return value(code, e, 3 + 2 * metric); }
+    /// Percent (0-100) of a derived row (FORMATS.md 2.1): TOTAL and both means give total / D, where D
+    /// is the sum of the threads' largest inclusive values; the other rows give value / (D / N).
+    double exclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 2 + 2 * metric); }
+    double inclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 3 + 2 * metric); }
+
+    std::size_t atomicPresent(AtomicEventId u) const { return m_atomicPresent[u.index()]; }
+    /// The derived count, max, min, mean or std. dev. (field 0-4) of a user event.
+    double atomic(int code, AtomicEventId u, int field) const;
+
+private:
+    struct Accumulator {
+        double sum = 0;
+        double sumSquares = 0;
+        double min = 0;
+        double max = 0;
+        void add(double x, bool first);
+    };
+    double value(int code, EventId e, std::size_t quantity) const;
+    double percent(int code, EventId e, std::size_t quantity) const;
+    static double derive(int code, const Accumulator& a, std::size_t present, std::size_t threads);
+
+    std::size_t m_threads = 0;
+    std::size_t m_quantities = 0; ///< calls, subrs, then excl and incl of each metric
+    std::vector<std::size_t> m_present;
+    std::vector<Accumulator> m_values; ///< [event * m_quantities + quantity]
+    std::vector<double> m_divider; ///< per metric: sum over threads of the largest inclusive value
+    std::vector<std::size_t> m_atomicPresent;
+    std::vector<Accumulator> m_atomic; ///< [user event * 5 + field]
+};
+
+} // namespace parallax::perfdb

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "perfdb/sqldatabase.h"
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+typedef struct pg_conn PGconn;
+
+namespace parallax::perfdb {
+
+/// The shared backend: PostgreSQL through libpq. Every statement goes through PQexecParams with
+/// $n parameters; bulk rows through COPY ... FROM STDIN (text format, or binary for tables of
+/// numbers); new ids come from the tables' own sequences, reserved in blocks, so concurrent uploads
+/// never collide and none sees another's uncommitted rows. Large reads use binary COPY TO STDOUT.
+class PostgresDatabase : public SqlDatabase {
+public:
+    ~PostgresDatabase() override;
+
+    /// Connects ("postgresql://..." URI or libpq keyword string; the password comes from it,
+    /// PGPASSWORD or ~/.pgpass) and creates or checks the schema. Throws DbException.
+    static std::unique_ptr<PostgresDatabase> open(const QString& connection);
+
+    QString backend() const override { return QStringLiteral("postgresql"); }
+    QString location() const override { return m_location; }
+
+    Dialect dialect() const override { return Dialect::Postgres; }
+    qint64 exec(std::string_view sql, const SqlParams& params = {}) override;
+    std::unique_ptr<SqlRows> query(std::string_view sql, const SqlParams& params = {}) override;
+    std::unique_ptr<SqlRows> stream(std::string_view sql, const SqlParams& params = {}) override;
+    std::unique_ptr<SqlRows> parallelStream(std::string_view sql, const SqlParams& params = {}) override;
+    void execScript(const QByteArray& script) override;
+    void begin(bool write) override;
+    void commit() override;
+    void rollback() override;
+    std::unique_ptr<BulkWriter> bulkInsert(
+        std::string_view table, const std::vector<std::string_view>& columns, BulkWriter::Format format) override;
+    IdBlock reserveIds(std::string_view table, qint64 count) override;
+    bool tableExists(std::string_view table) override;
+
+    /// The connection string without its password, for messages and Trial provenance.
+    static QString withoutPassword(const QString& connection);
+    /// The same server with another database name (URI path or dbname keyword replaced).
+    static QString withDatabase(const QString& connection, const QString& database);
+    /// Administration (tests, `db init` on a fresh server): CREATE or DROP DATABASE through the
+    /// server's `connection`. These statements take no parameters, so the name is quoted with
+    /// PQescapeIdentifier.
+    static DbResult<Done> createDatabase(const QString& connection, const QString& database);
+    static DbResult<Done> dropDatabase(const QString& connection, const QString& database);
+
+protected:
+    void lockSchema() override;
+
+private:
+    PostgresDatabase() = default;
+
+    PGconn* m_conn = nullptr;
+    PGconn* m_helper = nullptr; ///< second connection for parallelStream(), opened on first use
+    QString m_connection; ///< as given (with any password: kept in memory for the helper only)
+    QString m_location;
+    std::unordered_map<std::string, std::string> m_sequences; ///< table -> its id sequence
+    std::unordered_map<std::string, std::vector<std::pair<std::string, unsigned int>>> m_columns; ///< name, type oid
+};
+
+} // namespace parallax::perfdb

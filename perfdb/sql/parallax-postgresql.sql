@@ -1,0 +1,54 @@
+-- Parallax's own tables (schema version 1), for what TAUdb has no place for. Idempotent: run when a
+-- database is created, by the migration to version 1, and before the first upload into a foreign
+-- TAUdb. A trial with a parallax_trial row was written by Parallax. The keys cascade on delete, so
+-- TAU's own tools can still delete a trial Parallax wrote.
+
+-- Trial-level facts: JSON arrays of the group names in model order, the model's trial-wide
+-- metadata keys in order, and the primary_metadata keys the upload added (Application,
+-- Experiment, Parallax Upload Time) that are not part of the trial itself; the smallest and
+-- largest timer_call_data id of the trial's real-thread cells, so that loading reads one id range.
+CREATE TABLE IF NOT EXISTS parallax_trial (
+    trial INT NOT NULL PRIMARY KEY REFERENCES trial(id) ON DELETE CASCADE,
+    call_data_first INT,
+    call_data_last INT,
+    groups VARCHAR NOT NULL,
+    metadata_keys VARCHAR NOT NULL,
+    hidden_keys VARCHAR NOT NULL
+);
+
+-- Metric unit and derived-metric details (TAUdb's metric has only name and derived).
+CREATE TABLE IF NOT EXISTS parallax_metric (
+    metric INT NOT NULL PRIMARY KEY REFERENCES metric(id) ON DELETE CASCADE,
+    unit VARCHAR NOT NULL,
+    expression VARCHAR,
+    higher_is_better BOOLEAN NOT NULL DEFAULT FALSE
+);
+
+-- One row per event of the model, on its call-path node: position (the event id), the raw name
+-- when it differs from the canonical one, and the exact group list (JSON array) - TAUdb keeps
+-- groups on flat timers only.
+CREATE TABLE IF NOT EXISTS parallax_event (
+    timer_callpath INT NOT NULL PRIMARY KEY REFERENCES timer_callpath(id) ON DELETE CASCADE,
+    trial INT NOT NULL REFERENCES trial(id) ON DELETE CASCADE,
+    position INT NOT NULL,
+    raw_name VARCHAR,
+    groups VARCHAR NOT NULL
+);
+CREATE INDEX IF NOT EXISTS parallax_event_trial ON parallax_event (trial, position);
+
+-- Raw user-event names that differ from the canonical counter.name.
+CREATE TABLE IF NOT EXISTS parallax_counter (
+    counter INT NOT NULL PRIMARY KEY REFERENCES counter(id) ON DELETE CASCADE,
+    raw_name VARCHAR NOT NULL
+);
+
+-- The exact sum of squares of each real-thread counter_value row (counter_value keeps the true
+-- standard deviation, from which the sum of squares cannot be recovered bit for bit). A bulk
+-- table: no foreign keys, like counter_value.
+CREATE TABLE IF NOT EXISTS parallax_counter_value (
+    counter INT NOT NULL,
+    thread INT NOT NULL,
+    sum_squares DOUBLE PRECISION
+);
+CREATE INDEX IF NOT EXISTS parallax_counter_value_index ON parallax_counter_value (counter, thread);
+CREATE INDEX IF NOT EXISTS parallax_counter_value_thread ON parallax_counter_value (thread);

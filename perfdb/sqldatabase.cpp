@@ -1,0 +1,512 @@
+#include "perfdb/sqldatabase.h"
+
+#include "perfdb/dbexception.h"
+#include "perfdb/trialloader.h"
+#include "perfdb/trialuploader.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QHash>
+#include <algorithm>
+#include <new>
+
+// Static libraries drop an unreferenced resource initialiser: register perfdb/sql/perfdb.qrc here.
+static void initialisePerfdbResources() { Q_INIT_RESOURCE(perfdb); }
+
+namespace parallax::perfdb {
+
+namespace {
+
+    /// One step of the Parallax schema's history: what turns version-1 into `version`. Opening an
+    /// older Parallax database runs every newer step, then records the version, in one transaction.
+    struct MigrationStep {
+        int version;
+        const char* description;
+        void (*apply)(SqlDatabase& db);
+    };
+
+    const MigrationStep Migrations[] = {
+        // Version 0 had TAUdb's tables and parallax_schema_version only.
+        { 1,
+            "Parallax side tables (parallax_trial, parallax_metric, parallax_event, parallax_counter, "
+            "parallax_counter_value)",
+            [](SqlDatabase& db) {
+                db.execScript(SqlDatabase::script(db.dialect() == SqlDatabase::Dialect::Sqlite
+                        ? QStringLiteral("parallax-sqlite.sql")
+                        : QStringLiteral("parallax-postgresql.sql")));
+            } },
+    };
+
+    /// Builds a WHERE clause from fixed SQL fragments; every value goes into the parameters.
+    class Conditions {
+    public:
+        explicit Conditions(SqlParams& params)
+            : m_params(params)
+        {
+        }
+        std::string param(const SqlValue& value)
+        {
+            m_params.push_back(value);
+            // Appended, not "$" + to_string(): GCC 12 warns falsely (-Wrestrict) on the latter.
+            std::string name(1, '$');
+            name += std::to_string(m_params.size());
+            return name;
+        }
+
+    private:
+        SqlParams& m_params;
+    };
+
+    std::string join(const std::vector<std::string>& parts, const char* separator)
+    {
+        std::string out;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            if (i > 0)
+                out += separator;
+            out += "(" + parts[i] + ")";
+        }
+        return out;
+    }
+
+} // namespace
+
+QByteArray SqlDatabase::script(const QString& name)
+{
+    static const bool once = (initialisePerfdbResources(), true);
+    (void)once;
+    QFile file(QStringLiteral(":/perfdb/sql/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        throw DbException(QStringLiteral("the schema script %1 is missing from the build").arg(name));
+    return file.readAll();
+}
+
+QString SqlDatabase::dialectName() const
+{
+    return dialect() == Dialect::Sqlite ? QStringLiteral("sqlite") : QStringLiteral("postgresql");
+}
+
+DbResult<Done> SqlDatabase::transaction(bool write, const std::function<void()>& body)
+{
+    try {
+        begin(write);
+        body();
+        commit();
+        return Done {};
+    } catch (const DbException& e) {
+        rollback();
+        return error(e.message());
+    } catch (const std::bad_alloc&) {
+        rollback();
+        return error(QStringLiteral("out of memory"));
+    }
+}
+
+void SqlDatabase::initialise()
+{
+    // Look first without the write lock (a read-only database opens fine); create or migrate
+    // under it, checking again, so that two clients opening an empty database do not collide.
+    auto detect = [this](int& version) {
+        const bool taudb = tableExists("schema_version");
+        if (!taudb) {
+            if (tableExists("trial"))
+                throw DbException(QStringLiteral("this database has a legacy PerfDMF schema (a trial table but no "
+                                                 "TAUdb schema_version), which Parallax cannot open"));
+            return false;
+        }
+        version = 0;
+        if (tableExists("parallax_schema_version")) {
+            auto rows = query("SELECT MAX(version) FROM parallax_schema_version");
+            if (rows->next() && !rows->isNull(0))
+                version = static_cast<int>(rows->toInt(0));
+        }
+        if (version > CurrentSchemaVersion)
+            throw DbException(QStringLiteral("was written by a newer Parallax (schema %1, this one reads up to %2)")
+                                  .arg(version)
+                                  .arg(CurrentSchemaVersion));
+        return true;
+    };
+    int version = 0;
+    bool exists = false;
+    bool parallax = false;
+    try {
+        begin(false);
+        exists = detect(version);
+        parallax = exists && tableExists("parallax_schema_version");
+        commit();
+    } catch (...) {
+        rollback();
+        throw;
+    }
+    if (!exists || (parallax && version < CurrentSchemaVersion)) {
+        try {
+            begin(true);
+            lockSchema();
+            exists = detect(version);
+            parallax = exists && tableExists("parallax_schema_version");
+            if (!exists)
+                createSchema();
+            else if (parallax && version < CurrentSchemaVersion)
+                migrate(version);
+            commit();
+        } catch (...) {
+            rollback();
+            throw;
+        }
+        parallax = true;
+        version = CurrentSchemaVersion;
+    }
+    m_schemaVersion = parallax ? version : 0;
+    m_parallaxTables = tableExists("parallax_trial") && tableExists("parallax_event")
+        && tableExists("parallax_counter_value") && tableExists("parallax_metric") && tableExists("parallax_counter");
+}
+
+void SqlDatabase::createSchema()
+{
+    execScript(script(dialectName() + QStringLiteral(".sql")));
+    execScript(script(QStringLiteral("static-rows.sql")));
+    execScript(script(QStringLiteral("views.sql")));
+    execScript(script(QStringLiteral("parallax-") + dialectName() + QStringLiteral(".sql")));
+    execScript("CREATE TABLE parallax_schema_version (version INTEGER NOT NULL)");
+    exec("INSERT INTO parallax_schema_version (version) VALUES ($1)", { CurrentSchemaVersion });
+}
+
+void SqlDatabase::migrate(int fromVersion)
+{
+    for (const MigrationStep& step : Migrations)
+        if (step.version > fromVersion)
+            step.apply(*this);
+    if (exec("UPDATE parallax_schema_version SET version = $1", { CurrentSchemaVersion }) == 0)
+        exec("INSERT INTO parallax_schema_version (version) VALUES ($1)", { CurrentSchemaVersion });
+}
+
+void SqlDatabase::ensureParallaxTables()
+{
+    // A foreign TAUdb gets the side tables with its first Parallax upload (same transaction); it
+    // stays foreign otherwise (no parallax_schema_version).
+    execScript(script(QStringLiteral("parallax-") + dialectName() + QStringLiteral(".sql")));
+}
+
+DbResult<qint64> SqlDatabase::uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress)
+{
+    QElapsedTimer timer;
+    timer.start();
+    qint64 id = 0;
+    qint64 rows = 0;
+    const bool addTables = !m_parallaxTables;
+    const auto result = transaction(true, [&] {
+        if (addTables)
+            ensureParallaxTables();
+        TrialUploader uploader(*this, trial, options, progress);
+        try {
+            id = uploader.run();
+        } catch (...) {
+            rows = uploader.rows();
+            throw;
+        }
+        rows = uploader.rows();
+        progress.setStage(QStringLiteral("Uploading: committing"), 0);
+    });
+    m_lastTransfer = { rows, static_cast<double>(timer.nsecsElapsed()) / 1e9 };
+    if (!result.ok())
+        return result.error();
+    if (addTables)
+        m_parallaxTables = true;
+    return id;
+}
+
+DbResult<std::shared_ptr<Trial>> SqlDatabase::loadTrial(qint64 id, Progress& progress)
+{
+    QElapsedTimer timer;
+    timer.start();
+    std::shared_ptr<Trial> trial;
+    qint64 rows = 0;
+    const auto result = transaction(false, [&] {
+        TrialLoader loader(*this, id, progress);
+        trial = loader.run();
+        rows = loader.rows();
+    });
+    m_lastTransfer = { rows, static_cast<double>(timer.nsecsElapsed()) / 1e9 };
+    if (!result.ok())
+        return result.error();
+    return trial;
+}
+
+std::vector<TrialInfo> SqlDatabase::selectTrials(const std::string& where, const SqlParams& params)
+{
+    std::string sql = "SELECT t.id, t.name, t.total_threads, t.node_count, s.name, "
+                      "(SELECT MIN(m.value) FROM primary_metadata m WHERE m.trial = t.id AND m.name = 'Application'), "
+                      "(SELECT MIN(m.value) FROM primary_metadata m WHERE m.trial = t.id AND m.name = 'Experiment'), "
+                      "(SELECT MIN(m.value) FROM primary_metadata m WHERE m.trial = t.id "
+                      "AND m.name = 'Parallax Upload Time') "
+                      "FROM trial t LEFT JOIN data_source s ON s.id = t.data_source";
+    if (!where.empty())
+        sql += " WHERE " + where;
+    sql += " ORDER BY t.id";
+    std::vector<TrialInfo> infos;
+    QHash<qint64, std::size_t> index;
+    {
+        auto rows = query(sql, params);
+        while (rows->next()) {
+            TrialInfo info;
+            info.id = rows->toInt(0);
+            info.name = rows->toText(1);
+            info.threads = rows->toInt(2);
+            info.nodes = rows->toInt(3);
+            info.dataSource = rows->toText(4);
+            info.application = rows->toText(5);
+            info.experiment = rows->toText(6);
+            info.uploaded = rows->toText(7);
+            index.insert(info.id, infos.size());
+            infos.push_back(std::move(info));
+        }
+    }
+    if (infos.empty())
+        return infos;
+    auto rows = infos.size() == 1
+        ? query("SELECT trial, name FROM metric WHERE trial = $1 ORDER BY id", { infos[0].id })
+        : query("SELECT trial, name FROM metric ORDER BY trial, id");
+    while (rows->next()) {
+        const auto it = index.constFind(rows->toInt(0));
+        if (it != index.cend())
+            infos[it.value()].metrics.append(rows->toText(1));
+    }
+    return infos;
+}
+
+std::string SqlDatabase::viewCondition(qint64 view, SqlParams& params)
+{
+    struct ViewRow {
+        qint64 parent = 0;
+        QString conjoin;
+    };
+    QHash<qint64, ViewRow> views;
+    {
+        auto rows = query("SELECT id, parent, conjoin FROM taudb_view");
+        while (rows->next())
+            views.insert(rows->toInt(0), { rows->isNull(1) ? 0 : rows->toInt(1), rows->toText(2) });
+    }
+    struct Parameter {
+        QString table;
+        QString column;
+        QString op;
+        QString value;
+    };
+    QHash<qint64, std::vector<Parameter>> parameters;
+    {
+        auto rows = query("SELECT taudb_view, table_name, column_name, operator, value FROM taudb_view_parameter");
+        while (rows->next())
+            parameters[rows->toInt(0)].push_back(
+                { rows->toText(1), rows->toText(2), rows->toText(3), rows->toText(4) });
+    }
+    // Operators and trial columns come from the database: map them onto fixed SQL, never paste them.
+    static const QHash<QString, const char*> operators {
+        { QStringLiteral("="), "=" },
+        { QStringLiteral("=="), "=" },
+        { QStringLiteral("!="), "<>" },
+        { QStringLiteral("<>"), "<>" },
+        { QStringLiteral("<"), "<" },
+        { QStringLiteral("<="), "<=" },
+        { QStringLiteral(">"), ">" },
+        { QStringLiteral(">="), ">=" },
+        { QStringLiteral("like"), "LIKE" },
+        { QStringLiteral("not like"), "NOT LIKE" },
+        { QStringLiteral("ilike"), "ILIKE" },
+        { QStringLiteral("not ilike"), "NOT ILIKE" },
+    };
+    static const QHash<QString, const char*> trialColumns {
+        { QStringLiteral("id"), "t.id" },
+        { QStringLiteral("name"), "t.name" },
+        { QStringLiteral("data_source"), "t.data_source" },
+        { QStringLiteral("node_count"), "t.node_count" },
+        { QStringLiteral("contexts_per_node"), "t.contexts_per_node" },
+        { QStringLiteral("threads_per_context"), "t.threads_per_context" },
+        { QStringLiteral("total_threads"), "t.total_threads" },
+    };
+    Conditions conditions(params);
+    auto compare = [&](const std::string& lhs, const std::string& op, const std::string& rhs) {
+        if (op == "ILIKE")
+            return "LOWER(" + lhs + ") LIKE LOWER(" + rhs + ")";
+        if (op == "NOT ILIKE")
+            return "LOWER(" + lhs + ") NOT LIKE LOWER(" + rhs + ")";
+        return lhs + " " + op + " " + rhs;
+    };
+    std::vector<std::string> chain;
+    QList<qint64> seen;
+    for (qint64 id = view; id != 0;) {
+        if (seen.contains(id))
+            throw DbException(QStringLiteral("view %1: its parents form a cycle").arg(view));
+        seen.append(id);
+        const auto it = views.constFind(id);
+        if (it == views.cend())
+            throw DbException(QStringLiteral("there is no view %1").arg(id));
+        std::vector<std::string> parts;
+        for (const Parameter& p : parameters.value(id)) {
+            const auto op = operators.constFind(p.op.trimmed().toLower());
+            if (op == operators.cend())
+                throw DbException(QStringLiteral("view %1: unsupported operator \"%2\"").arg(id).arg(p.op));
+            const std::string sqlOp = op.value();
+            const bool like = sqlOp.find("LIKE") != std::string::npos;
+            const QString table = p.table.trimmed().toLower();
+            if (table == QLatin1String("trial")) {
+                const auto column = trialColumns.constFind(p.column.trimmed().toLower());
+                if (column == trialColumns.cend())
+                    throw DbException(QStringLiteral("view %1: unsupported trial column \"%2\"").arg(id).arg(p.column));
+                const std::string lhs = column.value();
+                const bool numeric = lhs != "t.name";
+                if (like)
+                    parts.push_back(
+                        compare(numeric ? "CAST(" + lhs + " AS VARCHAR)" : lhs, sqlOp, conditions.param(p.value)));
+                else if (numeric)
+                    parts.push_back(compare(lhs, sqlOp, "CAST(" + conditions.param(p.value) + " AS DOUBLE PRECISION)"));
+                else
+                    parts.push_back(compare(lhs, sqlOp, conditions.param(p.value)));
+            } else if (table == QLatin1String("primary_metadata") || table == QLatin1String("secondary_metadata")) {
+                // column_name holds the metadata key (FORMATS.md 7.2).
+                const std::string from
+                    = table == QLatin1String("primary_metadata") ? "primary_metadata" : "secondary_metadata";
+                const std::string key = conditions.param(p.column);
+                parts.push_back("EXISTS (SELECT 1 FROM " + from + " m WHERE m.trial = t.id AND m.name = " + key
+                    + " AND " + compare("m.value", sqlOp, conditions.param(p.value)) + ")");
+            } else {
+                throw DbException(QStringLiteral("view %1: unsupported table \"%2\"").arg(id).arg(p.table));
+            }
+        }
+        const bool any = it.value().conjoin.trimmed().toLower() == QLatin1String("or");
+        if (!parts.empty())
+            chain.push_back(join(parts, any ? " OR " : " AND "));
+        id = it.value().parent;
+    }
+    return chain.empty() ? std::string("1 = 1") : join(chain, " AND ");
+}
+
+DbResult<std::vector<TrialInfo>> SqlDatabase::listTrials(const TrialFilter& filter)
+{
+    std::vector<TrialInfo> infos;
+    const auto result = transaction(false, [&] {
+        SqlParams params;
+        Conditions conditions(params);
+        std::vector<std::string> where;
+        auto metadata = [&](const SqlValue& key, const QString& value) {
+            where.push_back("EXISTS (SELECT 1 FROM primary_metadata m WHERE m.trial = t.id AND m.name = "
+                + conditions.param(key) + " AND m.value = " + conditions.param(value) + ")");
+        };
+        if (!filter.application.isEmpty())
+            metadata(QStringLiteral("Application"), filter.application);
+        if (!filter.experiment.isEmpty())
+            metadata(QStringLiteral("Experiment"), filter.experiment);
+        for (const auto& [key, value] : filter.metadata)
+            metadata(key, value);
+        if (filter.view != 0)
+            where.push_back(viewCondition(filter.view, params));
+        infos = selectTrials(join(where, " AND "), params);
+        if (!filter.nameContains.isEmpty()) {
+            // A plain substring test, case-insensitive, in C++: no LIKE wildcards to escape.
+            std::erase_if(infos,
+                [&](const TrialInfo& info) { return !info.name.contains(filter.nameContains, Qt::CaseInsensitive); });
+        }
+    });
+    if (!result.ok())
+        return result.error();
+    return infos;
+}
+
+DbResult<TrialInfo> SqlDatabase::trialInfo(qint64 id)
+{
+    std::vector<TrialInfo> infos;
+    const auto result = transaction(false, [&] { infos = selectTrials("t.id = $1", { id }); });
+    if (!result.ok())
+        return result.error();
+    if (infos.empty())
+        return error(QStringLiteral("there is no trial %1").arg(id));
+    return infos.front();
+}
+
+DbResult<Done> SqlDatabase::renameTrial(qint64 id, const QString& name)
+{
+    return transaction(true, [&] {
+        if (exec("UPDATE trial SET name = $1 WHERE id = $2", { name.isNull() ? QString(QLatin1String("")) : name, id })
+            == 0)
+            throw DbException(QStringLiteral("there is no trial %1").arg(id));
+    });
+}
+
+DbResult<Done> SqlDatabase::deleteTrial(qint64 id)
+{
+    return transaction(true, [&] {
+        if (!query("SELECT id FROM trial WHERE id = $1", { id })->next())
+            throw DbException(QStringLiteral("there is no trial %1").arg(id));
+        // time_range rows hang off call data and metadata: note them before those go.
+        std::vector<qint64> ranges;
+        {
+            auto rows = query("SELECT time_range FROM secondary_metadata WHERE trial = $1 AND time_range IS NOT NULL "
+                              "UNION SELECT d.time_range FROM timer_call_data d JOIN thread h ON d.thread = h.id "
+                              "WHERE h.trial = $1 AND d.time_range IS NOT NULL",
+                { id });
+            while (rows->next())
+                ranges.push_back(rows->toInt(0));
+        }
+        const bool side = tableExists("parallax_trial");
+        // Children before parents, every table a trial has rows in.
+        exec("DELETE FROM timer_value WHERE timer_call_data IN (SELECT d.id FROM timer_call_data d "
+             "JOIN thread h ON d.thread = h.id WHERE h.trial = $1)",
+            { id });
+        exec("DELETE FROM timer_call_data WHERE thread IN (SELECT id FROM thread WHERE trial = $1)", { id });
+        if (side) {
+            exec("DELETE FROM parallax_counter_value WHERE counter IN (SELECT id FROM counter WHERE trial = $1)",
+                { id });
+            exec("DELETE FROM parallax_counter WHERE counter IN (SELECT id FROM counter WHERE trial = $1)", { id });
+        }
+        exec("DELETE FROM counter_value WHERE counter IN (SELECT id FROM counter WHERE trial = $1) "
+             "OR thread IN (SELECT id FROM thread WHERE trial = $1)",
+            { id });
+        exec("DELETE FROM counter WHERE trial = $1", { id });
+        exec("DELETE FROM secondary_metadata WHERE trial = $1", { id });
+        exec("DELETE FROM primary_metadata WHERE trial = $1", { id });
+        if (side) {
+            exec("DELETE FROM parallax_event WHERE trial = $1", { id });
+            exec("DELETE FROM parallax_metric WHERE metric IN (SELECT id FROM metric WHERE trial = $1)", { id });
+            exec("DELETE FROM parallax_trial WHERE trial = $1", { id });
+        }
+        exec("DELETE FROM timer_parameter WHERE timer IN (SELECT id FROM timer WHERE trial = $1)", { id });
+        exec("DELETE FROM timer_group WHERE timer IN (SELECT id FROM timer WHERE trial = $1)", { id });
+        exec("DELETE FROM timer_callpath WHERE timer IN (SELECT id FROM timer WHERE trial = $1)", { id });
+        exec("DELETE FROM timer WHERE trial = $1", { id });
+        if (tableExists("analysis_settings"))
+            exec("DELETE FROM analysis_settings WHERE trial = $1 OR metric IN (SELECT id FROM metric WHERE trial = $1)",
+                { id });
+        exec("DELETE FROM metric WHERE trial = $1", { id });
+        exec("DELETE FROM thread WHERE trial = $1", { id });
+        exec("DELETE FROM trial WHERE id = $1", { id });
+        for (qint64 range : ranges)
+            exec("DELETE FROM time_range WHERE id = $1", { range });
+    });
+}
+
+DbResult<Done> SqlDatabase::setMetadata(qint64 id, const QString& name, const QString& value)
+{
+    return transaction(true, [&] {
+        if (!query("SELECT id FROM trial WHERE id = $1", { id })->next())
+            throw DbException(QStringLiteral("there is no trial %1").arg(id));
+        if (value.isNull()) {
+            exec("DELETE FROM primary_metadata WHERE trial = $1 AND name = $2", { id, name });
+            return;
+        }
+        if (exec("UPDATE primary_metadata SET value = $3 WHERE trial = $1 AND name = $2", { id, name, value }) == 0)
+            exec("INSERT INTO primary_metadata (trial, name, value) VALUES ($1, $2, $3)", { id, name, value });
+    });
+}
+
+DbResult<std::vector<View>> SqlDatabase::views()
+{
+    std::vector<View> out;
+    const auto result = transaction(false, [&] {
+        auto rows = query("SELECT id, parent, name, conjoin FROM taudb_view ORDER BY id");
+        while (rows->next())
+            out.push_back({ rows->toInt(0), rows->isNull(1) ? 0 : rows->toInt(1), rows->toText(2), rows->toText(3) });
+    });
+    if (!result.ok())
+        return result.error();
+    return out;
+}
+
+} // namespace parallax::perfdb

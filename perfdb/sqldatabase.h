@@ -1,0 +1,92 @@
+#pragma once
+
+#include "perfdb/bulkwriter.h"
+#include "perfdb/database.h"
+#include "perfdb/idblock.h"
+#include "perfdb/sqlrows.h"
+#include "perfdb/sqlvalue.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace parallax::perfdb {
+
+/// The dialect-independent half of a database: schema creation and migration, upload, load and
+/// management, written once over a few primitives that SqliteDatabase and PostgresDatabase
+/// implement. Every statement uses $1..$n parameters; SQL text never contains user data.
+/// The primitives throw DbException; the public methods catch it, roll back and return a DbError.
+class SqlDatabase : public Database {
+public:
+    enum class Dialect { Sqlite, Postgres };
+    /// The newest Parallax schema this code writes and reads (parallax_schema_version).
+    static constexpr int CurrentSchemaVersion = 1;
+
+    int schemaVersion() const override { return m_schemaVersion; }
+    DbResult<qint64> uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress) override;
+    DbResult<std::shared_ptr<Trial>> loadTrial(qint64 id, Progress& progress) override;
+    DbResult<std::vector<TrialInfo>> listTrials(const TrialFilter& filter = {}) override;
+    DbResult<TrialInfo> trialInfo(qint64 id) override;
+    DbResult<Done> renameTrial(qint64 id, const QString& name) override;
+    DbResult<Done> deleteTrial(qint64 id) override;
+    DbResult<Done> setMetadata(qint64 id, const QString& name, const QString& value) override;
+    DbResult<std::vector<View>> views() override;
+    TransferStats lastTransfer() const override { return m_lastTransfer; }
+
+    // Primitives, used by TrialUploader and TrialLoader.
+    virtual Dialect dialect() const = 0;
+    /// Runs one statement; returns the number of rows it changed.
+    virtual qint64 exec(std::string_view sql, const SqlParams& params = {}) = 0;
+    virtual std::unique_ptr<SqlRows> query(std::string_view sql, const SqlParams& params = {}) = 0;
+    /// Like query() for results too big to hold at once (PostgreSQL: binary COPY TO STDOUT, parsed
+    /// as it arrives). Only inside a transaction; every parameter must be non-NULL.
+    virtual std::unique_ptr<SqlRows> stream(std::string_view sql, const SqlParams& params = {}) = 0;
+    /// A second stream in the same snapshot as the current read transaction, to be read on another
+    /// thread while this connection does other work (PostgreSQL: a helper connection importing the
+    /// snapshot). nullptr when the backend has none (SQLite: reads are fast enough in sequence).
+    virtual std::unique_ptr<SqlRows> parallelStream(std::string_view, const SqlParams& = {}) { return nullptr; }
+    /// Runs a script of several statements without parameters (the DDL in perfdb/sql).
+    virtual void execScript(const QByteArray& script) = 0;
+    /// Starts a transaction: `write` takes the write lock at once (SQLite BEGIN IMMEDIATE).
+    virtual void begin(bool write) = 0;
+    virtual void commit() = 0;
+    /// Rolls back if a transaction is open; never throws.
+    virtual void rollback() = 0;
+    virtual std::unique_ptr<BulkWriter> bulkInsert(
+        std::string_view table, const std::vector<std::string_view>& columns, BulkWriter::Format format)
+        = 0;
+    /// Reserves `count` new ids of a table's id column inside the current write transaction.
+    virtual IdBlock reserveIds(std::string_view table, qint64 count) = 0;
+    virtual bool tableExists(std::string_view table) = 0;
+
+    /// True when the parallax_ side tables exist (always for a Parallax schema; added to a foreign
+    /// TAUdb by its first upload).
+    bool hasParallaxTables() const { return m_parallaxTables; }
+    /// The resource text of one of the perfdb/sql scripts.
+    static QByteArray script(const QString& name);
+
+protected:
+    /// Detects the schema: creates it in an empty database, migrates an older Parallax schema,
+    /// refuses a newer one. Throws DbException.
+    void initialise();
+    /// Serialises schema creation and migration between clients (inside a write transaction).
+    virtual void lockSchema() { }
+    /// A name for the dialect's DDL files ("sqlite" or "postgresql").
+    QString dialectName() const;
+
+private:
+    /// Runs `body` in a transaction; commits, or rolls back on DbException and returns its message.
+    DbResult<Done> transaction(bool write, const std::function<void()>& body);
+    DbError error(const QString& message) const { return DbError { location(), message }; }
+    void createSchema();
+    void migrate(int fromVersion);
+    void ensureParallaxTables();
+    std::vector<TrialInfo> selectTrials(const std::string& where, const SqlParams& params);
+    std::string viewCondition(qint64 view, SqlParams& params);
+
+    int m_schemaVersion = 0;
+    bool m_parallaxTables = false;
+    TransferStats m_lastTransfer;
+};
+
+} // namespace parallax::perfdb

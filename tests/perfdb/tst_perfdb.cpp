@@ -1,0 +1,1123 @@
+// The experiment database on both backends: every test has a "sqlite" row (a temporary file) and a
+// "postgresql" row (a fresh database on the server PARALLAX_TEST_PG_URI names; ./test.sh starts one).
+#include "app/cli/synth.h"
+#include "datasource/model/trialbuilder.h"
+#include "perfdb/database.h"
+#include "perfdb/postgresdatabase.h"
+#include "perfdb/sqldatabase.h"
+#include "tests/common/testutil.h"
+
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <thread>
+
+using namespace parallax;
+using namespace parallax::test;
+using perfdb::Database;
+using perfdb::SqlDatabase;
+using perfdb::SqlParams;
+
+namespace {
+
+/// The error of a result, or nothing (QVERIFY2 evaluates its message even when the check passes).
+template <typename T> QByteArray why(const perfdb::DbResult<T>& result)
+{
+    return result.ok() ? QByteArray() : result.error().toString().toUtf8();
+}
+
+const char* const NoServer = "PARALLAX_TEST_PG_URI is not set: run ./test.sh, which starts a PostgreSQL server";
+
+QStringList groupNames(const Trial& trial, const IntervalEvent& event)
+{
+    QStringList out;
+    for (GroupId g : event.groups)
+        out << trial.groupName(g);
+    return out;
+}
+
+QString eventName(const Trial& trial, EventId e)
+{
+    return e.isValid() ? trial.event(e).name : QStringLiteral("<none>");
+}
+
+QList<QPair<QString, QString>> metadataOf(const Trial& trial, const std::vector<MetadataEntry>& entries)
+{
+    QList<QPair<QString, QString>> out;
+    for (const MetadataEntry& entry : entries)
+        out.append({ trial.strings().get(entry.key), trial.strings().get(entry.value) });
+    return out;
+}
+
+bool same(const std::vector<double>& a, const std::vector<double>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))))
+            return false;
+    return true;
+}
+
+/// Everything a trial holds, compared exactly; returns the first difference or an empty string.
+QString difference(const Trial& a, const Trial& b)
+{
+    auto differs = [](const QString& what) { return what; };
+    if (a.name() != b.name())
+        return differs(QStringLiteral("trial name %1 != %2").arg(a.name(), b.name()));
+    if (a.metricCount() != b.metricCount())
+        return differs(QStringLiteral("metric count"));
+    for (std::size_t m = 0; m < a.metricCount(); ++m) {
+        const Metric& x = a.metric(MetricId(m));
+        const Metric& y = b.metric(MetricId(m));
+        if (x.name != y.name || x.unit != y.unit || x.derived != y.derived || x.expression != y.expression
+            || x.higherIsBetter != y.higherIsBetter)
+            return differs(QStringLiteral("metric %1: %2 [%3] != %4 [%5]").arg(m).arg(x.name, x.unit, y.name, y.unit));
+    }
+    if (a.threads() != b.threads())
+        return differs(QStringLiteral("threads"));
+    if (a.groupCount() != b.groupCount())
+        return differs(QStringLiteral("group count %1 != %2").arg(a.groupCount()).arg(b.groupCount()));
+    for (std::size_t g = 0; g < a.groupCount(); ++g)
+        if (a.groupName(GroupId(g)) != b.groupName(GroupId(g)))
+            return differs(QStringLiteral("group %1").arg(g));
+    if (a.eventCount() != b.eventCount())
+        return differs(QStringLiteral("event count %1 != %2").arg(a.eventCount()).arg(b.eventCount()));
+    for (std::size_t e = 0; e < a.eventCount(); ++e) {
+        const IntervalEvent& x = a.event(EventId(e));
+        const IntervalEvent& y = b.event(EventId(e));
+        if (x.name != y.name)
+            return differs(QStringLiteral("event %1: %2 != %3").arg(e).arg(x.name, y.name));
+        if (x.rawName != y.rawName)
+            return differs(QStringLiteral("event %1: raw name %2 != %3").arg(x.name, x.rawName, y.rawName));
+        if (groupNames(a, x) != groupNames(b, y))
+            return differs(QStringLiteral("event %1: groups %2 != %3")
+                               .arg(x.name, groupNames(a, x).join(u'|'), groupNames(b, y).join(u'|')));
+        if (x.depth != y.depth || eventName(a, x.parent) != eventName(b, y.parent)
+            || eventName(a, x.leaf) != eventName(b, y.leaf))
+            return differs(QStringLiteral("event %1: depth, parent or leaf").arg(x.name));
+    }
+    for (std::size_t t = 0; t < a.threadCount(); ++t) {
+        const IntervalRow& x = a.row(ThreadIndex(t));
+        const IntervalRow& y = b.row(ThreadIndex(t));
+        const QString where = a.threadKey(ThreadIndex(t)).toString();
+        if (x.events != y.events)
+            return differs(QStringLiteral("thread %1: present events").arg(where));
+        if (!same(x.calls, y.calls) || !same(x.subrs, y.subrs))
+            return differs(QStringLiteral("thread %1: calls or subrs").arg(where));
+        if (!same(x.excl, y.excl) || !same(x.incl, y.incl))
+            return differs(QStringLiteral("thread %1: exclusive or inclusive values").arg(where));
+        if (!same(x.exclSqr, y.exclSqr))
+            return differs(QStringLiteral("thread %1: SumExclSqr").arg(where));
+    }
+    if (a.atomicEventCount() != b.atomicEventCount())
+        return differs(QStringLiteral("user event count"));
+    for (std::size_t u = 0; u < a.atomicEventCount(); ++u) {
+        const AtomicEvent& x = a.atomicEvent(AtomicEventId(u));
+        const AtomicEvent& y = b.atomicEvent(AtomicEventId(u));
+        if (x.name != y.name || x.rawName != y.rawName || x.context != y.context)
+            return differs(QStringLiteral("user event %1: %2 != %3").arg(u).arg(x.name, y.name));
+    }
+    for (std::size_t t = 0; t < a.threadCount(); ++t) {
+        const AtomicRow& x = a.atomicRow(ThreadIndex(t));
+        const AtomicRow& y = b.atomicRow(ThreadIndex(t));
+        if (x.events != y.events || !same(x.count, y.count) || !same(x.max, y.max) || !same(x.min, y.min)
+            || !same(x.mean, y.mean) || !same(x.sumSquares, y.sumSquares))
+            return differs(QStringLiteral("thread %1: user event values").arg(a.threadKey(ThreadIndex(t)).toString()));
+    }
+    if (metadataOf(a, a.metadata()) != metadataOf(b, b.metadata()))
+        return differs(QStringLiteral("trial-wide metadata"));
+    for (std::size_t t = 0; t < a.threadCount(); ++t)
+        if (metadataOf(a, a.threadMetadata(ThreadIndex(t))) != metadataOf(b, b.threadMetadata(ThreadIndex(t))))
+            return differs(QStringLiteral("metadata of thread %1").arg(a.threadKey(ThreadIndex(t)).toString()));
+    return {};
+}
+
+/// Strings that break naive SQL, COPY text format or encodings.
+const QStringList OddStrings = {
+    QStringLiteral("it's \"quoted\""),
+    QStringLiteral("x'; DROP TABLE trial; --"),
+    QStringLiteral("semi;colon;"),
+    QStringLiteral("back\\slash \\N \\. \\\\t"),
+    QStringLiteral("tab\there"),
+    QStringLiteral("new\nline\r\nand CR"),
+    QStringLiteral("$1 $2 ? :name @p"),
+    QString::fromUtf8("non-ASCII: Größe, 漢字, 😀"),
+    QStringLiteral("%_ like wildcards"),
+};
+
+/// A multi-metric trial with odd names everywhere and the awkward cases of the model: a present
+/// cell with 0 calls, fractional calls, extreme doubles, SumExclSqr on one thread only, a call
+/// path whose prefix and middle component are not events, per-thread and trial-wide metadata.
+std::shared_ptr<Trial> oddTrial()
+{
+    TrialBuilder builder(QStringLiteral("odd ") + OddStrings.join(u' '));
+    builder.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
+    builder.addMetric(Metric(OddStrings[1], QStringLiteral("count")));
+    Metric derived(QStringLiteral("(PAPI/TIME)"), QString());
+    derived.derived = true;
+    derived.expression = QStringLiteral("\"PAPI\" / TIME");
+    derived.higherIsBetter = true;
+    builder.addMetric(derived);
+    builder.addGroup(QStringLiteral("unused group ") + OddStrings[3]);
+
+    std::vector<EventId> events;
+    events.push_back(builder.addEvent(QStringLiteral(".TAU application"), { QStringLiteral("TAU_DEFAULT") }));
+    for (const QString& odd : OddStrings)
+        events.push_back(builder.addEvent(odd, { QStringLiteral("TAU_USER"), odd }, odd + QStringLiteral("  ")));
+    events.push_back(builder.addEvent(QStringLiteral("int f(int) C [{f.c} {3,1}-{9,2}] [ <n> = <100>, <m> = <x> ]"),
+        { QStringLiteral("TAU_PARAM"), QStringLiteral("TAU_USER") }));
+    events.push_back(builder.addEvent(QStringLiteral(".TAU application => ") + OddStrings[1],
+        { QStringLiteral("TAU_CALLPATH"), QStringLiteral("TAU_USER") },
+        QStringLiteral(".TAU application   => ") + OddStrings[1]));
+    // Neither ".TAU application => missing middle" nor "missing middle" is an event.
+    events.push_back(builder.addEvent(
+        QStringLiteral(".TAU application => missing middle => ") + OddStrings[7], { QStringLiteral("TAU_CALLPATH") }));
+
+    const std::vector<AtomicEventId> userEvents { builder.addAtomicEvent(OddStrings[0]),
+        builder.addAtomicEvent(OddStrings[5] + QStringLiteral(" : .TAU application => ") + OddStrings[1]),
+        builder.addAtomicEvent(QStringLiteral("Message size"), QStringLiteral("Message  size ")) };
+
+    const std::vector<ThreadKey> keys { { 0, 0, 0 }, { 0, 0, 3 }, { 0, 2, 1 }, { 7, 0, 0 } };
+    std::vector<ThreadIndex> threads;
+    for (const ThreadKey& key : keys)
+        threads.push_back(builder.addThread(key));
+    const double specials[]
+        = { 0.0, 5e-324, 1e-300, 0.1 + 0.2, 1.7976931348623157e308, -2.5, 123456789.123456789, 1.0 / 3.0 };
+    std::vector<IntervalRow> rows(threads.size());
+    for (std::size_t t = 0; t < threads.size(); ++t) {
+        IntervalRow& row = rows[t];
+        for (std::size_t e = 0; e < events.size(); ++e) {
+            if ((e + t) % 5 == 4)
+                continue; // absent cells
+            row.events.push_back(events[e]);
+            row.calls.push_back(e == 2 && t == 1 ? 0.0 : static_cast<double>(e) + 0.5 * static_cast<double>(t));
+            row.subrs.push_back(static_cast<double>(t * e) / 7.0);
+        }
+        const std::size_t n = row.events.size();
+        for (std::size_t m = 0; m < 3; ++m)
+            for (std::size_t i = 0; i < n; ++i) {
+                row.excl.push_back(specials[(i + m + t) % std::size(specials)]);
+                row.incl.push_back(1000.0 * static_cast<double>(m + 1) + static_cast<double>(i) / 3.0);
+            }
+        if (t == 2)
+            for (std::size_t i = 0; i < 3 * n; ++i)
+                row.exclSqr.push_back(static_cast<double>(i) * 1.5e10 + 0.25);
+    }
+    builder.setIntervalRows(std::move(rows));
+    for (std::size_t t = 0; t < threads.size(); ++t) {
+        for (std::size_t u = 0; u < userEvents.size(); ++u) {
+            if (t == 3 && u == 1)
+                continue;
+            const double n = static_cast<double>(t + u + 1);
+            builder.addAtomic(threads[t], userEvents[u], n, 4096.5 + static_cast<double>(t), 1.0 / 3.0,
+                72.875 + static_cast<double>(u), 16808256.0 / 3.0 + static_cast<double>(t));
+        }
+    }
+    builder.addMetadata(OddStrings[1], OddStrings[4]);
+    builder.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QStringLiteral("100"));
+    builder.addMetadata(OddStrings[7], QString());
+    builder.addMetadata(QStringLiteral("Shared"), QStringLiteral("trial-wide"));
+    for (std::size_t t = 0; t < threads.size(); ++t) {
+        builder.addThreadMetadata(threads[t], QStringLiteral("pid"), QString::number(4000 + t));
+        builder.addThreadMetadata(threads[t], OddStrings[5], OddStrings[(t + 2) % OddStrings.size()]);
+        if (t == 1)
+            builder.addThreadMetadata(threads[t], QStringLiteral("Shared"), QStringLiteral("per-thread"), true);
+    }
+    return builder.build();
+}
+
+const char* const Samples[] = { "tau2/tau-profiles-callpath-cpi-4rank", "tau2/tau-profiles-workflow-xmain-8rank",
+    "tau2/tau-profiles-openmp-2thread", "tau2/tau-profiles-wrap-params", "cubelib/test/test28/profile1",
+    "cubelib/test/test28/profile2", "hatchet/tau-cpi-mpi" };
+
+} // namespace
+
+class TestPerfdb : public QObject {
+    Q_OBJECT
+
+private:
+    /// A new empty database for one test: a temporary SQLite file, or CREATE DATABASE on the server.
+    QString freshLocation(const QString& backend);
+    QString m_pgServer;
+    QString m_pgPrefix;
+    QStringList m_pgDatabases;
+    QTemporaryDir m_temp;
+    int m_count = 0;
+
+    static void backends();
+    static std::map<QString, qint64> tableCounts(SqlDatabase& db);
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void locations();
+    void createsSchema_data() { backends(); }
+    void createsSchema();
+    void roundTripSamples_data();
+    void roundTripSamples();
+    void roundTripOddNames_data() { backends(); }
+    void roundTripOddNames();
+    void roundTripSynthetic_data() { backends(); }
+    void roundTripSynthetic();
+    void rollbackOnFailure_data() { backends(); }
+    void rollbackOnFailure();
+    void rollbackOnCancel_data() { backends(); }
+    void rollbackOnCancel();
+    void refusesNewerSchema_data() { backends(); }
+    void refusesNewerSchema();
+    void migratesOlderSchema_data() { backends(); }
+    void migratesOlderSchema();
+    void compatibilityViews_data() { backends(); }
+    void compatibilityViews();
+    void foreignTaudb_data() { backends(); }
+    void foreignTaudb();
+    void concurrentUploads_data() { backends(); }
+    void concurrentUploads();
+    void manage_data() { backends(); }
+    void manage();
+    void views_data() { backends(); }
+    void views();
+    void injectionInFilters_data() { backends(); }
+    void injectionInFilters();
+};
+
+#define OPEN_FRESH(db)                                                                                                 \
+    QFETCH(QString, backend);                                                                                          \
+    const QString location = freshLocation(backend);                                                                   \
+    QVERIFY2(!location.isEmpty(), NoServer);                                                                           \
+    auto opened_##db = Database::open(location);                                                                       \
+    QVERIFY2(opened_##db.ok(), why(opened_##db).constData());                                                          \
+    Database& db = *opened_##db.value();                                                                               \
+    SqlDatabase& sql_##db = dynamic_cast<SqlDatabase&>(db);                                                            \
+    (void)sql_##db
+
+void TestPerfdb::backends()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("sqlite") << QStringLiteral("sqlite");
+    QTest::newRow("postgresql") << QStringLiteral("postgresql");
+}
+
+void TestPerfdb::initTestCase()
+{
+    QVERIFY(m_temp.isValid());
+    m_pgServer = qEnvironmentVariable("PARALLAX_TEST_PG_URI");
+    m_pgPrefix
+        = QStringLiteral("parallax_test_%1").arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
+}
+
+void TestPerfdb::cleanupTestCase()
+{
+    for (const QString& name : std::as_const(m_pgDatabases)) {
+        const auto dropped = perfdb::PostgresDatabase::dropDatabase(m_pgServer, name);
+        if (!dropped.ok())
+            qWarning("%s", why(dropped).constData());
+    }
+}
+
+QString TestPerfdb::freshLocation(const QString& backend)
+{
+    ++m_count;
+    if (backend == QLatin1String("sqlite"))
+        return m_temp.filePath(QStringLiteral("test%1.sqlite").arg(m_count));
+    if (m_pgServer.isEmpty())
+        return {};
+    const QString name = m_pgPrefix + QStringLiteral("_%1").arg(m_count);
+    const auto created = perfdb::PostgresDatabase::createDatabase(m_pgServer, name);
+    if (!created.ok()) {
+        qWarning("%s", why(created).constData());
+        return {};
+    }
+    m_pgDatabases.append(name);
+    return perfdb::PostgresDatabase::withDatabase(m_pgServer, name);
+}
+
+std::map<QString, qint64> TestPerfdb::tableCounts(SqlDatabase& db)
+{
+    static const char* const tables[] = { "trial", "thread", "metric", "timer", "timer_group", "timer_parameter",
+        "timer_callpath", "time_range", "timer_call_data", "timer_value", "counter", "counter_value",
+        "primary_metadata", "secondary_metadata", "taudb_view", "taudb_view_parameter", "parallax_trial",
+        "parallax_metric", "parallax_event", "parallax_counter", "parallax_counter_value" };
+    std::map<QString, qint64> counts;
+    for (const char* table : tables) {
+        if (!db.tableExists(table))
+            continue;
+        auto rows = db.query(std::string("SELECT COUNT(*) FROM ") + table);
+        counts[QString::fromLatin1(table)] = rows->next() ? rows->toInt(0) : -1;
+    }
+    return counts;
+}
+
+void TestPerfdb::locations()
+{
+    QVERIFY(perfdb::isPostgresLocation(QStringLiteral("postgresql://u@h:5432/db")));
+    QVERIFY(perfdb::isPostgresLocation(QStringLiteral("postgres://h/db")));
+    QVERIFY(perfdb::isPostgresLocation(QStringLiteral("host=/tmp port=5432 dbname=x")));
+    QVERIFY(!perfdb::isPostgresLocation(QStringLiteral("/home/u/a=b.sqlite")));
+    QVERIFY(!perfdb::isPostgresLocation(QStringLiteral("sqlite:perf.db")));
+    QVERIFY(!perfdb::isPostgresLocation(QString()));
+    using perfdb::PostgresDatabase;
+    QCOMPARE(PostgresDatabase::withoutPassword(QStringLiteral("postgresql://me:s3cret@host:5432/db")),
+        QStringLiteral("postgresql://me@host:5432/db"));
+    QCOMPARE(PostgresDatabase::withoutPassword(QStringLiteral("postgresql://me@host/db?password=s3cret&port=1")),
+        QStringLiteral("postgresql://me@host/db?port=1"));
+    QCOMPARE(PostgresDatabase::withoutPassword(QStringLiteral("host=h password='a b' dbname=x")),
+        QStringLiteral("host=h dbname=x"));
+    QCOMPARE(PostgresDatabase::withDatabase(
+                 QStringLiteral("postgresql://p@/postgres?host=/tmp&port=5"), QStringLiteral("other")),
+        QStringLiteral("postgresql://p@/other?host=/tmp&port=5"));
+    QCOMPARE(PostgresDatabase::withDatabase(QStringLiteral("host=/tmp"), QStringLiteral("o'x")),
+        QStringLiteral("host=/tmp dbname='o\\'x'"));
+}
+
+void TestPerfdb::createsSchema()
+{
+    OPEN_FRESH(db);
+    QCOMPARE(db.backend(), backend);
+    QCOMPARE(db.schemaVersion(), SqlDatabase::CurrentSchemaVersion);
+    for (const char* table : { "schema_version", "data_source", "derived_thread_type", "trial", "thread", "metric",
+             "timer", "timer_group", "timer_parameter", "timer_callpath", "time_range", "timer_call_data",
+             "timer_value", "counter", "counter_value", "primary_metadata", "secondary_metadata", "taudb_view",
+             "taudb_view_parameter", "interval_event", "interval_event_value", "interval_location_profile",
+             "interval_total_summary", "interval_mean_summary", "atomic_event", "atomic_event_value",
+             "atomic_location_profile", "atomic_total_summary", "atomic_mean_summary", "parallax_schema_version" })
+        QVERIFY2(sql_db.tableExists(table), table);
+    auto rows = sql_db.query("SELECT version, description FROM schema_version");
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toInt(0), qint64(2));
+    QCOMPARE(rows->toText(1), QStringLiteral("Changes after Nov. 9, 2012 release"));
+    rows = sql_db.query("SELECT COUNT(*), MIN(id), MAX(id) FROM derived_thread_type");
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toInt(0), qint64(7));
+    QCOMPARE(rows->toInt(1), qint64(-7));
+    QCOMPARE(rows->toInt(2), qint64(-1));
+    rows = sql_db.query("SELECT name FROM data_source WHERE id = $1", { 1 });
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toText(0), QStringLiteral("TAU profiles"));
+    rows = sql_db.query("SELECT p.table_name, p.column_name, p.operator, p.value FROM taudb_view v "
+                        "JOIN taudb_view_parameter p ON p.taudb_view = v.id WHERE v.name = 'All Trials'");
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toText(1), QStringLiteral("total_threads"));
+    QCOMPARE(rows->toText(2), QStringLiteral(">"));
+    QCOMPARE(rows->toText(3), QStringLiteral("-1"));
+    // Opening again finds the schema as it is.
+    auto again = Database::open(location);
+    QVERIFY2(again.ok(), why(again).constData());
+    QCOMPARE(again.value()->schemaVersion(), SqlDatabase::CurrentSchemaVersion);
+    auto listed = again.value()->listTrials();
+    QVERIFY(listed.ok());
+    QVERIFY(listed.value().empty());
+}
+
+void TestPerfdb::roundTripSamples_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<QString>("sample");
+    for (const char* backend : { "sqlite", "postgresql" })
+        for (const char* sample : Samples)
+            QTest::addRow("%s %s", backend, sample) << QString::fromLatin1(backend) << QString::fromLatin1(sample);
+}
+
+void TestPerfdb::roundTripSamples()
+{
+    QFETCH(QString, sample);
+    const auto trial = mustLoad(dataPath(sample));
+    QVERIFY(trial);
+    OPEN_FRESH(db);
+    Progress progress;
+    perfdb::UploadOptions options;
+    options.application = QStringLiteral("samples");
+    options.experiment = sample;
+    const auto id = db.uploadTrial(*trial, options, progress);
+    QVERIFY2(id.ok(), why(id).constData());
+    QVERIFY(db.lastTransfer().rows > 0);
+    // Load through a second connection, as another client would.
+    auto other = Database::open(location);
+    QVERIFY2(other.ok(), why(other).constData());
+    const auto loaded = other.value()->loadTrial(id.value(), progress);
+    QVERIFY2(loaded.ok(), why(loaded).constData());
+    const QString diff = difference(*trial, *loaded.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    const Provenance& provenance = loaded.value()->provenance();
+    QCOMPARE(provenance.operation, QStringLiteral("read"));
+    QCOMPARE(provenance.reader, QStringLiteral("perfdb"));
+    QCOMPARE(provenance.source, db.location() + QStringLiteral("#") + QString::number(id.value()));
+    QVERIFY(!db.location().contains(QLatin1String("password")));
+}
+
+void TestPerfdb::roundTripOddNames()
+{
+    const auto trial = oddTrial();
+    OPEN_FRESH(db);
+    Progress progress;
+    perfdb::UploadOptions options;
+    options.application = OddStrings[1];
+    options.experiment = OddStrings[3] + OddStrings[4] + OddStrings[5];
+    const auto id = db.uploadTrial(*trial, options, progress);
+    QVERIFY2(id.ok(), why(id).constData());
+    const auto loaded = db.loadTrial(id.value(), progress);
+    QVERIFY2(loaded.ok(), why(loaded).constData());
+    const QString diff = difference(*trial, *loaded.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    // The trial as listed, with its odd application and experiment; and the schema is intact.
+    const auto info = db.trialInfo(id.value());
+    QVERIFY2(info.ok(), why(info).constData());
+    QCOMPARE(info.value().name, trial->name());
+    QCOMPARE(info.value().application, options.application);
+    QCOMPARE(info.value().experiment, options.experiment);
+    QCOMPARE(
+        info.value().metrics, QStringList({ QStringLiteral("TIME"), OddStrings[1], QStringLiteral("(PAPI/TIME)") }));
+    QCOMPARE(info.value().threads, qint64(4));
+    QCOMPARE(info.value().nodes, qint64(2));
+    QVERIFY(sql_db.tableExists("trial"));
+    // The timer rows TAUdb readers use: short name, source location, parameters.
+    auto rows = sql_db.query("SELECT short_name, source_file, line_number, column_number, line_number_end, "
+                             "column_number_end FROM timer WHERE trial = $1 AND name = $2",
+        { id.value(), QStringLiteral("int f(int) C [{f.c} {3,1}-{9,2}] [ <n> = <100>, <m> = <x> ]") });
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toText(0), QStringLiteral("int f(int) C"));
+    QCOMPARE(rows->toText(1), QStringLiteral("f.c"));
+    QCOMPARE(rows->toInt(2), qint64(3));
+    QCOMPARE(rows->toInt(3), qint64(1));
+    QCOMPARE(rows->toInt(4), qint64(9));
+    QCOMPARE(rows->toInt(5), qint64(2));
+    rows = sql_db.query("SELECT p.parameter_name, p.parameter_value FROM timer_parameter p JOIN timer t "
+                        "ON p.timer = t.id WHERE t.trial = $1 ORDER BY p.parameter_name",
+        { id.value() });
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toText(0), QStringLiteral("m"));
+    QCOMPARE(rows->toText(1), QStringLiteral("x"));
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toText(0), QStringLiteral("n"));
+    QCOMPARE(rows->toText(1), QStringLiteral("100"));
+    // The middle component that is no event got its own flat timer (FORMATS.md 7.4 step 6).
+    rows = sql_db.query(
+        "SELECT COUNT(*) FROM timer WHERE trial = $1 AND name = $2", { id.value(), QStringLiteral("missing middle") });
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toInt(0), qint64(1));
+}
+
+void TestPerfdb::roundTripSynthetic()
+{
+    SynthOptions synth;
+    synth.threads = 24;
+    synth.threadsPerNode = 4;
+    synth.events = 30;
+    synth.callpathDepth = 4;
+    synth.metrics = 3;
+    synth.userEvents = 7;
+    synth.seed = 7;
+    const auto trial = synthesizeTrial(synth);
+    OPEN_FRESH(db);
+    Progress progress;
+    const auto id = db.uploadTrial(*trial, {}, progress);
+    QVERIFY2(id.ok(), why(id).constData());
+    const auto loaded = db.loadTrial(id.value(), progress);
+    QVERIFY2(loaded.ok(), why(loaded).constData());
+    // A synthesized trial is "derived" (provenance synth); everything else must match.
+    const QString diff = difference(*trial, *loaded.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    const auto info = db.trialInfo(id.value());
+    QVERIFY(info.ok());
+    QCOMPARE(info.value().dataSource, QStringLiteral("Other"));
+    QVERIFY(info.value().application.isEmpty());
+}
+
+void TestPerfdb::rollbackOnFailure()
+{
+    const auto trial = mustLoad(dataPath(QStringLiteral("hatchet/tau-cpi-mpi")));
+    QVERIFY(trial);
+    OPEN_FRESH(db);
+    Progress progress;
+    // One trial that stays, and the number of rows a full upload writes.
+    const auto kept = db.uploadTrial(*trial, {}, progress);
+    QVERIFY2(kept.ok(), why(kept).constData());
+    const qint64 rows = db.lastTransfer().rows;
+    QVERIFY(rows > 100);
+    const auto before = tableCounts(sql_db);
+    const auto listed = db.listTrials();
+    QVERIFY(listed.ok());
+    for (const qint64 failAfter : { qint64(1), qint64(2), qint64(10), rows / 4, rows / 2, rows - 5, rows - 1, rows }) {
+        perfdb::UploadOptions options;
+        options.name = QStringLiteral("doomed");
+        options.failAfterRows = failAfter;
+        const auto id = db.uploadTrial(*trial, options, progress);
+        QVERIFY2(!id.ok(), qPrintable(QStringLiteral("failAfterRows %1 did not fail").arg(failAfter)));
+        QVERIFY(id.error().message.contains(QLatin1String("simulated failure")));
+        QVERIFY(tableCounts(sql_db) == before);
+        const auto after = db.listTrials();
+        QVERIFY(after.ok());
+        QCOMPARE(after.value().size(), listed.value().size());
+    }
+    // Still usable afterwards, by this and another connection.
+    const auto id = db.uploadTrial(*trial, {}, progress);
+    QVERIFY2(id.ok(), why(id).constData());
+    auto other = Database::open(location);
+    QVERIFY(other.ok());
+    QCOMPARE(other.value()->listTrials().value().size(), listed.value().size() + 1);
+}
+
+void TestPerfdb::rollbackOnCancel()
+{
+    const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+    QVERIFY(trial);
+    OPEN_FRESH(db);
+    const auto before = tableCounts(sql_db);
+    for (const QString& stage : { QStringLiteral("Uploading: trial"), QStringLiteral("Uploading: call data"),
+             QStringLiteral("Uploading: values"), QStringLiteral("Uploading: metadata") }) {
+        Progress* self = nullptr;
+        QStringList stages;
+        Progress progress([&](const QString& current, qint64, qint64) {
+            if (!stages.contains(current))
+                stages.append(current);
+            if (current == stage)
+                self->cancel();
+        });
+        self = &progress;
+        const auto id = db.uploadTrial(*trial, {}, progress);
+        QVERIFY2(!id.ok(), qPrintable(stage));
+        QVERIFY(id.error().message.contains(QLatin1String("cancelled")));
+        QVERIFY(stages.contains(stage));
+        QVERIFY(tableCounts(sql_db) == before);
+    }
+    // A cancelled load returns an error too; an uncancelled one works.
+    Progress progress;
+    const auto id = db.uploadTrial(*trial, {}, progress);
+    QVERIFY(id.ok());
+    Progress cancelled;
+    cancelled.cancel();
+    QVERIFY(!db.loadTrial(id.value(), cancelled).ok());
+    QVERIFY(db.loadTrial(id.value(), progress).ok());
+}
+
+void TestPerfdb::refusesNewerSchema()
+{
+    OPEN_FRESH(db);
+    sql_db.exec("UPDATE parallax_schema_version SET version = $1", { SqlDatabase::CurrentSchemaVersion + 41 });
+    const auto again = Database::open(location);
+    QVERIFY(!again.ok());
+    const QString expected = QStringLiteral("was written by a newer Parallax (schema %1, this one reads up to %2)")
+                                 .arg(SqlDatabase::CurrentSchemaVersion + 41)
+                                 .arg(SqlDatabase::CurrentSchemaVersion);
+    QVERIFY2(again.error().toString().contains(expected), why(again).constData());
+}
+
+void TestPerfdb::migratesOlderSchema()
+{
+    OPEN_FRESH(db);
+    // Make it a version-0 Parallax database: TAUdb plus parallax_schema_version, no side tables.
+    for (const char* table :
+        { "parallax_counter_value", "parallax_counter", "parallax_event", "parallax_metric", "parallax_trial" })
+        sql_db.execScript(QByteArray("DROP TABLE ") + table);
+    sql_db.exec("UPDATE parallax_schema_version SET version = $1", { 0 });
+    auto again = Database::open(location);
+    QVERIFY2(again.ok(), why(again).constData());
+    auto& migrated = dynamic_cast<SqlDatabase&>(*again.value());
+    QCOMPARE(migrated.schemaVersion(), SqlDatabase::CurrentSchemaVersion);
+    QVERIFY(migrated.hasParallaxTables());
+    auto rows = migrated.query("SELECT version FROM parallax_schema_version");
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toInt(0), qint64(SqlDatabase::CurrentSchemaVersion));
+    rows.reset();
+    const auto trial = oddTrial();
+    Progress progress;
+    const auto id = migrated.uploadTrial(*trial, {}, progress);
+    QVERIFY2(id.ok(), why(id).constData());
+    const auto loaded = migrated.loadTrial(id.value(), progress);
+    QVERIFY(loaded.ok());
+    const QString diff = difference(*trial, *loaded.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestPerfdb::compatibilityViews()
+{
+    const auto trial = mustLoad(dataPath(QStringLiteral("hatchet/tau-cpi-mpi")));
+    QVERIFY(trial);
+    OPEN_FRESH(db);
+    Progress progress;
+    const auto uploaded = db.uploadTrial(*trial, {}, progress);
+    QVERIFY2(uploaded.ok(), why(uploaded).constData());
+    const qint64 id = uploaded.value();
+    auto value = [&](const char* view, const QString& event, const char* column) {
+        const std::string sql = std::string("SELECT DISTINCT s.") + column + " FROM " + view
+            + " s JOIN interval_event e ON e.id = s.interval_event WHERE e.trial = $1 AND e.name = $2";
+        auto rows = sql_db.query(sql, { id, event });
+        return rows->next() ? rows->toDouble(0) : std::numeric_limits<double>::quiet_NaN();
+    };
+    // SEMANTICS.md 2: MPI_File_open() exclusive 27490, 26904, 27029, 27051 -> mean 27118.5.
+    QCOMPARE(value("interval_mean_summary", QStringLiteral("MPI_File_open()"), "exclusive"), 27118.5);
+    QCOMPARE(value("interval_total_summary", QStringLiteral("MPI_File_open()"), "exclusive"), 108474.0);
+    // FORMATS.md 2.1: MPI_Finalize() excl TOTAL 19161, MEAN 4790.25, STDDEV 191.875, MIN 4458, MAX 4906.
+    // Derived rows have node = context = thread = the code; real rows are picked on node 0.
+    auto derived = [&](int thread, const char* column) {
+        const std::string sql = std::string("SELECT DISTINCT v.") + column
+            + " FROM interval_event_value v JOIN interval_event e ON e.id = v.interval_event "
+              "WHERE e.trial = $1 AND e.name = $2 AND v.thread = $3 AND v.node = $4";
+        auto rows = sql_db.query(sql, { id, QStringLiteral("MPI_Finalize()"), thread, thread < 0 ? thread : 0 });
+        return rows->next() ? rows->toDouble(0) : std::numeric_limits<double>::quiet_NaN();
+    };
+    QCOMPARE(derived(-2, "exclusive"), 19161.0);
+    QCOMPARE(derived(-1, "exclusive"), 4790.25);
+    QVERIFY(std::abs(derived(-3, "exclusive") - 191.875) < 1e-3); // printed rounded in FORMATS.md
+    QCOMPARE(derived(-7, "exclusive"), derived(-3, "exclusive")); // present on every thread
+    QCOMPARE(derived(-4, "exclusive"), 4458.0);
+    QCOMPARE(derived(-5, "exclusive"), 4906.0);
+    QCOMPARE(derived(-6, "exclusive"), 4790.25);
+    QVERIFY(std::abs(derived(-2, "exclusive_percentage") - 8.9518) < 1e-4);
+    QVERIFY(std::abs(derived(0, "exclusive_percentage") - 8.6093) < 1e-4);
+    QCOMPARE(derived(0, "call"), 1.0);
+    QCOMPARE(derived(0, "inclusive_per_call"), derived(0, "inclusive"));
+    // interval_event names whole call paths.
+    auto count = [&](const std::string& sql, const SqlParams& params) {
+        auto rows = sql_db.query(sql, params);
+        return rows->next() ? rows->toInt(0) : -1;
+    };
+    QCOMPARE(count("SELECT COUNT(*) FROM interval_event WHERE trial = $1 AND name = $2",
+                 { id, QStringLiteral(".TAU application => MPI_Finalize() => MPI_File_open()") }),
+        1);
+    // Every real cell of the model, and nothing else, is in interval_location_profile.
+    QCOMPARE(count("SELECT COUNT(*) FROM interval_location_profile v JOIN (SELECT DISTINCT id, trial FROM "
+                   "interval_event) e ON e.id = v.interval_event WHERE e.trial = $1",
+                 { id }),
+        static_cast<qint64>(trial->cellCount() * trial->metricCount()));
+    auto rows = sql_db.query("SELECT DISTINCT e.name, v.node, v.context, v.thread, v.exclusive, v.inclusive, v.call, "
+                             "v.subroutines FROM interval_location_profile v JOIN interval_event e "
+                             "ON e.id = v.interval_event WHERE e.trial = $1",
+        { id });
+    int checked = 0;
+    while (rows->next()) {
+        const EventId e = trial->findEvent(rows->toText(0));
+        const ThreadIndex t = trial->findThread(
+            { static_cast<int>(rows->toInt(1)), static_cast<int>(rows->toInt(2)), static_cast<int>(rows->toInt(3)) });
+        QVERIFY(e.isValid() && t.isValid());
+        const auto i = trial->row(t).find(e);
+        QVERIFY(i >= 0);
+        const auto k = static_cast<std::size_t>(i);
+        QCOMPARE(rows->toDouble(4), trial->row(t).exclusive(0, k));
+        QCOMPARE(rows->toDouble(5), trial->row(t).inclusive(0, k));
+        QCOMPARE(rows->toDouble(6), trial->row(t).calls[k]);
+        QCOMPARE(rows->toDouble(7), trial->row(t).subrs[k]);
+        ++checked;
+    }
+    QCOMPARE(checked, static_cast<int>(trial->cellCount()));
+    // User events: atomic_event and atomic_event_value with the true standard deviation.
+    QCOMPARE(count("SELECT COUNT(*) FROM atomic_event WHERE trial = $1", { id }),
+        static_cast<qint64>(trial->atomicEventCount()));
+    rows
+        = sql_db.query("SELECT v.sample_count, v.mean_value, v.standard_deviation FROM atomic_location_profile v "
+                       "JOIN atomic_event e ON e.id = v.atomic_event WHERE e.trial = $1 AND e.name = $2 AND v.node = 0",
+            { id, QStringLiteral("Message size for broadcast") });
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toDouble(0), 1.0);
+    QCOMPARE(rows->toDouble(1), 4.0);
+    QCOMPARE(rows->toDouble(2), 0.0);
+    QCOMPARE(count("SELECT COUNT(*) FROM atomic_total_summary s JOIN atomic_event e ON e.id = s.atomic_event "
+                   "WHERE e.trial = $1",
+                 { id }),
+        static_cast<qint64>(trial->atomicEventCount()));
+    QCOMPARE(count("SELECT COUNT(*) FROM atomic_mean_summary s JOIN atomic_event e ON e.id = s.atomic_event "
+                   "WHERE e.trial = $1",
+                 { id }),
+        static_cast<qint64>(trial->atomicEventCount()));
+}
+
+void TestPerfdb::foreignTaudb()
+{
+    OPEN_FRESH(db);
+    // Make it a plain TAUdb: no Parallax tables at all.
+    for (const char* table : { "parallax_counter_value", "parallax_counter", "parallax_event", "parallax_metric",
+             "parallax_trial", "parallax_schema_version" })
+        sql_db.execScript(QByteArray("DROP TABLE ") + table);
+    auto reopened = Database::open(location);
+    QVERIFY2(reopened.ok(), why(reopened).constData());
+    auto& foreign = dynamic_cast<SqlDatabase&>(*reopened.value());
+    QCOMPARE(foreign.schemaVersion(), 0);
+    QVERIFY(!foreign.hasParallaxTables());
+
+    // A trial as TAU's Java loader writes it (FORMATS.md 7.4): calls > 0 only, derived threads,
+    // counter_value.standard_deviation holding the sum of squares, secondary_metadata with UUIDs.
+    foreign.begin(true);
+    auto one = [&](const std::string& sql, const SqlParams& params) {
+        auto rows = foreign.query(sql, params);
+        return rows->next() ? rows->toInt(0) : -1;
+    };
+    const qint64 trial = one("INSERT INTO trial (name, data_source, node_count, contexts_per_node, "
+                             "threads_per_context, total_threads) VALUES ($1, 1, 2, 1, 1, 2) RETURNING id",
+        { QStringLiteral("java trial") });
+    const qint64 metric
+        = one("INSERT INTO metric (trial, name, derived) VALUES ($1, 'TIME', FALSE) RETURNING id", { trial });
+    const QString fooName = QStringLiteral("foo() [{foo.c} {3,1}-{7,1}]");
+    const qint64 mainTimer = one("INSERT INTO timer (trial, name, short_name, source_file, line_number, "
+                                 "line_number_end, column_number, column_number_end) VALUES ($1, 'main()', "
+                                 "'main()', NULL, 0, 0, 0, 0) RETURNING id",
+        { trial });
+    const qint64 fooTimer = one("INSERT INTO timer (trial, name, short_name, source_file, line_number, "
+                                "line_number_end, column_number, column_number_end) VALUES ($1, $2, 'foo()', "
+                                "'foo.c', 3, 7, 1, 1) RETURNING id",
+        { trial, fooName });
+    foreign.exec("INSERT INTO timer_group (timer, group_name) VALUES ($1, 'TAU_DEFAULT')", { mainTimer });
+    foreign.exec("INSERT INTO timer_group (timer, group_name) VALUES ($1, 'TAU_USER')", { fooTimer });
+    std::vector<qint64> threads;
+    for (int node : { 0, 1, -1, -2 })
+        threads.push_back(one("INSERT INTO thread (trial, node_rank, context_rank, thread_rank, thread_index) "
+                              "VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            { trial, node, node < 0 ? node : 0, node < 0 ? node : 0, node }));
+    const qint64 mainNode
+        = one("INSERT INTO timer_callpath (timer, parent) VALUES ($1, NULL) RETURNING id", { mainTimer });
+    const qint64 fooNode
+        = one("INSERT INTO timer_callpath (timer, parent) VALUES ($1, NULL) RETURNING id", { fooTimer });
+    const qint64 pathNode
+        = one("INSERT INTO timer_callpath (timer, parent) VALUES ($1, $2) RETURNING id", { fooTimer, mainNode });
+    auto cell = [&](qint64 node, qint64 thread, int calls, int subrs, double excl, double incl) {
+        const qint64 data = one("INSERT INTO timer_call_data (timer_callpath, thread, calls, subroutines, time_range) "
+                                "VALUES ($1, $2, $3, $4, NULL) RETURNING id",
+            { node, thread, calls, subrs });
+        foreign.exec("INSERT INTO timer_value (timer_call_data, metric, inclusive_value, exclusive_value, "
+                     "inclusive_percent, exclusive_percent, sum_exclusive_squared) VALUES ($1, $2, $3, $4, 0, 0, NULL)",
+            { data, metric, incl, excl });
+    };
+    cell(mainNode, threads[0], 1, 2, 10.5, 100.0);
+    cell(fooNode, threads[0], 2, 0, 89.5, 89.5);
+    cell(pathNode, threads[0], 2, 0, 89.5, 89.5);
+    cell(mainNode, threads[1], 1, 1, 20.0, 50.0);
+    cell(fooNode, threads[1], 1, 0, 30.0, 30.0);
+    cell(pathNode, threads[1], 1, 0, 30.0, 30.0);
+    cell(mainNode, threads[2], 1, 1, 15.25, 75.0); // MEAN: not a thread of the model
+    const qint64 counter = one(
+        "INSERT INTO counter (trial, name) VALUES ($1, 'Message size : main() => foo()') RETURNING id", { trial });
+    foreign.exec("INSERT INTO counter_value (counter, timer_callpath, thread, sample_count, maximum_value, "
+                 "minimum_value, mean_value, standard_deviation) VALUES ($1, NULL, $2, 4, 10, 1, 4, 120)",
+        { counter, threads[0] });
+    foreign.exec("INSERT INTO primary_metadata (trial, name, value) VALUES ($1, 'Application', 'legacy'), "
+                 "($1, 'TAU Version', '2.35')",
+        { trial });
+    foreign.exec("INSERT INTO secondary_metadata (id, trial, thread, timer_callpath, time_range, parent, name, value, "
+                 "is_array) VALUES ('5f2b7c1e-0000-4000-8000-000000000001', $1, $2, NULL, NULL, NULL, 'pid', '100', "
+                 "FALSE), ('5f2b7c1e-0000-4000-8000-000000000002', $1, $3, NULL, NULL, NULL, 'pid', '101', FALSE)",
+        { trial, threads[0], threads[1] });
+    foreign.commit();
+
+    Progress progress;
+    const auto loaded = foreign.loadTrial(trial, progress);
+    QVERIFY2(loaded.ok(), why(loaded).constData());
+    const Trial& t = *loaded.value();
+    QCOMPARE(t.name(), QStringLiteral("java trial"));
+    QCOMPARE(t.threadCount(), std::size_t(2));
+    QCOMPARE(t.metricCount(), std::size_t(1));
+    QCOMPARE(t.metric(MetricId(0u)).unit, QStringLiteral("us"));
+    QCOMPARE(t.eventCount(), std::size_t(3));
+    const EventId path = t.findEvent(QStringLiteral("main() => ") + fooName);
+    QVERIFY(path.isValid());
+    QCOMPARE(groupNames(t, t.event(path)), QStringList({ QStringLiteral("TAU_CALLPATH"), QStringLiteral("TAU_USER") }));
+    QCOMPARE(
+        groupNames(t, t.event(t.findEvent(QStringLiteral("main()")))), QStringList { QStringLiteral("TAU_DEFAULT") });
+    QCOMPARE(exclOf(t, 0, QStringLiteral("main()")), 10.5);
+    QCOMPARE(inclOf(t, 1, QStringLiteral("main()")), 50.0);
+    QCOMPARE(exclOf(t, 1, QStringLiteral("main() => ") + fooName), 30.0);
+    QCOMPARE(t.row(ThreadIndex(0u)).calls[static_cast<std::size_t>(t.row(ThreadIndex(0u)).find(path))], 2.0);
+    QCOMPARE(t.atomicEventCount(), std::size_t(1));
+    QCOMPARE(t.atomicEvent(AtomicEventId(0u)).context, QStringLiteral("main() => foo()"));
+    const AtomicRow& atomic = t.atomicRow(ThreadIndex(0u));
+    QCOMPARE(atomic.size(), std::size_t(1));
+    QCOMPARE(atomic.count[0], 4.0);
+    QCOMPARE(atomic.sumSquares[0], 120.0); // the Java quirk, read as TAU wrote it
+    QCOMPARE(atomic.stddev(0), std::sqrt(120.0 / 4 - 16.0));
+    QVERIFY(t.atomicRow(ThreadIndex(1u)).size() == 0);
+    QCOMPARE(t.metadataValue(QStringLiteral("TAU Version")), QStringLiteral("2.35"));
+    QCOMPARE(t.metadataValue(QStringLiteral("Application")), QStringLiteral("legacy"));
+    QCOMPARE(t.metadataValue(QStringLiteral("pid"), ThreadIndex(1u)), QStringLiteral("101"));
+    const auto listed = foreign.listTrials();
+    QVERIFY(listed.ok());
+    QCOMPARE(listed.value().size(), std::size_t(1));
+    QCOMPARE(listed.value()[0].application, QStringLiteral("legacy"));
+    QVERIFY(listed.value()[0].uploaded.isEmpty());
+
+    // A Parallax upload into the foreign TAUdb adds the side tables and round-trips exactly; the
+    // database stays foreign (no parallax_schema_version).
+    const auto odd = oddTrial();
+    const auto id = foreign.uploadTrial(*odd, {}, progress);
+    QVERIFY2(id.ok(), why(id).constData());
+    QVERIFY(foreign.hasParallaxTables());
+    QVERIFY(!foreign.tableExists("parallax_schema_version"));
+    const auto back = foreign.loadTrial(id.value(), progress);
+    QVERIFY(back.ok());
+    const QString diff = difference(*odd, *back.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    QVERIFY(foreign.loadTrial(trial, progress).ok());
+    QVERIFY(foreign.deleteTrial(trial).ok());
+    QCOMPARE(foreign.listTrials().value().size(), std::size_t(1));
+}
+
+void TestPerfdb::concurrentUploads()
+{
+    OPEN_FRESH(db);
+    const auto first = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+    const auto second = mustLoad(dataPath(QStringLiteral("hatchet/tau-cpi-mpi")));
+    QVERIFY(first && second);
+    // Two clients upload at the same time, each on its own connection and thread. While one is
+    // between its first rows and its commit, a third connection must not see its trial.
+    std::atomic<int> sawUncommitted { 0 };
+    std::atomic<int> peeks { 0 };
+    qint64 ids[2] = { 0, 0 };
+    QString errors[2];
+    auto upload = [&](int which, std::shared_ptr<Trial> trial, const QString& name) {
+        auto opened = Database::open(location);
+        if (!opened.ok()) {
+            errors[which] = opened.error().toString();
+            return;
+        }
+        Progress progress([&](const QString& stage, qint64, qint64) {
+            if (stage != QLatin1String("Uploading: values"))
+                return;
+            auto observer = Database::open(location);
+            if (!observer.ok())
+                return;
+            const auto listed = observer.value()->listTrials();
+            ++peeks;
+            if (listed.ok())
+                for (const auto& info : listed.value())
+                    if (info.name == name)
+                        ++sawUncommitted;
+        });
+        perfdb::UploadOptions options;
+        options.name = name;
+        const auto id = opened.value()->uploadTrial(*trial, options, progress);
+        if (id.ok())
+            ids[which] = id.value();
+        else
+            errors[which] = id.error().toString();
+    };
+    std::thread a(upload, 0, first, QStringLiteral("client one"));
+    std::thread b(upload, 1, second, QStringLiteral("client two"));
+    a.join();
+    b.join();
+    QVERIFY2(errors[0].isEmpty(), qPrintable(errors[0]));
+    QVERIFY2(errors[1].isEmpty(), qPrintable(errors[1]));
+    QVERIFY(ids[0] != ids[1]);
+    QCOMPARE(peeks.load(), 2);
+    QCOMPARE(sawUncommitted.load(), 0);
+    Progress progress;
+    const auto one = db.loadTrial(ids[0], progress);
+    const auto two = db.loadTrial(ids[1], progress);
+    QVERIFY(one.ok() && two.ok());
+    QCOMPARE(one.value()->name(), QStringLiteral("client one"));
+    QCOMPARE(two.value()->name(), QStringLiteral("client two"));
+    QCOMPARE(one.value()->cellCount(), first->cellCount());
+    QCOMPARE(two.value()->cellCount(), second->cellCount());
+    QCOMPARE(one.value()->row(ThreadIndex(1u)).excl, first->row(ThreadIndex(1u)).excl);
+    QCOMPARE(two.value()->row(ThreadIndex(3u)).incl, second->row(ThreadIndex(3u)).incl);
+}
+
+void TestPerfdb::manage()
+{
+    const auto cpi = mustLoad(dataPath(QStringLiteral("hatchet/tau-cpi-mpi")));
+    const auto wrap = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")));
+    const auto openmp = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-openmp-2thread")));
+    QVERIFY(cpi && wrap && openmp);
+    OPEN_FRESH(db);
+    Progress progress;
+    auto upload = [&](const Trial& trial, const char* app, const char* exp, const char* name) {
+        perfdb::UploadOptions options;
+        options.application = QString::fromLatin1(app);
+        options.experiment = QString::fromLatin1(exp);
+        options.name = QString::fromLatin1(name);
+        const auto id = db.uploadTrial(trial, options, progress);
+        return id.ok() ? id.value() : 0;
+    };
+    const qint64 a = upload(*cpi, "A", "E1", "cpi one");
+    const qint64 b = upload(*wrap, "A", "E2", "wrap two");
+    const auto beforeThird = tableCounts(sql_db);
+    const qint64 c = upload(*openmp, "B", "E1", "openmp three");
+    QVERIFY(a && b && c);
+
+    auto ids = [&](const perfdb::TrialFilter& filter) {
+        QList<qint64> out;
+        const auto listed = db.listTrials(filter);
+        if (listed.ok())
+            for (const auto& info : listed.value())
+                out << info.id;
+        else
+            qWarning("%s", why(listed).constData());
+        return out;
+    };
+    const auto all = db.listTrials();
+    QVERIFY(all.ok());
+    QCOMPARE(all.value().size(), std::size_t(3));
+    const perfdb::TrialInfo& first = all.value()[0];
+    QCOMPARE(first.id, a);
+    QCOMPARE(first.name, QStringLiteral("cpi one"));
+    QCOMPARE(first.application, QStringLiteral("A"));
+    QCOMPARE(first.experiment, QStringLiteral("E1"));
+    QCOMPARE(first.threads, qint64(4));
+    QCOMPARE(first.nodes, qint64(4));
+    QCOMPARE(first.metrics, QStringList { QStringLiteral("TIME") });
+    QCOMPARE(first.dataSource, QStringLiteral("TAU profiles"));
+    QVERIFY(QDateTime::fromString(first.uploaded, Qt::ISODate).isValid());
+
+    perfdb::TrialFilter filter;
+    filter.application = QStringLiteral("A");
+    QCOMPARE(ids(filter), QList<qint64>({ a, b }));
+    filter.experiment = QStringLiteral("E1");
+    QCOMPARE(ids(filter), QList<qint64> { a });
+    filter = {};
+    filter.experiment = QStringLiteral("E1");
+    QCOMPARE(ids(filter), QList<qint64>({ a, c }));
+    filter = {};
+    filter.nameContains = QStringLiteral("THREE");
+    QCOMPARE(ids(filter), QList<qint64> { c });
+    filter = {};
+    filter.metadata.emplace_back(QStringLiteral("TAU_CALLPATH_DEPTH"), QStringLiteral("100"));
+    QCOMPARE(ids(filter), QList<qint64>({ a, c }));
+    filter.metadata.emplace_back(QStringLiteral("Experiment"), QStringLiteral("E1"));
+    filter.metadata.emplace_back(QStringLiteral("Application"), QStringLiteral("B"));
+    QCOMPARE(ids(filter), QList<qint64> { c });
+
+    // The upload's own keys are listed but not part of the loaded trial.
+    auto loaded = db.loadTrial(a, progress);
+    QVERIFY(loaded.ok());
+    QVERIFY(loaded.value()->metadataValue(QStringLiteral("Application")).isNull());
+    QVERIFY(difference(*cpi, *loaded.value()).startsWith(QLatin1String("trial name")));
+
+    QVERIFY(db.trialInfo(a).ok());
+    QVERIFY(!db.trialInfo(a + b + c + 1000).ok());
+    QVERIFY(db.renameTrial(a, OddStrings[1]).ok());
+    QCOMPARE(db.trialInfo(a).value().name, OddStrings[1]);
+    QVERIFY(!db.renameTrial(a + b + c + 1000, QStringLiteral("x")).ok());
+
+    QVERIFY(db.setMetadata(a, QStringLiteral("Experiment"), QStringLiteral("E9")).ok());
+    QCOMPARE(db.trialInfo(a).value().experiment, QStringLiteral("E9"));
+    QVERIFY(db.setMetadata(a, QStringLiteral("Note"), OddStrings[5]).ok());
+    loaded = db.loadTrial(a, progress);
+    QCOMPARE(loaded.value()->metadataValue(QStringLiteral("Note")), OddStrings[5]);
+    QCOMPARE(loaded.value()->name(), OddStrings[1]);
+    QVERIFY(db.setMetadata(a, QStringLiteral("Note"), QString()).ok());
+    loaded = db.loadTrial(a, progress);
+    QVERIFY(loaded.value()->metadataValue(QStringLiteral("Note")).isNull());
+    QVERIFY(!db.setMetadata(a + b + c + 1000, QStringLiteral("Note"), QStringLiteral("x")).ok());
+
+    // Deleting removes every row of the trial, and only those.
+    QVERIFY(db.deleteTrial(c).ok());
+    QVERIFY(tableCounts(sql_db) == beforeThird);
+    QCOMPARE(ids({}), QList<qint64>({ a, b }));
+    QVERIFY(!db.deleteTrial(c).ok());
+    QVERIFY(!db.loadTrial(c, progress).ok());
+    QVERIFY(db.loadTrial(b, progress).ok());
+}
+
+void TestPerfdb::views()
+{
+    const auto cpi = mustLoad(dataPath(QStringLiteral("hatchet/tau-cpi-mpi")));
+    const auto wrap = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")));
+    QVERIFY(cpi && wrap);
+    OPEN_FRESH(db);
+    Progress progress;
+    perfdb::UploadOptions options;
+    options.application = QStringLiteral("A");
+    const qint64 a = db.uploadTrial(*cpi, options, progress).value();
+    const qint64 b = db.uploadTrial(*wrap, options, progress).value();
+    options.application = QStringLiteral("B");
+    const qint64 c = db.uploadTrial(*wrap, options, progress).value();
+
+    const auto seeded = db.views();
+    QVERIFY(seeded.ok());
+    QCOMPARE(seeded.value().size(), std::size_t(1));
+    const perfdb::View all = seeded.value()[0];
+    QCOMPARE(all.name, QStringLiteral("All Trials"));
+    QCOMPARE(all.parent, qint64(0));
+    QCOMPARE(all.conjoin, QStringLiteral("and"));
+
+    auto addView = [&](qint64 parent, const QString& name, const char* conjoin) {
+        auto rows = sql_db.query("INSERT INTO taudb_view (parent, name, conjoin) VALUES ($1, $2, $3) RETURNING id",
+            { parent, name, QString::fromLatin1(conjoin) });
+        return rows->next() ? rows->toInt(0) : 0;
+    };
+    auto addParameter
+        = [&](qint64 view, const char* table, const QString& column, const char* op, const QString& value) {
+              sql_db.exec("INSERT INTO taudb_view_parameter (taudb_view, table_name, column_name, operator, value) "
+                          "VALUES ($1, $2, $3, $4, $5)",
+                  { view, QString::fromLatin1(table), column, QString::fromLatin1(op), value });
+          };
+    const qint64 appA = addView(all.id, QStringLiteral("Application A"), "and");
+    addParameter(appA, "primary_metadata", QStringLiteral("Application"), "=", QStringLiteral("A"));
+    const qint64 big = addView(appA, QStringLiteral("more than 3 threads"), "and");
+    addParameter(big, "trial", QStringLiteral("total_threads"), ">", QStringLiteral("3"));
+    const qint64 either = addView(all.id, QStringLiteral("cpi or B"), "or");
+    addParameter(either, "trial", QStringLiteral("name"), "like", QStringLiteral("%cpi%"));
+    addParameter(either, "primary_metadata", QStringLiteral("Application"), "=", QStringLiteral("B"));
+    const qint64 broken = addView(all.id, QStringLiteral("broken"), "and");
+    addParameter(broken, "trial", QStringLiteral("name; DROP TABLE trial"), "=", QStringLiteral("x"));
+    const qint64 badOp = addView(all.id, QStringLiteral("bad operator"), "and");
+    addParameter(badOp, "trial", QStringLiteral("name"), "= 1 OR 1 =", QStringLiteral("x"));
+
+    auto ids = [&](qint64 view) {
+        QList<qint64> out;
+        perfdb::TrialFilter filter;
+        filter.view = view;
+        const auto listed = db.listTrials(filter);
+        if (!listed.ok())
+            return QList<qint64> { -1 };
+        for (const auto& info : listed.value())
+            out << info.id;
+        return out;
+    };
+    QCOMPARE(ids(all.id), QList<qint64>({ a, b, c }));
+    QCOMPARE(ids(appA), QList<qint64>({ a, b }));
+    QCOMPARE(ids(big), QList<qint64> { a });
+    QCOMPARE(ids(either), QList<qint64>({ a, c }));
+    QCOMPARE(ids(broken), QList<qint64> { -1 });
+    QCOMPARE(ids(badOp), QList<qint64> { -1 });
+    QCOMPARE(ids(987654), QList<qint64> { -1 });
+    const auto listed = db.views();
+    QVERIFY(listed.ok());
+    QCOMPARE(listed.value().size(), std::size_t(6));
+    QCOMPARE(listed.value()[2].parent, appA);
+    QVERIFY(sql_db.tableExists("trial"));
+}
+
+void TestPerfdb::injectionInFilters()
+{
+    const auto cpi = mustLoad(dataPath(QStringLiteral("hatchet/tau-cpi-mpi")));
+    QVERIFY(cpi);
+    OPEN_FRESH(db);
+    Progress progress;
+    perfdb::UploadOptions options;
+    options.application = OddStrings[1];
+    options.name = OddStrings[0];
+    const auto id = db.uploadTrial(*cpi, options, progress);
+    QVERIFY(id.ok());
+    for (const QString& odd : OddStrings) {
+        perfdb::TrialFilter filter;
+        filter.application = odd;
+        filter.experiment = odd;
+        filter.metadata.emplace_back(odd, odd);
+        filter.nameContains = odd;
+        auto listed = db.listTrials(filter);
+        QVERIFY2(listed.ok(), why(listed).constData());
+        QVERIFY(listed.value().empty());
+        // Stored as metadata, the same string finds the trial again, and only as itself.
+        QVERIFY(db.setMetadata(id.value(), odd, odd).ok());
+        perfdb::TrialFilter exact;
+        exact.metadata.emplace_back(odd, odd);
+        listed = db.listTrials(exact);
+        QVERIFY(listed.ok());
+        QCOMPARE(listed.value().size(), std::size_t(1));
+        exact.metadata.front().second = odd + QLatin1Char('%');
+        QVERIFY(db.listTrials(exact).value().empty());
+    }
+    perfdb::TrialFilter filter;
+    filter.application = OddStrings[1];
+    filter.nameContains = OddStrings[0];
+    const auto listed = db.listTrials(filter);
+    QVERIFY(listed.ok());
+    QCOMPARE(listed.value().size(), std::size_t(1));
+    QVERIFY(sql_db.tableExists("trial"));
+    QCOMPARE(db.listTrials().value().size(), std::size_t(1));
+}
+
+QTEST_GUILESS_MAIN(TestPerfdb)
+#include "tst_perfdb.moc"
