@@ -1,4 +1,5 @@
 // parallax-cli: the headless front end (no Widgets linked).
+#include "app/cli/dbcommand.h"
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
 #include "app/cli/synth.h"
@@ -35,14 +36,19 @@ const char* const Usage = R"(usage: parallax-cli <command> [options]
 
 commands:
   pprof [-c|-b|-m|-t|-e|-i|-v] [-r] [-s] [-n N] [-l] [-p] [-a] [-x] [--metric NAME]
-        [--format NAME] [DIR] [node numbers]
+        [--format NAME] [DIR | --db LOCATION --id N] [node numbers]
                  print a profile like TAU's pprof (default DIR: $PROFILEDIR or .)
-  info [--json] [--format NAME] [--strict] PATH
+  info [--json] [--format NAME] [--strict] PATH | --db LOCATION --id N
                  format, threads, metrics, events, top events, warnings
   synth --threads T --events E [--callpath-depth D] [--metrics M]
         [--user-events U] [--threads-per-node K] [--seed S] OUT
                  write a deterministic synthetic TAU profile directory
+  db <command>   the experiment database: init, load, list, rename, delete, meta,
+                 export, views ('parallax-cli db help')
   formats        list the readers Parallax knows
+
+pprof and info also read a stored trial: --db LOCATION --id N (LOCATION: an SQLite file or
+postgresql://...; without it $PARALLAX_DB or the default SQLite database).
   help           this text
 )";
 
@@ -87,13 +93,24 @@ int runPprof(const QStringList& args)
     QString dir;
     QString format;
     QString metricName;
+    QString dbLocation;
+    QString dbId;
     QStringList positional;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
-        if (a == QLatin1String("--metric") || a == QLatin1String("--format")) {
+        if (a == QLatin1String("--metric") || a == QLatin1String("--format") || a == QLatin1String("--db")
+            || a == QLatin1String("--id")) {
             if (i + 1 >= args.size())
                 return fail(QStringLiteral("%1 needs a value").arg(a), 1);
-            (a == QLatin1String("--metric") ? metricName : format) = args[++i];
+            const QString value = args[++i];
+            if (a == QLatin1String("--metric"))
+                metricName = value;
+            else if (a == QLatin1String("--format"))
+                format = value;
+            else if (a == QLatin1String("--db"))
+                dbLocation = value;
+            else
+                dbId = value;
             continue;
         }
         if (a.size() < 2 || a[0] != QLatin1Char('-') || isInteger(a)) {
@@ -140,7 +157,10 @@ int runPprof(const QStringList& args)
             }
         }
     }
-    if (!positional.isEmpty() && !isInteger(positional.first()))
+    const bool useDb = !dbId.isEmpty();
+    if (!dbLocation.isEmpty() && !useDb)
+        return fail(QStringLiteral("pprof: --db needs --id N (see 'parallax-cli db list')"), 1);
+    if (!positional.isEmpty() && !isInteger(positional.first()) && !useDb)
         dir = positional.takeFirst();
     else if (!positional.isEmpty() && QFileInfo(positional.first()).isDir() && positional.size() == 1)
         dir = positional.takeFirst();
@@ -151,10 +171,23 @@ int runPprof(const QStringList& args)
             return fail(QStringLiteral("pprof: '%1' is not a node number").arg(p), 1);
         options.nodes.push_back(p.toInt());
     }
-    const auto result = load(dir, format, false);
-    if (!result)
-        return fail(result.error().toString());
-    const Trial& trial = *result.value();
+    std::shared_ptr<Trial> loaded;
+    if (useDb) {
+        bool ok = false;
+        const qint64 id = dbId.toLongLong(&ok);
+        if (!ok)
+            return fail(QStringLiteral("pprof: --id needs a trial number, got '%1'").arg(dbId), 1);
+        const auto stored = loadTrialFromDatabase(dbLocation, id);
+        if (!stored)
+            return fail(stored.error().toString());
+        loaded = stored.value();
+    } else {
+        const auto result = load(dir, format, false);
+        if (!result)
+            return fail(result.error().toString());
+        loaded = result.value();
+    }
+    const Trial& trial = *loaded;
     for (const QString& w : trial.warnings())
         std::fprintf(stderr, "parallax-cli: warning: %s\n", w.toLocal8Bit().constData());
     if (!metricName.isEmpty()) {
@@ -177,6 +210,8 @@ int runInfo(const QStringList& args)
     bool strict = false;
     QString format;
     QString path;
+    QString dbLocation;
+    QString dbId;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         if (a == QLatin1String("--json"))
@@ -185,6 +220,10 @@ int runInfo(const QStringList& args)
             strict = true;
         else if (a == QLatin1String("--format") && i + 1 < args.size())
             format = args[++i];
+        else if (a == QLatin1String("--db") && i + 1 < args.size())
+            dbLocation = args[++i];
+        else if (a == QLatin1String("--id") && i + 1 < args.size())
+            dbId = args[++i];
         else if (a.startsWith(QLatin1Char('-')))
             return fail(QStringLiteral("info: unknown option %1").arg(a), 1);
         else if (path.isEmpty())
@@ -192,8 +231,22 @@ int runInfo(const QStringList& args)
         else
             return fail(QStringLiteral("info: one PATH only"), 1);
     }
+    if (!dbId.isEmpty()) {
+        bool ok = false;
+        const qint64 id = dbId.toLongLong(&ok);
+        if (!ok)
+            return fail(QStringLiteral("info: --id needs a trial number, got '%1'").arg(dbId), 1);
+        const auto stored = loadTrialFromDatabase(dbLocation, id);
+        if (!stored)
+            return fail(stored.error().toString());
+        if (json)
+            printOut(infoJson(*stored.value(), QStringLiteral("perfdb")));
+        else
+            printOut(infoText(*stored.value(), QStringLiteral("perfdb")).toUtf8());
+        return 0;
+    }
     if (path.isEmpty())
-        return fail(QStringLiteral("info: give a PATH (a profile directory or file)"), 1);
+        return fail(QStringLiteral("info: give a PATH (a profile directory or file), or --db LOCATION --id N"), 1);
     const Reader* reader = format.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(format);
     const auto result = load(path, format, strict);
     if (!result)
@@ -296,6 +349,8 @@ int main(int argc, char* argv[])
         return runInfo(args);
     if (command == QLatin1String("synth"))
         return runSynth(args);
+    if (command == QLatin1String("db"))
+        return runDbCommand(args);
     if (command == QLatin1String("formats")) {
         for (const Reader* r : ReaderRegistry::instance().readers())
             std::printf("%-10s %s\n", r->name().toLatin1().constData(), r->description().toLocal8Bit().constData());

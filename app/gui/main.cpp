@@ -1,4 +1,5 @@
 #include "app/gui/mainwindow.h"
+#include "perfdb/databaselocation.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -81,6 +82,14 @@ int main(int argc, char** argv)
     const QCommandLineOption sizeOption(QStringLiteral("size"),
         QStringLiteral("Window size for --render and --screenshot, WIDTHxHEIGHT (default 1400x900)."),
         QStringLiteral("WxH"));
+    const QCommandLineOption dbOption(QStringLiteral("db"),
+        QStringLiteral("Experiment database (SQLite file or postgresql:// URI) to open --id from; default: the "
+                       "default SQLite database."),
+        QStringLiteral("LOCATION"));
+    const QCommandLineOption idOption(
+        QStringLiteral("id"), QStringLiteral("Open the trial with this id from the database."), QStringLiteral("N"));
+    parser.addOption(dbOption);
+    parser.addOption(idOption);
     parser.addOption(renderOption);
     parser.addOption(outOption);
     parser.addOption(sizeOption);
@@ -129,7 +138,16 @@ int main(int argc, char** argv)
     // Kept alive until exit: the sample trial lives in it.
     std::unique_ptr<QTemporaryDir> sampleDir;
     QString path = positional.value(0);
-    if (path.isEmpty()) {
+    qint64 dbId = -1;
+    if (parser.isSet(idOption)) {
+        bool ok = false;
+        dbId = parser.value(idOption).toLongLong(&ok);
+        if (!ok || dbId < 0 || !path.isEmpty()) {
+            printError(QStringLiteral("--id needs a trial number, and no PATH"));
+            return 2;
+        }
+    }
+    if (path.isEmpty() && dbId < 0) {
         sampleDir = std::make_unique<QTemporaryDir>();
         path = extractSample(*sampleDir);
         if (path.isEmpty()) {
@@ -185,6 +203,13 @@ int main(int argc, char** argv)
     }
 
     const QString format = parser.value(formatOption);
-    QTimer::singleShot(0, &window, [&window, path, format] { window.openPath(path, format); });
+    if (dbId >= 0) {
+        QString location = parser.value(dbOption);
+        if (location.isEmpty())
+            location = qEnvironmentVariableIsSet("PARALLAX_DB") ? qEnvironmentVariable("PARALLAX_DB") : parallax::defaultDatabasePath();
+        QTimer::singleShot(0, &window, [&window, location, dbId] { window.openFromDatabase(location, dbId); });
+    } else {
+        QTimer::singleShot(0, &window, [&window, path, format] { window.openPath(path, format); });
+    }
     return app.exec();
 }

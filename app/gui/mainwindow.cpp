@@ -1,8 +1,10 @@
 #include "app/gui/mainwindow.h"
 
+#include "app/gui/databasepanel.h"
 #include "app/gui/loadjob.h"
 #include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
+#include "perfdb/databaselocation.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
 #include "views/grouplegend.h"
@@ -23,6 +25,9 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFormLayout>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -165,9 +170,38 @@ void MainWindow::createDocks()
     connect(m_trialView, &QTreeView::clicked, this, &MainWindow::onTrialChosen);
     connect(m_trialView, &QTreeView::activated, this, &MainWindow::onTrialChosen);
     m_trialsDock = makeDock(tr("Trials"), QStringLiteral("trialsDock"), m_trialView, Qt::LeftDockWidgetArea);
+    m_databases = new DatabasePanel;
+    m_databasesDock = makeDock(tr("Databases"), QStringLiteral("databasesDock"), m_databases, Qt::LeftDockWidgetArea);
+    m_trialView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_trialView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const auto trial = m_trials->trialForIndex(m_trialView->indexAt(pos));
+        if (!trial)
+            return;
+        QMenu menu(this);
+        menu.addAction(tr("Show"), this, [this, trial] { showTrial(trial); });
+        menu.addAction(tr("Upload to Database…"), this, [this, trial] { uploadDialog(trial); });
+        menu.exec(m_trialView->viewport()->mapToGlobal(pos));
+    });
+    connect(m_databases, &DatabasePanel::trialLoaded, this,
+        [this](std::shared_ptr<const Trial> trial, const QString& source) { onLoaded(std::move(trial), source, -1); });
+    connect(m_databases, &DatabasePanel::progress, this, &MainWindow::onProgress);
+    connect(m_databases, &DatabasePanel::busy, this, [this](bool running) {
+        m_progressBar->setVisible(running);
+        if (running)
+            m_progressBar->setRange(0, 0);
+    });
+    connect(m_databases, &DatabasePanel::message, this, [this](const QString& text) { m_statusLabel->setText(text); });
+    connect(m_databases, &DatabasePanel::failed, this, [this](const QString& message) {
+        m_statusLabel->setText(message);
+        Q_EMIT loadFailed(message);
+        if (m_interactive)
+            QMessageBox::warning(this, tr("Database"), message);
+    });
     m_legend = new GroupLegend(m_state);
     m_groupsDock = makeDock(tr("Groups"), QStringLiteral("groupsDock"), m_legend, Qt::LeftDockWidgetArea);
     splitDockWidget(m_trialsDock, m_groupsDock, Qt::Vertical);
+    tabifyDockWidget(m_trialsDock, m_databasesDock);
+    m_trialsDock->raise();
 
     m_eventChart = new EventBarChart(m_state);
     m_threadChart = new ThreadBarChart(m_state);
@@ -192,6 +226,11 @@ void MainWindow::createActions()
         = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("Open &File…"), this, &MainWindow::openFile);
     m_openFileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    file->addAction(tr("&Upload Trial to Database…"), this, [this] {
+        if (trial())
+            uploadDialog(trial());
+    });
     file->addSeparator();
     m_exportTableAction = file->addAction(tr("&Export Table as CSV…"), this, &MainWindow::exportTable);
     m_exportTableAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -233,7 +272,7 @@ void MainWindow::createActions()
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));
     }
     view->addSeparator();
-    for (QDockWidget* dock : { m_trialsDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
+    for (QDockWidget* dock : { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
@@ -346,6 +385,10 @@ void MainWindow::restoreSettings()
     m_recent = settings.value(QStringLiteral("recentFiles")).toStringList();
     m_lastDirectory = settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString();
     updateRecentMenu();
+    // The default SQLite database is always listed (created on first use); others were added.
+    m_databases->addDatabase(defaultDatabasePath());
+    for (const QString& location : settings.value(QStringLiteral("databases")).toStringList())
+        m_databases->addDatabase(location);
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
 }
@@ -355,6 +398,9 @@ void MainWindow::saveSettings()
     QSettings settings;
     settings.setValue(QStringLiteral("recentFiles"), m_recent);
     settings.setValue(QStringLiteral("lastDirectory"), m_lastDirectory);
+    QStringList databases = m_databases->locations();
+    databases.removeAll(defaultDatabasePath());
+    settings.setValue(QStringLiteral("databases"), databases); // locations only: never a password
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());
 }
@@ -369,7 +415,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultLayout);
-    for (QDockWidget* dock : { m_trialsDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
+    for (QDockWidget* dock : { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
         dock->show();
     m_eventDock->raise();
 }
@@ -378,6 +424,12 @@ void MainWindow::openPath(const QString& path, const QString& format)
 {
     m_lastDirectory = QFileInfo(path).absolutePath();
     m_job->start(path, format);
+}
+
+void MainWindow::openFromDatabase(const QString& location, qint64 id)
+{
+    m_databases->addDatabase(location);
+    m_databases->openTrial(location, id);
 }
 
 bool MainWindow::selectTab(const QString& name)
@@ -399,6 +451,8 @@ bool MainWindow::selectTab(const QString& name)
         showDock(m_threadDock);
     else if (n == QLatin1String("histogram"))
         showDock(m_histogramDock);
+    else if (n == QLatin1String("databases"))
+        showDock(m_databasesDock);
     else
         return false;
     return true;
@@ -435,17 +489,27 @@ void MainWindow::endProgress()
 void MainWindow::onLoaded(std::shared_ptr<const Trial> trial, const QString& path, qint64 elapsedMs)
 {
     endProgress();
-    addRecent(path);
-    const int id = m_trials->addTrial(trial);
-    m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
+    int group = TrialManagerModel::FilesGroup;
+    if (elapsedMs >= 0) {
+        addRecent(path); // database trials are reopened from the Databases tree
+    } else {
+        // Trials opened from a database are listed under that database ("location#id").
+        const QString location = path.section(QLatin1Char('#'), 0, -2);
+        auto it = m_databaseGroups.find(location);
+        if (it == m_databaseGroups.end())
+            it = m_databaseGroups.emplace(location, m_trials->addGroup(location, tr("Trials opened from %1").arg(location))).first;
+        group = it->second;
+    }
+    const int id = m_trials->addTrial(trial, group);
+    m_trialView->expand(m_trials->indexForGroup(group));
     m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
     m_trialView->expand(m_trials->indexForTrial(id));
     showTrial(trial);
-    m_statusLabel->setText(tr("%1, %2, %3 — loaded in %4 ms")
+    m_statusLabel->setText(tr("%1, %2, %3 — loaded %4")
                                .arg(plural(trial->threadCount(), tr("thread"), tr("threads")),
                                    plural(trial->eventCount(), tr("event"), tr("events")),
                                    plural(trial->metricCount(), tr("metric"), tr("metrics")))
-                               .arg(elapsedMs));
+                               .arg(elapsedMs < 0 ? QStringLiteral("from %1").arg(path) : tr("in %1 ms").arg(elapsedMs)));
     // Let the views lay out before anyone grabs the window.
     QTimer::singleShot(0, this, &MainWindow::trialShown);
 }
@@ -566,6 +630,39 @@ void MainWindow::updateRecentMenu()
             updateRecentMenu();
         });
     }
+}
+
+void MainWindow::uploadDialog(std::shared_ptr<const Trial> trial)
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Upload to Database"));
+    auto* form = new QFormLayout(&dialog);
+    auto* database = new QComboBox(&dialog);
+    database->setEditable(true);
+    database->addItems(m_databases->locations());
+    database->setToolTip(tr("An SQLite file or postgresql://user@host:port/db"));
+    auto* application = new QLineEdit(trial->metadataValue(QStringLiteral("Application")), &dialog);
+    auto* experiment = new QLineEdit(trial->metadataValue(QStringLiteral("Experiment")), &dialog);
+    auto* name = new QLineEdit(trial->name(), &dialog);
+    form->addRow(tr("Database:"), database);
+    form->addRow(tr("Application:"), application);
+    form->addRow(tr("Experiment:"), experiment);
+    form->addRow(tr("Trial name:"), name);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted || database->currentText().trimmed().isEmpty())
+        return;
+    perfdb::UploadOptions options;
+    options.application = application->text().trimmed();
+    options.experiment = experiment->text().trimmed();
+    options.name = name->text().trimmed();
+    const QString location = database->currentText().trimmed();
+    m_databases->addDatabase(location);
+    m_databasesDock->show();
+    m_databasesDock->raise();
+    m_databases->upload(std::move(trial), location, options);
 }
 
 void MainWindow::openDirectory()

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include <functional>
+#include <map>
 #include <memory>
 
 class QAction;
@@ -22,6 +23,7 @@ class QTreeView;
 namespace parallax {
 
 class CallGraphWidget;
+class DatabasePanel;
 class EventBarChart;
 class GroupLegend;
 class HistogramWidget;
@@ -46,6 +48,8 @@ public:
 
     /// Loads a file or directory off the GUI thread; an empty format means auto-detection.
     void openPath(const QString& path, const QString& format = {});
+    /// Opens a trial stored in an experiment database (SQLite file or postgresql:// URI).
+    void openFromDatabase(const QString& location, qint64 id);
     /// When false, load errors are not shown in message boxes (only signalled), for batch modes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
     /// Shows a tab or dock by name (overview, statistics, callgraph, userevents, summary, event,
@@ -98,6 +102,7 @@ private:
     void addRecent(const QString& path);
     void updateRecentMenu();
 
+    void uploadDialog(std::shared_ptr<const Trial> trial);
     void openDirectory();
     void openFile();
     void exportTable();
@@ -125,6 +130,9 @@ private:
     HistogramWidget* m_histogram = nullptr;
     GroupLegend* m_legend = nullptr;
     QTreeView* m_trialView = nullptr;
+    DatabasePanel* m_databases = nullptr;
+    std::map<QString, int> m_databaseGroups;
+    QDockWidget* m_databasesDock = nullptr;
 
     QDockWidget* m_trialsDock = nullptr;
     QDockWidget* m_groupsDock = nullptr;

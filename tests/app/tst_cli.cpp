@@ -90,6 +90,75 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("no metric 'NOPE'"));
     }
 
+    void databaseCommands_data()
+    {
+        QTest::addColumn<QString>("backend");
+        QTest::newRow("sqlite") << QStringLiteral("sqlite");
+        QTest::newRow("postgresql") << QStringLiteral("postgresql");
+    }
+
+    /// The README's database walk-through, as a user types it, on both backends.
+    void databaseCommands()
+    {
+        QFETCH(QString, backend);
+        QTemporaryDir tmp;
+        QString db = tmp.filePath(QStringLiteral("perf.sqlite"));
+        if (backend == QLatin1String("postgresql")) {
+            db = qEnvironmentVariable("PARALLAX_TEST_PG_URI");
+            if (db.isEmpty())
+                QFAIL("PARALLAX_TEST_PG_URI is not set: run ./test.sh, which starts a PostgreSQL server");
+        }
+        const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        Run r = cli({ QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), db });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString app = QStringLiteral("cli-test-%1").arg(QCoreApplication::applicationPid());
+        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"), app,
+            QStringLiteral("--exp"), QStringLiteral("scaling"), QStringLiteral("--name"), QStringLiteral("4 ranks; 'quoted'"), cpi });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("as trial "));
+        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"), app,
+            QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray trials = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(trials.size(), 1);
+        const QJsonObject t = trials.first().toObject();
+        QCOMPARE(t.value(QStringLiteral("name")).toString(), QStringLiteral("4 ranks; 'quoted'"));
+        QCOMPARE(t.value(QStringLiteral("experiment")).toString(), QStringLiteral("scaling"));
+        QCOMPARE(t.value(QStringLiteral("threads")).toInt(), 4);
+        const QString id = QString::number(t.value(QStringLiteral("id")).toInteger());
+        // pprof of the stored trial prints exactly what pprof of the directory prints.
+        const Run fromDir = cli({ QStringLiteral("pprof"), cpi });
+        r = cli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out, fromDir.out);
+        r = cli({ QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("callpaths")).toInt(), 11);
+        const QString out = tmp.filePath(QStringLiteral("export"));
+        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"), id, out });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(cli({ QStringLiteral("pprof"), out }).out, fromDir.out);
+        r = cli({ QStringLiteral("db"), QStringLiteral("meta"), QStringLiteral("--db"), db, QStringLiteral("--id"), id,
+            QStringLiteral("Compiler"), QStringLiteral("gcc 12") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--where"),
+            QStringLiteral("Compiler=gcc 12"), QStringLiteral("--app"), app, QStringLiteral("--json") });
+        QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
+        r = cli({ QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--db"), db, QStringLiteral("--id"), id,
+            QStringLiteral("renamed") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("delete"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"), app,
+            QStringLiteral("--json") });
+        QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 0);
+        // Errors: a missing trial, a missing option.
+        r = cli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("999999") });
+        QCOMPARE(r.exitCode, 2);
+        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, cpi });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("--app and --exp"));
+    }
+
     void pprofFromProfileDirEnvironment()
     {
         QProcess p;

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "perfdb/database.h"
+
+#include <QStringList>
+
+namespace parallax {
+
+/// `parallax-cli db ...`: init, load, list, rename, delete, meta, export, views.
+/// Returns the process exit code (0 ok, 1 usage, 2 failure).
+int runDbCommand(const QStringList& args);
+
+/// The database a command uses: --db LOCATION, else $PARALLAX_DB, else the default SQLite file.
+QString databaseLocation(const QString& option);
+
+/// Opens a database and loads trial `id` (for `pprof --db` and `info --db`).
+perfdb::DbResult<std::shared_ptr<Trial>> loadTrialFromDatabase(const QString& location, qint64 id);
+
+} // namespace parallax
