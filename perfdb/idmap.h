@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QHash>
-
 #include <algorithm>
 #include <cstdint>
 #include <limits>

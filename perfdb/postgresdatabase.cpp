@@ -738,6 +738,24 @@ DbResult<Done> PostgresDatabase::dropDatabase(const QString& connection, const Q
     return administer(connection, database, "DROP DATABASE IF EXISTS ");
 }
 
+DbResult<Done> PostgresDatabase::createSchema(const QString& connection, const QString& schema)
+{
+    return administer(connection, schema, "CREATE SCHEMA ");
+}
+
+QString PostgresDatabase::withSchema(const QString& connection, const QString& schema)
+{
+    const QString trimmed = connection.trimmed();
+    if (trimmed.startsWith(QLatin1String("postgres"))) {
+        const QString options = QStringLiteral("options=")
+            + QString::fromUtf8(QUrl::toPercentEncoding(QStringLiteral("-csearch_path=") + schema));
+        return trimmed + (trimmed.contains(QLatin1Char('?')) ? QLatin1Char('&') : QLatin1Char('?')) + options;
+    }
+    QString quoted = schema;
+    quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('\''), QStringLiteral("\\'"));
+    return trimmed + QStringLiteral(" options='-csearch_path=") + quoted + QLatin1Char('\'');
+}
+
 std::unique_ptr<PostgresDatabase> PostgresDatabase::open(const QString& connection)
 {
     std::unique_ptr<PostgresDatabase> db(new PostgresDatabase);

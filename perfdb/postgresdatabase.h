@@ -49,6 +49,11 @@ public:
     /// PQescapeIdentifier.
     static DbResult<Done> createDatabase(const QString& connection, const QString& database);
     static DbResult<Done> dropDatabase(const QString& connection, const QString& database);
+    /// CREATE SCHEMA in the connection's database; with "options=-csearch_path=NAME" in the
+    /// connection string, Parallax then keeps its tables in that schema.
+    static DbResult<Done> createSchema(const QString& connection, const QString& schema);
+    /// The connection string with search_path set to `schema` (libpq "options").
+    static QString withSchema(const QString& connection, const QString& schema);
 
 protected:
     void lockSchema() override;

@@ -3,7 +3,6 @@
 #include "datasource/model/trialbuilder.h"
 #include "perfdb/dbexception.h"
 
-#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <algorithm>
@@ -16,7 +15,7 @@ namespace parallax::perfdb {
 
 namespace {
 
-    constexpr qint64 CancelPoll = 65536;
+    constexpr qint64 ProgressStep = 65536;
 
     QStringList fromJsonArray(const QString& text)
     {
@@ -31,50 +30,6 @@ namespace {
     struct CellSlot {
         std::uint32_t thread = 0;
         std::uint32_t position = 0;
-    };
-
-    /// Maps database ids to small indexes: a plain vector when the ids are dense (as Parallax writes
-    /// them), a hash otherwise.
-    class IdMap {
-    public:
-        void build(const std::vector<std::pair<qint64, std::uint32_t>>& pairs)
-        {
-            if (pairs.empty())
-                return;
-            qint64 low = pairs.front().first;
-            qint64 high = low;
-            for (const auto& [id, index] : pairs) {
-                low = std::min(low, id);
-                high = std::max(high, id);
-            }
-            const auto span = static_cast<quint64>(high - low);
-            if (span < 4 * pairs.size() + 4096) {
-                m_base = low;
-                m_dense.assign(static_cast<std::size_t>(span + 1), Missing);
-                for (const auto& [id, index] : pairs)
-                    m_dense[static_cast<std::size_t>(id - low)] = index;
-            } else {
-                m_hashed = true;
-                for (const auto& [id, index] : pairs)
-                    m_hash.insert(id, index);
-            }
-        }
-        /// The index of an id, or Missing.
-        std::uint32_t find(qint64 id) const
-        {
-            if (m_hashed)
-                return m_hash.value(id, Missing);
-            if (id < m_base || id - m_base >= static_cast<qint64>(m_dense.size()))
-                return Missing;
-            return m_dense[static_cast<std::size_t>(id - m_base)];
-        }
-        static constexpr std::uint32_t Missing = std::numeric_limits<std::uint32_t>::max();
-
-    private:
-        qint64 m_base = 0;
-        std::vector<std::uint32_t> m_dense;
-        bool m_hashed = false;
-        QHash<qint64, std::uint32_t> m_hash;
     };
 
     /// One thread's cells while loading: values cell-major ([cell][metric]), transposed at the end.
@@ -112,7 +67,7 @@ namespace {
             ids = std::move(sortedIds);
             places = std::move(sortedPlaces);
         }
-        /// The slot of a cell id, or nullptr when it is not one of the trial's cells.
+        /// The place of a cell id, or nullptr when it is not one of the trial's cells.
         const CellSlot* find(qint64 id)
         {
             if (cursor < ids.size() && ids[cursor] == id)
@@ -127,6 +82,33 @@ namespace {
         }
     };
 
+    /// Values read by the parallel stream, indexed by (cell id - first id) * metrics + metric.
+    struct DenseValues {
+        std::vector<double> excl;
+        std::vector<double> incl;
+        std::vector<double> squares;
+        std::vector<std::uint8_t> flags; ///< 1: a value row was read, 2: it had a SumExclSqr
+    };
+
+    /// Metric-major copy ([metric][cell]) of a cell-major array ([cell][metric]).
+    std::vector<double> transposed(std::vector<double>& cellMajor, std::size_t cells, std::size_t metrics)
+    {
+        if (metrics <= 1)
+            return std::move(cellMajor);
+        std::vector<double> out(cellMajor.size());
+        for (std::size_t i = 0; i < cells; ++i)
+            for (std::size_t m = 0; m < metrics; ++m)
+                out[m * cells + i] = cellMajor[i * metrics + m];
+        return out;
+    }
+
+    const char* const CellsById = "SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
+                                  "WHERE id BETWEEN $1 AND $2";
+    const char* const CellsByThread = "SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
+                                      "WHERE thread BETWEEN $1 AND $2";
+    const char* const ValuesById = "SELECT timer_call_data, metric, exclusive_value, inclusive_value, "
+                                   "sum_exclusive_squared FROM timer_value WHERE timer_call_data BETWEEN $1 AND $2";
+
 } // namespace
 
 TrialLoader::TrialLoader(SqlDatabase& db, qint64 id, Progress& progress)
@@ -136,122 +118,153 @@ TrialLoader::TrialLoader(SqlDatabase& db, qint64 id, Progress& progress)
 {
 }
 
-void TrialLoader::checkCancel() const
+TrialLoader::~TrialLoader() = default;
+
+void TrialLoader::stage(const QString& name)
 {
+    if (m_progress.isCancelled())
+        throw DbException(QStringLiteral("loading cancelled"), DbException::Kind::Cancelled);
+    m_progress.setStage(QStringLiteral("Loading: ") + name, 0);
+}
+
+void TrialLoader::countRow()
+{
+    if (++m_rows % ProgressStep != 0)
+        return;
+    m_progress.advance(ProgressStep);
     if (m_progress.isCancelled())
         throw DbException(QStringLiteral("loading cancelled"), DbException::Kind::Cancelled);
 }
 
 std::shared_ptr<Trial> TrialLoader::run()
 {
-    m_progress.setStage(QStringLiteral("Loading: structure"), 0);
-    QString trialName;
-    {
-        auto rows = m_db.query("SELECT name FROM trial WHERE id = $1", { m_id });
-        if (!rows->next())
-            throw DbException(QStringLiteral("there is no trial %1").arg(m_id));
-        trialName = rows->toText(0);
-    }
-    TrialBuilder builder(trialName);
+    stage(QStringLiteral("structure"));
+    loadTrial();
+    loadMetrics();
+    loadThreads();
+    loadEvents();
+    stage(QStringLiteral("call data"));
+    loadCells();
+    stage(QStringLiteral("user events"));
+    loadUserEvents();
+    stage(QStringLiteral("metadata"));
+    loadMetadata();
+    stage(QStringLiteral("building the trial"));
+    return m_builder->build();
+}
+
+double TrialLoader::value(const SqlRows& rows, int column) const
+{
+    // A NULL reads as 0: ask about NULL only then (one call less per value on the hot path).
+    const double x = rows.toDouble(column);
+    return x == 0 && rows.isNull(column) ? m_nullValue : x;
+}
+
+void TrialLoader::loadTrial()
+{
+    auto rows = m_db.query("SELECT name FROM trial WHERE id = $1", { m_id });
+    if (!rows->next())
+        throw DbException(QStringLiteral("there is no trial %1").arg(m_id));
+    m_builder = std::make_unique<TrialBuilder>(rows->toText(0));
+    rows.reset();
     Provenance provenance;
     provenance.operation = QStringLiteral("read");
     provenance.reader = QStringLiteral("perfdb");
     provenance.source = m_db.location() + QLatin1Char('#') + QString::number(m_id);
-    builder.setProvenance(provenance);
+    m_builder->setProvenance(provenance);
 
     // Written by Parallax? Then parallax_trial has the exact groups and metadata keys.
-    const bool sideTables = m_db.tableExists("parallax_trial");
-    bool ours = false;
-    bool cellRange = false;
-    qint64 firstCell = 0;
-    qint64 lastCell = 0;
-    QStringList metadataKeys;
-    QStringList hiddenKeys;
-    if (sideTables) {
-        auto rows = m_db.query("SELECT groups, metadata_keys, hidden_keys, call_data_first, call_data_last "
-                               "FROM parallax_trial WHERE trial = $1",
-            { m_id });
-        if (rows->next()) {
-            ours = true;
-            for (const QString& group : fromJsonArray(rows->toText(0)))
-                builder.addGroup(group);
-            metadataKeys = fromJsonArray(rows->toText(1));
-            hiddenKeys = fromJsonArray(rows->toText(2));
-            cellRange = !rows->isNull(3) && !rows->isNull(4);
-            firstCell = rows->toInt(3);
-            lastCell = rows->toInt(4);
-        }
-    }
+    if (!m_db.tableExists("parallax_trial"))
+        return;
+    rows = m_db.query("SELECT groups, metadata_keys, hidden_keys, call_data_first, call_data_last "
+                      "FROM parallax_trial WHERE trial = $1",
+        { m_id });
+    if (!rows->next())
+        return;
+    m_ours = true;
+    for (const QString& group : fromJsonArray(rows->toText(0)))
+        m_builder->addGroup(group);
+    m_metadataKeys = fromJsonArray(rows->toText(1));
+    m_hiddenKeys = fromJsonArray(rows->toText(2));
+    m_cellRange = !rows->isNull(3) && !rows->isNull(4);
+    m_firstCell = rows->toInt(3);
+    m_lastCell = rows->toInt(4);
     // SQLite stores NaN as NULL; in a trial Parallax wrote, a NULL value can only be a NaN.
-    const double nullValue = ours ? std::numeric_limits<double>::quiet_NaN() : 0.0;
+    m_nullValue = std::numeric_limits<double>::quiet_NaN();
+}
 
-    // Metrics, in id order.
-    QHash<qint64, std::size_t> metricIndex;
-    {
-        auto rows = ours
-            ? m_db.query("SELECT m.id, m.name, m.derived, p.unit, p.expression, p.higher_is_better "
-                         "FROM metric m LEFT JOIN parallax_metric p ON p.metric = m.id "
-                         "WHERE m.trial = $1 ORDER BY m.id",
-                { m_id })
-            : m_db.query("SELECT m.id, m.name, m.derived FROM metric m WHERE m.trial = $1 ORDER BY m.id", { m_id });
-        while (rows->next()) {
-            Metric metric;
-            metric.name = rows->toText(1);
-            metric.derived = !rows->isNull(2) && rows->toInt(2) != 0;
-            if (ours && !rows->isNull(3)) {
-                metric.unit = rows->toText(3);
-                if (!rows->isNull(4))
-                    metric.expression = rows->toText(4);
-                metric.higherIsBetter = rows->toInt(5) != 0;
-            } else {
-                // The TAU reader's rule (FORMATS.md 1.1).
-                metric.unit = metric.name.toUpper().contains(QLatin1String("TIME")) ? QStringLiteral("us")
-                                                                                    : QStringLiteral("count");
-            }
-            metricIndex.insert(rows->toInt(0), metricIndex.size());
-            builder.addMetric(metric);
+void TrialLoader::loadMetrics()
+{
+    auto rows = m_ours
+        ? m_db.query("SELECT m.id, m.name, m.derived, p.unit, p.expression, p.higher_is_better "
+                     "FROM metric m LEFT JOIN parallax_metric p ON p.metric = m.id "
+                     "WHERE m.trial = $1 ORDER BY m.id",
+            { m_id })
+        : m_db.query("SELECT m.id, m.name, m.derived FROM metric m WHERE m.trial = $1 ORDER BY m.id", { m_id });
+    std::vector<std::pair<qint64, std::uint32_t>> ids;
+    while (rows->next()) {
+        Metric metric;
+        metric.name = rows->toText(1);
+        metric.derived = !rows->isNull(2) && rows->toInt(2) != 0;
+        if (m_ours && !rows->isNull(3)) {
+            metric.unit = rows->toText(3);
+            if (!rows->isNull(4))
+                metric.expression = rows->toText(4);
+            metric.higherIsBetter = rows->toInt(5) != 0;
+        } else {
+            // The TAU reader's rule (FORMATS.md 1.1).
+            metric.unit = metric.name.toUpper().contains(QLatin1String("TIME")) ? QStringLiteral("us")
+                                                                                : QStringLiteral("count");
         }
+        ids.emplace_back(rows->toInt(0), static_cast<std::uint32_t>(ids.size()));
+        m_builder->addMetric(metric);
     }
-    const std::size_t metrics = static_cast<std::size_t>(metricIndex.size());
+    m_metrics = ids.size();
+    m_metricIndex.build(ids);
+}
 
-    // Real threads (thread_index >= 0), in (node, context, thread) order.
-    std::vector<std::pair<qint64, std::uint32_t>> threadIds;
-    qint64 firstThreadId = std::numeric_limits<qint64>::max();
-    qint64 lastThreadId = std::numeric_limits<qint64>::min();
-    {
-        auto rows
-            = m_db.query("SELECT id, node_rank, context_rank, thread_rank FROM thread "
-                         "WHERE trial = $1 AND thread_index >= 0 ORDER BY node_rank, context_rank, thread_rank, id",
-                { m_id });
-        while (rows->next()) {
-            const qint64 id = rows->toInt(0);
-            const ThreadIndex t = builder.addThread({ static_cast<int>(rows->toInt(1)),
-                static_cast<int>(rows->toInt(2)), static_cast<int>(rows->toInt(3)) });
-            threadIds.emplace_back(id, t.index());
-            firstThreadId = std::min(firstThreadId, id);
-            lastThreadId = std::max(lastThreadId, id);
-        }
+void TrialLoader::loadThreads()
+{
+    // Real threads (thread_index >= 0), in (node, context, thread) order, so the builder keeps them
+    // as they come.
+    auto rows = m_db.query("SELECT id, node_rank, context_rank, thread_rank FROM thread "
+                           "WHERE trial = $1 AND thread_index >= 0 ORDER BY node_rank, context_rank, thread_rank, id",
+        { m_id });
+    std::vector<std::pair<qint64, std::uint32_t>> ids;
+    while (rows->next()) {
+        const qint64 id = rows->toInt(0);
+        const ThreadIndex t = m_builder->addThread(
+            { static_cast<int>(rows->toInt(1)), static_cast<int>(rows->toInt(2)), static_cast<int>(rows->toInt(3)) });
+        ids.emplace_back(id, t.index());
+        m_firstThread = ids.size() == 1 ? id : std::min(m_firstThread, id);
+        m_lastThread = ids.size() == 1 ? id : std::max(m_lastThread, id);
     }
-    const std::size_t threads = builder.threadCount();
-    IdMap threadIndex;
-    threadIndex.build(threadIds);
+    m_threads = m_builder->threadCount();
+    m_threadIndex.build(ids);
+}
 
-    // Timers and the call-path tree; names re-joined with " => " from the parents.
-    QHash<qint64, QString> timerNames;
+const QString& TrialLoader::nodeName(std::size_t i, int depth)
+{
+    // Names re-joined with " => " along the timer_callpath parents.
+    Node& node = m_nodes[i];
+    if (!node.name.isNull())
+        return node.name;
+    const QString leaf = m_timerNames.value(node.timer);
+    const auto parent = m_nodeIndex.constFind(node.parent);
+    if (node.parent < 0 || parent == m_nodeIndex.cend() || depth > 10000)
+        node.name = leaf;
+    else
+        node.name = nodeName(parent.value(), depth + 1) + QStringLiteral(" => ") + leaf;
+    return node.name;
+}
+
+void TrialLoader::loadEvents()
+{
     {
         auto rows = m_db.query("SELECT id, name FROM timer WHERE trial = $1", { m_id });
         while (rows->next())
-            timerNames.insert(rows->toInt(0), rows->toText(1));
+            m_timerNames.insert(rows->toInt(0), rows->toText(1));
     }
-    struct Node {
-        qint64 id = 0;
-        qint64 timer = 0;
-        qint64 parent = -1;
-        QString name;
-        EventId event;
-    };
-    std::vector<Node> nodes;
-    QHash<qint64, std::size_t> nodeIndex;
     {
         auto rows = m_db.query("SELECT c.id, c.timer, c.parent FROM timer_callpath c JOIN timer t ON c.timer = t.id "
                                "WHERE t.trial = $1 ORDER BY c.id",
@@ -261,84 +274,60 @@ std::shared_ptr<Trial> TrialLoader::run()
             node.id = rows->toInt(0);
             node.timer = rows->toInt(1);
             node.parent = rows->isNull(2) ? -1 : rows->toInt(2);
-            nodeIndex.insert(node.id, nodes.size());
-            nodes.push_back(node);
+            m_nodeIndex.insert(node.id, m_nodes.size());
+            m_nodes.push_back(node);
         }
     }
-    std::function<const QString&(std::size_t, int)> nodeName = [&](std::size_t i, int depth) -> const QString& {
-        Node& node = nodes[i];
-        if (!node.name.isNull())
-            return node.name;
-        const QString leaf = timerNames.value(node.timer);
-        const auto parent = nodeIndex.constFind(node.parent);
-        if (node.parent < 0 || parent == nodeIndex.cend() || depth > 10000)
-            node.name = leaf;
-        else
-            node.name = nodeName(parent.value(), depth + 1) + QStringLiteral(" => ") + leaf;
-        return node.name;
-    };
-
-    if (ours) {
+    if (m_ours) {
+        // The model's events in id order, with raw names and exact groups (parallax_event).
         auto rows = m_db.query("SELECT timer_callpath, raw_name, groups FROM parallax_event WHERE trial = $1 "
                                "ORDER BY position",
             { m_id });
         while (rows->next()) {
-            const auto node = nodeIndex.constFind(rows->toInt(0));
-            if (node == nodeIndex.cend())
+            const auto node = m_nodeIndex.constFind(rows->toInt(0));
+            if (node == m_nodeIndex.cend())
                 throw DbException(QStringLiteral("trial %1: an event refers to a missing call-path node").arg(m_id));
             const QString raw = rows->isNull(1) ? QString() : rows->toText(1);
-            nodes[node.value()].event
-                = builder.addEvent(nodeName(node.value(), 0), fromJsonArray(rows->toText(2)), raw);
+            m_nodes[node.value()].event
+                = m_builder->addEvent(nodeName(node.value()), fromJsonArray(rows->toText(2)), raw);
         }
-    } else {
-        // A foreign trial: every node is an event; flat timers carry timer_group, call paths get
-        // TAU_CALLPATH and their leaf timer's groups.
-        QHash<qint64, QStringList> groups;
-        auto rows = m_db.query("SELECT g.timer, g.group_name FROM timer_group g JOIN timer t ON g.timer = t.id "
-                               "WHERE t.trial = $1",
-            { m_id });
-        while (rows->next())
-            groups[rows->toInt(0)].append(rows->toText(1));
-        for (std::size_t i = 0; i < nodes.size(); ++i) {
-            QStringList eventGroups = groups.value(nodes[i].timer);
-            if (nodes[i].parent >= 0 && !eventGroups.contains(QLatin1String("TAU_CALLPATH")))
-                eventGroups.prepend(QStringLiteral("TAU_CALLPATH"));
-            nodes[i].event = builder.addEvent(nodeName(i, 0), eventGroups);
-        }
+        return;
     }
+    // A foreign trial: every node is an event; flat timers carry timer_group, call paths get
+    // TAU_CALLPATH and their leaf timer's groups.
+    QHash<qint64, QStringList> groups;
+    auto rows = m_db.query(
+        "SELECT g.timer, g.group_name FROM timer_group g JOIN timer t ON g.timer = t.id WHERE t.trial = $1", { m_id });
+    while (rows->next())
+        groups[rows->toInt(0)].append(rows->toText(1));
+    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+        QStringList eventGroups = groups.value(m_nodes[i].timer);
+        if (m_nodes[i].parent >= 0 && !eventGroups.contains(QLatin1String("TAU_CALLPATH")))
+            eventGroups.prepend(QStringLiteral("TAU_CALLPATH"));
+        m_nodes[i].event = m_builder->addEvent(nodeName(i), eventGroups);
+    }
+}
 
-    // Call data and values: one scan over the trial's threads.
-    checkCancel();
-    m_progress.setStage(QStringLiteral("Loading: call data"), 0);
-    std::vector<ThreadCells> cells(threads);
+void TrialLoader::loadCells()
+{
     std::vector<std::pair<qint64, std::uint32_t>> nodeEvents;
-    for (const Node& node : nodes)
+    for (const Node& node : m_nodes)
         if (node.event.isValid())
             nodeEvents.emplace_back(node.id, node.event.index());
     IdMap eventOfNode;
     eventOfNode.build(nodeEvents);
-    std::vector<std::pair<qint64, std::uint32_t>> metricIds;
-    for (auto it = metricIndex.cbegin(); it != metricIndex.cend(); ++it)
-        metricIds.emplace_back(it.key(), static_cast<std::uint32_t>(it.value()));
-    IdMap metricOf;
-    metricOf.build(metricIds);
+    const std::size_t metrics = m_metrics;
+
     // Two ordered scans instead of a join: the cells (one id range for a trial Parallax wrote,
     // the trial's thread range otherwise), then their values by timer_call_data id. When the
     // backend can read twice at once (PostgreSQL), the values of a Parallax trial are read on a
-    // second connection and thread into arrays indexed by cell id, while this one reads the cells.
-    const char* valuesSql = "SELECT timer_call_data, metric, exclusive_value, inclusive_value, "
-                            "sum_exclusive_squared FROM timer_value WHERE timer_call_data BETWEEN $1 AND $2";
-    struct Dense {
-        std::vector<double> excl;
-        std::vector<double> incl;
-        std::vector<double> squares;
-        std::vector<std::uint8_t> flags; ///< 1: a value row was read, 2: it had a SumExclSqr
-    } dense;
-    const qint64 span = cellRange ? lastCell - firstCell + 1 : 0;
+    // second connection and thread, into arrays indexed by cell id, while this one reads the cells.
+    DenseValues dense;
+    const qint64 span = m_cellRange ? m_lastCell - m_firstCell + 1 : 0;
     std::unique_ptr<SqlRows> parallel;
-    if (cellRange && span > 0 && metrics > 0
-        && static_cast<quint64>(span) <= 2 * static_cast<quint64>(threads) * std::max<std::size_t>(nodes.size(), 1))
-        parallel = m_db.parallelStream(valuesSql, { firstCell, lastCell });
+    const auto bound = 2 * static_cast<quint64>(m_threads) * std::max<quint64>(m_nodes.size(), 1);
+    if (span > 0 && metrics > 0 && static_cast<quint64>(span) <= bound)
+        parallel = m_db.parallelStream(ValuesById, { m_firstCell, m_lastCell });
     std::thread reader;
     QString readerError;
     std::atomic<bool> stop { false };
@@ -353,12 +342,12 @@ std::shared_ptr<Trial> TrialLoader::run()
                 SqlRows& rows = *parallel;
                 while (!stop.load(std::memory_order_relaxed) && rows.next()) {
                     const qint64 id = rows.toInt(0);
-                    const std::uint32_t metric = metricOf.find(rows.toInt(1));
-                    if (id < firstCell || id > lastCell || metric == IdMap::Missing)
+                    const std::uint32_t metric = m_metricIndex.find(rows.toInt(1));
+                    if (id < m_firstCell || id > m_lastCell || metric == IdMap::Missing)
                         continue;
-                    const std::size_t at = static_cast<std::size_t>(id - firstCell) * metrics + metric;
-                    dense.excl[at] = rows.isNull(2) ? nullValue : rows.toDouble(2);
-                    dense.incl[at] = rows.isNull(3) ? nullValue : rows.toDouble(3);
+                    const std::size_t at = static_cast<std::size_t>(id - m_firstCell) * metrics + metric;
+                    dense.excl[at] = value(rows, 2);
+                    dense.incl[at] = value(rows, 3);
                     dense.flags[at] = 1;
                     if (!rows.isNull(4)) {
                         dense.squares[at] = rows.toDouble(4);
@@ -370,7 +359,7 @@ std::shared_ptr<Trial> TrialLoader::run()
             }
         });
     }
-    // The reader thread must be joined (and its connection released) whatever happens here.
+    // The reader thread is joined (and its connection released) whatever happens below.
     struct Join {
         std::thread& thread;
         std::atomic<bool>& stop;
@@ -383,21 +372,19 @@ std::shared_ptr<Trial> TrialLoader::run()
             rows.reset();
         }
     } join { reader, stop, parallel };
+
+    std::vector<ThreadCells> cells(m_threads);
     CellList list;
-    if (threads > 0) {
-        auto rows = cellRange
-            ? m_db.stream("SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
-                          "WHERE id BETWEEN $1 AND $2",
-                { firstCell, lastCell })
-            : m_db.stream("SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
-                          "WHERE thread BETWEEN $1 AND $2",
-                { firstThreadId, lastThreadId });
+    if (span > 0 && static_cast<quint64>(span) <= bound) {
+        list.ids.reserve(static_cast<std::size_t>(span));
+        list.places.reserve(static_cast<std::size_t>(span));
+    }
+    if (m_threads > 0) {
+        auto rows = m_cellRange ? m_db.stream(CellsById, { m_firstCell, m_lastCell })
+                                : m_db.stream(CellsByThread, { m_firstThread, m_lastThread });
         while (rows->next()) {
-            if (++m_rows % CancelPoll == 0) {
-                m_progress.advance(CancelPoll);
-                checkCancel();
-            }
-            const std::uint32_t thread = threadIndex.find(rows->toInt(1));
+            countRow();
+            const std::uint32_t thread = m_threadIndex.find(rows->toInt(1));
             const std::uint32_t event = eventOfNode.find(rows->toInt(2));
             if (thread == IdMap::Missing || event == IdMap::Missing)
                 continue;
@@ -405,8 +392,8 @@ std::shared_ptr<Trial> TrialLoader::run()
             list.ids.push_back(rows->toInt(0));
             list.places.push_back({ thread, static_cast<std::uint32_t>(c.events.size()) });
             c.events.push_back(EventId(event));
-            c.calls.push_back(rows->isNull(3) ? 0.0 : rows->toDouble(3));
-            c.subrs.push_back(rows->isNull(4) ? 0.0 : rows->toDouble(4));
+            c.calls.push_back(rows->toDouble(3)); // NULL reads as 0
+            c.subrs.push_back(rows->toDouble(4));
         }
     }
     for (ThreadCells& c : cells) {
@@ -414,8 +401,8 @@ std::shared_ptr<Trial> TrialLoader::run()
         c.incl.assign(c.events.size() * metrics, 0.0);
         c.squares.assign(c.events.size() * metrics, 0.0);
     }
-    checkCancel();
-    m_progress.setStage(QStringLiteral("Loading: values"), 0);
+
+    stage(QStringLiteral("values"));
     if (parallel) {
         if (reader.joinable())
             reader.join();
@@ -425,7 +412,7 @@ std::shared_ptr<Trial> TrialLoader::run()
         for (std::size_t k = 0; k < list.ids.size(); ++k) {
             const CellSlot& slot = list.places[k];
             ThreadCells& c = cells[slot.thread];
-            const std::size_t from = static_cast<std::size_t>(list.ids[k] - firstCell) * metrics;
+            const std::size_t from = static_cast<std::size_t>(list.ids[k] - m_firstCell) * metrics;
             const std::size_t to = static_cast<std::size_t>(slot.position) * metrics;
             for (std::size_t m = 0; m < metrics; ++m) {
                 if (!(dense.flags[from + m] & 1))
@@ -439,23 +426,20 @@ std::shared_ptr<Trial> TrialLoader::run()
             }
         }
         m_rows += static_cast<qint64>(list.ids.size() * metrics);
-        dense = Dense();
+        dense = DenseValues();
     } else if (!list.ids.empty()) {
         list.sort();
-        auto rows = m_db.stream(valuesSql, { list.ids.front(), list.ids.back() });
+        auto rows = valueRows(list.ids.front(), list.ids.back());
         while (rows->next()) {
-            if (++m_rows % CancelPoll == 0) {
-                m_progress.advance(CancelPoll);
-                checkCancel();
-            }
+            countRow();
             const CellSlot* slot = list.find(rows->toInt(0));
-            const std::uint32_t metric = slot ? metricOf.find(rows->toInt(1)) : IdMap::Missing;
+            const std::uint32_t metric = slot ? m_metricIndex.find(rows->toInt(1)) : IdMap::Missing;
             if (metric == IdMap::Missing)
                 continue;
             ThreadCells& c = cells[slot->thread];
             const std::size_t at = static_cast<std::size_t>(slot->position) * metrics + metric;
-            c.excl[at] = rows->isNull(2) ? nullValue : rows->toDouble(2);
-            c.incl[at] = rows->isNull(3) ? nullValue : rows->toDouble(3);
+            c.excl[at] = value(*rows, 2);
+            c.incl[at] = value(*rows, 3);
             if (!rows->isNull(4)) {
                 c.squares[at] = rows->toDouble(4);
                 c.hasSquares = true;
@@ -463,49 +447,63 @@ std::shared_ptr<Trial> TrialLoader::run()
         }
     }
     list = CellList();
-    std::vector<IntervalRow> intervalRows(threads);
-    for (std::size_t t = 0; t < threads; ++t) {
+
+    std::vector<IntervalRow> intervalRows(m_threads);
+    for (std::size_t t = 0; t < m_threads; ++t) {
         ThreadCells& c = cells[t];
         IntervalRow& row = intervalRows[t];
         const std::size_t n = c.events.size();
         row.events = std::move(c.events);
         row.calls = std::move(c.calls);
         row.subrs = std::move(c.subrs);
-        auto transpose = [&](std::vector<double>& cellMajor) {
-            if (metrics <= 1)
-                return std::move(cellMajor);
-            std::vector<double> out(cellMajor.size());
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t m = 0; m < metrics; ++m)
-                    out[m * n + i] = cellMajor[i * metrics + m];
-            return out;
-        };
-        row.excl = transpose(c.excl);
-        row.incl = transpose(c.incl);
+        row.excl = transposed(c.excl, n, metrics);
+        row.incl = transposed(c.incl, n, metrics);
         if (c.hasSquares)
-            row.exclSqr = transpose(c.squares);
-        cells[t] = ThreadCells();
+            row.exclSqr = transposed(c.squares, n, metrics);
+        c = ThreadCells();
     }
-    builder.setIntervalRows(std::move(intervalRows));
+    m_builder->setIntervalRows(std::move(intervalRows));
+}
 
-    // User events (TAUdb counters) and their values on real threads.
-    checkCancel();
-    m_progress.setStage(QStringLiteral("Loading: user events"), 0);
-    QHash<qint64, AtomicEventId> counterIndex;
+std::unique_ptr<SqlRows> TrialLoader::valueRows(qint64 firstCell, qint64 lastCell)
+{
+    if (m_cellRange && m_db.dialect() == SqlDatabase::Dialect::Sqlite) {
+        // SQLite gives the timer_value rows of one upload consecutive rowids, in cell order: find
+        // the range with two index probes, then read the table in rowid order instead of going
+        // through the index (rows of other cells in the range are skipped by the caller).
+        auto range = m_db.query("SELECT (SELECT MIN(rowid) FROM timer_value WHERE timer_call_data = $1), "
+                                "(SELECT MAX(rowid) FROM timer_value WHERE timer_call_data = $2)",
+            { firstCell, lastCell });
+        if (range->next() && !range->isNull(0) && !range->isNull(1)) {
+            const qint64 first = range->toInt(0);
+            const qint64 last = range->toInt(1);
+            range.reset();
+            return m_db.stream("SELECT timer_call_data, metric, exclusive_value, inclusive_value, "
+                               "sum_exclusive_squared FROM timer_value WHERE rowid BETWEEN $1 AND $2",
+                { first, last });
+        }
+    }
+    return m_db.stream(ValuesById, { firstCell, lastCell });
+}
+
+void TrialLoader::loadUserEvents()
+{
+    // TAUdb counters and their values on real threads.
+    QHash<qint64, AtomicEventId> counters;
     {
-        auto rows = ours
+        auto rows = m_ours
             ? m_db.query("SELECT c.id, c.name, p.raw_name FROM counter c "
                          "LEFT JOIN parallax_counter p ON p.counter = c.id WHERE c.trial = $1 ORDER BY c.id",
                 { m_id })
             : m_db.query("SELECT c.id, c.name FROM counter c WHERE c.trial = $1 ORDER BY c.id", { m_id });
         while (rows->next()) {
-            const QString raw = ours && !rows->isNull(2) ? rows->toText(2) : QString();
-            counterIndex.insert(rows->toInt(0), builder.addAtomicEvent(rows->toText(1), raw));
+            const QString raw = m_ours && !rows->isNull(2) ? rows->toText(2) : QString();
+            counters.insert(rows->toInt(0), m_builder->addAtomicEvent(rows->toText(1), raw));
         }
     }
-    std::vector<AtomicRow> atomicRows(threads);
-    if (!counterIndex.isEmpty()) {
-        auto rows = ours
+    std::vector<AtomicRow> atomicRows(m_threads);
+    if (!counters.isEmpty()) {
+        auto rows = m_ours
             ? m_db.stream("SELECT v.counter, v.thread, v.sample_count, v.maximum_value, v.minimum_value, "
                           "v.mean_value, v.standard_deviation, s.sum_squares FROM counter_value v "
                           "LEFT JOIN parallax_counter_value s ON s.counter = v.counter AND s.thread = v.thread "
@@ -516,17 +514,16 @@ std::shared_ptr<Trial> TrialLoader::run()
                           "WHERE v.counter IN (SELECT id FROM counter WHERE trial = $1)",
                 { m_id });
         while (rows->next()) {
-            if (++m_rows % CancelPoll == 0)
-                checkCancel();
-            const std::uint32_t thread = threadIndex.find(rows->toInt(1));
-            const auto counter = counterIndex.constFind(rows->toInt(0));
-            if (thread == IdMap::Missing || counter == counterIndex.cend())
+            countRow();
+            const std::uint32_t thread = m_threadIndex.find(rows->toInt(1));
+            const auto counter = counters.constFind(rows->toInt(0));
+            if (thread == IdMap::Missing || counter == counters.cend())
                 continue;
-            const auto value = [&](int column) { return rows->isNull(column) ? nullValue : rows->toDouble(column); };
+            const auto value = [&](int column) { return rows->isNull(column) ? m_nullValue : rows->toDouble(column); };
             const double count = value(2);
             const double mean = value(5);
             double squares = 0;
-            if (!ours) {
+            if (!m_ours) {
                 // TAU's Java loader stores the sum of squares in standard_deviation (FORMATS.md 7.2).
                 squares = value(6);
             } else if (!rows->isNull(7)) {
@@ -544,48 +541,46 @@ std::shared_ptr<Trial> TrialLoader::run()
             row.sumSquares.push_back(squares);
         }
     }
-    builder.setAtomicRows(std::move(atomicRows));
+    m_builder->setAtomicRows(std::move(atomicRows));
+}
 
-    // Metadata: primary_metadata is trial-wide, secondary_metadata rows with a thread are per-thread.
-    checkCancel();
-    m_progress.setStage(QStringLiteral("Loading: metadata"), 0);
+void TrialLoader::loadMetadata()
+{
+    // primary_metadata is trial-wide (without the keys the upload added); secondary_metadata rows
+    // with a thread are per-thread, in the order of their ids (the model's order for a trial
+    // Parallax wrote).
     {
         QHash<QString, QString> primary;
         QStringList order;
         auto rows = m_db.query("SELECT name, value FROM primary_metadata WHERE trial = $1 ORDER BY name", { m_id });
         while (rows->next()) {
             const QString key = rows->toText(0);
-            if (hiddenKeys.contains(key) || primary.contains(key))
+            if (m_hiddenKeys.contains(key) || primary.contains(key))
                 continue;
             primary.insert(key, rows->toText(1));
             order.append(key);
         }
         // The model's keys in the model's order, then keys set since (setMetadata) by name.
-        for (const QString& key : std::as_const(metadataKeys))
+        for (const QString& key : std::as_const(m_metadataKeys))
             if (primary.contains(key))
-                builder.addMetadata(key, primary.value(key));
+                m_builder->addMetadata(key, primary.value(key));
         for (const QString& key : std::as_const(order))
-            if (!metadataKeys.contains(key))
-                builder.addMetadata(key, primary.value(key));
+            if (!m_metadataKeys.contains(key))
+                m_builder->addMetadata(key, primary.value(key));
     }
-    {
-        auto rows = m_db.stream(
-            "SELECT thread, name, value FROM secondary_metadata WHERE trial = $1 ORDER BY thread, id", { m_id });
-        while (rows->next()) {
-            ++m_rows;
-            const QString value = rows->toText(2);
-            if (rows->isNull(0)) {
-                builder.addMetadata(rows->toText(1), value);
-                continue;
-            }
-            const std::uint32_t thread = threadIndex.find(rows->toInt(0));
-            if (thread != IdMap::Missing)
-                builder.addThreadMetadata(ThreadIndex(thread), rows->toText(1), value, true);
+    auto rows = m_db.stream(
+        "SELECT thread, name, value FROM secondary_metadata WHERE trial = $1 ORDER BY thread, id", { m_id });
+    while (rows->next()) {
+        countRow();
+        const QString value = rows->toText(2);
+        if (rows->isNull(0)) {
+            m_builder->addMetadata(rows->toText(1), value);
+            continue;
         }
+        const std::uint32_t thread = m_threadIndex.find(rows->toInt(0));
+        if (thread != IdMap::Missing)
+            m_builder->addThreadMetadata(ThreadIndex(thread), rows->toText(1), value, true);
     }
-    checkCancel();
-    m_progress.setStage(QStringLiteral("Loading: building the trial"), 0);
-    return builder.build();
 }
 
 } // namespace parallax::perfdb

@@ -1,7 +1,10 @@
 // Upload and load of a big trial through the experiment database, on SQLite (a temporary file) and,
-// when a URI is given, on PostgreSQL. Prints one JSON object per step.
+// when a URI is given, on PostgreSQL. Prints one JSON object per step on stdout, the time of each
+// upload/load stage on stderr, and checks that the loaded trial equals the uploaded one.
 //   bench_perfdb [DIR] [POSTGRESQL_URI]     (DIR defaults to /tmp/parallax-bench-16384x101,
-//   generated with parallax-cli synth when missing)
+//                                            generated with parallax-cli synth when missing)
+//   PARALLAX_BENCH_KEEP=FILE bench_perfdb ...   keeps the trial (SQLite in FILE) for profiling
+//   bench_perfdb --load LOCATION ID             times one load
 #include "datasource/readers/readerregistry.h"
 #include "perfdb/database.h"
 
@@ -25,6 +28,14 @@ class StageClock {
 public:
     StageClock() { m_timer.start(); }
     ~StageClock() { stop(); }
+    /// Prints the running stage.
+    void stop()
+    {
+        if (!m_stage.isEmpty())
+            std::fprintf(stderr, "  %-40s %8.3f s\n", qPrintable(m_stage),
+                static_cast<double>(m_timer.nsecsElapsed() - m_start) / 1e9);
+        m_stage.clear();
+    }
     Progress::Callback callback()
     {
         return [this](const QString& stage, qint64, qint64) {
@@ -37,13 +48,6 @@ public:
     }
 
 private:
-    void stop()
-    {
-        if (!m_stage.isEmpty())
-            std::fprintf(stderr, "  %-40s %8.3f s\n", qPrintable(m_stage),
-                static_cast<double>(m_timer.nsecsElapsed() - m_start) / 1e9);
-        m_stage.clear();
-    }
     QElapsedTimer m_timer;
     QString m_stage;
     qint64 m_start = 0;
@@ -109,6 +113,7 @@ bool run(const QString& backend, const QString& location, const Trial& trial, qi
         options.application = QStringLiteral("bench");
         options.experiment = QStringLiteral("perfdb");
         auto uploaded = db.uploadTrial(trial, options, progress);
+        clock.stop();
         if (!uploaded.ok()) {
             std::fprintf(stderr, "%s\n", qPrintable(uploaded.error().toString()));
             return false;
@@ -136,6 +141,7 @@ bool run(const QString& backend, const QString& location, const Trial& trial, qi
     StageClock clock;
     Progress progress(clock.callback());
     auto loaded = db.loadTrial(id, progress);
+    clock.stop();
     if (!loaded.ok()) {
         std::fprintf(stderr, "%s\n", qPrintable(loaded.error().toString()));
         return false;
@@ -170,6 +176,7 @@ int main(int argc, char** argv)
         StageClock clock;
         Progress progress(clock.callback());
         auto loaded = opened.value()->loadTrial(args[3].toLongLong(), progress);
+        clock.stop();
         print({ { QStringLiteral("step"), QStringLiteral("load") }, { QStringLiteral("ok"), loaded.ok() },
             { QStringLiteral("seconds"), opened.value()->lastTransfer().seconds } });
         return loaded.ok() ? 0 : 1;
