@@ -151,25 +151,8 @@ void UserEventsModel::rebuild()
 
 QString UserEventsModel::rowModeName(RowMode mode)
 {
-    switch (mode) {
-    case RowMode::MeanAll:
-        return tr("Mean");
-    case RowMode::MeanPresent:
-        return tr("Mean (present)");
-    case RowMode::Total:
-        return tr("Total (all samples)");
-    case RowMode::Min:
-        return tr("Min");
-    case RowMode::Max:
-        return tr("Max");
-    case RowMode::StdDevAll:
-        return tr("Std. Dev.");
-    case RowMode::StdDevPresent:
-        return tr("Std. Dev. (present)");
-    case RowMode::Thread:
-        return tr("Thread");
-    }
-    return {};
+    // The same names as the statistics table, except that a user event's total pools its samples.
+    return mode == RowMode::Total ? tr("Total (all samples)") : StatisticsModel::rowModeName(mode);
 }
 
 QModelIndex UserEventsModel::index(int row, int column, const QModelIndex& parent) const
