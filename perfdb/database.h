@@ -127,6 +127,12 @@ public:
     virtual DbResult<Done> deleteTrial(qint64 id) = 0;
     /// Sets (or with a null value removes) a primary_metadata entry of a trial.
     virtual DbResult<Done> setMetadata(qint64 id, const QString& name, const QString& value) = 0;
+    /// Applies several setMetadata changes (name, value; a null value removes the entry) in one
+    /// transaction: all of them, or none when one fails.
+    virtual DbResult<Done> updateMetadata(qint64 id, const std::vector<std::pair<QString, QString>>& changes) = 0;
+    /// A trial's primary_metadata entries (name, value), ordered by name: its trial-wide metadata and
+    /// the entries the upload added (Application, Experiment, Parallax Upload Time).
+    virtual DbResult<std::vector<std::pair<QString, QString>>> trialMetadata(qint64 id) = 0;
 
     virtual DbResult<std::vector<View>> views() = 0;
 

@@ -40,6 +40,24 @@ public:
                          : std::max(out, m_ranges[i].first + m_ranges[i].second - 1);
         return out;
     }
+    /// True when the ids are one run of consecutive numbers.
+    bool contiguous() const { return m_ranges.size() <= 1; }
+    /// Splits off the next `count` ids (the caller never asks for more than are left).
+    IdBlock take(qint64 count)
+    {
+        IdBlock out;
+        while (count > 0) {
+            while (m_offset >= m_ranges[m_range].second) {
+                ++m_range;
+                m_offset = 0;
+            }
+            const qint64 n = std::min(count, m_ranges[m_range].second - m_offset);
+            out.addRange(m_ranges[m_range].first + m_offset, n);
+            m_offset += n;
+            count -= n;
+        }
+        return out;
+    }
     /// The next id; the caller never asks for more than size().
     qint64 next()
     {

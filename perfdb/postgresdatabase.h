@@ -39,6 +39,10 @@ public:
         std::string_view table, const std::vector<std::string_view>& columns, BulkWriter::Format format) override;
     IdBlock reserveIds(std::string_view table, qint64 count) override;
     bool tableExists(std::string_view table) override;
+    QString columnType(std::string_view table, std::string_view column) override;
+    std::string partitionFor(std::string_view table, qint64 trial, qint64 first, qint64 last) override;
+    void finishPartitions() override;
+    void dropPartitions(qint64 trial) override;
 
     /// The connection string without its password, for messages and Trial provenance.
     static QString withoutPassword(const QString& connection);
@@ -60,12 +64,24 @@ protected:
 
 private:
     PostgresDatabase() = default;
+    /// True for Parallax's partitioned timer_call_data and timer_value (schema 2).
+    bool isPartitioned(const std::string& table);
+
+    struct PendingPartition {
+        std::string parent;
+        std::string name;
+        std::string from;
+        std::string to;
+    };
 
     PGconn* m_conn = nullptr;
     PGconn* m_helper = nullptr; ///< second connection for parallelStream(), opened on first use
     QString m_connection; ///< as given (with any password: kept in memory for the helper only)
     QString m_location;
     std::unordered_map<std::string, std::string> m_sequences; ///< table -> its id sequence
+    std::unordered_map<std::string, bool> m_partitioned; ///< table -> partitioned (relkind p)
+    std::vector<PendingPartition> m_pendingPartitions; ///< made by partitionFor() in this transaction
+    bool m_idLockHeld = false; ///< reserveIds() holds its session-level advisory lock
     std::unordered_map<std::string, std::vector<std::pair<std::string, unsigned int>>> m_columns; ///< name, type oid
 };
 

@@ -35,6 +35,17 @@ namespace {
                         ? QStringLiteral("parallax-sqlite.sql")
                         : QStringLiteral("parallax-postgresql.sql")));
             } },
+        { 2, "PostgreSQL: timer_call_data and timer_value partitioned by call-data id, one partition per trial",
+            [](SqlDatabase& db) {
+                if (db.dialect() != SqlDatabase::Dialect::Postgres)
+                    return; // nothing changes on SQLite
+                // The compatibility views would follow the renamed tables: drop and make them again.
+                db.execScript("DROP VIEW IF EXISTS interval_location_profile, interval_total_summary, "
+                              "interval_mean_summary, interval_event_value, interval_event, atomic_location_profile, "
+                              "atomic_total_summary, atomic_mean_summary, atomic_event_value, atomic_event");
+                db.execScript(SqlDatabase::script(QStringLiteral("parallax-postgresql-partitions.sql")));
+                db.execScript(SqlDatabase::script(QStringLiteral("views.sql")));
+            } },
     };
 
     /// Builds a WHERE clause from fixed SQL fragments; every value goes into the parameters.
@@ -163,6 +174,8 @@ void SqlDatabase::initialise()
 void SqlDatabase::createSchema()
 {
     execScript(script(dialectName() + QStringLiteral(".sql")));
+    if (dialect() == Dialect::Postgres)
+        execScript(script(QStringLiteral("parallax-postgresql-partitions.sql")));
     execScript(script(QStringLiteral("static-rows.sql")));
     execScript(script(QStringLiteral("views.sql")));
     execScript(script(QStringLiteral("parallax-") + dialectName() + QStringLiteral(".sql")));
@@ -446,6 +459,8 @@ DbResult<Done> SqlDatabase::deleteTrial(qint64 id)
                 ranges.push_back(rows->toInt(0));
         }
         const bool side = tableExists("parallax_trial");
+        // A trial's own partitions go at once; the DELETEs below then find none of its cells.
+        dropPartitions(id);
         // Children before parents, every table a trial has rows in.
         exec("DELETE FROM timer_value WHERE timer_call_data IN (SELECT d.id FROM timer_call_data d "
              "JOIN thread h ON d.thread = h.id WHERE h.trial = $1)",
@@ -484,16 +499,38 @@ DbResult<Done> SqlDatabase::deleteTrial(qint64 id)
 
 DbResult<Done> SqlDatabase::setMetadata(qint64 id, const QString& name, const QString& value)
 {
+    return updateMetadata(id, { { name, value } });
+}
+
+DbResult<Done> SqlDatabase::updateMetadata(qint64 id, const std::vector<std::pair<QString, QString>>& changes)
+{
     return transaction(true, [&] {
         if (!query("SELECT id FROM trial WHERE id = $1", { id })->next())
             throw DbException(QStringLiteral("there is no trial %1").arg(id));
-        if (value.isNull()) {
-            exec("DELETE FROM primary_metadata WHERE trial = $1 AND name = $2", { id, name });
-            return;
+        for (const auto& [name, value] : changes) {
+            if (value.isNull()) {
+                exec("DELETE FROM primary_metadata WHERE trial = $1 AND name = $2", { id, name });
+                continue;
+            }
+            if (exec("UPDATE primary_metadata SET value = $3 WHERE trial = $1 AND name = $2", { id, name, value }) == 0)
+                exec("INSERT INTO primary_metadata (trial, name, value) VALUES ($1, $2, $3)", { id, name, value });
         }
-        if (exec("UPDATE primary_metadata SET value = $3 WHERE trial = $1 AND name = $2", { id, name, value }) == 0)
-            exec("INSERT INTO primary_metadata (trial, name, value) VALUES ($1, $2, $3)", { id, name, value });
     });
+}
+
+DbResult<std::vector<std::pair<QString, QString>>> SqlDatabase::trialMetadata(qint64 id)
+{
+    std::vector<std::pair<QString, QString>> out;
+    const auto result = transaction(false, [&] {
+        if (!query("SELECT id FROM trial WHERE id = $1", { id })->next())
+            throw DbException(QStringLiteral("there is no trial %1").arg(id));
+        auto rows = query("SELECT name, value FROM primary_metadata WHERE trial = $1 ORDER BY name, value", { id });
+        while (rows->next())
+            out.emplace_back(rows->toText(0), rows->toText(1));
+    });
+    if (!result.ok())
+        return result.error();
+    return out;
 }
 
 DbResult<std::vector<View>> SqlDatabase::views()

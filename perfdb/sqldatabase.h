@@ -20,7 +20,7 @@ class SqlDatabase : public Database {
 public:
     enum class Dialect { Sqlite, Postgres };
     /// The newest Parallax schema this code writes and reads (parallax_schema_version).
-    static constexpr int CurrentSchemaVersion = 1;
+    static constexpr int CurrentSchemaVersion = 2;
 
     int schemaVersion() const override { return m_schemaVersion; }
     DbResult<qint64> uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress) override;
@@ -30,6 +30,8 @@ public:
     DbResult<Done> renameTrial(qint64 id, const QString& name) override;
     DbResult<Done> deleteTrial(qint64 id) override;
     DbResult<Done> setMetadata(qint64 id, const QString& name, const QString& value) override;
+    DbResult<Done> updateMetadata(qint64 id, const std::vector<std::pair<QString, QString>>& changes) override;
+    DbResult<std::vector<std::pair<QString, QString>>> trialMetadata(qint64 id) override;
     DbResult<std::vector<View>> views() override;
     TransferStats lastTransfer() const override { return m_lastTransfer; }
 
@@ -58,6 +60,23 @@ public:
     /// Reserves `count` new ids of a table's id column inside the current write transaction.
     virtual IdBlock reserveIds(std::string_view table, qint64 count) = 0;
     virtual bool tableExists(std::string_view table) = 0;
+    /// The declared type of a column, lower case ("integer", "character varying", "varchar"...),
+    /// or empty when the table has no such column: TAUdb's dialects and versions differ.
+    virtual QString columnType(std::string_view table, std::string_view column) = 0;
+    /// Where one trial's bulk rows of `table` go when their partition key (timer_call_data: id,
+    /// timer_value: timer_call_data) lies in [first, last]: on PostgreSQL's partitioned layout a
+    /// fresh table without indexes that finishPartitions() indexes and attaches; else `table`.
+    virtual std::string partitionFor(std::string_view table, qint64 trial, qint64 first, qint64 last)
+    {
+        (void)trial;
+        (void)first;
+        (void)last;
+        return std::string(table);
+    }
+    /// Indexes and attaches the tables partitionFor() made in this transaction.
+    virtual void finishPartitions() { }
+    /// Drops the partitions that hold only this trial's rows (deleteTrial, before the DELETEs).
+    virtual void dropPartitions(qint64 trial) { (void)trial; }
 
     /// True when the parallax_ side tables exist (always for a Parallax schema; added to a foreign
     /// TAUdb by its first upload).

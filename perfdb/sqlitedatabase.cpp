@@ -376,4 +376,13 @@ bool SqliteDatabase::tableExists(std::string_view table)
     return rows->next();
 }
 
+
+QString SqliteDatabase::columnType(std::string_view table, std::string_view column)
+{
+    auto rows = query("SELECT type FROM pragma_table_info($1) WHERE name = $2",
+        { QString::fromUtf8(table.data(), static_cast<qsizetype>(table.size())),
+            QString::fromUtf8(column.data(), static_cast<qsizetype>(column.size())) });
+    return rows->next() ? rows->toText(0).toLower() : QString();
+}
+
 } // namespace parallax::perfdb

@@ -36,6 +36,7 @@ public:
         std::string_view table, const std::vector<std::string_view>& columns, BulkWriter::Format format) override;
     IdBlock reserveIds(std::string_view table, qint64 count) override;
     bool tableExists(std::string_view table) override;
+    QString columnType(std::string_view table, std::string_view column) override;
 
     /// The message of the connection's last error.
     QString lastError() const;

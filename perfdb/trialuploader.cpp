@@ -88,6 +88,8 @@ qint64 TrialUploader::run()
     insertValues();
     insertCounters();
     insertMetadata();
+    stage(QStringLiteral("indexes"), 0);
+    m_db.finishPartitions();
     // A cancel during the last stage must still win over the commit.
     if (m_progress.isCancelled())
         throw DbException(QStringLiteral("upload cancelled"), DbException::Kind::Cancelled);
@@ -357,10 +359,25 @@ void TrialUploader::insertCallData()
     // round-trip ("did not run" is not "ran for 0").
     const qint64 cells = static_cast<qint64>(m_trial.cellCount());
     stage(QStringLiteral("call data"), cells);
-    m_callDataIds = m_db.reserveIds("timer_call_data", cells);
+    // The derived threads' cells too, in one block: one id range per trial, so that on PostgreSQL
+    // all of a trial's call data and values fit in one partition.
+    m_statistics = std::make_unique<DerivedStatistics>(m_trial);
+    qint64 present = 0;
+    for (std::size_t e = 0; e < m_trial.eventCount(); ++e)
+        present += m_statistics->present(EventId(e)) > 0 ? 1 : 0;
+    const qint64 derived = present * static_cast<qint64>(DerivedStatistics::CodeCount);
+    IdBlock all = m_db.reserveIds("timer_call_data", cells + derived);
+    m_callDataTable = "timer_call_data";
+    m_valueTable = "timer_value";
+    if (all.contiguous() && cells + derived > 0) {
+        m_callDataTable = m_db.partitionFor("timer_call_data", m_trialId, all.smallest(), all.largest());
+        m_valueTable = m_db.partitionFor("timer_value", m_trialId, all.smallest(), all.largest());
+    }
+    m_callDataIds = all.take(cells);
+    m_derivedCallDataIds = all.take(derived);
     IdBlock ids = m_callDataIds;
     auto writer = m_db.bulkInsert(
-        "timer_call_data", { "id", "timer_callpath", "thread", "calls", "subroutines" }, BulkWriter::Format::Binary);
+        m_callDataTable, { "id", "timer_callpath", "thread", "calls", "subroutines" }, BulkWriter::Format::Binary);
     for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
         const IntervalRow& row = m_trial.row(ThreadIndex(t));
         const qint64 thread = m_threadIds[t];
@@ -379,7 +396,6 @@ void TrialUploader::insertCallData()
 void TrialUploader::insertDerivedThreads()
 {
     stage(QStringLiteral("derived threads"), 0);
-    m_statistics = std::make_unique<DerivedStatistics>(m_trial);
     IdBlock threadIds = m_db.reserveIds("thread", DerivedStatistics::CodeCount);
     {
         auto writer = m_db.bulkInsert("thread",
@@ -394,13 +410,9 @@ void TrialUploader::insertDerivedThreads()
         }
         writer->finish();
     }
-    qint64 present = 0;
-    for (std::size_t e = 0; e < m_trial.eventCount(); ++e)
-        present += m_statistics->present(EventId(e)) > 0 ? 1 : 0;
-    m_derivedCallDataIds = m_db.reserveIds("timer_call_data", present * DerivedStatistics::CodeCount);
     IdBlock ids = m_derivedCallDataIds;
     auto writer = m_db.bulkInsert(
-        "timer_call_data", { "id", "timer_callpath", "thread", "calls", "subroutines" }, BulkWriter::Format::Binary);
+        m_callDataTable, { "id", "timer_callpath", "thread", "calls", "subroutines" }, BulkWriter::Format::Binary);
     for (std::size_t c = 0; c < DerivedStatistics::CodeCount; ++c) {
         const int code = DerivedStatistics::Codes[c];
         for (std::size_t e = 0; e < m_trial.eventCount(); ++e) {
@@ -423,7 +435,7 @@ void TrialUploader::insertValues()
     const std::size_t metrics = m_trial.metricCount();
     stage(QStringLiteral("values"), static_cast<qint64>(m_trial.cellCount() * metrics));
     IdBlock ids = m_callDataIds;
-    auto writer = m_db.bulkInsert("timer_value",
+    auto writer = m_db.bulkInsert(m_valueTable,
         { "timer_call_data", "metric", "inclusive_value", "exclusive_value", "inclusive_percent", "exclusive_percent",
             "sum_exclusive_squared" },
         BulkWriter::Format::Binary);
@@ -609,18 +621,20 @@ void TrialUploader::insertMetadata()
     }
     {
         // Per-thread metadata -> secondary_metadata rows with their thread (FORMATS.md 7.4 step 11).
+        // Only the columns every TAUdb variant has; TAU's SQLite DDL (FORMATS.md 7.3) numbers the
+        // rows itself (INTEGER PRIMARY KEY), the others take a UUID.
+        const bool numbered = m_db.columnType("secondary_metadata", "id").startsWith(QLatin1String("int"));
         UuidSequence uuids;
-        auto writer = m_db.bulkInsert("secondary_metadata",
-            { "id", "trial", "thread", "timer_callpath", "time_range", "parent", "name", "value", "is_array" },
-            BulkWriter::Format::Text);
+        std::vector<std::string_view> columns { "trial", "thread", "name", "value", "is_array" };
+        if (!numbered)
+            columns.insert(columns.begin(), "id");
+        auto writer = m_db.bulkInsert("secondary_metadata", columns, BulkWriter::Format::Text);
         for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
             for (const MetadataEntry& entry : m_trial.threadMetadata(ThreadIndex(t))) {
-                writer->addText(uuids.next());
+                if (!numbered)
+                    writer->addText(uuids.next());
                 writer->addInt(m_trialId);
                 writer->addInt(m_threadIds[t]);
-                writer->addNull();
-                writer->addNull();
-                writer->addNull();
                 writer->addText(strings.get(entry.key));
                 writer->addText(strings.get(entry.value));
                 writer->addBool(false);

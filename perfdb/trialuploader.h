@@ -67,6 +67,8 @@ private:
     std::vector<qint64> m_nodeIds;
     std::vector<int> m_eventNode; ///< per EventId
     IdBlock m_callDataIds; ///< real-thread cells, thread by thread, in row order
+    std::string m_callDataTable; ///< timer_call_data, or this trial's partition of it
+    std::string m_valueTable; ///< timer_value, or this trial's partition of it
     IdBlock m_derivedCallDataIds; ///< derived cells, code by code, present events in id order
     std::unique_ptr<DerivedStatistics> m_statistics;
     std::vector<qint64> m_counterIds; ///< per AtomicEventId

@@ -3,6 +3,7 @@
 #include "app/cli/synth.h"
 #include "datasource/model/trialbuilder.h"
 #include "perfdb/database.h"
+#include "perfdb/dbexception.h"
 #include "perfdb/postgresdatabase.h"
 #include "perfdb/sqldatabase.h"
 #include "tests/common/testutil.h"
@@ -60,6 +61,34 @@ bool same(const std::vector<double>& a, const std::vector<double>& b)
         if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))))
             return false;
     return true;
+}
+
+/// Turns a fresh Parallax database into a plain TAUdb, as TAU's own tools create one: TAUdb's
+/// tables (unpartitioned on PostgreSQL), static rows and views, and nothing of Parallax.
+/// Returns what went wrong, or an empty string.
+QString makePlainTaudb(perfdb::SqlDatabase& db)
+{
+    try {
+        for (const char* view : { "interval_location_profile", "interval_total_summary", "interval_mean_summary",
+                 "interval_event_value", "interval_event", "atomic_location_profile", "atomic_total_summary",
+                 "atomic_mean_summary", "atomic_event_value", "atomic_event" })
+            db.execScript(QByteArray("DROP VIEW IF EXISTS ") + view);
+        for (const char* table :
+            { "parallax_counter_value", "parallax_counter", "parallax_event", "parallax_metric", "parallax_trial",
+                "parallax_schema_version", "analysis_result", "analysis_settings", "taudb_view_parameter", "taudb_view",
+                "secondary_metadata", "primary_metadata", "counter_value", "counter", "timer_value", "timer_call_data",
+                "time_range", "timer_callpath", "timer_parameter", "timer_group", "timer", "metric", "thread", "trial",
+                "derived_thread_type", "data_source", "schema_version" })
+            db.execScript(QByteArray("DROP TABLE IF EXISTS ") + table);
+        const bool sqlite = db.dialect() == perfdb::SqlDatabase::Dialect::Sqlite;
+        db.execScript(
+            perfdb::SqlDatabase::script(sqlite ? QStringLiteral("sqlite.sql") : QStringLiteral("postgresql.sql")));
+        db.execScript(perfdb::SqlDatabase::script(QStringLiteral("static-rows.sql")));
+        db.execScript(perfdb::SqlDatabase::script(QStringLiteral("views.sql")));
+    } catch (const perfdb::DbException& e) {
+        return e.message();
+    }
+    return {};
 }
 
 /// Everything a trial holds, compared exactly; returns the first difference or an empty string.
@@ -272,10 +301,13 @@ private Q_SLOTS:
     void refusesNewerSchema();
     void migratesOlderSchema_data() { backends(); }
     void migratesOlderSchema();
+    void migratesVersion1WithTrials_data() { backends(); }
+    void migratesVersion1WithTrials();
     void compatibilityViews_data() { backends(); }
     void compatibilityViews();
     void foreignTaudb_data() { backends(); }
     void foreignTaudb();
+    void taudbSqliteVariant();
     void concurrentUploads_data() { backends(); }
     void concurrentUploads();
     void manage_data() { backends(); }
@@ -628,7 +660,7 @@ void TestPerfdb::migratesOlderSchema()
     // Make it a version-0 Parallax database: TAUdb plus parallax_schema_version, no side tables.
     for (const char* table :
         { "parallax_counter_value", "parallax_counter", "parallax_event", "parallax_metric", "parallax_trial" })
-        sql_db.execScript(QByteArray("DROP TABLE ") + table);
+        sql_db.execScript(QByteArray("DROP TABLE IF EXISTS ") + table);
     sql_db.exec("UPDATE parallax_schema_version SET version = $1", { 0 });
     auto again = Database::open(location);
     QVERIFY2(again.ok(), why(again).constData());
@@ -647,6 +679,66 @@ void TestPerfdb::migratesOlderSchema()
     QVERIFY(loaded.ok());
     const QString diff = difference(*trial, *loaded.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestPerfdb::migratesVersion1WithTrials()
+{
+    OPEN_FRESH(db);
+    // A version-1 database with a trial in it: TAUdb's plain tables plus the side tables, as
+    // Parallax 0.1 wrote them. Built as a foreign TAUdb that gets an upload, then marked version 1.
+    QCOMPARE(makePlainTaudb(sql_db), QString());
+    const auto first = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+    QVERIFY(first);
+    qint64 firstId = 0;
+    {
+        auto v1 = Database::open(location);
+        QVERIFY2(v1.ok(), why(v1).constData());
+        Progress progress;
+        const auto id = v1.value()->uploadTrial(*first, {}, progress);
+        QVERIFY2(id.ok(), why(id).constData());
+        firstId = id.value();
+        auto& raw = dynamic_cast<SqlDatabase&>(*v1.value());
+        raw.execScript("CREATE TABLE parallax_schema_version (version INTEGER NOT NULL)");
+        raw.exec("INSERT INTO parallax_schema_version (version) VALUES ($1)", { 1 });
+    }
+    auto again = Database::open(location);
+    QVERIFY2(again.ok(), why(again).constData());
+    auto& migrated = dynamic_cast<SqlDatabase&>(*again.value());
+    QCOMPARE(migrated.schemaVersion(), SqlDatabase::CurrentSchemaVersion);
+    if (backend == QLatin1String("postgresql")) {
+        // Schema 2: both big tables partitioned, the old rows kept as one partition.
+        auto rows = migrated.query("SELECT COUNT(*) FROM pg_class WHERE relkind = 'p' AND oid IN "
+                                   "(to_regclass('timer_call_data'), to_regclass('timer_value'))");
+        QVERIFY(rows->next());
+        QCOMPARE(rows->toInt(0), qint64(2));
+        QVERIFY(migrated.tableExists("parallax_call_data_legacy"));
+    }
+    Progress progress;
+    const auto back = migrated.loadTrial(firstId, progress);
+    QVERIFY2(back.ok(), why(back).constData());
+    QString diff = difference(*first, *back.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    // New uploads go into their own partition; the compatibility views see old and new rows.
+    const auto second = oddTrial();
+    const auto secondId = migrated.uploadTrial(*second, {}, progress);
+    QVERIFY2(secondId.ok(), why(secondId).constData());
+    if (backend == QLatin1String("postgresql"))
+        QVERIFY(migrated.tableExists("timer_call_data_t" + std::to_string(secondId.value())));
+    const auto secondBack = migrated.loadTrial(secondId.value(), progress);
+    QVERIFY2(secondBack.ok(), why(secondBack).constData());
+    diff = difference(*second, *secondBack.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+    auto rows = migrated.query("SELECT COUNT(DISTINCT trial) FROM interval_event");
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toInt(0), qint64(2));
+    rows.reset();
+    QVERIFY(migrated.deleteTrial(secondId.value()).ok());
+    if (backend == QLatin1String("postgresql"))
+        QVERIFY(!migrated.tableExists("timer_call_data_t" + std::to_string(secondId.value())));
+    QVERIFY(migrated.deleteTrial(firstId).ok());
+    rows = migrated.query("SELECT (SELECT COUNT(*) FROM timer_call_data) + (SELECT COUNT(*) FROM timer_value)");
+    QVERIFY(rows->next());
+    QCOMPARE(rows->toInt(0), qint64(0));
 }
 
 void TestPerfdb::compatibilityViews()
@@ -745,9 +837,7 @@ void TestPerfdb::foreignTaudb()
 {
     OPEN_FRESH(db);
     // Make it a plain TAUdb: no Parallax tables at all.
-    for (const char* table : { "parallax_counter_value", "parallax_counter", "parallax_event", "parallax_metric",
-             "parallax_trial", "parallax_schema_version" })
-        sql_db.execScript(QByteArray("DROP TABLE ") + table);
+    QCOMPARE(makePlainTaudb(sql_db), QString());
     auto reopened = Database::open(location);
     QVERIFY2(reopened.ok(), why(reopened).constData());
     auto& foreign = dynamic_cast<SqlDatabase&>(*reopened.value());
@@ -866,6 +956,74 @@ void TestPerfdb::foreignTaudb()
     QVERIFY(foreign.loadTrial(trial, progress).ok());
     QVERIFY(foreign.deleteTrial(trial).ok());
     QCOMPARE(foreign.listTrials().value().size(), std::size_t(1));
+}
+
+void TestPerfdb::taudbSqliteVariant()
+{
+    // TAU's own SQLite DDL (FORMATS.md 7.3; there is no PostgreSQL counterpart, foreignTaudb covers
+    // that server): numbered secondary_metadata rows with timer_call_data and call_number columns,
+    // a typed time_range. Parallax reads what TAU wrote there and uploads into it.
+    const QString location = freshLocation(QStringLiteral("sqlite"));
+    {
+        auto opened = Database::open(location);
+        QVERIFY2(opened.ok(), why(opened).constData());
+        auto& db = dynamic_cast<SqlDatabase&>(*opened.value());
+        QCOMPARE(makePlainTaudb(db), QString());
+        db.execScript("DROP TABLE secondary_metadata");
+        db.execScript("DROP TABLE time_range");
+        db.execScript("CREATE TABLE time_range_type (id INT PRIMARY KEY, name VARCHAR NOT NULL)");
+        db.execScript(
+            "INSERT INTO time_range_type VALUES (1, 'TIMESTAMP'), (2, 'ITERATION NUMBER'), (3, 'CALL NUMBER')");
+        db.execScript("CREATE TABLE time_range (id INTEGER PRIMARY KEY AUTOINCREMENT, type INT NOT NULL REFERENCES "
+                      "time_range_type(id), start INT NOT NULL, \"end\" INT)");
+        db.execScript("CREATE TABLE secondary_metadata (id INTEGER PRIMARY KEY AUTOINCREMENT, trial INT NOT NULL "
+                      "REFERENCES trial(id), thread INT REFERENCES thread(id), timer_call_data INT REFERENCES "
+                      "timer_call_data(id), call_number INT, time_range INT REFERENCES time_range(id), parent INT "
+                      "REFERENCES secondary_metadata(id), name VARCHAR NOT NULL, value VARCHAR, is_array BOOLEAN "
+                      "DEFAULT FALSE)");
+        db.execScript("CREATE INDEX secondary_metadata_index ON secondary_metadata (trial, name, thread, parent)");
+        // A trial as TAU wrote it: one thread, one timer, a numbered per-thread metadata row.
+        db.begin(true);
+        db.execScript("INSERT INTO trial (id, name, data_source, node_count, contexts_per_node, threads_per_context, "
+                      "total_threads) VALUES (1, 'tau sqlite', 1, 1, 1, 1, 1)");
+        db.execScript("INSERT INTO metric (id, trial, name, derived) VALUES (1, 1, 'TIME', 0)");
+        db.execScript("INSERT INTO timer (id, trial, name, short_name) VALUES (1, 1, 'main()', 'main()')");
+        db.execScript("INSERT INTO timer_group (timer, group_name) VALUES (1, 'TAU_DEFAULT')");
+        db.execScript("INSERT INTO thread (id, trial, node_rank, context_rank, thread_rank, thread_index) "
+                      "VALUES (1, 1, 0, 0, 0, 0)");
+        db.execScript("INSERT INTO timer_callpath (id, timer, parent) VALUES (1, 1, NULL)");
+        db.execScript(
+            "INSERT INTO timer_call_data (id, timer_callpath, thread, calls, subroutines) VALUES (1, 1, 1, 1, 0)");
+        db.execScript("INSERT INTO timer_value (timer_call_data, metric, inclusive_value, exclusive_value, "
+                      "inclusive_percent, exclusive_percent) VALUES (1, 1, 42.5, 42.5, 100, 100)");
+        db.execScript("INSERT INTO primary_metadata (trial, name, value) VALUES (1, 'Application', 'tau')");
+        db.execScript("INSERT INTO secondary_metadata (trial, thread, name, value) VALUES (1, 1, 'pid', '7')");
+        db.commit();
+    }
+    auto reopened = Database::open(location);
+    QVERIFY2(reopened.ok(), why(reopened).constData());
+    Database& db = *reopened.value();
+    QCOMPARE(db.schemaVersion(), 0);
+    Progress progress;
+    const auto tau = db.loadTrial(1, progress);
+    QVERIFY2(tau.ok(), why(tau).constData());
+    QCOMPARE(exclOf(*tau.value(), 0, QStringLiteral("main()")), 42.5);
+    QCOMPARE(tau.value()->metadataValue(QStringLiteral("pid"), ThreadIndex(0u)), QStringLiteral("7"));
+
+    // Uploads keep every per-thread metadata row, numbered by SQLite, and round-trip exactly.
+    for (const QString& sample : { QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"),
+             QStringLiteral("tau2/tau-profiles-openmp-2thread") }) {
+        const auto trial = mustLoad(dataPath(sample));
+        QVERIFY(trial);
+        const auto id = db.uploadTrial(*trial, {}, progress);
+        QVERIFY2(id.ok(), why(id).constData());
+        const auto back = db.loadTrial(id.value(), progress);
+        QVERIFY2(back.ok(), why(back).constData());
+        const QString diff = difference(*trial, *back.value());
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        QVERIFY(db.deleteTrial(id.value()).ok());
+    }
+    QCOMPARE(db.listTrials().value().size(), std::size_t(1));
 }
 
 void TestPerfdb::concurrentUploads()
