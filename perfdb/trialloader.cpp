@@ -502,6 +502,8 @@ void TrialLoader::loadUserEvents()
         }
     }
     std::vector<AtomicRow> atomicRows(m_threads);
+    std::vector<std::vector<double>> sds(m_threads); ///< the stored standard deviations, per record
+    std::vector<char> anyExplicit(m_threads, 0);
     if (!counters.isEmpty()) {
         auto rows = m_ours
             ? m_db.stream("SELECT v.counter, v.thread, v.sample_count, v.maximum_value, v.minimum_value, "
@@ -523,11 +525,16 @@ void TrialLoader::loadUserEvents()
             const double count = value(2);
             const double mean = value(5);
             double squares = 0;
+            bool explicitSd = false;
             if (!m_ours) {
                 // TAU's Java loader stores the sum of squares in standard_deviation (FORMATS.md 7.2).
                 squares = value(6);
             } else if (!rows->isNull(7)) {
                 squares = rows->toDouble(7);
+                // An algebra result (a diff, say) carries its standard deviation explicitly
+                // (AtomicRow::stdDev): the stored value then differs from the sum of squares' one.
+                const AtomicRow probe { { counter.value() }, { count }, {}, {}, { mean }, { squares }, {} };
+                explicitSd = !rows->isNull(6) && rows->toDouble(6) != probe.stddev(0);
             } else {
                 const double sd = value(6);
                 squares = count * (sd * sd + mean * mean);
@@ -539,7 +546,12 @@ void TrialLoader::loadUserEvents()
             row.min.push_back(value(4));
             row.mean.push_back(mean);
             row.sumSquares.push_back(squares);
+            sds[thread].push_back(value(6));
+            anyExplicit[thread] = anyExplicit[thread] || explicitSd;
         }
+        for (std::size_t t = 0; t < atomicRows.size(); ++t)
+            if (anyExplicit[t])
+                atomicRows[t].stdDev = std::move(sds[t]);
     }
     m_builder->setAtomicRows(std::move(atomicRows));
 }

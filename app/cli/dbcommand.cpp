@@ -1,7 +1,7 @@
 #include "app/cli/dbcommand.h"
 
 #include "datasource/readers/readerregistry.h"
-#include "datasource/writers/tauwriter.h"
+#include "datasource/writers/writerregistry.h"
 #include "perfdb/databaselocation.h"
 
 #include <QDir>
@@ -9,7 +9,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <cstdio>
 #include <unistd.h>
 
@@ -17,7 +16,7 @@ namespace parallax {
 
 namespace {
 
-const char* const DbUsage = R"(usage: parallax-cli db <command> [--db LOCATION] ...
+    const char* const DbUsage = R"(usage: parallax-cli db <command> [--db LOCATION] ...
 
 LOCATION is an SQLite file, or a PostgreSQL server as postgresql://user@host:port/db or a libpq
 keyword string ("host=/tmp port=5432 dbname=perf"); the password comes from the URI, PGPASSWORD
@@ -34,218 +33,233 @@ commands:
   rename --id N NAME                    rename a trial
   delete --id N                         delete a trial and all its rows
   meta --id N KEY [VALUE]               set a metadata value (no VALUE: remove the key)
-  export --id N [--format tau] OUT      write a trial back as a TAU profile directory
+  export --id N [--format tau|ppk] OUT  write a trial back: a TAU profile directory, or a
+                                        ParaProf .ppk when OUT ends in .ppk (or --format)
   views                                 list the TAUdb views (saved metadata filters)
 )";
 
-int fail(const QString& message, int code = 2)
-{
-    std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
-    return code;
-}
+    int fail(const QString& message, int code = 2)
+    {
+        std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
+        return code;
+    }
 
-int usage(const QString& message)
-{
-    if (!message.isEmpty())
-        std::fprintf(stderr, "parallax-cli: db: %s\n", message.toLocal8Bit().constData());
-    std::fputs(DbUsage, stderr);
-    return 1;
-}
+    int usage(const QString& message)
+    {
+        if (!message.isEmpty())
+            std::fprintf(stderr, "parallax-cli: db: %s\n", message.toLocal8Bit().constData());
+        std::fputs(DbUsage, stderr);
+        return 1;
+    }
 
-void print(const QString& text)
-{
-    const QByteArray bytes = text.toUtf8();
-    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
-}
+    void print(const QString& text)
+    {
+        const QByteArray bytes = text.toUtf8();
+        std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+    }
 
-/// Options shared by the db commands, parsed once.
-struct Options {
-    QString db;
-    QString app;
-    QString exp;
-    QString name;
-    QString format;
-    qint64 id = -1;
-    qint64 view = 0;
-    bool json = false;
-    std::vector<std::pair<QString, QString>> where;
-    QStringList positional;
-    QString error;
-};
+    /// Options shared by the db commands, parsed once.
+    struct Options {
+        QString db;
+        QString app;
+        QString exp;
+        QString name;
+        QString format;
+        qint64 id = -1;
+        qint64 view = 0;
+        bool json = false;
+        std::vector<std::pair<QString, QString>> where;
+        QStringList positional;
+        QString error;
+    };
 
-Options parse(const QStringList& args)
-{
-    Options o;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        auto value = [&](QString& out) {
-            if (i + 1 >= args.size()) {
-                o.error = QStringLiteral("%1 needs a value").arg(a);
-                return false;
+    Options parse(const QStringList& args)
+    {
+        Options o;
+        for (int i = 0; i < args.size(); ++i) {
+            const QString& a = args[i];
+            auto value = [&](QString& out) {
+                if (i + 1 >= args.size()) {
+                    o.error = QStringLiteral("%1 needs a value").arg(a);
+                    return false;
+                }
+                out = args[++i];
+                return true;
+            };
+            QString v;
+            if (a == QLatin1String("--db")) {
+                value(o.db);
+            } else if (a == QLatin1String("--app")) {
+                value(o.app);
+            } else if (a == QLatin1String("--exp")) {
+                value(o.exp);
+            } else if (a == QLatin1String("--name")) {
+                value(o.name);
+            } else if (a == QLatin1String("--format")) {
+                value(o.format);
+            } else if (a == QLatin1String("--json")) {
+                o.json = true;
+            } else if (a == QLatin1String("--id") || a == QLatin1String("--view")) {
+                if (!value(v))
+                    continue;
+                bool ok = false;
+                const qint64 n = v.toLongLong(&ok);
+                if (!ok || n < 0)
+                    o.error = QStringLiteral("%1 needs a number, got '%2'").arg(a, v);
+                else
+                    (a == QLatin1String("--id") ? o.id : o.view) = n;
+            } else if (a == QLatin1String("--where")) {
+                if (!value(v))
+                    continue;
+                const qsizetype eq = v.indexOf(QLatin1Char('='));
+                if (eq <= 0)
+                    o.error = QStringLiteral("--where needs KEY=VALUE, got '%1'").arg(v);
+                else
+                    o.where.emplace_back(v.left(eq), v.mid(eq + 1));
+            } else if (a.startsWith(QLatin1String("--"))) {
+                o.error = QStringLiteral("unknown option %1").arg(a);
+            } else {
+                o.positional << a;
             }
-            out = args[++i];
-            return true;
-        };
-        QString v;
-        if (a == QLatin1String("--db")) {
-            value(o.db);
-        } else if (a == QLatin1String("--app")) {
-            value(o.app);
-        } else if (a == QLatin1String("--exp")) {
-            value(o.exp);
-        } else if (a == QLatin1String("--name")) {
-            value(o.name);
-        } else if (a == QLatin1String("--format")) {
-            value(o.format);
-        } else if (a == QLatin1String("--json")) {
-            o.json = true;
-        } else if (a == QLatin1String("--id") || a == QLatin1String("--view")) {
-            if (!value(v))
-                continue;
-            bool ok = false;
-            const qint64 n = v.toLongLong(&ok);
-            if (!ok || n < 0)
-                o.error = QStringLiteral("%1 needs a number, got '%2'").arg(a, v);
-            else
-                (a == QLatin1String("--id") ? o.id : o.view) = n;
-        } else if (a == QLatin1String("--where")) {
-            if (!value(v))
-                continue;
-            const qsizetype eq = v.indexOf(QLatin1Char('='));
-            if (eq <= 0)
-                o.error = QStringLiteral("--where needs KEY=VALUE, got '%1'").arg(v);
-            else
-                o.where.emplace_back(v.left(eq), v.mid(eq + 1));
-        } else if (a.startsWith(QLatin1String("--"))) {
-            o.error = QStringLiteral("unknown option %1").arg(a);
-        } else {
-            o.positional << a;
         }
+        return o;
     }
-    return o;
-}
 
-QString progressLine(const QString& stage, qint64 done, qint64 total)
-{
-    return total > 0 ? QStringLiteral("%1: %2/%3").arg(stage).arg(done).arg(total) : stage;
-}
-
-int cmdInit(perfdb::Database& db)
-{
-    print(QStringLiteral("%1 database %2 ready (schema %3)\n").arg(db.backend(), db.location()).arg(db.schemaVersion()));
-    return 0;
-}
-
-int cmdLoad(perfdb::Database& db, const Options& o)
-{
-    if (o.positional.isEmpty())
-        return usage(QStringLiteral("load needs at least one PATH"));
-    if (o.app.isEmpty() || o.exp.isEmpty())
-        return usage(QStringLiteral("load needs --app and --exp (the application and experiment the trials belong to)"));
-    if (!o.name.isEmpty() && o.positional.size() > 1)
-        return usage(QStringLiteral("--name names one trial; give one PATH with it"));
-    const bool interactive = isatty(fileno(stderr));
-    for (const QString& path : o.positional) {
-        Progress readProgress;
-        const TrialResult read = ReaderRegistry::instance().read(path, ReadOptions {}, readProgress, o.format);
-        if (!read)
-            return fail(read.error().toString());
-        for (const QString& w : read.value()->warnings())
-            std::fprintf(stderr, "parallax-cli: warning: %s\n", w.toLocal8Bit().constData());
-        perfdb::UploadOptions upload;
-        upload.application = o.app;
-        upload.experiment = o.exp;
-        upload.name = o.name;
-        Progress progress([interactive](const QString& stage, qint64 done, qint64 total) {
-            if (interactive)
-                std::fprintf(stderr, "\r%-70s", progressLine(stage, done, total).toLocal8Bit().constData());
-        });
-        const auto id = db.uploadTrial(*read.value(), upload, progress);
-        if (interactive)
-            std::fprintf(stderr, "\r%-70s\r", "");
-        if (!id)
-            return fail(id.error().toString());
-        const perfdb::TransferStats stats = db.lastTransfer();
-        print(QStringLiteral("stored %1 as trial %2 (%3 rows in %4 s)\n")
-                  .arg(QDir::toNativeSeparators(path))
-                  .arg(id.value())
-                  .arg(stats.rows)
-                  .arg(stats.seconds, 0, 'f', 2));
+    QString progressLine(const QString& stage, qint64 done, qint64 total)
+    {
+        return total > 0 ? QStringLiteral("%1: %2/%3").arg(stage).arg(done).arg(total) : stage;
     }
-    return 0;
-}
 
-int cmdList(perfdb::Database& db, const Options& o)
-{
-    perfdb::TrialFilter filter;
-    filter.application = o.app;
-    filter.experiment = o.exp;
-    filter.nameContains = o.name;
-    filter.metadata = o.where;
-    filter.view = o.view;
-    const auto trials = db.listTrials(filter);
-    if (!trials)
-        return fail(trials.error().toString());
-    if (o.json) {
-        QJsonArray array;
-        for (const auto& t : trials.value()) {
-            QJsonObject item;
-            item.insert(QStringLiteral("id"), t.id);
-            item.insert(QStringLiteral("name"), t.name);
-            item.insert(QStringLiteral("application"), t.application);
-            item.insert(QStringLiteral("experiment"), t.experiment);
-            item.insert(QStringLiteral("threads"), t.threads);
-            item.insert(QStringLiteral("nodes"), t.nodes);
-            item.insert(QStringLiteral("metrics"), QJsonArray::fromStringList(t.metrics));
-            item.insert(QStringLiteral("data_source"), t.dataSource);
-            item.insert(QStringLiteral("uploaded"), t.uploaded);
-            array.append(item);
-        }
-        print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+    int cmdInit(perfdb::Database& db)
+    {
+        print(QStringLiteral("%1 database %2 ready (schema %3)\n")
+                  .arg(db.backend(), db.location())
+                  .arg(db.schemaVersion()));
         return 0;
     }
-    print(QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
-              .arg(QStringLiteral("id"), 6)
-              .arg(QStringLiteral("application"), -16)
-              .arg(QStringLiteral("experiment"), -16)
-              .arg(QStringLiteral("name"), -32)
-              .arg(QStringLiteral("threads"), 8)
-              .arg(QStringLiteral("metrics"), -20)
-              .arg(QStringLiteral("uploaded")));
-    for (const auto& t : trials.value()) {
-        print(QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
-                  .arg(t.id, 6)
-                  .arg(t.application, -16)
-                  .arg(t.experiment, -16)
-                  .arg(t.name, -32)
-                  .arg(t.threads, 8)
-                  .arg(t.metrics.join(QLatin1Char(',')), -20)
-                  .arg(t.uploaded));
-    }
-    return 0;
-}
 
-int cmdExport(perfdb::Database& db, const Options& o)
-{
-    if (o.id < 0 || o.positional.size() != 1)
-        return usage(QStringLiteral("export needs --id N and one OUT directory"));
-    if (!o.format.isEmpty() && o.format != QLatin1String("tau"))
-        return fail(QStringLiteral("export --format %1: only 'tau' can be written yet (ppk comes with the writers of the formats issue)")
-                        .arg(o.format),
-            1);
-    const QString out = o.positional.first();
-    if (QFileInfo::exists(out) && !QDir(out).isEmpty())
-        return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(out), 1);
-    Progress progress;
-    const auto trial = db.loadTrial(o.id, progress);
-    if (!trial)
-        return fail(trial.error().toString());
-    const QString error = TauWriter::write(*trial.value(), out);
-    if (!error.isEmpty())
-        return fail(error);
-    print(QStringLiteral("wrote trial %1 (%2 threads) to %3\n").arg(o.id).arg(trial.value()->threadCount()).arg(out));
-    return 0;
-}
+    int cmdLoad(perfdb::Database& db, const Options& o)
+    {
+        if (o.positional.isEmpty())
+            return usage(QStringLiteral("load needs at least one PATH"));
+        if (o.app.isEmpty() || o.exp.isEmpty())
+            return usage(
+                QStringLiteral("load needs --app and --exp (the application and experiment the trials belong to)"));
+        if (!o.name.isEmpty() && o.positional.size() > 1)
+            return usage(QStringLiteral("--name names one trial; give one PATH with it"));
+        const bool interactive = isatty(fileno(stderr));
+        for (const QString& path : o.positional) {
+            Progress readProgress;
+            const TrialResult read = ReaderRegistry::instance().read(path, ReadOptions {}, readProgress, o.format);
+            if (!read)
+                return fail(read.error().toString());
+            for (const QString& w : read.value()->warnings())
+                std::fprintf(stderr, "parallax-cli: warning: %s\n", w.toLocal8Bit().constData());
+            perfdb::UploadOptions upload;
+            upload.application = o.app;
+            upload.experiment = o.exp;
+            upload.name = o.name;
+            Progress progress([interactive](const QString& stage, qint64 done, qint64 total) {
+                if (interactive)
+                    std::fprintf(stderr, "\r%-70s", progressLine(stage, done, total).toLocal8Bit().constData());
+            });
+            const auto id = db.uploadTrial(*read.value(), upload, progress);
+            if (interactive)
+                std::fprintf(stderr, "\r%-70s\r", "");
+            if (!id)
+                return fail(id.error().toString());
+            const perfdb::TransferStats stats = db.lastTransfer();
+            print(QStringLiteral("stored %1 as trial %2 (%3 rows in %4 s)\n")
+                      .arg(QDir::toNativeSeparators(path))
+                      .arg(id.value())
+                      .arg(stats.rows)
+                      .arg(stats.seconds, 0, 'f', 2));
+        }
+        return 0;
+    }
+
+    int cmdList(perfdb::Database& db, const Options& o)
+    {
+        perfdb::TrialFilter filter;
+        filter.application = o.app;
+        filter.experiment = o.exp;
+        filter.nameContains = o.name;
+        filter.metadata = o.where;
+        filter.view = o.view;
+        const auto trials = db.listTrials(filter);
+        if (!trials)
+            return fail(trials.error().toString());
+        if (o.json) {
+            QJsonArray array;
+            for (const auto& t : trials.value()) {
+                QJsonObject item;
+                item.insert(QStringLiteral("id"), t.id);
+                item.insert(QStringLiteral("name"), t.name);
+                item.insert(QStringLiteral("application"), t.application);
+                item.insert(QStringLiteral("experiment"), t.experiment);
+                item.insert(QStringLiteral("threads"), t.threads);
+                item.insert(QStringLiteral("nodes"), t.nodes);
+                item.insert(QStringLiteral("metrics"), QJsonArray::fromStringList(t.metrics));
+                item.insert(QStringLiteral("data_source"), t.dataSource);
+                item.insert(QStringLiteral("uploaded"), t.uploaded);
+                array.append(item);
+            }
+            print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+            return 0;
+        }
+        print(QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+                  .arg(QStringLiteral("id"), 6)
+                  .arg(QStringLiteral("application"), -16)
+                  .arg(QStringLiteral("experiment"), -16)
+                  .arg(QStringLiteral("name"), -32)
+                  .arg(QStringLiteral("threads"), 8)
+                  .arg(QStringLiteral("metrics"), -20)
+                  .arg(QStringLiteral("uploaded")));
+        for (const auto& t : trials.value()) {
+            print(QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+                      .arg(t.id, 6)
+                      .arg(t.application, -16)
+                      .arg(t.experiment, -16)
+                      .arg(t.name, -32)
+                      .arg(t.threads, 8)
+                      .arg(t.metrics.join(QLatin1Char(',')), -20)
+                      .arg(t.uploaded));
+        }
+        return 0;
+    }
+
+    int cmdExport(perfdb::Database& db, const Options& o)
+    {
+        if (o.id < 0 || o.positional.size() != 1)
+            return usage(QStringLiteral("export needs --id N and one OUT path"));
+        const QString out = o.positional.first();
+        const WriterInfo* writer
+            = o.format.isEmpty() ? WriterRegistry::instance().forPath(out) : WriterRegistry::instance().find(o.format);
+        if (!writer) {
+            QStringList known;
+            for (const WriterInfo* w : WriterRegistry::instance().writers())
+                known.append(w->name);
+            return fail(QStringLiteral("export --format %1: Parallax writes %2")
+                            .arg(o.format, known.join(QStringLiteral(", "))),
+                1);
+        }
+        if (writer->directory && QFileInfo::exists(out) && !QDir(out).isEmpty())
+            return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(out), 1);
+        if (!writer->directory && QFileInfo::exists(out))
+            return fail(QStringLiteral("%1 exists; choose a new file name").arg(out), 1);
+        Progress progress;
+        const auto trial = db.loadTrial(o.id, progress);
+        if (!trial)
+            return fail(trial.error().toString());
+        const QString error = writer->write(*trial.value(), out);
+        if (!error.isEmpty())
+            return fail(error);
+        print(QStringLiteral("wrote trial %1 (%2 threads) to %3 (%4)\n")
+                  .arg(o.id)
+                  .arg(trial.value()->threadCount())
+                  .arg(out, writer->name));
+        return 0;
+    }
 
 } // namespace
 
@@ -275,9 +289,9 @@ int runDbCommand(const QStringList& args)
     const Options o = parse(args.mid(1));
     if (!o.error.isEmpty())
         return usage(o.error);
-    static const QStringList commands = { QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"),
-        QStringLiteral("rename"), QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"),
-        QStringLiteral("views") };
+    static const QStringList commands
+        = { QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"), QStringLiteral("rename"),
+              QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"), QStringLiteral("views") };
     if (!commands.contains(command))
         return usage(QStringLiteral("unknown command '%1'").arg(command));
     auto opened = perfdb::Database::open(databaseLocation(o.db));

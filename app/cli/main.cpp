@@ -1,16 +1,17 @@
 // parallax-cli: the headless front end (no Widgets linked).
+#include "app/cli/algebracommand.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
 #include "app/cli/synth.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/tauwriter.h"
+#include "datasource/writers/writerregistry.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
@@ -45,14 +46,17 @@ commands:
                  write a deterministic synthetic TAU profile directory
   db <command>   the experiment database: init, load, list, rename, delete, meta,
                  export, views ('parallax-cli db help')
-  formats        list the readers Parallax knows
+  diff|ratio|mean|merge|min|max|stddev|derive|convert
+                 the algebra of runs and format conversion (below)
+  formats        list the readers and writers Parallax knows
 
 pprof and info also read a stored trial: --db LOCATION --id N (LOCATION: an SQLite file or
 postgresql://...; without it $PARALLAX_DB or the default SQLite database).
   help           this text
 )";
 
-const char* const PprofUsage = R"(usage: parallax-cli pprof [-c|-b|-m|-t|-e|-i|-v] [-r] [-s] [-n num] [-l] [-p] [-a] [-x] [--metric NAME] [--format NAME] [DIR] [node numbers]
+const char* const PprofUsage
+    = R"(usage: parallax-cli pprof [-c|-b|-m|-t|-e|-i|-v] [-r] [-s] [-n num] [-l] [-p] [-a] [-x] [--metric NAME] [--format NAME] [DIR] [node numbers]
  -a : Show all location information available
  -c : Sort according to number of Calls
  -b : Sort according to number of suBroutines called by a function
@@ -121,19 +125,45 @@ int runPprof(const QStringList& args)
         for (int k = 1; k < a.size(); ++k) {
             const char c = a[k].toLatin1();
             switch (c) {
-            case 'a': options.showLocations = true; break;
-            case 'c': options.sort = PprofOptions::Sort::Calls; break;
-            case 'b': options.sort = PprofOptions::Sort::Subroutines; break;
-            case 'm': options.sort = PprofOptions::Sort::Exclusive; break;
-            case 't': options.sort = PprofOptions::Sort::Inclusive; break;
-            case 'e': options.sort = PprofOptions::Sort::ExclusivePerCall; break;
-            case 'i': options.sort = PprofOptions::Sort::InclusivePerCall; break;
-            case 'v': options.sort = PprofOptions::Sort::StdDev; break;
-            case 'r': options.reverse = true; break;
-            case 's': options.summaryOnly = true; break;
-            case 'p': options.plainMsec = true; break;
-            case 'l': options.list = true; break;
-            case 'x': options.minMax = true; break;
+            case 'a':
+                options.showLocations = true;
+                break;
+            case 'c':
+                options.sort = PprofOptions::Sort::Calls;
+                break;
+            case 'b':
+                options.sort = PprofOptions::Sort::Subroutines;
+                break;
+            case 'm':
+                options.sort = PprofOptions::Sort::Exclusive;
+                break;
+            case 't':
+                options.sort = PprofOptions::Sort::Inclusive;
+                break;
+            case 'e':
+                options.sort = PprofOptions::Sort::ExclusivePerCall;
+                break;
+            case 'i':
+                options.sort = PprofOptions::Sort::InclusivePerCall;
+                break;
+            case 'v':
+                options.sort = PprofOptions::Sort::StdDev;
+                break;
+            case 'r':
+                options.reverse = true;
+                break;
+            case 's':
+                options.summaryOnly = true;
+                break;
+            case 'p':
+                options.plainMsec = true;
+                break;
+            case 'l':
+                options.list = true;
+                break;
+            case 'x':
+                options.minMax = true;
+                break;
             case 'n': {
                 QString value = a.mid(k + 1);
                 if (value.isEmpty()) {
@@ -196,7 +226,9 @@ int runPprof(const QStringList& args)
             QStringList names;
             for (const auto& m : trial.metrics())
                 names << m.name;
-            return fail(QStringLiteral("no metric '%1' in %2 (metrics: %3)").arg(metricName, dir, names.join(QStringLiteral(", "))), 1);
+            return fail(QStringLiteral("no metric '%1' in %2 (metrics: %3)")
+                            .arg(metricName, dir, names.join(QStringLiteral(", "))),
+                1);
         }
     }
     const std::string text = pprofReport(trial, options);
@@ -247,7 +279,8 @@ int runInfo(const QStringList& args)
     }
     if (path.isEmpty())
         return fail(QStringLiteral("info: give a PATH (a profile directory or file), or --db LOCATION --id N"), 1);
-    const Reader* reader = format.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(format);
+    const Reader* reader
+        = format.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(format);
     const auto result = load(path, format, strict);
     if (!result)
         return fail(result.error().toString());
@@ -313,7 +346,9 @@ int runSynth(const QStringList& args)
         }
     }
     if (!haveThreads || !haveEvents || out.isEmpty())
-        return fail(QStringLiteral("synth: usage: synth --threads T --events E [--callpath-depth D] [--metrics M] [--user-events U] [--seed S] OUT"), 1);
+        return fail(QStringLiteral("synth: usage: synth --threads T --events E [--callpath-depth D] [--metrics M] "
+                                   "[--user-events U] [--seed S] OUT"),
+            1);
     if (QFileInfo(out).exists() && !QDir(out).isEmpty())
         return fail(QStringLiteral("synth: %1 exists and is not empty; choose a new directory").arg(out), 1);
     QElapsedTimer timer;
@@ -340,6 +375,8 @@ int main(int argc, char* argv[])
     if (args.isEmpty() || args.first() == QLatin1String("help") || args.first() == QLatin1String("--help")
         || args.first() == QLatin1String("-h")) {
         std::fputs(Usage, args.isEmpty() ? stderr : stdout);
+        std::fputs("\n", args.isEmpty() ? stderr : stdout);
+        std::fputs(AlgebraUsage, args.isEmpty() ? stderr : stdout);
         return args.isEmpty() ? 1 : 0;
     }
     const QString command = args.takeFirst();
@@ -351,9 +388,19 @@ int main(int argc, char* argv[])
         return runSynth(args);
     if (command == QLatin1String("db"))
         return runDbCommand(args);
+    if (isAlgebraCommand(command))
+        return runAlgebraCommand(command, args);
+    if (command == QLatin1String("convert"))
+        return runConvert(args);
     if (command == QLatin1String("formats")) {
         for (const Reader* r : ReaderRegistry::instance().readers())
             std::printf("%-10s %s\n", r->name().toLatin1().constData(), r->description().toLocal8Bit().constData());
+        std::printf("\nwriters (convert --to, -o):\n");
+        for (const WriterInfo* w : WriterRegistry::instance().writers())
+            std::printf("%-10s %s%s\n", w->name.toLatin1().constData(), w->description.toLocal8Bit().constData(),
+                w->suffixes.isEmpty()
+                    ? ""
+                    : qPrintable(QStringLiteral(" (") + w->suffixes.join(QStringLiteral(", ")) + QLatin1Char(')')));
         return 0;
     }
     std::fputs(Usage, stderr);

@@ -24,6 +24,8 @@ std::ptrdiff_t AtomicRow::find(AtomicEventId e) const
 
 double AtomicRow::stddev(std::size_t i) const
 {
+    if (i < stdDev.size())
+        return stdDev[i];
     const double n = count[i];
     if (n <= 1)
         return 0.0;
@@ -105,6 +107,20 @@ QString Trial::metadataValue(const QString& key, ThreadIndex t) const
         if (entry.key == k)
             return m_strings.get(entry.value);
     return {};
+}
+
+const ProvidedStatistic* Trial::providedStatistic(int derivedId) const
+{
+    for (const auto& statistic : m_providedStatistics)
+        if (statistic.derivedId == derivedId)
+            return &statistic;
+    return nullptr;
+}
+
+const std::vector<ProfileSnapshot>& Trial::timeSeries(ThreadIndex t) const
+{
+    static const std::vector<ProfileSnapshot> none;
+    return t.index() < m_timeSeries.size() ? m_timeSeries[t.index()] : none;
 }
 
 Trial::CacheSlot& Trial::cacheSlot(std::type_index type) const

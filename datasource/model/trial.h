@@ -98,16 +98,44 @@ struct AtomicRow {
     std::vector<double> min;
     std::vector<double> mean;
     std::vector<double> sumSquares;
+    /// Explicit standard deviations, one per record, for records whose sd cannot be derived from
+    /// sumSquares (algebra results such as a diff, SEMANTICS.md 4.3); empty for measured data.
+    std::vector<double> stdDev;
 
     std::size_t size() const { return events.size(); }
     std::ptrdiff_t find(AtomicEventId e) const;
-    /// sqrt(max(0, sumsqr/n - mean^2)); 0 when n <= 1 (SEMANTICS.md 1.5).
+    /// stdDev[i] when given, else sqrt(max(0, sumsqr/n - mean^2)); 0 when n <= 1 (SEMANTICS.md 1.5).
     double stddev(std::size_t i) const;
 };
 
 struct MetadataEntry {
     StringId key;
     StringId value;
+};
+
+/// A statistics row that the source provides ready-made (the derived blocks of TAU merged XML,
+/// FORMATS.md 4.3), kept as written rather than recomputed. Parallax's own statistics
+/// (algebra/statistics.h) do not use these; they are for display and cross-checking.
+struct ProvidedStatistic {
+    /// The source's name for the row: "total", "mean_all", "mean_no_null", "stddev_all", ...
+    QString name;
+    /// ParaProf's derived-thread id (FORMATS.md 2.1): -1 mean (present threads), -2 total,
+    /// -3 sd (present), -4 min, -5 max, -6 mean (all threads), -7 sd (all); 0 for another name.
+    int derivedId = 0;
+    /// Cells by event id, laid out like a thread's rows. A count the source marks as unknown
+    /// (negative) and a value that cannot be attributed to one event are NaN.
+    IntervalRow row;
+    AtomicRow atomicRow;
+};
+
+/// One snapshot of one thread's profile (TAU snapshot XML): the values as of `timestamp`.
+struct ProfileSnapshot {
+    /// The source's name for the snapshot (TAU writes "final" for the last one); may be empty.
+    QString name;
+    /// Microseconds since the epoch; 0 when the source gives none.
+    qint64 timestamp = 0;
+    IntervalRow row;
+    AtomicRow atomicRow;
 };
 
 /// Where a trial came from: the source and reader, or the algebra operation and its operands.
@@ -170,6 +198,15 @@ public:
 
     const QStringList& warnings() const { return m_warnings; }
 
+    // Source-provided statistics and snapshot series (TAU snapshot / merged XML); empty otherwise.
+    const std::vector<ProvidedStatistic>& providedStatistics() const { return m_providedStatistics; }
+    /// The provided statistic with this derived-thread id (see ProvidedStatistic), or nullptr.
+    const ProvidedStatistic* providedStatistic(int derivedId) const;
+    bool hasTimeSeries() const { return !m_timeSeries.empty(); }
+    /// Every snapshot of a thread, oldest first; the last one holds the same values as row(t) and
+    /// atomicRow(t). Empty when the source has a single snapshot per thread.
+    const std::vector<ProfileSnapshot>& timeSeries(ThreadIndex t) const;
+
     /// A value derived from this trial (statistics, call tree...), computed once on first use and
     /// shared afterwards. Thread-safe; the trial itself stays unchanged.
     template <typename T>
@@ -200,6 +237,8 @@ private:
     std::vector<MetadataEntry> m_metadata;
     std::vector<std::vector<MetadataEntry>> m_threadMetadata;
     QStringList m_warnings;
+    std::vector<ProvidedStatistic> m_providedStatistics;
+    std::vector<std::vector<ProfileSnapshot>> m_timeSeries; // per thread; empty without a series
     QHash<QString, EventId> m_eventIndex;
     QHash<QString, AtomicEventId> m_atomicIndex;
 

@@ -135,8 +135,12 @@ std::size_t normaliseAtomicRow(AtomicRow& row)
         out.min.push_back(row.min[i]);
         out.mean.push_back(row.mean[i]);
         out.sumSquares.push_back(row.sumSquares[i]);
+        if (row.stdDev.size() == n)
+            out.stdDev.push_back(row.stdDev[i]);
     }
     const std::size_t merged = n - out.events.size();
+    if (merged > 0)
+        out.stdDev.clear(); // explicit sds do not pool: pooled records fall back to sumSquares
     row = std::move(out);
     return merged;
 }
@@ -312,6 +316,14 @@ void TrialBuilder::addThreadMetadata(ThreadIndex t, const QString& key, const QS
     entries.push_back({ k, v });
 }
 
+void TrialBuilder::setTimeSeries(ThreadIndex t, std::vector<ProfileSnapshot> series)
+{
+    auto& all = m_trial->m_timeSeries;
+    if (all.size() < m_trial->m_threads.size())
+        all.resize(m_trial->m_threads.size());
+    all[t.index()] = std::move(series);
+}
+
 void TrialBuilder::finishRows()
 {
     const std::size_t metrics = m_trial->m_metrics.size();
@@ -340,12 +352,28 @@ void TrialBuilder::finishRows()
         addWarning(QStringLiteral("%1 duplicate interval cells were summed").arg(duplicates.load()));
     if (atomicDuplicates > 0 && m_atomicAppended)
         addWarning(QStringLiteral("%1 duplicate atomic records were pooled").arg(atomicDuplicates.load()));
+    // Rows given by the source beside the thread rows: sorted the same way (readers merge duplicates).
+    for (auto& statistic : m_trial->m_providedStatistics) {
+        normaliseIntervalRow(statistic.row, metrics);
+        normaliseAtomicRow(statistic.atomicRow);
+    }
+    auto& series = m_trial->m_timeSeries;
+    QtConcurrent::blockingMap(series, [&](std::vector<ProfileSnapshot>& points) {
+        for (auto& point : points) {
+            normaliseIntervalRow(point.row, metrics);
+            normaliseAtomicRow(point.atomicRow);
+        }
+    });
+    if (std::all_of(series.begin(), series.end(), [](const auto& points) { return points.empty(); }))
+        series.clear();
 }
 
 void TrialBuilder::finishThreads()
 {
     auto& threads = m_trial->m_threads;
     ensureRows();
+    if (!m_trial->m_timeSeries.empty())
+        m_trial->m_timeSeries.resize(threads.size());
     if (std::is_sorted(threads.begin(), threads.end()))
         return;
     std::vector<std::uint32_t> order(threads.size());
@@ -360,6 +388,13 @@ void TrialBuilder::finishThreads()
         rows.push_back(std::move(m_trial->m_rows[i]));
         atomicRows.push_back(std::move(m_trial->m_atomicRows[i]));
         meta.push_back(std::move(m_rawThreadMetadata[i]));
+    }
+    if (!m_trial->m_timeSeries.empty()) {
+        std::vector<std::vector<ProfileSnapshot>> series;
+        series.reserve(order.size());
+        for (auto i : order)
+            series.push_back(std::move(m_trial->m_timeSeries[i]));
+        m_trial->m_timeSeries = std::move(series);
     }
     m_trial->m_rows = std::move(rows);
     m_trial->m_atomicRows = std::move(atomicRows);

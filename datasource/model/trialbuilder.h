@@ -53,6 +53,15 @@ public:
     void setThreadMetadataEntries(ThreadIndex t, std::vector<MetadataEntry> entries) { m_rawThreadMetadata[t.index()] = std::move(entries); }
     void forcePerThreadKey(StringId key) { m_forcedPerThreadKeys.insert(key); }
 
+    /// A statistics row given by the source (event ids of this builder); build() sorts its cells.
+    void addProvidedStatistic(ProvidedStatistic statistic)
+    {
+        m_trial->m_providedStatistics.push_back(std::move(statistic));
+    }
+    /// The snapshots of a thread, oldest first (the last should hold the thread's row); build()
+    /// sorts their cells like the thread rows.
+    void setTimeSeries(ThreadIndex t, std::vector<ProfileSnapshot> series);
+
     std::shared_ptr<Trial> build();
 
 private:

@@ -1,5 +1,6 @@
 #include "datasource/readers/readerregistry.h"
 
+#include "datasource/readers/ppkreader.h"
 #include "datasource/readers/taureader.h"
 
 #include <QFileInfo>
@@ -9,6 +10,7 @@ namespace parallax {
 ReaderRegistry::ReaderRegistry()
 {
     m_readers.push_back(std::make_unique<TauReader>());
+    m_readers.push_back(std::make_unique<PpkReader>());
 }
 
 const ReaderRegistry& ReaderRegistry::instance()

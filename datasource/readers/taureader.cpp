@@ -1109,7 +1109,19 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                         .arg(duplicateExamples.join(QStringLiteral(", ")));
     if (duplicateAtomicTotal > 0)
         warnings << QStringLiteral("%1 duplicate user event records were merged (pooled count, min, max, mean, sum of squares)").arg(duplicateAtomicTotal);
-    if (negativeTotal > 0)
+    // A result of the algebra (a difference, say) has negative values by design: its metadata
+    // names the operation, and then they are no oddity worth a warning.
+    bool algebraResult = false;
+    if (negativeTotal > 0) {
+        const StringId operation = builder.strings().find(QStringLiteral("Parallax operation"));
+        for (std::size_t i = 0; i < results[0].size() && !algebraResult && operation.isValid(); ++i)
+            for (const auto& [k, v] : results[0][i].metadata)
+                if (poolId(k) == operation) {
+                    algebraResult = true;
+                    break;
+                }
+    }
+    if (negativeTotal > 0 && !algebraResult)
         warnings << QStringLiteral("%1 negative exclusive or inclusive value(s) in %2 file(s), kept as they are (first: %3)")
                         .arg(negativeTotal)
                         .arg(negativeFiles)

@@ -22,7 +22,8 @@ Run cli(const QStringList& args)
     QProcess p;
     p.start(QStringLiteral(PARALLAX_CLI), args);
     p.waitForFinished(120000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError() };
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
 }
 
 } // namespace
@@ -32,7 +33,8 @@ class TestCli : public QObject {
 private Q_SLOTS:
     void infoJson()
     {
-        const Run r = cli({ QStringLiteral("info"), QStringLiteral("--json"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        const Run r = cli({ QStringLiteral("info"), QStringLiteral("--json"),
+            dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("tau"));
@@ -53,9 +55,9 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const QString out = tmp.filePath(QStringLiteral("synth"));
-        Run r = cli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("8"), QStringLiteral("--events"),
-            QStringLiteral("20"), QStringLiteral("--callpath-depth"), QStringLiteral("2"), QStringLiteral("--user-events"),
-            QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("7"), out });
+        Run r = cli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("8"),
+            QStringLiteral("--events"), QStringLiteral("20"), QStringLiteral("--callpath-depth"), QStringLiteral("2"),
+            QStringLiteral("--user-events"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("7"), out });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         r = cli({ QStringLiteral("info"), QStringLiteral("--json"), out });
         QCOMPARE(r.exitCode, 0);
@@ -69,7 +71,8 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("FUNCTION SUMMARY (mean):"));
         QVERIFY(r.out.contains(".TAU application"));
         // Writing into a directory that is not empty is refused.
-        r = cli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--events"), QStringLiteral("2"), out });
+        r = cli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--events"),
+            QStringLiteral("2"), out });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("not empty"));
     }
@@ -85,7 +88,8 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("usage:"));
         r = cli({ QStringLiteral("frobnicate") });
         QCOMPARE(r.exitCode, 1);
-        r = cli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("NOPE"), dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
+        r = cli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("NOPE"),
+            dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("no metric 'NOPE'"));
     }
@@ -112,12 +116,13 @@ private Q_SLOTS:
         Run r = cli({ QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), db });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QString app = QStringLiteral("cli-test-%1").arg(QCoreApplication::applicationPid());
-        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"), app,
-            QStringLiteral("--exp"), QStringLiteral("scaling"), QStringLiteral("--name"), QStringLiteral("4 ranks; 'quoted'"), cpi });
+        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+            app, QStringLiteral("--exp"), QStringLiteral("scaling"), QStringLiteral("--name"),
+            QStringLiteral("4 ranks; 'quoted'"), cpi });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("as trial "));
-        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"), app,
-            QStringLiteral("--json") });
+        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+            app, QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray trials = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(trials.size(), 1);
@@ -131,32 +136,151 @@ private Q_SLOTS:
         r = cli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.out, fromDir.out);
-        r = cli({ QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
+        r = cli({ QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+            id });
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("callpaths")).toInt(), 11);
         const QString out = tmp.filePath(QStringLiteral("export"));
-        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"), id, out });
+        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+            id, out });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(cli({ QStringLiteral("pprof"), out }).out, fromDir.out);
+        // The same trial as a ParaProf packed profile (chosen by the suffix) reads back the same.
+        const QString ppk = tmp.filePath(QStringLiteral("export.ppk"));
+        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+            id, ppk });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("(ppk)"));
+        QCOMPARE(cli({ QStringLiteral("pprof"), ppk }).out, fromDir.out);
+        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+            id, QStringLiteral("--format"), QStringLiteral("nope"), tmp.filePath(QStringLiteral("x")) });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("Parallax writes tau, ppk"));
         r = cli({ QStringLiteral("db"), QStringLiteral("meta"), QStringLiteral("--db"), db, QStringLiteral("--id"), id,
             QStringLiteral("Compiler"), QStringLiteral("gcc 12") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--where"),
             QStringLiteral("Compiler=gcc 12"), QStringLiteral("--app"), app, QStringLiteral("--json") });
         QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
-        r = cli({ QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--db"), db, QStringLiteral("--id"), id,
-            QStringLiteral("renamed") });
+        r = cli({ QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+            id, QStringLiteral("renamed") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("delete"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
+        r = cli(
+            { QStringLiteral("db"), QStringLiteral("delete"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"), app,
-            QStringLiteral("--json") });
+        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+            app, QStringLiteral("--json") });
         QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 0);
         // Errors: a missing trial, a missing option.
-        r = cli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("999999") });
+        r = cli(
+            { QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("999999") });
         QCOMPARE(r.exitCode, 2);
         r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, cpi });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("--app and --exp"));
+    }
+
+    void algebraCommands()
+    {
+        QTemporaryDir tmp;
+        const QString ring2 = dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
+        const QString ring8 = dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk"));
+        const auto a = mustLoad(ring2);
+        const auto b = mustLoad(ring8);
+        QVERIFY(a && b);
+        auto total = [](const parallax::Trial& t, const QString& event) {
+            double sum = 0;
+            for (std::size_t i = 0; i < t.threadCount(); ++i)
+                sum += exclOf(t, static_cast<int>(t.threadKey(parallax::ThreadIndex(i)).node), event);
+            return sum;
+        };
+        const QString init = QStringLiteral("MPI_Init()");
+
+        // 2 ranks against 8, collapsed into one thread: the totals' difference, written as ppk.
+        const QString collapsed = tmp.filePath(QStringLiteral("collapsed.ppk"));
+        Run r = cli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("collapse-all"), ring2, ring8,
+            QStringLiteral("-o"), collapsed });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("1 threads, 10 events"));
+        QVERIFY(r.out.contains("positive = B cheaper"));
+        const auto d = mustLoad(collapsed);
+        QVERIFY(d);
+        QCOMPARE(d->threadCount(), std::size_t(1));
+        QCOMPARE(exclOf(*d, 0, init), total(*a, init) - total(*b, init));
+
+        // Without a collapse the 2 ranks are a subset of the 8: the union by key, 8 threads, and
+        // ranks 2..7 count as 0 on the left.
+        const QString bykey = tmp.filePath(QStringLiteral("bykey"));
+        r = cli({ QStringLiteral("diff"), ring2, ring8, QStringLiteral("-o"), bykey, QStringLiteral("--top"),
+            QStringLiteral("0") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto k = mustLoad(bykey);
+        QVERIFY(k);
+        QCOMPARE(k->threadCount(), std::size_t(8));
+        QCOMPARE(exclOf(*k, 1, init), exclOf(*a, 1, init) - exclOf(*b, 1, init));
+        QCOMPARE(exclOf(*k, 5, init), -exclOf(*b, 5, init));
+
+        // diff(X, X) is all zeros.
+        const QString zero = tmp.filePath(QStringLiteral("zero.ppk"));
+        r = cli({ QStringLiteral("diff"), ring8, ring8, QStringLiteral("-o"), zero });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto z = mustLoad(zero);
+        QVERIFY(z);
+        for (std::size_t t = 0; t < z->threadCount(); ++t)
+            for (double v : z->row(parallax::ThreadIndex(t)).excl)
+                QCOMPARE(v, 0.0);
+
+        // Operands and results in the database: db:ID in, -o db: out, the same numbers.
+        const QString db = tmp.filePath(QStringLiteral("algebra.sqlite"));
+        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+            QStringLiteral("ring"), QStringLiteral("--exp"), QStringLiteral("scaling"), ring2, ring8 });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({ QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("--threads"),
+            QStringLiteral("collapse-all"), QStringLiteral("db:1"), QStringLiteral("db:2"), QStringLiteral("-o"),
+            QStringLiteral("db:") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("stored as trial 3"), r.out.constData());
+        QCOMPARE(
+            cli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("3") })
+                .out,
+            cli({ QStringLiteral("pprof"), collapsed }).out);
+
+        // derive: a new metric in the same trial, cell by cell.
+        const QString xgc = dataPath(QStringLiteral("tau2/ppk/xgc-5metrics-16rank.ppk"));
+        const QString derived = tmp.filePath(QStringLiteral("derived.ppk"));
+        r = cli({ QStringLiteral("derive"), QStringLiteral("IPC = \"PAPI_TOT_INS\" / \"PAPI_TOT_CYC\""), xgc,
+            QStringLiteral("-o"), derived });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto x = mustLoad(xgc);
+        const auto y = mustLoad(derived);
+        QVERIFY(x && y);
+        QCOMPARE(y->metricCount(), x->metricCount() + 1);
+        QCOMPARE(y->metric(parallax::MetricId(x->metricCount())).name, QStringLiteral("IPC"));
+        const QString event = x->event(x->row(parallax::ThreadIndex(3u)).events[0]).name;
+        QCOMPARE(exclOf(*y, 3, event, x->metricCount()), exclOf(*x, 3, event, 4) / exclOf(*x, 3, event, 1));
+
+        // convert: ppk from a TAU directory prints the same profile.
+        const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        const QString converted = tmp.filePath(QStringLiteral("cpi.ppk"));
+        r = cli({ QStringLiteral("convert"), cpi, converted });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(cli({ QStringLiteral("pprof"), converted }).out, cli({ QStringLiteral("pprof"), cpi }).out);
+
+        // Errors say what to do.
+        r = cli({ QStringLiteral("merge"), ring2, ring2 });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("more than one operand"), r.err.constData());
+        r = cli({ QStringLiteral("derive"), QStringLiteral("X = \"PAPI_TOT_INS\" /"), xgc });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("column"), r.err.constData());
+        r = cli({ QStringLiteral("diff"), ring2 });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("two operands"));
+        r = cli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("sideways"), ring2, ring8 });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("collapse-process"));
+        r = cli({ QStringLiteral("diff"), ring2, ring8, QStringLiteral("-o"), collapsed });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("exists"));
     }
 
     void pprofFromProfileDirEnvironment()

@@ -1,5 +1,7 @@
 // The experiment database on both backends: every test has a "sqlite" row (a temporary file) and a
 // "postgresql" row (a fresh database on the server PARALLAX_TEST_PG_URI names; ./test.sh starts one).
+#include "algebra/operations.h"
+#include "algebra/presence.h"
 #include "app/cli/synth.h"
 #include "datasource/model/trialbuilder.h"
 #include "perfdb/database.h"
@@ -92,7 +94,7 @@ QString makePlainTaudb(perfdb::SqlDatabase& db)
 }
 
 /// Everything a trial holds, compared exactly; returns the first difference or an empty string.
-QString difference(const Trial& a, const Trial& b)
+QString modelDifference(const Trial& a, const Trial& b)
 {
     auto differs = [](const QString& what) { return what; };
     if (a.name() != b.name())
@@ -156,6 +158,13 @@ QString difference(const Trial& a, const Trial& b)
         if (x.events != y.events || !same(x.count, y.count) || !same(x.max, y.max) || !same(x.min, y.min)
             || !same(x.mean, y.mean) || !same(x.sumSquares, y.sumSquares))
             return differs(QStringLiteral("thread %1: user event values").arg(a.threadKey(ThreadIndex(t)).toString()));
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!same({ x.stddev(i) }, { y.stddev(i) }))
+                return differs(QStringLiteral("thread %1: user event %2 standard deviation %3 != %4")
+                                   .arg(a.threadKey(ThreadIndex(t)).toString())
+                                   .arg(i)
+                                   .arg(x.stddev(i))
+                                   .arg(y.stddev(i)));
     }
     if (metadataOf(a, a.metadata()) != metadataOf(b, b.metadata()))
         return differs(QStringLiteral("trial-wide metadata"));
@@ -261,7 +270,10 @@ std::shared_ptr<Trial> oddTrial()
 
 const char* const Samples[] = { "tau2/tau-profiles-callpath-cpi-4rank", "tau2/tau-profiles-workflow-xmain-8rank",
     "tau2/tau-profiles-openmp-2thread", "tau2/tau-profiles-wrap-params", "cubelib/test/test28/profile1",
-    "cubelib/test/test28/profile2", "hatchet/tau-cpi-mpi" };
+    "cubelib/test/test28/profile2", "hatchet/tau-cpi-mpi", "tau2/ppk/ring-2rank.ppk", "tau2/ppk/ring-8rank.ppk",
+    "tau2/ppk/gromacs-like-loadimbalance-8rank.ppk", "tau2/ppk/xgc-5metrics-16rank.ppk",
+    "tau2/ppk/phases-callpath-1thread.ppk", "tau2/ppk/matmult-openmp-24thread-samples.ppk",
+    "tau2/ppk/wrf-callpath-16rank.ppk" };
 
 } // namespace
 
@@ -293,6 +305,8 @@ private Q_SLOTS:
     void roundTripOddNames();
     void roundTripSynthetic_data() { backends(); }
     void roundTripSynthetic();
+    void roundTripAlgebraResults_data() { backends(); }
+    void roundTripAlgebraResults();
     void rollbackOnFailure_data() { backends(); }
     void rollbackOnFailure();
     void rollbackOnCancel_data() { backends(); }
@@ -488,7 +502,7 @@ void TestPerfdb::roundTripSamples()
     QVERIFY2(other.ok(), why(other).constData());
     const auto loaded = other.value()->loadTrial(id.value(), progress);
     QVERIFY2(loaded.ok(), why(loaded).constData());
-    const QString diff = difference(*trial, *loaded.value());
+    const QString diff = modelDifference(*trial, *loaded.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     const Provenance& provenance = loaded.value()->provenance();
     QCOMPARE(provenance.operation, QStringLiteral("read"));
@@ -509,7 +523,7 @@ void TestPerfdb::roundTripOddNames()
     QVERIFY2(id.ok(), why(id).constData());
     const auto loaded = db.loadTrial(id.value(), progress);
     QVERIFY2(loaded.ok(), why(loaded).constData());
-    const QString diff = difference(*trial, *loaded.value());
+    const QString diff = modelDifference(*trial, *loaded.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     // The trial as listed, with its odd application and experiment; and the schema is intact.
     const auto info = db.trialInfo(id.value());
@@ -567,12 +581,45 @@ void TestPerfdb::roundTripSynthetic()
     const auto loaded = db.loadTrial(id.value(), progress);
     QVERIFY2(loaded.ok(), why(loaded).constData());
     // A synthesized trial is "derived" (provenance synth); everything else must match.
-    const QString diff = difference(*trial, *loaded.value());
+    const QString diff = modelDifference(*trial, *loaded.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     const auto info = db.trialInfo(id.value());
     QVERIFY(info.ok());
     QCOMPARE(info.value().dataSource, QStringLiteral("Other"));
     QVERIFY(info.value().application.isEmpty());
+}
+
+void TestPerfdb::roundTripAlgebraResults()
+{
+    // Closure (SEMANTICS.md 4.8): a difference and a mean are ordinary trials; stored and loaded
+    // back they are the same, negative values, explicit user-event deviations and presence
+    // markers included, and the operation on the loaded operands gives the same result.
+    const auto a = mustLoad(dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk")));
+    const auto b = mustLoad(dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk")));
+    QVERIFY(a && b);
+    const AlgebraResult diff = parallax::difference(*a, *b);
+    QVERIFY2(diff, qPrintable(diff.error()));
+    const AlgebraResult average = mean({ a, b });
+    QVERIFY2(average, qPrintable(average.error()));
+    OPEN_FRESH(db);
+    Progress progress;
+    for (const auto& result : { diff.trial(), average.trial() }) {
+        const auto id = db.uploadTrial(*result, {}, progress);
+        QVERIFY2(id.ok(), why(id).constData());
+        const auto loaded = db.loadTrial(id.value(), progress);
+        QVERIFY2(loaded.ok(), why(loaded).constData());
+        const QString diffText = modelDifference(*result, *loaded.value());
+        QVERIFY2(diffText.isEmpty(), qPrintable(diffText));
+        const auto markers = Presence::of(*loaded.value());
+        QCOMPARE(markers->operandCount(), std::size_t(2));
+        QVERIFY(loaded.value()->warnings().isEmpty());
+    }
+    // A user event's deviation in the diff is a difference of deviations, not derivable from a
+    // sum of squares: it must have come back explicitly.
+    bool explicitDeviation = false;
+    for (std::size_t t = 0; t < diff.trial()->threadCount(); ++t)
+        explicitDeviation = explicitDeviation || !diff.trial()->atomicRow(ThreadIndex(t)).stdDev.empty();
+    QVERIFY(explicitDeviation);
 }
 
 void TestPerfdb::rollbackOnFailure()
@@ -677,7 +724,7 @@ void TestPerfdb::migratesOlderSchema()
     QVERIFY2(id.ok(), why(id).constData());
     const auto loaded = migrated.loadTrial(id.value(), progress);
     QVERIFY(loaded.ok());
-    const QString diff = difference(*trial, *loaded.value());
+    const QString diff = modelDifference(*trial, *loaded.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }
 
@@ -716,7 +763,7 @@ void TestPerfdb::migratesVersion1WithTrials()
     Progress progress;
     const auto back = migrated.loadTrial(firstId, progress);
     QVERIFY2(back.ok(), why(back).constData());
-    QString diff = difference(*first, *back.value());
+    QString diff = modelDifference(*first, *back.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     // New uploads go into their own partition; the compatibility views see old and new rows.
     const auto second = oddTrial();
@@ -726,7 +773,7 @@ void TestPerfdb::migratesVersion1WithTrials()
         QVERIFY(migrated.tableExists("timer_call_data_t" + std::to_string(secondId.value())));
     const auto secondBack = migrated.loadTrial(secondId.value(), progress);
     QVERIFY2(secondBack.ok(), why(secondBack).constData());
-    diff = difference(*second, *secondBack.value());
+    diff = modelDifference(*second, *secondBack.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     auto rows = migrated.query("SELECT COUNT(DISTINCT trial) FROM interval_event");
     QVERIFY(rows->next());
@@ -951,7 +998,7 @@ void TestPerfdb::foreignTaudb()
     QVERIFY(!foreign.tableExists("parallax_schema_version"));
     const auto back = foreign.loadTrial(id.value(), progress);
     QVERIFY(back.ok());
-    const QString diff = difference(*odd, *back.value());
+    const QString diff = modelDifference(*odd, *back.value());
     QVERIFY2(diff.isEmpty(), qPrintable(diff));
     QVERIFY(foreign.loadTrial(trial, progress).ok());
     QVERIFY(foreign.deleteTrial(trial).ok());
@@ -1019,7 +1066,7 @@ void TestPerfdb::taudbSqliteVariant()
         QVERIFY2(id.ok(), why(id).constData());
         const auto back = db.loadTrial(id.value(), progress);
         QVERIFY2(back.ok(), why(back).constData());
-        const QString diff = difference(*trial, *back.value());
+        const QString diff = modelDifference(*trial, *back.value());
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
         QVERIFY(db.deleteTrial(id.value()).ok());
     }
@@ -1154,7 +1201,7 @@ void TestPerfdb::manage()
     auto loaded = db.loadTrial(a, progress);
     QVERIFY(loaded.ok());
     QVERIFY(loaded.value()->metadataValue(QStringLiteral("Application")).isNull());
-    QVERIFY(difference(*cpi, *loaded.value()).startsWith(QLatin1String("trial name")));
+    QVERIFY(modelDifference(*cpi, *loaded.value()).startsWith(QLatin1String("trial name")));
 
     QVERIFY(db.trialInfo(a).ok());
     QVERIFY(!db.trialInfo(a + b + c + 1000).ok());
@@ -1172,6 +1219,30 @@ void TestPerfdb::manage()
     loaded = db.loadTrial(a, progress);
     QVERIFY(loaded.value()->metadataValue(QStringLiteral("Note")).isNull());
     QVERIFY(!db.setMetadata(a + b + c + 1000, QStringLiteral("Note"), QStringLiteral("x")).ok());
+
+    // Several changes in one transaction (the GUI's metadata editor): all or none.
+    const std::vector<std::pair<QString, QString>> changes { { QStringLiteral("Compiler"), OddStrings[2] },
+        { QStringLiteral("Experiment"), QStringLiteral("E10") },
+        { QStringLiteral("Compiler flags"), QStringLiteral("-O3") } };
+    QVERIFY(db.updateMetadata(a, changes).ok());
+    auto stored = db.trialMetadata(a);
+    QVERIFY(stored.ok());
+    auto valueOf = [&](const QString& key) {
+        for (const auto& [k, v] : stored.value())
+            if (k == key)
+                return v;
+        return QString();
+    };
+    QCOMPARE(valueOf(QStringLiteral("Compiler")), OddStrings[2]);
+    QCOMPARE(valueOf(QStringLiteral("Experiment")), QStringLiteral("E10"));
+    QVERIFY(std::is_sorted(stored.value().begin(), stored.value().end()));
+    QVERIFY(db.updateMetadata(
+                  a, { { QStringLiteral("Compiler flags"), QString() }, { QStringLiteral("Compiler"), QString() } })
+                .ok());
+    stored = db.trialMetadata(a);
+    QVERIFY(valueOf(QStringLiteral("Compiler flags")).isNull());
+    QVERIFY(!db.updateMetadata(a + b + c + 1000, changes).ok());
+    QVERIFY(!db.trialMetadata(a + b + c + 1000).ok());
 
     // Deleting removes every row of the trial, and only those.
     QVERIFY(db.deleteTrial(c).ok());

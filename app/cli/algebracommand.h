@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace parallax {
+
+/// `parallax-cli diff|ratio|merge|mean|min|max|stddev|derive ...`: the algebra of runs
+/// (SEMANTICS.md 4) on trials read from files or from the database (`db:ID`), written to any
+/// writable format or stored in the database (`-o db:`). Returns the exit code (0 ok, 1 usage,
+/// 2 failure).
+int runAlgebraCommand(const QString& command, const QStringList& args);
+
+/// True for the command names runAlgebraCommand() takes.
+bool isAlgebraCommand(const QString& command);
+
+/// `parallax-cli convert IN OUT [--to FORMAT] [--format NAME]`.
+int runConvert(const QStringList& args);
+
+/// The usage text of the algebra commands and convert, for `parallax-cli help`.
+extern const char* const AlgebraUsage;
+
+} // namespace parallax

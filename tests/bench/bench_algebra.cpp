@@ -1,0 +1,169 @@
+// bench_algebra: times the cross-experiment algebra on two big trials and prints JSON lines.
+//   bench_algebra [--runs N] [--threads T] [--events E] [--workers W] [--modes diff,mean,...] [DIR_A DIR_B]
+// Without directories, two trials are synthesized in memory like `parallax-cli synth --threads T
+// --events E --seed 1` and `--seed 2` (defaults 16384 x 201); with them, both are read first.
+// Modes: diff, mean, ratio, merge (of the two runs' metrics, LAST_WINS), derive; default diff,mean.
+// Each mode prints every run and the median; the first run also hashes the operands for the
+// provenance (cached afterwards), so it is reported separately as well.
+#include "algebra/derivedmetric.h"
+#include "algebra/operations.h"
+#include "app/cli/synth.h"
+#include "datasource/readers/readerregistry.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QStringList>
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <sys/resource.h>
+#include <thread>
+#include <vector>
+
+using namespace parallax;
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+double loadAverage()
+{
+    double load = -1;
+    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        std::fclose(f);
+    }
+    return load;
+}
+
+double cpuSeconds()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+double peakRssMb()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+std::shared_ptr<const Trial> read(const char* dir)
+{
+    Progress progress;
+    auto result = ReaderRegistry::instance().read(QString::fromLocal8Bit(dir), ReadOptions {}, progress);
+    if (!result) {
+        std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+        return nullptr;
+    }
+    return result.value();
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    int runs = 5, threads = 16384, events = 201, workers = 0;
+    QStringList modes { QStringLiteral("diff"), QStringLiteral("mean") };
+    std::vector<const char*> dirs;
+    for (int i = 1; i < argc; ++i) {
+        auto value = [&]() { return i + 1 < argc ? argv[++i] : ""; };
+        if (std::strcmp(argv[i], "--runs") == 0)
+            runs = std::max(1, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--threads") == 0)
+            threads = std::max(1, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--events") == 0)
+            events = std::max(1, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--workers") == 0)
+            workers = std::max(0, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--modes") == 0)
+            modes = QString::fromLocal8Bit(value()).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        else if (argv[i][0] == '-') {
+            std::fprintf(stderr,
+                "usage: bench_algebra [--runs N] [--threads T] [--events E] [--workers W] "
+                "[--modes diff,mean,ratio,merge,derive] [DIR_A DIR_B]\n");
+            return 1;
+        } else
+            dirs.push_back(argv[i]);
+    }
+    if (!dirs.empty() && dirs.size() != 2) {
+        std::fprintf(stderr, "bench_algebra: give two directories or none\n");
+        return 1;
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    std::shared_ptr<const Trial> a, b;
+    if (dirs.empty()) {
+        SynthOptions o;
+        o.threads = threads;
+        o.events = events;
+        o.seed = 1;
+        a = synthesizeTrial(o);
+        o.seed = 2;
+        b = synthesizeTrial(o);
+    } else {
+        a = read(dirs[0]);
+        b = read(dirs[1]);
+    }
+    if (!a || !b)
+        return 2;
+    std::printf("{\"operands\":\"%s\",\"threads\":[%zu,%zu],\"events\":[%zu,%zu],\"cells\":[%zu,%zu],"
+                "\"prepare_wall_s\":%.3f,\"cores\":%u}\n",
+        dirs.empty() ? "synthesized seeds 1 and 2" : "read", a->threadCount(), b->threadCount(), a->eventCount(),
+        b->eventCount(), a->cellCount(), b->cellCount(), static_cast<double>(timer.nsecsElapsed()) / 1e9,
+        std::thread::hardware_concurrency());
+
+    AlgebraOptions options;
+    options.workers = workers;
+    for (const QString& mode : modes) {
+        std::vector<double> wall, cpu;
+        double first = 0;
+        std::size_t cells = 0, resultEvents = 0;
+        for (int r = 0; r < runs; ++r) {
+            const double cpu0 = cpuSeconds();
+            timer.restart();
+            AlgebraResult result = AlgebraResult::failure(QStringLiteral("unknown mode ") + mode);
+            if (mode == QLatin1String("diff"))
+                result = difference(*a, *b, options);
+            else if (mode == QLatin1String("mean"))
+                result = mean({ a, b }, options);
+            else if (mode == QLatin1String("ratio"))
+                result = ratio(*a, *b, options);
+            else if (mode == QLatin1String("merge")) {
+                AlgebraOptions o = options;
+                o.conflict = MergeConflict::LastWins;
+                result = merge({ a, b }, o);
+            } else if (mode == QLatin1String("derive"))
+                result = deriveMetric(*a, QStringLiteral("MS = TIME / 1000"));
+            const double seconds = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+            cpu.push_back(cpuSeconds() - cpu0);
+            if (!result) {
+                std::fprintf(stderr, "bench_algebra: %s\n", qPrintable(result.error()));
+                return 2;
+            }
+            cells = result.trial()->cellCount();
+            resultEvents = result.trial()->eventCount();
+            if (r == 0)
+                first = seconds;
+            wall.push_back(seconds);
+            std::printf("{\"mode\":\"%s\",\"run\":%d,\"wall_s\":%.3f,\"cpu_s\":%.3f}\n", qPrintable(mode), r + 1,
+                seconds, cpu.back());
+            std::fflush(stdout);
+        }
+        std::printf("{\"mode\":\"%s\",\"runs\":%d,\"median_wall_s\":%.3f,\"median_cpu_s\":%.3f,\"first_wall_s\":%.3f,"
+                    "\"result_events\":%zu,\"result_cells\":%zu,\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
+            qPrintable(mode), runs, median(wall), median(cpu), first, resultEvents, cells, peakRssMb(), loadAverage());
+    }
+    return 0;
+}
