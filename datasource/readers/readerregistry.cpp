@@ -1,6 +1,7 @@
 #include "datasource/readers/readerregistry.h"
 
 #include "datasource/readers/ppkreader.h"
+#include "datasource/readers/snapshotreader.h"
 #include "datasource/readers/taureader.h"
 
 #include <QFileInfo>
@@ -11,6 +12,7 @@ ReaderRegistry::ReaderRegistry()
 {
     m_readers.push_back(std::make_unique<TauReader>());
     m_readers.push_back(std::make_unique<PpkReader>());
+    m_readers.push_back(std::make_unique<SnapshotReader>());
 }
 
 const ReaderRegistry& ReaderRegistry::instance()
