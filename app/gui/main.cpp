@@ -1,5 +1,6 @@
 #include "app/gui/mainwindow.h"
 #include "perfdb/databaselocation.h"
+#include "views/comparison/comparisonlauncher.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -71,11 +72,12 @@ int main(int argc, char** argv)
         QStringLiteral("Quit as soon as the trial is shown (exit code 1 if loading failed)."));
     const QCommandLineOption tabOption(QStringLiteral("tab"),
         QStringLiteral("Start on the given view: overview (default), statistics, callgraph, userevents, summary, "
-                       "event, thread or histogram."),
+                       "event, thread, histogram or databases."),
         QStringLiteral("NAME"));
     const QCommandLineOption renderOption(QStringLiteral("render"),
         QStringLiteral("Render one view to --out and quit, without a display server (offscreen): overview, table, "
-                       "tree, callgraph, userevents, summary, event NAME, thread N,C,T, histogram NAME."),
+                       "tree, callgraph, userevents, summary, event NAME, thread N,C,T, histogram NAME, databases "
+                       "(the Databases dock), metadata (the metadata editor of the --db/--id trial)."),
         QStringLiteral("VIEW"));
     const QCommandLineOption outOption(QStringLiteral("out"),
         QStringLiteral("Image file for --render (PNG, SVG or PDF by suffix)."), QStringLiteral("FILE"));
@@ -88,6 +90,10 @@ int main(int argc, char** argv)
         QStringLiteral("LOCATION"));
     const QCommandLineOption idOption(
         QStringLiteral("id"), QStringLiteral("Open the trial with this id from the database."), QStringLiteral("N"));
+    const QCommandLineOption searchOption(QStringLiteral("search"),
+        QStringLiteral("Filter the Databases dock as its search field does: key=value, view:NAME, name text."),
+        QStringLiteral("TEXT"));
+    parser.addOption(searchOption);
     parser.addOption(dbOption);
     parser.addOption(idOption);
     parser.addOption(renderOption);
@@ -97,8 +103,27 @@ int main(int argc, char** argv)
     parser.addOption(formatOption);
     parser.addOption(screenshotOption);
     parser.addOption(quitOption);
+    // Comparison views (issue 5): "--compare A B" and "--scaling A B C ..." open their own window.
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+        QStringLiteral("Compare two trials: PATH A (the baseline) and PATH B (the candidate). With --render: ")
+            + parallax::comparisonRenderTargets() + QLatin1Char('.'));
+    const QCommandLineOption scalingOption(QStringLiteral("scaling"),
+        QStringLiteral("Scaling study of two or more trials of the same code at different thread counts."));
+    parser.addOption(compareOption);
+    parser.addOption(scalingOption);
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("Profile directory or file to open."));
     parser.process(app);
+    if (parser.isSet(compareOption) || parser.isSet(scalingOption)) {
+        parallax::ComparisonLaunch launch;
+        launch.mode = parser.isSet(compareOption) ? parallax::ComparisonLaunch::Mode::Compare
+                                                  : parallax::ComparisonLaunch::Mode::Scaling;
+        launch.paths = parser.positionalArguments();
+        launch.format = parser.value(formatOption);
+        launch.render = parser.value(renderOption);
+        launch.out = parser.value(outOption);
+        launch.size = parser.value(sizeOption);
+        return parallax::runComparisonLaunch(launch);
+    }
 
     QStringList positional = parser.positionalArguments();
     // "--render event NAME DIR": views that need an argument take the first positional.
@@ -162,10 +187,12 @@ int main(int argc, char** argv)
         window.restoreSettings();
     if (parser.isSet(tabOption) && !window.selectTab(parser.value(tabOption))) {
         printError(QStringLiteral("unknown view '%1' (expected overview, statistics, callgraph, userevents, summary, "
-                                  "event, thread or histogram)")
+                                  "event, thread, histogram or databases)")
                        .arg(parser.value(tabOption)));
         return 2;
     }
+    if (parser.isSet(searchOption))
+        window.searchDatabases(parser.value(searchOption));
     window.resize(windowSize);
     window.show();
 

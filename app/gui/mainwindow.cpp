@@ -1,12 +1,14 @@
 #include "app/gui/mainwindow.h"
 
+#include "algebra/statistics.h"
 #include "app/gui/databasepanel.h"
 #include "app/gui/loadjob.h"
-#include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
 #include "perfdb/databaselocation.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
+#include "views/comparison/comparisonwindow.h"
+#include "views/comparison/scalingview.h"
 #include "views/grouplegend.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewwidget.h"
@@ -27,13 +29,13 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QFormLayout>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -59,16 +61,16 @@ namespace parallax {
 
 namespace {
 
-constexpr int MaxRecent = 10;
+    constexpr int MaxRecent = 10;
 
-QString plural(std::size_t n, const QString& one, const QString& many)
-{
-    QLocale locale;
-    if (locale.language() == QLocale::C)
-        locale = QLocale(QLocale::English, QLocale::UnitedStates);
-    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-    return QStringLiteral("%1 %2").arg(locale.toString(static_cast<qulonglong>(n)), n == 1 ? one : many);
-}
+    QString plural(std::size_t n, const QString& one, const QString& many)
+    {
+        QLocale locale;
+        if (locale.language() == QLocale::C)
+            locale = QLocale(QLocale::English, QLocale::UnitedStates);
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        return QStringLiteral("%1 %2").arg(locale.toString(static_cast<qulonglong>(n)), n == 1 ? one : many);
+    }
 
 } // namespace
 
@@ -123,10 +125,7 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-const std::shared_ptr<const Trial>& MainWindow::trial() const
-{
-    return m_state->trial();
-}
+const std::shared_ptr<const Trial>& MainWindow::trial() const { return m_state->trial(); }
 
 void MainWindow::createViews()
 {
@@ -167,10 +166,19 @@ void MainWindow::createDocks()
     m_trialView->setModel(m_trials);
     m_trialView->setHeaderHidden(true);
     m_trialView->setRootIsDecorated(true);
+    // Drag a trial onto a database in the Databases dock to upload it.
+    m_trialView->setDragEnabled(true);
+    m_trialView->setDragDropMode(QAbstractItemView::DragOnly);
+    m_trialView->setDefaultDropAction(Qt::CopyAction);
+    m_trialView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // ... and onto another trial to compare them (the dragged trial is the baseline A).
+    m_trialView->viewport()->setAcceptDrops(true);
+    m_trialView->viewport()->installEventFilter(this);
     connect(m_trialView, &QTreeView::clicked, this, &MainWindow::onTrialChosen);
     connect(m_trialView, &QTreeView::activated, this, &MainWindow::onTrialChosen);
     m_trialsDock = makeDock(tr("Trials"), QStringLiteral("trialsDock"), m_trialView, Qt::LeftDockWidgetArea);
     m_databases = new DatabasePanel;
+    m_databases->setTrialSource(m_trials);
     m_databasesDock = makeDock(tr("Databases"), QStringLiteral("databasesDock"), m_databases, Qt::LeftDockWidgetArea);
     m_trialView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_trialView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -180,10 +188,37 @@ void MainWindow::createDocks()
         QMenu menu(this);
         menu.addAction(tr("Show"), this, [this, trial] { showTrial(trial); });
         menu.addAction(tr("Upload to Database…"), this, [this, trial] { uploadDialog(trial); });
+        menu.addSeparator();
+        // Comparison: this trial is the baseline A, the chosen one the candidate B.
+        QMenu* compare = menu.addMenu(tr("Compare with"));
+        for (const auto& other : openTrials())
+            if (other != trial)
+                compare->addAction(other->name(), this, [this, trial, other] { compareTrials(trial, other); });
+        compare->addSeparator();
+        compare->addAction(tr("A Profile on Disk…"), this, [this, trial] { openForComparison(trial); });
+        std::vector<std::shared_ptr<const Trial>> selected;
+        for (const QModelIndex& index : m_trialView->selectionModel()->selectedIndexes())
+            if (auto t = m_trials->trialForIndex(index);
+                t && std::find(selected.begin(), selected.end(), t) == selected.end())
+                selected.push_back(t);
+        if (selected.size() == 2)
+            menu.addAction(tr("Compare the Two Selected Trials"), this,
+                [this, selected] { compareTrials(selected[0], selected[1]); });
+        QAction* scaling = menu.addAction(
+            tr("Scaling View of the Selected Trials"), this, [this, selected] { ScalingView::open(selected, this); });
+        scaling->setEnabled(selected.size() >= 2);
         menu.exec(m_trialView->viewport()->mapToGlobal(pos));
     });
     connect(m_databases, &DatabasePanel::trialLoaded, this,
         [this](std::shared_ptr<const Trial> trial, const QString& source) { onLoaded(std::move(trial), source, -1); });
+    // A profile dropped on a database is open too, like one dropped on the window.
+    auto addLoaded = [this](std::shared_ptr<const Trial> trial, const QString& path) {
+        addRecent(path);
+        const int id = m_trials->addTrial(std::move(trial));
+        m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
+        m_trialView->expand(m_trials->indexForTrial(id));
+    };
+    connect(m_databases, &DatabasePanel::fileLoaded, this, addLoaded);
     connect(m_databases, &DatabasePanel::progress, this, &MainWindow::onProgress);
     connect(m_databases, &DatabasePanel::busy, this, [this](bool running) {
         m_progressBar->setVisible(running);
@@ -221,7 +256,8 @@ void MainWindow::createActions()
     m_openDirectoryAction = file->addAction(
         QIcon(QStringLiteral(":/icons/open.svg")), tr("Open &Directory…"), this, &MainWindow::openDirectory);
     m_openDirectoryAction->setShortcut(QKeySequence::Open);
-    m_openDirectoryAction->setToolTip(tr("Open a profile directory (TAU profile.N.C.T files or MULTI__ metric directories)"));
+    m_openDirectoryAction->setToolTip(
+        tr("Open a profile directory (TAU profile.N.C.T files or MULTI__ metric directories)"));
     m_openFileAction
         = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("Open &File…"), this, &MainWindow::openFile);
     m_openFileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
@@ -232,12 +268,23 @@ void MainWindow::createActions()
             uploadDialog(trial());
     });
     file->addSeparator();
+    file->addAction(tr("Open for &Comparison…"), this, [this] {
+        if (trial())
+            openForComparison(trial());
+        else
+            QMessageBox::information(
+                this, tr("Compare"), tr("Open the baseline trial first, then the one to compare it with."));
+    });
+    file->addAction(tr("Compare &Trials…"), this, &MainWindow::compareDialog);
+    file->addSeparator();
     m_exportTableAction = file->addAction(tr("&Export Table as CSV…"), this, &MainWindow::exportTable);
     m_exportTableAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    m_exportImageAction = file->addAction(QIcon(QStringLiteral(":/icons/export.svg")), tr("Export &Image of the Current View…"),
-        this, &MainWindow::exportCurrentImage);
+    m_exportImageAction = file->addAction(QIcon(QStringLiteral(":/icons/export.svg")),
+        tr("Export &Image of the Current View…"), this, &MainWindow::exportCurrentImage);
     m_exportImageAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    file->addAction(tr("Save Window &Screenshot…"), this, [this] { exportWidgetInteractively(this, this, QDir(m_lastDirectory).filePath(QStringLiteral("parallax.png"))); });
+    file->addAction(tr("Save Window &Screenshot…"), this, [this] {
+        exportWidgetInteractively(this, this, QDir(m_lastDirectory).filePath(QStringLiteral("parallax.png")));
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -256,10 +303,11 @@ void MainWindow::createActions()
     edit->addAction(tr("&Clear Filters"), m_state, &SelectionState::clearFilters);
 
     QMenu* go = menuBar()->addMenu(tr("&Go"));
-    m_backAction = go->addAction(QIcon(QStringLiteral(":/icons/back.svg")), tr("&Back"), m_state, &SelectionState::back);
+    m_backAction
+        = go->addAction(QIcon(QStringLiteral(":/icons/back.svg")), tr("&Back"), m_state, &SelectionState::back);
     m_backAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
-    m_forwardAction
-        = go->addAction(QIcon(QStringLiteral(":/icons/forward.svg")), tr("&Forward"), m_state, &SelectionState::forward);
+    m_forwardAction = go->addAction(
+        QIcon(QStringLiteral(":/icons/forward.svg")), tr("&Forward"), m_state, &SelectionState::forward);
     m_forwardAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Right));
     updateHistoryActions();
 
@@ -272,7 +320,8 @@ void MainWindow::createActions()
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));
     }
     view->addSeparator();
-    for (QDockWidget* dock : { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
+    for (QDockWidget* dock :
+        { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
         view->addAction(dock->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
@@ -320,7 +369,8 @@ void MainWindow::createToolBar()
 
     bar->addWidget(new QLabel(tr("  Units: "), bar));
     m_unitCombo = new QComboBox(bar);
-    for (TimeUnit u : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds })
+    for (TimeUnit u :
+        { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds })
         m_unitCombo->addItem(timeUnitName(u), static_cast<int>(u));
     m_unitCombo->setCurrentIndex(m_unitCombo->findData(static_cast<int>(m_state->timeUnit())));
     m_unitCombo->setToolTip(tr("How time values are shown"));
@@ -415,7 +465,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
 void MainWindow::resetLayout()
 {
     restoreState(m_defaultLayout);
-    for (QDockWidget* dock : { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
+    for (QDockWidget* dock :
+        { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
         dock->show();
     m_eventDock->raise();
 }
@@ -430,6 +481,12 @@ void MainWindow::openFromDatabase(const QString& location, qint64 id)
 {
     m_databases->addDatabase(location);
     m_databases->openTrial(location, id);
+}
+
+void MainWindow::searchDatabases(const QString& text)
+{
+    showDock(m_databasesDock);
+    m_databases->setSearchText(text);
 }
 
 bool MainWindow::selectTab(const QString& name)
@@ -474,7 +531,8 @@ void MainWindow::onStarted(const QString& path)
 
 void MainWindow::onProgress(const QString& stage, qint64 done, qint64 total)
 {
-    m_statusLabel->setText((total > 0 ? tr("%1: %2 of %3 files").arg(stage).arg(done).arg(total) : stage) + QStringLiteral("…"));
+    m_statusLabel->setText(
+        (total > 0 ? tr("%1: %2 of %3 files").arg(stage).arg(done).arg(total) : stage) + QStringLiteral("…"));
     const qint64 scale = total > 1000000 ? total / 1000000 + 1 : 1;
     m_progressBar->setRange(0, total > 0 ? static_cast<int>(total / scale) : 0);
     m_progressBar->setValue(total > 0 ? static_cast<int>(done / scale) : 0);
@@ -495,21 +553,27 @@ void MainWindow::onLoaded(std::shared_ptr<const Trial> trial, const QString& pat
     } else {
         // Trials opened from a database are listed under that database ("location#id").
         const QString location = path.section(QLatin1Char('#'), 0, -2);
+        m_databaseSource = path;
         auto it = m_databaseGroups.find(location);
         if (it == m_databaseGroups.end())
-            it = m_databaseGroups.emplace(location, m_trials->addGroup(location, tr("Trials opened from %1").arg(location))).first;
+            it = m_databaseGroups
+                     .emplace(location, m_trials->addGroup(location, tr("Trials opened from %1").arg(location)))
+                     .first;
         group = it->second;
     }
     const int id = m_trials->addTrial(trial, group);
+    if (m_compareBaseline) // File › Open for Comparison: this trial is the candidate B
+        compareTrials(std::exchange(m_compareBaseline, nullptr), trial);
     m_trialView->expand(m_trials->indexForGroup(group));
     m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
     m_trialView->expand(m_trials->indexForTrial(id));
     showTrial(trial);
-    m_statusLabel->setText(tr("%1, %2, %3 — loaded %4")
-                               .arg(plural(trial->threadCount(), tr("thread"), tr("threads")),
-                                   plural(trial->eventCount(), tr("event"), tr("events")),
-                                   plural(trial->metricCount(), tr("metric"), tr("metrics")))
-                               .arg(elapsedMs < 0 ? QStringLiteral("from %1").arg(path) : tr("in %1 ms").arg(elapsedMs)));
+    m_statusLabel->setText(
+        tr("%1, %2, %3 — loaded %4")
+            .arg(plural(trial->threadCount(), tr("thread"), tr("threads")),
+                plural(trial->eventCount(), tr("event"), tr("events")),
+                plural(trial->metricCount(), tr("metric"), tr("metrics")))
+            .arg(elapsedMs < 0 ? QStringLiteral("from %1").arg(path) : tr("in %1 ms").arg(elapsedMs)));
     // Let the views lay out before anyone grabs the window.
     QTimer::singleShot(0, this, &MainWindow::trialShown);
 }
@@ -544,7 +608,8 @@ void MainWindow::showTrial(const std::shared_ptr<const Trial>& trial)
     const auto warnings = static_cast<std::size_t>(trial->warnings().size());
     m_warningsLabel->setVisible(warnings > 0);
     if (warnings > 0)
-        m_warningsLabel->setText(QStringLiteral("<a href=\"#warnings\">⚠ %1</a>").arg(plural(warnings, tr("warning"), tr("warnings"))));
+        m_warningsLabel->setText(
+            QStringLiteral("<a href=\"#warnings\">⚠ %1</a>").arg(plural(warnings, tr("warning"), tr("warnings"))));
 }
 
 void MainWindow::onTrialChosen(const QModelIndex& index)
@@ -634,35 +699,11 @@ void MainWindow::updateRecentMenu()
 
 void MainWindow::uploadDialog(std::shared_ptr<const Trial> trial)
 {
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Upload to Database"));
-    auto* form = new QFormLayout(&dialog);
-    auto* database = new QComboBox(&dialog);
-    database->setEditable(true);
-    database->addItems(m_databases->locations());
-    database->setToolTip(tr("An SQLite file or postgresql://user@host:port/db"));
-    auto* application = new QLineEdit(trial->metadataValue(QStringLiteral("Application")), &dialog);
-    auto* experiment = new QLineEdit(trial->metadataValue(QStringLiteral("Experiment")), &dialog);
-    auto* name = new QLineEdit(trial->name(), &dialog);
-    form->addRow(tr("Database:"), database);
-    form->addRow(tr("Application:"), application);
-    form->addRow(tr("Experiment:"), experiment);
-    form->addRow(tr("Trial name:"), name);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    if (dialog.exec() != QDialog::Accepted || database->currentText().trimmed().isEmpty())
-        return;
-    perfdb::UploadOptions options;
-    options.application = application->text().trimmed();
-    options.experiment = experiment->text().trimmed();
-    options.name = name->text().trimmed();
-    const QString location = database->currentText().trimmed();
-    m_databases->addDatabase(location);
+    // The panel asks where to (the same dialog as a drop on a database), then uploads with a
+    // progress dialog.
     m_databasesDock->show();
     m_databasesDock->raise();
-    m_databases->upload(std::move(trial), location, options);
+    m_databases->uploadInteractively(std::move(trial));
 }
 
 void MainWindow::openDirectory()
@@ -676,10 +717,11 @@ void MainWindow::openFile()
 {
     QStringList filters;
     for (const Reader* reader : ReaderRegistry::instance().readers())
-        filters.append(QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' '))));
+        filters.append(
+            QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' '))));
     filters.append(tr("All files (*)"));
-    const QString file
-        = QFileDialog::getOpenFileName(this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")));
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")));
     if (!file.isEmpty())
         openPath(file);
 }
@@ -756,8 +798,32 @@ void MainWindow::renderView(const QString& view, const QString& argument, const 
         widget = m_threadChart;
     } else if (v == QLatin1String("callgraph")) {
         widget = m_callGraph;
+    } else if (v == QLatin1String("databases")) {
+        widget = m_databasesDock;
+    } else if (v == QLatin1String("metadata")) {
+        if (m_databaseSource.isEmpty()) {
+            done(tr("the metadata editor needs a trial opened from a database (--db LOCATION --id N)"));
+            return;
+        }
+        // The editor reads the metadata on a worker thread, then opens.
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = connect(m_databases, &DatabasePanel::metadataEditorShown, this,
+            [connection, fileName, size, done](QDialog* dialog) {
+                QObject::disconnect(*connection);
+                QTimer::singleShot(100, dialog, [dialog, fileName, size, done] {
+                    if (size.isValid())
+                        dialog->resize(size);
+                    dialog->layout()->activate();
+                    done(exportWidget(dialog, fileName));
+                });
+            });
+        m_databases->editMetadata(m_databaseSource.section(QLatin1Char('#'), 0, -2),
+            m_databaseSource.section(QLatin1Char('#'), -1).toLongLong());
+        return;
     } else {
-        done(tr("unknown view '%1' (overview, table, tree, callgraph, userevents, summary, event NAME, thread N,C,T, histogram NAME)").arg(view));
+        done(tr("unknown view '%1' (overview, table, tree, callgraph, userevents, summary, event NAME, thread N,C,T, "
+                "histogram NAME, databases, metadata)")
+                 .arg(view));
         return;
     }
     if (widget == m_eventChart)
@@ -766,6 +832,8 @@ void MainWindow::renderView(const QString& view, const QString& argument, const 
         showDock(m_threadDock);
     else if (widget == m_histogram)
         showDock(m_histogramDock);
+    else if (widget == m_databasesDock)
+        showDock(m_databasesDock);
     else
         m_tabs->setCurrentWidget(widget);
     auto finish = [widget, fileName, size, done] {
@@ -780,6 +848,17 @@ void MainWindow::renderView(const QString& view, const QString& argument, const 
             done(exportWidget(widget, fileName));
         });
     };
+    if (widget == m_databasesDock && m_databases->isBusy()) {
+        // Listing (through the search) runs on worker threads.
+        auto connection = std::make_shared<QMetaObject::Connection>();
+        *connection = connect(m_databases, &DatabasePanel::busy, this, [connection, finish](bool running) {
+            if (running)
+                return;
+            QObject::disconnect(*connection);
+            finish();
+        });
+        return;
+    }
     if (widget == m_callGraph) {
         // The layout comes from dot, asynchronously.
         auto connection = std::make_shared<QMetaObject::Connection>();
@@ -825,6 +904,104 @@ void MainWindow::dropEvent(QDropEvent* event)
             event->acceptProposedAction();
         }
     }
+}
+
+} // namespace parallax
+
+namespace parallax {
+
+std::vector<std::shared_ptr<const Trial>> MainWindow::openTrials() const
+{
+    std::vector<std::shared_ptr<const Trial>> out;
+    for (int g = 0; g < m_trials->rowCount(); ++g) {
+        const QModelIndex group = m_trials->index(g, 0);
+        for (int r = 0; r < m_trials->rowCount(group); ++r)
+            if (auto t = m_trials->trialForIndex(m_trials->index(r, 0, group)))
+                out.push_back(std::move(t));
+    }
+    return out;
+}
+
+void MainWindow::compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b)
+{
+    if (!a || !b)
+        return;
+    ComparisonWindow::open(std::move(a), std::move(b), {}, this);
+}
+
+void MainWindow::openForComparison(std::shared_ptr<const Trial> baseline)
+{
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open a Profile to Compare with %1").arg(baseline->name()), m_lastDirectory);
+    if (dir.isEmpty())
+        return;
+    // The next trial that finishes loading is the candidate B.
+    m_compareBaseline = std::move(baseline);
+    openPath(dir);
+}
+
+void MainWindow::compareDialog()
+{
+    const auto trials = openTrials();
+    if (trials.size() < 2) {
+        QMessageBox::information(this, tr("Compare Trials"),
+            tr("Open two trials first (files or database trials), or use File › Open for Comparison…"));
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Compare Trials"));
+    auto* form = new QFormLayout(&dialog);
+    auto* a = new QComboBox;
+    auto* b = new QComboBox;
+    for (const auto& t : trials) {
+        a->addItem(t->name());
+        b->addItem(t->name());
+    }
+    b->setCurrentIndex(1);
+    form->addRow(tr("Baseline (A):"), a);
+    form->addRow(tr("Candidate (B):"), b);
+    form->addRow(new QLabel(tr("Δ = A − B: positive means B is cheaper (an improvement).")));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    compareTrials(
+        trials[static_cast<std::size_t>(a->currentIndex())], trials[static_cast<std::size_t>(b->currentIndex())]);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_trialView->viewport()
+        && (event->type() == QEvent::DragEnter || event->type() == QEvent::DragMove || event->type() == QEvent::Drop)) {
+        auto* drag = static_cast<QDropEvent*>(event);
+        const std::vector<int> ids = m_trials->trialIdsFromMimeData(drag->mimeData());
+        const auto target = m_trials->trialForIndex(m_trialView->indexAt(drag->position().toPoint()));
+        const auto source = ids.size() == 1 ? m_trials->trial(ids.front()) : nullptr;
+        const bool usable = source && target && source != target;
+        if (event->type() == QEvent::DragEnter) {
+            // Accept the drag as a whole; the move events say where a drop would compare.
+            if (!ids.empty()) {
+                drag->acceptProposedAction();
+                return true;
+            }
+            return false;
+        }
+        if (event->type() == QEvent::DragMove) {
+            if (usable)
+                drag->acceptProposedAction();
+            else
+                drag->ignore();
+            return true;
+        }
+        if (usable) {
+            drag->acceptProposedAction();
+            compareTrials(source, target);
+        }
+        return true;
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 } // namespace parallax

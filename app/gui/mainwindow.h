@@ -4,7 +4,6 @@
 
 #include <QMainWindow>
 #include <QStringList>
-
 #include <functional>
 #include <map>
 #include <memory>
@@ -50,6 +49,8 @@ public:
     void openPath(const QString& path, const QString& format = {});
     /// Opens a trial stored in an experiment database (SQLite file or postgresql:// URI).
     void openFromDatabase(const QString& location, qint64 id);
+    /// Shows the Databases dock filtered by a search (key=value, view:NAME, name text).
+    void searchDatabases(const QString& text);
     /// When false, load errors are not shown in message boxes (only signalled), for batch modes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
     /// Shows a tab or dock by name (overview, statistics, callgraph, userevents, summary, event,
@@ -59,7 +60,9 @@ public:
     /// Renders one view of the current trial to an image file (PNG, SVG, PDF by suffix), for
     /// `parallax --render`: overview, table, tree, callgraph, userevents, summary, histogram NAME,
     /// event NAME, thread N,C,T. Calls `done` with an empty string or an error, possibly later
-    /// (the call graph waits for its layout). A valid size renders the view at that size.
+    /// (the call graph waits for its layout). A valid size renders the view at that size. Also
+    /// `databases` (the Databases dock, once listed) and `metadata` (the metadata editor of the
+    /// current trial, when it came from a database).
     void renderView(const QString& view, const QString& argument, const QString& fileName, const QSize& size,
         const std::function<void(const QString&)>& done);
 
@@ -78,6 +81,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void createViews();
@@ -104,6 +108,13 @@ private:
 
     void uploadDialog(std::shared_ptr<const Trial> trial);
     void openDirectory();
+    /// Every trial in the Trials dock, in its order.
+    std::vector<std::shared_ptr<const Trial>> openTrials() const;
+    /// Opens a comparison window: A is the baseline, B the candidate.
+    void compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b);
+    /// Asks for a profile directory, loads it and compares `baseline` with it.
+    void openForComparison(std::shared_ptr<const Trial> baseline);
+    void compareDialog();
     void openFile();
     void exportTable();
     void exportCurrentImage();
@@ -130,8 +141,10 @@ private:
     HistogramWidget* m_histogram = nullptr;
     GroupLegend* m_legend = nullptr;
     QTreeView* m_trialView = nullptr;
+    std::shared_ptr<const Trial> m_compareBaseline; ///< set by Open for Comparison until the load ends
     DatabasePanel* m_databases = nullptr;
     std::map<QString, int> m_databaseGroups;
+    QString m_databaseSource; ///< "location#id" of the last trial opened from a database
     QDockWidget* m_databasesDock = nullptr;
 
     QDockWidget* m_trialsDock = nullptr;

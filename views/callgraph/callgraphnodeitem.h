@@ -22,6 +22,7 @@ public:
     void setText(const QString& label, const QString& value);
     void setFont(const QFont& font);
     void setFill(const QColor& fill);
+    QColor fill() const { return m_fill; }
     void setEmphasis(Emphasis emphasis);
     Emphasis emphasis() const { return m_emphasis; }
     void setSearchMatch(bool match);

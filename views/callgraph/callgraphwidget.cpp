@@ -69,13 +69,15 @@ namespace {
         return ok && name.startsWith(QLatin1Char('n')) ? node : -1;
     }
 
-    QPixmap legendPixmap()
+    QPixmap legendPixmap(bool change)
     {
         QPixmap pixmap(96, 12);
         pixmap.fill(Qt::transparent);
         QPainter painter(&pixmap);
         for (int x = 0; x < pixmap.width(); ++x) {
-            painter.setPen(sequentialColor(static_cast<double>(x) / (pixmap.width() - 1)));
+            const double t = static_cast<double>(x) / (pixmap.width() - 1);
+            // Change: regression (red) on the left, improvement (blue) on the right.
+            painter.setPen(change ? divergingColor(1.0 - 2.0 * t) : sequentialColor(t));
             painter.drawLine(x, 0, x, pixmap.height() - 1);
         }
         painter.setPen(QColor(0x80, 0x80, 0x80));
@@ -98,6 +100,8 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     , m_status(new QLabel(this))
     , m_info(new QLabel(this))
     , m_legend(new QLabel(this))
+    , m_legendLow(new QLabel(tr("least"), this))
+    , m_legendHigh(new QLabel(tr("most"), this))
     , m_source(new QComboBox(this))
     , m_orientationCombo(new QComboBox(this))
     , m_sizeTypeCombo(new QComboBox(this))
@@ -177,7 +181,7 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     tools->addWidget(
         button(tr("Export…"), tr("Export the whole graph as PNG, SVG or PDF"), &CallGraphWidget::exportInteractively));
 
-    m_legend->setPixmap(legendPixmap());
+    m_legend->setPixmap(legendPixmap(false));
     m_legend->setToolTip(tr("Colour scale: light = least, dark red = most"));
     m_info->setWordWrap(true);
     m_info->setForegroundRole(QPalette::PlaceholderText);
@@ -186,9 +190,9 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     bottom->setContentsMargins(0, 0, 0, 0);
     bottom->addWidget(m_info, 1);
     bottom->addWidget(m_status);
-    bottom->addWidget(new QLabel(tr("least"), this));
+    bottom->addWidget(m_legendLow);
     bottom->addWidget(m_legend);
-    bottom->addWidget(new QLabel(tr("most"), this));
+    bottom->addWidget(m_legendHigh);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -305,6 +309,25 @@ void CallGraphWidget::setColorValue(ValueType type, MetricId metric)
     m_colorMetric = metric;
     syncControls();
     recolour();
+}
+
+void CallGraphWidget::setColorMode(ColorMode mode)
+{
+    if (mode == m_colorMode)
+        return;
+    m_colorMode = mode;
+    const bool change = mode == ColorMode::Change;
+    m_legend->setPixmap(legendPixmap(change));
+    m_legendLow->setText(change ? tr("regression") : tr("least"));
+    m_legendHigh->setText(change ? tr("improvement") : tr("most"));
+    m_legend->setToolTip(change ? tr("Colour scale: red = regression, white = no change, blue = improvement; "
+                                     "intensity by the size of the change")
+                                : tr("Colour scale: light = least, dark red = most"));
+    m_colorTypeCombo->setToolTip(change ? tr("The change that sets the colour of the boxes (blue = improvement, red = "
+                                             "regression)")
+                                        : tr("The value that sets the colour of the boxes (darker red = more)"));
+    // Widths follow |value| in Change mode.
+    scheduleLayout();
 }
 
 void CallGraphWidget::setDotExecutable(const QString& program)
@@ -588,6 +611,12 @@ QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>&
     std::vector<std::optional<double>> size(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i)
         size[i] = valueOf(nodes[i].event, metric, m_sizeType);
+    // Change mode: a difference of either sign is as large as its magnitude.
+    auto magnitude = [this](const std::optional<double>& v) -> std::optional<double> {
+        if (v && m_colorMode == ColorMode::Change)
+            return std::fabs(*v);
+        return v;
+    };
 
     // Too many routines for a readable (and quickly laid out) graph: keep the largest.
     shown.assign(nodes.size(), true);
@@ -595,8 +624,9 @@ QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>&
     if (nodes.size() > at(m_maxNodes)) {
         std::vector<int> order(nodes.size());
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(),
-            [&](int a, int b) { return size[at(a)].value_or(-1e300) > size[at(b)].value_or(-1e300); });
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            return magnitude(size[at(a)]).value_or(-1e300) > magnitude(size[at(b)]).value_or(-1e300);
+        });
         for (std::size_t k = at(m_maxNodes); k < order.size(); ++k)
             shown[at(order[k])] = false;
         hidden = static_cast<int>(nodes.size()) - m_maxNodes;
@@ -604,7 +634,7 @@ QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>&
     double maxSize = 0;
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (shown[i] && size[i])
-            maxSize = std::max(maxSize, *size[i]);
+            maxSize = std::max(maxSize, *magnitude(size[i]));
 
     const double height = 2 * fm.height() + 10;
     std::vector<double> widths(nodes.size(), 0.0);
@@ -614,7 +644,7 @@ QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>&
         const QString label = CallGraph::shortName(nodes[i].name);
         const QString value = size[i] ? formatValue(*size[i], metric, m_sizeType) : QString();
         const double text = std::max(fm.horizontalAdvance(label), fm.horizontalAdvance(value)) + 16;
-        const double t = maxSize > 0 && size[i] ? std::clamp(*size[i] / maxSize, 0.0, 1.0) : 0.0;
+        const double t = maxSize > 0 && size[i] ? std::clamp(*magnitude(size[i]) / maxSize, 0.0, 1.0) : 0.0;
         widths[i] = std::max(text, minBoxWidth + (maxBoxWidth - minBoxWidth) * t);
     }
     m_pendingOrientation
@@ -721,6 +751,8 @@ void CallGraphWidget::onLayoutReady(const DotPlainLayout& layout)
     std::vector<std::optional<double>> incl(m_graph.edges().size());
     for (std::size_t e = 0; e < m_graph.edges().size(); ++e) {
         incl[e] = edgeValue(m_graph.edges()[e], metric, ValueType::Inclusive);
+        if (incl[e] && m_colorMode == ColorMode::Change)
+            incl[e] = std::fabs(*incl[e]);
         if (incl[e])
             maxIncl = std::max(maxIncl, *incl[e]);
     }
@@ -781,6 +813,9 @@ void CallGraphWidget::recolour()
     const MetricId metric = colorMetric();
     const MetricId size = sizeMetric();
     const auto& nodes = m_graph.nodes();
+    const bool change = m_colorMode == ColorMode::Change;
+    // Change: a positive difference is an improvement unless higher is better (SEMANTICS.md 4.6).
+    const double improvementSign = m_trial && metric.isValid() && m_trial->metric(metric).higherIsBetter ? -1.0 : 1.0;
     std::vector<std::optional<double>> values(nodes.size());
     double maxValue = 0;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -788,13 +823,16 @@ void CallGraphWidget::recolour()
             continue;
         values[i] = valueOf(nodes[i].event, metric, m_colorType);
         if (values[i])
-            maxValue = std::max(maxValue, *values[i]);
+            maxValue = std::max(maxValue, change ? std::fabs(*values[i]) : *values[i]);
     }
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         CallGraphNodeItem* item = m_nodeItems[i];
         if (!item)
             continue;
-        if (values[i])
+        if (values[i] && change)
+            // divergingColor: negative = blue (improvement), positive = red (regression).
+            item->setFill(divergingColor(maxValue > 0 ? -improvementSign * *values[i] / maxValue : 0.0));
+        else if (values[i])
             item->setFill(sequentialColor(maxValue > 0 ? std::clamp(*values[i] / maxValue, 0.0, 1.0) : 0.0));
         else
             item->setFill(QColor(0xdd, 0xdd, 0xdd));
@@ -807,6 +845,10 @@ void CallGraphWidget::recolour()
             + tr("Colour: %1 (%2) = %3")
                   .arg(describeValue(metric, m_colorType), sourceName(),
                       values[i] ? formatValue(*values[i], metric, m_colorType) : tr("—"));
+        if (change && values[i] && *values[i] != 0)
+            tip += QLatin1Char('\n')
+                + (improvementSign * *values[i] > 0 ? tr("Blue: an improvement (the candidate is cheaper)")
+                                                    : tr("Red: a regression (the candidate is more expensive)"));
         if (!nodes[i].event.isValid())
             tip += QLatin1Char('\n') + tr("The profile has no flat event of this name, so it has no values.");
         tip += QLatin1String("\n\n")

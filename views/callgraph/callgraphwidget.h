@@ -43,8 +43,17 @@ public:
     /// (wide fan-outs of wide boxes read better left to right).
     enum class Orientation { Automatic, TopToBottom, LeftToRight };
 
+    /// How box colours show their value. Magnitude: sequential, light = least, dark red = most.
+    /// Change, for a difference trial (Δ = A − B): diverging around 0, blue = improvement and red =
+    /// regression by the metric's orientation (SEMANTICS.md 4.6), intensity by |value| relative to
+    /// the largest; box and edge widths then follow |value| as well.
+    enum class ColorMode { Magnitude, Change };
+
     explicit CallGraphWidget(SelectionState* state, QWidget* parent = nullptr);
     ~CallGraphWidget() override;
+
+    void setColorMode(ColorMode mode);
+    ColorMode colorMode() const { return m_colorMode; }
 
     /// Values are this statistic across threads (the default is the mean over all threads).
     void setStatistic(Statistic statistic);
@@ -148,6 +157,7 @@ private:
     ValueType m_colorType = ValueType::Exclusive;
     MetricId m_colorMetric;
     int m_maxNodes = 300;
+    ColorMode m_colorMode = ColorMode::Magnitude;
     Orientation m_orientation = Orientation::Automatic;
     Orientation m_effectiveOrientation = Orientation::TopToBottom;
     Orientation m_pendingOrientation = Orientation::TopToBottom;
@@ -173,6 +183,8 @@ private:
     QLabel* m_status;
     QLabel* m_info;
     QLabel* m_legend;
+    QLabel* m_legendLow;
+    QLabel* m_legendHigh;
     QComboBox* m_source;
     QComboBox* m_orientationCombo;
     QComboBox* m_sizeTypeCombo;

@@ -1,6 +1,10 @@
 #include "views/userevents/trialmanagermodel.h"
 
+#include <QCoreApplication>
+#include <QDataStream>
+#include <QIODevice>
 #include <QLocale>
+#include <QMimeData>
 #include <algorithm>
 
 namespace parallax {
@@ -254,6 +258,68 @@ QVariant TrialManagerModel::headerData(int section, Qt::Orientation orientation,
     if (orientation == Qt::Horizontal && section == 0 && role == Qt::DisplayRole)
         return tr("Trials");
     return {};
+}
+
+Qt::ItemFlags TrialManagerModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = QAbstractItemModel::flags(index);
+    if (index.isValid() && kindOf(index) != GroupKind)
+        f |= Qt::ItemIsDragEnabled;
+    return f;
+}
+
+QStringList TrialManagerModel::mimeTypes() const { return { TrialMimeType, QStringLiteral("text/plain") }; }
+
+Qt::DropActions TrialManagerModel::supportedDragActions() const { return Qt::CopyAction; }
+
+QMimeData* TrialManagerModel::mimeData(const QModelIndexList& indexes) const
+{
+    std::vector<int> ids;
+    for (const QModelIndex& index : indexes) {
+        const int id = trialIdForIndex(index);
+        if (id >= 0 && std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    }
+    if (ids.empty())
+        return nullptr;
+    // Ids mean something only to this model: the payload says whose they are.
+    QByteArray payload;
+    QDataStream out(&payload, QIODevice::WriteOnly);
+    out << static_cast<qint64>(QCoreApplication::applicationPid())
+        << static_cast<quint64>(reinterpret_cast<quintptr>(this)) << static_cast<quint32>(ids.size());
+    QStringList names;
+    for (int id : ids) {
+        out << static_cast<qint32>(id);
+        names.append(trial(id)->name());
+    }
+    auto* data = new QMimeData;
+    data->setData(TrialMimeType, payload);
+    data->setText(names.join(QLatin1Char('\n')));
+    return data;
+}
+
+std::vector<int> TrialManagerModel::trialIdsFromMimeData(const QMimeData* data) const
+{
+    if (!data || !data->hasFormat(TrialMimeType))
+        return {};
+    const QByteArray payload = data->data(TrialMimeType);
+    QDataStream in(payload);
+    qint64 pid = 0;
+    quint64 model = 0;
+    quint32 count = 0;
+    in >> pid >> model >> count;
+    if (in.status() != QDataStream::Ok || pid != QCoreApplication::applicationPid()
+        || model != static_cast<quint64>(reinterpret_cast<quintptr>(this)))
+        return {};
+    std::vector<int> ids;
+    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+        qint32 id = -1;
+        in >> id;
+        // A trial closed since the drag started finds nothing.
+        if (in.status() == QDataStream::Ok && trial(id) && std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    }
+    return ids;
 }
 
 } // namespace parallax

@@ -3,6 +3,7 @@
 #include "datasource/model/trial.h"
 
 #include <QAbstractItemModel>
+#include <QLatin1String>
 #include <map>
 #include <memory>
 #include <vector>
@@ -15,6 +16,10 @@ namespace parallax {
 /// A trial is known by the id addTrial() returns. Ids are never reused while the model lives, so
 /// a stale id simply finds nothing. TrialRole gives the id on trial and metric rows (-1 on group
 /// rows), MetricRole the MetricId index on metric rows (-1 elsewhere), KindRole the row kind.
+///
+/// Trial and metric rows can be dragged: the mime data (TrialMimeType) carries the trial ids and
+/// names this model's identity, so that a drop target in the same window resolves them with
+/// trialIdsFromMimeData(); a drop from another model or process resolves to nothing.
 class TrialManagerModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -24,6 +29,8 @@ public:
     static constexpr int KindRole = Qt::UserRole + 12;
     /// The group every file-loaded trial goes to; it exists from the start.
     static constexpr int FilesGroup = 0;
+    /// The mime type of dragged trials.
+    static constexpr QLatin1String TrialMimeType { "application/x-parallax-trial" };
 
     explicit TrialManagerModel(QObject* parent = nullptr);
     ~TrialManagerModel() override;
@@ -49,6 +56,9 @@ public:
     QModelIndex indexForTrial(int id) const;
     QModelIndex indexForMetric(int id, MetricId metric) const;
     QModelIndex indexForGroup(int group) const;
+    /// The ids of the trials a drag from this model carries, in drag order without duplicates;
+    /// empty for data that did not come from this model (another model, another process).
+    std::vector<int> trialIdsFromMimeData(const QMimeData* data) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -56,6 +66,11 @@ public:
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    QStringList mimeTypes() const override;
+    /// TrialMimeType with the trials of the trial and metric rows, and their names as text/plain.
+    QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    Qt::DropActions supportedDragActions() const override;
 
 private:
     struct Group {

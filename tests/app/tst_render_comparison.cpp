@@ -1,0 +1,103 @@
+// The headless renderer of the comparison views (parallax --compare A B --render compare-NAME and
+// parallax --scaling A B --render scaling): every view of real trials becomes a non-blank image of
+// the requested size, without a display server.
+#include "tests/common/testutil.h"
+
+#include <QImage>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+
+using namespace parallax::test;
+
+namespace {
+
+/// Two runs made of the cpi ranks 0 and 1, each as a one-thread TAU profile directory.
+QStringList cpiRuns(const QTemporaryDir& dir)
+{
+    const QString source = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+    QStringList runs;
+    for (int rank : { 0, 1 }) {
+        const QString run = dir.filePath(QStringLiteral("cpi-rank%1").arg(rank));
+        QDir().mkpath(run);
+        QFile::copy(source + QStringLiteral("/profile.%1.0.0").arg(rank), run + QStringLiteral("/profile.0.0.0"));
+        runs << run;
+    }
+    return runs;
+}
+
+} // namespace
+
+class TestRenderComparison : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void views_data()
+    {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("minColours");
+        QTest::newRow("sidebyside") << QStringLiteral("--compare") << QStringLiteral("compare-sidebyside") << 8;
+        QTest::newRow("signed") << QStringLiteral("--compare") << QStringLiteral("compare-signed") << 8;
+        QTest::newRow("tree") << QStringLiteral("--compare") << QStringLiteral("compare-tree") << 8;
+        QTest::newRow("callgraph") << QStringLiteral("--compare") << QStringLiteral("compare-callgraph") << 8;
+        QTest::newRow("summary") << QStringLiteral("--compare") << QStringLiteral("compare-summary") << 8;
+        QTest::newRow("scaling") << QStringLiteral("--scaling") << QStringLiteral("scaling") << 8;
+    }
+
+    void views()
+    {
+        QFETCH(QString, mode);
+        QFETCH(QString, view);
+        QFETCH(int, minColours);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("view.png"));
+        QStringList arguments { mode };
+        if (mode == QLatin1String("--compare"))
+            arguments << cpiRuns(dir);
+        else
+            arguments << dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk"))
+                      << dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
+        arguments << QStringLiteral("--render") << view << QStringLiteral("--out") << out << QStringLiteral("--size")
+                  << QStringLiteral("900x600");
+        QProcess p;
+        p.start(QStringLiteral(PARALLAX_GUI), arguments);
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QImage image(out);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(900, 600));
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() >= minColours, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+    }
+
+    void errorsAreReported()
+    {
+        QTemporaryDir dir;
+        const QStringList runs = cpiRuns(dir);
+        auto run = [](const QStringList& arguments) {
+            QProcess p;
+            p.start(QStringLiteral(PARALLAX_GUI), arguments);
+            p.waitForFinished(60000);
+            return std::make_pair(p.exitCode(), p.readAllStandardError());
+        };
+        const QString out = dir.filePath(QStringLiteral("x.png"));
+        auto [code, err] = run({ QStringLiteral("--compare"), runs[0], QStringLiteral("--render"),
+            QStringLiteral("compare-summary"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 2);
+        QVERIFY(err.contains("--compare needs two trials"));
+        std::tie(code, err) = run({ QStringLiteral("--compare"), runs[0], runs[1], QStringLiteral("--render"),
+            QStringLiteral("compare-nothing"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 2);
+        QVERIFY(err.contains("unknown view 'compare-nothing'"));
+        std::tie(code, err) = run({ QStringLiteral("--compare"), runs[0], dir.filePath(QStringLiteral("missing")),
+            QStringLiteral("--render"), QStringLiteral("compare-summary"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 1);
+        QVERIFY(err.contains("missing"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRenderComparison)
+#include "tst_render_comparison.moc"

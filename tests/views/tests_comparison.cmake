@@ -1,0 +1,7 @@
+# Tests of views/comparison (included from tests/CMakeLists.txt): the comparison window's models and
+# views on real data, and the headless rendering of every comparison view (parallax --compare /
+# --scaling --render ...).
+parallax_test(tst_comparison views/tst_comparison.cpp parallax_views)
+parallax_test(tst_render_comparison app/tst_render_comparison.cpp parallax_datasource Qt6::Gui)
+target_compile_definitions(tst_render_comparison PRIVATE PARALLAX_GUI="$<TARGET_FILE:parallax>")
+add_dependencies(tst_render_comparison parallax)

@@ -1,0 +1,106 @@
+#include "views/comparison/comparisonformat.h"
+
+#include "views/charts/colors.h"
+
+#include <QCoreApplication>
+#include <algorithm>
+
+namespace parallax {
+
+namespace {
+
+    QString tr(const char* text) { return QCoreApplication::translate("Comparison", text); }
+
+} // namespace
+
+QLocale comparisonLocale()
+{
+    QLocale locale;
+    if (locale.language() == QLocale::C)
+        locale = QLocale(QLocale::English, QLocale::UnitedStates);
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    return locale;
+}
+
+QString compareUnit(const Metric& metric, CompareValue value, TimeUnit unit)
+{
+    if (value == CompareValue::Calls)
+        return {};
+    if (metric.isTime() && unit == TimeUnit::HoursMinutesSeconds)
+        return {};
+    return unitLabel(metric, unit);
+}
+
+QString compareNumber(
+    double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale, bool sign)
+{
+    const QString text = valueType == CompareValue::Calls ? formatNumber(value, locale)
+                                                          : formatMetricValue(value, metric, unit, locale);
+    return sign && value > 0 ? QString(QLatin1Char('+') + text) : text;
+}
+
+QString compareText(
+    double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale, bool sign)
+{
+    const QString number = compareNumber(value, metric, valueType, unit, locale, sign);
+    const QString suffix = compareUnit(metric, valueType, unit);
+    if (valueType == CompareValue::Calls)
+        return tr("%1 calls").arg(number);
+    return suffix.isEmpty() ? number : number + QLatin1Char(' ') + suffix;
+}
+
+double fromDisplayUnit(double amount, const Metric& metric, CompareValue value, TimeUnit unit)
+{
+    if (value == CompareValue::Calls || !metric.isTime())
+        return amount;
+    switch (unit) {
+    case TimeUnit::Microseconds:
+        return amount;
+    case TimeUnit::Milliseconds:
+        return amount * 1e3;
+    case TimeUnit::Seconds:
+    case TimeUnit::HoursMinutesSeconds:
+        return amount * 1e6;
+    }
+    return amount;
+}
+
+QColor changeColor(double improvement)
+{
+    // divergingColor: negative = blue, positive = red.
+    return divergingColor(-std::clamp(improvement, -1.0, 1.0));
+}
+
+QColor improvementColor() { return QColor(0x21, 0x66, 0xac); }
+
+QColor regressionColor() { return QColor(0xb2, 0x18, 0x2b); }
+
+QColor baselineColor() { return QColor(0x8a, 0x96, 0xa3); }
+
+QColor candidateColor() { return QColor(0xf2, 0x8e, 0x2b); }
+
+QString comparedWord(const Metric& metric, bool positive)
+{
+    // Δ = A − B > 0 means B is smaller than A.
+    if (metric.isTime())
+        return positive ? tr("faster") : tr("slower");
+    return positive ? tr("lower") : tr("higher");
+}
+
+QString deltaMeaning(const Metric& metric, bool positive)
+{
+    const bool improvement = positive != metric.higherIsBetter;
+    return tr("B %1 than A (%2)")
+        .arg(comparedWord(metric, positive), improvement ? tr("improvement") : tr("regression"));
+}
+
+QString presenceText(bool inA, bool inB)
+{
+    if (inA && !inB)
+        return tr("◀ only A");
+    if (inB && !inA)
+        return tr("▶ only B");
+    return {};
+}
+
+} // namespace parallax

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "algebra/units.h"
+#include "views/comparison/comparisonbuilder.h"
+
+#include <QColor>
+#include <QLocale>
+#include <QString>
+
+namespace parallax {
+
+// Formatting and colours shared by the comparison views, so that every tab writes a number, a sign
+// and a change the same way.
+
+/// The system locale with digit grouping (the C locale becomes US English), as in the tables.
+QLocale comparisonLocale();
+
+/// The unit a value is shown in: "ms" for time metrics (by the time unit), the metric's unit for
+/// other metrics, "" for calls.
+QString compareUnit(const Metric& metric, CompareValue value, TimeUnit unit);
+/// A value as text without its unit ("27.490"); `sign` prefixes "+" to positive values.
+QString compareNumber(double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale,
+    bool sign = false);
+/// A value with its unit ("27.490 ms"); `sign` prefixes "+" to positive values.
+QString compareText(double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale,
+    bool sign = false);
+/// A display-unit amount (e.g. 1.5 with ms) back in the metric's own unit (1500 µs).
+double fromDisplayUnit(double amount, const Metric& metric, CompareValue value, TimeUnit unit);
+
+/// +1 when a positive Δ = A − B is an improvement (the metric's lower is better), −1 otherwise
+/// (SEMANTICS.md 4.6: for higher-is-better metrics the colours swap).
+inline double improvementSign(bool higherIsBetter) { return higherIsBetter ? -1.0 : 1.0; }
+/// The colour of a change: `improvement` in [-1, 1], positive = improvement (blue), negative =
+/// regression (red), intensity by magnitude, near-white at 0 (the diverging map of views/charts).
+QColor changeColor(double improvement);
+/// The saturated hue of improvements and of regressions (text, legends).
+QColor improvementColor();
+QColor regressionColor();
+/// The bar colours of the two runs.
+QColor baselineColor();
+QColor candidateColor();
+
+/// "faster"/"slower" for time metrics, "lower"/"higher" otherwise: what B is compared with A when
+/// Δ = A − B is positive (`positive` true) or negative.
+QString comparedWord(const Metric& metric, bool positive);
+/// "B faster than A (improvement)" and friends: the meaning of a Δ of that sign.
+QString deltaMeaning(const Metric& metric, bool positive);
+
+/// The presence marker of SEMANTICS.md 4.2 for a row: "◀ only A", "▶ only B" or "" (both).
+QString presenceText(bool inA, bool inB);
+
+} // namespace parallax

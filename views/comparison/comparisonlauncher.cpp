@@ -1,0 +1,183 @@
+#include "views/comparison/comparisonlauncher.h"
+
+#include "datasource/readers/readerregistry.h"
+#include "views/charts/chartexport.h"
+#include "views/comparison/comparisonwindow.h"
+#include "views/comparison/scalingview.h"
+
+#include <QApplication>
+#include <QFutureWatcher>
+#include <QLayout>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+namespace parallax {
+
+namespace {
+
+    void printError(const QString& message)
+    {
+        std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData());
+    }
+
+    struct Loaded {
+        std::vector<std::shared_ptr<const Trial>> trials;
+        QString error;
+    };
+
+    Loaded load(const QStringList& paths, const QString& format)
+    {
+        Loaded loaded;
+        for (const QString& path : paths) {
+            Progress progress;
+            TrialResult result = ReaderRegistry::instance().read(path, ReadOptions(), progress, format);
+            if (!result) {
+                loaded.error = result.error().toString();
+                return loaded;
+            }
+            loaded.trials.push_back(result.value());
+        }
+        return loaded;
+    }
+
+    bool parseSize(const QString& text, QSize* size)
+    {
+        *size = QSize(1400, 900);
+        if (text.isEmpty())
+            return true;
+        const QStringList wh = text.split(QLatin1Char('x'));
+        bool okW = false;
+        bool okH = false;
+        if (wh.size() == 2)
+            *size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        return okW && okH && size->width() >= 200 && size->height() >= 150;
+    }
+
+    /// Everything the launch keeps alive until the event loop ends.
+    struct Session {
+        ComparisonLaunch launch;
+        QSize size;
+        QFutureWatcher<Loaded> watcher;
+        std::unique_ptr<QProgressDialog> progress;
+        std::unique_ptr<ComparisonWindow> renderedWindow;
+        std::unique_ptr<ScalingView> renderedScaling;
+    };
+
+    void finishRender(const QString& error)
+    {
+        if (!error.isEmpty())
+            printError(error);
+        QCoreApplication::exit(error.isEmpty() ? 0 : 1);
+    }
+
+    void onLoaded(Session& s, const Loaded& loaded)
+    {
+        s.progress.reset();
+        const bool render = !s.launch.render.isEmpty();
+        if (!loaded.error.isEmpty()) {
+            printError(loaded.error);
+            if (!render)
+                QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
+            QCoreApplication::exit(1);
+            return;
+        }
+        if (s.launch.mode == ComparisonLaunch::Mode::Compare) {
+            const auto& t = loaded.trials;
+            if (!render) {
+                ComparisonWindow::open(t[0], t[1]);
+                return;
+            }
+            s.renderedWindow = std::make_unique<ComparisonWindow>(t[0], t[1]);
+            ComparisonWindow* window = s.renderedWindow.get();
+            window->resize(s.size);
+            window->show();
+            const auto tab = ComparisonWindow::tabFromName(s.launch.render.mid(QStringLiteral("compare-").size()));
+            window->renderTab(*tab, s.launch.out, s.size, [window](const QString& error) {
+                QString message = error;
+                if (message.isEmpty() && !window->errorMessage().isEmpty())
+                    message = window->errorMessage();
+                finishRender(message);
+            });
+            return;
+        }
+        if (!render) {
+            ScalingView::open(loaded.trials);
+            return;
+        }
+        s.renderedScaling = std::make_unique<ScalingView>(loaded.trials);
+        ScalingView* view = s.renderedScaling.get();
+        view->resize(s.size);
+        view->show();
+        view->waitForResult();
+        const QString out = s.launch.out;
+        const QSize size = s.size;
+        QTimer::singleShot(100, view, [view, out, size] {
+            view->resize(size);
+            if (view->layout())
+                view->layout()->activate();
+            finishRender(view->exportImage(out));
+        });
+    }
+
+} // namespace
+
+QString comparisonRenderTargets()
+{
+    return QStringLiteral("compare-sidebyside, compare-signed, compare-tree, compare-callgraph, compare-summary "
+                          "(with --compare) or scaling (with --scaling)");
+}
+
+int runComparisonLaunch(const ComparisonLaunch& launch)
+{
+    const bool compare = launch.mode == ComparisonLaunch::Mode::Compare;
+    if (compare && launch.paths.size() != 2) {
+        printError(QStringLiteral("--compare needs two trials, A (the baseline) and B (the candidate); got %1")
+                       .arg(launch.paths.size()));
+        return 2;
+    }
+    if (!compare && launch.paths.size() < 2) {
+        printError(QStringLiteral("--scaling needs at least two trials; got %1").arg(launch.paths.size()));
+        return 2;
+    }
+    if (!launch.render.isEmpty()) {
+        const bool valid = compare ? launch.render.startsWith(QLatin1String("compare-"))
+                && ComparisonWindow::tabFromName(launch.render.mid(8)).has_value()
+                                   : launch.render == QLatin1String("scaling");
+        if (!valid) {
+            printError(QStringLiteral("unknown view '%1' for --render with %2 (expected %3)")
+                           .arg(launch.render, compare ? QStringLiteral("--compare") : QStringLiteral("--scaling"),
+                               comparisonRenderTargets()));
+            return 2;
+        }
+        if (launch.out.isEmpty()) {
+            printError(QStringLiteral("--render needs --out FILE"));
+            return 2;
+        }
+    }
+    Session session;
+    session.launch = launch;
+    if (!parseSize(launch.size, &session.size)) {
+        printError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
+        return 2;
+    }
+    if (launch.render.isEmpty()) {
+        session.progress = std::make_unique<QProgressDialog>(
+            QObject::tr("Reading %n trial(s)…", nullptr, static_cast<int>(launch.paths.size())), QString(), 0, 0);
+        session.progress->setWindowTitle(QObject::tr("Parallax"));
+        session.progress->setMinimumDuration(300);
+    }
+    QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
+        [&session] { onLoaded(session, session.watcher.result()); });
+    session.watcher.setFuture(
+        QtConcurrent::run([paths = launch.paths, format = launch.format] { return load(paths, format); }));
+    const int code = QApplication::exec();
+    session.watcher.waitForFinished();
+    return code;
+}
+
+} // namespace parallax

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace parallax {
+
+/// What `parallax --compare A B` and `parallax --scaling A B C …` asked for.
+struct ComparisonLaunch {
+    enum class Mode { Compare, Scaling };
+    Mode mode = Mode::Compare;
+    /// Trials to read with the ReaderRegistry (A then B for a comparison).
+    QStringList paths;
+    /// A reader name for every path, empty for detection.
+    QString format;
+    /// Headless rendering: "compare-sidebyside", "compare-signed", "compare-tree",
+    /// "compare-callgraph", "compare-summary" or "scaling"; empty opens the window.
+    QString render;
+    QString out;
+    /// "WIDTHxHEIGHT" for the rendered window; empty for 1400x900.
+    QString size;
+};
+
+/// The render targets a launch accepts, for --help texts.
+QString comparisonRenderTargets();
+
+/// Reads the trials off the GUI thread, then opens a ComparisonWindow or a ScalingView (or renders
+/// it to launch.out and quits), and runs the application's event loop. Returns the exit code:
+/// 0, 1 when a trial cannot be read or a view cannot be rendered, 2 for bad arguments. Errors are
+/// printed to stderr as "parallax: …".
+int runComparisonLaunch(const ComparisonLaunch& launch);
+
+} // namespace parallax

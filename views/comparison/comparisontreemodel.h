@@ -1,0 +1,74 @@
+#pragma once
+
+#include "algebra/units.h"
+#include "views/comparison/comparisonbuilder.h"
+#include "views/viewsetup.h"
+
+#include <QAbstractItemModel>
+#include <QLocale>
+#include <memory>
+#include <vector>
+
+namespace parallax {
+
+/// The "Statistics tree" tab: the call tree of the difference trial (the union of both runs' call
+/// trees, SEMANTICS.md 4.4) with A, B, Δ = A − B and Δ% per call path, inclusive and exclusive,
+/// for the comparison's metric and thread choice. Δ cells are tinted blue (improvement) or red
+/// (regression) by the size of the change; ◀/▶ mark paths that ran in one run only. Synthetic
+/// nodes (a prefix that is not itself an event) are grey and have no values.
+/// DisplayRole is text, SortRole the raw number, ToolTipRole an explanation.
+class ComparisonTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Name,
+        Marker,
+        InclusiveA,
+        InclusiveB,
+        InclusiveDelta,
+        InclusivePercent,
+        ExclusiveA,
+        ExclusiveB,
+        ExclusiveDelta,
+        ExclusivePercent,
+        ColumnCount
+    };
+    /// The comparison event index (int) of a row; no value for synthetic nodes.
+    static constexpr int EventRole = SortRole + 1;
+    /// The call-tree node (int) of a row.
+    static constexpr int NodeRole = SortRole + 2;
+
+    explicit ComparisonTreeModel(QObject* parent = nullptr);
+
+    void setSnapshot(std::shared_ptr<const ComparisonSnapshot> snapshot);
+    void setValues(std::shared_ptr<const ComparisonValues> values);
+    void setTimeUnit(TimeUnit unit);
+
+    /// The row of a comparison event (column 0), invalid when it has no node.
+    QModelIndex indexOfEvent(int event) const;
+    /// The comparison event of a node, -1 for synthetic nodes.
+    int eventOfNode(int node) const;
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex& parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    void rebuild();
+    const ComparisonEntry* entryOf(int node) const;
+    const Metric* metric() const;
+    QString toolTip(int node, int column) const;
+
+    std::shared_ptr<const ComparisonSnapshot> m_snapshot;
+    std::shared_ptr<const ComparisonValues> m_values;
+    TimeUnit m_unit = TimeUnit::Milliseconds;
+    QLocale m_locale;
+    /// Each node's row under its parent; the largest |Δ| per value kind (tint scale).
+    std::vector<int> m_row;
+    double m_maxDelta[2] = { 0, 0 };
+};
+
+} // namespace parallax

@@ -1,0 +1,783 @@
+#include "views/comparison/comparisonwindow.h"
+
+#include "views/callgraph/callgraphwidget.h"
+#include "views/charts/chartexport.h"
+#include "views/comparison/comparisonformat.h"
+#include "views/comparison/comparisonmodel.h"
+#include "views/comparison/comparisonsummarywidget.h"
+#include "views/comparison/comparisontreemodel.h"
+#include "views/comparison/sidebysideview.h"
+#include "views/comparison/signeddifferenceview.h"
+#include "views/selectionstate.h"
+#include "views/viewsetup.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLayout>
+#include <QProgressBar>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace parallax {
+
+namespace {
+
+    const ThreadPolicy policies[] = { ThreadPolicy::Strict, ThreadPolicy::UnionByKey, ThreadPolicy::CollapseProcess,
+        ThreadPolicy::CollapseAll, ThreadPolicy::MapByOrder };
+    const EventMatchPolicy matchPolicies[]
+        = { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine };
+
+    struct TabName {
+        ComparisonWindow::Tab tab;
+        const char* name;
+    };
+    const TabName tabNames[] = { { ComparisonWindow::Tab::SideBySide, "sidebyside" },
+        { ComparisonWindow::Tab::SignedDifference, "signed" }, { ComparisonWindow::Tab::Tree, "tree" },
+        { ComparisonWindow::Tab::CallGraph, "callgraph" }, { ComparisonWindow::Tab::Summary, "summary" } };
+
+    ValueType graphValueType(CompareValue value)
+    {
+        switch (value) {
+        case CompareValue::Exclusive:
+            return ValueType::Exclusive;
+        case CompareValue::Inclusive:
+            return ValueType::Inclusive;
+        case CompareValue::Calls:
+            return ValueType::Calls;
+        }
+        return ValueType::Exclusive;
+    }
+
+    /// The metric a comparison starts with: a time metric if there is one (TIME, then the first).
+    int defaultMetric(const ComparisonSnapshot& snapshot)
+    {
+        for (std::size_t m = 0; m < snapshot.metrics.size(); ++m)
+            if (snapshot.metrics[m].metric.isTime() && snapshot.metrics[m].inA.isValid()
+                && snapshot.metrics[m].inB.isValid())
+                return static_cast<int>(m);
+        return 0;
+    }
+
+    QString relationText(ThreadSetRelation relation)
+    {
+        switch (relation) {
+        case ThreadSetRelation::Identical:
+            return QObject::tr("identical thread sets");
+        case ThreadSetRelation::Subset:
+            return QObject::tr("one thread set contains the other");
+        case ThreadSetRelation::Overlap:
+            return QObject::tr("overlapping thread sets");
+        case ThreadSetRelation::Disjoint:
+            return QObject::tr("disjoint thread sets");
+        }
+        return {};
+    }
+
+} // namespace
+
+ComparisonWindow::ComparisonWindow(
+    std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b, const AlgebraOptions& options, QWidget* parent)
+    : QMainWindow(parent)
+    , m_a(std::move(a))
+    , m_b(std::move(b))
+    , m_options(options)
+    , m_watcher(new QFutureWatcher<Result>(this))
+    , m_valuesWatcher(new QFutureWatcher<std::shared_ptr<const ComparisonValues>>(this))
+    , m_graphWatcher(new QFutureWatcher<bool>(this))
+{
+    setWindowTitle(tr("Compare %1 (A) with %2 (B)").arg(m_a ? m_a->name() : QString(), m_b ? m_b->name() : QString()));
+    buildControls();
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &ComparisonWindow::onFinished);
+    connect(m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
+    connect(m_watcher, &QFutureWatcherBase::progressTextChanged, m_stage, &QLabel::setText);
+    connect(m_valuesWatcher, &QFutureWatcherBase::finished, this, &ComparisonWindow::onValuesFinished);
+    connect(m_graphWatcher, &QFutureWatcherBase::finished, this, &ComparisonWindow::onGraphReady);
+    resize(1300, 850);
+    start();
+}
+
+ComparisonWindow::~ComparisonWindow()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    // Jobs read the trials through shared pointers they own; waiting keeps shutdown tidy.
+    m_watcher->waitForFinished();
+    m_valuesWatcher->waitForFinished();
+    m_graphWatcher->waitForFinished();
+}
+
+ComparisonWindow* ComparisonWindow::open(
+    std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b, const AlgebraOptions& options, QWidget* parent)
+{
+    auto* window = new ComparisonWindow(std::move(a), std::move(b), options, parent);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    if (parent)
+        window->setWindowFlag(Qt::Window);
+    window->show();
+    return window;
+}
+
+void ComparisonWindow::buildControls()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(4);
+
+    // Header: the two runs, and the algebra's options.
+    m_header = new QLabel(central);
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Long trial names must not set the window's minimum width.
+    m_header->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_header->setMinimumWidth(100);
+    m_matchBox = new QComboBox(central);
+    for (EventMatchPolicy policy : matchPolicies)
+        m_matchBox->addItem(eventMatchPolicyName(policy), static_cast<int>(policy));
+    m_matchBox->setToolTip(
+        tr("How events are matched across the runs: EXACT names, NO_SOURCE (source locations "
+           "dropped) or ROUTINE (like tau_diff: the routine name only). Recomputes the difference."));
+    m_policyBox = new QComboBox(central);
+    for (ThreadPolicy policy : policies)
+        m_policyBox->addItem(threadPolicyName(policy), static_cast<int>(policy));
+    m_policyBox->setToolTip(tr("What to do when the runs' thread sets overlap or are disjoint (SEMANTICS.md 4.5): "
+                               "STRICT refuses, UNION_BY_KEY keeps both, COLLAPSE_PROCESS / COLLAPSE_ALL sum threads, "
+                               "MAP_BY_ORDER pairs the i-th threads. Recomputes the difference."));
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(0, 0, 0, 0);
+    header->addWidget(m_header, 1);
+    header->addWidget(new QLabel(tr("Match:"), central));
+    header->addWidget(m_matchBox);
+    header->addWidget(new QLabel(tr("Threads:"), central));
+    header->addWidget(m_policyBox);
+    layout->addLayout(header);
+
+    // What to show.
+    m_metricBox = new QComboBox(central);
+    m_metricBox->setToolTip(tr("The metric compared (the union of both runs' metrics)"));
+    m_valueBox = new QComboBox(central);
+    for (CompareValue value : { CompareValue::Exclusive, CompareValue::Inclusive, CompareValue::Calls })
+        m_valueBox->addItem(compareValueName(value), static_cast<int>(value));
+    m_sourceBox = new QComboBox(central);
+    m_sourceBox->addItem(tr("Mean"), static_cast<int>(CompareSource::Mean));
+    m_sourceBox->addItem(tr("Total"), static_cast<int>(CompareSource::Total));
+    m_sourceBox->addItem(tr("One thread"), static_cast<int>(CompareSource::Thread));
+    m_sourceBox->setToolTip(tr("Mean: each run's mean over all its threads (absent = 0), as its own statistics show; "
+                               "Total: the sum over threads; One thread: the chosen thread of the comparison"));
+    m_threadSpin = new QSpinBox(central);
+    m_threadSpin->setToolTip(tr("The thread (by position in the comparison's sorted thread list)"));
+    m_threadLabel = new QLabel(central);
+    m_threadLabel->setMinimumWidth(60);
+    m_unitBox = new QComboBox(central);
+    for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds }) {
+        m_unitBox->addItem(unitLabel(Metric(QString(), QStringLiteral("us")), unit), static_cast<int>(unit));
+        m_unitBox->setItemData(m_unitBox->count() - 1, timeUnitName(unit), Qt::ToolTipRole);
+    }
+    m_unitBox->setToolTip(tr("The unit of time values"));
+    m_unitBox->setCurrentIndex(1);
+    m_callPathsBox = new QCheckBox(tr("Call paths"), central);
+    m_callPathsBox->setToolTip(tr("Also show call-path events (\"a => b\"), not only flat events"));
+    m_thresholdSpin = new QDoubleSpinBox(central);
+    m_thresholdSpin->setRange(0, 1e9);
+    m_thresholdSpin->setMaximumWidth(110);
+    m_thresholdSpin->setDecimals(3);
+    m_thresholdSpin->setSpecialValueText(tr("none"));
+    m_thresholdSpin->setToolTip(tr("Hide events whose |Δ| (or |Δ%|) is smaller"));
+    m_thresholdMode = new QComboBox(central);
+    m_thresholdMode->setToolTip(tr("The minimum difference is absolute (in the display unit) or relative (Δ%)"));
+
+    auto* controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    auto add = [&](const QString& label, QWidget* widget) {
+        if (!label.isEmpty()) {
+            auto* l = new QLabel(label, central);
+            l->setBuddy(widget);
+            controls->addWidget(l);
+        }
+        controls->addWidget(widget);
+    };
+    add(tr("&Metric:"), m_metricBox);
+    add(tr("&Value:"), m_valueBox);
+    add(tr("&Over threads:"), m_sourceBox);
+    add({}, m_threadSpin);
+    add({}, m_threadLabel);
+    add(tr("&Unit:"), m_unitBox);
+    controls->addSpacing(6);
+    add({}, m_callPathsBox);
+    controls->addSpacing(6);
+    add(tr("Min. |&Δ|:"), m_thresholdSpin);
+    add({}, m_thresholdMode);
+    controls->addStretch(1);
+    layout->addLayout(controls);
+
+    // Progress.
+    m_progress = new QProgressBar(central);
+    m_progress->setRange(0, ComparisonBuilder::stepCount());
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(10);
+    m_stage = new QLabel(central);
+    m_stage->setForegroundRole(QPalette::PlaceholderText);
+    auto* progress = new QHBoxLayout;
+    progress->setContentsMargins(0, 0, 0, 0);
+    progress->addWidget(m_stage);
+    progress->addWidget(m_progress, 1);
+    layout->addLayout(progress);
+
+    // The tabs.
+    m_sideBySide = new SideBySideView(central);
+    // The side-by-side table's model drives the signed difference and the summary too.
+    m_model = m_sideBySide->model();
+    m_signed = new SignedDifferenceView(m_model, central);
+    m_treeModel = new ComparisonTreeModel(this);
+    auto* treeView = new QTreeView;
+    ViewSetupOptions treeOptions;
+    treeOptions.placeholder = tr("Search call paths…");
+    treeOptions.sortColumn = ComparisonTreeModel::InclusiveA;
+    m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_treeModel, treeOptions));
+    treeView->header()->resizeSection(ComparisonTreeModel::Name, 300);
+    treeView->header()->resizeSection(ComparisonTreeModel::Marker, 60);
+    for (int c = ComparisonTreeModel::InclusiveA; c < ComparisonTreeModel::ColumnCount; ++c)
+        treeView->header()->resizeSection(
+            c, c == ComparisonTreeModel::InclusivePercent || c == ComparisonTreeModel::ExclusivePercent ? 75 : 105);
+    auto* treePage = new QWidget(central);
+    auto* treeLayout = new QVBoxLayout(treePage);
+    treeLayout->setContentsMargins(4, 4, 4, 4);
+    auto* treeNote = new QLabel(tr("The union of both call trees. Δ = A − B per call path; blue = improvement, red = "
+                                   "regression; ◀/▶: ran only in A / only in B."),
+        treePage);
+    treeNote->setForegroundRole(QPalette::PlaceholderText);
+    treeLayout->addWidget(treeNote);
+    treeLayout->addWidget(m_tree->widget, 1);
+
+    m_graphState = new SelectionState(this);
+    m_callGraph = new CallGraphWidget(m_graphState, central);
+    m_callGraph->setColorMode(CallGraphWidget::ColorMode::Change);
+    m_callGraph->setSizeValue(ValueType::Inclusive);
+    m_callGraph->setColorValue(ValueType::Exclusive);
+    auto* graphPage = new QWidget(central);
+    auto* graphLayout = new QVBoxLayout(graphPage);
+    graphLayout->setContentsMargins(0, 4, 0, 0);
+    auto* graphNote
+        = new QLabel(tr("The call graph of the difference trial diff(A, B) = A − B: box colour = change "
+                        "(blue = improvement, red = regression), box width = |Δ| of the width value. Values "
+                        "are statistics of the difference over the comparison's threads."),
+            graphPage);
+    graphNote->setWordWrap(true);
+    graphNote->setContentsMargins(4, 0, 4, 0);
+    graphNote->setForegroundRole(QPalette::PlaceholderText);
+    graphLayout->addWidget(graphNote);
+    graphLayout->addWidget(m_callGraph, 1);
+
+    m_summary = new ComparisonSummaryWidget(m_model, central);
+
+    m_tabs = new QTabWidget(central);
+    m_tabs->addTab(m_sideBySide, tr("Side by side"));
+    m_tabs->addTab(m_signed, tr("Signed difference"));
+    m_tabs->addTab(treePage, tr("Statistics tree"));
+    m_tabs->addTab(graphPage, tr("Call graph"));
+    m_tabs->addTab(m_summary, tr("Summary"));
+    m_tabs->setDocumentMode(true);
+
+    m_message = new QLabel(central);
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setMargin(24);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stack = new QStackedWidget(central);
+    m_stack->addWidget(m_tabs);
+    m_stack->addWidget(m_message);
+    layout->addWidget(m_stack, 1);
+    setCentralWidget(central);
+
+    // Behaviour.
+    connect(m_matchBox, &QComboBox::activated, this, [this] {
+        AlgebraOptions options = m_options;
+        options.match.policy = static_cast<EventMatchPolicy>(m_matchBox->currentData().toInt());
+        setOptions(options);
+    });
+    connect(m_policyBox, &QComboBox::activated, this, [this] {
+        AlgebraOptions options = m_options;
+        options.threads = static_cast<ThreadPolicy>(m_policyBox->currentData().toInt());
+        setOptions(options);
+    });
+    connect(m_metricBox, &QComboBox::activated, this, [this] { setMetric(m_metricBox->currentText()); });
+    connect(m_valueBox, &QComboBox::activated, this,
+        [this] { setValue(static_cast<CompareValue>(m_valueBox->currentData().toInt())); });
+    connect(m_sourceBox, &QComboBox::activated, this,
+        [this] { setSource(static_cast<CompareSource>(m_sourceBox->currentData().toInt()), m_threadSpin->value()); });
+    connect(m_threadSpin, &QSpinBox::valueChanged, this, [this](int thread) {
+        if (m_source == CompareSource::Thread)
+            setSource(CompareSource::Thread, thread);
+        else
+            updateThreadLabel();
+    });
+    connect(m_unitBox, &QComboBox::activated, this,
+        [this] { setTimeUnit(static_cast<TimeUnit>(m_unitBox->currentData().toInt())); });
+    connect(m_callPathsBox, &QCheckBox::toggled, this, &ComparisonWindow::setIncludeCallPaths);
+    connect(m_thresholdSpin, &QDoubleSpinBox::valueChanged, this, &ComparisonWindow::applyThreshold);
+    connect(m_thresholdMode, &QComboBox::activated, this, &ComparisonWindow::applyThreshold);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (currentTab() == Tab::CallGraph)
+            prepareCallGraph();
+    });
+    auto select = [this](int event) {
+        // Double-clicking an event in a flat view shows it in the tree.
+        const QModelIndex source = m_treeModel->indexOfEvent(event);
+        if (!source.isValid())
+            return;
+        const QModelIndex index = m_tree->proxy->mapFromSource(source);
+        m_tree->view->scrollTo(index);
+        m_tree->view->setCurrentIndex(index);
+        setCurrentTab(Tab::Tree);
+    };
+    connect(m_sideBySide, &SideBySideView::eventActivated, this, select);
+    connect(m_signed, &SignedDifferenceView::eventActivated, this, select);
+
+    updateThresholdUnit();
+    updateHeader();
+}
+
+QTreeView* ComparisonWindow::treeView() const { return m_tree->view; }
+
+void ComparisonWindow::setOptions(const AlgebraOptions& options)
+{
+    m_options = options;
+    start();
+}
+
+void ComparisonWindow::start()
+{
+    {
+        const QSignalBlocker blockMatch(m_matchBox);
+        const QSignalBlocker blockPolicy(m_policyBox);
+        m_matchBox->setCurrentIndex(m_matchBox->findData(static_cast<int>(m_options.match.policy)));
+        m_policyBox->setCurrentIndex(m_policyBox->findData(static_cast<int>(m_options.threads)));
+    }
+    if (m_cancel)
+        m_cancel->store(true);
+    auto cancel = std::make_shared<std::atomic_bool>(false);
+    m_cancel = cancel;
+    m_computing = true;
+    m_progress->setValue(0);
+    m_progress->show();
+    m_stage->setText(tr("Comparing…"));
+    m_stage->show();
+    m_tabs->setEnabled(false);
+    m_graphPrepared = false;
+
+    const QString metric = m_metricName;
+    const CompareSource source = m_source;
+    const int thread = m_thread;
+    m_watcher->setFuture(QtConcurrent::run([a = m_a, b = m_b, options = m_options, metric, source, thread, cancel](
+                                               QPromise<Result>& promise) {
+        promise.setProgressRange(0, ComparisonBuilder::stepCount());
+        Result result;
+        result.snapshot = ComparisonBuilder::build(
+            a, b, options, [&promise](int step, const QString& stage) { promise.setProgressValueAndText(step, stage); },
+            cancel.get());
+        if (result.snapshot->ok() && !cancel->load()) {
+            ComparisonQuery query;
+            const int m = result.snapshot->findMetric(metric);
+            query.metric = m >= 0 ? m : defaultMetric(*result.snapshot);
+            query.source = source;
+            query.thread = std::clamp(thread, 0, std::max(0, static_cast<int>(result.snapshot->threads.size()) - 1));
+            result.values = ComparisonBuilder::values(*result.snapshot, query);
+        }
+        promise.setProgressValueAndText(ComparisonBuilder::stepCount(), tr("Done"));
+        promise.addResult(result);
+    }));
+}
+
+void ComparisonWindow::onFinished()
+{
+    if (!m_computing)
+        return;
+    m_computing = false;
+    m_cancel.reset();
+    m_progress->hide();
+    m_stage->hide();
+    if (m_watcher->future().resultCount() == 0)
+        return;
+    applySnapshot(m_watcher->result());
+}
+
+void ComparisonWindow::applySnapshot(const Result& result)
+{
+    m_snapshot = result.snapshot;
+    if (!m_snapshot || !m_snapshot->ok()) {
+        const QString error = m_snapshot ? m_snapshot->error : tr("The comparison was cancelled.");
+        QString text = tr("<b>A and B cannot be compared with these options.</b><br><br>%1").arg(error.toHtmlEscaped());
+        if (error.contains(QLatin1String("thread policy"), Qt::CaseInsensitive))
+            text += tr("<br><br>Choose a thread policy in <b>Threads:</b> above (for example MAP_BY_ORDER to pair the "
+                       "i-th thread of A with the i-th thread of B, or COLLAPSE_ALL to compare whole runs).");
+        m_message->setText(text);
+        m_stack->setCurrentWidget(m_message);
+        m_model->setSnapshot(nullptr);
+        m_treeModel->setSnapshot(nullptr);
+        m_graphState->setTrial(nullptr);
+        updateHeader();
+        Q_EMIT computed(false);
+        return;
+    }
+    m_stack->setCurrentWidget(m_tabs);
+    m_tabs->setEnabled(true);
+    {
+        const QSignalBlocker block(m_metricBox);
+        m_metricBox->clear();
+        for (const ComparisonMetric& metric : m_snapshot->metrics) {
+            QString tip = metric.metric.name;
+            if (!metric.inA.isValid())
+                tip += tr(" (only in B)");
+            else if (!metric.inB.isValid())
+                tip += tr(" (only in A)");
+            m_metricBox->addItem(metric.metric.name);
+            m_metricBox->setItemData(m_metricBox->count() - 1, tip, Qt::ToolTipRole);
+        }
+        if (result.values)
+            m_metricBox->setCurrentIndex(result.values->query.metric);
+    }
+    {
+        const QSignalBlocker block(m_threadSpin);
+        m_threadSpin->setRange(0, std::max(0, static_cast<int>(m_snapshot->threads.size()) - 1));
+        m_threadSpin->setValue(std::clamp(m_thread, 0, m_threadSpin->maximum()));
+    }
+    if (result.values) {
+        m_metricName = m_snapshot->metrics[static_cast<std::size_t>(result.values->query.metric)].metric.name;
+        m_thread = result.values->query.thread;
+    }
+    updateHeader();
+    updateThreadLabel();
+    m_sideBySide->setRunNames(m_a->name(), m_b->name());
+    m_model->setSnapshot(m_snapshot);
+    m_treeModel->setSnapshot(m_snapshot);
+    m_graphState->setTrial(nullptr);
+    applyValues(result.values);
+    m_tree->view->expandToDepth(0);
+    if (currentTab() == Tab::CallGraph)
+        prepareCallGraph();
+    Q_EMIT computed(true);
+}
+
+ComparisonQuery ComparisonWindow::query() const
+{
+    ComparisonQuery q;
+    if (!m_snapshot)
+        return q;
+    const int m = m_snapshot->findMetric(m_metricName);
+    q.metric = m >= 0 ? m : defaultMetric(*m_snapshot);
+    q.source = m_source;
+    q.thread = std::clamp(m_thread, 0, std::max(0, static_cast<int>(m_snapshot->threads.size()) - 1));
+    return q;
+}
+
+void ComparisonWindow::requestValues()
+{
+    if (!m_snapshot || !m_snapshot->ok() || m_computing)
+        return;
+    const ComparisonQuery q = query();
+    if (m_values && m_values->query == q && !m_computingValues)
+        return;
+    if (q.source != CompareSource::Thread) {
+        // Mean and total read the cached statistics: a few hundred additions.
+        m_computingValues = false;
+        m_valuesWatcher->setFuture(QFuture<std::shared_ptr<const ComparisonValues>>());
+        applyValues(ComparisonBuilder::values(*m_snapshot, q));
+        return;
+    }
+    // One thread of the comparison may stand for many run threads (collapse policies): off the GUI thread.
+    m_computingValues = true;
+    m_stage->setText(tr("Reading thread %1…").arg(m_snapshot->threads[static_cast<std::size_t>(q.thread)].toString()));
+    m_stage->show();
+    m_valuesWatcher->setFuture(
+        QtConcurrent::run([snapshot = m_snapshot, q] { return ComparisonBuilder::values(*snapshot, q); }));
+}
+
+void ComparisonWindow::onValuesFinished()
+{
+    if (!m_computingValues)
+        return;
+    m_computingValues = false;
+    m_stage->hide();
+    if (m_valuesWatcher->future().resultCount() == 0)
+        return;
+    auto values = m_valuesWatcher->result();
+    if (values && m_snapshot && values->entries.size() == m_snapshot->events.size() && values->query == query())
+        applyValues(std::move(values));
+}
+
+void ComparisonWindow::applyValues(std::shared_ptr<const ComparisonValues> values)
+{
+    m_values = std::move(values);
+    m_model->setValues(m_values);
+    m_treeModel->setValues(m_values);
+    updateThresholdUnit();
+    syncCallGraph();
+    Q_EMIT valuesChanged();
+}
+
+bool ComparisonWindow::setMetric(const QString& name)
+{
+    if (m_snapshot && m_snapshot->findMetric(name) < 0)
+        return false;
+    m_metricName = name;
+    if (m_snapshot) {
+        const QSignalBlocker block(m_metricBox);
+        m_metricBox->setCurrentIndex(m_snapshot->findMetric(name));
+    }
+    requestValues();
+    return true;
+}
+
+void ComparisonWindow::setValue(CompareValue value)
+{
+    {
+        const QSignalBlocker block(m_valueBox);
+        m_valueBox->setCurrentIndex(m_valueBox->findData(static_cast<int>(value)));
+    }
+    m_model->setValue(value);
+    updateThresholdUnit();
+    syncCallGraph();
+}
+
+void ComparisonWindow::setSource(CompareSource source, int thread)
+{
+    m_source = source;
+    m_thread = thread;
+    {
+        const QSignalBlocker blockSource(m_sourceBox);
+        const QSignalBlocker blockThread(m_threadSpin);
+        m_sourceBox->setCurrentIndex(m_sourceBox->findData(static_cast<int>(source)));
+        m_threadSpin->setValue(thread);
+    }
+    updateThreadLabel();
+    requestValues();
+}
+
+void ComparisonWindow::setIncludeCallPaths(bool include)
+{
+    {
+        const QSignalBlocker block(m_callPathsBox);
+        m_callPathsBox->setChecked(include);
+    }
+    m_model->setIncludeCallPaths(include);
+}
+
+void ComparisonWindow::setMinimumDifference(double threshold, bool percent)
+{
+    {
+        const QSignalBlocker blockSpin(m_thresholdSpin);
+        const QSignalBlocker blockMode(m_thresholdMode);
+        m_thresholdSpin->setValue(threshold);
+        m_thresholdMode->setCurrentIndex(percent ? 1 : 0);
+    }
+    applyThreshold();
+}
+
+void ComparisonWindow::applyThreshold()
+{
+    const bool percent = m_thresholdMode->currentIndex() == 1;
+    const double amount = m_thresholdSpin->value();
+    const Metric* metric = m_model->metric();
+    const double threshold
+        = percent || !metric ? amount : fromDisplayUnit(amount, *metric, m_model->value(), m_model->timeUnit());
+    m_model->setMinimumDifference(threshold, percent);
+}
+
+void ComparisonWindow::setTimeUnit(TimeUnit unit)
+{
+    {
+        const QSignalBlocker block(m_unitBox);
+        m_unitBox->setCurrentIndex(m_unitBox->findData(static_cast<int>(unit)));
+    }
+    m_model->setTimeUnit(unit);
+    m_treeModel->setTimeUnit(unit);
+    m_graphState->setTimeUnit(unit);
+    updateThresholdUnit();
+    applyThreshold();
+}
+
+void ComparisonWindow::updateThresholdUnit()
+{
+    const Metric* metric = m_model->metric();
+    const QString unit = metric ? compareUnit(*metric, m_model->value(), m_model->timeUnit()) : QString();
+    const int index = std::max(0, m_thresholdMode->currentIndex());
+    const QSignalBlocker block(m_thresholdMode);
+    m_thresholdMode->clear();
+    m_thresholdMode->addItem(unit.isEmpty() ? tr("absolute") : unit);
+    m_thresholdMode->addItem(tr("%"));
+    m_thresholdMode->setCurrentIndex(index);
+    m_unitBox->setEnabled(!metric || metric->isTime());
+}
+
+void ComparisonWindow::updateThreadLabel()
+{
+    const bool thread = m_source == CompareSource::Thread;
+    m_threadSpin->setVisible(thread);
+    m_threadLabel->setVisible(thread);
+    if (m_snapshot && static_cast<std::size_t>(m_threadSpin->value()) < m_snapshot->threads.size()) {
+        const auto t = static_cast<std::size_t>(m_threadSpin->value());
+        m_threadLabel->setText(tr("(n,c,t) %1").arg(m_snapshot->threads[t].toString()));
+        m_threadLabel->setToolTip(tr("%1 thread(s) of A and %2 of B map to this thread")
+                                      .arg(m_snapshot->threadsOfA[t].size())
+                                      .arg(m_snapshot->threadsOfB[t].size()));
+    } else {
+        m_threadLabel->clear();
+    }
+}
+
+void ComparisonWindow::updateHeader()
+{
+    auto run = [](const char* letter, const char* role, const std::shared_ptr<const Trial>& trial) {
+        if (!trial)
+            return QString();
+        return tr("<b>%1</b> (%2): <b>%3</b> · %n thread(s)", nullptr, static_cast<int>(trial->threadCount()))
+            .arg(QLatin1String(letter), QLatin1String(role), trial->name().toHtmlEscaped());
+    };
+    QString text
+        = run("A", "baseline", m_a) + QStringLiteral(" &nbsp;&nbsp;vs&nbsp;&nbsp; ") + run("B", "candidate", m_b);
+    if (m_snapshot && m_snapshot->ok()) {
+        text += QStringLiteral(" &nbsp;·&nbsp; <span style=\"color:gray\">%1</span>")
+                    .arg(relationText(m_snapshot->relation));
+        if (!m_snapshot->warnings.isEmpty())
+            m_header->setToolTip(m_snapshot->warnings.join(QLatin1Char('\n')));
+    }
+    m_header->setText(text);
+}
+
+void ComparisonWindow::prepareCallGraph()
+{
+    if (!m_snapshot || !m_snapshot->ok() || m_graphPrepared || m_graphPreparing)
+        return;
+    // The call graph reads the difference's statistics; they are computed here, off the GUI thread.
+    m_graphPreparing = true;
+    m_graphDiff = m_snapshot->diff;
+    m_graphWatcher->setFuture(QtConcurrent::run([diff = m_snapshot->diff] {
+        TrialStatistics::of(*diff);
+        CallTree::of(*diff);
+        return true;
+    }));
+}
+
+void ComparisonWindow::onGraphReady()
+{
+    if (!m_graphPreparing)
+        return;
+    m_graphPreparing = false;
+    if (!m_snapshot || !m_snapshot->ok())
+        return;
+    if (m_graphDiff != m_snapshot->diff) {
+        // Prepared for a superseded comparison: prepare the current one.
+        if (currentTab() == Tab::CallGraph)
+            prepareCallGraph();
+        return;
+    }
+    m_graphPrepared = true;
+    m_graphState->setTrial(m_snapshot->diff);
+    syncCallGraph();
+}
+
+void ComparisonWindow::syncCallGraph()
+{
+    if (!m_graphPrepared || !m_snapshot || !m_snapshot->ok() || !m_values)
+        return;
+    const ComparisonQuery q = m_values->query;
+    const ComparisonMetric& metric = m_snapshot->metrics[static_cast<std::size_t>(q.metric)];
+    m_graphState->setMetric(metric.inDiff);
+    m_callGraph->setColorValue(graphValueType(m_model->value()));
+    switch (q.source) {
+    case CompareSource::Mean:
+        m_callGraph->setStatistic(Statistic::MeanAll);
+        break;
+    case CompareSource::Total:
+        m_callGraph->setStatistic(Statistic::Total);
+        break;
+    case CompareSource::Thread:
+        m_graphState->selectThread(
+            m_snapshot->diff->findThread(m_snapshot->threads[static_cast<std::size_t>(q.thread)]));
+        m_callGraph->setFollowSelectedThread(true);
+        break;
+    }
+}
+
+void ComparisonWindow::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(static_cast<int>(tab)); }
+
+ComparisonWindow::Tab ComparisonWindow::currentTab() const { return static_cast<Tab>(m_tabs->currentIndex()); }
+
+std::optional<ComparisonWindow::Tab> ComparisonWindow::tabFromName(const QString& name)
+{
+    for (const TabName& t : tabNames)
+        if (name.compare(QLatin1String(t.name), Qt::CaseInsensitive) == 0)
+            return t.tab;
+    return std::nullopt;
+}
+
+bool ComparisonWindow::isComputing() const { return m_computing || m_computingValues || m_graphPreparing; }
+
+void ComparisonWindow::waitForResult()
+{
+    if (m_computing) {
+        m_watcher->waitForFinished();
+        onFinished();
+    }
+    if (m_computingValues) {
+        m_valuesWatcher->waitForFinished();
+        onValuesFinished();
+    }
+    if (m_graphPreparing) {
+        // The finished signal arrives through the event loop; do its work now.
+        m_graphWatcher->waitForFinished();
+        onGraphReady();
+    }
+}
+
+QString ComparisonWindow::errorMessage() const
+{
+    return m_snapshot && !m_snapshot->ok() ? m_snapshot->error : QString();
+}
+
+void ComparisonWindow::renderTab(
+    Tab tab, const QString& fileName, const QSize& size, const std::function<void(const QString&)>& done)
+{
+    waitForResult();
+    setCurrentTab(tab);
+    if (size.isValid())
+        resize(size);
+    auto finish = [this, fileName, size, done] {
+        QTimer::singleShot(100, this, [this, fileName, size, done] {
+            if (size.isValid()) {
+                resize(size);
+                if (layout())
+                    layout()->activate();
+            }
+            done(exportWidget(this, fileName));
+        });
+    };
+    if (tab != Tab::CallGraph || !m_snapshot || !m_snapshot->ok()) {
+        finish();
+        return;
+    }
+    // The layout comes from dot, asynchronously.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(m_callGraph, &CallGraphWidget::layoutFinished, this, [this, connection, finish](bool) {
+        QObject::disconnect(*connection);
+        m_callGraph->fitToView();
+        finish();
+    });
+    if (m_graphPrepared)
+        m_callGraph->relayout();
+    else
+        prepareCallGraph();
+}
+
+} // namespace parallax

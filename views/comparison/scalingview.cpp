@@ -1,0 +1,497 @@
+#include "views/comparison/scalingview.h"
+
+#include "views/charts/chartexport.h"
+#include "views/charts/chartstyle.h"
+#include "views/charts/colors.h"
+#include "views/charts/valueaxisticker.h"
+#include "views/comparison/comparisonformat.h"
+
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <QSplitter>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <cmath>
+
+namespace parallax {
+
+namespace {
+
+    void setUpRect(QCPAxisRect* rect, const QString& yLabel)
+    {
+        rect->axis(QCPAxis::atBottom)->setScaleType(QCPAxis::stLogarithmic);
+        rect->axis(QCPAxis::atBottom)->setLabel(QObject::tr("Threads P (log₂ scale)"));
+        rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
+        rect->setRangeDrag(Qt::Orientations());
+        rect->setRangeZoom(Qt::Orientations());
+    }
+
+    /// A bold title over a caption line, like ChartStyle::addTitle, at a given cell.
+    QCPTextElement* addTitle(QCustomPlot* plot, int row)
+    {
+        auto* grid = new QCPLayoutGrid;
+        plot->plotLayout()->addElement(row, 0, grid);
+        grid->setRowSpacing(0);
+        QFont bold = plot->font();
+        bold.setBold(true);
+        auto* title = new QCPTextElement(plot, QString(), bold);
+        title->setMargins(QMargins(8, 6, 8, 0));
+        auto* caption = new QCPTextElement(plot, QString(), plot->font());
+        caption->setMargins(QMargins(8, 2, 8, 0));
+        grid->addElement(0, 0, title);
+        grid->addElement(1, 0, caption);
+        return title;
+    }
+
+    /// Event colours are tuned for bars; very light ones are darkened so that lines read on white.
+    QColor lineColor(const QString& event)
+    {
+        const QColor colour = eventColor(event);
+        return colour.lightness() > 180 ? colour.darker(150) : colour;
+    }
+
+    QSharedPointer<QCPAxisTickerText> threadTicker(const ScalingSnapshot& snapshot, const QLocale& locale)
+    {
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        std::vector<std::size_t> seen;
+        for (const auto& trial : snapshot.trials) {
+            const std::size_t p = trial->threadCount();
+            if (std::find(seen.begin(), seen.end(), p) != seen.end())
+                continue;
+            seen.push_back(p);
+            ticker->addTick(static_cast<double>(p), locale.toString(static_cast<qulonglong>(p)));
+        }
+        return ticker;
+    }
+
+    QString shortLabel(const QString& name)
+    {
+        return name.size() > 36 ? QString(name.left(17) + QStringLiteral("…") + name.right(17)) : name;
+    }
+
+} // namespace
+
+ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidget* parent)
+    : QWidget(parent)
+    , m_trials(std::move(trials))
+    , m_watcher(new QFutureWatcher<std::shared_ptr<const ScalingSnapshot>>(this))
+    , m_runs(new QLabel(this))
+    , m_metricBox(new QComboBox(this))
+    , m_valueBox(new QComboBox(this))
+    , m_statisticBox(new QComboBox(this))
+    , m_unitBox(new QComboBox(this))
+    , m_search(new QLineEdit(this))
+    , m_events(new QListWidget(this))
+    , m_plot(new QCustomPlot(this))
+    , m_definition(new QLabel(this))
+{
+    setWindowTitle(tr("Scaling of %n run(s)", nullptr, static_cast<int>(m_trials.size())));
+    m_valueBox->addItem(tr("Inclusive"), static_cast<int>(ScalingValue::Inclusive));
+    m_valueBox->addItem(tr("Exclusive"), static_cast<int>(ScalingValue::Exclusive));
+    m_statisticBox->addItem(tr("Mean over threads"), static_cast<int>(ScalingStatistic::Mean));
+    m_statisticBox->addItem(tr("Slowest thread"), static_cast<int>(ScalingStatistic::Max));
+    m_statisticBox->setToolTip(
+        tr("T(P): the mean over a run's P threads (absent = 0) or the largest value of any thread"));
+    for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds })
+        m_unitBox->addItem(timeUnitName(unit), static_cast<int>(unit));
+    m_unitBox->setCurrentIndex(1);
+    m_search->setPlaceholderText(tr("Filter events…"));
+    m_search->setClearButtonEnabled(true);
+    m_events->setToolTip(tr("Tick the events to draw"));
+    m_runs->setTextFormat(Qt::RichText);
+    m_runs->setWordWrap(true);
+    auto* top5 = new QPushButton(tr("Top 5"), this);
+    top5->setToolTip(tr("The five events with the largest inclusive time in the smallest run"));
+    auto* exportButton = new QToolButton(this);
+    exportButton->setText(tr("Export…"));
+    exportButton->setToolTip(tr("Save the view as PNG, SVG or PDF"));
+
+    auto* controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    controls->addWidget(new QLabel(tr("Metric:"), this));
+    controls->addWidget(m_metricBox);
+    controls->addWidget(new QLabel(tr("Value:"), this));
+    controls->addWidget(m_valueBox);
+    controls->addWidget(new QLabel(tr("T(P):"), this));
+    controls->addWidget(m_statisticBox);
+    controls->addWidget(new QLabel(tr("Unit:"), this));
+    controls->addWidget(m_unitBox);
+    controls->addStretch(1);
+    controls->addWidget(exportButton);
+
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    auto* searchRow = new QHBoxLayout;
+    searchRow->addWidget(m_search, 1);
+    searchRow->addWidget(top5);
+    leftLayout->addLayout(searchRow);
+    leftLayout->addWidget(m_events, 1);
+
+    // One plot, two axis rects: rows title, time, title, efficiency; the legend right of the time.
+    m_plot->setMinimumSize(400, 360);
+    m_plot->setMouseTracking(true);
+    QCPLayoutGrid* grid = m_plot->plotLayout();
+    m_timeRect = m_plot->axisRect();
+    grid->take(m_timeRect);
+    grid->simplify();
+    m_timeTitle = addTitle(m_plot, 0);
+    grid->addElement(1, 0, m_timeRect);
+    m_efficiencyTitle = addTitle(m_plot, 2);
+    m_efficiencyRect = new QCPAxisRect(m_plot);
+    grid->addElement(3, 0, m_efficiencyRect);
+    m_legend = m_plot->legend;
+    m_timeRect->insetLayout()->take(m_legend);
+    // The legend sits at the top of its cell instead of spreading its rows over the chart's height.
+    auto* side = new QCPLayoutGrid;
+    grid->addElement(1, 1, side);
+    side->addElement(0, 0, m_legend);
+    side->addElement(1, 0, new QCPLayoutElement(m_plot));
+    side->setRowStretchFactor(0, 0.001);
+    side->setRowStretchFactor(1, 1);
+    side->setMargins(QMargins(4, 0, 10, 0));
+    m_legend->setMargins(QMargins(8, 4, 8, 4));
+    grid->setColumnStretchFactor(0, 1);
+    grid->setColumnStretchFactor(1, 0.001);
+    grid->setRowStretchFactor(0, 0.001);
+    grid->setRowStretchFactor(2, 0.001);
+    auto* margins = new QCPMarginGroup(m_plot);
+    m_timeRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    m_efficiencyRect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    setUpRect(m_timeRect, tr("Time T(P)"));
+    setUpRect(m_efficiencyRect, tr("Efficiency E(P)"));
+    m_timeRect->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<ValueAxisTicker>::create());
+    ChartStyle::apply(m_plot);
+    auto* charts = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(charts);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_plot, 1);
+    m_definition->setWordWrap(true);
+    m_definition->setTextFormat(Qt::RichText);
+    chartLayout->addWidget(m_definition);
+
+    auto* splitter = new QSplitter(this);
+    splitter->addWidget(left);
+    splitter->addWidget(charts);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 4);
+    splitter->setSizes({ 260, 900 });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_runs);
+    layout->addLayout(controls);
+    layout->addWidget(splitter, 1);
+
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &ScalingView::onFinished);
+    connect(m_metricBox, &QComboBox::activated, this, [this] { replot(); });
+    connect(m_valueBox, &QComboBox::activated, this,
+        [this] { setValue(static_cast<ScalingValue>(m_valueBox->currentData().toInt())); });
+    connect(m_statisticBox, &QComboBox::activated, this,
+        [this] { setStatistic(static_cast<ScalingStatistic>(m_statisticBox->currentData().toInt())); });
+    connect(m_unitBox, &QComboBox::activated, this,
+        [this] { setTimeUnit(static_cast<TimeUnit>(m_unitBox->currentData().toInt())); });
+    connect(m_events, &QListWidget::itemChanged, this, [this] { replot(); });
+    connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
+        for (int i = 0; i < m_events->count(); ++i)
+            m_events->item(i)->setHidden(
+                !text.isEmpty() && !m_events->item(i)->text().contains(text, Qt::CaseInsensitive));
+    });
+    connect(top5, &QPushButton::clicked, this, [this] {
+        if (m_snapshot)
+            setSelectedEvents(ScalingBuilder::topEvents(*m_snapshot));
+    });
+    connect(exportButton, &QToolButton::clicked, this,
+        [this] { exportWidgetInteractively(this, this, QStringLiteral("scaling.png")); });
+    connect(m_plot, &QCustomPlot::mouseMove, this, &ScalingView::showToolTip);
+
+    m_runs->setText(tr("Computing the statistics of %n run(s)…", nullptr, static_cast<int>(m_trials.size())));
+    m_computing = true;
+    m_watcher->setFuture(QtConcurrent::run([trials = m_trials] { return ScalingBuilder::build(trials); }));
+    resize(1200, 800);
+}
+
+ScalingView::~ScalingView() { m_watcher->waitForFinished(); }
+
+ScalingView* ScalingView::open(std::vector<std::shared_ptr<const Trial>> trials, QWidget* parent)
+{
+    auto* view = new ScalingView(std::move(trials), parent);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->setWindowFlag(Qt::Window);
+    view->show();
+    return view;
+}
+
+void ScalingView::waitForResult()
+{
+    if (!m_computing)
+        return;
+    m_watcher->waitForFinished();
+    onFinished();
+}
+
+void ScalingView::onFinished()
+{
+    if (!m_computing)
+        return;
+    m_computing = false;
+    m_snapshot = m_watcher->result();
+    fillLists();
+    replot();
+    Q_EMIT ready();
+}
+
+void ScalingView::fillLists()
+{
+    const QLocale locale = comparisonLocale();
+    QStringList runs;
+    for (const auto& trial : m_snapshot->trials)
+        runs.append(
+            tr("<b>%1</b> (P = %2)")
+                .arg(trial->name().toHtmlEscaped(), locale.toString(static_cast<qulonglong>(trial->threadCount()))));
+    m_runs->setText(tr("Scaling of %n run(s), by thread count: ", nullptr, static_cast<int>(m_snapshot->trials.size()))
+        + runs.join(QStringLiteral(" · ")));
+    {
+        const QSignalBlocker block(m_metricBox);
+        m_metricBox->clear();
+        m_metricBox->addItems(m_snapshot->metrics);
+    }
+    const QStringList top = ScalingBuilder::topEvents(*m_snapshot);
+    const QSignalBlocker block(m_events);
+    m_events->clear();
+    for (const QString& name : m_snapshot->events) {
+        auto* item = new QListWidgetItem(name, m_events);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+        item->setCheckState(top.contains(name) ? Qt::Checked : Qt::Unchecked);
+        QPixmap swatch(10, 10);
+        swatch.fill(lineColor(name));
+        item->setIcon(QIcon(swatch));
+        item->setToolTip(name);
+    }
+}
+
+QStringList ScalingView::selectedEvents() const
+{
+    QStringList names;
+    for (int i = 0; i < m_events->count(); ++i)
+        if (m_events->item(i)->checkState() == Qt::Checked)
+            names.append(m_events->item(i)->text());
+    return names;
+}
+
+void ScalingView::setSelectedEvents(const QStringList& events)
+{
+    {
+        const QSignalBlocker block(m_events);
+        for (int i = 0; i < m_events->count(); ++i)
+            m_events->item(i)->setCheckState(events.contains(m_events->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    }
+    replot();
+}
+
+bool ScalingView::setMetric(const QString& name)
+{
+    const int index = m_metricBox->findText(name);
+    if (index < 0)
+        return false;
+    m_metricBox->setCurrentIndex(index);
+    replot();
+    return true;
+}
+
+QString ScalingView::metric() const { return m_metricBox->currentText(); }
+
+void ScalingView::setValue(ScalingValue value)
+{
+    m_value = value;
+    m_valueBox->setCurrentIndex(m_valueBox->findData(static_cast<int>(value)));
+    replot();
+}
+
+void ScalingView::setStatistic(ScalingStatistic statistic)
+{
+    m_statistic = statistic;
+    m_statisticBox->setCurrentIndex(m_statisticBox->findData(static_cast<int>(statistic)));
+    replot();
+}
+
+void ScalingView::setTimeUnit(TimeUnit unit)
+{
+    m_unit = unit;
+    m_unitBox->setCurrentIndex(m_unitBox->findData(static_cast<int>(unit)));
+    replot();
+}
+
+std::vector<ScalingPoint> ScalingView::series(const QString& event) const
+{
+    if (!m_snapshot || !selectedEvents().contains(event))
+        return {};
+    return ScalingBuilder::series(*m_snapshot, event, metric(), m_value, m_statistic);
+}
+
+QString ScalingView::formatTime(double value) const
+{
+    const Trial* trial = m_snapshot && !m_snapshot->trials.empty() ? m_snapshot->trials.front().get() : nullptr;
+    const MetricId m = trial ? trial->findMetric(metric()) : MetricId();
+    if (!m.isValid())
+        return comparisonLocale().toString(value);
+    return compareText(value, trial->metric(m), CompareValue::Inclusive, m_unit, comparisonLocale());
+}
+
+void ScalingView::replot()
+{
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_graphEvents.clear();
+    if (!m_snapshot || m_snapshot->trials.empty())
+        return;
+    const QLocale locale = comparisonLocale();
+    const Trial& smallest = *m_snapshot->trials.front();
+    const MetricId m = smallest.findMetric(metric());
+    QCPAxis* timeX = m_timeRect->axis(QCPAxis::atBottom);
+    QCPAxis* timeY = m_timeRect->axis(QCPAxis::atLeft);
+    QCPAxis* efficiencyX = m_efficiencyRect->axis(QCPAxis::atBottom);
+    QCPAxis* efficiencyY = m_efficiencyRect->axis(QCPAxis::atLeft);
+    auto ticker = threadTicker(*m_snapshot, locale);
+    timeX->setTicker(ticker);
+    efficiencyX->setTicker(ticker);
+    if (auto valueTicker = timeY->ticker().dynamicCast<ValueAxisTicker>())
+        valueTicker->setMetric(m.isValid() ? std::optional<Metric>(smallest.metric(m)) : std::nullopt, m_unit);
+    const QString unit = m.isValid() ? compareUnit(smallest.metric(m), CompareValue::Inclusive, m_unit) : QString();
+    const QString valueName = m_value == ScalingValue::Inclusive ? tr("inclusive") : tr("exclusive");
+    const QString statisticName
+        = m_statistic == ScalingStatistic::Mean ? tr("mean over threads") : tr("slowest thread");
+    timeY->setLabel(unit.isEmpty() ? tr("T(P)") : tr("T(P) (%1)").arg(unit));
+    efficiencyY->setLabel(tr("E(P)"));
+
+    double maxTime = 0;
+    double maxEfficiency = 1.0;
+    const double p0 = static_cast<double>(smallest.threadCount());
+    const double pMax = static_cast<double>(m_snapshot->trials.back()->threadCount());
+    for (const QString& event : selectedEvents()) {
+        const auto points = ScalingBuilder::series(*m_snapshot, event, metric(), m_value, m_statistic);
+        QVector<double> x, t, xe, e;
+        for (const ScalingPoint& p : points) {
+            if (!p.present)
+                continue;
+            x.append(static_cast<double>(p.threads));
+            t.append(p.time);
+            maxTime = std::max(maxTime, p.time);
+            if (p.efficiency > 0) {
+                xe.append(static_cast<double>(p.threads));
+                e.append(p.efficiency);
+                maxEfficiency = std::max(maxEfficiency, p.efficiency);
+            }
+        }
+        const QColor colour = lineColor(event);
+        const QPen pen(colour, 2);
+        const QCPScatterStyle scatter(QCPScatterStyle::ssDisc, colour, colour, 7);
+        QCPGraph* time = m_plot->addGraph(timeX, timeY);
+        time->setData(x, t, true);
+        time->setPen(pen);
+        time->setScatterStyle(scatter);
+        time->setName(shortLabel(event));
+        QCPGraph* efficiency = m_plot->addGraph(efficiencyX, efficiencyY);
+        efficiency->setData(xe, e, true);
+        efficiency->setPen(pen);
+        efficiency->setScatterStyle(scatter);
+        efficiency->removeFromLegend();
+        m_graphEvents.push_back(event);
+    }
+    const double lo = p0 / 1.35;
+    const double hi = std::max(pMax, p0 * 2) * 1.35;
+    timeX->setRange(lo, hi);
+    efficiencyX->setRange(lo, hi);
+    timeY->setRange(0, maxTime > 0 ? maxTime * 1.12 : 1.0);
+    efficiencyY->setRange(0, std::ceil(maxEfficiency * 11.0) / 10.0);
+    const QColor reference = ChartStyle::referenceColor(palette());
+    auto* ideal = new QCPItemStraightLine(m_plot);
+    ideal->setClipAxisRect(m_efficiencyRect);
+    ideal->point1->setAxes(efficiencyX, efficiencyY);
+    ideal->point2->setAxes(efficiencyX, efficiencyY);
+    ideal->point1->setCoords(lo, 1.0);
+    ideal->point2->setCoords(hi, 1.0);
+    ideal->setPen(QPen(reference, 1, Qt::DashLine));
+    auto* idealLabel = new QCPItemText(m_plot);
+    idealLabel->setClipAxisRect(m_efficiencyRect);
+    idealLabel->position->setAxes(efficiencyX, efficiencyY);
+    idealLabel->position->setCoords(lo, 1.0);
+    idealLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    idealLabel->setText(tr(" ideal (E = 1)"));
+    idealLabel->setColor(reference);
+
+    m_legend->setVisible(!m_graphEvents.empty());
+    ChartStyle::apply(m_plot);
+    ChartStyle::setTitle(
+        m_timeTitle, tr("Time against threads"), tr("%1 %2, %3 of each run").arg(valueName, metric(), statisticName));
+    ChartStyle::setTitle(m_efficiencyTitle,
+        tr("Relative efficiency E(P) = T(P₀)·P₀ / (T(P)·P) against the smallest run (P₀ = %1)")
+            .arg(locale.toString(p0)),
+        m_graphEvents.empty() ? tr("Tick events in the list") : tr("1 = perfect strong scaling"));
+    m_definition->setText(
+        tr("<b>Definitions.</b> P = number of threads of a run; T(P) = the event's %1 value of %2 in that run (%3); "
+           "P₀ = %4, the smallest run. <b>Relative efficiency E(P) = T(P₀)·P₀ / (T(P)·P)</b>: 1 = the thread-time "
+           "spent in the event stays what it was in the smallest run (perfect strong scaling); below 1 = more total "
+           "thread-time than at P₀ (overhead, or a weak-scaling run); above 1 = less (superlinear).")
+            .arg(valueName, metric().toHtmlEscaped(), statisticName, locale.toString(p0)));
+    m_plot->replot();
+}
+
+void ScalingView::showToolTip(QMouseEvent* event)
+{
+    if (!m_snapshot)
+        return;
+    const QPointF pos = event->position();
+    double best = 10.0;
+    QString text;
+    for (int g = 0; g < m_plot->graphCount() && static_cast<std::size_t>(g / 2) < m_graphEvents.size(); ++g) {
+        const QCPGraph* graph = m_plot->graph(g);
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            const QPointF point = graph->coordsToPixels(it->key, it->value);
+            const double distance = std::hypot(point.x() - pos.x(), point.y() - pos.y());
+            if (distance >= best)
+                continue;
+            best = distance;
+            const QString& name = m_graphEvents[static_cast<std::size_t>(g / 2)];
+            const auto points = ScalingBuilder::series(*m_snapshot, name, metric(), m_value, m_statistic);
+            for (std::size_t r = 0; r < points.size(); ++r) {
+                if (static_cast<double>(points[r].threads) != it->key || !points[r].present)
+                    continue;
+                text = tr("%1\n%2: P = %3 threads\nT(P) = %4")
+                           .arg(name, m_snapshot->trials[r]->name())
+                           .arg(points[r].threads)
+                           .arg(formatTime(points[r].time));
+                if (points[r].efficiency > 0)
+                    text += QLatin1Char('\n')
+                        + tr("E(P) = T(P₀)·P₀ / (T(P)·P) = %1·%2 / (%3·%4) = %5")
+                              .arg(formatTime(points.front().time))
+                              .arg(points.front().threads)
+                              .arg(formatTime(points[r].time))
+                              .arg(points[r].threads)
+                              .arg(comparisonLocale().toString(points[r].efficiency, 'f', 3));
+                break;
+            }
+        }
+    }
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+QString ScalingView::exportImage(const QString& fileName)
+{
+    waitForResult();
+    return exportWidget(this, fileName);
+}
+
+} // namespace parallax
