@@ -1,5 +1,6 @@
 #include "app/gui/mainwindow.h"
 
+#include "algebra/derivedmetric.h"
 #include "algebra/statistics.h"
 #include "app/gui/databasepanel.h"
 #include "app/gui/loadjob.h"
@@ -9,6 +10,7 @@
 #include "views/charts/chartexport.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
+#include "views/derived/derivedmetricdialog.h"
 #include "views/grouplegend.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewwidget.h"
@@ -36,6 +38,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -56,6 +59,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace parallax {
 
@@ -188,6 +192,7 @@ void MainWindow::createDocks()
         QMenu menu(this);
         menu.addAction(tr("Show"), this, [this, trial] { showTrial(trial); });
         menu.addAction(tr("Upload to Database…"), this, [this, trial] { uploadDialog(trial); });
+        menu.addAction(tr("Derive a Metric…"), this, [this, trial] { deriveMetricDialog(trial); });
         menu.addSeparator();
         // Comparison: this trial is the baseline A, the chosen one the candidate B.
         QMenu* compare = menu.addMenu(tr("Compare with"));
@@ -276,6 +281,11 @@ void MainWindow::createActions()
                 this, tr("Compare"), tr("Open the baseline trial first, then the one to compare it with."));
     });
     file->addAction(tr("Compare &Trials…"), this, &MainWindow::compareDialog);
+    QAction* derive = file->addAction(tr("&Derive a Metric…"), this, [this] {
+        if (trial())
+            deriveMetricDialog(trial());
+    });
+    derive->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
     file->addSeparator();
     m_exportTableAction = file->addAction(tr("&Export Table as CSV…"), this, &MainWindow::exportTable);
     m_exportTableAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -1002,6 +1012,39 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
         return true;
     }
     return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::deriveMetricDialog(std::shared_ptr<const Trial> source)
+{
+    DerivedMetricDialog dialog(source, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const auto definitions = dialog.definitions();
+    const DerivedMode mode = dialog.mode();
+    // The new trial (a copy with the extra metrics) is computed off the GUI thread.
+    auto* watcher = new QFutureWatcher<AlgebraResult>(this);
+    connect(watcher, &QFutureWatcher<AlgebraResult>::finished, this, [this, watcher] {
+        const AlgebraResult result = watcher->result();
+        watcher->deleteLater();
+        m_progressBar->setVisible(false);
+        if (!result) {
+            m_statusLabel->setText(result.error());
+            if (m_interactive)
+                QMessageBox::warning(this, tr("Derive a Metric"), result.error());
+            return;
+        }
+        const int id = m_trials->addTrial(result.trial());
+        m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
+        m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
+        m_trialView->expand(m_trials->indexForTrial(id));
+        showTrial(result.trial());
+        m_statusLabel->setText(tr("Added %1 — the metric is in the Metric selector of every view")
+                                   .arg(result.trial()->metric(MetricId(result.trial()->metricCount() - 1)).name));
+    });
+    m_progressBar->setVisible(true);
+    m_progressBar->setRange(0, 0);
+    watcher->setFuture(
+        QtConcurrent::run([source, definitions, mode] { return deriveMetrics(*source, definitions, mode); }));
 }
 
 } // namespace parallax

@@ -115,6 +115,8 @@ private:
     /// Asks for a profile directory, loads it and compares `baseline` with it.
     void openForComparison(std::shared_ptr<const Trial> baseline);
     void compareDialog();
+    /// The derived-metric editor; the result (a copy with the new metrics) joins the Trials dock.
+    void deriveMetricDialog(std::shared_ptr<const Trial> source);
     void openFile();
     void exportTable();
     void exportCurrentImage();
