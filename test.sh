@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ./test.sh — install what is missing, build with tests, start a throwaway PostgreSQL,
-# run every test (ctest), then fuzz the TAU reader briefly. Exits non-zero on any failure.
+# run every test (ctest), then fuzz every reader briefly. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
 source .ci/common.sh
@@ -45,17 +45,34 @@ echo "== PostgreSQL test server on $pg_dir port $pg_port"
 status=0
 (cd build && ctest --output-on-failure -j "$(jobs_count)") || status=$?
 
-# Fuzz the TAU reader for a short while (libFuzzer, clang, separate build).
-if [ "$status" -eq 0 ]; then
-    cmake --preset fuzz >/dev/null
-    cmake --build build-fuzz -j "$(jobs_count)" --target fuzz_taureader
+# Fuzz every reader for a short while (libFuzzer, clang, separate build), seeded with the samples.
+fuzz_reader() { # TARGET NAME SAMPLE...
+    local target="$1" name="$2"
+    shift 2
+    local corpus
     corpus="$(mktemp -d /tmp/parallax-fuzz.XXXXXX)"
-    for f in "$data_dir"/tau2/tau-profiles-*/profile.*; do
-        cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
+    local f
+    for f in "$@"; do
+        [ -f "$f" ] && cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
     done
-    echo "== Fuzzing the TAU reader for ${PARALLAX_FUZZ_SECONDS:-30} s"
-    ./build-fuzz/tests/fuzz/fuzz_taureader -max_total_time="${PARALLAX_FUZZ_SECONDS:-30}" \
+    echo "== Fuzzing the $name reader for ${PARALLAX_FUZZ_SECONDS:-30} s"
+    ./build-fuzz/tests/fuzz/"$target" -max_total_time="${PARALLAX_FUZZ_SECONDS:-30}" \
         -rss_limit_mb=2048 -print_final_stats=1 "$corpus" 2>&1 | tail -n 5 || status=$?
     rm -rf "$corpus"
+}
+if [ "$status" -eq 0 ]; then
+    fuzz_targets=(fuzz_taureader fuzz_ppkreader)
+    [ -f tests/fuzz/fuzz_snapshotreader.cpp ] && fuzz_targets+=(fuzz_snapshotreader)
+    [ -f tests/fuzz/fuzz_cubereader.cpp ] && fuzz_targets+=(fuzz_cubereader)
+    cmake --preset fuzz >/dev/null
+    cmake --build build-fuzz -j "$(jobs_count)" --target "${fuzz_targets[@]}"
+    fuzz_reader fuzz_taureader TAU "$data_dir"/tau2/tau-profiles-*/profile.*
+    fuzz_reader fuzz_ppkreader ppk "$data_dir"/tau2/ppk/*.ppk
+    if [ -f tests/fuzz/fuzz_snapshotreader.cpp ]; then
+        fuzz_reader fuzz_snapshotreader "snapshot XML" "$data_dir"/tau2/tauprofile-xml-merged/tauprofile.xml
+    fi
+    if [ -f tests/fuzz/fuzz_cubereader.cpp ]; then
+        fuzz_reader fuzz_cubereader CUBE $(find "$data_dir" -name '*.cubex' -o -name '*.cube' -o -name '*.cube.gz' | head -n 20)
+    fi
 fi
 exit "$status"
