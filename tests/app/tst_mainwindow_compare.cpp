@@ -1,0 +1,85 @@
+// The main window's ways into a comparison, as a user takes them: two trials open, one dragged
+// onto the other in the Trials dock opens a comparison window with the dragged one as A.
+#include "app/gui/mainwindow.h"
+#include "tests/common/testutil.h"
+#include "views/comparison/comparisonwindow.h"
+#include "views/userevents/trialmanagermodel.h"
+
+#include <QApplication>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeView>
+
+using namespace parallax;
+using namespace parallax::test;
+
+class TestMainWindowCompare : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void dragTrialOntoTrial()
+    {
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::trialShown);
+        window.openPath(dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        window.openPath(dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 2, 20000);
+
+        QTreeView* view = nullptr;
+        TrialManagerModel* model = nullptr;
+        for (QTreeView* candidate : window.findChildren<QTreeView*>())
+            if (auto* m = qobject_cast<TrialManagerModel*>(candidate->model())) {
+                view = candidate;
+                model = m;
+            }
+        QVERIFY(view && model);
+        QModelIndex ring2;
+        QModelIndex ring8;
+        for (int g = 0; g < model->rowCount(); ++g)
+            for (int r = 0; r < model->rowCount(model->index(g, 0)); ++r) {
+                const QModelIndex index = model->index(r, 0, model->index(g, 0));
+                const auto trial = model->trialForIndex(index);
+                if (trial && trial->name() == QLatin1String("ring-2rank.ppk"))
+                    ring2 = index;
+                if (trial && trial->name() == QLatin1String("ring-8rank.ppk"))
+                    ring8 = index;
+            }
+        QVERIFY(ring2.isValid() && ring8.isValid());
+
+        // Drag ring-8rank onto ring-2rank: enter, move over the target, drop.
+        std::unique_ptr<QMimeData> mime(model->mimeData({ ring8 }));
+        const QPoint target = view->visualRect(ring2).center();
+        QDragEnterEvent enter(target, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDragMoveEvent move(target, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &move);
+        QVERIFY(move.isAccepted());
+        QDropEvent drop(QPointF(target), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &drop);
+
+        ComparisonWindow* comparison = nullptr;
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* c = qobject_cast<ComparisonWindow*>(w))
+                comparison = c;
+        QVERIFY(comparison);
+        QCOMPARE(comparison->trialA()->name(), QStringLiteral("ring-8rank.ppk"));
+        QCOMPARE(comparison->trialB()->name(), QStringLiteral("ring-2rank.ppk"));
+        comparison->waitForResult();
+        QVERIFY2(comparison->snapshot(), qPrintable(comparison->errorMessage()));
+
+        // Dropping a trial onto itself compares nothing.
+        QDragMoveEvent self(
+            view->visualRect(ring8).center(), Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view->viewport(), &self);
+        QVERIFY(!self.isAccepted());
+        comparison->close();
+    }
+};
+
+QTEST_MAIN(TestMainWindowCompare)
+#include "tst_mainwindow_compare.moc"
