@@ -61,18 +61,13 @@ fuzz_reader() { # TARGET NAME SAMPLE...
     rm -rf "$corpus"
 }
 if [ "$status" -eq 0 ]; then
-    fuzz_targets=(fuzz_taureader fuzz_ppkreader)
-    [ -f tests/fuzz/fuzz_snapshotreader.cpp ] && fuzz_targets+=(fuzz_snapshotreader)
-    [ -f tests/fuzz/fuzz_cubereader.cpp ] && fuzz_targets+=(fuzz_cubereader)
+    fuzz_targets=(fuzz_taureader fuzz_ppkreader fuzz_snapshotreader fuzz_cubereader)
     cmake --preset fuzz >/dev/null
     cmake --build build-fuzz -j "$(jobs_count)" --target "${fuzz_targets[@]}"
     fuzz_reader fuzz_taureader TAU "$data_dir"/tau2/tau-profiles-*/profile.*
     fuzz_reader fuzz_ppkreader ppk "$data_dir"/tau2/ppk/*.ppk
-    if [ -f tests/fuzz/fuzz_snapshotreader.cpp ]; then
-        fuzz_reader fuzz_snapshotreader "snapshot XML" "$data_dir"/tau2/tauprofile-xml-merged/tauprofile.xml
-    fi
-    if [ -f tests/fuzz/fuzz_cubereader.cpp ]; then
-        fuzz_reader fuzz_cubereader CUBE $(find "$data_dir" -name '*.cubex' -o -name '*.cube' -o -name '*.cube.gz' | head -n 20)
-    fi
+    fuzz_reader fuzz_snapshotreader "snapshot XML" "$data_dir"/tau2/tauprofile-xml-merged/tauprofile.xml
+    mapfile -t cube_samples < <(find "$data_dir" \( -name '*.cubex' -o -name '*.cube' -o -name '*.cube.gz' \) -size -2M)
+    fuzz_reader fuzz_cubereader CUBE "${cube_samples[@]}"
 fi
 exit "$status"

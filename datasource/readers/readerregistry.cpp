@@ -1,5 +1,6 @@
 #include "datasource/readers/readerregistry.h"
 
+#include "datasource/readers/cubereader.h"
 #include "datasource/readers/ppkreader.h"
 #include "datasource/readers/snapshotreader.h"
 #include "datasource/readers/taureader.h"
@@ -13,6 +14,7 @@ ReaderRegistry::ReaderRegistry()
     m_readers.push_back(std::make_unique<TauReader>());
     m_readers.push_back(std::make_unique<PpkReader>());
     m_readers.push_back(std::make_unique<SnapshotReader>());
+    m_readers.push_back(std::make_unique<CubeReader>());
 }
 
 const ReaderRegistry& ReaderRegistry::instance()
@@ -68,10 +70,15 @@ TrialResult ReaderRegistry::read(
         }
     } else {
         reader = detect(path);
-        if (!reader)
+        if (!reader) {
+            QStringList supported;
+            for (const auto& r : m_readers)
+                supported.append(QStringLiteral("%1 (%2: %3)")
+                                     .arg(r->description(), r->name(), r->filePatterns().join(QStringLiteral(" "))));
             return ReadError { path, 0, -1,
-                QStringLiteral("no reader recognises this path (expected a TAU profile directory with "
-                               "profile.N.C.T files or MULTI__ metric directories)") };
+                QStringLiteral("no reader recognises this path; Parallax reads %1")
+                    .arg(supported.join(QStringLiteral("; "))) };
+        }
     }
     return reader->read(path, options, progress);
 }
