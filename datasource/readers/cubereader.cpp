@@ -86,6 +86,8 @@
 
 #include "datasource/readers/cubereader.h"
 
+#include "datasource/readers/gzipinput.h"
+
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
 
@@ -364,115 +366,35 @@ bool isGzipMagic(const char* p)
     return static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
 }
 
-/// A file, inflated when it starts with the gzip magic (concatenated members are one stream).
+/// A file, inflated when it starts with the gzip magic (GzipInput), with its errors as CubeError.
 class FileSource : public ByteSource {
 public:
     FileSource(const QString& path, Progress& progress)
         : m_progress(progress)
+        , m_input(progress, ChunkSize)
     {
-        m_file.setFileName(path);
-        if (!m_file.open(QIODevice::ReadOnly))
-            fail(QStringLiteral("cannot open: %1").arg(m_file.errorString()));
-        char head[2];
-        m_gzip = m_file.peek(head, 2) == 2 && isGzipMagic(head);
-        if (m_gzip) {
-            if (inflateInit2(&m_z, 16 + MAX_WBITS) != Z_OK)
-                fail(QStringLiteral("cannot initialise zlib"));
-            m_zInit = true;
-            m_in.resize(ChunkSize);
-        }
+        const QString error = m_input.open(path);
+        if (!error.isEmpty())
+            fail(error);
     }
-    ~FileSource() override
-    {
-        if (m_zInit)
-            inflateEnd(&m_z);
-    }
-    FileSource(const FileSource&) = delete;
-    FileSource& operator=(const FileSource&) = delete;
 
-    bool isGzip() const { return m_gzip; }
-    bool cutShort() const { return m_cutShort; }
-    qint64 trailingGarbage() const { return m_trailingGarbage; }
+    bool isGzip() const { return m_input.isGzip(); }
+    bool cutShort() const { return m_input.cutShort(); }
+    qint64 trailingGarbage() const { return m_input.trailingGarbage(); }
 
     std::size_t read(char* dst, std::size_t max) override
     {
-        if (!m_gzip) {
-            const qint64 n = m_file.read(dst, static_cast<qint64>(max));
-            if (n < 0)
-                fail(QStringLiteral("read error: %1").arg(m_file.errorString()), 0, m_file.pos());
-            m_progress.advance(n);
-            return static_cast<std::size_t>(n);
-        }
-        while (true) {
-            if (m_z.avail_in == 0 && !m_inputEof)
-                fillInput();
-            if (m_memberEnded) {
-                if (m_z.avail_in < 2 && !m_inputEof)
-                    fillInput();
-                if (m_z.avail_in == 0)
-                    return 0;
-                if (m_z.avail_in >= 2 && isGzipMagic(reinterpret_cast<const char*>(m_z.next_in))) {
-                    inflateReset(&m_z);
-                    m_memberEnded = false;
-                    continue;
-                }
-                m_trailingGarbage = m_z.avail_in + std::max<qint64>(0, m_file.size() - m_file.pos());
-                m_z.avail_in = 0;
-                return 0;
-            }
-            if (m_z.avail_in == 0) {
-                m_cutShort = true;
-                return 0;
-            }
-            m_z.next_out = reinterpret_cast<Bytef*>(dst);
-            m_z.avail_out = static_cast<uInt>(max);
-            const int rc = inflate(&m_z, Z_NO_FLUSH);
-            const std::size_t n = max - m_z.avail_out;
-            if (rc == Z_STREAM_END) {
-                m_memberEnded = true;
-            } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-                const qint64 at = m_compressedRead - m_z.avail_in;
-                fail(QStringLiteral("corrupt gzip data at compressed byte %1 (%2)")
-                         .arg(at)
-                         .arg(m_z.msg ? QString::fromLatin1(m_z.msg) : QStringLiteral("zlib error %1").arg(rc)),
-                    0, at);
-            }
-            if (n > 0)
-                return n;
-            if (rc == Z_BUF_ERROR && m_inputEof) {
-                m_cutShort = true;
-                return 0;
-            }
-        }
+        if (m_progress.isCancelled())
+            throw Cancelled {};
+        const qint64 n = m_input.read(dst, max);
+        if (n < 0)
+            fail(m_input.error(), 0, m_input.errorOffset());
+        return static_cast<std::size_t>(n);
     }
 
 private:
-    void fillInput()
-    {
-        if (m_progress.isCancelled())
-            throw Cancelled {};
-        const qint64 n = m_file.read(m_in.data(), static_cast<qint64>(m_in.size()));
-        if (n < 0)
-            fail(QStringLiteral("read error: %1").arg(m_file.errorString()), 0, m_file.pos());
-        if (n == 0)
-            m_inputEof = true;
-        m_compressedRead += n;
-        m_progress.advance(n);
-        m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
-        m_z.avail_in = static_cast<uInt>(n);
-    }
-
     Progress& m_progress;
-    QFile m_file;
-    bool m_gzip = false;
-    bool m_zInit = false;
-    z_stream m_z {};
-    std::vector<char> m_in;
-    bool m_inputEof = false;
-    bool m_memberEnded = false;
-    bool m_cutShort = false;
-    qint64 m_compressedRead = 0;
-    qint64 m_trailingGarbage = 0;
+    GzipInput m_input;
 };
 
 // ---- the '&' filter ------------------------------------------------------------------------------

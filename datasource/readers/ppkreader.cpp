@@ -1,5 +1,7 @@
 #include "datasource/readers/ppkreader.h"
 
+#include "datasource/readers/gzipinput.h"
+
 #include "datasource/model/trialbuilder.h"
 
 #include <QFile>
@@ -68,131 +70,32 @@ bool isGzipMagic(const char* p)
 
 constexpr char PpkMagic[6] = { 0, 'P', 0, 'P', 0, 'K' };
 
-/// The uncompressed stream of a file: inflated when it is gzip (several members are concatenated,
-/// as gunzip does), passed through otherwise.
+/// The uncompressed stream of a file (GzipInput), with its errors as PpkError at the offset of the
+/// uncompressed stream.
 class Inflater {
 public:
     explicit Inflater(Progress& progress)
-        : m_progress(progress)
+        : m_input(progress, ChunkSize)
     {
     }
-    ~Inflater()
-    {
-        if (m_zInit)
-            inflateEnd(&m_z);
-    }
-    Inflater(const Inflater&) = delete;
-    Inflater& operator=(const Inflater&) = delete;
 
     /// Empty on success, else why the file cannot be read.
-    QString open(const QString& path)
-    {
-        m_file.setFileName(path);
-        if (!m_file.open(QIODevice::ReadOnly))
-            return QStringLiteral("cannot open: %1").arg(m_file.errorString());
-        m_in.resize(ChunkSize);
-        char head[2];
-        m_gzip = m_file.peek(head, 2) == 2 && isGzipMagic(head);
-        if (m_gzip) {
-            if (inflateInit2(&m_z, 16 + MAX_WBITS) != Z_OK)
-                return QStringLiteral("cannot initialise zlib");
-            m_zInit = true;
-        }
-        return {};
-    }
-
-    bool isGzip() const { return m_gzip; }
-    /// The gzip data ended inside a member (no end marker, so no CRC check): a truncated file.
-    bool cutShort() const { return m_cutShort; }
-    /// Bytes after the last gzip member that are not gzip.
-    qint64 trailingGarbage() const { return m_trailingGarbage; }
+    QString open(const QString& path) { return m_input.open(path); }
+    bool isGzip() const { return m_input.isGzip(); }
+    bool cutShort() const { return m_input.cutShort(); }
+    qint64 trailingGarbage() const { return m_input.trailingGarbage(); }
 
     /// Writes up to `max` uncompressed bytes to `dst`; returns how many, 0 at the end of the data.
     std::size_t read(char* dst, std::size_t max)
     {
-        if (!m_gzip) {
-            const qint64 n = m_file.read(dst, static_cast<qint64>(max));
-            if (n < 0)
-                throw PpkError { m_produced, QStringLiteral("read error: %1").arg(m_file.errorString()) };
-            m_produced += n;
-            m_progress.advance(n);
-            return static_cast<std::size_t>(n);
-        }
-        while (true) {
-            if (m_z.avail_in < 2 && !m_inputEof)
-                fillInput();
-            if (m_memberEnded) {
-                if (m_z.avail_in == 0)
-                    return 0;
-                if (m_z.avail_in >= 2 && isGzipMagic(reinterpret_cast<const char*>(m_z.next_in))) {
-                    inflateReset(&m_z);
-                    m_memberEnded = false;
-                    continue;
-                }
-                m_trailingGarbage = m_z.avail_in + std::max<qint64>(0, m_file.size() - m_file.pos());
-                m_z.avail_in = 0;
-                return 0;
-            }
-            if (m_z.avail_in == 0) {
-                m_cutShort = true;
-                return 0;
-            }
-            m_z.next_out = reinterpret_cast<Bytef*>(dst);
-            m_z.avail_out = static_cast<uInt>(max);
-            const int rc = inflate(&m_z, Z_NO_FLUSH);
-            const std::size_t n = max - m_z.avail_out;
-            m_produced += static_cast<qint64>(n);
-            if (rc == Z_STREAM_END) {
-                m_memberEnded = true;
-            } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-                const qint64 at = m_compressedRead - m_z.avail_in;
-                throw PpkError { m_produced,
-                    QStringLiteral("corrupt gzip data near compressed byte %1 (%2)")
-                        .arg(at)
-                        .arg(m_z.msg ? QString::fromLatin1(m_z.msg) : QStringLiteral("zlib error %1").arg(rc)) };
-            }
-            if (n > 0)
-                return n;
-            if (rc == Z_BUF_ERROR) {
-                // No progress possible with the input at hand: more input, or the file is cut short.
-                if (m_inputEof) {
-                    m_cutShort = true;
-                    return 0;
-                }
-                fillInput();
-            }
-        }
+        const qint64 n = m_input.read(dst, max);
+        if (n < 0)
+            throw PpkError { m_input.produced(), m_input.error() };
+        return static_cast<std::size_t>(n);
     }
 
 private:
-    void fillInput()
-    {
-        const std::size_t keep = m_z.avail_in;
-        if (keep > 0 && m_z.next_in != reinterpret_cast<Bytef*>(m_in.data()))
-            std::memmove(m_in.data(), m_z.next_in, keep);
-        const qint64 n = m_file.read(m_in.data() + keep, static_cast<qint64>(m_in.size() - keep));
-        if (n < 0)
-            throw PpkError { m_produced, QStringLiteral("read error: %1").arg(m_file.errorString()) };
-        if (n == 0)
-            m_inputEof = true;
-        m_compressedRead += n;
-        m_progress.advance(n);
-        m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
-        m_z.avail_in = static_cast<uInt>(keep + static_cast<std::size_t>(n));
-    }
-
-    Progress& m_progress;
-    QFile m_file;
-    bool m_gzip = false;
-    bool m_zInit = false;
-    z_stream m_z {};
-    std::vector<char> m_in;
-    bool m_inputEof = false;
-    bool m_memberEnded = false;
-    bool m_cutShort = false;
-    qint64 m_produced = 0;
-    qint64 m_compressedRead = 0;
-    qint64 m_trailingGarbage = 0;
+    GzipInput m_input;
 };
 
 /// Runs an Inflater on its own thread, a few chunks ahead of the decoder, so inflating and decoding
