@@ -1,5 +1,7 @@
 #include "datasource/readers/snapshotreader.h"
 
+#include "datasource/readers/gzipinput.h"
+
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
 
@@ -25,7 +27,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <zlib.h>
 
 namespace parallax {
 
@@ -39,12 +40,6 @@ constexpr qint64 ChunkSize = 256 * 1024;
 constexpr std::uint32_t None = std::numeric_limits<std::uint32_t>::max();
 constexpr int MaxMetadataDepth = 64;
 
-bool isGzipMagic(const void* p)
-{
-    const auto* b = static_cast<const unsigned char*>(p);
-    return b[0] == 0x1f && b[1] == 0x8b;
-}
-
 /// The bytes of one input as QXmlStreamReader sees them (FORMATS.md 4.1): inflated when the file is
 /// gzip (members may be concatenated), NUL bytes removed (TAU's merged writer leaves some between
 /// fragments), and the fragments wrapped in one synthetic root so that they form one document. A
@@ -55,42 +50,30 @@ public:
     enum class Mode { Wrapped, Raw };
 
     SnapshotStream(const QString& path, Mode mode, Progress* progress)
-        : m_file(path)
+        : m_path(path)
         , m_mode(mode)
-        , m_progress(progress)
+        , m_input(progress ? *progress : m_noProgress, static_cast<std::size_t>(ChunkSize))
     {
-    }
-    ~SnapshotStream() override
-    {
-        if (m_zInit)
-            inflateEnd(&m_z);
     }
 
     /// Opens the file; returns an error message, or a null string.
     QString start()
     {
-        if (!m_file.open(QIODevice::ReadOnly))
-            return QStringLiteral("cannot open: %1").arg(m_file.errorString());
-        char head[2];
-        m_gzip = m_file.peek(head, 2) == 2 && isGzipMagic(head);
-        if (m_gzip) {
-            if (inflateInit2(&m_z, 16 + MAX_WBITS) != Z_OK)
-                return QStringLiteral("cannot initialise zlib");
-            m_zInit = true;
-            m_in.resize(ChunkSize);
-        }
+        const QString error = m_input.open(m_path);
+        if (!error.isEmpty())
+            return error;
         QIODevice::open(QIODevice::ReadOnly | QIODevice::Unbuffered);
         return {};
     }
 
     bool isSequential() const override { return true; }
-    bool isGzip() const { return m_gzip; }
+    bool isGzip() const { return m_input.isGzip(); }
     /// A read error or corrupt gzip data; empty otherwise.
-    const QString& streamError() const { return m_error; }
+    const QString& streamError() const { return m_input.error(); }
     /// The gzip data ended inside a member: the file is truncated.
-    bool cutShort() const { return m_cutShort; }
+    bool cutShort() const { return m_input.cutShort(); }
     /// Bytes after the last gzip member that do not start another member.
-    qint64 trailingBytes() const { return m_trailing; }
+    qint64 trailingBytes() const { return m_input.trailingGarbage(); }
     /// Newlines and bytes (NULs included) of the input delivered so far.
     qint64 inputNewlines() const { return m_newlines; }
     qint64 inputBytes() const { return m_inputBytes; }
@@ -115,7 +98,7 @@ protected:
             if (!refill())
                 break;
         }
-        if (done == 0 && !m_error.isEmpty())
+        if (done == 0 && !m_input.error().isEmpty())
             return -1;
         return done;
     }
@@ -190,101 +173,19 @@ private:
         return false;
     }
 
-    /// Reads more compressed bytes behind the unread ones; the count read, 0 at the end, -1 on error.
-    qint64 fillInput()
-    {
-        const qint64 keep = m_z.avail_in;
-        if (keep > 0 && m_z.next_in != reinterpret_cast<Bytef*>(m_in.data()))
-            std::memmove(m_in.data(), m_z.next_in, static_cast<std::size_t>(keep));
-        const qint64 n = m_file.read(m_in.data() + keep, m_in.size() - keep);
-        if (n < 0) {
-            m_error = QStringLiteral("read error: %1").arg(m_file.errorString());
-            return -1;
-        }
-        if (n > 0 && m_progress)
-            m_progress->advance(n);
-        m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
-        m_z.avail_in = static_cast<uInt>(keep + n);
-        return n;
-    }
-
     /// The next bytes of the input (inflated if gzip); 0 at the end, -1 on error.
     qint64 readInput(char* out, qint64 max)
     {
-        if (!m_gzip) {
-            const qint64 n = m_file.read(out, max);
-            if (n < 0) {
-                m_error = QStringLiteral("read error: %1").arg(m_file.errorString());
-                return -1;
-            }
-            if (n > 0 && m_progress)
-                m_progress->advance(n);
+        const qint64 n = m_input.read(out, static_cast<std::size_t>(max));
+        if (n > 0)
             m_inputBytes += n;
-            return n;
-        }
-        if (m_finished)
-            return 0;
-        const auto want = static_cast<uInt>(max);
-        m_z.next_out = reinterpret_cast<Bytef*>(out);
-        m_z.avail_out = want;
-        while (m_z.avail_out == want) {
-            if (m_betweenMembers) {
-                while (m_z.avail_in < 2) {
-                    const qint64 n = fillInput();
-                    if (n < 0)
-                        return -1;
-                    if (n == 0)
-                        break;
-                }
-                if (m_z.avail_in == 0) {
-                    m_finished = true;
-                    break;
-                }
-                if (m_z.avail_in < 2 || !isGzipMagic(m_z.next_in)) {
-                    m_trailing = m_z.avail_in + (m_file.size() - m_file.pos());
-                    m_finished = true;
-                    break;
-                }
-                inflateReset(&m_z);
-                m_betweenMembers = false;
-            }
-            if (m_z.avail_in == 0) {
-                const qint64 n = fillInput();
-                if (n < 0)
-                    return -1;
-                if (n == 0) {
-                    m_cutShort = true;
-                    m_finished = true;
-                    break;
-                }
-            }
-            const int rc = inflate(&m_z, Z_NO_FLUSH);
-            if (rc == Z_STREAM_END) {
-                m_betweenMembers = true;
-            } else if (rc != Z_OK && !(rc == Z_BUF_ERROR && m_z.avail_in == 0)) {
-                m_error = QStringLiteral("corrupt gzip data near compressed byte %1 (%2)")
-                              .arg(m_file.pos() - m_z.avail_in)
-                              .arg(QString::fromLatin1(m_z.msg ? m_z.msg : "no details"));
-                return -1;
-            }
-        }
-        const qint64 n = static_cast<qint64>(want - m_z.avail_out);
-        m_inputBytes += n;
         return n;
     }
 
-    QFile m_file;
+    QString m_path;
     Mode m_mode;
-    Progress* m_progress;
-    bool m_gzip = false;
-    bool m_zInit = false;
-    z_stream m_z {};
-    QByteArray m_in;
-    bool m_betweenMembers = true;
-    bool m_finished = false;
-    bool m_cutShort = false;
-    qint64 m_trailing = 0;
-    QString m_error;
+    Progress m_noProgress; ///< when the caller watches none
+    GzipInput m_input;
 
     Phase m_phase = Phase::Start;
     QByteArray m_buf;
