@@ -14,6 +14,10 @@
 //                                            (default: the largest CUBE sample in the data folder), then
 //                                            on a generated .cubex (default 1024x1000: 3 metrics, one
 //                                            INCLUSIVE, one MINDOUBLE); prints MB/s and events x threads / s
+//   parallax-bench read [--runs N] [--format NAME] PATH...
+//                                            time whichever reader the registry picks (or NAME) on each
+//                                            PATH (file or directory; median of N, default 5); prints
+//                                            bytes (a directory's files summed), MB/s and events x threads / s
 //   parallax-bench [--runs N] [--label L] -- COMMAND ARGS...
 //                                            run a command N times (fresh process each time) and
 //                                            print every run and the median, as JSON lines
@@ -883,6 +887,83 @@ int benchCube(int argc, char* argv[])
     return 0;
 }
 
+// ---- read: any reader through the registry ------------------------------------------------------
+
+qint64 inputBytes(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir())
+        return info.size();
+    qint64 total = 0;
+    QDirIterator it(path, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        total += it.fileInfo().size();
+    }
+    return total;
+}
+
+int benchRead(int argc, char* argv[])
+{
+    int runs = 5;
+    QString format;
+    QStringList paths;
+    for (int i = 2; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) {
+            runs = std::max(1, std::atoi(argv[++i]));
+        } else if (std::strcmp(argv[i], "--format") == 0 && i + 1 < argc) {
+            format = QString::fromLocal8Bit(argv[++i]);
+        } else if (argv[i][0] != '-') {
+            paths << QString::fromLocal8Bit(argv[i]);
+        } else {
+            std::fprintf(stderr, "usage: parallax-bench read [--runs N] [--format NAME] PATH...\n");
+            return 1;
+        }
+    }
+    if (paths.isEmpty()) {
+        std::fprintf(stderr, "usage: parallax-bench read [--runs N] [--format NAME] PATH...\n");
+        return 1;
+    }
+    const ReaderRegistry& registry = ReaderRegistry::instance();
+    for (const QString& path : paths) {
+        const Reader* reader = format.isEmpty() ? registry.detect(path) : registry.find(format);
+        if (!reader) {
+            std::fprintf(stderr, "parallax-bench: no reader for %s\n", qPrintable(path));
+            return 2;
+        }
+        const qint64 bytes = inputBytes(path);
+        std::vector<double> wall;
+        std::size_t threads = 0, events = 0, cells = 0;
+        for (int r = 0; r < runs; ++r) {
+            Progress progress;
+            QElapsedTimer timer;
+            timer.start();
+            auto result = reader->read(path, ReadOptions {}, progress);
+            wall.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e9);
+            if (!result) {
+                std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+                return 2;
+            }
+            threads = result.value()->threadCount();
+            events = result.value()->eventCount();
+            cells = result.value()->cellCount();
+            result = ReadError {}; // free the trial outside the timed region
+        }
+        const double med = median(wall);
+        rusage usage {};
+        getrusage(RUSAGE_SELF, &usage);
+        std::printf("{\"mode\":\"read\",\"format\":\"%s\",\"input\":\"%s\",\"bytes\":%lld,\"runs\":%d,"
+                    "\"threads\":%zu,\"events\":%zu,\"cells\":%zu,\"median_wall_s\":%.4f,\"min_wall_s\":%.4f,"
+                    "\"mb_per_s\":%.1f,\"events_x_threads_per_s\":%.3g,\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
+            qPrintable(reader->name()), qPrintable(path), static_cast<long long>(bytes), runs, threads, events, cells,
+            med, *std::min_element(wall.begin(), wall.end()), static_cast<double>(bytes) / 1e6 / med,
+            static_cast<double>(events * threads) / med, static_cast<double>(usage.ru_maxrss) / 1024.0,
+            loadAverage());
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -896,6 +977,8 @@ int main(int argc, char* argv[])
         return benchSnapshot(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "cube") == 0)
         return benchCube(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "read") == 0)
+        return benchRead(argc, argv);
     int runs = 5;
     std::string label = "command";
     int i = 1;
