@@ -763,9 +763,18 @@ private:
             if (!m_matchedAny[i])
                 profile.m_warnings.push_back({ a.id, QStringLiteral("selector %1 '%2' matched no event of this trial")
                                                          .arg(selectorKindName(a.select.kind), a.select.value) });
-            for (EventId e : report.shadowed)
-                profile.m_warnings.push_back({ a.id, QStringLiteral("event '%1' is matched twice: a higher-priority association wins it")
-                                                         .arg(m_trial.event(e).name) });
+            if (!report.shadowed.empty()) {
+                QStringList names;
+                for (std::size_t k = 0; k < report.shadowed.size() && k < 5; ++k)
+                    names << QStringLiteral("'%1'").arg(m_trial.event(report.shadowed[k]).name);
+                if (report.shadowed.size() > 5)
+                    names << QStringLiteral("and %1 more").arg(report.shadowed.size() - 5);
+                profile.m_warnings.push_back({ a.id, QStringLiteral("%1 event(s) it matches are matched twice and won by a "
+                                                                    "higher-priority association: %2")
+                                                         .arg(report.shadowed.size())
+                                                         .arg(names.join(QStringLiteral(", "))),
+                    true });
+            }
             if (a.policy == Policy::Amortize || a.policy == Policy::Aggregate) {
                 QStringList withTimers;
                 for (int r : report.targets) {
@@ -830,10 +839,18 @@ private:
                 continue;
             }
             p.m_inclDerivable[r] = 1;
+            // Flat leaves of the set's call paths: a path whose prefix is such a flat event that is
+            // not itself a source event (phase-rooted "P => e" under "main => P") is covered by it.
+            QSet<std::uint32_t> leaves;
+            for (const auto& [event, weight] : set) {
+                const IntervalEvent& ev = m_trial.event(EventId(event));
+                if (ev.isCallPath() && ev.leaf.isValid())
+                    leaves.insert(ev.leaf.index());
+            }
             for (const auto& [event, weight] : set) {
                 bool covered = false;
                 for (EventId a = m_trial.event(EventId(event)).parent; a.isValid() && !covered; a = m_trial.event(a).parent)
-                    covered = set.count(a.index()) > 0;
+                    covered = set.count(a.index()) > 0 || (!m_inSource[a.index()] && leaves.contains(a.index()));
                 if (!covered)
                     top[r].emplace_back(EventId(event), weight);
             }

@@ -68,6 +68,8 @@ struct AssociationReport {
 struct Warning {
     QString association; ///< empty for model-wide warnings
     QString message;
+    /// A note rather than a problem: events matched by several associations, resolved by priority.
+    bool note = false;
 };
 
 struct AttributionError {

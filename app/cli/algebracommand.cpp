@@ -485,4 +485,12 @@ int runConvert(const QStringList& args)
     return output(*trial, o);
 }
 
+std::shared_ptr<const Trial> loadTrialOperand(const QString& spec, const QString& db, const QString& format, QString* error)
+{
+    Options o;
+    o.db = db;
+    o.format = format;
+    return loadOperand(spec, o, error);
+}
+
 } // namespace parallax

@@ -3,6 +3,10 @@
 #include <QString>
 #include <QStringList>
 
+#include "datasource/model/trial.h"
+
+#include <memory>
+
 namespace parallax {
 
 /// `parallax-cli diff|ratio|merge|mean|min|max|stddev|derive ...`: the algebra of runs
@@ -16,6 +20,10 @@ bool isAlgebraCommand(const QString& command);
 
 /// `parallax-cli convert IN OUT [--to FORMAT] [--format NAME]`.
 int runConvert(const QStringList& args);
+
+/// A trial from a path in any readable format (`format` forces a reader) or from the database
+/// (`db:ID`, in `db` or $PARALLAX_DB or the default database); nullptr and `error` on failure.
+std::shared_ptr<const Trial> loadTrialOperand(const QString& spec, const QString& db, const QString& format, QString* error);
 
 /// The usage text of the algebra commands and convert, for `parallax-cli help`.
 extern const char* const AlgebraUsage;

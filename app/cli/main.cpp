@@ -1,5 +1,6 @@
 // parallax-cli: the headless front end (no Widgets linked).
 #include "app/cli/algebracommand.h"
+#include "app/cli/semanticcommand.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
@@ -48,6 +49,8 @@ commands:
                  export, views ('parallax-cli db help')
   diff|ratio|mean|merge|min|max|stddev|derive|convert
                  the algebra of runs and format conversion (below)
+  semantic MODEL TRIAL [TRIAL_B]
+                 the semantic (SEAA) profile of a trial, or of two compared (below)
   formats        list the readers and writers Parallax knows
 
 pprof and info also read a stored trial: --db LOCATION --id N (LOCATION: an SQLite file or
@@ -384,6 +387,8 @@ int main(int argc, char* argv[])
         return runPprof(args);
     if (command == QLatin1String("info"))
         return runInfo(args);
+        std::fputs("\n", args.isEmpty() ? stderr : stdout);
+        std::fputs(SemanticUsage, args.isEmpty() ? stderr : stdout);
     if (command == QLatin1String("synth"))
         return runSynth(args);
     if (command == QLatin1String("db"))
@@ -406,3 +411,5 @@ int main(int argc, char* argv[])
     std::fputs(Usage, stderr);
     return fail(QStringLiteral("unknown command '%1'").arg(command), 1);
 }
+    if (command == QLatin1String("semantic"))
+        return runSemanticCommand(args);

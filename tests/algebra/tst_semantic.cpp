@@ -2,9 +2,11 @@
 // numbers, the model file rules, conservation over generated trials and random rule sets, and
 // linearity with the algebra.
 #include "algebra/operations.h"
+#include "algebra/semanticbuiltin.h"
 #include "algebra/semanticmodel.h"
 #include "algebra/semanticprofile.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/readerregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -162,6 +164,10 @@ private slots:
     void callPathSource();
     void conservationProperty();
     void linearityWithAlgebra();
+    void builtinParameter();
+    void builtinPhase();
+    void builtinLayer();
+    void builtinGroupAndFile();
 };
 
 void TestSemantic::exampleA()
@@ -553,7 +559,7 @@ void TestSemantic::resolutionErrorsAndWarnings()
     QStringList warnings;
     for (const Warning& w : p->warnings())
         warnings << w.association + QLatin1String(": ") + w.message;
-    QVERIFY2(warnings.filter(QStringLiteral("all-mpi: event 'MPI_Send()' is matched twice")).size() == 1, qPrintable(warnings.join(QLatin1Char('\n'))));
+    QVERIFY2(warnings.filter(QStringLiteral("all-mpi: 1 event(s) it matches are matched twice and won by a higher-priority association: 'MPI_Send()'")).size() == 1, qPrintable(warnings.join(QLatin1Char('\n'))));
     QVERIFY2(warnings.filter(QStringLiteral("io: selector regex 'fread|fwrite' matched no event")).size() == 1,
         qPrintable(warnings.join(QLatin1Char('\n'))));
     // A template attribute that conflicts with the declared one is an error.
@@ -753,6 +759,157 @@ void TestSemantic::linearityWithAlgebra()
     // Merge of two metrics: each metric's semantic profile is the operand's.
     checkConservation(*pd);
     checkConservation(*pm);
+}
+
+namespace {
+
+TrialPtr readSample(const QString& relative)
+{
+    Progress progress;
+    auto result = ReaderRegistry::instance().read(QStringLiteral(PARALLAX_DATA_DIR "/") + relative, ReadOptions {}, progress);
+    if (!result)
+        qFatal("%s", qPrintable(result.error().toString()));
+    return result.value();
+}
+
+ProfilePtr builtin(const QString& name, const TrialPtr& trial)
+{
+    const auto model = makeBuiltinModel(name, *trial);
+    if (!model)
+        qFatal("no built-in %s", qPrintable(name));
+    const auto error = validateModel(*model);
+    if (error)
+        qFatal("built-in %s invalid: %s", qPrintable(name), qPrintable(error->toString()));
+    // A built-in model is an ordinary model: its file reads back to the same model.
+    const auto again = parseModel(toJson(*model));
+    if (!std::holds_alternative<Model>(again) || toJson(std::get<Model>(again)) != toJson(*model))
+        qFatal("built-in %s does not round-trip through its file", qPrintable(name));
+    return attr(*model, trial);
+}
+
+double flatExclusive(const Trial& t, ThreadIndex th, const std::function<bool(const QString&)>& pick)
+{
+    double sum = 0;
+    const IntervalRow& row = t.row(th);
+    for (std::size_t i = 0; i < row.size(); ++i)
+        if (!t.event(row.events[i]).isCallPath() && pick(t.event(row.events[i]).name))
+            sum += row.exclusive(0, i);
+    return sum;
+}
+
+} // namespace
+
+void TestSemantic::builtinParameter()
+{
+    // tau2/tau-profiles-wrap-params: one entity per `size` value under __wrap_dgemm.
+    const TrialPtr trial = readSample(QStringLiteral("tau2/tau-profiles-wrap-params"));
+    const ProfilePtr p = builtin(QStringLiteral("parameter"), trial);
+    checkConservation(*p);
+    int dgemm = -1;
+    for (std::size_t r = 0; r < p->entities().size(); ++r)
+        if (p->entity(static_cast<int>(r)).kind == QLatin1String("routine") && p->entity(static_cast<int>(r)).name.contains(QLatin1String("__wrap_dgemm")))
+            dgemm = static_cast<int>(r);
+    QVERIFY(dgemm >= 0);
+    QStringList values;
+    double children = 0;
+    for (int c : p->entity(dgemm).children) {
+        const ResolvedEntity& e = p->entity(c);
+        QCOMPARE(e.kind, QStringLiteral("parameter"));
+        QCOMPARE(e.attrs.value(QStringLiteral("parameter")).text, QStringLiteral("size"));
+        values << e.attrs.value(QStringLiteral("value")).toString();
+        children += p->roll(c, T0, Time);
+    }
+    values.sort();
+    QCOMPARE(values, (QStringList { QStringLiteral("100"), QStringLiteral("10000"), QStringLiteral("100000") }));
+    QCOMPARE(p->roll(p->findEntity(QStringLiteral("param:int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [size = 100]")), T0, Time), 28.0);
+    // The routine = its parameter values (28 + 18 + 12); the base timer, which measured the same
+    // 58 us, is kept apart so the routine is not counted twice.
+    QCOMPARE(children, 58.0);
+    QCOMPARE(p->roll(dgemm, T0, Time), 58.0);
+    QCOMPARE(p->roll(p->findEntity(QStringLiteral("(also measured by parameter timers)")), T0, Time), 58.0);
+}
+
+void TestSemantic::builtinPhase()
+{
+    // ppk/phases-callpath-1thread: one entity per phase (252 TAU_PHASE phases).
+    const TrialPtr trial = readSample(QStringLiteral("tau2/ppk/phases-callpath-1thread.ppk"));
+    const ProfilePtr p = builtin(QStringLiteral("phase"), trial);
+    checkConservation(*p);
+    int phases = 0;
+    for (const ResolvedEntity& e : p->entities())
+        phases += e.kind == QLatin1String("phase") ? 1 : 0;
+    int inGroup = 0;
+    for (std::size_t i = 0; i < trial->eventCount(); ++i)
+        inGroup += !trial->event(EventId(i)).isCallPath() && trial->eventInGroup(EventId(i), QStringLiteral("TAU_PHASE")) ? 1 : 0;
+    QCOMPARE(phases, inGroup);
+    QCOMPARE(phases, 252);
+    QCOMPARE(p->entities().size(), std::size_t(253)); // the phases and (unmapped)
+    QCOMPARE(p->own(p->unmappedEntity(), T0, Time), 0.0);
+    // Every phase's roll-up is its inclusive time; the top phase holds the whole run.
+    const int mainPhase = p->findEntity(QStringLiteral("phase:main()"));
+    QVERIFY(mainPhase >= 0);
+    const double mainIncl = trial->row(T0).inclusive(0, static_cast<std::size_t>(trial->row(T0).find(trial->findEvent(QStringLiteral("main()")))));
+    QVERIFY(std::abs(p->roll(mainPhase, T0, Time) - mainIncl) < 1e-6 * mainIncl);
+    QVERIFY(std::abs(p->inclusive(mainPhase, T0, Time) - mainIncl) < 1e-6 * mainIncl);
+    const int it0 = p->findEntity(QStringLiteral("phase:Iteration 0"));
+    const double it0Incl = trial->row(T0).inclusive(0, static_cast<std::size_t>(trial->row(T0).find(trial->findEvent(QStringLiteral("Iteration 0")))));
+    // Iteration 0's roll-up is its inclusive time minus the IO Phase inside it, which the IO Phase
+    // entity holds (IO Phase is entered from every iteration, so it sits under main()).
+    const EventId ioInIt0 = trial->findEvent(QStringLiteral("Iteration 0 => IO Phase"));
+    QVERIFY(ioInIt0.isValid());
+    const double ioIncl = trial->row(T0).inclusive(0, static_cast<std::size_t>(trial->row(T0).find(ioInIt0)));
+    QVERIFY(ioIncl > 0);
+    QVERIFY(std::abs(p->roll(it0, T0, Time) + ioIncl - it0Incl) < 1e-6 * it0Incl);
+    QVERIFY(std::abs(p->inclusive(it0, T0, Time) - it0Incl) < 1e-6 * it0Incl);
+    QCOMPARE(p->entity(it0).parent, mainPhase);
+    QCOMPARE(p->entity(p->findEntity(QStringLiteral("phase:IO Phase"))).parent, mainPhase); // entered from every iteration
+}
+
+void TestSemantic::builtinLayer()
+{
+    // tau2/tau-profiles-workflow-xmain-8rank: MPI, ADIOS (I/O) and user code, summing to the total.
+    const TrialPtr trial = readSample(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
+    const ProfilePtr p = builtin(QStringLiteral("layer"), trial);
+    checkConservation(*p);
+    const int mpi = p->findEntity(QStringLiteral("layer:mpi")), io = p->findEntity(QStringLiteral("layer:io")),
+              user = p->findEntity(QStringLiteral("layer:user"));
+    QVERIFY(mpi >= 0 && io >= 0 && user >= 0);
+    for (std::size_t t = 0; t < trial->threadCount(); ++t) {
+        const ThreadIndex th(t);
+        const double m = flatExclusive(*trial, th, [](const QString& n) { return n.startsWith(QLatin1String("MPI_")); });
+        const double a = flatExclusive(*trial, th, [](const QString& n) { return n.startsWith(QLatin1String("ADIOS")); });
+        const double u = flatExclusive(*trial, th, [](const QString& n) { return n == QLatin1String(".TAU application"); });
+        QVERIFY(m > 0 && a > 0 && u > 0);
+        QCOMPARE(p->roll(mpi, th, Time), m);
+        QCOMPARE(p->roll(io, th, Time), a);
+        QCOMPARE(p->roll(user, th, Time), u);
+        QCOMPARE(p->roll(p->unmappedEntity(), th, Time), 0.0);
+        // The three layers sum to the thread's total (.TAU application inclusive).
+        QVERIFY(std::abs(m + a + u - p->threadTop(th, Time)) <= 1e-9 * p->threadTop(th, Time));
+        QCOMPARE(std::round(p->percentOfTotal(mpi, Time, Scope::ofThread(th)) + p->percentOfTotal(io, Time, Scope::ofThread(th))
+                     + p->percentOfTotal(user, Time, Scope::ofThread(th))),
+            100.0);
+    }
+    for (const Warning& w : p->warnings())
+        QVERIFY2(w.note, qPrintable(w.message));
+}
+
+void TestSemantic::builtinGroupAndFile()
+{
+    const TrialPtr trial = readSample(QStringLiteral("tau2/tau-profiles-wrap-params"));
+    const ProfilePtr groups = builtin(QStringLiteral("group"), trial);
+    checkConservation(*groups);
+    // TAU_PARAM (3 events) is more specific than TAU_USER (4): the parameter timers go there.
+    QCOMPARE(groups->roll(groups->findEntity(QStringLiteral("group:TAU_PARAM")), T0, Time), 58.0);
+    QCOMPARE(groups->roll(groups->findEntity(QStringLiteral("group:TAU_USER")), T0, Time), 15.0 + 58.0);
+    QCOMPARE(groups->roll(groups->findEntity(QStringLiteral("group:MPI")), T0, Time), 1047345.0 + 2256.0);
+    const ProfilePtr files = builtin(QStringLiteral("file"), trial);
+    checkConservation(*files);
+    QCOMPARE(files->roll(files->findEntity(QStringLiteral("file:main.c")), T0, Time), 51.0);
+    QCOMPARE(files->roll(files->findEntity(QStringLiteral("file:foo.c")), T0, Time), 15.0);
+    QCOMPARE(files->roll(files->findEntity(QStringLiteral("file:wb.c")), T0, Time), 58.0 * 2);
+    QCOMPARE(files->roll(files->unmappedEntity(), T0, Time), 1047345.0 + 2256.0); // MPI has no source location
+    QVERIFY(!makeBuiltinModel(QStringLiteral("nonsense"), *trial));
 }
 
 QTEST_GUILESS_MAIN(TestSemantic)

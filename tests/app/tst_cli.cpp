@@ -2,6 +2,7 @@
 #include "tests/common/testutil.h"
 
 #include <QJsonArray>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -177,6 +178,64 @@ private Q_SLOTS:
         r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, cpi });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("--app and --exp"));
+    }
+
+    void semanticCommand()
+    {
+        const QString workflow = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
+        const QString model = QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/workflow-io.json");
+        // JSON: per entity, and the whole run conserved (Σ roots = Σ flat exclusive).
+        Run r = cli({ QStringLiteral("semantic"), model, workflow, QStringLiteral("--json"), QStringLiteral("--total") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value(QStringLiteral("model")).toString(), QStringLiteral("workflow: communication and output"));
+        QCOMPARE(o.value(QStringLiteral("threads")).toInt(), 8);
+        QVERIFY(o.value(QStringLiteral("conservation_error")).toDouble() < 1e-12);
+        QHash<QString, QJsonObject> entities;
+        for (const QJsonValue& v : o.value(QStringLiteral("entities")).toArray())
+            entities.insert(v.toObject().value(QStringLiteral("id")).toString(), v.toObject());
+        QVERIFY(entities.contains(QStringLiteral("adios:close")));
+        QCOMPARE(entities.value(QStringLiteral("adios:close")).value(QStringLiteral("parent")).toString(), QStringLiteral("output"));
+        QCOMPARE(entities.value(QStringLiteral("adios:close")).value(QStringLiteral("classification")).toString(),
+            QStringLiteral("one-to-one"));
+        QCOMPARE(entities.value(QStringLiteral("comm")).value(QStringLiteral("classification")).toString(),
+            QStringLiteral("many-to-one"));
+        const double total = o.value(QStringLiteral("total")).toDouble();
+        const double parts = entities.value(QStringLiteral("comm")).value(QStringLiteral("roll")).toDouble()
+            + entities.value(QStringLiteral("output")).value(QStringLiteral("roll")).toDouble()
+            + entities.value(QStringLiteral("app")).value(QStringLiteral("roll")).toDouble()
+            + entities.value(QStringLiteral("(unmapped)")).value(QStringLiteral("roll")).toDouble();
+        QVERIFY(std::abs(parts - total) <= 1e-9 * total);
+        QCOMPARE(entities.value(QStringLiteral("(unmapped)")).value(QStringLiteral("roll")).toDouble(), 0.0);
+        // The table, for one thread, with a built-in model; --save-model writes it as a file that
+        // loads back.
+        QTemporaryDir dir;
+        const QString saved = dir.filePath(QStringLiteral("layer.json"));
+        r = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:layer"), workflow, QStringLiteral("--thread"),
+            QStringLiteral("0,0,0"), QStringLiteral("--save-model"), saved });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("through 'By software layer'") && r.out.contains("thread 0,0,0"), r.out.constData());
+        QVERIFY2(r.out.contains("MPI") && r.out.contains("I/O") && r.out.contains("User code"), r.out.constData());
+        QVERIFY2(r.out.contains("conservation holds"), r.out.constData());
+        r = cli({ QStringLiteral("semantic"), saved, workflow, QStringLiteral("--thread"), QStringLiteral("0,0,0") });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("MPI"));
+        // A semantic comparison of a run with itself is zero everywhere.
+        r = cli({ QStringLiteral("semantic"), model, workflow, workflow, QStringLiteral("--json") });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("rows")).toArray();
+        QVERIFY(rows.size() >= 4);
+        for (const QJsonValue& v : rows)
+            QCOMPARE(v.toObject().value(QStringLiteral("diff")).toDouble(), 0.0);
+        // Errors: a bad model names its file and line; an unknown built-in lists the built-ins.
+        r = cli({ QStringLiteral("semantic"), QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/bad-duplicate.json"), workflow });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("bad-duplicate.json:7: entities[1].id: duplicate entity id 'comm'"), r.err.constData());
+        r = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:stack"), workflow });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("group, layer, phase, parameter, file"), r.err.constData());
+        r = cli({ QStringLiteral("semantic"), model });
+        QCOMPARE(r.exitCode, 1);
     }
 
     void algebraCommands()

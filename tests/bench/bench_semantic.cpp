@@ -1,0 +1,195 @@
+// bench_semantic: times SEAA attribution (SEMANTICS.md 5) of a big trial through a 50-rule model
+// and prints JSON lines.
+//   bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]
+// Without DIR a trial is synthesized like `parallax-cli synth --threads T --events E` (default
+// 16384 x 201). The model has R rules (default 50) over the trial's event names: regular
+// expressions, exact names, a group, templates, and every policy (DIRECT, AMORTIZE, WEIGHTED with
+// literal weights, AGGREGATE), each at its own priority. Prints every run, the median, the
+// conservation error and the peak resident memory.
+#include "algebra/semanticprofile.h"
+#include "app/cli/synth.h"
+#include "datasource/readers/readerregistry.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <sys/resource.h>
+#include <thread>
+#include <vector>
+
+using namespace parallax;
+using namespace parallax::semantic;
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+double loadAverage()
+{
+    double load = -1;
+    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        std::fclose(f);
+    }
+    return load;
+}
+
+double peakRssMb()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+/// R rules over the trial's flat event names, every selector kind and policy, distinct priorities.
+Model benchmarkModel(const Trial& trial, int rules)
+{
+    Model m;
+    m.name = QStringLiteral("benchmark");
+    const int declared = 20;
+    for (int i = 0; i < declared; ++i) {
+        Entity e { QStringLiteral("e%1").arg(i), QStringLiteral("stage"), QStringLiteral("stage %1").arg(i),
+            i >= 4 ? QStringLiteral("e%1").arg(i % 4) : QString(), {} };
+        e.attrs.insert(QStringLiteral("w"), AttrValue::fromNumber(1 + i % 7));
+        m.entities.push_back(e);
+    }
+    std::vector<QString> names;
+    for (const IntervalEvent& e : trial.events())
+        if (!e.isCallPath())
+            names.push_back(e.name);
+    for (int i = 0; i < rules; ++i) {
+        Association a;
+        a.id = QStringLiteral("rule%1").arg(i);
+        a.priority = i;
+        const QString& name = names[static_cast<std::size_t>(i * 3) % names.size()];
+        switch (i % 5) {
+        case 0: // a template per source file / routine prefix
+            a.select.kind = SelectorKind::Regex;
+            a.select.value = QRegularExpression::escape(name.left(6)) + QStringLiteral("(\\w*).*");
+            a.target.entityTemplate = EntityTemplate { QStringLiteral("t%1:{1}").arg(i), QStringLiteral("routine"), QStringLiteral("{0}"),
+                QStringLiteral("e%1").arg(i % declared), { { QStringLiteral("rule"), QString::number(i) } } };
+            break;
+        case 1:
+            a.select.kind = SelectorKind::Exact;
+            a.select.value = name;
+            a.target.ids << QStringLiteral("e%1").arg(i % declared);
+            break;
+        case 2:
+            a.select.kind = SelectorKind::Regex;
+            a.select.value = QStringLiteral(".*") + QRegularExpression::escape(name.mid(name.size() / 3, 5)) + QStringLiteral(".*");
+            a.target.ids << QStringLiteral("e%1").arg(i % declared) << QStringLiteral("e%1").arg((i + 1) % declared)
+                         << QStringLiteral("e%1").arg((i + 2) % declared);
+            a.policy = Policy::Amortize;
+            break;
+        case 3:
+            a.select.kind = SelectorKind::Regex;
+            a.select.value = QRegularExpression::escape(name.left(4)) + QStringLiteral(".*");
+            a.target.ids << QStringLiteral("e%1").arg(i % declared) << QStringLiteral("e%1").arg((i + 5) % declared);
+            a.policy = Policy::Weighted;
+            a.weightAttr = QStringLiteral("w");
+            break;
+        default:
+            if (i == 4) {
+                a.select.kind = SelectorKind::Group;
+                a.select.value = QStringLiteral("MPI");
+                a.target.ids << QStringLiteral("e1");
+            } else {
+                a.select.kind = SelectorKind::Regex;
+                a.select.value = QStringLiteral(".*") + QRegularExpression::escape(name.right(4));
+                a.target.ids << QStringLiteral("e%1").arg(i % declared) << QStringLiteral("e%1").arg((i + 3) % declared);
+                a.policy = Policy::Aggregate;
+            }
+            break;
+        }
+        compileSelector(a.select);
+        m.associations.push_back(a);
+    }
+    return m;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    int runs = 5, threads = 16384, events = 201, rules = 50, workers = 0;
+    const char* dir = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        auto value = [&]() { return i + 1 < argc ? argv[++i] : ""; };
+        if (std::strcmp(argv[i], "--runs") == 0)
+            runs = std::max(1, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--threads") == 0)
+            threads = std::max(1, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--events") == 0)
+            events = std::max(1, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--rules") == 0)
+            rules = std::max(1, std::atoi(value()));
+        else if (std::strcmp(argv[i], "--workers") == 0)
+            workers = std::max(0, std::atoi(value()));
+        else if (argv[i][0] == '-') {
+            std::fprintf(stderr, "usage: bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]\n");
+            return 1;
+        } else
+            dir = argv[i];
+    }
+    QElapsedTimer timer;
+    timer.start();
+    std::shared_ptr<const Trial> trial;
+    if (dir) {
+        Progress progress;
+        auto result = ReaderRegistry::instance().read(QString::fromLocal8Bit(dir), ReadOptions {}, progress);
+        if (!result) {
+            std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+            return 2;
+        }
+        trial = result.value();
+    } else {
+        SynthOptions o;
+        o.threads = threads;
+        o.events = events;
+        trial = synthesizeTrial(o);
+    }
+    const Model model = benchmarkModel(*trial, rules);
+    if (auto error = validateModel(model)) {
+        std::fprintf(stderr, "bench_semantic: %s\n", qPrintable(error->toString()));
+        return 2;
+    }
+    std::printf("{\"trial\":\"%s\",\"threads\":%zu,\"events\":%zu,\"cells\":%zu,\"rules\":%zu,\"prepare_wall_s\":%.3f,\"cores\":%u}\n",
+        dir ? dir : "synthesized", trial->threadCount(), trial->eventCount(), trial->cellCount(), model.associations.size(),
+        static_cast<double>(timer.nsecsElapsed()) / 1e9, std::thread::hardware_concurrency());
+    std::vector<double> wall;
+    ProfilePtr profile;
+    AttributeOptions options;
+    options.workers = workers;
+    for (int r = 0; r < runs; ++r) {
+        profile.reset();
+        timer.restart();
+        auto result = attribute(model, trial, options);
+        const double w = static_cast<double>(timer.nsecsElapsed()) / 1e9;
+        if (auto* error = std::get_if<AttributionError>(&result)) {
+            std::fprintf(stderr, "bench_semantic: %s\n", qPrintable(error->message));
+            return 2;
+        }
+        profile = std::get<ProfilePtr>(result);
+        wall.push_back(w);
+        std::printf("{\"run\":%d,\"attribute_wall_s\":%.4f}\n", r + 1, w);
+    }
+    std::size_t matched = 0;
+    for (const AssociationReport& a : profile->associationReports())
+        matched += a.events.size();
+    std::printf("{\"mode\":\"attribute\",\"runs\":%d,\"median_wall_s\":%.4f,\"min_wall_s\":%.4f,\"entities\":%zu,"
+                "\"components\":%zu,\"source_events\":%zu,\"matched_events\":%zu,\"conservation_error\":%.3g,"
+                "\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
+        runs, median(wall), *std::min_element(wall.begin(), wall.end()), profile->entities().size(), profile->components().size(),
+        profile->sourceEvents().size(), matched, profile->conservationError(), peakRssMb(), loadAverage());
+    return 0;
+}
