@@ -3,6 +3,7 @@
 #include "datasource/model/trial.h"
 #include "datasource/readers/progress.h"
 
+#include <QByteArray>
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
@@ -85,6 +86,31 @@ struct UploadOptions {
     qint64 failAfterRows = 0;
 };
 
+/// One stored version of a SEAA semantic model (SEMANTICS.md 5.6). The database keeps the model
+/// file's JSON text as it was saved; the application parses and validates it (perfdb does not link
+/// the algebra).
+struct SemanticModelInfo {
+    qint64 id = 0;
+    QString name;
+    int version = 0; ///< 1, 2, ... per name; a version never changes
+    QString created; ///< ISO 8601 UTC ("2026-11-22T10:15:00Z")
+    QString comment;
+    qint64 attachedTrials = 0; ///< how many trials it is attached to
+    QString attached; ///< semanticModelsOfTrial only: when it was attached (ISO 8601 UTC)
+};
+
+/// A stored model with its JSON text.
+struct StoredSemanticModel {
+    SemanticModelInfo info;
+    QByteArray json;
+};
+
+/// What saveSemanticModel stored: the row id and the version it got.
+struct SemanticModelVersion {
+    qint64 id = 0;
+    int version = 0;
+};
+
 /// Figures of the last upload or load, for progress reports and benchmarks.
 struct TransferStats {
     qint64 rows = 0;
@@ -123,7 +149,7 @@ public:
     virtual DbResult<std::vector<TrialInfo>> listTrials(const TrialFilter& filter = {}) = 0;
     virtual DbResult<TrialInfo> trialInfo(qint64 id) = 0;
     virtual DbResult<Done> renameTrial(qint64 id, const QString& name) = 0;
-    /// Deletes a trial and all its rows in one transaction.
+    /// Deletes a trial and all its rows (also its semantic-model attachments) in one transaction.
     virtual DbResult<Done> deleteTrial(qint64 id) = 0;
     /// Sets (or with a null value removes) a primary_metadata entry of a trial.
     virtual DbResult<Done> setMetadata(qint64 id, const QString& name, const QString& value) = 0;
@@ -135,6 +161,29 @@ public:
     virtual DbResult<std::vector<std::pair<QString, QString>>> trialMetadata(qint64 id) = 0;
 
     virtual DbResult<std::vector<View>> views() = 0;
+
+    // SEAA semantic models (parallax_semantic_model, parallax_trial_semantic_model). A foreign
+    // TAUdb gets the tables with its first save, like with its first upload.
+
+    /// Stores a model's JSON text (validated by the caller) as the next version of `name`: 1 for a
+    /// new name, else the highest stored version + 1. Versions are never changed in place.
+    virtual DbResult<SemanticModelVersion> saveSemanticModel(
+        const QString& name, const QByteArray& json, const QString& comment = {})
+        = 0;
+    /// Every stored model version, ordered by name and version, with its attached-trial count.
+    virtual DbResult<std::vector<SemanticModelInfo>> semanticModels() = 0;
+    virtual DbResult<StoredSemanticModel> semanticModel(qint64 id) = 0;
+    /// A model by name: `version` 0 is the latest.
+    virtual DbResult<StoredSemanticModel> semanticModelByName(const QString& name, int version = 0) = 0;
+    /// Attaches a model version to a trial; attaching it again changes nothing.
+    virtual DbResult<Done> attachSemanticModel(qint64 trialId, qint64 modelId) = 0;
+    /// Fails when the model is not attached to the trial.
+    virtual DbResult<Done> detachSemanticModel(qint64 trialId, qint64 modelId) = 0;
+    /// The models attached to a trial, in the order they were attached (info.attached is set).
+    virtual DbResult<std::vector<StoredSemanticModel>> semanticModelsOfTrial(qint64 trialId) = 0;
+    /// Deletes a model version. One that is attached to a trial is refused (the message names the
+    /// trials) unless `force`, which detaches it from every trial first, in the same transaction.
+    virtual DbResult<Done> deleteSemanticModel(qint64 id, bool force = false) = 0;
 
     /// Figures of the last upload or load.
     virtual TransferStats lastTransfer() const = 0;

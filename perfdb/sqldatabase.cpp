@@ -4,9 +4,11 @@
 #include "perfdb/trialloader.h"
 #include "perfdb/trialuploader.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QHash>
+#include <QStringList>
 #include <algorithm>
 #include <new>
 
@@ -45,6 +47,12 @@ namespace {
                               "atomic_total_summary, atomic_mean_summary, atomic_event_value, atomic_event");
                 db.execScript(SqlDatabase::script(QStringLiteral("parallax-postgresql-partitions.sql")));
                 db.execScript(SqlDatabase::script(QStringLiteral("views.sql")));
+            } },
+        { 3, "SEAA semantic models (parallax_semantic_model, parallax_trial_semantic_model)",
+            [](SqlDatabase& db) {
+                db.execScript(SqlDatabase::script(db.dialect() == SqlDatabase::Dialect::Sqlite
+                        ? QStringLiteral("parallax-semantic-sqlite.sql")
+                        : QStringLiteral("parallax-semantic-postgresql.sql")));
             } },
     };
 
@@ -168,7 +176,13 @@ void SqlDatabase::initialise()
     }
     m_schemaVersion = parallax ? version : 0;
     m_parallaxTables = tableExists("parallax_trial") && tableExists("parallax_event")
-        && tableExists("parallax_counter_value") && tableExists("parallax_metric") && tableExists("parallax_counter");
+        && tableExists("parallax_counter_value") && tableExists("parallax_metric") && tableExists("parallax_counter")
+        && semanticTablesExist();
+}
+
+bool SqlDatabase::semanticTablesExist()
+{
+    return tableExists("parallax_semantic_model") && tableExists("parallax_trial_semantic_model");
 }
 
 void SqlDatabase::createSchema()
@@ -179,6 +193,7 @@ void SqlDatabase::createSchema()
     execScript(script(QStringLiteral("static-rows.sql")));
     execScript(script(QStringLiteral("views.sql")));
     execScript(script(QStringLiteral("parallax-") + dialectName() + QStringLiteral(".sql")));
+    execScript(script(QStringLiteral("parallax-semantic-") + dialectName() + QStringLiteral(".sql")));
     execScript("CREATE TABLE parallax_schema_version (version INTEGER NOT NULL)");
     exec("INSERT INTO parallax_schema_version (version) VALUES ($1)", { CurrentSchemaVersion });
 }
@@ -195,8 +210,9 @@ void SqlDatabase::migrate(int fromVersion)
 void SqlDatabase::ensureParallaxTables()
 {
     // A foreign TAUdb gets the side tables with its first Parallax upload (same transaction); it
-    // stays foreign otherwise (no parallax_schema_version).
+    // stays foreign otherwise (no parallax_schema_version). So does its first semantic model.
     execScript(script(QStringLiteral("parallax-") + dialectName() + QStringLiteral(".sql")));
+    execScript(script(QStringLiteral("parallax-semantic-") + dialectName() + QStringLiteral(".sql")));
 }
 
 DbResult<qint64> SqlDatabase::uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress)
@@ -459,6 +475,8 @@ DbResult<Done> SqlDatabase::deleteTrial(qint64 id)
                 ranges.push_back(rows->toInt(0));
         }
         const bool side = tableExists("parallax_trial");
+        if (tableExists("parallax_trial_semantic_model"))
+            exec("DELETE FROM parallax_trial_semantic_model WHERE trial = $1", { id });
         // A trial's own partitions go at once; the DELETEs below then find none of its cells.
         dropPartitions(id);
         // Children before parents, every table a trial has rows in.
@@ -544,6 +562,225 @@ DbResult<std::vector<View>> SqlDatabase::views()
     if (!result.ok())
         return result.error();
     return out;
+}
+
+// SEAA semantic models ------------------------------------------------------------------------
+
+std::string SqlDatabase::isoTimestamp(const std::string& column) const
+{
+    // SQLite keeps the ISO text it was given; PostgreSQL's timestamptz prints per DateStyle and
+    // TimeZone, so format it in UTC explicitly.
+    if (dialect() == Dialect::Sqlite)
+        return column;
+    return "to_char(" + column + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')";
+}
+
+std::vector<StoredSemanticModel> SqlDatabase::selectSemanticModels(
+    const std::string& where, const SqlParams& params, bool withJson)
+{
+    std::vector<StoredSemanticModel> out;
+    if (!semanticTablesExist())
+        return out; // a foreign TAUdb before its first save
+    std::string sql = "SELECT m.id, m.name, m.version, " + isoTimestamp("m.created")
+        + ", m.comment, (SELECT COUNT(*) FROM parallax_trial_semantic_model a WHERE a.model = m.id)";
+    if (withJson)
+        sql += ", m.json";
+    sql += " FROM parallax_semantic_model m";
+    if (!where.empty())
+        sql += " WHERE " + where;
+    auto rows = query(sql, params);
+    while (rows->next()) {
+        StoredSemanticModel model;
+        model.info.id = rows->toInt(0);
+        model.info.name = rows->toText(1);
+        model.info.version = static_cast<int>(rows->toInt(2));
+        model.info.created = rows->toText(3);
+        model.info.comment = rows->toText(4);
+        model.info.attachedTrials = rows->toInt(5);
+        if (withJson)
+            model.json = rows->toText(6).toUtf8();
+        out.push_back(std::move(model));
+    }
+    // Sorted here, not by ORDER BY: the two servers collate names differently.
+    std::sort(out.begin(), out.end(), [](const StoredSemanticModel& a, const StoredSemanticModel& b) {
+        const int byName = QString::compare(a.info.name, b.info.name);
+        return byName != 0 ? byName < 0 : a.info.version < b.info.version;
+    });
+    return out;
+}
+
+DbResult<SemanticModelVersion> SqlDatabase::saveSemanticModel(
+    const QString& name, const QByteArray& json, const QString& comment)
+{
+    if (name.trimmed().isEmpty())
+        return error(QStringLiteral("a semantic model needs a name"));
+    if (json.trimmed().isEmpty())
+        return error(QStringLiteral("semantic model \"%1\": the JSON text is empty").arg(name));
+    SemanticModelVersion saved;
+    bool addedTables = false;
+    const auto result = transaction(true, [&] {
+        addedTables = false;
+        if (!semanticTablesExist()) {
+            ensureParallaxTables(); // a foreign TAUdb: the side tables, as its first upload adds them
+            addedTables = true;
+        }
+        // Two clients saving the same name must not both take MAX + 1: serialise the writers (SQLite
+        // already did with BEGIN IMMEDIATE; readers go on).
+        if (dialect() == Dialect::Postgres)
+            exec("LOCK TABLE parallax_semantic_model IN SHARE ROW EXCLUSIVE MODE");
+        {
+            auto rows = query(
+                "SELECT COALESCE(MAX(version), 0) FROM parallax_semantic_model WHERE name = $1", { name });
+            saved.version = static_cast<int>((rows->next() ? rows->toInt(0) : 0) + 1);
+        }
+        const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+        auto rows = query("INSERT INTO parallax_semantic_model (name, version, json, created, comment) "
+                          "VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            { name, saved.version, QString::fromUtf8(json), now, comment.isEmpty() ? QString() : comment });
+        if (!rows->next())
+            throw DbException(QStringLiteral("semantic model \"%1\": the database returned no id").arg(name));
+        saved.id = rows->toInt(0);
+    });
+    if (!result.ok())
+        return result.error();
+    if (addedTables)
+        m_parallaxTables = true;
+    return saved;
+}
+
+DbResult<std::vector<SemanticModelInfo>> SqlDatabase::semanticModels()
+{
+    std::vector<SemanticModelInfo> out;
+    const auto result = transaction(false, [&] {
+        for (StoredSemanticModel& model : selectSemanticModels({}, {}, false))
+            out.push_back(std::move(model.info));
+    });
+    if (!result.ok())
+        return result.error();
+    return out;
+}
+
+DbResult<StoredSemanticModel> SqlDatabase::semanticModel(qint64 id)
+{
+    std::vector<StoredSemanticModel> found;
+    const auto result = transaction(false, [&] { found = selectSemanticModels("m.id = $1", { id }, true); });
+    if (!result.ok())
+        return result.error();
+    if (found.empty())
+        return error(QStringLiteral("there is no semantic model %1").arg(id));
+    return found.front();
+}
+
+DbResult<StoredSemanticModel> SqlDatabase::semanticModelByName(const QString& name, int version)
+{
+    std::vector<StoredSemanticModel> found;
+    const auto result = transaction(false, [&] {
+        if (version > 0)
+            found = selectSemanticModels("m.name = $1 AND m.version = $2", { name, version }, true);
+        else
+            found = selectSemanticModels("m.name = $1 AND m.version = (SELECT MAX(l.version) FROM "
+                                         "parallax_semantic_model l WHERE l.name = $1)",
+                { name }, true);
+    });
+    if (!result.ok())
+        return result.error();
+    if (found.empty())
+        return error(version > 0 ? QStringLiteral("there is no semantic model \"%1\" version %2").arg(name).arg(version)
+                                 : QStringLiteral("there is no semantic model \"%1\"").arg(name));
+    return found.front();
+}
+
+DbResult<Done> SqlDatabase::attachSemanticModel(qint64 trialId, qint64 modelId)
+{
+    return transaction(true, [&] {
+        if (!query("SELECT id FROM trial WHERE id = $1", { trialId })->next())
+            throw DbException(QStringLiteral("there is no trial %1").arg(trialId));
+        if (!semanticTablesExist() || !query("SELECT id FROM parallax_semantic_model WHERE id = $1", { modelId })->next())
+            throw DbException(QStringLiteral("there is no semantic model %1").arg(modelId));
+        if (query("SELECT 1 FROM parallax_trial_semantic_model WHERE trial = $1 AND model = $2", { trialId, modelId })
+                ->next())
+            return; // attached already: keep the first attach time
+        exec("INSERT INTO parallax_trial_semantic_model (trial, model, attached) VALUES ($1, $2, $3)",
+            { trialId, modelId, QDateTime::currentDateTimeUtc().toString(Qt::ISODate) });
+    });
+}
+
+DbResult<Done> SqlDatabase::detachSemanticModel(qint64 trialId, qint64 modelId)
+{
+    return transaction(true, [&] {
+        if (!semanticTablesExist()
+            || exec("DELETE FROM parallax_trial_semantic_model WHERE trial = $1 AND model = $2", { trialId, modelId })
+                == 0)
+            throw DbException(
+                QStringLiteral("semantic model %1 is not attached to trial %2").arg(modelId).arg(trialId));
+    });
+}
+
+DbResult<std::vector<StoredSemanticModel>> SqlDatabase::semanticModelsOfTrial(qint64 trialId)
+{
+    std::vector<StoredSemanticModel> out;
+    const auto result = transaction(false, [&] {
+        if (!query("SELECT id FROM trial WHERE id = $1", { trialId })->next())
+            throw DbException(QStringLiteral("there is no trial %1").arg(trialId));
+        if (!semanticTablesExist())
+            return;
+        std::vector<std::pair<qint64, QString>> attached; // model id, attach time, in attach order
+        {
+            auto rows = query("SELECT model, " + isoTimestamp("attached")
+                    + " FROM parallax_trial_semantic_model WHERE trial = $1 ORDER BY attached, model",
+                { trialId });
+            while (rows->next())
+                attached.emplace_back(rows->toInt(0), rows->toText(1));
+        }
+        const auto models = selectSemanticModels(
+            "m.id IN (SELECT model FROM parallax_trial_semantic_model WHERE trial = $1)", { trialId }, true);
+        for (const auto& [id, when] : attached) {
+            const auto it = std::find_if(
+                models.begin(), models.end(), [id = id](const StoredSemanticModel& m) { return m.info.id == id; });
+            if (it == models.end())
+                continue;
+            out.push_back(*it);
+            out.back().info.attached = when;
+        }
+    });
+    if (!result.ok())
+        return result.error();
+    return out;
+}
+
+DbResult<Done> SqlDatabase::deleteSemanticModel(qint64 id, bool force)
+{
+    return transaction(true, [&] {
+        if (!semanticTablesExist())
+            throw DbException(QStringLiteral("there is no semantic model %1").arg(id));
+        QString name;
+        qint64 version = 0;
+        {
+            auto rows = query("SELECT name, version FROM parallax_semantic_model WHERE id = $1", { id });
+            if (!rows->next())
+                throw DbException(QStringLiteral("there is no semantic model %1").arg(id));
+            name = rows->toText(0);
+            version = rows->toInt(1);
+        }
+        QStringList trials;
+        {
+            auto rows = query("SELECT trial FROM parallax_trial_semantic_model WHERE model = $1 ORDER BY trial", { id });
+            while (rows->next())
+                trials.append(QString::number(rows->toInt(0)));
+        }
+        if (!trials.isEmpty() && !force)
+            throw DbException(QStringLiteral("semantic model \"%1\" version %2 (id %3) is attached to %4: detach it "
+                                             "first, or force the delete to detach it everywhere")
+                                  .arg(name)
+                                  .arg(version)
+                                  .arg(id)
+                                  .arg(trials.size() == 1 ? QStringLiteral("trial ") + trials.front()
+                                                          : QStringLiteral("%1 trials (%2)")
+                                                                .arg(trials.size())
+                                                                .arg(trials.join(QStringLiteral(", ")))));
+        exec("DELETE FROM parallax_trial_semantic_model WHERE model = $1", { id });
+        exec("DELETE FROM parallax_semantic_model WHERE id = $1", { id });
+    });
 }
 
 } // namespace parallax::perfdb

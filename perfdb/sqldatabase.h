@@ -20,7 +20,7 @@ class SqlDatabase : public Database {
 public:
     enum class Dialect { Sqlite, Postgres };
     /// The newest Parallax schema this code writes and reads (parallax_schema_version).
-    static constexpr int CurrentSchemaVersion = 2;
+    static constexpr int CurrentSchemaVersion = 3;
 
     int schemaVersion() const override { return m_schemaVersion; }
     DbResult<qint64> uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress) override;
@@ -33,6 +33,15 @@ public:
     DbResult<Done> updateMetadata(qint64 id, const std::vector<std::pair<QString, QString>>& changes) override;
     DbResult<std::vector<std::pair<QString, QString>>> trialMetadata(qint64 id) override;
     DbResult<std::vector<View>> views() override;
+    DbResult<SemanticModelVersion> saveSemanticModel(
+        const QString& name, const QByteArray& json, const QString& comment = {}) override;
+    DbResult<std::vector<SemanticModelInfo>> semanticModels() override;
+    DbResult<StoredSemanticModel> semanticModel(qint64 id) override;
+    DbResult<StoredSemanticModel> semanticModelByName(const QString& name, int version = 0) override;
+    DbResult<Done> attachSemanticModel(qint64 trialId, qint64 modelId) override;
+    DbResult<Done> detachSemanticModel(qint64 trialId, qint64 modelId) override;
+    DbResult<std::vector<StoredSemanticModel>> semanticModelsOfTrial(qint64 trialId) override;
+    DbResult<Done> deleteSemanticModel(qint64 id, bool force = false) override;
     TransferStats lastTransfer() const override { return m_lastTransfer; }
 
     // Primitives, used by TrialUploader and TrialLoader.
@@ -100,7 +109,14 @@ private:
     void createSchema();
     void migrate(int fromVersion);
     void ensureParallaxTables();
+    bool semanticTablesExist();
     std::vector<TrialInfo> selectTrials(const std::string& where, const SqlParams& params);
+    /// The semantic-model rows matching `where` (fixed SQL over the alias m), with their JSON text
+    /// when `withJson`.
+    std::vector<StoredSemanticModel> selectSemanticModels(
+        const std::string& where, const SqlParams& params, bool withJson);
+    /// A timestamp column as ISO 8601 UTC text on both dialects.
+    std::string isoTimestamp(const std::string& column) const;
     std::string viewCondition(qint64 view, SqlParams& params);
 
     int m_schemaVersion = 0;

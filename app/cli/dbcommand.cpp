@@ -1,16 +1,21 @@
 #include "app/cli/dbcommand.h"
 
+#include "algebra/semanticmodel.h"
+#include "algebra/semanticprofile.h"
+#include "app/cli/semanticcommand.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/writerregistry.h"
 #include "perfdb/databaselocation.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cstdio>
 #include <unistd.h>
+#include <variant>
 
 namespace parallax {
 
@@ -36,6 +41,23 @@ commands:
   export --id N [--format tau|ppk] OUT  write a trial back: a TAU profile directory, or a
                                         ParaProf .ppk when OUT ends in .ppk (or --format)
   views                                 list the TAUdb views (saved metadata filters)
+
+SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest version) or NAME@VERSION.
+  model save FILE.json [--name N] [--comment C]
+                                        check the model file, then store it as the next version
+                                        of N (default: the file's "name"); versions never change
+  model list [--json]                   list the stored models (id, name, version, created,
+                                        attached trials, comment)
+  model show MODEL                      print a stored model's JSON
+  model attach TRIAL_ID MODEL           attach a model version to a trial
+  model detach TRIAL_ID MODEL           detach it (a bare NAME: every attached version of it)
+  model delete ID|NAME@VERSION [--force]
+                                        delete a model version; one that is attached to a trial
+                                        is refused unless --force (which detaches it everywhere)
+  semantic TRIAL_ID [MODEL] [--metric M] [--json]
+                                        load a stored trial and print its semantic profile with
+                                        each attached model (or with MODEL), as
+                                        `parallax-cli semantic` prints it (mean over threads)
 )";
 
     int fail(const QString& message, int code = 2)
@@ -65,6 +87,9 @@ commands:
         QString exp;
         QString name;
         QString format;
+        QString comment;
+        QString metric;
+        bool force = false;
         qint64 id = -1;
         qint64 view = 0;
         bool json = false;
@@ -97,6 +122,12 @@ commands:
                 value(o.name);
             } else if (a == QLatin1String("--format")) {
                 value(o.format);
+            } else if (a == QLatin1String("--comment")) {
+                value(o.comment);
+            } else if (a == QLatin1String("--metric")) {
+                value(o.metric);
+            } else if (a == QLatin1String("--force")) {
+                o.force = true;
             } else if (a == QLatin1String("--json")) {
                 o.json = true;
             } else if (a == QLatin1String("--id") || a == QLatin1String("--view")) {
@@ -261,6 +292,283 @@ commands:
         return 0;
     }
 
+    // SEAA semantic models -------------------------------------------------------------------
+
+    /// A trial id given as a positional argument.
+    bool parseId(const QString& text, qint64& id)
+    {
+        bool ok = false;
+        id = text.toLongLong(&ok);
+        return ok && id >= 0;
+    }
+
+    /// MODEL on the command line: an id (all digits), NAME (its latest version) or NAME@VERSION.
+    perfdb::DbResult<perfdb::StoredSemanticModel> findModel(perfdb::Database& db, const QString& ref)
+    {
+        qint64 id = 0;
+        if (parseId(ref, id))
+            return db.semanticModel(id);
+        const qsizetype at = ref.lastIndexOf(QLatin1Char('@'));
+        if (at > 0) {
+            bool ok = false;
+            const int version = ref.mid(at + 1).toInt(&ok);
+            if (ok && version > 0)
+                return db.semanticModelByName(ref.left(at), version);
+        }
+        return db.semanticModelByName(ref);
+    }
+
+    /// A stored model's JSON, parsed and validated again (a model stored by another tool, or by an
+    /// older Parallax, may not pass today's checks). Errors name the model and the line.
+    std::variant<semantic::Model, semantic::ModelError> parseStored(const perfdb::StoredSemanticModel& stored)
+    {
+        return semantic::parseModel(stored.json,
+            QStringLiteral("semantic model %1@%2 (id %3)")
+                .arg(stored.info.name)
+                .arg(stored.info.version)
+                .arg(stored.info.id));
+    }
+
+    int cmdModelSave(perfdb::Database& db, const Options& o)
+    {
+        if (o.positional.size() != 2)
+            return usage(QStringLiteral("model save needs one FILE.json"));
+        const QString path = o.positional[1];
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("%1: %2").arg(path, file.errorString()));
+        const QByteArray json = file.readAll();
+        // Validate before storing: the database keeps only models that load.
+        const auto parsed = semantic::parseModel(json, path);
+        if (const auto* error = std::get_if<semantic::ModelError>(&parsed))
+            return fail(error->toString());
+        const semantic::Model& model = std::get<semantic::Model>(parsed);
+        QString name = o.name;
+        if (name.isEmpty())
+            name = model.name;
+        if (name.isEmpty())
+            name = QFileInfo(path).completeBaseName();
+        const auto saved = db.saveSemanticModel(name, json, o.comment);
+        if (!saved)
+            return fail(saved.error().toString());
+        print(QStringLiteral("stored %1 as semantic model \"%2\" version %3 (id %4)\n")
+                  .arg(QDir::toNativeSeparators(path), name)
+                  .arg(saved.value().version)
+                  .arg(saved.value().id));
+        return 0;
+    }
+
+    int cmdModelList(perfdb::Database& db, const Options& o)
+    {
+        const auto models = db.semanticModels();
+        if (!models)
+            return fail(models.error().toString());
+        if (o.json) {
+            QJsonArray array;
+            for (const auto& m : models.value()) {
+                QJsonObject item;
+                item.insert(QStringLiteral("id"), m.id);
+                item.insert(QStringLiteral("name"), m.name);
+                item.insert(QStringLiteral("version"), m.version);
+                item.insert(QStringLiteral("created"), m.created);
+                item.insert(QStringLiteral("comment"), m.comment);
+                item.insert(QStringLiteral("attached_trials"), m.attachedTrials);
+                array.append(item);
+            }
+            print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+            return 0;
+        }
+        print(QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                  .arg(QStringLiteral("id"), 6)
+                  .arg(QStringLiteral("name"), -24)
+                  .arg(QStringLiteral("version"), 7)
+                  .arg(QStringLiteral("created"), -20)
+                  .arg(QStringLiteral("trials"), 6)
+                  .arg(QStringLiteral("comment")));
+        for (const auto& m : models.value())
+            print(QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                      .arg(m.id, 6)
+                      .arg(m.name, -24)
+                      .arg(m.version, 7)
+                      .arg(m.created, -20)
+                      .arg(m.attachedTrials, 6)
+                      .arg(m.comment));
+        return 0;
+    }
+
+    int cmdModel(perfdb::Database& db, const Options& o)
+    {
+        const QString sub = o.positional.value(0);
+        if (sub == QLatin1String("save"))
+            return cmdModelSave(db, o);
+        if (sub == QLatin1String("list"))
+            return cmdModelList(db, o);
+        if (sub == QLatin1String("show")) {
+            if (o.positional.size() != 2)
+                return usage(QStringLiteral("model show needs one MODEL (ID, NAME or NAME@VERSION)"));
+            const auto model = findModel(db, o.positional[1]);
+            if (!model)
+                return fail(model.error().toString());
+            QByteArray json = model.value().json;
+            if (!json.endsWith('\n'))
+                json += '\n';
+            std::fwrite(json.constData(), 1, static_cast<std::size_t>(json.size()), stdout);
+            return 0;
+        }
+        if (sub == QLatin1String("attach") || sub == QLatin1String("detach")) {
+            qint64 trial = 0;
+            if (o.positional.size() != 3 || !parseId(o.positional[1], trial))
+                return usage(QStringLiteral("model %1 needs TRIAL_ID MODEL").arg(sub));
+            const bool attach = sub == QLatin1String("attach");
+            const QString& ref = o.positional[2];
+            qint64 refId = 0;
+            if (!attach && !parseId(ref, refId) && !ref.contains(QLatin1Char('@'))) {
+                // detach NAME: whichever versions of it are attached, not only the latest.
+                const auto attached = db.semanticModelsOfTrial(trial);
+                if (!attached)
+                    return fail(attached.error().toString());
+                int detached = 0;
+                for (const auto& m : attached.value()) {
+                    if (m.info.name != ref)
+                        continue;
+                    const auto done = db.detachSemanticModel(trial, m.info.id);
+                    if (!done)
+                        return fail(done.error().toString());
+                    print(QStringLiteral("detached semantic model \"%1\" version %2 (id %3) from trial %4\n")
+                              .arg(m.info.name)
+                              .arg(m.info.version)
+                              .arg(m.info.id)
+                              .arg(trial));
+                    ++detached;
+                }
+                if (detached == 0)
+                    return fail(QStringLiteral("no version of semantic model \"%1\" is attached to trial %2")
+                                    .arg(ref)
+                                    .arg(trial));
+                return 0;
+            }
+            const auto model = findModel(db, ref);
+            if (!model)
+                return fail(model.error().toString());
+            const perfdb::SemanticModelInfo& info = model.value().info;
+            if (attach) {
+                // Refuse a model this Parallax cannot load (stored by another tool or version).
+                const auto parsed = parseStored(model.value());
+                if (const auto* error = std::get_if<semantic::ModelError>(&parsed))
+                    return fail(error->toString());
+            }
+            const auto done = attach ? db.attachSemanticModel(trial, info.id) : db.detachSemanticModel(trial, info.id);
+            if (!done)
+                return fail(done.error().toString());
+            print(QStringLiteral("%1 semantic model \"%2\" version %3 (id %4) %5 trial %6\n")
+                      .arg(attach ? QStringLiteral("attached") : QStringLiteral("detached"), info.name)
+                      .arg(info.version)
+                      .arg(info.id)
+                      .arg(attach ? QStringLiteral("to") : QStringLiteral("from"))
+                      .arg(trial));
+            return 0;
+        }
+        if (sub == QLatin1String("delete")) {
+            if (o.positional.size() != 2)
+                return usage(QStringLiteral("model delete needs one ID (or NAME@VERSION)"));
+            const QString& ref = o.positional[1];
+            qint64 id = 0;
+            if (!parseId(ref, id) && !ref.contains(QLatin1Char('@')))
+                return usage(QStringLiteral("model delete deletes one version: give its ID or NAME@VERSION"));
+            const auto model = findModel(db, ref);
+            if (!model)
+                return fail(model.error().toString());
+            const perfdb::SemanticModelInfo& info = model.value().info;
+            const auto done = db.deleteSemanticModel(info.id, o.force);
+            if (!done)
+                return fail(done.error().toString() + (o.force ? QString() : QStringLiteral(" (add --force)")));
+            print(QStringLiteral("deleted semantic model \"%1\" version %2 (id %3)\n")
+                      .arg(info.name)
+                      .arg(info.version)
+                      .arg(info.id));
+            return 0;
+        }
+        return usage(sub.isEmpty() ? QStringLiteral("model needs a command (save, list, show, attach, detach, delete)")
+                                   : QStringLiteral("unknown model command '%1'").arg(sub));
+    }
+
+    /// `db semantic TRIAL_ID [MODEL]`: the semantic profile of a stored trial, computed on load with
+    /// the models attached to it (or the one named).
+    int cmdSemantic(perfdb::Database& db, const Options& o)
+    {
+        qint64 trialId = 0;
+        if (o.positional.isEmpty() || o.positional.size() > 2 || !parseId(o.positional[0], trialId))
+            return usage(QStringLiteral("semantic needs TRIAL_ID [MODEL]"));
+        std::vector<perfdb::StoredSemanticModel> models;
+        if (o.positional.size() == 2) {
+            auto model = findModel(db, o.positional[1]);
+            if (!model)
+                return fail(model.error().toString());
+            models.push_back(std::move(model.value()));
+        } else {
+            auto attached = db.semanticModelsOfTrial(trialId);
+            if (!attached)
+                return fail(attached.error().toString());
+            models = std::move(attached.value());
+            if (models.empty())
+                return fail(QStringLiteral("trial %1 has no semantic model attached: attach one (db model attach %1 "
+                                           "MODEL) or name one (db semantic %1 MODEL)")
+                                .arg(trialId));
+        }
+        Progress progress;
+        const auto loaded = db.loadTrial(trialId, progress);
+        if (!loaded)
+            return fail(loaded.error().toString());
+        const TrialPtr trial = loaded.value();
+        if (trial->metricCount() == 0)
+            return fail(QStringLiteral("trial %1 has no metric").arg(trialId));
+        if (!o.metric.isEmpty() && !trial->findMetric(o.metric).isValid())
+            return fail(QStringLiteral("trial %1 has no metric \"%2\"").arg(trialId).arg(o.metric), 1);
+        // The report is the one of `parallax-cli semantic` (semanticcommand.h), so a stored trial
+        // reads exactly like the same trial given as a path.
+        SemanticReportOptions report;
+        report.metric = o.metric;
+        QJsonArray array;
+        bool first = true;
+        for (const perfdb::StoredSemanticModel& stored : models) {
+            const auto parsed = parseStored(stored);
+            if (const auto* error = std::get_if<semantic::ModelError>(&parsed))
+                return fail(error->toString());
+            const auto profile = semantic::attribute(std::get<semantic::Model>(parsed), trial);
+            if (const auto* error = std::get_if<semantic::AttributionError>(&profile))
+                return fail(QStringLiteral("trial %1, semantic model %2@%3: %4")
+                                .arg(trialId)
+                                .arg(stored.info.name)
+                                .arg(stored.info.version)
+                                .arg(error->message));
+            const semantic::SemanticProfile& p = *std::get<semantic::ProfilePtr>(profile);
+            if (o.json) {
+                QJsonObject model;
+                model.insert(QStringLiteral("id"), stored.info.id);
+                model.insert(QStringLiteral("name"), stored.info.name);
+                model.insert(QStringLiteral("version"), stored.info.version);
+                QJsonObject item;
+                item.insert(QStringLiteral("trial"), trialId);
+                item.insert(QStringLiteral("model"), model);
+                item.insert(QStringLiteral("profile"), QJsonDocument::fromJson(semanticJson(p, report)).object());
+                array.append(item);
+                continue;
+            }
+            if (!first)
+                print(QStringLiteral("\n"));
+            first = false;
+            print(QStringLiteral("trial %1, semantic model \"%2\" version %3 (id %4)\n")
+                      .arg(trialId)
+                      .arg(stored.info.name)
+                      .arg(stored.info.version)
+                      .arg(stored.info.id));
+            print(semanticReport(p, report));
+        }
+        if (o.json)
+            print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+
 } // namespace
 
 QString databaseLocation(const QString& option)
@@ -291,7 +599,8 @@ int runDbCommand(const QStringList& args)
         return usage(o.error);
     static const QStringList commands
         = { QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"), QStringLiteral("rename"),
-              QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"), QStringLiteral("views") };
+              QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"), QStringLiteral("views"),
+              QStringLiteral("model"), QStringLiteral("semantic") };
     if (!commands.contains(command))
         return usage(QStringLiteral("unknown command '%1'").arg(command));
     auto opened = perfdb::Database::open(databaseLocation(o.db));
@@ -306,6 +615,10 @@ int runDbCommand(const QStringList& args)
         return cmdList(db, o);
     if (command == QLatin1String("export"))
         return cmdExport(db, o);
+    if (command == QLatin1String("model"))
+        return cmdModel(db, o);
+    if (command == QLatin1String("semantic"))
+        return cmdSemantic(db, o);
     if (command == QLatin1String("views")) {
         const auto views = db.views();
         if (!views)

@@ -6,7 +6,8 @@
 
 namespace parallax {
 
-/// `parallax-cli db ...`: init, load, list, rename, delete, meta, export, views.
+/// `parallax-cli db ...`: init, load, list, rename, delete, meta, export, views, model (SEAA semantic
+/// models: save, list, show, attach, detach, delete) and semantic (a stored trial's semantic profile).
 /// Returns the process exit code (0 ok, 1 usage, 2 failure).
 int runDbCommand(const QStringList& args);
 

@@ -180,6 +180,102 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("--app and --exp"));
     }
 
+    /// SEAA semantic models in the database (SQLite): save (checked first), list, attach, and the
+    /// semantic profile of a stored trial.
+    void semanticModelCommands()
+    {
+        QTemporaryDir tmp;
+        const QString db = tmp.filePath(QStringLiteral("semantic.sqlite"));
+        const QString model = tmp.filePath(QStringLiteral("dgemm.json"));
+        const QByteArray json = R"({
+  "format": "parallax-semantic-model", "version": 1, "name": "dgemm sizes", "source": "flat",
+  "entities": [{"id": "blas", "kind": "library", "name": "BLAS calls"}, {"id": "mpi", "kind": "layer", "name": "MPI"}],
+  "associations": [
+    {"id": "sizes", "select": {"regex": ".*__wrap_dgemm.*<size> = <(\\d+)>.*"},
+     "target": {"template": {"id": "dgemm:{1}", "kind": "size", "name": "dgemm n={1}", "parent": "blas"}},
+     "policy": "DIRECT"},
+    {"id": "mpi", "select": {"group": "MPI"}, "target": "mpi", "policy": "DIRECT"}
+  ]
+}
+)";
+        writeText(model, json);
+        const QString bad = tmp.filePath(QStringLiteral("bad.json"));
+        writeText(bad, QByteArray(json).replace(R"("name": "MPI"})", R"("name": "MPI", "parent": "nowhere"})"));
+        Run r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+            QStringLiteral("a"), QStringLiteral("--exp"), QStringLiteral("e"),
+            dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("as trial 1 "));
+        // An invalid model is refused before it is stored; the message names the file and line.
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
+            bad });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("bad.json:3") && r.err.contains("nowhere"), r.err.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
+            model, QStringLiteral("--comment"), QStringLiteral("first") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("\"dgemm sizes\" version 1 (id 1)"), r.out.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
+            model, QStringLiteral("--name"), QStringLiteral("dgemm sizes") });
+        QVERIFY2(r.out.contains("\"dgemm sizes\" version 2 (id 2)"), r.out.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("attach"), QStringLiteral("--db"), db,
+            QStringLiteral("1"), QStringLiteral("dgemm sizes@1") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list"), QStringLiteral("--db"), db,
+            QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray models = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(models.size(), 2);
+        QCOMPARE(models[0].toObject().value(QStringLiteral("version")).toInt(), 1);
+        QCOMPARE(models[0].toObject().value(QStringLiteral("comment")).toString(), QStringLiteral("first"));
+        QCOMPARE(models[0].toObject().value(QStringLiteral("attached_trials")).toInt(), 1);
+        QCOMPARE(models[1].toObject().value(QStringLiteral("attached_trials")).toInt(), 0);
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show"), QStringLiteral("--db"), db,
+            QStringLiteral("dgemm sizes") });
+        QCOMPARE(r.out, json);
+        // The stored trial's semantic profile with its attached model: MPI's mean over the two
+        // ranks is (1047345 + 2256 + 1046279 + 2530) / 2 µs; dgemm n=100 is (28 + 40) / 2.
+        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1"),
+            QStringLiteral("--json") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonArray profiles = QJsonDocument::fromJson(r.out).array();
+        QCOMPARE(profiles.size(), 1);
+        QCOMPARE(profiles[0].toObject().value(QStringLiteral("model")).toObject().value(QStringLiteral("version")).toInt(),
+            1);
+        QMap<QString, double> roll;
+        const QJsonArray entities
+            = profiles[0].toObject().value(QStringLiteral("profile")).toObject().value(QStringLiteral("entities")).toArray();
+        for (const QJsonValue& e : entities)
+            roll.insert(e.toObject().value(QStringLiteral("id")).toString(),
+                e.toObject().value(QStringLiteral("roll")).toDouble());
+        QCOMPARE(roll.value(QStringLiteral("mpi")), 1049205.0);
+        QCOMPARE(roll.value(QStringLiteral("dgemm:100")), 34.0);
+        QCOMPARE(roll.value(QStringLiteral("blas")), (28.0 + 18 + 12 + 40 + 12 + 12) / 2);
+        // As text: the report `parallax-cli semantic` prints for the profile directory itself.
+        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.startsWith("trial 1, semantic model \"dgemm sizes\" version 1 (id 1)\n"), r.out.constData());
+        const Run fromDisk
+            = cli({ QStringLiteral("semantic"), model, dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
+        QVERIFY2(fromDisk.exitCode == 0, fromDisk.err.constData());
+        QCOMPARE(r.out.mid(r.out.indexOf('\n') + 1), fromDisk.out);
+        // An attached model is not deleted without --force.
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"), db,
+            QStringLiteral("1") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("attached to trial 1"), r.err.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"), db,
+            QStringLiteral("1"), QStringLiteral("--force") });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("no semantic model attached"), r.err.constData());
+        // Named on the command line instead of attached.
+        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1"),
+            QStringLiteral("dgemm sizes") });
+        QVERIFY2(r.exitCode == 0 && r.out.contains("version 2"), r.err.constData());
+    }
+
     void semanticCommand()
     {
         const QString workflow = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
