@@ -56,6 +56,9 @@ commands:
 pprof and info also read a stored trial: --db LOCATION --id N (LOCATION: an SQLite file or
 postgresql://...; without it $PARALLAX_DB or the default SQLite database).
   help           this text
+
+--reader-option NAME (global, repeatable) passes a format option to the reader of pprof and
+info, e.g. --reader-option fixnames (gprof: drop AIX '.' prefixes and Fortran '_' suffixes).
 )";
 
 const char* const PprofUsage
@@ -79,10 +82,14 @@ const char* const PprofUsage
  [node numbers] : prints only info about all contexts/threads of given node numbers
 )";
 
+/// Format-specific reader options from the global --reader-option NAME (repeatable).
+QStringList readerOptions;
+
 TrialResult load(const QString& path, const QString& format, bool strict)
 {
     ReadOptions options;
     options.strict = strict;
+    options.formatOptions = readerOptions;
     Progress progress;
     return ReaderRegistry::instance().read(path, options, progress, format);
 }
@@ -380,15 +387,30 @@ int main(int argc, char* argv[])
         std::fputs(Usage, args.isEmpty() ? stderr : stdout);
         std::fputs("\n", args.isEmpty() ? stderr : stdout);
         std::fputs(AlgebraUsage, args.isEmpty() ? stderr : stdout);
+        std::fputs("\n", args.isEmpty() ? stderr : stdout);
+        std::fputs(SemanticUsage, args.isEmpty() ? stderr : stdout);
         return args.isEmpty() ? 1 : 0;
     }
+    // Global options, anywhere on the line.
+    for (int i = 0; i < args.size();) {
+        if (args[i] != QLatin1String("--reader-option")) {
+            ++i;
+            continue;
+        }
+        if (i + 1 >= args.size())
+            return fail(QStringLiteral("--reader-option needs a NAME (e.g. fixnames for gprof)"), 1);
+        readerOptions << args[i + 1];
+        args.remove(i, 2);
+    }
+    if (args.isEmpty())
+        return fail(QStringLiteral("no command (see parallax-cli help)"), 1);
     const QString command = args.takeFirst();
+    if (!readerOptions.isEmpty() && command != QLatin1String("pprof") && command != QLatin1String("info"))
+        std::fprintf(stderr, "parallax-cli: warning: --reader-option is used by pprof and info only\n");
     if (command == QLatin1String("pprof"))
         return runPprof(args);
     if (command == QLatin1String("info"))
         return runInfo(args);
-        std::fputs("\n", args.isEmpty() ? stderr : stdout);
-        std::fputs(SemanticUsage, args.isEmpty() ? stderr : stdout);
     if (command == QLatin1String("synth"))
         return runSynth(args);
     if (command == QLatin1String("db"))
@@ -397,6 +419,8 @@ int main(int argc, char* argv[])
         return runAlgebraCommand(command, args);
     if (command == QLatin1String("convert"))
         return runConvert(args);
+    if (command == QLatin1String("semantic"))
+        return runSemanticCommand(args);
     if (command == QLatin1String("formats")) {
         for (const Reader* r : ReaderRegistry::instance().readers())
             std::printf("%-10s %s\n", r->name().toLatin1().constData(), r->description().toLocal8Bit().constData());
@@ -411,5 +435,3 @@ int main(int argc, char* argv[])
     std::fputs(Usage, stderr);
     return fail(QStringLiteral("unknown command '%1'").arg(command), 1);
 }
-    if (command == QLatin1String("semantic"))
-        return runSemanticCommand(args);

@@ -17,6 +17,9 @@ struct ReadOptions {
     bool strict = false;
     /// Worker threads for parsing; 0 means one per core.
     int threads = 0;
+    /// Format-specific switches by name (e.g. "fixnames" for gprof). A reader that takes options
+    /// warns about names it does not know; the others ignore them.
+    QStringList formatOptions;
 };
 
 /// What went wrong, and where: the file, the line (1-based) or byte offset, and what was expected.

@@ -1,0 +1,104 @@
+// libFuzzer entry point for the gprof text reader: any bytes must give a trial or a ReadError that
+// names the file, never a crash. Odd sizes are read with the "fixnames" option; sizes divisible by 4
+// are gzip-compressed first (the reader takes gzip input through GzipInput).
+// Seeds: the gprof samples under ../shared/data (gprof2dot/prof/*.prof, tau2/gprof-wrf/gprof.out).
+#include "datasource/readers/gprofreader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <zlib.h>
+
+using namespace parallax;
+
+namespace {
+
+/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
+QString scratchBase()
+{
+    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
+}
+
+QByteArray gzip(const QByteArray& data)
+{
+    z_stream z {};
+    if (deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        std::abort();
+    QByteArray out(static_cast<qsizetype>(deflateBound(&z, static_cast<uLong>(data.size()))) + 64, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
+    z.avail_in = static_cast<uInt>(data.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+        std::abort();
+    out.resize(static_cast<qsizetype>(z.total_out));
+    deflateEnd(&z);
+    return out;
+}
+
+/// The model's invariants for a trial that read.
+void check(const Trial& t)
+{
+    const std::size_t metrics = t.metricCount();
+    if (metrics != 1)
+        std::abort();
+    for (std::size_t i = 0; i < t.threadCount(); ++i) {
+        const IntervalRow& row = t.row(ThreadIndex(i));
+        const std::size_t n = row.size();
+        if (row.calls.size() != n || row.subrs.size() != n || row.excl.size() != n * metrics
+            || row.incl.size() != n * metrics)
+            std::abort();
+        for (std::size_t k = 1; k < n; ++k)
+            if (!(row.events[k - 1] < row.events[k]))
+                std::abort(); // sorted, no duplicate cells
+        for (std::size_t k = 0; k < n; ++k) {
+            if (row.events[k].index() >= t.eventCount())
+                std::abort();
+            // gprof has no negative or non-finite numbers.
+            if (!(row.excl[k] >= 0) || !(row.incl[k] >= 0) || !(row.calls[k] >= 0) || !(row.subrs[k] >= 0)
+                || !std::isfinite(row.incl[k]) || !std::isfinite(row.calls[k]))
+                std::abort();
+        }
+        const ThreadKey& key = t.threadKey(ThreadIndex(i));
+        if (key.node < 0 || key.context != 0 || key.thread != 0)
+            std::abort();
+    }
+    for (const auto& e : t.events())
+        if (e.isCallPath() && (e.depth != 2 || !e.parent.isValid() || !e.leaf.isValid()))
+            std::abort(); // arcs are caller => callee, both events
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    static QTemporaryDir dir(scratchBase() + QStringLiteral("/parallax-fuzz-gprof-XXXXXX"));
+    static const GprofReader reader;
+    const QByteArray bytes(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    const QString input = dir.filePath(QStringLiteral("gprof.out"));
+    {
+        QFile f(input);
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            std::abort();
+        f.write(size % 4 == 0 && size > 0 ? gzip(bytes) : bytes);
+    }
+    ReadOptions options;
+    options.threads = 1;
+    if (size % 2 == 1)
+        options.formatOptions << QStringLiteral("fixnames");
+    Progress progress;
+    reader.sniff(input);
+    const TrialResult result = reader.read(input, options, progress);
+    if (!result.ok()) {
+        // Every error names the file and says what was expected.
+        if (result.error().message.isEmpty() || result.error().file != input)
+            std::abort();
+        return 0;
+    }
+    check(*result.value());
+    return 0;
+}
