@@ -1,0 +1,21 @@
+#pragma once
+
+#include "datasource/readers/reader.h"
+
+namespace parallax {
+
+/// Caliper `json-split` files (cali-query ... format json-split; FORMATS.md 6.3): the keys data,
+/// columns, column_metadata and nodes, any other key being a global. The hierarchy column's nodes
+/// (source.function#callpath.address, else path) become call-path events "a => b => c" plus flat
+/// events; is_value columns are metrics; mpi.rank selects the thread. Parsed by a small JSON parser
+/// of our own so that every error names its line. The mapping is shared with the .cali reader.
+class CaliJsonReader : public Reader {
+public:
+    QString name() const override { return QStringLiteral("caliper-json"); }
+    QString description() const override { return QStringLiteral("Caliper json-split profile"); }
+    QStringList filePatterns() const override { return { QStringLiteral("*.json"), QStringLiteral("*.json.gz") }; }
+    int sniff(const QString& path) const override;
+    TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
+};
+
+} // namespace parallax
