@@ -1,0 +1,20 @@
+#pragma once
+
+#include "datasource/readers/reader.h"
+
+namespace parallax {
+
+/// timemory's hierarchical JSON output (*.tree.json, top-level key "timemory"): one metric per
+/// component (WALL_CLOCK, ...), each with per-rank "mpi" arrays of call trees whose node records
+/// carry inclusive and exclusive statistics. Parsed whole with QJsonDocument (see JsonInput for the
+/// size limit). The mapping is described at the top of timemoryreader.cpp.
+class TimemoryReader : public Reader {
+public:
+    QString name() const override { return QStringLiteral("timemory"); }
+    QString description() const override { return QStringLiteral("timemory tree JSON"); }
+    QStringList filePatterns() const override { return { QStringLiteral("*.tree.json"), QStringLiteral("*.json") }; }
+    int sniff(const QString& path) const override;
+    TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
+};
+
+} // namespace parallax
