@@ -1,5 +1,7 @@
 #include "datasource/writers/writerregistry.h"
 
+#include "datasource/writers/csvwriter.h"
+#include "datasource/writers/jsonwriter.h"
 #include "datasource/writers/ppkwriter.h"
 #include "datasource/writers/tauwriter.h"
 
@@ -12,6 +14,10 @@ WriterRegistry::WriterRegistry()
             true, &TauWriter::write });
     m_writers.push_back({ QStringLiteral("ppk"), QStringLiteral("ParaProf packed profile"), { QStringLiteral(".ppk") },
         false, &PpkWriter::write });
+    m_writers.push_back({ QStringLiteral("csv"), QStringLiteral("CSV table (one row per thread, event and metric)"),
+        { QStringLiteral(".csv") }, false, &CsvWriter::write });
+    m_writers.push_back({ QStringLiteral("json"), QStringLiteral("Parallax JSON trial"), { QStringLiteral(".json") },
+        false, &JsonWriter::write });
 }
 
 const WriterRegistry& WriterRegistry::instance()
