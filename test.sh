@@ -61,7 +61,7 @@ fuzz_reader() { # TARGET NAME SAMPLE...
     rm -rf "$corpus"
 }
 if [ "$status" -eq 0 ]; then
-    fuzz_targets=(fuzz_taureader fuzz_ppkreader fuzz_snapshotreader fuzz_cubereader)
+    fuzz_targets=(fuzz_taureader fuzz_ppkreader fuzz_snapshotreader fuzz_cubereader fuzz_mpipreader fuzz_pstatsreader fuzz_gprofreader fuzz_dotreader fuzz_hpctoolkitreader fuzz_jsonprofilereaders fuzz_calireader fuzz_calijsonreader fuzz_csvreader fuzz_jsonreader)
     cmake --preset fuzz >/dev/null
     cmake --build build-fuzz -j "$(jobs_count)" --target "${fuzz_targets[@]}"
     fuzz_reader fuzz_taureader TAU "$data_dir"/tau2/tau-profiles-*/profile.*
@@ -69,5 +69,24 @@ if [ "$status" -eq 0 ]; then
     fuzz_reader fuzz_snapshotreader "snapshot XML" "$data_dir"/tau2/tauprofile-xml-merged/tauprofile.xml
     mapfile -t cube_samples < <(find "$data_dir" \( -name '*.cubex' -o -name '*.cube' -o -name '*.cube.gz' \) -size -2M)
     fuzz_reader fuzz_cubereader CUBE "${cube_samples[@]}"
+    fuzz_reader fuzz_mpipreader mpiP tests/data/mpip/*.mpiP
+    fuzz_reader fuzz_pstatsreader pstats "$data_dir"/hatchet/cprofile-hatchet-pstats/*.pstats
+    fuzz_reader fuzz_gprofreader gprof "$data_dir"/gprof2dot/prof/*.prof "$data_dir"/tau2/gprof-wrf/gprof.out
+    fuzz_reader fuzz_dotreader gprof2dot "$data_dir"/hatchet/gprof2dot-cpi/callgrind.dot.64042.0.1
+    fuzz_reader fuzz_hpctoolkitreader HPCToolkit "$data_dir"/hatchet/hpctoolkit-cpi-database/*
+    fuzz_reader fuzz_calireader "Caliper .cali" "$data_dir"/hatchet/caliper-*-cali/*.cali "$data_dir"/thicket/mpi_scaling_cali/27_cores.cali "$data_dir"/thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/1/*.cali
+    fuzz_reader fuzz_calijsonreader "Caliper json-split" "$data_dir"/hatchet/caliper-*-json/*.json
+    fuzz_reader fuzz_jsonprofilereaders "timemory/Hatchet/pyinstrument JSON" "$data_dir"/hatchet/timemory/*.json \
+        "$data_dir"/hatchet/json/*.json "$data_dir"/hatchet/pyinstrument-hatchet-json/*.json
+    # CSV and JSON: seeds converted from samples by the CLI built above, plus Hatchet's dataframe CSV.
+    seeds="$(mktemp -d /tmp/parallax-seeds.XXXXXX)"
+    for sample in tau-profiles-openmp-2thread tau-profiles-wrap-params ppk/ring-2rank.ppk; do
+        for fmt in csv json; do
+            ./build/app/parallax-cli convert "$data_dir/tau2/$sample" "$seeds/$(basename "$sample" .ppk).$fmt" >/dev/null
+        done
+    done
+    fuzz_reader fuzz_csvreader CSV "$seeds"/*.csv "$data_dir"/hatchet/hpctoolkit-cpi-graphframe.csv
+    fuzz_reader fuzz_jsonreader "Parallax JSON" "$seeds"/*.json
+    rm -rf "$seeds"
 fi
 exit "$status"

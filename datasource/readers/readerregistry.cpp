@@ -1,9 +1,21 @@
 #include "datasource/readers/readerregistry.h"
 
+#include "datasource/readers/calijsonreader.h"
+#include "datasource/readers/calireader.h"
+#include "datasource/readers/csvreader.h"
 #include "datasource/readers/cubereader.h"
+#include "datasource/readers/dotreader.h"
+#include "datasource/readers/gprofreader.h"
+#include "datasource/readers/hatchetjsonreader.h"
+#include "datasource/readers/hpctoolkitreader.h"
+#include "datasource/readers/jsonreader.h"
+#include "datasource/readers/mpipreader.h"
 #include "datasource/readers/ppkreader.h"
+#include "datasource/readers/pyinstrumentreader.h"
+#include "datasource/readers/pstatsreader.h"
 #include "datasource/readers/snapshotreader.h"
 #include "datasource/readers/taureader.h"
+#include "datasource/readers/timemoryreader.h"
 
 #include <QFileInfo>
 
@@ -15,6 +27,18 @@ ReaderRegistry::ReaderRegistry()
     m_readers.push_back(std::make_unique<PpkReader>());
     m_readers.push_back(std::make_unique<SnapshotReader>());
     m_readers.push_back(std::make_unique<CubeReader>());
+    m_readers.push_back(std::make_unique<HpcToolkitReader>());
+    m_readers.push_back(std::make_unique<TimemoryReader>());
+    m_readers.push_back(std::make_unique<HatchetJsonReader>());
+    m_readers.push_back(std::make_unique<PyinstrumentReader>());
+    m_readers.push_back(std::make_unique<GprofReader>());
+    m_readers.push_back(std::make_unique<DotReader>());
+    m_readers.push_back(std::make_unique<MpipReader>());
+    m_readers.push_back(std::make_unique<PstatsReader>());
+    m_readers.push_back(std::make_unique<CsvReader>());
+    m_readers.push_back(std::make_unique<JsonReader>());
+    m_readers.push_back(std::make_unique<CaliReader>());
+    m_readers.push_back(std::make_unique<CaliJsonReader>());
 }
 
 const ReaderRegistry& ReaderRegistry::instance()

@@ -419,6 +419,18 @@ private Q_SLOTS:
         r = cli({ QStringLiteral("convert"), cpi, converted });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(cli({ QStringLiteral("pprof"), converted }).out, cli({ QStringLiteral("pprof"), cpi }).out);
+        // ... and so do CSV and JSON (by suffix, or --to), listed by `formats`.
+        for (const QString& format : { QStringLiteral("csv"), QStringLiteral("json") }) {
+            const QString bySuffix = tmp.filePath(QStringLiteral("cpi.") + format);
+            r = cli({ QStringLiteral("convert"), cpi, bySuffix });
+            QVERIFY2(r.exitCode == 0 && r.out.contains(QByteArray("(" + format.toLatin1() + ")")), r.err.constData());
+            QCOMPARE(cli({ QStringLiteral("pprof"), bySuffix }).out, cli({ QStringLiteral("pprof"), cpi }).out);
+            const QString byOption = tmp.filePath(QStringLiteral("cpi-") + format + QStringLiteral(".txt"));
+            r = cli({ QStringLiteral("convert"), QStringLiteral("--to"), format, bySuffix, byOption });
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QCOMPARE(cli({ QStringLiteral("pprof"), byOption }).out, cli({ QStringLiteral("pprof"), cpi }).out);
+            QVERIFY2(cli({ QStringLiteral("formats") }).out.contains(format.toLatin1()), "formats lists the writer");
+        }
 
         // Errors say what to do.
         r = cli({ QStringLiteral("merge"), ring2, ring2 });
