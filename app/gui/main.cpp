@@ -1,6 +1,7 @@
 #include "app/gui/mainwindow.h"
 #include "perfdb/databaselocation.h"
 #include "views/comparison/comparisonlauncher.h"
+#include "views/semantic/semanticlauncher.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -111,6 +112,18 @@ int main(int argc, char** argv)
         QStringLiteral("Scaling study of two or more trials of the same code at different thread counts."));
     parser.addOption(compareOption);
     parser.addOption(scalingOption);
+    // Semantic views (SEMANTICS.md 5): "--semantic MODEL|builtin:NAME PATH" opens their own window.
+    const QCommandLineOption semanticOption(QStringLiteral("semantic"),
+        QStringLiteral("Open the semantic views of PATH with a model (a JSON file or builtin:NAME). With --render: ")
+            + parallax::semanticRenderTargets() + QLatin1Char('.'),
+        QStringLiteral("MODEL"));
+    const QCommandLineOption semanticMetricOption(QStringLiteral("semantic-metric"),
+        QStringLiteral("Metric of the semantic views (default: a time metric)."), QStringLiteral("NAME"));
+    const QCommandLineOption semanticScopeOption(QStringLiteral("semantic-scope"),
+        QStringLiteral("Threads of the semantic views: mean (default), total or N,C,T."), QStringLiteral("SCOPE"));
+    parser.addOption(semanticOption);
+    parser.addOption(semanticMetricOption);
+    parser.addOption(semanticScopeOption);
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("Profile directory or file to open."));
     parser.process(app);
     if (parser.isSet(compareOption) || parser.isSet(scalingOption)) {
@@ -123,6 +136,24 @@ int main(int argc, char** argv)
         launch.out = parser.value(outOption);
         launch.size = parser.value(sizeOption);
         return parallax::runComparisonLaunch(launch);
+    }
+
+    if (parser.isSet(semanticOption)) {
+        const QStringList paths = parser.positionalArguments();
+        if (paths.size() != 1) {
+            printError(QStringLiteral("--semantic needs exactly one PATH, got %1").arg(paths.size()));
+            return 2;
+        }
+        parallax::SemanticLaunch launch;
+        launch.model = parser.value(semanticOption);
+        launch.path = paths.front();
+        launch.format = parser.value(formatOption);
+        launch.render = parser.value(renderOption);
+        launch.out = parser.value(outOption);
+        launch.size = parser.value(sizeOption);
+        launch.metric = parser.value(semanticMetricOption);
+        launch.scope = parser.value(semanticScopeOption);
+        return parallax::runSemanticLaunch(launch);
     }
 
     QStringList positional = parser.positionalArguments();

@@ -17,6 +17,7 @@
 #include "views/overview/selectorbar.h"
 #include "views/overview/threadbarchart.h"
 #include "views/selectionstate.h"
+#include "views/semantic/semanticwindow.h"
 #include "views/statisticspanel.h"
 #include "views/trialsummarywidget.h"
 #include "views/userevents/histogramwidget.h"
@@ -193,6 +194,7 @@ void MainWindow::createDocks()
         menu.addAction(tr("Show"), this, [this, trial] { showTrial(trial); });
         menu.addAction(tr("Upload to Database…"), this, [this, trial] { uploadDialog(trial); });
         menu.addAction(tr("Derive a Metric…"), this, [this, trial] { deriveMetricDialog(trial); });
+        menu.addAction(tr("Semantic View…"), this, [this, trial] { SemanticWindow::open(trial, m_state, {}, this); });
         menu.addSeparator();
         // Comparison: this trial is the baseline A, the chosen one the candidate B.
         QMenu* compare = menu.addMenu(tr("Compare with"));
@@ -333,6 +335,11 @@ void MainWindow::createActions()
     for (QDockWidget* dock :
         { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("S&emantic View of the Current Trial…"), this, [this] {
+        if (trial())
+            SemanticWindow::open(trial(), m_state, {}, this);
+    });
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 

@@ -1,0 +1,168 @@
+#include "views/semantic/semanticlauncher.h"
+
+#include "datasource/readers/readerregistry.h"
+#include "views/semantic/semanticwindow.h"
+
+#include <QApplication>
+#include <QFutureWatcher>
+#include <QMessageBox>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cstdio>
+#include <memory>
+
+namespace parallax {
+
+namespace {
+
+    void printError(const QString& message)
+    {
+        std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData());
+    }
+
+    struct Loaded {
+        std::shared_ptr<const Trial> trial;
+        QString error;
+    };
+
+    bool parseSize(const QString& text, QSize* size)
+    {
+        *size = QSize(1400, 900);
+        if (text.isEmpty())
+            return true;
+        const QStringList wh = text.split(QLatin1Char('x'));
+        bool okW = false;
+        bool okH = false;
+        if (wh.size() == 2)
+            *size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        return okW && okH && size->width() >= 200 && size->height() >= 150;
+    }
+
+    /// "mean", "total" or "N,C,T" for a trial; false when the thread does not exist.
+    bool parseScope(const QString& text, const Trial& trial, semantic::Scope* scope)
+    {
+        if (text.isEmpty() || text == QLatin1String("mean")) {
+            *scope = semantic::Scope::mean();
+            return true;
+        }
+        if (text == QLatin1String("total")) {
+            *scope = semantic::Scope::total();
+            return true;
+        }
+        const QStringList parts = text.split(QLatin1Char(','));
+        if (parts.size() != 3)
+            return false;
+        const ThreadIndex t = trial.findThread({ parts[0].toInt(), parts[1].toInt(), parts[2].toInt() });
+        if (!t.isValid())
+            return false;
+        *scope = semantic::Scope::ofThread(t);
+        return true;
+    }
+
+    struct Session {
+        SemanticLaunch launch;
+        QSize size;
+        QFutureWatcher<Loaded> watcher;
+        std::unique_ptr<SemanticWindow> rendered;
+    };
+
+    void finish(const QString& error)
+    {
+        if (!error.isEmpty())
+            printError(error);
+        QCoreApplication::exit(error.isEmpty() ? 0 : 1);
+    }
+
+    void onLoaded(Session& s, const Loaded& loaded)
+    {
+        const bool render = !s.launch.render.isEmpty();
+        if (!loaded.error.isEmpty()) {
+            printError(loaded.error);
+            if (!render)
+                QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
+            QCoreApplication::exit(1);
+            return;
+        }
+        const Trial& trial = *loaded.trial;
+        semantic::Scope scope;
+        if (!parseScope(s.launch.scope, trial, &scope)) {
+            printError(QStringLiteral("--scope: no thread %1 in %2 (expected mean, total or N,C,T)")
+                           .arg(s.launch.scope, trial.name()));
+            QCoreApplication::exit(2);
+            return;
+        }
+        MetricId metric;
+        if (!s.launch.metric.isEmpty()) {
+            metric = trial.findMetric(s.launch.metric);
+            if (!metric.isValid()) {
+                printError(QStringLiteral("--metric: no metric %1 in %2").arg(s.launch.metric, trial.name()));
+                QCoreApplication::exit(2);
+                return;
+            }
+        }
+        const auto source = SemanticModelSource::fromArgument(s.launch.model);
+        SemanticWindow* window = nullptr;
+        if (!render) {
+            window = SemanticWindow::open(loaded.trial, nullptr, source);
+        } else {
+            s.rendered = std::make_unique<SemanticWindow>(loaded.trial);
+            window = s.rendered.get();
+            window->resize(s.size);
+            window->show();
+            window->setModelSource(source);
+        }
+        if (metric.isValid())
+            window->setMetric(metric);
+        window->setScope(scope);
+        if (!render)
+            return;
+        const auto view = SemanticWindow::viewFromName(s.launch.render.mid(QStringLiteral("semantic-").size()));
+        window->renderView(*view, s.launch.out, s.size, [](const QString& error) { finish(error); });
+    }
+
+} // namespace
+
+QString semanticRenderTargets() { return QStringLiteral("semantic-bars, semantic-tree, semantic-matrix"); }
+
+int runSemanticLaunch(const SemanticLaunch& launch)
+{
+    if (launch.model.isEmpty() || launch.path.isEmpty()) {
+        printError(QStringLiteral("--semantic needs a model (a JSON file or builtin:NAME) and one PATH"));
+        return 2;
+    }
+    if (!launch.render.isEmpty()) {
+        if (!launch.render.startsWith(QLatin1String("semantic-"))
+            || !SemanticWindow::viewFromName(launch.render.mid(9)).has_value()) {
+            printError(QStringLiteral("unknown view '%1' for --render with --semantic (expected %2)")
+                           .arg(launch.render, semanticRenderTargets()));
+            return 2;
+        }
+        if (launch.out.isEmpty()) {
+            printError(QStringLiteral("--render needs --out FILE"));
+            return 2;
+        }
+    }
+    Session session;
+    session.launch = launch;
+    if (!parseSize(launch.size, &session.size)) {
+        printError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
+        return 2;
+    }
+    QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
+        [&session] { onLoaded(session, session.watcher.result()); });
+    session.watcher.setFuture(QtConcurrent::run([path = launch.path, format = launch.format] {
+        Loaded loaded;
+        Progress progress;
+        TrialResult result = ReaderRegistry::instance().read(path, ReadOptions(), progress, format);
+        if (!result)
+            loaded.error = result.error().toString();
+        else
+            loaded.trial = result.value();
+        return loaded;
+    }));
+    const int code = QApplication::exec();
+    session.watcher.waitForFinished();
+    session.rendered.reset();
+    return code;
+}
+
+} // namespace parallax

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "algebra/semanticprofile.h"
+#include "algebra/units.h"
+#include "views/semantic/semanticformat.h"
+
+#include <QWidget>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+
+namespace parallax {
+
+class SemanticMatrixCanvas;
+
+/// The entity × thread matrix (issue 5): one stacked bar per thread, coloured by entity (a cut of
+/// the entity tree: a level, or the leaves, with "(self)" parts), entities in a legend. Drawn with
+/// QPainter in a scroll area: at "fit" width, when there are more threads than pixel columns, each
+/// column shows the mean of the threads it covers (so 16,384 threads stay interactive); at a fixed
+/// bar width it scrolls. Hovering explains a segment; clicking selects the thread and the entity.
+class SemanticMatrixView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SemanticMatrixView(QWidget* parent = nullptr);
+
+    void setProfile(semantic::ProfilePtr profile);
+    const semantic::ProfilePtr& profile() const { return m_profile; }
+    void setMetric(MetricId metric);
+    MetricId metric() const { return m_metric; }
+    void setTimeUnit(TimeUnit unit);
+    TimeUnit timeUnit() const { return m_unit; }
+    /// Tree level of the segments: 0 = top level; negative = the leaves (the default).
+    void setLevel(int depth);
+    int level() const { return m_level; }
+    /// Bars as shares of each thread's total (100 %) instead of absolute values.
+    void setNormalized(bool normalized);
+    bool normalized() const { return m_normalized; }
+    /// Pixels per thread; 0 fits all threads into the width (aggregating per pixel column).
+    void setBarWidth(int pixels);
+    int barWidth() const { return m_barWidth; }
+    /// Marks a thread (invalid clears).
+    void highlightThread(ThreadIndex thread);
+
+    /// The stacked parts, bottom to top (largest total first), and their colours.
+    const std::vector<semanticview::Slice>& slices() const { return m_slices; }
+    /// A part's value on a thread (the per-thread matrix the bars are drawn from).
+    double value(std::size_t slice, ThreadIndex thread) const
+    {
+        return m_values[slice * m_threads + thread.index()];
+    }
+    std::size_t threadCount() const { return m_threads; }
+    /// The drawing area (for tests and rendering).
+    QWidget* canvas() const;
+    /// How many threads one pixel column shows in the last paint (1 when not aggregated).
+    double threadsPerColumn() const;
+    /// Writes the whole view (legend and bars) to PNG, SVG or PDF by suffix.
+    QString exportImage(const QString& fileName);
+
+Q_SIGNALS:
+    void threadClicked(parallax::ThreadIndex thread);
+    void entityClicked(int entity);
+
+private:
+    friend class SemanticMatrixCanvas;
+    void fillLevels();
+    void rebuild();
+    QString format(double value) const;
+
+    semantic::ProfilePtr m_profile;
+    MetricId m_metric { 0u };
+    TimeUnit m_unit = TimeUnit::Milliseconds;
+    int m_level = -1;
+    bool m_normalized = false;
+    int m_barWidth = 0;
+    ThreadIndex m_highlight;
+    std::vector<semanticview::Slice> m_slices;
+    std::vector<double> m_values; ///< slice-major: [slice * threads + thread]
+    std::vector<double> m_threadTotals;
+    std::size_t m_threads = 0;
+
+    QComboBox* m_levelBox = nullptr;
+    QComboBox* m_widthBox = nullptr;
+    QCheckBox* m_normalizedBox = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_legend = nullptr;
+    SemanticMatrixCanvas* m_canvas = nullptr;
+};
+
+} // namespace parallax

@@ -1,0 +1,754 @@
+#include "views/semantic/semanticcomparison.h"
+#include "views/semantic/semanticinspector.h"
+#include "views/semantic/semanticruleeditor.h"
+#include "datasource/readers/readerregistry.h"
+
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QtConcurrent>
+#include "views/semantic/semanticwindow.h"
+
+#include "algebra/statistics.h"
+#include "views/charts/chartexport.h"
+#include "views/percentbardelegate.h"
+#include "views/selectionstate.h"
+#include "views/semantic/semanticbarchart.h"
+#include "views/semantic/semanticformat.h"
+#include "views/semantic/semanticmatrixview.h"
+#include "views/semantic/semanticprofilemodel.h"
+#include "views/viewsetup.h"
+
+#ifdef PARALLAX_HAVE_SEMANTIC_BUILTINS
+#include "algebra/semanticbuiltin.h"
+#endif
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLayout>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace parallax {
+
+using namespace parallax::semantic;
+
+namespace {
+    const QString openFileItem = QStringLiteral("open-file");
+
+    struct BuiltinEntry {
+        QString name;
+        QString title;
+        QString description;
+    };
+
+    std::vector<BuiltinEntry> builtins()
+    {
+        std::vector<BuiltinEntry> out;
+#ifdef PARALLAX_HAVE_SEMANTIC_BUILTINS
+        for (const BuiltinModel& m : builtinModels())
+            out.push_back({ m.name, m.title, m.description });
+#endif
+        return out;
+    }
+
+    QWidget* placeholder(const QString& text)
+    {
+        auto* label = new QLabel(text);
+        label->setAlignment(Qt::AlignCenter);
+        label->setWordWrap(true);
+        label->setForegroundRole(QPalette::PlaceholderText);
+        return label;
+    }
+} // namespace
+
+SemanticModelSource SemanticModelSource::fromArgument(const QString& argument)
+{
+    SemanticModelSource source;
+    if (argument.startsWith(QLatin1String("builtin:"))) {
+        source.kind = Kind::Builtin;
+        source.name = argument.mid(8);
+    } else if (!argument.isEmpty()) {
+        source.kind = Kind::File;
+        source.name = argument;
+    }
+    return source;
+}
+
+QString SemanticModelSource::displayName() const
+{
+    switch (kind) {
+    case Kind::None:
+        return QObject::tr("(no model)");
+    case Kind::Builtin:
+        return QStringLiteral("builtin:") + name;
+    case Kind::File:
+        return QFileInfo(name).fileName();
+    case Kind::Given:
+        return model && !model->name.isEmpty() ? model->name : QObject::tr("edited model");
+    }
+    return {};
+}
+
+SemanticWindow::SemanticWindow(std::shared_ptr<const Trial> trial, SelectionState* selection, QWidget* parent)
+    : QMainWindow(parent)
+    , m_trial(std::move(trial))
+    , m_selection(selection)
+    , m_watcher(new QFutureWatcher<Result>(this))
+{
+    setWindowTitle(tr("Semantic View — %1").arg(m_trial ? m_trial->name() : QString()));
+    buildUi();
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &SemanticWindow::onFinished);
+    if (m_selection)
+        connect(m_selection, &SelectionState::eventSelected, this, &SemanticWindow::onEventSelected);
+    if (m_trial && m_trial->metricCount() > 0) {
+        // Start on a time metric, as the other views do.
+        for (std::size_t m = 0; m < m_trial->metricCount(); ++m)
+            if (m_trial->metric(MetricId(m)).isTime()) {
+                m_metric = MetricId(m);
+                break;
+            }
+        if (m_selection && m_selection->trial() == m_trial && m_selection->metric().isValid())
+            m_metric = m_selection->metric();
+    }
+    fillSelectors();
+    resize(1300, 850);
+}
+
+SemanticWindow::~SemanticWindow() { m_watcher->waitForFinished(); }
+
+SemanticWindow* SemanticWindow::open(
+    std::shared_ptr<const Trial> trial, SelectionState* selection, const SemanticModelSource& source, QWidget* parent)
+{
+    auto* window = new SemanticWindow(std::move(trial), selection, parent);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    if (parent)
+        window->setWindowFlag(Qt::Window);
+    SemanticModelSource s = source;
+    if (s.kind == SemanticModelSource::Kind::None) {
+        const auto list = builtins();
+        if (!list.empty()) {
+            s.kind = SemanticModelSource::Kind::Builtin;
+            s.name = list.front().name;
+        }
+    }
+    window->setModelSource(s);
+    window->show();
+    return window;
+}
+
+void SemanticWindow::buildUi()
+{
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(4);
+
+    m_modelBox = new QComboBox(central);
+    m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_modelBox->setToolTip(tr("The semantic model: a built-in one made for this trial, or a model file (JSON, "
+                              "SEMANTICS.md 5.6)"));
+    m_metricBox = new QComboBox(central);
+    m_scopeBox = new QComboBox(central);
+    m_scopeBox->addItem(tr("Mean"), static_cast<int>(Scope::Kind::Mean));
+    m_scopeBox->addItem(tr("Total"), static_cast<int>(Scope::Kind::Total));
+    m_scopeBox->addItem(tr("One thread"), static_cast<int>(Scope::Kind::Thread));
+    m_scopeBox->setToolTip(tr("Mean over all threads (absent = 0), the total over threads, or one thread"));
+    m_threadSpin = new QSpinBox(central);
+    m_threadSpin->setToolTip(tr("The thread (by position)"));
+    m_threadLabel = new QLabel(central);
+    m_threadLabel->setMinimumWidth(60);
+    m_unitBox = new QComboBox(central);
+    for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds })
+        m_unitBox->addItem(unitLabel(Metric(QString(), QStringLiteral("us")), unit), static_cast<int>(unit));
+    m_unitBox->setCurrentIndex(1);
+    m_groupBox = new QComboBox(central);
+    m_groupBox->setToolTip(tr("Show the entity tree, or group the entities by the value of one attribute (Σ own)"));
+
+    auto* controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    auto add = [&](const QString& label, QWidget* widget) {
+        if (!label.isEmpty()) {
+            auto* l = new QLabel(label, central);
+            l->setBuddy(widget);
+            controls->addWidget(l);
+        }
+        controls->addWidget(widget);
+    };
+    add(tr("M&odel:"), m_modelBox);
+    controls->addSpacing(6);
+    add(tr("&Metric:"), m_metricBox);
+    add(tr("&Over threads:"), m_scopeBox);
+    add({}, m_threadSpin);
+    add({}, m_threadLabel);
+    add(tr("&Unit:"), m_unitBox);
+    add(tr("&Group by:"), m_groupBox);
+    controls->addStretch(1);
+    m_status = new QLabel(central);
+    m_status->setForegroundRole(QPalette::PlaceholderText);
+    controls->addWidget(m_status);
+    layout->addLayout(controls);
+
+    // The message bar: errors (red) and warnings (yellow), closable.
+    m_messageBar = new QFrame(central);
+    m_messageBar->setFrameShape(QFrame::StyledPanel);
+    m_messageBar->setAutoFillBackground(true);
+    auto* messageLayout = new QHBoxLayout(m_messageBar);
+    messageLayout->setContentsMargins(8, 4, 4, 4);
+    m_message = new QLabel(m_messageBar);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* close = new QToolButton(m_messageBar);
+    close->setText(QStringLiteral("✕"));
+    close->setAutoRaise(true);
+    close->setToolTip(tr("Hide this message"));
+    messageLayout->addWidget(m_message, 1);
+    messageLayout->addWidget(close, 0, Qt::AlignTop);
+    m_messageBar->hide();
+    connect(close, &QToolButton::clicked, m_messageBar, &QWidget::hide);
+    layout->addWidget(m_messageBar);
+
+    // Profile: tree beside chart.
+    m_model = new SemanticProfileModel(this);
+    auto* treeView = new QTreeView;
+    ViewSetupOptions options;
+    options.placeholder = tr("Search entities…");
+    options.sortColumn = SemanticProfileModel::Value;
+    m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_model, options));
+    treeView->setItemDelegateForColumn(SemanticProfileModel::PercentTotal, new PercentBarDelegate(treeView));
+    treeView->setItemDelegateForColumn(SemanticProfileModel::PercentParent, new PercentBarDelegate(treeView));
+    treeView->header()->resizeSection(SemanticProfileModel::Entity, 230);
+    treeView->header()->resizeSection(SemanticProfileModel::Kind, 70);
+    for (int c = SemanticProfileModel::Own; c <= SemanticProfileModel::Inclusive; ++c)
+        treeView->header()->resizeSection(c, c == SemanticProfileModel::PercentTotal || c == SemanticProfileModel::PercentParent ? 80 : 100);
+    treeView->header()->resizeSection(SemanticProfileModel::Policy, 110);
+    treeView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_chart = new SemanticBarChart(central);
+    auto* splitter = new QSplitter(Qt::Horizontal, central);
+    splitter->addWidget(m_tree->widget);
+    splitter->addWidget(m_chart);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({ 640, 640 });
+
+    m_matrix = new SemanticMatrixView(central);
+
+    m_tabs = new QTabWidget(central);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(splitter, tr("Profile"));
+    m_tabs->addTab(m_matrix, tr("Matrix"));
+    // Inspector, Rules and Compare follow the applied model (profileChanged).
+    auto* inspector = new SemanticInspector(central);
+    m_tabs->addTab(inspector, tr("Inspector"));
+    auto* rules = new SemanticRuleEditor(central);
+    rules->setTrial(m_trial);
+    m_tabs->addTab(rules, tr("Rules"));
+    auto* comparePage = new QWidget(central);
+    auto* compareLayout = new QVBoxLayout(comparePage);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    auto* compareBar = new QHBoxLayout;
+    auto* compareLabel = new QLabel(tr("Compare this trial (A) with another run (B), each attributed with its own weights."),
+        comparePage);
+    auto* compareOpen = new QPushButton(tr("Open B…"), comparePage);
+    compareBar->addWidget(compareLabel, 1);
+    compareBar->addWidget(compareOpen);
+    compareLayout->addLayout(compareBar);
+    auto* comparison = new SemanticComparison(comparePage);
+    compareLayout->addWidget(comparison, 1);
+    m_tabs->addTab(comparePage, tr("Compare"));
+    m_comparison = comparison;
+    connect(this, &SemanticWindow::profileChanged, this, [this, inspector, rules](const semantic::ProfilePtr& profile) {
+        if (!profile)
+            return;
+        inspector->setProfile(profile);
+        rules->setAppliedModel(profile->model(), !m_rulesEdited);
+        if (m_comparisonTrial)
+            m_comparison->setInput(profile->model(), m_trial, m_comparisonTrial);
+    });
+    connect(rules, &SemanticRuleEditor::modelApplied, this, [this](const semantic::Model& model) {
+        m_rulesEdited = true;
+        setModel(model);
+    });
+    connect(compareOpen, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getExistingDirectory(this, tr("Open run B (a profile directory)"));
+        if (path.isEmpty())
+            return;
+        auto* watcher = new QFutureWatcher<TrialResult>(this);
+        connect(watcher, &QFutureWatcher<TrialResult>::finished, this, [this, watcher] {
+            const TrialResult result = watcher->result();
+            watcher->deleteLater();
+            if (!result) {
+                showComparisonError(result.error().toString());
+                return;
+            }
+            setComparisonTrial(result.value());
+        });
+        watcher->setFuture(QtConcurrent::run([path] {
+            Progress progress;
+            return ReaderRegistry::instance().read(path, ReadOptions(), progress);
+        }));
+    });
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    fillModelBox();
+
+    connect(m_modelBox, &QComboBox::activated, this, [this](int index) {
+        const QString data = m_modelBox->itemData(index).toString();
+        if (data == openFileItem) {
+            const QString path = QFileDialog::getOpenFileName(this, tr("Open a Semantic Model"), QString(),
+                tr("Semantic models (*.json);;All files (*)"));
+            if (!path.isEmpty())
+                setModelFile(path);
+            else
+                fillModelBox();
+            return;
+        }
+        setModelSource(SemanticModelSource::fromArgument(data));
+    });
+    connect(m_metricBox, &QComboBox::activated, this,
+        [this] { setMetric(MetricId(m_metricBox->currentData().toUInt())); });
+    auto applyScope = [this] {
+        const auto kind = static_cast<Scope::Kind>(m_scopeBox->currentData().toInt());
+        setScope(kind == Scope::Kind::Thread ? Scope::ofThread(ThreadIndex(static_cast<std::uint32_t>(m_threadSpin->value())))
+                                             : Scope { kind, {} });
+    };
+    connect(m_scopeBox, &QComboBox::activated, this, applyScope);
+    connect(m_threadSpin, &QSpinBox::valueChanged, this, [this, applyScope] {
+        updateThreadLabel();
+        if (m_scope.kind == Scope::Kind::Thread)
+            applyScope();
+    });
+    connect(m_unitBox, &QComboBox::activated, this,
+        [this] { setTimeUnit(static_cast<TimeUnit>(m_unitBox->currentData().toInt())); });
+    connect(m_groupBox, &QComboBox::activated, this, [this] { setGroupByAttribute(m_groupBox->currentData().toString()); });
+
+    connect(m_tree->view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (m_syncing)
+            return;
+        const QModelIndex source = m_tree->proxy->mapToSource(current);
+        const int entity = m_model->entityAt(source);
+        if (entity >= 0)
+            selectEntity(entity);
+    });
+    connect(m_chart, &SemanticBarChart::entityClicked, this, &SemanticWindow::selectEntity);
+    connect(m_chart, &SemanticBarChart::eventClicked, this, [this](EventId e) {
+        if (m_selection && m_selection->trial() == m_trial)
+            m_selection->selectEvent(e);
+    });
+    connect(m_matrix, &SemanticMatrixView::entityClicked, this, &SemanticWindow::selectEntity);
+    connect(m_matrix, &SemanticMatrixView::threadClicked, this, [this](ThreadIndex t) {
+        m_matrix->highlightThread(t);
+        if (m_selection && m_selection->trial() == m_trial)
+            m_selection->selectThread(t);
+    });
+}
+
+void SemanticWindow::fillModelBox()
+{
+    const QSignalBlocker block(m_modelBox);
+    m_modelBox->clear();
+    for (const BuiltinEntry& b : builtins()) {
+        m_modelBox->addItem(b.title.isEmpty() ? b.name : b.title, QString(QStringLiteral("builtin:") + b.name));
+        m_modelBox->setItemData(m_modelBox->count() - 1, b.description, Qt::ToolTipRole);
+    }
+    for (const QString& file : m_files) {
+        m_modelBox->addItem(QFileInfo(file).fileName(), file);
+        m_modelBox->setItemData(m_modelBox->count() - 1, file, Qt::ToolTipRole);
+    }
+    if (m_source.kind == SemanticModelSource::Kind::Given) {
+        m_modelBox->addItem(m_source.displayName(), QStringLiteral("given"));
+    }
+    if (m_modelBox->count() > 0)
+        m_modelBox->insertSeparator(m_modelBox->count());
+    m_modelBox->addItem(tr("Open model file…"), openFileItem);
+    QString current;
+    switch (m_source.kind) {
+    case SemanticModelSource::Kind::Builtin:
+        current = QStringLiteral("builtin:") + m_source.name;
+        break;
+    case SemanticModelSource::Kind::File:
+        current = m_source.name;
+        break;
+    case SemanticModelSource::Kind::Given:
+        current = QStringLiteral("given");
+        break;
+    case SemanticModelSource::Kind::None:
+        break;
+    }
+    const int i = m_modelBox->findData(current);
+    m_modelBox->setCurrentIndex(i >= 0 ? i : m_modelBox->count() - 1);
+}
+
+void SemanticWindow::setModelSource(const SemanticModelSource& source)
+{
+    m_source = source;
+    if (source.kind == SemanticModelSource::Kind::File && !m_files.contains(source.name))
+        m_files << source.name;
+    fillModelBox();
+    start();
+}
+
+void SemanticWindow::setBuiltinModel(const QString& name)
+{
+    setModelSource(SemanticModelSource { SemanticModelSource::Kind::Builtin, name, std::nullopt });
+}
+
+void SemanticWindow::setModelFile(const QString& path)
+{
+    setModelSource(SemanticModelSource { SemanticModelSource::Kind::File, path, std::nullopt });
+}
+
+void SemanticWindow::setModel(const Model& model)
+{
+    setModelSource(SemanticModelSource { SemanticModelSource::Kind::Given, model.name, model });
+}
+
+void SemanticWindow::start()
+{
+    if (!m_trial)
+        return;
+    m_computing = true;
+    const quint64 generation = ++m_generation;
+    m_status->setText(tr("Attributing…"));
+    m_watcher->setFuture(QtConcurrent::run([trial = m_trial, source = m_source, generation]() {
+        Result result;
+        result.generation = generation;
+        std::optional<Model> model;
+        switch (source.kind) {
+        case SemanticModelSource::Kind::None:
+            result.error = tr("No semantic model chosen: pick a built-in model or \"Open model file…\" above.");
+            return result;
+        case SemanticModelSource::Kind::Builtin:
+#ifdef PARALLAX_HAVE_SEMANTIC_BUILTINS
+            model = makeBuiltinModel(source.name, *trial);
+            if (!model) {
+                result.error = tr("There is no built-in semantic model '%1'.").arg(source.name);
+                return result;
+            }
+#else
+            result.error = tr("Built-in semantic models are not available in this build; open a model file.");
+            return result;
+#endif
+            break;
+        case SemanticModelSource::Kind::File: {
+            auto loaded = loadModelFile(source.name);
+            if (auto* error = std::get_if<ModelError>(&loaded)) {
+                result.error = tr("The model file cannot be used: %1").arg(error->toString());
+                return result;
+            }
+            model = std::get<Model>(std::move(loaded));
+            break;
+        }
+        case SemanticModelSource::Kind::Given:
+            model = source.model;
+            break;
+        }
+        auto attributed = attribute(*model, trial);
+        if (auto* error = std::get_if<AttributionError>(&attributed)) {
+            result.error = tr("The model \"%1\" cannot be applied to %2: %3")
+                               .arg(model->name, trial->name(), error->message);
+            return result;
+        }
+        result.profile = std::get<ProfilePtr>(std::move(attributed));
+        // The raw-event totals ("without mapping") read the trial's statistics: compute them here.
+        TrialStatistics::of(*trial);
+        return result;
+    }));
+}
+
+void SemanticWindow::onFinished()
+{
+    if (m_watcher->future().resultCount() == 0)
+        return;
+    const Result result = m_watcher->result();
+    if (result.generation != m_generation)
+        return; // superseded: a newer job is running
+    m_computing = false;
+    m_status->clear();
+    m_error = result.error;
+    m_profile = result.profile;
+    if (!m_error.isEmpty()) {
+        showMessage(m_error, true);
+    } else {
+        QStringList warnings;
+        for (const Warning& w : m_profile->warnings())
+            warnings << (w.association.isEmpty() ? w.message : QStringLiteral("%1: %2").arg(w.association, w.message));
+        if (!warnings.isEmpty())
+            showMessage(warnings.join(QLatin1Char('\n')), false);
+        else
+            m_messageBar->hide();
+    }
+    applyProfile();
+    Q_EMIT profileChanged(m_profile);
+    Q_EMIT computed(m_error.isEmpty());
+}
+
+void SemanticWindow::showMessage(const QString& text, bool error)
+{
+    m_message->setText(text);
+    QPalette pal = m_messageBar->palette();
+    pal.setColor(QPalette::Window, error ? QColor(0xf8, 0xd7, 0xda) : QColor(0xff, 0xf3, 0xcd));
+    pal.setColor(QPalette::WindowText, error ? QColor(0x72, 0x1c, 0x24) : QColor(0x66, 0x4d, 0x03));
+    m_messageBar->setPalette(pal);
+    m_message->setPalette(pal);
+    m_messageBar->show();
+}
+
+void SemanticWindow::applyProfile()
+{
+    m_selectedEntity = -1;
+    m_model->setProfile(m_profile);
+    m_model->setMetric(m_metric);
+    m_model->setScope(m_scope);
+    m_chart->setProfile(m_profile);
+    m_chart->setMetric(m_metric);
+    m_chart->setScope(m_scope);
+    m_matrix->setProfile(m_profile);
+    m_matrix->setMetric(m_metric);
+    fillSelectors();
+    m_tree->view->expandToDepth(1);
+    if (m_profile) {
+        setWindowTitle(tr("Semantic View — %1 — %2").arg(m_trial->name(),
+            m_profile->model().name.isEmpty() ? m_source.displayName() : m_profile->model().name));
+        m_status->setText(tr("%n entit(ies)", nullptr, static_cast<int>(m_profile->entities().size())));
+    }
+}
+
+void SemanticWindow::fillSelectors()
+{
+    {
+        const QSignalBlocker block(m_metricBox);
+        m_metricBox->clear();
+        if (m_trial)
+            for (std::size_t m = 0; m < m_trial->metricCount(); ++m)
+                m_metricBox->addItem(m_trial->metric(MetricId(m)).name, static_cast<uint>(m));
+        m_metricBox->setCurrentIndex(m_metricBox->findData(static_cast<uint>(m_metric.index())));
+    }
+    {
+        const QSignalBlocker block(m_threadSpin);
+        m_threadSpin->setRange(0, m_trial ? std::max(0, static_cast<int>(m_trial->threadCount()) - 1) : 0);
+        if (m_scope.kind == Scope::Kind::Thread)
+            m_threadSpin->setValue(static_cast<int>(m_scope.thread.index()));
+    }
+    {
+        const QSignalBlocker block(m_scopeBox);
+        m_scopeBox->setCurrentIndex(m_scopeBox->findData(static_cast<int>(m_scope.kind)));
+    }
+    m_threadSpin->setEnabled(m_scope.kind == Scope::Kind::Thread);
+    updateThreadLabel();
+    {
+        const QSignalBlocker block(m_groupBox);
+        const QString current = m_model->groupByAttribute();
+        m_groupBox->clear();
+        m_groupBox->addItem(tr("(entity tree)"), QString());
+        for (const QString& key : m_model->attributeKeys())
+            m_groupBox->addItem(key, key);
+        m_groupBox->setCurrentIndex(std::max(0, m_groupBox->findData(current)));
+    }
+}
+
+void SemanticWindow::updateThreadLabel()
+{
+    const int t = m_threadSpin->value();
+    if (m_trial && t >= 0 && static_cast<std::size_t>(t) < m_trial->threadCount())
+        m_threadLabel->setText(m_trial->threadKey(ThreadIndex(static_cast<std::uint32_t>(t))).toString());
+    else
+        m_threadLabel->clear();
+}
+
+void SemanticWindow::setMetric(MetricId metric)
+{
+    if (!m_trial || metric.index() >= m_trial->metricCount())
+        return;
+    m_metric = metric;
+    m_model->setMetric(metric);
+    m_chart->setMetric(metric);
+    m_matrix->setMetric(metric);
+    fillSelectors();
+}
+
+void SemanticWindow::setScope(const Scope& scope)
+{
+    m_scope = scope;
+    if (m_scope.kind == Scope::Kind::Thread
+        && (!m_trial || !m_scope.thread.isValid() || m_scope.thread.index() >= m_trial->threadCount()))
+        m_scope = Scope::mean();
+    m_model->setScope(m_scope);
+    m_chart->setScope(m_scope);
+    if (m_scope.kind == Scope::Kind::Thread)
+        m_matrix->highlightThread(m_scope.thread);
+    fillSelectors();
+}
+
+void SemanticWindow::setTimeUnit(TimeUnit unit)
+{
+    m_unit = unit;
+    m_model->setTimeUnit(unit);
+    m_chart->setTimeUnit(unit);
+    m_matrix->setTimeUnit(unit);
+    const QSignalBlocker block(m_unitBox);
+    m_unitBox->setCurrentIndex(std::max(0, m_unitBox->findData(static_cast<int>(unit))));
+}
+
+void SemanticWindow::setGroupByAttribute(const QString& key)
+{
+    m_model->setGroupByAttribute(key);
+    m_tree->view->expandToDepth(key.isEmpty() ? 1 : 0);
+    fillSelectors();
+}
+
+void SemanticWindow::waitForResult()
+{
+    while (m_computing) {
+        m_watcher->waitForFinished();
+        // Deliver the finished signal (and any newer job's) now.
+        QCoreApplication::sendPostedEvents(m_watcher);
+        QCoreApplication::processEvents();
+    }
+}
+
+void SemanticWindow::setComparisonTrial(TrialPtr b)
+{
+    m_comparisonTrial = std::move(b);
+    if (m_profile && m_comparisonTrial)
+        m_comparison->setInput(m_profile->model(), m_trial, m_comparisonTrial);
+}
+
+void SemanticWindow::showComparisonError(const QString& message)
+{
+    QMessageBox::warning(this, tr("Semantic comparison"), message);
+}
+
+int SemanticWindow::addTab(QWidget* page, const QString& title) { return m_tabs->addTab(page, title); }
+
+void SemanticWindow::setTabPage(Tab tab, QWidget* page)
+{
+    const int i = static_cast<int>(tab);
+    const QString title = m_tabs->tabText(i);
+    QWidget* old = m_tabs->widget(i);
+    m_tabs->removeTab(i);
+    m_tabs->insertTab(i, page, title);
+    if (old)
+        old->deleteLater();
+}
+
+QWidget* SemanticWindow::tabPage(Tab tab) const { return m_tabs->widget(static_cast<int>(tab)); }
+
+void SemanticWindow::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(static_cast<int>(tab)); }
+
+QTreeView* SemanticWindow::treeView() const { return m_tree->view; }
+
+void SemanticWindow::selectEntity(int entity)
+{
+    if (!m_profile || entity < 0 || static_cast<std::size_t>(entity) >= m_profile->entities().size())
+        return;
+    m_selectedEntity = entity;
+    m_chart->highlightEntity(entity);
+    // The tree follows (without re-entering this function).
+    const QModelIndex source = m_model->indexOfEntity(entity);
+    if (source.isValid()) {
+        m_syncing = true;
+        const QModelIndex index = m_tree->proxy->mapFromSource(source);
+        m_tree->view->scrollTo(index);
+        m_tree->view->setCurrentIndex(index);
+        m_syncing = false;
+    }
+    if (m_selection && m_selection->trial() == m_trial) {
+        const EventId event = semanticview::dominantEvent(*m_profile, entity, m_metric);
+        if (event.isValid() && event != m_selection->event()) {
+            m_syncing = true;
+            m_selection->selectEvent(event);
+            m_syncing = false;
+        }
+    }
+    Q_EMIT entitySelected(entity);
+}
+
+void SemanticWindow::onEventSelected(EventId event)
+{
+    if (m_syncing || !m_profile || !event.isValid() || !m_selection || m_selection->trial() != m_trial)
+        return;
+    // The entity that receives the largest share of the event.
+    int best = -1;
+    double weight = -1;
+    for (int edge : m_profile->edgesOf(event)) {
+        const Edge& e = m_profile->edges()[static_cast<std::size_t>(edge)];
+        if (e.weight > weight) {
+            weight = e.weight;
+            best = e.entity;
+        }
+    }
+    if (best < 0)
+        return;
+    m_syncing = true;
+    m_selectedEntity = best;
+    m_chart->highlightEntity(best);
+    const QModelIndex source = m_model->indexOfEntity(best);
+    if (source.isValid()) {
+        const QModelIndex index = m_tree->proxy->mapFromSource(source);
+        m_tree->view->scrollTo(index);
+        m_tree->view->setCurrentIndex(index);
+    }
+    m_syncing = false;
+    Q_EMIT entitySelected(best);
+}
+
+std::optional<SemanticWindow::View> SemanticWindow::viewFromName(const QString& name)
+{
+    if (name == QLatin1String("bars"))
+        return View::Bars;
+    if (name == QLatin1String("tree"))
+        return View::Tree;
+    if (name == QLatin1String("matrix"))
+        return View::Matrix;
+    return std::nullopt;
+}
+
+void SemanticWindow::renderView(
+    View view, const QString& fileName, const QSize& size, const std::function<void(const QString&)>& done)
+{
+    waitForResult();
+    if (!m_error.isEmpty()) {
+        done(m_error);
+        return;
+    }
+    if (size.isValid())
+        resize(size);
+    setCurrentTab(view == View::Matrix ? Tab::Matrix : Tab::Profile);
+    if (view == View::Tree)
+        m_tree->view->expandAll();
+    // Let the layout settle (column widths, the matrix's width) before grabbing.
+    QTimer::singleShot(150, this, [this, view, fileName, size, done] {
+        if (size.isValid())
+            resize(size);
+        if (layout())
+            layout()->activate();
+        QString error;
+        if (view == View::Bars) {
+            const QSize s = size.isValid() ? size : QSize(1200, 800);
+            error = m_chart->exportImage(fileName, s.width(), s.height());
+        } else {
+            error = exportWidget(this, fileName);
+        }
+        done(error);
+    });
+}
+
+} // namespace parallax
