@@ -10,6 +10,8 @@
 #include <QSet>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace parallax;
 
 namespace {
@@ -54,7 +56,12 @@ void TestAllSamples::everySampleOpens()
             inside = inside || dir.startsWith(c + QLatin1Char('/'));
         if (inside || dir == root)
             continue;
-        if (registry.detect(dir)) {
+        // A directory is one sample when a reader is confident about it (a TAU profile directory,
+        // an HPCToolkit database); a low score is a reader's fallback guess for any directory.
+        int best = 0;
+        for (const Reader* r : registry.readers())
+            best = std::max(best, r->sniff(dir));
+        if (best >= 50) {
             units << dir;
             covered.insert(dir);
         }
@@ -96,7 +103,7 @@ void TestAllSamples::everySampleOpens()
     for (auto it = byFormat.cbegin(); it != byFormat.cend(); ++it)
         summary += QStringLiteral("%1: %2  ").arg(it.key()).arg(it.value());
     qInfo("%lld samples read (%s), %d non-profile files skipped", static_cast<long long>(units.size()), qPrintable(summary), skipped);
-    QVERIFY(units.size() >= 60);
+    QVERIFY(units.size() >= 58); // 58 profiles in the data folder today
 }
 
 QTEST_GUILESS_MAIN(TestAllSamples)
