@@ -489,7 +489,8 @@ void SemanticWindow::onFinished()
     } else {
         QStringList warnings;
         for (const Warning& w : m_profile->warnings())
-            warnings << (w.association.isEmpty() ? w.message : QStringLiteral("%1: %2").arg(w.association, w.message));
+            if (!w.note) // notes (overlaps resolved by priority) are in the Inspector
+                warnings << (w.association.isEmpty() ? w.message : QStringLiteral("%1: %2").arg(w.association, w.message));
         if (!warnings.isEmpty())
             showMessage(warnings.join(QLatin1Char('\n')), false);
         else
