@@ -45,6 +45,8 @@ private Q_SLOTS:
         QTest::newRow("bars-thread") << QStringLiteral("semantic-bars") << QStringLiteral("3,0,0");
         QTest::newRow("tree") << QStringLiteral("semantic-tree") << QStringLiteral("total");
         QTest::newRow("matrix") << QStringLiteral("semantic-matrix") << QStringLiteral("mean");
+        QTest::newRow("inspector") << QStringLiteral("semantic-inspector") << QStringLiteral("mean");
+        QTest::newRow("rules") << QStringLiteral("semantic-rules") << QStringLiteral("total");
     }
 
     void views()

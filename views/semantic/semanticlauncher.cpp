@@ -121,7 +121,7 @@ namespace {
 
 } // namespace
 
-QString semanticRenderTargets() { return QStringLiteral("semantic-bars, semantic-tree, semantic-matrix"); }
+QString semanticRenderTargets() { return QStringLiteral("semantic-bars, semantic-tree, semantic-matrix, semantic-inspector, semantic-rules"); }
 
 int runSemanticLaunch(const SemanticLaunch& launch)
 {

@@ -719,6 +719,10 @@ std::optional<SemanticWindow::View> SemanticWindow::viewFromName(const QString& 
         return View::Tree;
     if (name == QLatin1String("matrix"))
         return View::Matrix;
+    if (name == QLatin1String("inspector"))
+        return View::Inspector;
+    if (name == QLatin1String("rules"))
+        return View::Rules;
     return std::nullopt;
 }
 
@@ -732,6 +736,20 @@ void SemanticWindow::renderView(
     }
     if (size.isValid())
         resize(size);
+    if (view == View::Inspector || view == View::Rules) {
+        // The tab's own widget renders itself once its job is done.
+        setCurrentTab(view == View::Inspector ? Tab::Inspector : Tab::Rules);
+        QWidget* page = tabPage(view == View::Inspector ? Tab::Inspector : Tab::Rules);
+        QString error;
+        if (auto* inspector = qobject_cast<SemanticInspector*>(page))
+            error = inspector->render(fileName, size);
+        else if (auto* rules = qobject_cast<SemanticRuleEditor*>(page))
+            error = rules->render(fileName, size);
+        else
+            error = tr("this window has no %1 view").arg(view == View::Inspector ? tr("inspector") : tr("rules"));
+        done(error);
+        return;
+    }
     setCurrentTab(view == View::Matrix ? Tab::Matrix : Tab::Profile);
     if (view == View::Tree)
         m_tree->view->expandAll();

@@ -53,7 +53,7 @@ class SemanticWindow : public QMainWindow {
 public:
     enum class Tab { Profile, Matrix, Inspector, Rules, Compare };
     /// What --render semantic-NAME renders.
-    enum class View { Bars, Tree, Matrix };
+    enum class View { Bars, Tree, Matrix, Inspector, Rules };
 
     explicit SemanticWindow(std::shared_ptr<const Trial> trial, SelectionState* selection = nullptr,
         QWidget* parent = nullptr);
