@@ -194,7 +194,7 @@ void MainWindow::createDocks()
         menu.addAction(tr("Show"), this, [this, trial] { showTrial(trial); });
         menu.addAction(tr("Upload to Database…"), this, [this, trial] { uploadDialog(trial); });
         menu.addAction(tr("Derive a Metric…"), this, [this, trial] { deriveMetricDialog(trial); });
-        menu.addAction(tr("Semantic View…"), this, [this, trial] { SemanticWindow::open(trial, m_state, {}, this); });
+        menu.addAction(tr("Semantic View…"), this, [this, trial] { openSemanticView(trial); });
         menu.addSeparator();
         // Comparison: this trial is the baseline A, the chosen one the candidate B.
         QMenu* compare = menu.addMenu(tr("Compare with"));
@@ -338,7 +338,7 @@ void MainWindow::createActions()
     view->addSeparator();
     view->addAction(tr("S&emantic View of the Current Trial…"), this, [this] {
         if (trial())
-            SemanticWindow::open(trial(), m_state, {}, this);
+            openSemanticView(trial());
     });
     view->addSeparator();
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
@@ -1052,6 +1052,64 @@ void MainWindow::deriveMetricDialog(std::shared_ptr<const Trial> source)
     m_progressBar->setRange(0, 0);
     watcher->setFuture(
         QtConcurrent::run([source, definitions, mode] { return deriveMetrics(*source, definitions, mode); }));
+}
+
+void MainWindow::openSemanticView(const std::shared_ptr<const Trial>& trial)
+{
+    if (!trial)
+        return;
+    // A trial from an experiment database opens with the newest semantic model attached to it
+    // (db model attach): its semantic profile is computed on load. Others start with a chooser.
+    const Provenance& p = trial->provenance();
+    if (p.reader != QLatin1String("perfdb") || !p.source.contains(QLatin1Char('#'))) {
+        SemanticWindow::open(trial, m_state, {}, this);
+        return;
+    }
+    const QString location = p.source.section(QLatin1Char('#'), 0, -2);
+    const qint64 id = p.source.section(QLatin1Char('#'), -1).toLongLong();
+    struct Attached {
+        QByteArray json;
+        QString name;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Attached>(this);
+    connect(watcher, &QFutureWatcher<Attached>::finished, this, [this, watcher, trial] {
+        const Attached attached = watcher->result();
+        watcher->deleteLater();
+        SemanticModelSource source;
+        if (!attached.json.isEmpty()) {
+            auto parsed = semantic::parseModel(attached.json, attached.name);
+            if (auto* model = std::get_if<semantic::Model>(&parsed)) {
+                source.kind = SemanticModelSource::Kind::Given;
+                source.name = attached.name;
+                source.model = *model;
+            } else {
+                statusBar()->showMessage(std::get<semantic::ModelError>(parsed).toString(), 10000);
+            }
+        } else if (!attached.error.isEmpty()) {
+            statusBar()->showMessage(attached.error, 10000);
+        }
+        SemanticWindow::open(trial, m_state, source, this);
+    });
+    watcher->setFuture(QtConcurrent::run([location, id] {
+        Attached out;
+        auto db = perfdb::Database::open(location);
+        if (!db) {
+            out.error = db.error().toString();
+            return out;
+        }
+        auto models = db.value()->semanticModelsOfTrial(id);
+        if (!models) {
+            out.error = models.error().toString();
+            return out;
+        }
+        if (!models.value().empty()) {
+            const perfdb::StoredSemanticModel& newest = models.value().back();
+            out.json = newest.json;
+            out.name = QStringLiteral("%1@%2 (attached)").arg(newest.info.name).arg(newest.info.version);
+        }
+        return out;
+    }));
 }
 
 } // namespace parallax

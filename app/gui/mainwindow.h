@@ -49,6 +49,8 @@ public:
     void openPath(const QString& path, const QString& format = {});
     /// Opens a trial stored in an experiment database (SQLite file or postgresql:// URI).
     void openFromDatabase(const QString& location, qint64 id);
+    /// The semantic views of a trial; a database trial starts with the model attached to it.
+    void openSemanticView(const std::shared_ptr<const Trial>& trial);
     /// Shows the Databases dock filtered by a search (key=value, view:NAME, name text).
     void searchDatabases(const QString& text);
     /// When false, load errors are not shown in message boxes (only signalled), for batch modes.

@@ -3,6 +3,12 @@
 #include "app/gui/mainwindow.h"
 #include "tests/common/testutil.h"
 #include "views/comparison/comparisonwindow.h"
+#include "views/semantic/semanticwindow.h"
+#include "perfdb/database.h"
+#include "datasource/readers/readerregistry.h"
+
+#include <QFile>
+#include <QTemporaryDir>
 #include "views/userevents/trialmanagermodel.h"
 
 #include <QApplication>
@@ -18,6 +24,57 @@ using namespace parallax::test;
 class TestMainWindowCompare : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    /// A trial opened from a database starts its semantic view with the model attached to it there
+    /// (db model attach), computed on load.
+    void semanticViewOfStoredTrial()
+    {
+        QTemporaryDir dir;
+        const QString location = dir.filePath(QStringLiteral("semantic.sqlite"));
+        qint64 id = 0;
+        {
+            auto db = perfdb::Database::open(location);
+            QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
+            Progress progress;
+            auto read = ReaderRegistry::instance().read(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")),
+                ReadOptions {}, progress);
+            QVERIFY(read);
+            perfdb::UploadOptions upload;
+            upload.application = QStringLiteral("app");
+            upload.experiment = QStringLiteral("exp");
+            auto uploaded = db.value()->uploadTrial(*read.value(), upload, progress);
+            QVERIFY2(uploaded, uploaded ? "" : qPrintable(uploaded.error().toString()));
+            id = uploaded.value();
+            QFile model(QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/workflow-io.json"));
+            QVERIFY(model.open(QIODevice::ReadOnly));
+            auto saved = db.value()->saveSemanticModel(QStringLiteral("workflow io"), model.readAll(), QString());
+            QVERIFY(saved);
+            QVERIFY(db.value()->attachSemanticModel(id, saved.value().id));
+        }
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::trialShown);
+        window.openFromDatabase(location, id);
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        const auto trial = window.trial();
+        QVERIFY(trial);
+        window.openSemanticView(trial);
+        SemanticWindow* semantic = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((semantic = window.findChild<SemanticWindow*>()) != nullptr
+                || [&] {
+                       for (QWidget* w : QApplication::topLevelWidgets())
+                           if (auto* s = qobject_cast<SemanticWindow*>(w))
+                               semantic = s;
+                       return semantic != nullptr;
+                   }(),
+            20000);
+        semantic->waitForResult();
+        QVERIFY(semantic->profile());
+        QCOMPARE(semantic->profile()->model().name, QStringLiteral("workflow: communication and output"));
+        QVERIFY(semantic->profile()->findEntity(QStringLiteral("adios:close")) >= 0);
+        semantic->close();
+    }
+
     void dragTrialOntoTrial()
     {
         MainWindow window;
