@@ -2,74 +2,9 @@
 // A trial that reads must also survive the csv writer, read back the same and write the same bytes.
 #include "datasource/readers/csvreader.h"
 #include "datasource/writers/csvwriter.h"
-
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QTemporaryDir>
-#include <cstdint>
-#include <cstdlib>
-
-using namespace parallax;
-
-namespace {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
-
-QByteArray bytesOf(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-} // namespace
+#include "tests/fuzz/roundtripfuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    static QTemporaryDir dir(scratchBase() + QStringLiteral("/parallax-fuzz-csv-XXXXXX"));
-    static const CsvReader reader;
-    const QString input = dir.filePath(QStringLiteral("input.csv"));
-    {
-        QFile f(input);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            std::abort();
-        f.write(reinterpret_cast<const char*>(data), static_cast<qint64>(size));
-    }
-    Progress progress;
-    reader.sniff(input);
-    const TrialResult result = reader.read(input, ReadOptions {}, progress);
-    if (!result.ok()) {
-        if (result.error().message.isEmpty())
-            std::abort(); // every error must say what was expected
-        return 0;
-    }
-    const Trial& t = *result.value();
-    double sum = 0;
-    for (std::size_t i = 0; i < t.threadCount(); ++i) {
-        for (double v : t.row(ThreadIndex(i)).incl)
-            sum += v;
-        for (double v : t.atomicRow(ThreadIndex(i)).sumSquares)
-            sum += v;
-    }
-    (void)sum;
-    // Written and read back: the same shape, and writing that gives the same bytes.
-    const QString first = dir.filePath(QStringLiteral("first.csv"));
-    const QString second = dir.filePath(QStringLiteral("second.csv"));
-    if (!CsvWriter::write(t, first).isEmpty())
-        std::abort();
-    const TrialResult again = reader.read(first, ReadOptions {}, progress);
-    if (!again.ok())
-        std::abort();
-    const Trial& u = *again.value();
-    if (u.threadCount() != t.threadCount() || u.eventCount() != t.eventCount()
-        || u.atomicEventCount() != t.atomicEventCount() || u.metricCount() != t.metricCount()
-        || u.groupCount() != t.groupCount() || u.cellCount() != t.cellCount())
-        std::abort();
-    if (!CsvWriter::write(u, second).isEmpty() || bytesOf(first) != bytesOf(second))
-        std::abort();
-    return 0;
+    return parallax::fuzz::roundTripOneInput<parallax::CsvReader, parallax::CsvWriter>(data, size, "csv");
 }
