@@ -1,5 +1,7 @@
 #include "datasource/readers/jsoninput.h"
 
+#include <QLocale>
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonParseError>
@@ -107,6 +109,17 @@ qint64 JsonInput::offsetOfKey(const QByteArray& text, const QByteArray& key)
 {
     const qsizetype at = text.indexOf(QByteArray('"' + key + '"'));
     return at < 0 ? 0 : at;
+}
+
+QString JsonInput::scalarText(const QJsonValue& v)
+{
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return {};
 }
 
 } // namespace parallax

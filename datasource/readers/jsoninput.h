@@ -3,6 +3,7 @@
 #include "datasource/readers/reader.h"
 
 #include <QByteArray>
+#include <QJsonValue>
 #include <QJsonDocument>
 #include <QString>
 #include <optional>
@@ -33,6 +34,9 @@ public:
     static QByteArray firstKey(const QByteArray& head);
     /// The line (1-based) of byte offset `offset` in `text`.
     static qint64 lineOf(const QByteArray& text, qint64 offset);
+    /// A JSON scalar as metadata text: strings as they are, numbers in their shortest form,
+    /// true/false; empty for null, arrays and objects.
+    static QString scalarText(const QJsonValue& v);
     /// Where a structural error is reported: the byte offset of the first occurrence of `"key"`
     /// (or 0 when the key is absent).
     static qint64 offsetOfKey(const QByteArray& text, const QByteArray& key);

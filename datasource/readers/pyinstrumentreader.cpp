@@ -45,17 +45,6 @@ namespace {
         QString message;
     };
 
-    QString scalarText(const QJsonValue& v)
-    {
-        if (v.isString())
-            return v.toString();
-        if (v.isDouble())
-            return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
-        if (v.isBool())
-            return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        return {};
-    }
-
 } // namespace
 
 int PyinstrumentReader::sniff(const QString& path) const
@@ -166,7 +155,7 @@ TrialResult PyinstrumentReader::read(const QString& path, const ReadOptions& opt
                             .arg(negative)
                             .arg(mostNegative);
         for (auto it = top.constBegin(); it != top.constEnd(); ++it) {
-            const QString value = scalarText(it.value());
+            const QString value = JsonInput::scalarText(it.value());
             if (it.key() != QLatin1String("root_frame") && !value.isNull())
                 builder.addMetadata(QStringLiteral("pyinstrument ") + it.key(), value);
         }

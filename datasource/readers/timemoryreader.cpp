@@ -101,17 +101,6 @@ namespace {
         return repr;
     }
 
-    QString scalarText(const QJsonValue& v)
-    {
-        if (v.isString())
-            return v.toString();
-        if (v.isDouble())
-            return QString::number(v.toDouble(), 'g', QLocale::FloatingPointShortest);
-        if (v.isBool())
-            return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-        return {};
-    }
-
 } // namespace
 
 int TimemoryReader::sniff(const QString& path) const
@@ -162,7 +151,7 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
             builder.addMetric(Metric(c.key(), unitOf(comp.value(QLatin1String("unit_repr")).toString())));
             for (const char* field :
                 { "description", "type", "unit_repr", "mpi_size", "process_count", "thread_count", "upcxx_size" }) {
-                const QString v = scalarText(comp.value(QLatin1String(field)));
+                const QString v = JsonInput::scalarText(comp.value(QLatin1String(field)));
                 if (!v.isNull())
                     builder.addMetadata(QStringLiteral("timemory %1 %2").arg(c.key(), QLatin1String(field)), v);
             }
