@@ -6,6 +6,7 @@
 //   size % 4 == 2: as a .cube (XML, or gzip when it starts with the gzip magic);
 //   size % 4 == 3: gzip-compressed into a .cube.gz.
 // Seeds: the CUBE samples under ../shared/data (see tests/fuzz/cubereader.dict for tokens).
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/cubereader.h"
 #include "tests/common/minitar.h"
 
@@ -18,14 +19,9 @@
 #include <zlib.h>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 QByteArray gzip(const QByteArray& data)
 {

@@ -1,6 +1,7 @@
 // libFuzzer entry point for the gprof2dot DOT reader: any bytes must give a trial or a ReadError that
 // names the file, never a crash. Seeds: hatchet/gprof2dot-cpi/callgrind.dot.64042.0.1 (see
 // tests/fuzz/dot.dict for the DOT tokens).
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/dotreader.h"
 
 #include <QDir>
@@ -12,14 +13,9 @@
 #include <cstdlib>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 /// The model's invariants for a trial that read.
 void check(const Trial& t)

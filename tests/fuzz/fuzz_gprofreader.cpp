@@ -2,6 +2,7 @@
 // names the file, never a crash. Odd sizes are read with the "fixnames" option; sizes divisible by 4
 // are gzip-compressed first (the reader takes gzip input through GzipInput).
 // Seeds: the gprof samples under ../shared/data (gprof2dot/prof/*.prof, tau2/gprof-wrf/gprof.out).
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/gprofreader.h"
 
 #include <QDir>
@@ -14,14 +15,9 @@
 #include <zlib.h>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 QByteArray gzip(const QByteArray& data)
 {

@@ -4,6 +4,7 @@
 //   input starting with '<' or white space: experiment.xml (the four real metric-db files stay);
 //   anything else: the rank-0 metric-db (the real experiment.xml and ranks 1-3 stay).
 // Seeds: the sample's experiment.xml and metric-db files as they are.
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/hpctoolkitreader.h"
 
 #include <QDir>
@@ -14,13 +15,9 @@
 #include <cstdlib>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 const QString Sample = QStringLiteral(PARALLAX_DATA_DIR "/hatchet/hpctoolkit-cpi-database");
 const QString Rank0 = QStringLiteral("1.cpi-000000-000-a8c00270-160443-0.metric-db");

@@ -1,6 +1,7 @@
 // libFuzzer entry point for the mpiP reader: any bytes must give a trial or a ReadError that names the
 // file, never a crash. size % 4 == 3: the bytes are gzip-compressed into a .mpiP.gz; otherwise they
 // are the report itself (.mpiP). Seeds: tests/data/mpip/*.mpiP (see tests/fuzz/mpipreader.dict).
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/mpipreader.h"
 
 #include <QDir>
@@ -13,14 +14,9 @@
 #include <zlib.h>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 QByteArray gzip(const QByteArray& data)
 {

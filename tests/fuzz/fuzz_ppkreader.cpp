@@ -1,5 +1,6 @@
 // libFuzzer entry point: any bytes as a .ppk (gzip or raw) must give a trial or a ReadError, never a
 // crash. A trial that reads must also survive the writer and read back with the same shape.
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/ppkreader.h"
 #include "datasource/writers/ppkwriter.h"
 
@@ -11,14 +12,9 @@
 #include <cstdlib>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 std::size_t realThreads(const Trial& t)
 {

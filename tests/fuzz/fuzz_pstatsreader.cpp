@@ -1,6 +1,7 @@
 // libFuzzer entry point for the Python pstats reader (marshal decoder and stats mapping): any bytes,
 // written as a .pstats file, must give a trial or a ReadError that names the file and a byte offset,
 // never a crash. Seeds: ../shared/data/hatchet/cprofile-hatchet-pstats/*.pstats.
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/pstatsreader.h"
 
 #include <QDir>
@@ -11,13 +12,9 @@
 #include <cstdlib>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 /// The model's invariants for a trial that read.
 void check(const Trial& t)

@@ -2,6 +2,7 @@
 // tauprofile.xml must give a trial or a ReadError with a message and a position, never a crash.
 // An input starting with byte 0x01 is split at the next 0x01 into snapshot.0.0.0 and
 // snapshot.0.0.1 of one directory, which exercises the parallel, multi-file path.
+#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/snapshotreader.h"
 
 #include <QDir>
@@ -13,14 +14,9 @@
 #include <cstring>
 
 using namespace parallax;
+using parallax::fuzz::scratchBase;
 
 namespace {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 void writeFile(const QString& path, const char* data, std::size_t size)
 {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "datasource/readers/reader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>
@@ -11,12 +12,6 @@
 #include <cstdlib>
 
 namespace parallax::fuzz {
-
-/// tmpfs when there is one: rewriting a file thousands of times a second on ext4 is slow.
-inline QString scratchBase()
-{
-    return QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-}
 
 inline QByteArray bytesOf(const QString& path)
 {
