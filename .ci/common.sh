@@ -6,10 +6,10 @@ PARALLAX_BUILD_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
     libqcustomplot-dev libqcustomplot2.1-qt6
     zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
-    graphviz
+    graphviz ccache libxxhash-dev
 )
 PARALLAX_TEST_PACKAGES=(
-    xvfb xauth postgresql clang libclang-rt-14-dev
+    xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream
 )
 
 as_root() {
