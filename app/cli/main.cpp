@@ -204,8 +204,12 @@ int runPprof(const QStringList& args)
         dir = positional.takeFirst();
     else if (!positional.isEmpty() && QFileInfo(positional.first()).isDir() && positional.size() == 1)
         dir = positional.takeFirst();
+    if (dir.isEmpty() && qEnvironmentVariableIsSet("PROFILEDIR")) {
+        dir = qEnvironmentVariable("PROFILEDIR");
+        options.prefix = qgetenv("PROFILEDIR").toStdString() + "/profile"; // pprof prints "$PROFILEDIR/profile.*"
+    }
     if (dir.isEmpty())
-        dir = qEnvironmentVariableIsSet("PROFILEDIR") ? qEnvironmentVariable("PROFILEDIR") : QStringLiteral(".");
+        dir = QStringLiteral(".");
     for (const QString& p : positional) {
         if (!isInteger(p))
             return fail(QStringLiteral("pprof: '%1' is not a node number").arg(p), 1);
@@ -241,8 +245,11 @@ int runPprof(const QStringList& args)
                 1);
         }
     }
-    const std::string text = pprofReport(trial, options);
+    QString error;
+    const std::string text = pprofReport(trial, options, &error);
     std::fwrite(text.data(), 1, text.size(), stdout);
+    if (!error.isEmpty())
+        return fail(error, 1);
     return 0;
 }
 

@@ -135,12 +135,21 @@ public:
         m_sign = options.reverse ? -1 : 1;
     }
 
-    std::string run()
+    std::string run(QString* error)
     {
-        selectThreads();
-        buildNames();
         std::string out;
         appendf(out, "Reading Profile files in %s.*\n", m_opt.prefix.c_str());
+        if (!m_opt.nodes.empty() && !hasThread(ThreadKey { m_opt.nodes.front(), 0, 0 })) {
+            // pprof opens profile.N.0.0 of the first node number to learn the format, and
+            // without it takes the directory for an old static profile and fails.
+            if (error)
+                *error = QStringLiteral("pprof: no thread %1.0.0 (no file %2.%1.0.0): pprof needs the first node number given to exist")
+                             .arg(m_opt.nodes.front())
+                             .arg(QString::fromStdString(m_opt.prefix));
+            return out;
+        }
+        selectThreads();
+        buildNames();
         if (m_opt.list) {
             for (const auto& n : m_funcNames) {
                 out += n;
@@ -158,6 +167,14 @@ public:
     }
 
 private:
+    bool hasThread(const ThreadKey& key) const
+    {
+        for (std::size_t t = 0; t < m_trial.threadCount(); ++t)
+            if (m_trial.threadKey(ThreadIndex(t)) == key)
+                return true;
+        return false;
+    }
+
     void selectThreads()
     {
         if (m_opt.nodes.empty()) {
@@ -308,18 +325,17 @@ private:
         const AtomicRow& src = m_trial.atomicRow(t);
         if (src.size() == 0)
             return;
-        // pprof resets every user event of its database to user_event_data() for each file and
-        // adds the file's records with operator+=. Its default max is DBL_MIN (the smallest
-        // positive double, not the most negative), so an event whose largest sample is <= 0
-        // prints 2.225E-308 as MaxValue; we reproduce that, as we reproduce the zero rows of
-        // events this thread never recorded.
+        // pprof resets every user event of its database to user_event_data() for each file, with
+        // max -DBL_MAX and min DBL_MAX, and adds the file's records with operator+=; an event
+        // whose samples are all 0 thus prints max 0.
         std::vector<UserEventTotals> values(m_userNames.size(),
-            UserEventTotals { 0, std::numeric_limits<double>::min(), std::numeric_limits<double>::max(), 0, 0 });
+            UserEventTotals { 0, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max(), 0, 0 });
         for (std::size_t i = 0; i < src.size(); ++i) {
             UserEventTotals& v = values[m_userOf[src.events[i].index()]];
             const UserEventTotals x { src.count[i], src.max[i], src.min[i], src.mean[i], src.sumSquares[i] };
-            v.maxvalue = std::max(v.maxvalue, x.maxvalue);
-            v.minvalue = std::min(v.minvalue, x.minvalue);
+            // TAU_MAX and TAU_MIN, not std::max/min: they differ on NaN and on -0 against 0.
+            v.maxvalue = v.maxvalue > x.maxvalue ? v.maxvalue : x.maxvalue;
+            v.minvalue = v.minvalue < x.minvalue ? v.minvalue : x.minvalue;
             v.meanvalue = v.numevents + x.numevents != 0
                 ? (v.meanvalue * v.numevents + x.meanvalue * x.numevents) / (v.numevents + x.numevents)
                 : 0;
@@ -333,15 +349,12 @@ private:
         out += "NumSamples   MaxValue   MinValue  MeanValue  Std. Dev.  Event Name\n";
         out += Dashes;
         for (std::size_t u = 0; u < m_userNames.size(); ++u) {
-            UserEventTotals& v = values[u];
-            double sd = 0;
-            if (v.numevents == 0) {
-                v.maxvalue = 0;
-                v.minvalue = 0;
-                v.meanvalue = 0;
-            } else {
-                sd = std::sqrt(std::fabs((v.sumsqr / v.numevents) - (v.meanvalue * v.meanvalue)));
-            }
+            const UserEventTotals& v = values[u];
+            // Events without samples on this thread (recorded by other threads, or with 0
+            // samples here) get no row: pprof's `numevents == 0` -> `continue`.
+            if (v.numevents == 0)
+                continue;
+            const double sd = std::sqrt(std::fabs((v.sumsqr / v.numevents) - (v.meanvalue * v.meanvalue)));
             appendf(out, "%10.4G %10.4G %10.4G %10.4G %10.4G  %s\n", v.numevents, v.maxvalue, v.minvalue, v.meanvalue, sd,
                 m_userNames[u].c_str());
         }
@@ -457,7 +470,12 @@ bool pprofUsesTimeFormat(const Metric& metric)
 {
     if (metric.name == QLatin1String("Time"))
         return true;
-    const QString firstWord = metric.name.section(QLatin1Char(' '), 0, 0);
+    // Current pprof upper-cases the token with toupper() in the C locale (ASCII letters only)
+    // before the test ("Score-P uses Time").
+    QString firstWord = metric.name.section(QLatin1Char(' '), 0, 0);
+    for (QChar& c : firstWord)
+        if (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+            c = QChar(c.unicode() - 'a' + 'A');
     return firstWord.contains(QLatin1String("TIME"));
 }
 
@@ -491,10 +509,10 @@ std::string pprofTimeString(double ti, bool plainMsec)
     return buf;
 }
 
-std::string pprofReport(const Trial& trial, const PprofOptions& options)
+std::string pprofReport(const Trial& trial, const PprofOptions& options, QString* error)
 {
     Report report(trial, options);
-    return report.run();
+    return report.run(error);
 }
 
 } // namespace parallax

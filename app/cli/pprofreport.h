@@ -31,11 +31,13 @@ struct PprofOptions {
     std::string prefix = "profile";
 };
 
-/// The text TAU's pprof prints for a trial (FORMATS.md 2.2), byte for byte.
-std::string pprofReport(const Trial& trial, const PprofOptions& options);
+/// The text TAU's pprof prints for a trial (FORMATS.md 2.2), byte for byte. When pprof would fail
+/// after its first line (the first node number given has no thread (N,0,0): pprof cannot open
+/// profile.N.0.0), returns that line only and sets *error, if given, to the reason.
+std::string pprofReport(const Trial& trial, const PprofOptions& options, QString* error = nullptr);
 
 /// True when pprof would format the metric as time (hh:mm:ss.mmm from µs): the metric is the
-/// default "Time" or its first word contains "TIME", as pprof tests the header token.
+/// default "Time" or its first word, upper-cased, contains "TIME", as pprof tests the header token.
 bool pprofUsesTimeFormat(const Metric& metric);
 
 /// pprof's ToTimeStr(): 12 characters, truncated (not rounded).

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <map>
@@ -180,6 +181,10 @@ struct FileResult {
     std::size_t duplicateAtomics = 0;
     std::size_t negativeValues = 0;
     std::string firstNegative;
+    std::size_t nonFiniteValues = 0; // NaN or infinite numbers, kept as read
+    std::string firstNonFinite;
+    std::size_t negativeCounts = 0; // negative calls, subrs or numevents, kept as read
+    std::string firstNegativeCount;
     QStringList warnings;
 };
 
@@ -656,7 +661,26 @@ private:
                 result.firstNegative = "line " + std::to_string(lineNo) + " " + names::canonical(raw);
             ++result.negativeValues;
         }
+        noteOddities(v, fieldNames, numFields, 2, lineNo, raw, result);
         return true;
+    }
+
+    /// SEMANTICS.md 1.4 keeps odd values as they are but reports them: NaN or infinite numbers,
+    /// and negative counts (the first `countFields` fields are counts).
+    static void noteOddities(const double* v, const char* const* fieldNames, int n, int countFields, qint64 lineNo,
+        std::string_view raw, FileResult& result)
+    {
+        for (int k = 0; k < n; ++k) {
+            if (!std::isfinite(v[k])) {
+                if (result.nonFiniteValues == 0)
+                    result.firstNonFinite = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
+                ++result.nonFiniteValues;
+            } else if (k < countFields && v[k] < 0) {
+                if (result.negativeCounts == 0)
+                    result.firstNegativeCount = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
+                ++result.negativeCounts;
+            }
+        }
     }
 
     bool parseUserEventLine(std::string_view line, qint64 lineNo, FileResult& result)
@@ -700,6 +724,7 @@ private:
         row.min.push_back(v[2]);
         row.mean.push_back(v[3]);
         row.sumSquares.push_back(v[4]);
+        noteOddities(v, fieldNames, 5, 1, lineNo, raw, result);
         return true;
     }
 
@@ -1008,6 +1033,12 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     std::size_t negativeFiles = 0;
     std::size_t negativeTotal = 0;
     QString negativeExample;
+    std::size_t nonFiniteFiles = 0;
+    std::size_t nonFiniteTotal = 0;
+    QString nonFiniteExample;
+    std::size_t negativeCountFiles = 0;
+    std::size_t negativeCountTotal = 0;
+    QString negativeCountExample;
     std::size_t duplicateAtomicTotal = 0;
     for (std::size_t i = 0; i < results[0].size(); ++i) {
         FileResult& base = results[0][i];
@@ -1027,6 +1058,18 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 negativeTotal += r.negativeValues;
                 if (negativeExample.isEmpty())
                     negativeExample = fileLabel(r.path) + QLatin1Char(' ') + qs(r.firstNegative);
+            }
+            if (r.nonFiniteValues > 0) {
+                ++nonFiniteFiles;
+                nonFiniteTotal += r.nonFiniteValues;
+                if (nonFiniteExample.isEmpty())
+                    nonFiniteExample = fileLabel(r.path) + QLatin1Char(' ') + qs(r.firstNonFinite);
+            }
+            if (r.negativeCounts > 0) {
+                ++negativeCountFiles;
+                negativeCountTotal += r.negativeCounts;
+                if (negativeCountExample.isEmpty())
+                    negativeCountExample = fileLabel(r.path) + QLatin1Char(' ') + qs(r.firstNegativeCount);
             }
         }
         duplicateAtomicTotal += base.duplicateAtomics;
@@ -1109,10 +1152,11 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                         .arg(duplicateExamples.join(QStringLiteral(", ")));
     if (duplicateAtomicTotal > 0)
         warnings << QStringLiteral("%1 duplicate user event records were merged (pooled count, min, max, mean, sum of squares)").arg(duplicateAtomicTotal);
-    // A result of the algebra (a difference, say) has negative values by design: its metadata
-    // names the operation, and then they are no oddity worth a warning.
+    // A result of the algebra (a difference, a ratio) has negative values, negative counts, NaN
+    // and infinities by design (SEMANTICS.md 3): its metadata names the operation, and then they
+    // are no oddity worth a warning.
     bool algebraResult = false;
-    if (negativeTotal > 0) {
+    if (negativeTotal > 0 || nonFiniteTotal > 0 || negativeCountTotal > 0) {
         const StringId operation = builder.strings().find(QStringLiteral("Parallax operation"));
         for (std::size_t i = 0; i < results[0].size() && !algebraResult && operation.isValid(); ++i)
             for (const auto& [k, v] : results[0][i].metadata)
@@ -1126,6 +1170,16 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                         .arg(negativeTotal)
                         .arg(negativeFiles)
                         .arg(negativeExample);
+    if (nonFiniteTotal > 0 && !algebraResult)
+        warnings << QStringLiteral("%1 NaN or infinite value(s) in %2 file(s), kept as they are (first: %3)")
+                        .arg(nonFiniteTotal)
+                        .arg(nonFiniteFiles)
+                        .arg(nonFiniteExample);
+    if (negativeCountTotal > 0 && !algebraResult)
+        warnings << QStringLiteral("%1 negative count(s) (calls, subrs or numevents) in %2 file(s), kept as they are (first: %3)")
+                        .arg(negativeCountTotal)
+                        .arg(negativeCountFiles)
+                        .arg(negativeCountExample);
     if (missingMetricCells > 0)
         warnings << QStringLiteral("%1 (thread, event) cell(s) are missing from some metric directories; their values there are 0").arg(missingMetricCells);
     for (const QString& w : warnings)

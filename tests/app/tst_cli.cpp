@@ -459,7 +459,18 @@ private Q_SLOTS:
         p.start(QStringLiteral(PARALLAX_CLI), { QStringLiteral("pprof"), QStringLiteral("-m") });
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
-        QVERIFY(p.readAllStandardOutput().contains("f3() (sleeps 3 sec)"));
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY(out.contains("f3() (sleeps 3 sec)"));
+        // pprof names the prefix it reads: "$PROFILEDIR/profile".
+        const QByteArray first = QByteArray("Reading Profile files in ") + dataPath(QStringLiteral("cubelib/test/test28/profile2")).toUtf8()
+            + QByteArray("/profile.*\n");
+        QVERIFY2(out.startsWith(first), out.left(200).constData());
+        // pprof fails when the first node number given has no profile.N.0.0, after its first line.
+        p.start(QStringLiteral(PARALLAX_CLI), { QStringLiteral("pprof"), QStringLiteral("3"), QStringLiteral("0") });
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(p.readAllStandardOutput().endsWith("/profile.*\n"));
+        QVERIFY(p.readAllStandardError().contains("profile.3.0.0"));
     }
 };
 

@@ -1,6 +1,9 @@
-// parallax-cli pprof against output derived by hand and the facts of FORMATS.md 2.2.
+// parallax-cli pprof against the output of TAU's current pprof (tests/data/pprof/tau, see its
+// README for the tau2 commit), output derived by hand, and the facts of FORMATS.md 2.2.
 #include "app/cli/pprofreport.h"
 #include "tests/common/testutil.h"
+
+#include <QTemporaryDir>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -29,11 +32,105 @@ void compareLineByLine(const QStringList& actual, const QStringList& expected)
     QCOMPARE(actual.size(), expected.size());
 }
 
+/// The options of a pprof command line as TAU's getopt("acbdf:lmeivn:prstx") reads them; the
+/// words after the options are node numbers. Only what the stored cases use.
+PprofOptions optionsFromArgs(const QString& args)
+{
+    PprofOptions o;
+    const QStringList words = args.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    qsizetype i = 0;
+    for (; i < words.size() && words[i].startsWith(QLatin1Char('-')); ++i) {
+        const QString& w = words[i];
+        for (qsizetype k = 1; k < w.size(); ++k) {
+            switch (w[k].toLatin1()) {
+            case 'a': o.showLocations = true; break;
+            case 'c': o.sort = PprofOptions::Sort::Calls; break;
+            case 'b': o.sort = PprofOptions::Sort::Subroutines; break;
+            case 'm': o.sort = PprofOptions::Sort::Exclusive; break;
+            case 't': o.sort = PprofOptions::Sort::Inclusive; break;
+            case 'e': o.sort = PprofOptions::Sort::ExclusivePerCall; break;
+            case 'i': o.sort = PprofOptions::Sort::InclusivePerCall; break;
+            case 'v': o.sort = PprofOptions::Sort::StdDev; break;
+            case 'r': o.reverse = true; break;
+            case 's': o.summaryOnly = true; break;
+            case 'p': o.plainMsec = true; break;
+            case 'l': o.list = true; break;
+            case 'x': o.minMax = true; break;
+            case 'n':
+                o.max = k + 1 < w.size() ? w.mid(k + 1).toInt() : words[++i].toInt();
+                k = w.size();
+                break;
+            default: qFatal("unexpected pprof option in cases.txt: %s", qPrintable(w));
+            }
+        }
+    }
+    for (; i < words.size(); ++i)
+        o.nodes.push_back(words[i].toInt());
+    return o;
+}
+
 } // namespace
 
 class TestPprof : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void sameAsTauPprof_data()
+    {
+        // tests/data/pprof/tau/cases.txt: sample directory|pprof options|file with TAU's output.
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("expected");
+        QFile cases(QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/pprof/tau/cases.txt"));
+        QVERIFY(cases.open(QIODevice::ReadOnly));
+        int n = 0;
+        for (const QByteArray& line : cases.readAll().split('\n')) {
+            const QList<QByteArray> fields = line.split('|');
+            if (fields.size() != 3)
+                continue;
+            const QString dir = QString::fromUtf8(fields[0]);
+            const QString args = QString::fromUtf8(fields[1]);
+            QTest::newRow(qPrintable(dir + QStringLiteral(" [") + args + QLatin1Char(']'))) << dir << args << QString::fromUtf8(fields[2]);
+            ++n;
+        }
+        QVERIFY(n >= 18);
+    }
+
+    void sameAsTauPprof()
+    {
+        QFETCH(QString, dir);
+        QFETCH(QString, args);
+        QFETCH(QString, expected);
+        const auto trial = mustLoad(dataPath(dir));
+        QVERIFY(trial);
+        QString error;
+        const std::string out = pprofReport(*trial, optionsFromArgs(args), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        compareLineByLine(lines(out), expectedLines(QStringLiteral("tau/") + expected));
+        // Byte for byte, the last newline included.
+        QFile f(QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/pprof/tau/") + expected);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QByteArray::fromStdString(out), f.readAll());
+    }
+
+    void missingFirstNodeFailsLikePprof()
+    {
+        // pprof opens profile.N.0.0 of the first node number given; without it (node 3 of a
+        // single-thread directory) it prints its first line and fails. Later missing nodes are
+        // skipped silently.
+        const auto trial = mustLoad(dataPath(QStringLiteral("cubelib/test/test28/profile2")));
+        QVERIFY(trial);
+        QString error;
+        PprofOptions o;
+        o.nodes = { 3, 0 };
+        QCOMPARE(pprofReport(*trial, o, &error), std::string("Reading Profile files in profile.*\n"));
+        QVERIFY2(error.contains(QStringLiteral("profile.3.0.0")), qPrintable(error));
+        o.nodes = { 0, 3 };
+        error.clear();
+        PprofOptions plain;
+        QCOMPARE(pprofReport(*trial, o, &error), pprofReport(*trial, plain));
+        QVERIFY(error.isEmpty());
+    }
+
     void handDerivedProfile2()
     {
         const auto trial = mustLoad(dataPath(QStringLiteral("cubelib/test/test28/profile2")));
@@ -170,9 +267,9 @@ private Q_SLOTS:
 
     void userEventsLikePprof()
     {
-        // pprof prints every user event of the files it read on each thread that has user
-        // events: zeros where the thread has none, and its default max DBL_MIN (2.225E-308)
-        // where all samples are <= 0 ("ADIOS total size" 101 0 0 0 0 on every rank).
+        // Current pprof starts a user event's maximum at -DBL_MAX, so "ADIOS total size" (101
+        // samples, all 0, on every rank) prints max 0, and it skips in a thread's table the user
+        // events without samples on that thread (rank 0's "[GROUP=MAX_MARKER] ADIOS data size").
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
         QVERIFY(trial);
         const QStringList out = lines(pprofReport(*trial, {}));
@@ -180,12 +277,47 @@ private Q_SLOTS:
         const auto second = out.indexOf(QStringLiteral("USER EVENTS Profile :NODE 1, CONTEXT 0, THREAD 0"));
         QVERIFY(first > 0 && second > first);
         const QStringList node0 = out.mid(first, second - first);
-        QVERIFY(node0.contains(QStringLiteral("       101 2.225E-308          0          0          0  ADIOS total size")));
-        QVERIFY(node0.contains(QStringLiteral("         0          0          0          0          0  [GROUP=MAX_MARKER] ADIOS data size")));
+        QVERIFY(node0.contains(QStringLiteral("       101          0          0          0          0  ADIOS total size")));
+        for (const QString& line : node0)
+            QVERIFY2(!line.startsWith(QStringLiteral("         0 ")) && !line.endsWith(QStringLiteral("[GROUP=MAX_MARKER] ADIOS data size")), qPrintable(line));
+        // ... which other ranks do record.
+        QCOMPARE(out.filter(QRegularExpression(QStringLiteral("^ +[1-9][0-9]* .*  \\[GROUP=MAX_MARKER\\] ADIOS data size$"))).size(), 4); // ranks 2 to 5
+        QCOMPARE(out.filter(QStringLiteral("E-308")).size(), 0);
         // Rank 1's "Message size for broadcast" 64 4096 4 72.875 16808256: sd 507.3.
         QVERIFY(out.contains(QStringLiteral("        64       4096          4      72.88      507.3  Message size for broadcast")));
-        // All user-event tables list the same events (the union over the files).
-        QCOMPARE(out.count(QStringLiteral("       101 2.225E-308          0          0          0  ADIOS total size")), 8);
+        QCOMPARE(out.count(QStringLiteral("       101          0          0          0          0  ADIOS total size")), 8);
+    }
+
+    void userEventExtremesLikeTauMacros()
+    {
+        // An event whose samples are all negative keeps its true maximum (not DBL_MIN, not 0),
+        // an event with zero samples has no row, and a thread with user-event records but no
+        // samples still prints the (empty) table.
+        QTemporaryDir dir;
+        const QByteArray header = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name>"
+                                  "<value>TIME</value></attribute></metadata>\n";
+        writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
+            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + header
+                + "\"main\" 1 0 10 10 0 GROUP=\"TAU_DEFAULT\"\n0 aggregates\n3 userevents\n"
+                  "# eventname numevents max min mean sumsqr\n"
+                  "\"neg\" 2 -1 -3 -2 10\n\"none\" 0 0 0 0 0\n\"pos\" 1 5 5 5 25\n");
+        writeText(dir.filePath(QStringLiteral("profile.1.0.0")),
+            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + header
+                + "\"main\" 1 0 20 20 0 GROUP=\"TAU_DEFAULT\"\n0 aggregates\n1 userevents\n"
+                  "# eventname numevents max min mean sumsqr\n\"none\" 0 0 0 0 0\n");
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        const QStringList out = lines(pprofReport(*trial, {}));
+        const QString dashes = QStringLiteral("---------------------------------------------------------------------------------------");
+        const QString head = QStringLiteral("NumSamples   MaxValue   MinValue  MeanValue  Std. Dev.  Event Name");
+        auto table = [&](int node) {
+            const auto at = out.indexOf(QStringLiteral("USER EVENTS Profile :NODE %1, CONTEXT 0, THREAD 0").arg(node));
+            return at < 0 ? QStringList() : out.mid(at, 6);
+        };
+        QCOMPARE(table(0), (QStringList { QStringLiteral("USER EVENTS Profile :NODE 0, CONTEXT 0, THREAD 0"), dashes, head, dashes,
+                               QStringLiteral("         2         -1         -3         -2          1  neg"),
+                               QStringLiteral("         1          5          5          5          0  pos") }));
+        QCOMPARE(table(1).mid(0, 5), (QStringList { QStringLiteral("USER EVENTS Profile :NODE 1, CONTEXT 0, THREAD 0"), dashes, head, dashes, dashes }));
     }
 
     void nodeSelection()

@@ -4,6 +4,9 @@
 
 #include <QTemporaryDir>
 
+#include <cmath>
+#include <limits>
+
 using namespace parallax;
 using namespace parallax::test;
 
@@ -286,6 +289,62 @@ private Q_SLOTS:
         QCOMPARE(trial->metadataValue(QStringLiteral("Note")), QStringLiteral("a & b <c>\nnext"));
         QCOMPARE(trial->metadataValue(QStringLiteral("Ctx"), ThreadIndex(0u)), QStringLiteral("v"));
         QVERIFY(trial->threadMetadata(ThreadIndex(0u)).size() == 1); // timer-context key stays per thread
+    }
+
+    void nonFiniteValuesAndNegativeCountsKeptWithWarnings()
+    {
+        // SEMANTICS.md 1.4: odd values are kept as read, and the warning names the file and line.
+        QTemporaryDir dir;
+        writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
+            QByteArrayLiteral("3 templated_functions_MULTI_TIME\n") + MinimalHeader
+                + "\"main\" 1 1 5 nan 0 GROUP=\"g\"\n"
+                  "\"f\" -2 0 INF -inf 0 GROUP=\"g\"\n"
+                  "\"h\" 1 -1 1 1 0 GROUP=\"g\"\n"
+                  "0 aggregates\n"
+                  "2 userevents\n"
+                  "# eventname numevents max min mean sumsqr\n"
+                  "\"u\" -3 1 1 1 3\n"
+                  "\"w\" 2 -nan 1 1 2\n");
+        writeText(dir.filePath(QStringLiteral("profile.1.0.0")),
+            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader + "\"main\" 1 0 1 Infinity 0 GROUP=\"g\"\n0 aggregates\n");
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QVERIFY(std::isnan(inclOf(*trial, 0, QStringLiteral("main"))));
+        QCOMPARE(exclOf(*trial, 0, QStringLiteral("f")), std::numeric_limits<double>::infinity());
+        QCOMPARE(inclOf(*trial, 0, QStringLiteral("f")), -std::numeric_limits<double>::infinity());
+        QCOMPARE(inclOf(*trial, 1, QStringLiteral("main")), std::numeric_limits<double>::infinity());
+        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        QCOMPARE(row.calls[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("f"))))], -2.0);
+        QCOMPARE(row.subrs[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("h"))))], -1.0);
+        const AtomicRow& atomic = trial->atomicRow(ThreadIndex(0u));
+        QCOMPARE(atomic.size(), std::size_t(2));
+        bool sawNegativeCount = false;
+        bool sawNan = false;
+        for (std::size_t i = 0; i < atomic.size(); ++i) {
+            sawNegativeCount = sawNegativeCount || atomic.count[i] == -3.0;
+            sawNan = sawNan || std::isnan(atomic.max[i]);
+        }
+        QVERIFY(sawNegativeCount && sawNan);
+        const QStringList warnings = trial->warnings();
+        const QString all = warnings.join(QLatin1Char('\n'));
+        // main incl, f excl, f incl, w max on rank 0; main incl on rank 1.
+        QVERIFY2(all.contains(QStringLiteral("5 NaN or infinite value(s) in 2 file(s), kept as they are (first: ")
+                     + QFileInfo(dir.path()).fileName() + QStringLiteral("/profile.0.0.0 line 3 'main' Incl)")),
+            qPrintable(all));
+        // f calls, h subrs, u numevents.
+        QVERIFY2(all.contains(QStringLiteral("3 negative count(s) (calls, subrs or numevents) in 1 file(s), kept as they are (first: ")
+                     + QFileInfo(dir.path()).fileName() + QStringLiteral("/profile.0.0.0 line 4 'f' Calls)")),
+            qPrintable(all));
+        // -inf as an inclusive time is also a negative time.
+        QVERIFY2(all.contains(QStringLiteral("1 negative exclusive or inclusive value(s) in 1 file(s)")), qPrintable(all));
+    }
+
+    void finiteValuesGiveNoOddityWarning()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+        QVERIFY(trial);
+        const QString all = trial->warnings().join(QLatin1Char('\n'));
+        QVERIFY2(!all.contains(QStringLiteral("NaN or infinite")) && !all.contains(QStringLiteral("negative count")), qPrintable(all));
     }
 
     void oldFormatWithoutColumnHeader()
