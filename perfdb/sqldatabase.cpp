@@ -320,6 +320,10 @@ void SqlDatabase::addApplicationViews(const QString& application, const QString&
 {
     if (application.isEmpty())
         return;
+    // Two uploads of one new application must not both make its view: serialise the writers of
+    // taudb_view until the commit (SQLite already did with BEGIN IMMEDIATE; readers go on).
+    if (dialect() == Dialect::Postgres)
+        exec("LOCK TABLE taudb_view IN SHARE ROW EXCLUSIVE MODE");
     // As LoadTrial.saveTrial (tau2 tools/src/perfdmf/src/loader/LoadTrial.java) does it.
     auto insertView = [&](const SqlValue& parent, const QString& name) {
         auto rows = query(

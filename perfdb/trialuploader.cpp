@@ -90,6 +90,10 @@ qint64 TrialUploader::run()
     insertMetadata();
     stage(QStringLiteral("indexes"), 0);
     m_db.finishPartitions();
+    // The Application/Experiment views TAU's loader makes for -a/-x (FORMATS.md 7.2); last, as
+    // on PostgreSQL it locks taudb_view until the commit.
+    stage(QStringLiteral("views"), 0);
+    m_db.addApplicationViews(m_options.application, m_options.experiment);
     // A cancel during the last stage must still win over the commit.
     if (m_progress.isCancelled())
         throw DbException(QStringLiteral("upload cancelled"), DbException::Kind::Cancelled);
@@ -643,8 +647,6 @@ void TrialUploader::insertMetadata()
             cells ? SqlValue(m_callDataIds.largest()) : SqlValue(), jsonArray(groups), jsonArray(keys),
             jsonArray(hidden) });
     countRow();
-    // The Application/Experiment views TAU's loader makes for -a/-x (FORMATS.md 7.2).
-    m_db.addApplicationViews(m_options.application, m_options.experiment);
 }
 
 } // namespace parallax::perfdb

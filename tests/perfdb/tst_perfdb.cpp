@@ -1279,6 +1279,8 @@ void TestPerfdb::concurrentUploads()
         });
         perfdb::UploadOptions options;
         options.name = name;
+        options.application = QStringLiteral("concurrent");
+        options.experiment = name;
         const auto id = opened.value()->uploadTrial(*trial, options, progress);
         if (id.ok())
             ids[which] = id.value();
@@ -1304,6 +1306,16 @@ void TestPerfdb::concurrentUploads()
     QCOMPARE(two.value()->cellCount(), second->cellCount());
     QCOMPARE(one.value()->row(ThreadIndex(1u)).excl, first->row(ThreadIndex(1u)).excl);
     QCOMPARE(two.value()->row(ThreadIndex(3u)).incl, second->row(ThreadIndex(3u)).incl);
+    // One Application view for both, an Experiment view for each.
+    const auto views = db.views();
+    QVERIFY(views.ok());
+    QStringList names;
+    for (const perfdb::View& view : views.value())
+        names << view.name;
+    names.sort();
+    QCOMPARE(names,
+        QStringList({ QStringLiteral("All Trials"), QStringLiteral("Application-concurrent"),
+            QStringLiteral("Experiment-client one"), QStringLiteral("Experiment-client two") }));
 }
 
 void TestPerfdb::manage()
