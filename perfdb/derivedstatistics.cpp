@@ -19,8 +19,6 @@ DerivedStatistics::DerivedStatistics(const Trial& trial)
     , m_present(trial.eventCount(), 0)
     , m_values(trial.eventCount() * m_quantities)
     , m_divider(trial.metricCount(), 0.0)
-    , m_atomicPresent(trial.atomicEventCount(), 0)
-    , m_atomic(trial.atomicEventCount() * 5)
 {
     const std::size_t metrics = trial.metricCount();
     for (std::size_t t = 0; t < m_threads; ++t) {
@@ -42,17 +40,6 @@ DerivedStatistics::DerivedStatistics(const Trial& trial)
                 a[2 + 2 * m].add(row.exclusive(m, i), first);
                 a[3 + 2 * m].add(row.inclusive(m, i), first);
             }
-        }
-        const AtomicRow& atomic = trial.atomicRow(ThreadIndex(t));
-        for (std::size_t i = 0; i < atomic.size(); ++i) {
-            const std::size_t u = atomic.events[i].index();
-            const bool first = m_atomicPresent[u]++ == 0;
-            Accumulator* a = &m_atomic[u * 5];
-            a[0].add(atomic.count[i], first);
-            a[1].add(atomic.max[i], first);
-            a[2].add(atomic.min[i], first);
-            a[3].add(atomic.mean[i], first);
-            a[4].add(atomic.stddev(i), first);
         }
     }
 }
@@ -102,12 +89,6 @@ double DerivedStatistics::percent(int code, EventId e, std::size_t quantity) con
         return divider != 0 ? value(-2, e, quantity) / divider * 100.0 : 0.0;
     const double perThread = m_threads > 0 ? divider / static_cast<double>(m_threads) : 0.0;
     return perThread != 0 ? value(code, e, quantity) / perThread * 100.0 : 0.0;
-}
-
-double DerivedStatistics::atomic(int code, AtomicEventId u, int field) const
-{
-    return derive(
-        code, m_atomic[u.index() * 5 + static_cast<std::size_t>(field)], m_atomicPresent[u.index()], m_threads);
 }
 
 } // namespace parallax::perfdb

@@ -7,8 +7,9 @@
 
 namespace parallax::perfdb {
 
-/// The values of TAUdb's derived threads -1...-7 (FORMATS.md 2.1) for every interval event and user
-/// event of a trial, computed in one pass. perfdb cannot link the algebra, so the formulas live here:
+/// The values of TAUdb's derived threads -1...-7 (FORMATS.md 2.1) for every interval event of a
+/// trial, computed in one pass (user events have no derived rows: TAU's reader would make a thread
+/// of each, FORMATS.md 7.2). perfdb cannot link the algebra, so the formulas live here:
 /// -1 mean over the threads where the event is present, -2 total, -3 population std. dev. over
 /// those threads (0 when at most one), -4/-5 min/max over them (-4 is 0 and -5 starts at 0 when
 /// none), -6 mean over all N threads, -7 std. dev. over all N threads.
@@ -31,10 +32,6 @@ public:
     double exclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 2 + 2 * metric); }
     double inclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 3 + 2 * metric); }
 
-    std::size_t atomicPresent(AtomicEventId u) const { return m_atomicPresent[u.index()]; }
-    /// The derived count, max, min, mean or std. dev. (field 0-4) of a user event.
-    double atomic(int code, AtomicEventId u, int field) const;
-
 private:
     struct Accumulator {
         double sum = 0;
@@ -52,8 +49,6 @@ private:
     std::vector<std::size_t> m_present;
     std::vector<Accumulator> m_values; ///< [event * m_quantities + quantity]
     std::vector<double> m_divider; ///< per metric: sum over threads of the largest inclusive value
-    std::vector<std::size_t> m_atomicPresent;
-    std::vector<Accumulator> m_atomic; ///< [user event * 5 + field]
 };
 
 } // namespace parallax::perfdb

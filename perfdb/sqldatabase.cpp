@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QStringList>
 #include <algorithm>
+#include <limits>
 #include <new>
 
 // Static libraries drop an unreferenced resource initialiser: register perfdb/sql/perfdb.qrc here.
@@ -42,11 +43,9 @@ namespace {
                 if (db.dialect() != SqlDatabase::Dialect::Postgres)
                     return; // nothing changes on SQLite
                 // The compatibility views would follow the renamed tables: drop and make them again.
-                db.execScript("DROP VIEW IF EXISTS interval_location_profile, interval_total_summary, "
-                              "interval_mean_summary, interval_event_value, interval_event, atomic_location_profile, "
-                              "atomic_total_summary, atomic_mean_summary, atomic_event_value, atomic_event");
+                db.dropCompatibilityViews();
                 db.execScript(SqlDatabase::script(QStringLiteral("parallax-postgresql-partitions.sql")));
-                db.execScript(SqlDatabase::script(QStringLiteral("views.sql")));
+                db.createCompatibilityViews();
             } },
         { 3, "SEAA semantic models (parallax_semantic_model, parallax_trial_semantic_model)",
             [](SqlDatabase& db) {
@@ -54,7 +53,20 @@ namespace {
                         ? QStringLiteral("parallax-semantic-sqlite.sql")
                         : QStringLiteral("parallax-semantic-postgresql.sql")));
             } },
+        { 4,
+            "A TAUdb that TAU's reader reads right: sums of squares in counter_value, no counter_value rows "
+            "for derived threads, views SQLite 3.7 parses, Application/Experiment views",
+            [](SqlDatabase& db) {
+                db.dropCompatibilityViews();
+                db.createCompatibilityViews();
+                db.convertUserEventsForTau();
+            } },
     };
+
+    /// TAUdb's compatibility views, dependants first.
+    const char* const CompatibilityViews[] = { "interval_location_profile", "interval_total_summary",
+        "interval_mean_summary", "interval_event_value", "interval_event", "atomic_total_summary",
+        "atomic_mean_summary", "atomic_location_profile", "atomic_event_value", "atomic_event" };
 
     /// Builds a WHERE clause from fixed SQL fragments; every value goes into the parameters.
     class Conditions {
@@ -147,37 +159,46 @@ void SqlDatabase::initialise()
     int version = 0;
     bool exists = false;
     bool parallax = false;
+    // A foreign TAUdb whose side tables an older Parallax added (schema < 4 layout): its Parallax
+    // trials are converted as the migration to 4 converts them; it stays foreign.
+    bool oldSideTables = false;
     try {
         begin(false);
         exists = detect(version);
         parallax = exists && tableExists("parallax_schema_version");
+        oldSideTables = exists && !parallax && tableExists("parallax_counter_value");
         commit();
     } catch (...) {
         rollback();
         throw;
     }
-    if (!exists || (parallax && version < CurrentSchemaVersion)) {
+    if (!exists || (parallax && version < CurrentSchemaVersion) || oldSideTables) {
         try {
             begin(true);
             lockSchema();
             exists = detect(version);
             parallax = exists && tableExists("parallax_schema_version");
+            oldSideTables = exists && !parallax && tableExists("parallax_counter_value");
             if (!exists)
                 createSchema();
             else if (parallax && version < CurrentSchemaVersion)
                 migrate(version);
+            else if (oldSideTables)
+                convertUserEventsForTau();
             commit();
         } catch (...) {
             rollback();
             throw;
         }
-        parallax = true;
-        version = CurrentSchemaVersion;
+        if (!exists || parallax) {
+            parallax = true;
+            version = CurrentSchemaVersion;
+        }
     }
     m_schemaVersion = parallax ? version : 0;
     m_parallaxTables = tableExists("parallax_trial") && tableExists("parallax_event")
-        && tableExists("parallax_counter_value") && tableExists("parallax_metric") && tableExists("parallax_counter")
-        && semanticTablesExist();
+        && tableExists("parallax_counter_deviation") && tableExists("parallax_metric")
+        && tableExists("parallax_counter") && semanticTablesExist();
 }
 
 bool SqlDatabase::semanticTablesExist()
@@ -191,7 +212,7 @@ void SqlDatabase::createSchema()
     if (dialect() == Dialect::Postgres)
         execScript(script(QStringLiteral("parallax-postgresql-partitions.sql")));
     execScript(script(QStringLiteral("static-rows.sql")));
-    execScript(script(QStringLiteral("views.sql")));
+    createCompatibilityViews();
     execScript(script(QStringLiteral("parallax-") + dialectName() + QStringLiteral(".sql")));
     execScript(script(QStringLiteral("parallax-semantic-") + dialectName() + QStringLiteral(".sql")));
     execScript("CREATE TABLE parallax_schema_version (version INTEGER NOT NULL)");
@@ -205,6 +226,143 @@ void SqlDatabase::migrate(int fromVersion)
             step.apply(*this);
     if (exec("UPDATE parallax_schema_version SET version = $1", { CurrentSchemaVersion }) == 0)
         exec("INSERT INTO parallax_schema_version (version) VALUES ($1)", { CurrentSchemaVersion });
+}
+
+void SqlDatabase::createCompatibilityViews()
+{
+    execScript(script(QStringLiteral("views.sql")));
+    execScript(script(QStringLiteral("interval-event-") + dialectName() + QStringLiteral(".sql")));
+}
+
+void SqlDatabase::dropCompatibilityViews()
+{
+    for (const char* view : CompatibilityViews)
+        execScript(QByteArray("DROP VIEW IF EXISTS ") + view);
+}
+
+void SqlDatabase::convertUserEventsForTau()
+{
+    // parallax_counter_deviation is made by the side-table script (idempotent).
+    execScript(script(QStringLiteral("parallax-") + dialectName() + QStringLiteral(".sql")));
+    if (!tableExists("parallax_counter_value") || !tableExists("parallax_trial"))
+        return;
+    // 1. Explicit deviations. The old loader took a thread's stored deviations as explicit when
+    //    one of them differed from the deviation of the exact sum of squares; keep exactly those.
+    {
+        struct Record {
+            qint64 counter;
+            bool null;
+            double sd;
+        };
+        std::vector<std::pair<qint64, std::vector<Record>>> explicitThreads;
+        std::vector<Record> records;
+        qint64 thread = -1;
+        bool anyExplicit = false;
+        auto flush = [&] {
+            if (anyExplicit)
+                explicitThreads.emplace_back(thread, std::move(records));
+            records.clear();
+            anyExplicit = false;
+        };
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        auto rows = query("SELECT v.thread, v.counter, v.sample_count, v.mean_value, v.standard_deviation, "
+                          "s.sum_squares FROM counter_value v JOIN thread h ON h.id = v.thread "
+                          "JOIN parallax_trial p ON p.trial = h.trial "
+                          "JOIN parallax_counter_value s ON s.counter = v.counter AND s.thread = v.thread "
+                          "WHERE h.thread_index >= 0 ORDER BY v.thread, v.counter");
+        while (rows->next()) {
+            if (rows->toInt(0) != thread) {
+                flush();
+                thread = rows->toInt(0);
+            }
+            const auto value = [&](int column) { return rows->isNull(column) ? nan : rows->toDouble(column); };
+            const AtomicRow probe { { AtomicEventId(0u) }, { value(2) }, {}, {}, { value(3) }, { value(5) }, {} };
+            const bool null = rows->isNull(4);
+            const double sd = null ? nan : rows->toDouble(4);
+            anyExplicit = anyExplicit || (!null && sd != probe.stddev(0));
+            records.push_back({ rows->toInt(1), null, sd });
+        }
+        flush();
+        rows.reset();
+        for (const auto& [id, threadRecords] : explicitThreads)
+            for (const Record& r : threadRecords)
+                exec("INSERT INTO parallax_counter_deviation (counter, thread, standard_deviation) VALUES ($1, $2, $3)",
+                    { r.counter, id, r.null ? SqlValue() : SqlValue(r.sd) });
+    }
+    // 2. The sum of squares into counter_value.standard_deviation: the exact one where the old side
+    //    table has it, else the one the old loader derived from the deviation.
+    exec("UPDATE counter_value SET standard_deviation = sample_count * (standard_deviation * standard_deviation "
+         "+ mean_value * mean_value) WHERE thread IN (SELECT h.id FROM thread h JOIN parallax_trial p "
+         "ON p.trial = h.trial WHERE h.thread_index >= 0) AND NOT EXISTS (SELECT 1 FROM parallax_counter_value s "
+         "WHERE s.counter = counter_value.counter AND s.thread = counter_value.thread)");
+    exec("UPDATE counter_value SET standard_deviation = (SELECT MAX(s.sum_squares) FROM parallax_counter_value s "
+         "WHERE s.counter = counter_value.counter AND s.thread = counter_value.thread) WHERE EXISTS (SELECT 1 "
+         "FROM parallax_counter_value s WHERE s.counter = counter_value.counter AND s.thread = counter_value.thread)");
+    // 3. No counter_value rows for derived threads: TAU's reader makes a thread of each.
+    exec("DELETE FROM counter_value WHERE thread IN (SELECT h.id FROM thread h JOIN parallax_trial p "
+         "ON p.trial = h.trial WHERE h.thread_index < 0)");
+    execScript("DROP TABLE parallax_counter_value");
+    // 4. The Application/Experiment views TAU's loader would have made.
+    std::vector<std::pair<QString, QString>> applications;
+    {
+        auto rows = query("SELECT (SELECT MIN(m.value) FROM primary_metadata m WHERE m.trial = p.trial "
+                          "AND m.name = 'Application'), (SELECT MIN(m.value) FROM primary_metadata m "
+                          "WHERE m.trial = p.trial AND m.name = 'Experiment') FROM parallax_trial p ORDER BY p.trial");
+        while (rows->next())
+            if (!rows->isNull(0))
+                applications.emplace_back(rows->toText(0), rows->isNull(1) ? QString() : rows->toText(1));
+    }
+    for (const auto& [application, experiment] : applications)
+        addApplicationViews(application, experiment);
+}
+
+void SqlDatabase::addApplicationViews(const QString& application, const QString& experiment)
+{
+    if (application.isEmpty())
+        return;
+    // Two uploads of one new application must not both make its view: serialise the writers of
+    // taudb_view until the commit (SQLite already did with BEGIN IMMEDIATE; readers go on).
+    if (dialect() == Dialect::Postgres)
+        exec("LOCK TABLE taudb_view IN SHARE ROW EXCLUSIVE MODE");
+    // As LoadTrial.saveTrial (tau2 tools/src/perfdmf/src/loader/LoadTrial.java) does it.
+    auto insertView = [&](const SqlValue& parent, const QString& name) {
+        auto rows = query(
+            "INSERT INTO taudb_view (parent, name, conjoin) VALUES ($1, $2, 'and') RETURNING id", { parent, name });
+        if (!rows->next())
+            throw DbException(QStringLiteral("the new view \"%1\" returned no id").arg(name));
+        return rows->toInt(0);
+    };
+    auto insertRule = [&](qint64 view, const QString& key, const QString& value) {
+        exec("INSERT INTO taudb_view_parameter (taudb_view, table_name, column_name, operator, value) "
+             "VALUES ($1, 'primary_metadata', $2, '=', $3)",
+            { view, key, value });
+    };
+    const QString applicationView = QStringLiteral("Application-") + application;
+    qint64 parent = 0;
+    bool created = false;
+    {
+        auto rows
+            = query("SELECT id FROM taudb_view WHERE parent IS NULL AND name = $1 ORDER BY id", { applicationView });
+        if (rows->next())
+            parent = rows->toInt(0);
+    }
+    if (parent == 0) {
+        parent = insertView(SqlValue(), applicationView);
+        insertRule(parent, QStringLiteral("Application"), application);
+        created = true;
+    }
+    if (experiment.isEmpty())
+        return;
+    const QString experimentView = QStringLiteral("Experiment-") + experiment;
+    if (query("SELECT id FROM taudb_view WHERE parent = $1 AND name = $2", { parent, experimentView })->next())
+        return;
+    const qint64 view = insertView(parent, experimentView);
+    // TAU's loader keeps adding to one rule list: an Experiment view made together with its
+    // Application view repeats the Application rule (the same selection, as a sub-view's trials
+    // also pass its parent's rules).
+    if (created)
+        insertRule(view, QStringLiteral("Application"), application);
+    insertRule(view, QStringLiteral("Experiment"), experiment);
 }
 
 void SqlDatabase::ensureParallaxTables()
@@ -485,8 +643,13 @@ DbResult<Done> SqlDatabase::deleteTrial(qint64 id)
             { id });
         exec("DELETE FROM timer_call_data WHERE thread IN (SELECT id FROM thread WHERE trial = $1)", { id });
         if (side) {
-            exec("DELETE FROM parallax_counter_value WHERE counter IN (SELECT id FROM counter WHERE trial = $1)",
-                { id });
+            if (tableExists("parallax_counter_deviation"))
+                exec(
+                    "DELETE FROM parallax_counter_deviation WHERE counter IN (SELECT id FROM counter WHERE trial = $1)",
+                    { id });
+            if (tableExists("parallax_counter_value")) // schema < 4, before its migration
+                exec("DELETE FROM parallax_counter_value WHERE counter IN (SELECT id FROM counter WHERE trial = $1)",
+                    { id });
             exec("DELETE FROM parallax_counter WHERE counter IN (SELECT id FROM counter WHERE trial = $1)", { id });
         }
         exec("DELETE FROM counter_value WHERE counter IN (SELECT id FROM counter WHERE trial = $1) "

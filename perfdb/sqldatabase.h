@@ -20,7 +20,7 @@ class SqlDatabase : public Database {
 public:
     enum class Dialect { Sqlite, Postgres };
     /// The newest Parallax schema this code writes and reads (parallax_schema_version).
-    static constexpr int CurrentSchemaVersion = 3;
+    static constexpr int CurrentSchemaVersion = 4;
 
     int schemaVersion() const override { return m_schemaVersion; }
     DbResult<qint64> uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress) override;
@@ -92,6 +92,23 @@ public:
     bool hasParallaxTables() const { return m_parallaxTables; }
     /// The resource text of one of the perfdb/sql scripts.
     static QByteArray script(const QString& name);
+
+    // Schema pieces, inside a write transaction (creation, migration, upload).
+    /// Creates TAUdb's compatibility views (views.sql and interval-event-<dialect>.sql).
+    void createCompatibilityViews();
+    /// Drops them where they exist.
+    void dropCompatibilityViews();
+    /// Schema 4 (FORMATS.md 7.2), for the Parallax trials of a database written before it: their
+    /// counter_value rows get the sum of squares in standard_deviation (from the old
+    /// parallax_counter_value, which is dropped), explicit deviations of algebra results move to
+    /// parallax_counter_deviation, the rows of derived threads are deleted, and each trial with an
+    /// Application gets the Application/Experiment views. Nothing to do without parallax_counter_value.
+    void convertUserEventsForTau();
+    /// The taudb_view rows TAU's loader makes for `-a APP -x EXP` (FORMATS.md 7.2): a top-level
+    /// view "Application-APP" selecting primary_metadata Application = APP, and under it
+    /// "Experiment-EXP" selecting Experiment = EXP; each only when no view of that name exists
+    /// there. Nothing without an application.
+    void addApplicationViews(const QString& application, const QString& experiment);
 
 protected:
     /// Detects the schema: creates it in an empty database, migrates an older Parallax schema,

@@ -502,13 +502,17 @@ void TrialLoader::loadUserEvents()
         }
     }
     std::vector<AtomicRow> atomicRows(m_threads);
-    std::vector<std::vector<double>> sds(m_threads); ///< the stored standard deviations, per record
+    // counter_value.standard_deviation is the sum of squares, in a TAU trial and in a Parallax one
+    // alike (FORMATS.md 7.2); a Parallax trial keeps explicit deviations (algebra results) in
+    // parallax_counter_deviation, for every record of the threads that have them.
+    std::vector<std::vector<double>> sds(m_threads); ///< explicit deviations, per record
+    std::vector<std::vector<char>> hasSd(m_threads); ///< whether the record has one
     std::vector<char> anyExplicit(m_threads, 0);
     if (!counters.isEmpty()) {
         auto rows = m_ours
             ? m_db.stream("SELECT v.counter, v.thread, v.sample_count, v.maximum_value, v.minimum_value, "
-                          "v.mean_value, v.standard_deviation, s.sum_squares FROM counter_value v "
-                          "LEFT JOIN parallax_counter_value s ON s.counter = v.counter AND s.thread = v.thread "
+                          "v.mean_value, v.standard_deviation, d.standard_deviation, d.thread FROM counter_value v "
+                          "LEFT JOIN parallax_counter_deviation d ON d.counter = v.counter AND d.thread = v.thread "
                           "WHERE v.counter IN (SELECT id FROM counter WHERE trial = $1)",
                 { m_id })
             : m_db.stream("SELECT v.counter, v.thread, v.sample_count, v.maximum_value, v.minimum_value, "
@@ -522,36 +526,28 @@ void TrialLoader::loadUserEvents()
             if (thread == IdMap::Missing || counter == counters.cend())
                 continue;
             const auto value = [&](int column) { return rows->isNull(column) ? m_nullValue : rows->toDouble(column); };
-            const double count = value(2);
-            const double mean = value(5);
-            double squares = 0;
-            bool explicitSd = false;
-            if (!m_ours) {
-                // TAU's Java loader stores the sum of squares in standard_deviation (FORMATS.md 7.2).
-                squares = value(6);
-            } else if (!rows->isNull(7)) {
-                squares = rows->toDouble(7);
-                // An algebra result (a diff, say) carries its standard deviation explicitly
-                // (AtomicRow::stdDev): the stored value then differs from the sum of squares' one.
-                const AtomicRow probe { { counter.value() }, { count }, {}, {}, { mean }, { squares }, {} };
-                explicitSd = !rows->isNull(6) && rows->toDouble(6) != probe.stddev(0);
-            } else {
-                const double sd = value(6);
-                squares = count * (sd * sd + mean * mean);
-            }
+            const bool explicitSd = m_ours && !rows->isNull(8);
             AtomicRow& row = atomicRows[thread];
             row.events.push_back(counter.value());
-            row.count.push_back(count);
+            row.count.push_back(value(2));
             row.max.push_back(value(3));
             row.min.push_back(value(4));
-            row.mean.push_back(mean);
-            row.sumSquares.push_back(squares);
-            sds[thread].push_back(value(6));
+            row.mean.push_back(value(5));
+            row.sumSquares.push_back(value(6));
+            sds[thread].push_back(explicitSd ? value(7) : 0.0);
+            hasSd[thread].push_back(explicitSd ? 1 : 0);
             anyExplicit[thread] = anyExplicit[thread] || explicitSd;
         }
-        for (std::size_t t = 0; t < atomicRows.size(); ++t)
-            if (anyExplicit[t])
-                atomicRows[t].stdDev = std::move(sds[t]);
+        for (std::size_t t = 0; t < atomicRows.size(); ++t) {
+            if (!anyExplicit[t])
+                continue;
+            AtomicRow& row = atomicRows[t];
+            // A record without one (none is written so) gets the deviation of its sum of squares.
+            for (std::size_t i = 0; i < row.size(); ++i)
+                if (!hasSd[t][i])
+                    sds[t][i] = row.stddev(i);
+            row.stdDev = std::move(sds[t]);
+        }
     }
     m_builder->setAtomicRows(std::move(atomicRows));
 }

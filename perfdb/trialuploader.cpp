@@ -90,6 +90,10 @@ qint64 TrialUploader::run()
     insertMetadata();
     stage(QStringLiteral("indexes"), 0);
     m_db.finishPartitions();
+    // The Application/Experiment views TAU's loader makes for -a/-x (FORMATS.md 7.2); last, as
+    // on PostgreSQL it locks taudb_view until the commit.
+    stage(QStringLiteral("views"), 0);
+    m_db.addApplicationViews(m_options.application, m_options.experiment);
     // A cancel during the last stage must still win over the commit.
     if (m_progress.isCancelled())
         throw DbException(QStringLiteral("upload cancelled"), DbException::Kind::Cancelled);
@@ -521,7 +525,9 @@ void TrialUploader::insertCounters()
     }
     stage(QStringLiteral("user event values"), 0);
     {
-        // The true standard deviation (not the Java loader's sum of squares: FORMATS.md 7.2).
+        // Real threads only, with the sum of squares in standard_deviation, as TAU's loader writes
+        // them: TAU's reader makes a thread of every counter_value row and reads that column as
+        // the sum of squares (FORMATS.md 7.2).
         auto writer = m_db.bulkInsert("counter_value",
             { "counter", "timer_callpath", "thread", "sample_count", "maximum_value", "minimum_value", "mean_value",
                 "standard_deviation" },
@@ -536,35 +542,23 @@ void TrialUploader::insertCounters()
                 writer->addDouble(row.max[i]);
                 writer->addDouble(row.min[i]);
                 writer->addDouble(row.mean[i]);
-                writer->addDouble(row.stddev(i));
-                endRow(*writer);
-            }
-        }
-        for (std::size_t c = 0; c < DerivedStatistics::CodeCount; ++c) {
-            const int code = DerivedStatistics::Codes[c];
-            for (std::size_t u = 0; u < count; ++u) {
-                const AtomicEventId event(u);
-                if (m_statistics->atomicPresent(event) == 0)
-                    continue;
-                writer->addInt(m_counterIds[u]);
-                writer->addNull();
-                writer->addInt(m_derivedThreadIds[c]);
-                for (int field = 0; field < 5; ++field)
-                    writer->addDouble(m_statistics->atomic(code, event, field));
+                writer->addDouble(row.sumSquares[i]);
                 endRow(*writer);
             }
         }
         writer->finish();
     }
-    // The exact sums of squares, which the standard deviation cannot give back bit for bit.
-    auto writer
-        = m_db.bulkInsert("parallax_counter_value", { "counter", "thread", "sum_squares" }, BulkWriter::Format::Binary);
+    // Explicit deviations (algebra results), which no sum of squares gives back.
+    auto writer = m_db.bulkInsert(
+        "parallax_counter_deviation", { "counter", "thread", "standard_deviation" }, BulkWriter::Format::Binary);
     for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
         const AtomicRow& row = m_trial.atomicRow(ThreadIndex(t));
+        if (row.stdDev.empty())
+            continue;
         for (std::size_t i = 0; i < row.size(); ++i) {
             writer->addInt(m_counterIds[row.events[i].index()]);
             writer->addInt(m_threadIds[t]);
-            writer->addDouble(row.sumSquares[i]);
+            writer->addDouble(row.stddev(i));
             endRow(*writer);
         }
     }

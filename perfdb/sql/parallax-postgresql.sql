@@ -42,13 +42,15 @@ CREATE TABLE IF NOT EXISTS parallax_counter (
     raw_name VARCHAR NOT NULL
 );
 
--- The exact sum of squares of each real-thread counter_value row (counter_value keeps the true
--- standard deviation, from which the sum of squares cannot be recovered bit for bit). A bulk
--- table: no foreign keys, like counter_value.
-CREATE TABLE IF NOT EXISTS parallax_counter_value (
+-- Explicit user-event standard deviations (schema 4). counter_value.standard_deviation holds the
+-- sum of squares, as TAU's loader writes it and TAU's reader reads it (FORMATS.md 7.2); an algebra
+-- result (a diff, say: SEMANTICS.md 4.3) carries deviations that no sum of squares gives. For
+-- each real thread that has such deviations, every one of its counter_value rows has its
+-- deviation here. A bulk table: no foreign keys, like counter_value.
+CREATE TABLE IF NOT EXISTS parallax_counter_deviation (
     counter INT NOT NULL,
     thread INT NOT NULL,
-    sum_squares DOUBLE PRECISION
+    standard_deviation DOUBLE PRECISION
 );
-CREATE INDEX IF NOT EXISTS parallax_counter_value_index ON parallax_counter_value (counter, thread);
-CREATE INDEX IF NOT EXISTS parallax_counter_value_thread ON parallax_counter_value (thread);
+CREATE INDEX IF NOT EXISTS parallax_counter_deviation_index ON parallax_counter_deviation (counter, thread);
+CREATE INDEX IF NOT EXISTS parallax_counter_deviation_thread ON parallax_counter_deviation (thread);

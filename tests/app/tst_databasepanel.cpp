@@ -53,6 +53,26 @@ std::vector<perfdb::TrialInfo> storedTrials(const QString& location, const perfd
     return listed.value();
 }
 
+/// The database's TAUdb views as "parent name > name" (top-level views without a parent part).
+QStringList storedViews(const QString& location)
+{
+    QStringList out;
+    auto db = perfdb::Database::open(location);
+    if (!db)
+        return out;
+    const auto views = db.value()->views();
+    if (!views)
+        return out;
+    for (const perfdb::View& view : views.value()) {
+        QString parent;
+        for (const perfdb::View& other : views.value())
+            if (other.id == view.parent)
+                parent = other.name + QStringLiteral(" > ");
+        out << parent + view.name;
+    }
+    return out;
+}
+
 std::map<QString, QString> storedMetadata(const QString& location, qint64 id)
 {
     std::map<QString, QString> out;
@@ -254,6 +274,10 @@ private Q_SLOTS:
         QCOMPARE(stored[0].application, QStringLiteral("openmp"));
         QCOMPARE(stored[0].experiment, QStringLiteral("two threads"));
         QCOMPARE(stored[0].threads, qint64(2));
+        // The upload made the views TAU's loader makes for -a/-x, so ParaProf's tree shows it there.
+        QCOMPARE(storedViews(m_db),
+            QStringList({ QStringLiteral("All Trials"), QStringLiteral("Application-openmp"),
+                QStringLiteral("Application-openmp > Experiment-two threads") }));
     }
 
     void dropOnExperimentPrefillsIt()

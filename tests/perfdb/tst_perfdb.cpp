@@ -13,6 +13,7 @@
 #include "tests/common/testutil.h"
 
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <atomic>
 #include <cmath>
@@ -74,12 +75,13 @@ QString makePlainTaudb(perfdb::SqlDatabase& db)
 {
     try {
         for (const char* view : { "interval_location_profile", "interval_total_summary", "interval_mean_summary",
-                 "interval_event_value", "interval_event", "atomic_location_profile", "atomic_total_summary",
-                 "atomic_mean_summary", "atomic_event_value", "atomic_event" })
+                 "interval_event_value", "interval_event", "atomic_total_summary", "atomic_mean_summary",
+                 "atomic_location_profile", "atomic_event_value", "atomic_event" })
             db.execScript(QByteArray("DROP VIEW IF EXISTS ") + view);
         for (const char* table :
-            { "parallax_trial_semantic_model", "parallax_semantic_model", "parallax_counter_value", "parallax_counter",
-                "parallax_event", "parallax_metric", "parallax_trial", "parallax_schema_version", "analysis_result", "analysis_settings", "taudb_view_parameter", "taudb_view",
+            { "parallax_trial_semantic_model", "parallax_semantic_model", "parallax_counter_deviation",
+                "parallax_counter_value", "parallax_counter", "parallax_event", "parallax_metric", "parallax_trial",
+                "parallax_schema_version", "analysis_result", "analysis_settings", "taudb_view_parameter", "taudb_view",
                 "secondary_metadata", "primary_metadata", "counter_value", "counter", "timer_value", "timer_call_data",
                 "time_range", "timer_callpath", "timer_parameter", "timer_group", "timer", "metric", "thread", "trial",
                 "derived_thread_type", "data_source", "schema_version" })
@@ -88,7 +90,7 @@ QString makePlainTaudb(perfdb::SqlDatabase& db)
         db.execScript(
             perfdb::SqlDatabase::script(sqlite ? QStringLiteral("sqlite.sql") : QStringLiteral("postgresql.sql")));
         db.execScript(perfdb::SqlDatabase::script(QStringLiteral("static-rows.sql")));
-        db.execScript(perfdb::SqlDatabase::script(QStringLiteral("views.sql")));
+        db.createCompatibilityViews();
     } catch (const perfdb::DbException& e) {
         return e.message();
     }
@@ -424,6 +426,10 @@ private Q_SLOTS:
     void migratesVersion2WithTrial();
     void semanticModelInForeignTaudb_data() { backends(); }
     void semanticModelInForeignTaudb();
+    void readableByTau_data() { backends(); }
+    void readableByTau();
+    void migratesVersion3WithTrials_data() { backends(); }
+    void migratesVersion3WithTrials();
 };
 
 #define OPEN_FRESH(db)                                                                                                 \
@@ -493,8 +499,8 @@ std::map<QString, qint64> TestPerfdb::tableCounts(SqlDatabase& db)
     static const char* const tables[] = { "trial", "thread", "metric", "timer", "timer_group", "timer_parameter",
         "timer_callpath", "time_range", "timer_call_data", "timer_value", "counter", "counter_value",
         "primary_metadata", "secondary_metadata", "taudb_view", "taudb_view_parameter", "parallax_trial",
-        "parallax_metric", "parallax_event", "parallax_counter", "parallax_counter_value", "parallax_semantic_model",
-        "parallax_trial_semantic_model" };
+        "parallax_metric", "parallax_event", "parallax_counter", "parallax_counter_deviation",
+        "parallax_semantic_model", "parallax_trial_semantic_model" };
     std::map<QString, qint64> counts;
     for (const char* table : tables) {
         if (!db.tableExists(table))
@@ -800,7 +806,7 @@ void TestPerfdb::migratesOlderSchema()
 {
     OPEN_FRESH(db);
     // Make it a version-0 Parallax database: TAUdb plus parallax_schema_version, no side tables.
-    for (const char* table : { "parallax_trial_semantic_model", "parallax_semantic_model", "parallax_counter_value",
+    for (const char* table : { "parallax_trial_semantic_model", "parallax_semantic_model", "parallax_counter_deviation",
              "parallax_counter", "parallax_event", "parallax_metric", "parallax_trial" })
         sql_db.execScript(QByteArray("DROP TABLE IF EXISTS ") + table);
     sql_db.exec("UPDATE parallax_schema_version SET version = $1", { 0 });
@@ -892,10 +898,28 @@ void TestPerfdb::compatibilityViews()
     const auto uploaded = db.uploadTrial(*trial, {}, progress);
     QVERIFY2(uploaded.ok(), why(uploaded).constData());
     const qint64 id = uploaded.value();
+    const bool sqlite = backend == QLatin1String("sqlite");
+    // The whole call-path name of every timer_callpath node of the trial, and the node of a name.
+    QHash<qint64, QString> pathOf;
+    {
+        QHash<qint64, std::pair<qint64, QString>> nodes; // id -> parent, timer name
+        auto rows = sql_db.query("SELECT c.id, c.parent, t.name FROM timer_callpath c JOIN timer t ON c.timer = t.id "
+                                 "WHERE t.trial = $1",
+            { id });
+        while (rows->next())
+            nodes.insert(rows->toInt(0), { rows->isNull(1) ? 0 : rows->toInt(1), rows->toText(2) });
+        for (auto it = nodes.cbegin(); it != nodes.cend(); ++it) {
+            QString name = it.value().second;
+            for (qint64 parent = it.value().first; parent != 0; parent = nodes.value(parent).first)
+                name = nodes.value(parent).second + QStringLiteral(" => ") + name;
+            pathOf.insert(it.key(), name);
+        }
+    }
+    auto nodeOf = [&](const QString& name) { return pathOf.key(name, -1); };
     auto value = [&](const char* view, const QString& event, const char* column) {
-        const std::string sql = std::string("SELECT DISTINCT s.") + column + " FROM " + view
-            + " s JOIN interval_event e ON e.id = s.interval_event WHERE e.trial = $1 AND e.name = $2";
-        auto rows = sql_db.query(sql, { id, event });
+        const std::string sql
+            = std::string("SELECT DISTINCT s.") + column + " FROM " + view + " s WHERE s.interval_event = $1";
+        auto rows = sql_db.query(sql, { nodeOf(event) });
         return rows->next() ? rows->toDouble(0) : std::numeric_limits<double>::quiet_NaN();
     };
     // SEMANTICS.md 2: MPI_File_open() exclusive 27490, 26904, 27029, 27051 -> mean 27118.5.
@@ -905,9 +929,8 @@ void TestPerfdb::compatibilityViews()
     // Derived rows have node = context = thread = the code; real rows are picked on node 0.
     auto derived = [&](int thread, const char* column) {
         const std::string sql = std::string("SELECT DISTINCT v.") + column
-            + " FROM interval_event_value v JOIN interval_event e ON e.id = v.interval_event "
-              "WHERE e.trial = $1 AND e.name = $2 AND v.thread = $3 AND v.node = $4";
-        auto rows = sql_db.query(sql, { id, QStringLiteral("MPI_Finalize()"), thread, thread < 0 ? thread : 0 });
+            + " FROM interval_event_value v WHERE v.interval_event = $1 AND v.thread = $2 AND v.node = $3";
+        auto rows = sql_db.query(sql, { nodeOf(QStringLiteral("MPI_Finalize()")), thread, thread < 0 ? thread : 0 });
         return rows->next() ? rows->toDouble(0) : std::numeric_limits<double>::quiet_NaN();
     };
     QCOMPARE(derived(-2, "exclusive"), 19161.0);
@@ -921,26 +944,35 @@ void TestPerfdb::compatibilityViews()
     QVERIFY(std::abs(derived(0, "exclusive_percentage") - 8.6093) < 1e-4);
     QCOMPARE(derived(0, "call"), 1.0);
     QCOMPARE(derived(0, "inclusive_per_call"), derived(0, "inclusive"));
-    // interval_event names whole call paths.
     auto count = [&](const std::string& sql, const SqlParams& params) {
         auto rows = sql_db.query(sql, params);
         return rows->next() ? rows->toInt(0) : -1;
     };
-    QCOMPARE(count("SELECT COUNT(*) FROM interval_event WHERE trial = $1 AND name = $2",
-                 { id, QStringLiteral(".TAU application => MPI_Finalize() => MPI_File_open()") }),
-        1);
+    // interval_event: one row per node (and group); PostgreSQL names the whole call path, SQLite the
+    // node's timer (a recursive view would make SQLite before 3.8.3 refuse the database).
+    const QString path = QStringLiteral(".TAU application => MPI_Finalize() => MPI_File_open()");
+    QVERIFY(nodeOf(path) > 0);
+    auto nameOf = [&](qint64 node) {
+        auto rows = sql_db.query("SELECT DISTINCT name FROM interval_event WHERE id = $1", { node });
+        return rows->next() ? rows->toText(0) : QString();
+    };
+    QCOMPARE(nameOf(nodeOf(path)), sqlite ? QStringLiteral("MPI_File_open()") : path);
+    QCOMPARE(count("SELECT COUNT(DISTINCT id) FROM interval_event WHERE trial = $1", { id }),
+        static_cast<qint64>(pathOf.size()));
+    for (auto it = pathOf.cbegin(); it != pathOf.cend(); ++it)
+        QCOMPARE(nameOf(it.key()), sqlite ? it.value().section(QStringLiteral(" => "), -1) : it.value());
     // Every real cell of the model, and nothing else, is in interval_location_profile.
     QCOMPARE(count("SELECT COUNT(*) FROM interval_location_profile v JOIN (SELECT DISTINCT id, trial FROM "
                    "interval_event) e ON e.id = v.interval_event WHERE e.trial = $1",
                  { id }),
         static_cast<qint64>(trial->cellCount() * trial->metricCount()));
-    auto rows = sql_db.query("SELECT DISTINCT e.name, v.node, v.context, v.thread, v.exclusive, v.inclusive, v.call, "
-                             "v.subroutines FROM interval_location_profile v JOIN interval_event e "
+    auto rows = sql_db.query("SELECT DISTINCT v.interval_event, v.node, v.context, v.thread, v.exclusive, v.inclusive, "
+                             "v.call, v.subroutines FROM interval_location_profile v JOIN interval_event e "
                              "ON e.id = v.interval_event WHERE e.trial = $1",
         { id });
     int checked = 0;
     while (rows->next()) {
-        const EventId e = trial->findEvent(rows->toText(0));
+        const EventId e = trial->findEvent(pathOf.value(rows->toInt(0)));
         const ThreadIndex t = trial->findThread(
             { static_cast<int>(rows->toInt(1)), static_cast<int>(rows->toInt(2)), static_cast<int>(rows->toInt(3)) });
         QVERIFY(e.isValid() && t.isValid());
@@ -954,17 +986,47 @@ void TestPerfdb::compatibilityViews()
         ++checked;
     }
     QCOMPARE(checked, static_cast<int>(trial->cellCount()));
-    // User events: atomic_event and atomic_event_value with the true standard deviation.
+    rows.reset();
+    // User events: atomic_event and atomic_event_value with the sum of squares as TAU writes it
+    // in standard_deviation; the summaries computed from the real threads (counter_value has no
+    // rows for derived threads).
     QCOMPARE(count("SELECT COUNT(*) FROM atomic_event WHERE trial = $1", { id }),
         static_cast<qint64>(trial->atomicEventCount()));
+    QCOMPARE(count("SELECT COUNT(*) FROM counter_value v JOIN thread h ON h.id = v.thread WHERE h.trial = $1 "
+                   "AND h.thread_index < 0",
+                 { id }),
+        0);
+    const QString broadcast = QStringLiteral("Message size for broadcast");
+    const AtomicEventId u = trial->findAtomicEvent(broadcast);
+    QVERIFY(u.isValid());
+    double n = 0, squares = 0, present = 0;
+    for (std::size_t t = 0; t < trial->threadCount(); ++t) {
+        const AtomicRow& r = trial->atomicRow(ThreadIndex(t));
+        const auto i = r.find(u);
+        if (i < 0)
+            continue;
+        n += r.count[static_cast<std::size_t>(i)];
+        squares += r.sumSquares[static_cast<std::size_t>(i)];
+        ++present;
+    }
+    QVERIFY(present > 1);
     rows
         = sql_db.query("SELECT v.sample_count, v.mean_value, v.standard_deviation FROM atomic_location_profile v "
                        "JOIN atomic_event e ON e.id = v.atomic_event WHERE e.trial = $1 AND e.name = $2 AND v.node = 0",
-            { id, QStringLiteral("Message size for broadcast") });
+            { id, broadcast });
     QVERIFY(rows->next());
     QCOMPARE(rows->toDouble(0), 1.0);
     QCOMPARE(rows->toDouble(1), 4.0);
-    QCOMPARE(rows->toDouble(2), 0.0);
+    QCOMPARE(rows->toDouble(2), 16.0); // one sample of 4: the sum of squares, not the deviation 0
+    auto summary = [&](const char* view, const char* column) {
+        auto r = sql_db.query(std::string("SELECT s.") + column + " FROM " + view
+                + " s JOIN atomic_event e ON e.id = s.atomic_event WHERE e.trial = $1 AND e.name = $2",
+            { id, broadcast });
+        return r->next() ? r->toDouble(0) : std::numeric_limits<double>::quiet_NaN();
+    };
+    QCOMPARE(summary("atomic_total_summary", "sample_count"), n);
+    QCOMPARE(summary("atomic_total_summary", "standard_deviation"), squares);
+    QVERIFY(std::abs(summary("atomic_mean_summary", "sample_count") - n / present) < 1e-12);
     QCOMPARE(count("SELECT COUNT(*) FROM atomic_total_summary s JOIN atomic_event e ON e.id = s.atomic_event "
                    "WHERE e.trial = $1",
                  { id }),
@@ -973,6 +1035,22 @@ void TestPerfdb::compatibilityViews()
                    "WHERE e.trial = $1",
                  { id }),
         static_cast<qint64>(trial->atomicEventCount()));
+    if (sqlite) {
+        // SQLite 3.7 (TAU's JDBC driver) parses the views: no column lists, no WITH.
+        rows = sql_db.query("SELECT name, sql FROM sqlite_master WHERE type = 'view'");
+        int views = 0;
+        while (rows->next()) {
+            const QString sql = rows->toText(1);
+            QVERIFY2(
+                QRegularExpression(QStringLiteral("^CREATE VIEW \\w+ AS\\s"), QRegularExpression::CaseInsensitiveOption)
+                    .match(sql)
+                    .hasMatch(),
+                qPrintable(sql));
+            QVERIFY2(!sql.contains(QLatin1String("WITH"), Qt::CaseInsensitive), qPrintable(sql));
+            ++views;
+        }
+        QCOMPARE(views, 10);
+    }
 }
 
 void TestPerfdb::foreignTaudb()
@@ -1201,6 +1279,8 @@ void TestPerfdb::concurrentUploads()
         });
         perfdb::UploadOptions options;
         options.name = name;
+        options.application = QStringLiteral("concurrent");
+        options.experiment = name;
         const auto id = opened.value()->uploadTrial(*trial, options, progress);
         if (id.ok())
             ids[which] = id.value();
@@ -1226,6 +1306,16 @@ void TestPerfdb::concurrentUploads()
     QCOMPARE(two.value()->cellCount(), second->cellCount());
     QCOMPARE(one.value()->row(ThreadIndex(1u)).excl, first->row(ThreadIndex(1u)).excl);
     QCOMPARE(two.value()->row(ThreadIndex(3u)).incl, second->row(ThreadIndex(3u)).incl);
+    // One Application view for both, an Experiment view for each.
+    const auto views = db.views();
+    QVERIFY(views.ok());
+    QStringList names;
+    for (const perfdb::View& view : views.value())
+        names << view.name;
+    names.sort();
+    QCOMPARE(names,
+        QStringList({ QStringLiteral("All Trials"), QStringLiteral("Application-concurrent"),
+            QStringLiteral("Experiment-client one"), QStringLiteral("Experiment-client two") }));
 }
 
 void TestPerfdb::manage()
@@ -1339,9 +1429,15 @@ void TestPerfdb::manage()
     QVERIFY(!db.updateMetadata(a + b + c + 1000, changes).ok());
     QVERIFY(!db.trialMetadata(a + b + c + 1000).ok());
 
-    // Deleting removes every row of the trial, and only those.
+    // Deleting removes every row of the trial, and only those; the Application/Experiment views
+    // its upload made stay, as with TAU's tools (they are filters, other trials may match them).
     QVERIFY(db.deleteTrial(c).ok());
-    QVERIFY(tableCounts(sql_db) == beforeThird);
+    auto after = tableCounts(sql_db);
+    QCOMPARE(after[QStringLiteral("taudb_view")], beforeThird.at(QStringLiteral("taudb_view")) + 2);
+    QCOMPARE(after[QStringLiteral("taudb_view_parameter")], beforeThird.at(QStringLiteral("taudb_view_parameter")) + 3);
+    for (const QString& key : { QStringLiteral("taudb_view"), QStringLiteral("taudb_view_parameter") })
+        after[key] = beforeThird.at(key);
+    QVERIFY(after == beforeThird);
     QCOMPARE(ids({}), QList<qint64>({ a, b }));
     QVERIFY(!db.deleteTrial(c).ok());
     QVERIFY(!db.loadTrial(c, progress).ok());
@@ -1362,9 +1458,12 @@ void TestPerfdb::views()
     options.application = QStringLiteral("B");
     const qint64 c = db.uploadTrial(*wrap, options, progress).value();
 
+    // The seed view, and the Application views the uploads made (as TAU's loader makes them).
     const auto seeded = db.views();
     QVERIFY(seeded.ok());
-    QCOMPARE(seeded.value().size(), std::size_t(1));
+    QCOMPARE(seeded.value().size(), std::size_t(3));
+    QCOMPARE(seeded.value()[1].name, QStringLiteral("Application-A"));
+    QCOMPARE(seeded.value()[2].name, QStringLiteral("Application-B"));
     const perfdb::View all = seeded.value()[0];
     QCOMPARE(all.name, QStringLiteral("All Trials"));
     QCOMPARE(all.parent, qint64(0));
@@ -1411,10 +1510,12 @@ void TestPerfdb::views()
     QCOMPARE(ids(broken), QList<qint64> { -1 });
     QCOMPARE(ids(badOp), QList<qint64> { -1 });
     QCOMPARE(ids(987654), QList<qint64> { -1 });
+    QCOMPARE(ids(seeded.value()[1].id), QList<qint64>({ a, b }));
+    QCOMPARE(ids(seeded.value()[2].id), QList<qint64> { c });
     const auto listed = db.views();
     QVERIFY(listed.ok());
-    QCOMPARE(listed.value().size(), std::size_t(6));
-    QCOMPARE(listed.value()[2].parent, appA);
+    QCOMPARE(listed.value().size(), std::size_t(8));
+    QCOMPARE(listed.value()[4].parent, appA);
     QVERIFY(sql_db.tableExists("trial"));
 }
 
@@ -1751,6 +1852,264 @@ void TestPerfdb::semanticModelInForeignTaudb()
     QVERIFY2(other.ok(), why(other).constData());
     QCOMPARE(other.value()->schemaVersion(), 0);
     QCOMPARE(other.value()->semanticModels().value().size(), std::size_t(1));
+}
+
+void TestPerfdb::readableByTau()
+{
+    // What TAU's own reader needs (FORMATS.md 7.2): counter_value rows for real threads only (it makes
+    // a thread of each), the sum of squares in standard_deviation, and the Application/Experiment
+    // views TAU's loader makes for -a/-x, so that ParaProf's tree shows the trial under them.
+    const auto xmain = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+    QVERIFY(xmain);
+    QVERIFY(xmain->atomicEventCount() > 0);
+    OPEN_FRESH(db);
+    Progress progress;
+    perfdb::UploadOptions options;
+    options.application = QStringLiteral("xmain's app");
+    options.experiment = QStringLiteral("8 ranks");
+    const auto first = db.uploadTrial(*xmain, options, progress);
+    QVERIFY2(first.ok(), why(first).constData());
+    auto count = [&](const std::string& sql, const SqlParams& params) {
+        auto rows = sql_db.query(sql, params);
+        return rows->next() ? rows->toInt(0) : -1;
+    };
+    QCOMPARE(count("SELECT COUNT(DISTINCT v.thread) FROM counter_value v JOIN thread h ON h.id = v.thread "
+                   "WHERE h.trial = $1",
+                 { first.value() }),
+        qint64(8));
+    QCOMPARE(count("SELECT COUNT(*) FROM counter_value v JOIN thread h ON h.id = v.thread WHERE h.trial = $1 "
+                   "AND (h.thread_index < 0 OR h.node_rank < 0)",
+                 { first.value() }),
+        0);
+    // Every stored standard_deviation is the record's sum of squares, bit for bit.
+    {
+        auto rows = sql_db.query("SELECT c.name, h.node_rank, h.context_rank, h.thread_rank, v.standard_deviation "
+                                 "FROM counter_value v JOIN counter c ON c.id = v.counter JOIN thread h "
+                                 "ON h.id = v.thread WHERE c.trial = $1",
+            { first.value() });
+        std::size_t checked = 0;
+        while (rows->next()) {
+            const ThreadIndex t = xmain->findThread({ static_cast<int>(rows->toInt(1)),
+                static_cast<int>(rows->toInt(2)), static_cast<int>(rows->toInt(3)) });
+            QVERIFY(t.isValid());
+            const AtomicRow& r = xmain->atomicRow(t);
+            const auto i = r.find(xmain->findAtomicEvent(rows->toText(0)));
+            QVERIFY(i >= 0);
+            QCOMPARE(rows->toDouble(4), r.sumSquares[static_cast<std::size_t>(i)]);
+            ++checked;
+        }
+        std::size_t records = 0;
+        for (std::size_t t = 0; t < xmain->threadCount(); ++t)
+            records += xmain->atomicRow(ThreadIndex(t)).size();
+        QCOMPARE(checked, records);
+    }
+    // TAU's views: "Application-A" at the top with Application = A, "Experiment-E" under it.
+    struct ViewRow {
+        qint64 id;
+        qint64 parent;
+        QString name;
+        QStringList rules;
+    };
+    auto viewRows = [&] {
+        std::vector<ViewRow> out;
+        auto rows = sql_db.query("SELECT id, parent, name, conjoin FROM taudb_view ORDER BY id");
+        while (rows->next())
+            out.push_back({ rows->toInt(0), rows->isNull(1) ? 0 : rows->toInt(1), rows->toText(2), {} });
+        rows.reset();
+        for (ViewRow& v : out) {
+            auto p = sql_db.query("SELECT table_name, column_name, operator, value FROM taudb_view_parameter "
+                                  "WHERE taudb_view = $1 ORDER BY column_name",
+                { v.id });
+            while (p->next())
+                v.rules << QStringList { p->toText(0), p->toText(1), p->toText(2), p->toText(3) }.join(u'|');
+        }
+        return out;
+    };
+    auto views = viewRows();
+    QCOMPARE(views.size(), std::size_t(3));
+    QCOMPARE(views[1].name, QStringLiteral("Application-xmain's app"));
+    QCOMPARE(views[1].parent, qint64(0));
+    QCOMPARE(views[1].rules, QStringList { QStringLiteral("primary_metadata|Application|=|xmain's app") });
+    QCOMPARE(views[2].name, QStringLiteral("Experiment-8 ranks"));
+    QCOMPARE(views[2].parent, views[1].id);
+    // TAU's loader repeats the Application rule in an Experiment view it makes with its Application view.
+    QCOMPARE(views[2].rules,
+        QStringList({ QStringLiteral("primary_metadata|Application|=|xmain's app"),
+            QStringLiteral("primary_metadata|Experiment|=|8 ranks") }));
+    // The same application and experiment again: no new views; a new experiment: one view, one rule.
+    QVERIFY(db.uploadTrial(*xmain, options, progress).ok());
+    QCOMPARE(viewRows().size(), std::size_t(3));
+    options.experiment = QStringLiteral("again");
+    const auto third = db.uploadTrial(*xmain, options, progress);
+    QVERIFY(third.ok());
+    views = viewRows();
+    QCOMPARE(views.size(), std::size_t(4));
+    QCOMPARE(views[3].name, QStringLiteral("Experiment-again"));
+    QCOMPARE(views[3].parent, views[1].id);
+    QCOMPARE(views[3].rules, QStringList { QStringLiteral("primary_metadata|Experiment|=|again") });
+    // Parallax's own view filter selects the trials the views name.
+    perfdb::TrialFilter filter;
+    filter.view = views[3].id;
+    const auto listed = db.listTrials(filter);
+    QVERIFY2(listed.ok(), why(listed).constData());
+    QCOMPARE(listed.value().size(), std::size_t(1));
+    QCOMPARE(listed.value()[0].id, third.value());
+    filter.view = views[1].id;
+    QCOMPARE(db.listTrials(filter).value().size(), std::size_t(3));
+    // No application, no views.
+    QVERIFY(db.uploadTrial(*xmain, {}, progress).ok());
+    QCOMPARE(viewRows().size(), std::size_t(4));
+    // And the trial comes back exactly.
+    const auto back = db.loadTrial(first.value(), progress);
+    QVERIFY2(back.ok(), why(back).constData());
+    const QString diff = modelDifference(*xmain, *back.value());
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
+}
+
+void TestPerfdb::migratesVersion3WithTrials()
+{
+    // A version-3 database with trials in it, as Parallax 0.3 wrote them: true deviations in
+    // counter_value.standard_deviation (explicit ones of an algebra result included), the exact sum
+    // of squares in parallax_counter_value, counter_value rows for the derived threads, views in
+    // the `CREATE VIEW v (columns)` form, no Application/Experiment views. Made from schema-4
+    // uploads by undoing schema 4.
+    const auto xmain = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+    const auto a = mustLoad(dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk")));
+    const auto b = mustLoad(dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk")));
+    QVERIFY(xmain && a && b);
+    const AlgebraResult diff = parallax::difference(*a, *b);
+    QVERIFY2(diff, qPrintable(diff.error()));
+    OPEN_FRESH(db);
+    Progress progress;
+    perfdb::UploadOptions options;
+    options.application = QStringLiteral("workflow");
+    options.experiment = QStringLiteral("xmain");
+    const auto xmainId = db.uploadTrial(*xmain, options, progress);
+    QVERIFY2(xmainId.ok(), why(xmainId).constData());
+    const auto diffId = db.uploadTrial(*diff.trial(), {}, progress);
+    QVERIFY2(diffId.ok(), why(diffId).constData());
+    const bool sqlite = backend == QLatin1String("sqlite");
+    sql_db.begin(true);
+    sql_db.execScript(sqlite ? "CREATE TABLE parallax_counter_value (counter INTEGER NOT NULL, thread INTEGER NOT "
+                               "NULL, sum_squares REAL)"
+                             : "CREATE TABLE parallax_counter_value (counter INT NOT NULL, thread INT NOT NULL, "
+                               "sum_squares DOUBLE PRECISION)");
+    sql_db.execScript("INSERT INTO parallax_counter_value (counter, thread, sum_squares) SELECT counter, thread, "
+                      "standard_deviation FROM counter_value");
+    for (const auto& [id, trial] : { std::pair<qint64, TrialPtr> { xmainId.value(), xmain },
+             std::pair<qint64, TrialPtr> { diffId.value(), diff.trial() } }) {
+        std::vector<std::tuple<qint64, qint64, double>> updates; // counter, thread, deviation
+        auto rows = sql_db.query("SELECT v.counter, v.thread, c.name, h.node_rank, h.context_rank, h.thread_rank "
+                                 "FROM counter_value v JOIN counter c ON c.id = v.counter JOIN thread h "
+                                 "ON h.id = v.thread WHERE c.trial = $1",
+            { id });
+        while (rows->next()) {
+            const ThreadIndex t = trial->findThread({ static_cast<int>(rows->toInt(3)),
+                static_cast<int>(rows->toInt(4)), static_cast<int>(rows->toInt(5)) });
+            const AtomicRow& r = trial->atomicRow(t);
+            const auto i = r.find(trial->findAtomicEvent(rows->toText(2)));
+            QVERIFY(i >= 0);
+            updates.emplace_back(rows->toInt(0), rows->toInt(1), r.stddev(static_cast<std::size_t>(i)));
+        }
+        rows.reset();
+        for (const auto& [counter, thread, sd] : updates)
+            sql_db.exec("UPDATE counter_value SET standard_deviation = $3 WHERE counter = $1 AND thread = $2",
+                { counter, thread, sd });
+        // Rows for the derived threads, as the old uploader wrote them.
+        sql_db.exec("INSERT INTO counter_value (counter, timer_callpath, thread, sample_count, maximum_value, "
+                    "minimum_value, mean_value, standard_deviation) SELECT c.id, NULL, h.id, 1, 2, 3, 4, 5 "
+                    "FROM counter c JOIN thread h ON h.trial = c.trial WHERE c.trial = $1 AND h.thread_index < 0",
+            { id });
+    }
+    sql_db.execScript("DROP TABLE parallax_counter_deviation");
+    sql_db.execScript("DELETE FROM taudb_view_parameter WHERE taudb_view IN (SELECT id FROM taudb_view "
+                      "WHERE name <> 'All Trials')");
+    sql_db.execScript("DELETE FROM taudb_view WHERE name <> 'All Trials'");
+    sql_db.dropCompatibilityViews();
+    sql_db.execScript("CREATE VIEW atomic_event (id, trial, name, group_name, source_file, line_number) AS "
+                      "SELECT c.id, c.trial, c.name, NULL, NULL, NULL FROM counter c");
+    sql_db.exec("UPDATE parallax_schema_version SET version = $1", { 3 });
+    sql_db.commit();
+    QCOMPARE(tableCounts(sql_db)[QStringLiteral("taudb_view")], qint64(1));
+    auto count = [&](SqlDatabase& d, const std::string& sql) {
+        auto rows = d.query(sql);
+        return rows->next() ? rows->toInt(0) : -1;
+    };
+    QVERIFY(count(sql_db,
+                "SELECT COUNT(*) FROM counter_value v JOIN thread h ON h.id = v.thread "
+                "WHERE h.thread_index < 0")
+        > 0);
+
+    auto again = Database::open(location);
+    QVERIFY2(again.ok(), why(again).constData());
+    auto& migrated = dynamic_cast<SqlDatabase&>(*again.value());
+    QCOMPARE(migrated.schemaVersion(), SqlDatabase::CurrentSchemaVersion);
+    QVERIFY(migrated.hasParallaxTables());
+    QVERIFY(!migrated.tableExists("parallax_counter_value"));
+    QCOMPARE(count(migrated,
+                 "SELECT COUNT(*) FROM counter_value v JOIN thread h ON h.id = v.thread "
+                 "WHERE h.thread_index < 0"),
+        qint64(0));
+    // Sums of squares where the deviations were; the diff's explicit deviations kept aside.
+    {
+        auto rows = migrated.query("SELECT c.name, h.node_rank, h.context_rank, h.thread_rank, v.standard_deviation "
+                                   "FROM counter_value v JOIN counter c ON c.id = v.counter JOIN thread h "
+                                   "ON h.id = v.thread WHERE c.trial = $1",
+            { xmainId.value() });
+        int checked = 0;
+        while (rows->next()) {
+            const ThreadIndex t = xmain->findThread({ static_cast<int>(rows->toInt(1)),
+                static_cast<int>(rows->toInt(2)), static_cast<int>(rows->toInt(3)) });
+            const AtomicRow& r = xmain->atomicRow(t);
+            QCOMPARE(rows->toDouble(4),
+                r.sumSquares[static_cast<std::size_t>(r.find(xmain->findAtomicEvent(rows->toText(0))))]);
+            ++checked;
+        }
+        QVERIFY(checked > 0);
+    }
+    QVERIFY(count(migrated, "SELECT COUNT(*) FROM parallax_counter_deviation") > 0);
+    QCOMPARE(count(migrated,
+                 "SELECT COUNT(*) FROM parallax_counter_deviation d JOIN counter c ON c.id = d.counter "
+                 "WHERE c.trial = "
+                     + std::to_string(xmainId.value())),
+        qint64(0));
+    // Both trials come back exactly, explicit deviations included.
+    for (const auto& [id, trial] : { std::pair<qint64, TrialPtr> { xmainId.value(), xmain },
+             std::pair<qint64, TrialPtr> { diffId.value(), diff.trial() } }) {
+        const auto loaded = migrated.loadTrial(id, progress);
+        QVERIFY2(loaded.ok(), why(loaded).constData());
+        const QString difference = modelDifference(*trial, *loaded.value());
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
+    }
+    // The views made again (SQLite: in the form SQLite 3.7 parses), and TAU's Application views.
+    QVERIFY(migrated.tableExists("atomic_total_summary"));
+    if (sqlite) {
+        auto rows = migrated.query("SELECT sql FROM sqlite_master WHERE type = 'view'");
+        int views = 0;
+        while (rows->next()) {
+            QVERIFY2(!rows->toText(0).contains(QLatin1String("atomic_event (")), qPrintable(rows->toText(0)));
+            ++views;
+        }
+        QCOMPARE(views, 10);
+    }
+    const auto views = migrated.views();
+    QVERIFY(views.ok());
+    QCOMPARE(views.value().size(), std::size_t(3));
+    QCOMPARE(views.value()[1].name, QStringLiteral("Application-workflow"));
+    QCOMPARE(views.value()[2].name, QStringLiteral("Experiment-xmain"));
+    QCOMPARE(views.value()[2].parent, views.value()[1].id);
+    perfdb::TrialFilter filter;
+    filter.view = views.value()[2].id;
+    const auto listed = migrated.listTrials(filter);
+    QVERIFY2(listed.ok(), why(listed).constData());
+    QCOMPARE(listed.value().size(), std::size_t(1));
+    QCOMPARE(listed.value()[0].id, xmainId.value());
+    // Opening again changes nothing; new uploads and deletes work.
+    auto third = Database::open(location);
+    QVERIFY2(third.ok(), why(third).constData());
+    QCOMPARE(third.value()->views().value().size(), std::size_t(3));
+    QVERIFY(migrated.deleteTrial(diffId.value()).ok());
+    QCOMPARE(count(migrated, "SELECT COUNT(*) FROM parallax_counter_deviation"), qint64(0));
 }
 
 QTEST_GUILESS_MAIN(TestPerfdb)
