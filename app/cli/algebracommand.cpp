@@ -126,23 +126,26 @@ namespace {
             { QStringLiteral("exp") }, QStringLiteral("-o db: the experiment (default Comparisons)."), QStringLiteral("E"));
         const auto name = cmd.add({ QStringLiteral("name") }, QStringLiteral("The result's name."), QStringLiteral("T"));
         const auto threads = cmd.add({ QStringLiteral("threads") },
-            QStringLiteral("Thread sets that overlap or are disjoint: refuse (exact, the default), keep the union, sum "
-                           "threads per process or into one, or map the i-th threads (by-order). Equal or nested sets "
-                           "are united by (node, context, thread) unless a collapse is asked for, which always applies."),
-            QStringLiteral("exact|union|collapse-process|collapse-all|by-order"));
+            QStringLiteral("Thread sets that overlap or are disjoint: refuse them (exact, the default), keep the "
+                           "union, sum threads per process or into one (collapse-process, collapse-all), or map the "
+                           "i-th threads (by-order). Equal or nested sets are united by (node, context, thread) "
+                           "unless a collapse is asked for, which always applies."),
+            QStringLiteral("POLICY"));
         std::optional<QCommandLineOption> match, absent, conflict, metric, top, mode, file;
         if (!isDerive)
             match = cmd.add({ QStringLiteral("match") },
-                QStringLiteral("Event matching (default exact; normalized strips source locations, parameters and "
-                               "signatures, for compiler vs source instrumentation)."),
-                QStringLiteral("exact|no-source|normalized"));
+                QStringLiteral("Event matching: exact (default), no-source, or normalized (strips source "
+                               "locations, parameters and signatures, for compiler vs source instrumentation)."),
+                QStringLiteral("MATCH"));
         if (isSummary)
             absent = cmd.add({ QStringLiteral("absent") },
-                QStringLiteral("Cells absent from a run count as 0 (default) or are skipped."), QStringLiteral("zero|skip"));
+                QStringLiteral("Cells absent from a run count as 0 (zero, the default) or are skipped (skip)."),
+                QStringLiteral("HOW"));
         if (isMerge)
             conflict = cmd.add({ QStringLiteral("conflict") },
-                QStringLiteral("A metric several runs have: an error (default), the first or the last run's."),
-                QStringLiteral("error|first|last"));
+                QStringLiteral("A metric several runs have: an error (error, the default), the first or the last "
+                               "run's (first, last)."),
+                QStringLiteral("WHICH"));
         if (isDiff) {
             metric = cmd.add({ QStringLiteral("metric") },
                 QStringLiteral("The metric of the printed table (default the first)."), QStringLiteral("NAME"));
@@ -151,7 +154,7 @@ namespace {
         }
         if (isDerive) {
             mode = cmd.add({ QStringLiteral("mode") },
-                QStringLiteral("IEEE arithmetic (default) or ParaProf's (SEMANTICS.md 3)."), QStringLiteral("ieee|paraprof"));
+                QStringLiteral("ieee arithmetic (default) or paraprof's (SEMANTICS.md 3)."), QStringLiteral("MODE"));
             file = cmd.add({ QStringLiteral("file") }, QStringLiteral("Read the metric definitions from FILE."),
                 QStringLiteral("FILE"));
         }
