@@ -603,6 +603,14 @@ private Q_SLOTS:
         const QString out = tmp.filePath(QStringLiteral("d.ppk"));
         QCOMPARE(cli({ QStringLiteral("diff"), ring2, ring2, QStringLiteral("-o") + out }).exitCode, 0);
         QVERIFY(QFileInfo::exists(out));
+        // --reader-option before the command or as an option of pprof (gprof: fixnames).
+        const QString gprof = dataPath(QStringLiteral("tau2/gprof-wrf/gprof.out"));
+        const Run fixed = cli({ QStringLiteral("--reader-option"), QStringLiteral("fixnames"), QStringLiteral("pprof"),
+            QStringLiteral("-s"), gprof });
+        QCOMPARE(fixed.exitCode, 0);
+        QVERIFY(fixed.out != cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof }).out);
+        QCOMPARE(cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof, QStringLiteral("--reader-option=fixnames") }).out,
+            fixed.out);
     }
 
     void badNumbers_data()
