@@ -13,8 +13,7 @@ namespace {
         { RenderView::Table, RenderWindow::Main, "table", "", "statistics",
             "the Statistics tab: pprof-style columns per event" },
         { RenderView::Tree, RenderWindow::Main, "tree", "", "", "the Statistics tab as a call tree" },
-        { RenderView::CallGraph, RenderWindow::Main, "callgraph", "", "",
-            "the call graph laid out by Graphviz dot" },
+        { RenderView::CallGraph, RenderWindow::Main, "callgraph", "", "", "the call graph laid out by Graphviz dot" },
         { RenderView::UserEvents, RenderWindow::Main, "userevents", "", "", "the User Events tab" },
         { RenderView::Summary, RenderWindow::Main, "summary", "", "",
             "the Summary tab: source, threads, metrics, warnings, metadata" },
@@ -23,8 +22,7 @@ namespace {
         { RenderView::Histogram, RenderWindow::Main, "histogram", "NAME", "",
             "the distribution of one event across threads" },
         { RenderView::Databases, RenderWindow::Main, "databases", "", "", "the Databases dock (with --search)" },
-        { RenderView::Metadata, RenderWindow::Main, "metadata", "", "",
-            "the metadata editor of the --db/--id trial" },
+        { RenderView::Metadata, RenderWindow::Main, "metadata", "", "", "the metadata editor of the --db/--id trial" },
         { RenderView::CompareSideBySide, RenderWindow::Compare, "compare-sidebyside", "", "",
             "A's and B's bars per event with Δ and Δ%" },
         { RenderView::CompareSigned, RenderWindow::Compare, "compare-signed", "", "",
@@ -72,7 +70,8 @@ const RenderViewInfo* findRenderView(const QString& name)
 
 const RenderViewInfo& renderViewInfo(RenderView view)
 {
-    return *std::find_if(std::begin(table), std::end(table), [view](const RenderViewInfo& v) { return v.view == view; });
+    return *std::find_if(
+        std::begin(table), std::end(table), [view](const RenderViewInfo& v) { return v.view == view; });
 }
 
 QString renderViewNames(RenderWindow window)

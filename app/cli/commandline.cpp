@@ -116,9 +116,11 @@ std::optional<qint64> Command::integer(const QString& what, const QString& text,
         return std::nullopt;
     }
     if (v < min || v > max) {
-        const QString range = max == std::numeric_limits<qint64>::max() ? QStringLiteral("from %1").arg(min)
-                                                                        : QStringLiteral("from %1 to %2").arg(min).arg(max);
-        usageError(QStringLiteral("%1: %2 is out of range (expected a whole number %3)").arg(what, text.trimmed(), range));
+        const QString range = max == std::numeric_limits<qint64>::max()
+            ? QStringLiteral("from %1").arg(min)
+            : QStringLiteral("from %1 to %2").arg(min).arg(max);
+        usageError(
+            QStringLiteral("%1: %2 is out of range (expected a whole number %3)").arg(what, text.trimmed(), range));
         return std::nullopt;
     }
     return v;
@@ -138,7 +140,8 @@ bool Command::checkReader(const QString& name) const
     QStringList names;
     for (const Reader* r : ReaderRegistry::instance().readers())
         names << r->name();
-    usageError(QStringLiteral("--format: no reader named '%1' (readers: %2)").arg(name, names.join(QStringLiteral(", "))));
+    usageError(
+        QStringLiteral("--format: no reader named '%1' (readers: %2)").arg(name, names.join(QStringLiteral(", "))));
     return false;
 }
 

@@ -4,7 +4,6 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace parallax::cli {

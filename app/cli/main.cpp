@@ -209,7 +209,8 @@ int runInfo(const QStringList& args)
         QStringLiteral("Read with this reader instead of detecting the format."), QStringLiteral("NAME"));
     const auto stored = addStoredTrialOptions(cmd);
     const auto readerOption = addReaderOption(cmd);
-    cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("A profile directory or file in any format Parallax reads."));
+    cmd.addArgument(
+        QStringLiteral("PATH"), QStringLiteral("A profile directory or file in any format Parallax reads."));
     if (const auto stop = cmd.parse(args))
         return *stop;
     readerOptions += cmd.values(readerOption);
@@ -286,8 +287,8 @@ int runSynth(const QStringList& args)
     const auto m = dd ? cmd.integer(metrics, 1, 64, o.metrics) : std::nullopt;
     const auto u = m ? cmd.integer(userEvents, 0, 1000, o.userEvents) : std::nullopt;
     const auto k = u ? cmd.integer(perNode, 1, 10'000'000, o.threadsPerNode) : std::nullopt;
-    const auto sd = k ? cmd.integer(seed, 0, std::numeric_limits<qint64>::max(), static_cast<qint64>(o.seed))
-                      : std::nullopt;
+    const auto sd
+        = k ? cmd.integer(seed, 0, std::numeric_limits<qint64>::max(), static_cast<qint64>(o.seed)) : std::nullopt;
     if (!sd)
         return ExitUsage;
     if (*dd == 1)
@@ -301,8 +302,9 @@ int runSynth(const QStringList& args)
     o.seed = static_cast<std::uint64_t>(*sd);
     const QStringList positional = cmd.positional();
     if (positional.size() != 1)
-        return cmd.usageError(positional.isEmpty() ? QStringLiteral("give the OUT directory")
-                                                   : QStringLiteral("one OUT directory only, got %1").arg(positional.size()));
+        return cmd.usageError(positional.isEmpty()
+                ? QStringLiteral("give the OUT directory")
+                : QStringLiteral("one OUT directory only, got %1").arg(positional.size()));
     const QString out = positional.first();
     if (QFileInfo(out).exists() && !QDir(out).isEmpty())
         return failure(QStringLiteral("synth: %1 exists and is not empty; choose a new directory").arg(out));
