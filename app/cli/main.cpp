@@ -412,7 +412,11 @@ int showHelp(const QString&, const QStringList& args)
         return ExitSuccess;
     }
     const CommandEntry* c = findCommand(args.first());
-    if (!c || args.first() == QLatin1String("help")) {
+    if (c && args.first() == QLatin1String("help")) {
+        printOut(mainHelp());
+        return ExitSuccess;
+    }
+    if (!c) {
         std::fprintf(stderr, "parallax-cli help: unknown command '%s'\nTry 'parallax-cli --help' for the commands.\n",
             args.first().toLocal8Bit().constData());
         return ExitUsage;
