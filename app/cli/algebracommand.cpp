@@ -5,6 +5,7 @@
 #include "algebra/operations.h"
 #include "algebra/statistics.h"
 #include "algebra/units.h"
+#include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/writerregistry.h"
@@ -16,43 +17,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <optional>
 
 namespace parallax {
 
-const char* const AlgebraUsage = R"(algebra of runs (SEMANTICS.md 4); the result is an ordinary trial:
-  diff A B       A - B (A = baseline, B = candidate; positive = B is cheaper)
-  ratio A B      A / B cell by cell (IEEE: x/0 = inf, 0/0 = NaN)
-  mean X...      the mean of N runs        min X... | max X... | stddev X...
-  merge X...     the metrics of several runs in one trial
-  derive [--mode ieee|paraprof] (EXPR | --file FILE) X
-                 a new metric, e.g. 'FLOPS = "PAPI_FP_OPS" / "TIME"'
-  convert [--to FORMAT] [--format NAME] IN OUT
-                 read IN in any format, write OUT (tau directory, .ppk, ...)
-operands: a profile path in any format, or db:ID (a trial of --db LOCATION, $PARALLAX_DB or
-  the default database)
-options:
-  -o OUT         write the result: a TAU directory, FILE.ppk, ... (--to FORMAT forces one), or
-                 db: to store it in the database (--app A --exp E --name T)
-  --match exact|no-source|normalized    event matching (default exact; normalized strips
-                 source locations, parameters and signatures, for compiler vs source runs)
-  --threads exact|union|collapse-process|collapse-all|by-order
-                 thread sets that overlap or are disjoint: refuse (exact, the default), keep
-                 the union, sum threads per process or into one, or map the i-th threads;
-                 equal or nested sets are united by (node, context, thread), unless a
-                 collapse is asked for, which always applies
-  --absent zero|skip      mean/min/max/stddev: absent cells count as 0 (default) or are skipped
-  --conflict error|first|last   merge: a metric several runs have (default error)
-  --metric NAME  the metric of the printed table (default the first)
-  --top N        rows of the printed table (default 15; 0 = none)
-)";
-
 namespace {
 
-    int fail(const QString& message, int code = 2)
-    {
-        std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
-        return code;
-    }
+    using namespace cli;
+
+    int fail(const QString& message) { return failure(message); }
 
     void print(const QString& text) { std::fputs(text.toLocal8Bit().constData(), stdout); }
 
@@ -74,109 +48,206 @@ namespace {
         int top = 15;
     };
 
-    /// Parses the options every algebra command shares; returns an error text or an empty string.
-    QString parse(const QStringList& args, Options& o)
+    /// One of the words an enumerated option takes; a usage error naming the option, the value
+    /// and the words otherwise.
+    template <typename T>
+    std::optional<T> choice(const Command& cmd, const QCommandLineOption& option,
+        std::initializer_list<std::pair<const char*, T>> words, T fallback)
     {
-        for (int i = 0; i < args.size(); ++i) {
-            const QString& a = args[i];
-            auto value = [&](QString& target) {
-                if (i + 1 >= args.size())
-                    return false;
-                target = args[++i];
-                return true;
-            };
-            QString v;
-            if (a == QLatin1String("-o") || a == QLatin1String("--out")) {
-                if (!value(o.out))
-                    return QStringLiteral("%1 needs an output path").arg(a);
-            } else if (a == QLatin1String("--to")) {
-                if (!value(o.to))
-                    return QStringLiteral("--to needs a format");
-            } else if (a == QLatin1String("--format")) {
-                if (!value(o.format))
-                    return QStringLiteral("--format needs a reader name");
-            } else if (a == QLatin1String("--db")) {
-                if (!value(o.db))
-                    return QStringLiteral("--db needs a location");
-            } else if (a == QLatin1String("--app")) {
-                if (!value(o.app))
-                    return QStringLiteral("--app needs a name");
-            } else if (a == QLatin1String("--exp")) {
-                if (!value(o.exp))
-                    return QStringLiteral("--exp needs a name");
-            } else if (a == QLatin1String("--name")) {
-                if (!value(o.name))
-                    return QStringLiteral("--name needs a name");
-                o.algebra.name = o.name;
-            } else if (a == QLatin1String("--metric")) {
-                if (!value(o.metric))
-                    return QStringLiteral("--metric needs a metric name");
-            } else if (a == QLatin1String("--file")) {
-                if (!value(o.file))
-                    return QStringLiteral("--file needs a definition file");
-            } else if (a == QLatin1String("--top")) {
-                bool ok = false;
-                if (!value(v) || (o.top = v.toInt(&ok), !ok) || o.top < 0)
-                    return QStringLiteral("--top needs a count from 0");
-            } else if (a == QLatin1String("--mode")) {
-                if (!value(v))
-                    return QStringLiteral("--mode needs ieee or paraprof");
-                const auto mode = derivedModeFromName(v);
-                if (!mode)
-                    return QStringLiteral("--mode %1: use ieee or paraprof").arg(v);
-                o.mode = *mode;
-            } else if (a == QLatin1String("--match")) {
-                if (!value(v))
-                    return QStringLiteral("--match needs exact, no-source or normalized");
-                const QString m = v.toLower();
-                if (m == QLatin1String("exact"))
-                    o.algebra.match.policy = EventMatchPolicy::Exact;
-                else if (m == QLatin1String("no-source") || m == QLatin1String("no_source"))
-                    o.algebra.match.policy = EventMatchPolicy::NoSource;
-                else if (m == QLatin1String("normalized") || m == QLatin1String("normalised")
-                    || m == QLatin1String("routine"))
-                    o.algebra.match.policy = EventMatchPolicy::Routine;
-                else
-                    return QStringLiteral("--match %1: use exact, no-source or normalized").arg(v);
-            } else if (a == QLatin1String("--threads")) {
-                if (!value(v))
-                    return QStringLiteral("--threads needs a policy");
-                const QString t = v.toLower();
-                if (t == QLatin1String("exact"))
-                    o.algebra.threads = ThreadPolicy::Strict;
-                else if (t == QLatin1String("union"))
-                    o.algebra.threads = ThreadPolicy::UnionByKey;
-                else if (t == QLatin1String("collapse-process"))
-                    o.algebra.threads = ThreadPolicy::CollapseProcess;
-                else if (t == QLatin1String("collapse-all"))
-                    o.algebra.threads = ThreadPolicy::CollapseAll;
-                else if (t == QLatin1String("by-order"))
-                    o.algebra.threads = ThreadPolicy::MapByOrder;
-                else
-                    return QStringLiteral("--threads %1: use exact, union, collapse-process, collapse-all or by-order")
-                        .arg(v);
-            } else if (a == QLatin1String("--absent")) {
-                if (!value(v) || (v != QLatin1String("zero") && v != QLatin1String("skip")))
-                    return QStringLiteral("--absent needs zero or skip");
-                o.algebra.absent = v == QLatin1String("skip") ? AbsentCells::Skip : AbsentCells::AsZero;
-            } else if (a == QLatin1String("--conflict")) {
-                if (!value(v))
-                    return QStringLiteral("--conflict needs error, first or last");
-                if (v == QLatin1String("error"))
-                    o.algebra.conflict = MergeConflict::Error;
-                else if (v == QLatin1String("first"))
-                    o.algebra.conflict = MergeConflict::FirstWins;
-                else if (v == QLatin1String("last"))
-                    o.algebra.conflict = MergeConflict::LastWins;
-                else
-                    return QStringLiteral("--conflict %1: use error, first or last").arg(v);
-            } else if (a.startsWith(QLatin1Char('-')) && a.size() > 1) {
-                return QStringLiteral("unknown option %1").arg(a);
-            } else {
-                o.operands.append(a);
-            }
+        if (!cmd.isSet(option))
+            return fallback;
+        const QString v = cmd.value(option).toLower();
+        QStringList names;
+        for (const auto& [word, value] : words) {
+            if (v == QLatin1String(word))
+                return value;
+            names << QString::fromLatin1(word);
         }
-        return {};
+        names.removeDuplicates();
+        cmd.usageError(QStringLiteral("%1: '%2' is not one of %3")
+                           .arg(optionText(option), cmd.value(option), names.join(QStringLiteral(", "))));
+        return std::nullopt;
+    }
+
+    /// Synopsis and description of each algebra command (its --help).
+    struct AlgebraCommandText {
+        const char* name;
+        const char* arguments;
+        const char* description;
+    };
+    const AlgebraCommandText algebraTexts[] = {
+        { "diff", "A B",
+            "A - B (A = baseline, B = candidate; positive = B is cheaper), and a table of the largest\n"
+            "changes: per event the mean exclusive value of A and B over the result's threads, Δ and\n"
+            "Δ% = 100·(A−B)/A (SEMANTICS.md 4.6)." },
+        { "ratio", "A B", "A / B cell by cell (IEEE: x/0 = inf, 0/0 = NaN)." },
+        { "mean", "X...", "The mean of N runs, cell by cell." },
+        { "min", "X...", "The minimum of N runs, cell by cell." },
+        { "max", "X...", "The maximum of N runs, cell by cell." },
+        { "stddev", "X...", "The standard deviation of N runs, cell by cell." },
+        { "merge", "X...", "The metrics of several runs in one trial." },
+        { "derive", "(EXPR | --file FILE) X",
+            "A new metric computed from the trial's metrics, e.g. 'IPC = \"PAPI_TOT_INS\" / \"PAPI_TOT_CYC\"':\n"
+            "metric names in double quotes, numbers, + - * / and parentheses." },
+    };
+
+    const char* const OperandHelp
+        = "Operands: a profile path in any format, or db:ID (a trial of --db LOCATION, $PARALLAX_DB or\n"
+          "the default database). The result is an ordinary trial: -o writes or stores it.";
+
+    /// Parses the options of one algebra command; std::nullopt to run, else the exit code.
+    std::optional<int> parse(const QString& command, const QStringList& args, Options& o)
+    {
+        const AlgebraCommandText* text = nullptr;
+        for (const AlgebraCommandText& t : algebraTexts)
+            if (command == QLatin1String(t.name))
+                text = &t;
+        Command cmd(command, QString::fromUtf8(text->arguments), QString::fromUtf8(text->description));
+        cmd.setEpilogue(QString::fromUtf8(OperandHelp));
+        const bool isDerive = command == QLatin1String("derive");
+        const bool isDiff = command == QLatin1String("diff");
+        const bool isMerge = command == QLatin1String("merge");
+        const bool isSummary = command == QLatin1String("mean") || command == QLatin1String("min")
+            || command == QLatin1String("max") || command == QLatin1String("stddev");
+        const auto out = cmd.add({ QStringLiteral("o"), QStringLiteral("out") },
+            QStringLiteral("Write the result: a TAU directory, FILE.ppk, ... (--to forces a format), or db: to "
+                           "store it in the database (--app, --exp, --name)."),
+            QStringLiteral("OUT"));
+        const auto to = cmd.add({ QStringLiteral("to") }, QStringLiteral("The format -o writes (see 'parallax-cli formats')."),
+            QStringLiteral("FORMAT"));
+        const auto format = cmd.add({ QStringLiteral("format") },
+            QStringLiteral("Read the operands with this reader instead of detecting the format."), QStringLiteral("NAME"));
+        const auto db = cmd.add({ QStringLiteral("db") },
+            QStringLiteral("The database of db:ID operands and of -o db: (an SQLite file or postgresql://...)."),
+            QStringLiteral("LOCATION"));
+        const auto app = cmd.add({ QStringLiteral("app") },
+            QStringLiteral("-o db: the application (default: the trial's, else Parallax)."), QStringLiteral("A"));
+        const auto exp = cmd.add(
+            { QStringLiteral("exp") }, QStringLiteral("-o db: the experiment (default Comparisons)."), QStringLiteral("E"));
+        const auto name = cmd.add({ QStringLiteral("name") }, QStringLiteral("The result's name."), QStringLiteral("T"));
+        const auto threads = cmd.add({ QStringLiteral("threads") },
+            QStringLiteral("Thread sets that overlap or are disjoint: refuse them (exact, the default), keep the "
+                           "union, sum threads per process or into one (collapse-process, collapse-all), or map the "
+                           "i-th threads (by-order). Equal or nested sets are united by (node, context, thread) "
+                           "unless a collapse is asked for, which always applies."),
+            QStringLiteral("POLICY"));
+        std::optional<QCommandLineOption> match, absent, conflict, metric, top, mode, file;
+        if (!isDerive)
+            match = cmd.add({ QStringLiteral("match") },
+                QStringLiteral("Event matching: exact (default), no-source, or normalized (strips source "
+                               "locations, parameters and signatures, for compiler vs source instrumentation)."),
+                QStringLiteral("MATCH"));
+        if (isSummary)
+            absent = cmd.add({ QStringLiteral("absent") },
+                QStringLiteral("Cells absent from a run count as 0 (zero, the default) or are skipped (skip)."),
+                QStringLiteral("HOW"));
+        if (isMerge)
+            conflict = cmd.add({ QStringLiteral("conflict") },
+                QStringLiteral("A metric several runs have: an error (error, the default), the first or the last "
+                               "run's (first, last)."),
+                QStringLiteral("WHICH"));
+        if (isDiff) {
+            metric = cmd.add({ QStringLiteral("metric") },
+                QStringLiteral("The metric of the printed table (default the first)."), QStringLiteral("NAME"));
+            top = cmd.add({ QStringLiteral("top") }, QStringLiteral("Rows of the printed table (default 15; 0 = none)."),
+                QStringLiteral("N"));
+        }
+        if (isDerive) {
+            mode = cmd.add({ QStringLiteral("mode") },
+                QStringLiteral("ieee arithmetic (default) or paraprof's (SEMANTICS.md 3)."), QStringLiteral("MODE"));
+            file = cmd.add({ QStringLiteral("file") }, QStringLiteral("Read the metric definitions from FILE."),
+                QStringLiteral("FILE"));
+        }
+        if (const auto stop = cmd.parse(args))
+            return stop;
+        o.command = command;
+        o.operands = cmd.positional();
+        o.out = cmd.value(out);
+        o.to = cmd.value(to);
+        o.format = cmd.value(format);
+        o.db = cmd.value(db);
+        o.app = cmd.value(app);
+        o.exp = cmd.value(exp);
+        o.name = cmd.value(name);
+        o.algebra.name = o.name;
+        if (!cmd.checkReader(o.format))
+            return ExitUsage;
+        if (!o.to.isEmpty() && !WriterRegistry::instance().find(o.to)) {
+            QStringList known;
+            for (const WriterInfo* w : WriterRegistry::instance().writers())
+                known.append(w->name);
+            return cmd.usageError(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))));
+        }
+        const auto threadPolicy = choice<ThreadPolicy>(cmd, threads,
+            { { "exact", ThreadPolicy::Strict }, { "union", ThreadPolicy::UnionByKey },
+                { "collapse-process", ThreadPolicy::CollapseProcess }, { "collapse-all", ThreadPolicy::CollapseAll },
+                { "by-order", ThreadPolicy::MapByOrder } },
+            ThreadPolicy::Strict);
+        if (!threadPolicy)
+            return ExitUsage;
+        o.algebra.threads = *threadPolicy;
+        if (match) {
+            const auto policy = choice<EventMatchPolicy>(cmd, *match,
+                { { "exact", EventMatchPolicy::Exact }, { "no-source", EventMatchPolicy::NoSource },
+                    { "no_source", EventMatchPolicy::NoSource }, { "normalized", EventMatchPolicy::Routine },
+                    { "normalised", EventMatchPolicy::Routine }, { "routine", EventMatchPolicy::Routine } },
+                EventMatchPolicy::Exact);
+            if (!policy)
+                return ExitUsage;
+            o.algebra.match.policy = *policy;
+        }
+        if (absent) {
+            const auto a = choice<AbsentCells>(
+                cmd, *absent, { { "zero", AbsentCells::AsZero }, { "skip", AbsentCells::Skip } }, AbsentCells::AsZero);
+            if (!a)
+                return ExitUsage;
+            o.algebra.absent = *a;
+        }
+        if (conflict) {
+            const auto c = choice<MergeConflict>(cmd, *conflict,
+                { { "error", MergeConflict::Error }, { "first", MergeConflict::FirstWins },
+                    { "last", MergeConflict::LastWins } },
+                MergeConflict::Error);
+            if (!c)
+                return ExitUsage;
+            o.algebra.conflict = *c;
+        }
+        if (metric)
+            o.metric = cmd.value(*metric);
+        if (top) {
+            const auto n = cmd.integer(*top, 0, std::numeric_limits<int>::max(), o.top);
+            if (!n)
+                return ExitUsage;
+            o.top = static_cast<int>(*n);
+        }
+        if (mode && cmd.isSet(*mode)) {
+            const auto m = derivedModeFromName(cmd.value(*mode));
+            if (!m)
+                return cmd.usageError(
+                    QStringLiteral("--mode: '%1' is not one of ieee, paraprof").arg(cmd.value(*mode)));
+            o.mode = *m;
+        }
+        if (file)
+            o.file = cmd.value(*file);
+        // The operands each command takes.
+        const bool binary = command == QLatin1String("diff") || command == QLatin1String("ratio");
+        if (isDerive) {
+            if (o.file.isEmpty()) {
+                if (o.operands.size() != 2)
+                    return cmd.usageError(QStringLiteral("needs EXPR and one operand X (or --file FILE X)"));
+                o.expression = o.operands.takeFirst();
+            } else if (o.operands.size() != 1) {
+                return cmd.usageError(QStringLiteral("with --file, needs one operand X"));
+            }
+        } else if (binary && o.operands.size() != 2) {
+            return cmd.usageError(QStringLiteral("needs two operands, A (baseline) and B; got %1").arg(o.operands.size()));
+        } else if (!binary && o.operands.isEmpty()) {
+            return cmd.usageError(QStringLiteral("needs at least one operand"));
+        }
+        for (const QString& operand : std::as_const(o.operands))
+            if (!cmd.checkOperand(operand))
+                return ExitUsage;
+        return std::nullopt;
     }
 
     /// A path in any readable format, or db:ID.
@@ -237,12 +308,12 @@ namespace {
             QStringList known;
             for (const WriterInfo* w : WriterRegistry::instance().writers())
                 known.append(w->name);
-            return fail(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))), 1);
+            return fail(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))));
         }
         if (writer->directory && QFileInfo::exists(o.out) && !QDir(o.out).isEmpty())
-            return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(o.out), 1);
+            return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(o.out));
         if (!writer->directory && QFileInfo::exists(o.out))
-            return fail(QStringLiteral("%1 exists; choose a new file name").arg(o.out), 1);
+            return fail(QStringLiteral("%1 exists; choose a new file name").arg(o.out));
         const QString error = writer->write(result, o.out);
         if (!error.isEmpty())
             return fail(error);
@@ -385,25 +456,8 @@ bool isAlgebraCommand(const QString& command)
 int runAlgebraCommand(const QString& command, const QStringList& args)
 {
     Options o;
-    o.command = command;
-    const QString error = parse(args, o);
-    if (!error.isEmpty())
-        return fail(command + QStringLiteral(": ") + error + QStringLiteral(" (see parallax-cli help)"), 1);
-    const bool binary = command == QLatin1String("diff") || command == QLatin1String("ratio");
-    if (command == QLatin1String("derive")) {
-        // derive EXPR X, or derive --file FILE X.
-        if (o.file.isEmpty()) {
-            if (o.operands.size() != 2)
-                return fail(QStringLiteral("derive: usage: derive [--mode ieee|paraprof] (EXPR | --file FILE) X"), 1);
-            o.expression = o.operands.takeFirst();
-        } else if (o.operands.size() != 1) {
-            return fail(QStringLiteral("derive: usage: derive [--mode ieee|paraprof] (EXPR | --file FILE) X"), 1);
-        }
-    } else if (binary && o.operands.size() != 2) {
-        return fail(QStringLiteral("%1: needs two operands, A (baseline) and B").arg(command), 1);
-    } else if (!binary && o.operands.isEmpty()) {
-        return fail(QStringLiteral("%1: needs at least one operand").arg(command), 1);
-    }
+    if (const auto stop = parse(command, args, o))
+        return *stop;
 
     std::vector<std::shared_ptr<const Trial>> operands;
     for (const QString& spec : o.operands) {
@@ -458,26 +512,35 @@ int runAlgebraCommand(const QString& command, const QStringList& args)
 
 int runConvert(const QStringList& args)
 {
-    QString to;
-    QString format;
-    QStringList paths;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        if (a == QLatin1String("--to") && i + 1 < args.size())
-            to = args[++i];
-        else if (a == QLatin1String("--format") && i + 1 < args.size())
-            format = args[++i];
-        else if (a.startsWith(QLatin1Char('-')))
-            return fail(QStringLiteral("convert: unknown option %1").arg(a), 1);
-        else
-            paths.append(a);
-    }
+    Command cmd(QStringLiteral("convert"), QStringLiteral("IN OUT"),
+        QStringLiteral("Read IN in any format Parallax reads (or db:ID), write OUT in the format its name says\n"
+                       "(a TAU directory, FILE.ppk, .csv, .json...) or --to FORMAT."));
+    const auto to = cmd.add({ QStringLiteral("to") }, QStringLiteral("The format to write (see 'parallax-cli formats')."),
+        QStringLiteral("FORMAT"));
+    const auto format = cmd.add({ QStringLiteral("format") },
+        QStringLiteral("Read IN with this reader instead of detecting the format."), QStringLiteral("NAME"));
+    const auto db = cmd.add({ QStringLiteral("db") }, QStringLiteral("The database of a db:ID input."),
+        QStringLiteral("LOCATION"));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    const QStringList paths = cmd.positional();
     if (paths.size() != 2)
-        return fail(QStringLiteral("convert: usage: convert [--to FORMAT] [--format NAME] IN OUT"), 1);
+        return cmd.usageError(QStringLiteral("needs IN and OUT, got %1 argument(s)").arg(paths.size()));
+    if (!cmd.checkOperand(paths[0]))
+        return ExitUsage;
     Options o;
-    o.format = format;
-    o.to = to;
+    o.format = cmd.value(format);
+    o.to = cmd.value(to);
+    o.db = cmd.value(db);
     o.out = paths[1];
+    if (!cmd.checkReader(o.format))
+        return ExitUsage;
+    if (!o.to.isEmpty() && !WriterRegistry::instance().find(o.to)) {
+        QStringList known;
+        for (const WriterInfo* w : WriterRegistry::instance().writers())
+            known.append(w->name);
+        return cmd.usageError(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))));
+    }
     QString error;
     const auto trial = loadOperand(paths[0], o, &error);
     if (!trial)

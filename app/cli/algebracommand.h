@@ -11,21 +11,18 @@ namespace parallax {
 
 /// `parallax-cli diff|ratio|merge|mean|min|max|stddev|derive ...`: the algebra of runs
 /// (SEMANTICS.md 4) on trials read from files or from the database (`db:ID`), written to any
-/// writable format or stored in the database (`-o db:`). Returns the exit code (0 ok, 1 usage,
-/// 2 failure).
+/// writable format or stored in the database (`-o db:`). One parser per command (`diff --help`).
+/// Returns the exit code of cli::Exit (0 ok, 1 failure, 2 usage).
 int runAlgebraCommand(const QString& command, const QStringList& args);
 
 /// True for the command names runAlgebraCommand() takes.
 bool isAlgebraCommand(const QString& command);
 
-/// `parallax-cli convert IN OUT [--to FORMAT] [--format NAME]`.
+/// `parallax-cli convert IN OUT [--to FORMAT] [--format NAME] [--db LOCATION]`; the exit code.
 int runConvert(const QStringList& args);
 
 /// A trial from a path in any readable format (`format` forces a reader) or from the database
 /// (`db:ID`, in `db` or $PARALLAX_DB or the default database); nullptr and `error` on failure.
 std::shared_ptr<const Trial> loadTrialOperand(const QString& spec, const QString& db, const QString& format, QString* error);
-
-/// The usage text of the algebra commands and convert, for `parallax-cli help`.
-extern const char* const AlgebraUsage;
 
 } // namespace parallax

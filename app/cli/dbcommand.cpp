@@ -2,6 +2,7 @@
 
 #include "algebra/semanticmodel.h"
 #include "algebra/semanticprofile.h"
+#include "app/cli/commandline.h"
 #include "app/cli/semanticcommand.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/writerregistry.h"
@@ -14,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cstdio>
+#include <limits>
 #include <unistd.h>
 #include <variant>
 
@@ -21,66 +23,13 @@ namespace parallax {
 
 namespace {
 
-    const char* const DbUsage = R"(usage: parallax-cli db <command> [--db LOCATION] ...
+    using namespace cli;
 
-LOCATION is an SQLite file, or a PostgreSQL server as postgresql://user@host:port/db or a libpq
-keyword string ("host=/tmp port=5432 dbname=perf"); the password comes from the URI, PGPASSWORD
-or ~/.pgpass. Without --db: $PARALLAX_DB, else the default SQLite database
-(~/.local/share/parallax/parallax.sqlite).
+    int fail(const QString& message) { return failure(message); }
 
-commands:
-  init                                  create the schema (or migrate an older one)
-  load --app A --exp E [--name T] [--format F] PATH...
-                                        read each PATH and store it as one trial
-  list [--app A] [--exp E] [--name TEXT] [--where KEY=VALUE]... [--view ID] [--json]
-                                        list trials (id, name, application, experiment,
-                                        threads, metrics, upload time)
-  rename --id N NAME                    rename a trial
-  delete --id N                         delete a trial and all its rows
-  meta --id N KEY [VALUE]               set a metadata value (no VALUE: remove the key)
-  export --id N [--format tau|ppk] OUT  write a trial back: a TAU profile directory, or a
-                                        ParaProf .ppk when OUT ends in .ppk (or --format)
-  views                                 list the TAUdb views (saved metadata filters)
+    void print(const QString& text) { printOut(text); }
 
-SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest version) or NAME@VERSION.
-  model save FILE.json [--name N] [--comment C]
-                                        check the model file, then store it as the next version
-                                        of N (default: the file's "name"); versions never change
-  model list [--json]                   list the stored models (id, name, version, created,
-                                        attached trials, comment)
-  model show MODEL                      print a stored model's JSON
-  model attach TRIAL_ID MODEL           attach a model version to a trial
-  model detach TRIAL_ID MODEL           detach it (a bare NAME: every attached version of it)
-  model delete ID|NAME@VERSION [--force]
-                                        delete a model version; one that is attached to a trial
-                                        is refused unless --force (which detaches it everywhere)
-  semantic TRIAL_ID [MODEL] [--metric M] [--json]
-                                        load a stored trial and print its semantic profile with
-                                        each attached model (or with MODEL), as
-                                        `parallax-cli semantic` prints it (mean over threads)
-)";
-
-    int fail(const QString& message, int code = 2)
-    {
-        std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
-        return code;
-    }
-
-    int usage(const QString& message)
-    {
-        if (!message.isEmpty())
-            std::fprintf(stderr, "parallax-cli: db: %s\n", message.toLocal8Bit().constData());
-        std::fputs(DbUsage, stderr);
-        return 1;
-    }
-
-    void print(const QString& text)
-    {
-        const QByteArray bytes = text.toUtf8();
-        std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
-    }
-
-    /// Options shared by the db commands, parsed once.
+    /// The options of the db commands, parsed by each command's own parser.
     struct Options {
         QString db;
         QString app;
@@ -94,67 +43,9 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
         qint64 view = 0;
         bool json = false;
         std::vector<std::pair<QString, QString>> where;
+        /// The positional arguments after the command's name ("model save": after "save").
         QStringList positional;
-        QString error;
     };
-
-    Options parse(const QStringList& args)
-    {
-        Options o;
-        for (int i = 0; i < args.size(); ++i) {
-            const QString& a = args[i];
-            auto value = [&](QString& out) {
-                if (i + 1 >= args.size()) {
-                    o.error = QStringLiteral("%1 needs a value").arg(a);
-                    return false;
-                }
-                out = args[++i];
-                return true;
-            };
-            QString v;
-            if (a == QLatin1String("--db")) {
-                value(o.db);
-            } else if (a == QLatin1String("--app")) {
-                value(o.app);
-            } else if (a == QLatin1String("--exp")) {
-                value(o.exp);
-            } else if (a == QLatin1String("--name")) {
-                value(o.name);
-            } else if (a == QLatin1String("--format")) {
-                value(o.format);
-            } else if (a == QLatin1String("--comment")) {
-                value(o.comment);
-            } else if (a == QLatin1String("--metric")) {
-                value(o.metric);
-            } else if (a == QLatin1String("--force")) {
-                o.force = true;
-            } else if (a == QLatin1String("--json")) {
-                o.json = true;
-            } else if (a == QLatin1String("--id") || a == QLatin1String("--view")) {
-                if (!value(v))
-                    continue;
-                bool ok = false;
-                const qint64 n = v.toLongLong(&ok);
-                if (!ok || n < 0)
-                    o.error = QStringLiteral("%1 needs a number, got '%2'").arg(a, v);
-                else
-                    (a == QLatin1String("--id") ? o.id : o.view) = n;
-            } else if (a == QLatin1String("--where")) {
-                if (!value(v))
-                    continue;
-                const qsizetype eq = v.indexOf(QLatin1Char('='));
-                if (eq <= 0)
-                    o.error = QStringLiteral("--where needs KEY=VALUE, got '%1'").arg(v);
-                else
-                    o.where.emplace_back(v.left(eq), v.mid(eq + 1));
-            } else if (a.startsWith(QLatin1String("--"))) {
-                o.error = QStringLiteral("unknown option %1").arg(a);
-            } else {
-                o.positional << a;
-            }
-        }
-        return o;
-    }
 
     QString progressLine(const QString& stage, qint64 done, qint64 total)
     {
@@ -171,13 +62,6 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
 
     int cmdLoad(perfdb::Database& db, const Options& o)
     {
-        if (o.positional.isEmpty())
-            return usage(QStringLiteral("load needs at least one PATH"));
-        if (o.app.isEmpty() || o.exp.isEmpty())
-            return usage(
-                QStringLiteral("load needs --app and --exp (the application and experiment the trials belong to)"));
-        if (!o.name.isEmpty() && o.positional.size() > 1)
-            return usage(QStringLiteral("--name names one trial; give one PATH with it"));
         const bool interactive = isatty(fileno(stderr));
         for (const QString& path : o.positional) {
             Progress readProgress;
@@ -261,8 +145,6 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
 
     int cmdExport(perfdb::Database& db, const Options& o)
     {
-        if (o.id < 0 || o.positional.size() != 1)
-            return usage(QStringLiteral("export needs --id N and one OUT path"));
         const QString out = o.positional.first();
         const WriterInfo* writer
             = o.format.isEmpty() ? WriterRegistry::instance().forPath(out) : WriterRegistry::instance().find(o.format);
@@ -270,14 +152,13 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
             QStringList known;
             for (const WriterInfo* w : WriterRegistry::instance().writers())
                 known.append(w->name);
-            return fail(QStringLiteral("export --format %1: Parallax writes %2")
-                            .arg(o.format, known.join(QStringLiteral(", "))),
-                1);
+            return fail(QStringLiteral("export: no writer for %1: Parallax writes %2 (--format)")
+                            .arg(out, known.join(QStringLiteral(", "))));
         }
         if (writer->directory && QFileInfo::exists(out) && !QDir(out).isEmpty())
-            return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(out), 1);
+            return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(out));
         if (!writer->directory && QFileInfo::exists(out))
-            return fail(QStringLiteral("%1 exists; choose a new file name").arg(out), 1);
+            return fail(QStringLiteral("%1 exists; choose a new file name").arg(out));
         Progress progress;
         const auto trial = db.loadTrial(o.id, progress);
         if (!trial)
@@ -331,9 +212,7 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
 
     int cmdModelSave(perfdb::Database& db, const Options& o)
     {
-        if (o.positional.size() != 2)
-            return usage(QStringLiteral("model save needs one FILE.json"));
-        const QString path = o.positional[1];
+        const QString path = o.positional[0];
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             return fail(QStringLiteral("%1: %2").arg(path, file.errorString()));
@@ -396,100 +275,84 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
         return 0;
     }
 
-    int cmdModel(perfdb::Database& db, const Options& o)
+    int cmdModelShow(perfdb::Database& db, const Options& o)
     {
-        const QString sub = o.positional.value(0);
-        if (sub == QLatin1String("save"))
-            return cmdModelSave(db, o);
-        if (sub == QLatin1String("list"))
-            return cmdModelList(db, o);
-        if (sub == QLatin1String("show")) {
-            if (o.positional.size() != 2)
-                return usage(QStringLiteral("model show needs one MODEL (ID, NAME or NAME@VERSION)"));
-            const auto model = findModel(db, o.positional[1]);
-            if (!model)
-                return fail(model.error().toString());
-            QByteArray json = model.value().json;
-            if (!json.endsWith('\n'))
-                json += '\n';
-            std::fwrite(json.constData(), 1, static_cast<std::size_t>(json.size()), stdout);
-            return 0;
-        }
-        if (sub == QLatin1String("attach") || sub == QLatin1String("detach")) {
-            qint64 trial = 0;
-            if (o.positional.size() != 3 || !parseId(o.positional[1], trial))
-                return usage(QStringLiteral("model %1 needs TRIAL_ID MODEL").arg(sub));
-            const bool attach = sub == QLatin1String("attach");
-            const QString& ref = o.positional[2];
-            qint64 refId = 0;
-            if (!attach && !parseId(ref, refId) && !ref.contains(QLatin1Char('@'))) {
-                // detach NAME: whichever versions of it are attached, not only the latest.
-                const auto attached = db.semanticModelsOfTrial(trial);
-                if (!attached)
-                    return fail(attached.error().toString());
-                int detached = 0;
-                for (const auto& m : attached.value()) {
-                    if (m.info.name != ref)
-                        continue;
-                    const auto done = db.detachSemanticModel(trial, m.info.id);
-                    if (!done)
-                        return fail(done.error().toString());
-                    print(QStringLiteral("detached semantic model \"%1\" version %2 (id %3) from trial %4\n")
-                              .arg(m.info.name)
-                              .arg(m.info.version)
-                              .arg(m.info.id)
-                              .arg(trial));
-                    ++detached;
-                }
-                if (detached == 0)
-                    return fail(QStringLiteral("no version of semantic model \"%1\" is attached to trial %2")
-                                    .arg(ref)
-                                    .arg(trial));
-                return 0;
+        const auto model = findModel(db, o.positional[0]);
+        if (!model)
+            return fail(model.error().toString());
+        QByteArray json = model.value().json;
+        if (!json.endsWith('\n'))
+            json += '\n';
+        std::fwrite(json.constData(), 1, static_cast<std::size_t>(json.size()), stdout);
+        return 0;
+    }
+
+    int cmdModelAttachOrDetach(perfdb::Database& db, const Options& o, bool attach)
+    {
+        qint64 trial = 0;
+        parseId(o.positional[0], trial); // checked by the parser
+        const QString& ref = o.positional[1];
+        qint64 refId = 0;
+        if (!attach && !parseId(ref, refId) && !ref.contains(QLatin1Char('@'))) {
+            // detach NAME: whichever versions of it are attached, not only the latest.
+            const auto attached = db.semanticModelsOfTrial(trial);
+            if (!attached)
+                return fail(attached.error().toString());
+            int detached = 0;
+            for (const auto& m : attached.value()) {
+                if (m.info.name != ref)
+                    continue;
+                const auto done = db.detachSemanticModel(trial, m.info.id);
+                if (!done)
+                    return fail(done.error().toString());
+                print(QStringLiteral("detached semantic model \"%1\" version %2 (id %3) from trial %4\n")
+                          .arg(m.info.name)
+                          .arg(m.info.version)
+                          .arg(m.info.id)
+                          .arg(trial));
+                ++detached;
             }
-            const auto model = findModel(db, ref);
-            if (!model)
-                return fail(model.error().toString());
-            const perfdb::SemanticModelInfo& info = model.value().info;
-            if (attach) {
-                // Refuse a model this Parallax cannot load (stored by another tool or version).
-                const auto parsed = parseStored(model.value());
-                if (const auto* error = std::get_if<semantic::ModelError>(&parsed))
-                    return fail(error->toString());
-            }
-            const auto done = attach ? db.attachSemanticModel(trial, info.id) : db.detachSemanticModel(trial, info.id);
-            if (!done)
-                return fail(done.error().toString());
-            print(QStringLiteral("%1 semantic model \"%2\" version %3 (id %4) %5 trial %6\n")
-                      .arg(attach ? QStringLiteral("attached") : QStringLiteral("detached"), info.name)
-                      .arg(info.version)
-                      .arg(info.id)
-                      .arg(attach ? QStringLiteral("to") : QStringLiteral("from"))
-                      .arg(trial));
+            if (detached == 0)
+                return fail(
+                    QStringLiteral("no version of semantic model \"%1\" is attached to trial %2").arg(ref).arg(trial));
             return 0;
         }
-        if (sub == QLatin1String("delete")) {
-            if (o.positional.size() != 2)
-                return usage(QStringLiteral("model delete needs one ID (or NAME@VERSION)"));
-            const QString& ref = o.positional[1];
-            qint64 id = 0;
-            if (!parseId(ref, id) && !ref.contains(QLatin1Char('@')))
-                return usage(QStringLiteral("model delete deletes one version: give its ID or NAME@VERSION"));
-            const auto model = findModel(db, ref);
-            if (!model)
-                return fail(model.error().toString());
-            const perfdb::SemanticModelInfo& info = model.value().info;
-            const auto done = db.deleteSemanticModel(info.id, o.force);
-            if (!done)
-                return fail(done.error().toString() + (o.force ? QString() : QStringLiteral(" (add --force)")));
-            print(QStringLiteral("deleted semantic model \"%1\" version %2 (id %3)\n")
-                      .arg(info.name)
-                      .arg(info.version)
-                      .arg(info.id));
-            return 0;
+        const auto model = findModel(db, ref);
+        if (!model)
+            return fail(model.error().toString());
+        const perfdb::SemanticModelInfo& info = model.value().info;
+        if (attach) {
+            // Refuse a model this Parallax cannot load (stored by another tool or version).
+            const auto parsed = parseStored(model.value());
+            if (const auto* error = std::get_if<semantic::ModelError>(&parsed))
+                return fail(error->toString());
         }
-        return usage(sub.isEmpty() ? QStringLiteral("model needs a command (save, list, show, attach, detach, delete)")
-                                   : QStringLiteral("unknown model command '%1'").arg(sub));
+        const auto done = attach ? db.attachSemanticModel(trial, info.id) : db.detachSemanticModel(trial, info.id);
+        if (!done)
+            return fail(done.error().toString());
+        print(QStringLiteral("%1 semantic model \"%2\" version %3 (id %4) %5 trial %6\n")
+                  .arg(attach ? QStringLiteral("attached") : QStringLiteral("detached"), info.name)
+                  .arg(info.version)
+                  .arg(info.id)
+                  .arg(attach ? QStringLiteral("to") : QStringLiteral("from"))
+                  .arg(trial));
+        return 0;
+    }
+
+    int cmdModelDelete(perfdb::Database& db, const Options& o)
+    {
+        const auto model = findModel(db, o.positional[0]);
+        if (!model)
+            return fail(model.error().toString());
+        const perfdb::SemanticModelInfo& info = model.value().info;
+        const auto done = db.deleteSemanticModel(info.id, o.force);
+        if (!done)
+            return fail(done.error().toString() + (o.force ? QString() : QStringLiteral(" (add --force)")));
+        print(QStringLiteral("deleted semantic model \"%1\" version %2 (id %3)\n")
+                  .arg(info.name)
+                  .arg(info.version)
+                  .arg(info.id));
+        return 0;
     }
 
     /// `db semantic TRIAL_ID [MODEL]`: the semantic profile of a stored trial, computed on load with
@@ -497,8 +360,7 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
     int cmdSemantic(perfdb::Database& db, const Options& o)
     {
         qint64 trialId = 0;
-        if (o.positional.isEmpty() || o.positional.size() > 2 || !parseId(o.positional[0], trialId))
-            return usage(QStringLiteral("semantic needs TRIAL_ID [MODEL]"));
+        parseId(o.positional[0], trialId); // checked by the parser
         std::vector<perfdb::StoredSemanticModel> models;
         if (o.positional.size() == 2) {
             auto model = findModel(db, o.positional[1]);
@@ -523,7 +385,7 @@ SEAA semantic models (SEMANTICS.md 5): MODEL is an id, a NAME (its latest versio
         if (trial->metricCount() == 0)
             return fail(QStringLiteral("trial %1 has no metric").arg(trialId));
         if (!o.metric.isEmpty() && !trial->findMetric(o.metric).isValid())
-            return fail(QStringLiteral("trial %1 has no metric \"%2\"").arg(trialId).arg(o.metric), 1);
+            return fail(QStringLiteral("trial %1 has no metric \"%2\"").arg(trialId).arg(o.metric));
         // The report is the one of `parallax-cli semantic` (semanticcommand.h), so a stored trial
         // reads exactly like the same trial given as a path.
         SemanticReportOptions report;
@@ -589,37 +451,10 @@ perfdb::DbResult<std::shared_ptr<Trial>> loadTrialFromDatabase(const QString& lo
     return db.value()->loadTrial(id, progress);
 }
 
-int runDbCommand(const QStringList& args)
-{
-    if (args.isEmpty() || args.first() == QLatin1String("help") || args.first() == QLatin1String("--help"))
-        return usage({});
-    const QString command = args.first();
-    const Options o = parse(args.mid(1));
-    if (!o.error.isEmpty())
-        return usage(o.error);
-    static const QStringList commands
-        = { QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"), QStringLiteral("rename"),
-              QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"), QStringLiteral("views"),
-              QStringLiteral("model"), QStringLiteral("semantic") };
-    if (!commands.contains(command))
-        return usage(QStringLiteral("unknown command '%1'").arg(command));
-    auto opened = perfdb::Database::open(databaseLocation(o.db));
-    if (!opened)
-        return fail(opened.error().toString());
-    perfdb::Database& db = *opened.value();
-    if (command == QLatin1String("init"))
-        return cmdInit(db);
-    if (command == QLatin1String("load"))
-        return cmdLoad(db, o);
-    if (command == QLatin1String("list"))
-        return cmdList(db, o);
-    if (command == QLatin1String("export"))
-        return cmdExport(db, o);
-    if (command == QLatin1String("model"))
-        return cmdModel(db, o);
-    if (command == QLatin1String("semantic"))
-        return cmdSemantic(db, o);
-    if (command == QLatin1String("views")) {
+namespace {
+
+    int cmdViews(perfdb::Database& db, const Options&)
+    {
         const auto views = db.views();
         if (!views)
             return fail(views.error().toString());
@@ -627,26 +462,311 @@ int runDbCommand(const QStringList& args)
             print(QStringLiteral("%1  %2  %3  (%4)\n").arg(v.id, 4).arg(v.parent, 4).arg(v.name, v.conjoin));
         return 0;
     }
-    if (o.id < 0)
-        return usage(QStringLiteral("%1 needs --id N").arg(command));
-    if (command == QLatin1String("rename")) {
-        if (o.positional.size() != 1)
-            return usage(QStringLiteral("rename needs one NAME"));
+
+    int cmdRename(perfdb::Database& db, const Options& o)
+    {
         const auto r = db.renameTrial(o.id, o.positional.first());
         return r ? 0 : fail(r.error().toString());
     }
-    if (command == QLatin1String("delete")) {
+
+    int cmdDelete(perfdb::Database& db, const Options& o)
+    {
         const auto r = db.deleteTrial(o.id);
         if (!r)
             return fail(r.error().toString());
         print(QStringLiteral("deleted trial %1\n").arg(o.id));
         return 0;
     }
-    // meta
-    if (o.positional.isEmpty() || o.positional.size() > 2)
-        return usage(QStringLiteral("meta needs KEY [VALUE]"));
-    const auto r = db.setMetadata(o.id, o.positional.first(), o.positional.size() == 2 ? o.positional[1] : QString());
-    return r ? 0 : fail(r.error().toString());
-}
+
+    int cmdMeta(perfdb::Database& db, const Options& o)
+    {
+        const auto r
+            = db.setMetadata(o.id, o.positional.first(), o.positional.size() == 2 ? o.positional[1] : QString());
+        return r ? 0 : fail(r.error().toString());
+    }
+
+    /// The options a db command takes besides --db.
+    enum Option : unsigned {
+        App = 1u << 0,
+        Exp = 1u << 1,
+        Name = 1u << 2,
+        Format = 1u << 3,
+        Comment = 1u << 4,
+        Metric = 1u << 5,
+        Force = 1u << 6,
+        Id = 1u << 7, ///< --id N, required
+        View = 1u << 8,
+        Json = 1u << 9,
+        Where = 1u << 10,
+        TrialArgument = 1u << 11, ///< the first positional argument is a trial id
+    };
+
+    struct DbSubcommand;
+    int runModelCommand(const QStringList& args);
+
+    /// One db command: the table gives the dispatch, each command's parser and usage line, and
+    /// the list in `db --help`.
+    struct DbSubcommand {
+        const char* name;
+        const char* arguments; ///< the positional arguments, for the usage line
+        const char* summary;
+        unsigned options;
+        int minArguments;
+        int maxArguments; ///< -1: any number
+        int (*run)(perfdb::Database&, const Options&);
+    };
+
+    const DbSubcommand dbCommands[] = {
+        { "init", "", "Create the schema (or migrate an older one).", 0, 0, 0,
+            [](perfdb::Database& db, const Options&) { return cmdInit(db); } },
+        { "load", "--app A --exp E PATH...", "Read each PATH and store it as one trial.", App | Exp | Name | Format, 1,
+            -1, cmdLoad },
+        { "list", "", "List trials (id, name, application, experiment, threads, metrics, upload time).",
+            App | Exp | Name | Where | View | Json, 0, 0, cmdList },
+        { "rename", "--id N NAME", "Rename a trial.", Id, 1, 1, cmdRename },
+        { "delete", "--id N", "Delete a trial and all its rows.", Id, 0, 0, cmdDelete },
+        { "meta", "--id N KEY [VALUE]", "Set a metadata value of a trial (no VALUE: remove the key).", Id, 1, 2,
+            cmdMeta },
+        { "export", "--id N OUT",
+            "Write a trial back: a TAU profile directory, or a ParaProf .ppk when OUT ends in .ppk\n"
+            "(or another format by OUT's suffix or --format).",
+            Id | Format, 1, 1, cmdExport },
+        { "views", "", "List the TAUdb views (saved metadata filters).", 0, 0, 0, cmdViews },
+        { "model", "save|list|show|attach|detach|delete ...",
+            "SEAA semantic models (SEMANTICS.md 5): 'parallax-cli db model --help'.", 0, 0, -1, nullptr },
+        { "semantic", "TRIAL_ID [MODEL]",
+            "Load a stored trial and print its semantic profile with each attached model (or with\n"
+            "MODEL), as 'parallax-cli semantic' prints it (mean over threads).",
+            Metric | Json | TrialArgument, 1, 2, cmdSemantic },
+    };
+
+    const DbSubcommand modelCommands[] = {
+        { "save", "FILE.json",
+            "Check the model file, then store it as the next version of its name (--name, default the\n"
+            "file's \"name\"); stored versions never change.",
+            Name | Comment, 1, 1, cmdModelSave },
+        { "list", "", "List the stored models (id, name, version, created, attached trials, comment).", Json, 0, 0,
+            cmdModelList },
+        { "show", "MODEL", "Print a stored model's JSON.", 0, 1, 1, cmdModelShow },
+        { "attach", "TRIAL_ID MODEL", "Attach a model version to a trial.", TrialArgument, 2, 2,
+            [](perfdb::Database& db, const Options& o) { return cmdModelAttachOrDetach(db, o, true); } },
+        { "detach", "TRIAL_ID MODEL", "Detach a model from a trial (a bare NAME: every attached version of it).",
+            TrialArgument, 2, 2,
+            [](perfdb::Database& db, const Options& o) { return cmdModelAttachOrDetach(db, o, false); } },
+        { "delete", "ID|NAME@VERSION",
+            "Delete a model version; one attached to a trial is refused unless --force (which\n"
+            "detaches it everywhere).",
+            Force, 1, 1, cmdModelDelete },
+    };
+
+    const char* const LocationHelp
+        = "LOCATION is an SQLite file, or a PostgreSQL server as postgresql://user@host:port/db or a libpq\n"
+          "keyword string (\"host=/tmp port=5432 dbname=perf\"); the password comes from the URI, PGPASSWORD\n"
+          "or ~/.pgpass. Without --db: $PARALLAX_DB, else the default SQLite database\n"
+          "(~/.local/share/parallax/parallax.sqlite).\n";
+    const char* const ModelHelp = "MODEL is a model id, a NAME (its latest version) or NAME@VERSION.\n";
+
+    template <std::size_t N>
+    QString tableHelp(const QString& prefix, const DbSubcommand (&table)[N], const QString& description,
+        const QString& notes)
+    {
+        QString text = QStringLiteral("Usage: parallax-cli %1 COMMAND [--db LOCATION] [options] [arguments]\n%2\n\n"
+                                      "Commands:\n")
+                           .arg(prefix, description);
+        for (const DbSubcommand& c : table) {
+            QString line = QStringLiteral("  ") + QLatin1String(c.name);
+            if (*c.arguments)
+                line += QLatin1Char(' ') + QString::fromUtf8(c.arguments);
+            text += line + QLatin1Char('\n');
+            for (const QString& l : QString::fromUtf8(c.summary).split(QLatin1Char('\n')))
+                text += QStringLiteral("      ") + l + QLatin1Char('\n');
+        }
+        text += QLatin1Char('\n') + notes
+            + QStringLiteral("'parallax-cli %1 COMMAND --help' describes a command's options.\n\n").arg(prefix);
+        return text + exitStatusHelp();
+    }
+
+    QString dbHelp()
+    {
+        return tableHelp(QStringLiteral("db"), dbCommands, QStringLiteral("The experiment database."),
+            QString::fromUtf8(LocationHelp) + QLatin1Char('\n'));
+    }
+
+    QString modelHelp()
+    {
+        return tableHelp(QStringLiteral("db model"), modelCommands,
+            QStringLiteral("SEAA semantic models stored in the database (SEMANTICS.md 5)."),
+            QString::fromUtf8(ModelHelp) + QLatin1Char('\n'));
+    }
+
+    /// Parses and checks one command's line, opens the database and runs the command.
+    int runSubcommand(const QString& prefix, const DbSubcommand& c, const QStringList& args)
+    {
+        Command cmd(prefix + QLatin1Char(' ') + QLatin1String(c.name), QString::fromUtf8(c.arguments),
+            QString::fromUtf8(c.summary));
+        const auto db = cmd.add({ QStringLiteral("db") },
+            QStringLiteral("The database: an SQLite file, postgresql://... or a libpq keyword string (default "
+                           "$PARALLAX_DB, else the default SQLite database)."),
+            QStringLiteral("LOCATION"));
+        const bool isList = QLatin1String(c.name) == QLatin1String("list");
+        const bool isModel = prefix != QLatin1String("db");
+        QCommandLineOption app(QStringLiteral("app"), isList ? QStringLiteral("Only trials of application A.")
+                                                             : QStringLiteral("The application the trials belong to (required)."),
+            QStringLiteral("A"));
+        QCommandLineOption exp(QStringLiteral("exp"), isList ? QStringLiteral("Only trials of experiment E.")
+                                                             : QStringLiteral("The experiment the trials belong to (required)."),
+            QStringLiteral("E"));
+        QCommandLineOption name(QStringLiteral("name"),
+            isList      ? QStringLiteral("Only trials whose name contains TEXT.")
+                : isModel ? QStringLiteral("The model's name (default: the file's \"name\").")
+                          : QStringLiteral("The trial's name (one PATH only; default: the directory name)."),
+            isList ? QStringLiteral("TEXT") : QStringLiteral("NAME"));
+        QCommandLineOption format(QStringLiteral("format"),
+            isList || QLatin1String(c.name) != QLatin1String("export")
+                ? QStringLiteral("Read with this reader instead of detecting the format.")
+                : QStringLiteral("The format to write (see 'parallax-cli formats'; default: by OUT's suffix)."),
+            QStringLiteral("NAME"));
+        QCommandLineOption comment(QStringLiteral("comment"), QStringLiteral("A comment stored with the version."),
+            QStringLiteral("TEXT"));
+        QCommandLineOption metric(
+            QStringLiteral("metric"), QStringLiteral("The metric (default the first)."), QStringLiteral("NAME"));
+        QCommandLineOption force(QStringLiteral("force"), QStringLiteral("Also delete a version attached to trials."));
+        QCommandLineOption id(QStringLiteral("id"), QStringLiteral("The trial (see 'parallax-cli db list')."),
+            QStringLiteral("N"));
+        QCommandLineOption view(
+            QStringLiteral("view"), QStringLiteral("Only trials of the TAUdb view ID (see 'db views')."), QStringLiteral("ID"));
+        QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON (a stable interface for scripts)."));
+        QCommandLineOption where(QStringLiteral("where"),
+            QStringLiteral("Only trials whose metadata KEY has VALUE (repeatable: all must hold)."),
+            QStringLiteral("KEY=VALUE"));
+        const std::pair<Option, QCommandLineOption*> optional[] = { { App, &app }, { Exp, &exp }, { Name, &name },
+            { Format, &format }, { Comment, &comment }, { Metric, &metric }, { Force, &force }, { Id, &id },
+            { View, &view }, { Json, &json }, { Where, &where } };
+        for (const auto& [bit, option] : optional)
+            if (c.options & bit)
+                cmd.add(*option);
+        if (!isModel)
+            cmd.setEpilogue(QString::fromUtf8(LocationHelp));
+        else
+            cmd.setEpilogue(QString::fromUtf8(ModelHelp));
+        if (const auto stop = cmd.parse(args))
+            return *stop;
+
+        Options o;
+        o.db = cmd.value(db);
+        o.positional = cmd.positional();
+        if (c.options & App)
+            o.app = cmd.value(app);
+        if (c.options & Exp)
+            o.exp = cmd.value(exp);
+        if (c.options & Name)
+            o.name = cmd.value(name);
+        if (c.options & Format)
+            o.format = cmd.value(format);
+        if (c.options & Comment)
+            o.comment = cmd.value(comment);
+        if (c.options & Metric)
+            o.metric = cmd.value(metric);
+        o.force = (c.options & Force) && cmd.isSet(force);
+        o.json = (c.options & Json) && cmd.isSet(json);
+        if (c.options & Id) {
+            if (!cmd.isSet(id))
+                return cmd.usageError(QStringLiteral("needs --id N (see 'parallax-cli db list')"));
+            const auto n = cmd.integer(id, 0, std::numeric_limits<qint64>::max(), -1);
+            if (!n)
+                return ExitUsage;
+            o.id = *n;
+        }
+        if (c.options & View) {
+            const auto n = cmd.integer(view, 0, std::numeric_limits<qint64>::max(), 0);
+            if (!n)
+                return ExitUsage;
+            o.view = *n;
+        }
+        if (c.options & Where) {
+            for (const QString& v : cmd.values(where)) {
+                const qsizetype eq = v.indexOf(QLatin1Char('='));
+                if (eq <= 0)
+                    return cmd.usageError(QStringLiteral("--where: '%1' is not KEY=VALUE").arg(v));
+                o.where.emplace_back(v.left(eq), v.mid(eq + 1));
+            }
+        }
+        const auto count = o.positional.size();
+        if (count < c.minArguments || (c.maxArguments >= 0 && count > c.maxArguments))
+            return cmd.usageError(QStringLiteral("needs %1, got %2 argument(s)")
+                                      .arg(*c.arguments ? QString::fromUtf8(c.arguments) : QStringLiteral("no arguments"))
+                                      .arg(count));
+        if ((c.options & TrialArgument)
+            && !cmd.integer(QStringLiteral("TRIAL_ID"), o.positional.first(), 0, std::numeric_limits<qint64>::max()))
+            return ExitUsage;
+        // Command-specific checks, all before the database is opened.
+        const QString command = QLatin1String(c.name);
+        if (!isModel && command == QLatin1String("load")) {
+            if (o.app.isEmpty() || o.exp.isEmpty())
+                return cmd.usageError(
+                    QStringLiteral("needs --app and --exp (the application and experiment the trials belong to)"));
+            if (!o.name.isEmpty() && count > 1)
+                return cmd.usageError(QStringLiteral("--name names one trial; give one PATH with it"));
+            if (!cmd.checkReader(o.format))
+                return ExitUsage;
+        }
+        if (!isModel && command == QLatin1String("export") && !o.format.isEmpty()
+            && !WriterRegistry::instance().find(o.format)) {
+            QStringList known;
+            for (const WriterInfo* w : WriterRegistry::instance().writers())
+                known.append(w->name);
+            return cmd.usageError(QStringLiteral("--format: '%1' is not a writer; Parallax writes %2")
+                                      .arg(o.format, known.join(QStringLiteral(", "))));
+        }
+        if (isModel && command == QLatin1String("delete")) {
+            qint64 modelId = 0;
+            if (!parseId(o.positional[0], modelId) && !o.positional[0].contains(QLatin1Char('@')))
+                return cmd.usageError(QStringLiteral("deletes one version: give its ID or NAME@VERSION, got '%1'")
+                                          .arg(o.positional[0]));
+        }
+        auto opened = perfdb::Database::open(databaseLocation(o.db));
+        if (!opened)
+            return fail(opened.error().toString());
+        return c.run(*opened.value(), o);
+    }
+
+    template <std::size_t N>
+    int runTable(const QString& prefix, const DbSubcommand (&table)[N], const QString& help, const QStringList& args)
+    {
+        if (args.isEmpty()) {
+            std::fputs(help.toLocal8Bit().constData(), stderr);
+            std::fprintf(stderr, "\nparallax-cli %s: no command given\n", prefix.toLocal8Bit().constData());
+            return ExitUsage;
+        }
+        const QString& first = args.first();
+        if (first == QLatin1String("--help") || first == QLatin1String("-h")
+            || (first == QLatin1String("help") && args.size() == 1)) {
+            printOut(help);
+            return ExitSuccess;
+        }
+        // "db help load" is "db load --help".
+        const bool helpOf = first == QLatin1String("help");
+        const QString name = helpOf ? args[1] : first;
+        const QStringList rest = helpOf ? args.mid(2) << QStringLiteral("--help") : args.mid(1);
+        for (const DbSubcommand& c : table) {
+            if (name != QLatin1String(c.name))
+                continue;
+            if (!c.run)
+                return runModelCommand(rest);
+            return runSubcommand(prefix, c, rest);
+        }
+        std::fprintf(stderr, "parallax-cli %s: unknown command '%s'\nTry 'parallax-cli %s --help' for the commands.\n",
+            prefix.toLocal8Bit().constData(), name.toLocal8Bit().constData(), prefix.toLocal8Bit().constData());
+        return ExitUsage;
+    }
+
+    int runModelCommand(const QStringList& args)
+    {
+        return runTable(QStringLiteral("db model"), modelCommands, modelHelp(), args);
+    }
+
+} // namespace
+
+int runDbCommand(const QStringList& args) { return runTable(QStringLiteral("db"), dbCommands, dbHelp(), args); }
 
 } // namespace parallax

@@ -8,7 +8,8 @@ namespace parallax {
 
 /// `parallax-cli db ...`: init, load, list, rename, delete, meta, export, views, model (SEAA semantic
 /// models: save, list, show, attach, detach, delete) and semantic (a stored trial's semantic profile).
-/// Returns the process exit code (0 ok, 1 usage, 2 failure).
+/// One parser per command (`db load --help`). Returns the exit code of cli::Exit (0 ok, 1 failure,
+/// 2 usage).
 int runDbCommand(const QStringList& args);
 
 /// The database a command uses: --db LOCATION, else $PARALLAX_DB, else the default SQLite file.

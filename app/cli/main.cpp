@@ -1,9 +1,10 @@
 // parallax-cli: the headless front end (no Widgets linked).
 #include "app/cli/algebracommand.h"
-#include "app/cli/semanticcommand.h"
+#include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
+#include "app/cli/semanticcommand.h"
 #include "app/cli/synth.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/tauwriter.h"
@@ -15,75 +16,25 @@
 #include <QFileInfo>
 #include <clocale>
 #include <cstdio>
-#include <cstdlib>
-#include <iostream>
+#include <limits>
 #include <string>
 
 using namespace parallax;
+using namespace parallax::cli;
 
 namespace {
 
-int fail(const QString& message, int code = 2)
-{
-    std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
-    return code;
-}
-
-void printOut(const QByteArray& bytes)
-{
-    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
-}
-
-const char* const Usage = R"(usage: parallax-cli <command> [options]
-
-commands:
-  pprof [-c|-b|-m|-t|-e|-i|-v] [-r] [-s] [-n N] [-l] [-p] [-a] [-x] [--metric NAME]
-        [--format NAME] [DIR | --db LOCATION --id N] [node numbers]
-                 print a profile like TAU's pprof (default DIR: $PROFILEDIR or .)
-  info [--json] [--format NAME] [--strict] PATH | --db LOCATION --id N
-                 format, threads, metrics, events, top events, warnings
-  synth --threads T --events E [--callpath-depth D] [--metrics M]
-        [--user-events U] [--threads-per-node K] [--seed S] OUT
-                 write a deterministic synthetic TAU profile directory
-  db <command>   the experiment database: init, load, list, rename, delete, meta,
-                 export, views ('parallax-cli db help')
-  diff|ratio|mean|merge|min|max|stddev|derive|convert
-                 the algebra of runs and format conversion (below)
-  semantic MODEL TRIAL [TRIAL_B]
-                 the semantic (SEAA) profile of a trial, or of two compared (below)
-  formats        list the readers and writers Parallax knows
-
-pprof and info also read a stored trial: --db LOCATION --id N (LOCATION: an SQLite file or
-postgresql://...; without it $PARALLAX_DB or the default SQLite database).
-  help           this text
-
---reader-option NAME (global, repeatable) passes a format option to the reader of pprof and
-info, e.g. --reader-option fixnames (gprof: drop AIX '.' prefixes and Fortran '_' suffixes).
-)";
-
-const char* const PprofUsage
-    = R"(usage: parallax-cli pprof [-c|-b|-m|-t|-e|-i|-v] [-r] [-s] [-n num] [-l] [-p] [-a] [-x] [--metric NAME] [--format NAME] [DIR] [node numbers]
- -a : Show all location information available
- -c : Sort according to number of Calls
- -b : Sort according to number of suBroutines called by a function
- -m : Sort according to Milliseconds (exclusive time total)
- -t : Sort according to Total milliseconds (inclusive time total)  (default)
- -e : Sort according to Exclusive time per call (msec/call)
- -i : Sort according to Inclusive time per call (total msec/call)
- -v : Sort according to Standard Deviation (excl usec)
- -r : Reverse sorting order
- -s : print only Summary profile information
- -n <num> : print only first <num> number of functions
- -p : suPpress conversion to hh:mm:ss:mmm format
- -l : List all functions and exit
- -x : also print min and max summaries
- --metric NAME : the metric to print (default: the first)
- --format NAME : read with this reader instead of detecting the format
- [node numbers] : prints only info about all contexts/threads of given node numbers
-)";
-
-/// Format-specific reader options from the global --reader-option NAME (repeatable).
+/// Format-specific reader options: --reader-option NAME before the command, or an option of
+/// pprof and info (repeatable).
 QStringList readerOptions;
+
+QCommandLineOption addReaderOption(Command& cmd)
+{
+    return cmd.add({ QStringLiteral("reader-option") },
+        QStringLiteral("Pass a format option to the reader (repeatable), e.g. fixnames (gprof: drop AIX '.' prefixes "
+                       "and Fortran '_' suffixes)."),
+        QStringLiteral("NAME"));
+}
 
 TrialResult load(const QString& path, const QString& format, bool strict)
 {
@@ -97,109 +48,109 @@ TrialResult load(const QString& path, const QString& format, bool strict)
 bool isInteger(const QString& s)
 {
     bool ok = false;
-    s.toInt(&ok);
+    s.toLongLong(&ok, 10);
     return ok;
+}
+
+/// --db LOCATION and --id N of pprof and info: a stored trial instead of a path.
+struct StoredTrialOptions {
+    QCommandLineOption db;
+    QCommandLineOption id;
+};
+
+StoredTrialOptions addStoredTrialOptions(Command& cmd)
+{
+    return { cmd.add({ QStringLiteral("db") },
+                 QStringLiteral("Read the trial from this database (an SQLite file or postgresql://...; default "
+                                "$PARALLAX_DB or the default SQLite database). Needs --id."),
+                 QStringLiteral("LOCATION")),
+        cmd.add({ QStringLiteral("id") }, QStringLiteral("The stored trial to read (see 'parallax-cli db list')."),
+            QStringLiteral("N")) };
 }
 
 int runPprof(const QStringList& args)
 {
+    Command cmd(QStringLiteral("pprof"), QStringLiteral("[DIR] [node numbers...]"),
+        QStringLiteral("Print a profile exactly as TAU's pprof prints it. DIR is a profile directory or any file\n"
+                       "Parallax reads (default: $PROFILEDIR or the current directory)."));
+    // TAU's pprof options, with its own descriptions; compacted as getopt allows (-sm, -n10).
+    const auto a = cmd.add({ QStringLiteral("a") }, QStringLiteral("Show all location information available"));
+    cmd.add({ QStringLiteral("c") }, QStringLiteral("Sort according to number of Calls"));
+    cmd.add({ QStringLiteral("b") }, QStringLiteral("Sort according to number of suBroutines called by a function"));
+    cmd.add({ QStringLiteral("m") }, QStringLiteral("Sort according to Milliseconds (exclusive time total)"));
+    cmd.add({ QStringLiteral("t") },
+        QStringLiteral("Sort according to Total milliseconds (inclusive time total)  (default)"));
+    cmd.add({ QStringLiteral("e") }, QStringLiteral("Sort according to Exclusive time per call (msec/call)"));
+    cmd.add({ QStringLiteral("i") }, QStringLiteral("Sort according to Inclusive time per call (total msec/call)"));
+    cmd.add({ QStringLiteral("v") }, QStringLiteral("Sort according to Standard Deviation (excl usec)"));
+    const auto r = cmd.add({ QStringLiteral("r") }, QStringLiteral("Reverse sorting order"));
+    const auto s = cmd.add({ QStringLiteral("s") }, QStringLiteral("print only Summary profile information"));
+    const auto n = cmd.add(
+        { QStringLiteral("n") }, QStringLiteral("print only first <num> number of functions"), QStringLiteral("num"));
+    const auto p = cmd.add({ QStringLiteral("p") }, QStringLiteral("suPpress conversion to hh:mm:ss:mmm format"));
+    const auto l = cmd.add({ QStringLiteral("l") }, QStringLiteral("List all functions and exit"));
+    const auto x = cmd.add({ QStringLiteral("x") }, QStringLiteral("also print min and max summaries"));
+    const auto d = cmd.add({ QStringLiteral("d") },
+        QStringLiteral("Dump output format (for tau_reduce): not supported, an error says so"));
+    const auto f = cmd.add({ QStringLiteral("f") },
+        QStringLiteral("profile file prefix: not supported, give the directory instead"), QStringLiteral("filename"));
+    const auto metric = cmd.add({ QStringLiteral("metric") },
+        QStringLiteral("The metric to print (default: the first)."), QStringLiteral("NAME"));
+    const auto format = cmd.add({ QStringLiteral("format") },
+        QStringLiteral("Read with this reader instead of detecting the format (see 'parallax-cli formats')."),
+        QStringLiteral("NAME"));
+    const auto stored = addStoredTrialOptions(cmd);
+    const auto readerOption = addReaderOption(cmd);
+    cmd.addArgument(QStringLiteral("DIR"), QStringLiteral("The profile to print."));
+    cmd.addArgument(QStringLiteral("node numbers"),
+        QStringLiteral("prints only info about all contexts/threads of given node numbers"));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    if (cmd.isSet(d))
+        return cmd.usageError(QStringLiteral("-d (the dump format for racy/tau_reduce) is not supported"));
+    if (cmd.isSet(f))
+        return cmd.usageError(QStringLiteral("-f PREFIX is not supported: give the directory instead"));
+    readerOptions += cmd.values(readerOption);
+
     PprofOptions options;
-    QString dir;
-    QString format;
-    QString metricName;
-    QString dbLocation;
-    QString dbId;
-    QStringList positional;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        if (a == QLatin1String("--metric") || a == QLatin1String("--format") || a == QLatin1String("--db")
-            || a == QLatin1String("--id")) {
-            if (i + 1 >= args.size())
-                return fail(QStringLiteral("%1 needs a value").arg(a), 1);
-            const QString value = args[++i];
-            if (a == QLatin1String("--metric"))
-                metricName = value;
-            else if (a == QLatin1String("--format"))
-                format = value;
-            else if (a == QLatin1String("--db"))
-                dbLocation = value;
-            else
-                dbId = value;
-            continue;
-        }
-        if (a.size() < 2 || a[0] != QLatin1Char('-') || isInteger(a)) {
-            positional << a;
-            continue;
-        }
-        // getopt-style clusters: "-sm", "-n10", "-n 10".
-        for (int k = 1; k < a.size(); ++k) {
-            const char c = a[k].toLatin1();
-            switch (c) {
-            case 'a':
-                options.showLocations = true;
-                break;
-            case 'c':
-                options.sort = PprofOptions::Sort::Calls;
-                break;
-            case 'b':
-                options.sort = PprofOptions::Sort::Subroutines;
-                break;
-            case 'm':
-                options.sort = PprofOptions::Sort::Exclusive;
-                break;
-            case 't':
-                options.sort = PprofOptions::Sort::Inclusive;
-                break;
-            case 'e':
-                options.sort = PprofOptions::Sort::ExclusivePerCall;
-                break;
-            case 'i':
-                options.sort = PprofOptions::Sort::InclusivePerCall;
-                break;
-            case 'v':
-                options.sort = PprofOptions::Sort::StdDev;
-                break;
-            case 'r':
-                options.reverse = true;
-                break;
-            case 's':
-                options.summaryOnly = true;
-                break;
-            case 'p':
-                options.plainMsec = true;
-                break;
-            case 'l':
-                options.list = true;
-                break;
-            case 'x':
-                options.minMax = true;
-                break;
-            case 'n': {
-                QString value = a.mid(k + 1);
-                if (value.isEmpty()) {
-                    if (i + 1 >= args.size()) {
-                        std::fputs(PprofUsage, stderr);
-                        return 1;
-                    }
-                    value = args[++i];
-                }
-                options.max = std::atoi(value.toLatin1().constData());
-                k = static_cast<int>(a.size());
-                break;
-            }
-            case 'd':
-                return fail(QStringLiteral("pprof -d (the dump format for racy/tau_reduce) is not supported"), 1);
-            case 'f':
-                return fail(QStringLiteral("pprof -f PREFIX is not supported: give the directory instead"), 1);
-            default:
-                std::fputs(PprofUsage, stderr);
-                return 1;
-            }
-        }
+    // The sort keys in the order given: the last one wins, as with pprof's getopt loop.
+    for (const QString& name : cmd.parser().optionNames()) {
+        if (name == QLatin1String("c"))
+            options.sort = PprofOptions::Sort::Calls;
+        else if (name == QLatin1String("b"))
+            options.sort = PprofOptions::Sort::Subroutines;
+        else if (name == QLatin1String("m"))
+            options.sort = PprofOptions::Sort::Exclusive;
+        else if (name == QLatin1String("t"))
+            options.sort = PprofOptions::Sort::Inclusive;
+        else if (name == QLatin1String("e"))
+            options.sort = PprofOptions::Sort::ExclusivePerCall;
+        else if (name == QLatin1String("i"))
+            options.sort = PprofOptions::Sort::InclusivePerCall;
+        else if (name == QLatin1String("v"))
+            options.sort = PprofOptions::Sort::StdDev;
     }
-    const bool useDb = !dbId.isEmpty();
-    if (!dbLocation.isEmpty() && !useDb)
-        return fail(QStringLiteral("pprof: --db needs --id N (see 'parallax-cli db list')"), 1);
+    options.showLocations = cmd.isSet(a);
+    options.reverse = cmd.isSet(r);
+    options.summaryOnly = cmd.isSet(s);
+    options.plainMsec = cmd.isSet(p);
+    options.list = cmd.isSet(l);
+    options.minMax = cmd.isSet(x);
+    const auto max = cmd.integer(n, 0, std::numeric_limits<int>::max(), options.max);
+    if (!max)
+        return ExitUsage;
+    options.max = static_cast<int>(*max);
+    if (!cmd.checkReader(cmd.value(format)))
+        return ExitUsage;
+
+    const bool useDb = cmd.isSet(stored.id);
+    if (cmd.isSet(stored.db) && !useDb)
+        return cmd.usageError(QStringLiteral("--db needs --id N (see 'parallax-cli db list')"));
+    const auto id = cmd.integer(stored.id, 0, std::numeric_limits<qint64>::max(), -1);
+    if (!id)
+        return ExitUsage;
+    QStringList positional = cmd.positional();
+    QString dir;
     if (!positional.isEmpty() && !isInteger(positional.first()) && !useDb)
         dir = positional.takeFirst();
     else if (!positional.isEmpty() && QFileInfo(positional.first()).isDir() && positional.size() == 1)
@@ -210,174 +161,275 @@ int runPprof(const QStringList& args)
     }
     if (dir.isEmpty())
         dir = QStringLiteral(".");
-    for (const QString& p : positional) {
-        if (!isInteger(p))
-            return fail(QStringLiteral("pprof: '%1' is not a node number").arg(p), 1);
-        options.nodes.push_back(p.toInt());
+    for (const QString& node : positional) {
+        const auto number = cmd.integer(QStringLiteral("node number"), node, 0, std::numeric_limits<int>::max());
+        if (!number)
+            return ExitUsage;
+        options.nodes.push_back(static_cast<int>(*number));
     }
+
     std::shared_ptr<Trial> loaded;
     if (useDb) {
-        bool ok = false;
-        const qint64 id = dbId.toLongLong(&ok);
-        if (!ok)
-            return fail(QStringLiteral("pprof: --id needs a trial number, got '%1'").arg(dbId), 1);
-        const auto stored = loadTrialFromDatabase(dbLocation, id);
-        if (!stored)
-            return fail(stored.error().toString());
-        loaded = stored.value();
+        const auto fromDb = loadTrialFromDatabase(cmd.value(stored.db), *id);
+        if (!fromDb)
+            return failure(fromDb.error().toString());
+        loaded = fromDb.value();
     } else {
-        const auto result = load(dir, format, false);
+        const auto result = load(dir, cmd.value(format), false);
         if (!result)
-            return fail(result.error().toString());
+            return failure(result.error().toString());
         loaded = result.value();
     }
     const Trial& trial = *loaded;
     for (const QString& w : trial.warnings())
-        std::fprintf(stderr, "parallax-cli: warning: %s\n", w.toLocal8Bit().constData());
+        warning(w);
+    const QString metricName = cmd.value(metric);
     if (!metricName.isEmpty()) {
         options.metric = trial.findMetric(metricName);
         if (!options.metric.isValid()) {
             QStringList names;
             for (const auto& m : trial.metrics())
                 names << m.name;
-            return fail(QStringLiteral("no metric '%1' in %2 (metrics: %3)")
-                            .arg(metricName, dir, names.join(QStringLiteral(", "))),
-                1);
+            return failure(QStringLiteral("no metric '%1' in %2 (metrics: %3)")
+                               .arg(metricName, useDb ? QStringLiteral("trial %1").arg(*id) : dir,
+                                   names.join(QStringLiteral(", "))));
         }
     }
     QString error;
     const std::string text = pprofReport(trial, options, &error);
     std::fwrite(text.data(), 1, text.size(), stdout);
     if (!error.isEmpty())
-        return fail(error, 1);
-    return 0;
+        return failure(error);
+    return ExitSuccess;
 }
 
 int runInfo(const QStringList& args)
 {
-    bool json = false;
-    bool strict = false;
-    QString format;
-    QString path;
-    QString dbLocation;
-    QString dbId;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        if (a == QLatin1String("--json"))
-            json = true;
-        else if (a == QLatin1String("--strict"))
-            strict = true;
-        else if (a == QLatin1String("--format") && i + 1 < args.size())
-            format = args[++i];
-        else if (a == QLatin1String("--db") && i + 1 < args.size())
-            dbLocation = args[++i];
-        else if (a == QLatin1String("--id") && i + 1 < args.size())
-            dbId = args[++i];
-        else if (a.startsWith(QLatin1Char('-')))
-            return fail(QStringLiteral("info: unknown option %1").arg(a), 1);
-        else if (path.isEmpty())
-            path = a;
+    Command cmd(QStringLiteral("info"), QStringLiteral("PATH | --db LOCATION --id N"),
+        QStringLiteral("Print what a profile holds: the reader, thread shape, metrics, event and user-event\n"
+                       "counts, groups, the ten events with the largest mean exclusive value, the warnings."));
+    const auto json = cmd.add({ QStringLiteral("json") },
+        QStringLiteral("Print one JSON object (a stable interface for scripts, see the README)."));
+    const auto strict = cmd.add({ QStringLiteral("strict") },
+        QStringLiteral("Refuse a trial with any unreadable file (normally such files are skipped with a warning)."));
+    const auto format = cmd.add({ QStringLiteral("format") },
+        QStringLiteral("Read with this reader instead of detecting the format."), QStringLiteral("NAME"));
+    const auto stored = addStoredTrialOptions(cmd);
+    const auto readerOption = addReaderOption(cmd);
+    cmd.addArgument(
+        QStringLiteral("PATH"), QStringLiteral("A profile directory or file in any format Parallax reads."));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    readerOptions += cmd.values(readerOption);
+    if (!cmd.checkReader(cmd.value(format)))
+        return ExitUsage;
+    const QStringList positional = cmd.positional();
+    if (cmd.isSet(stored.id)) {
+        const auto id = cmd.integer(stored.id, 0, std::numeric_limits<qint64>::max(), -1);
+        if (!id)
+            return ExitUsage;
+        if (!positional.isEmpty())
+            return cmd.usageError(QStringLiteral("give a PATH or --id N, not both"));
+        const auto fromDb = loadTrialFromDatabase(cmd.value(stored.db), *id);
+        if (!fromDb)
+            return failure(fromDb.error().toString());
+        if (cmd.isSet(json))
+            printOut(infoJson(*fromDb.value(), QStringLiteral("perfdb")));
         else
-            return fail(QStringLiteral("info: one PATH only"), 1);
+            printOut(infoText(*fromDb.value(), QStringLiteral("perfdb")));
+        return ExitSuccess;
     }
-    if (!dbId.isEmpty()) {
-        bool ok = false;
-        const qint64 id = dbId.toLongLong(&ok);
-        if (!ok)
-            return fail(QStringLiteral("info: --id needs a trial number, got '%1'").arg(dbId), 1);
-        const auto stored = loadTrialFromDatabase(dbLocation, id);
-        if (!stored)
-            return fail(stored.error().toString());
-        if (json)
-            printOut(infoJson(*stored.value(), QStringLiteral("perfdb")));
-        else
-            printOut(infoText(*stored.value(), QStringLiteral("perfdb")).toUtf8());
-        return 0;
-    }
-    if (path.isEmpty())
-        return fail(QStringLiteral("info: give a PATH (a profile directory or file), or --db LOCATION --id N"), 1);
+    if (cmd.isSet(stored.db))
+        return cmd.usageError(QStringLiteral("--db needs --id N (see 'parallax-cli db list')"));
+    if (positional.isEmpty())
+        return cmd.usageError(QStringLiteral("give a PATH (a profile directory or file), or --db LOCATION --id N"));
+    if (positional.size() > 1)
+        return cmd.usageError(QStringLiteral("one PATH only, got %1").arg(positional.size()));
+    const QString path = positional.first();
+    const QString formatName = cmd.value(format);
     const Reader* reader
-        = format.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(format);
-    const auto result = load(path, format, strict);
+        = formatName.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(formatName);
+    const auto result = load(path, formatName, cmd.isSet(strict));
     if (!result)
-        return fail(result.error().toString());
+        return failure(result.error().toString());
     const QString readerName = reader ? reader->name() : result.value()->provenance().reader;
-    if (json)
+    if (cmd.isSet(json))
         printOut(infoJson(*result.value(), readerName));
     else
-        printOut(infoText(*result.value(), readerName).toUtf8());
-    return 0;
+        printOut(infoText(*result.value(), readerName));
+    return ExitSuccess;
 }
 
 int runSynth(const QStringList& args)
 {
+    Command cmd(QStringLiteral("synth"), QStringLiteral("--threads T --events E OUT"),
+        QStringLiteral("Write a deterministic synthetic TAU profile directory: MPI routines, C++ methods and\n"
+                       "Fortran loops with source locations, a call tree whose inclusive times add up, load\n"
+                       "imbalance, user events, per-thread metadata. The same options give the same files."));
+    const auto threads = cmd.add({ QStringLiteral("threads") },
+        QStringLiteral("Number of threads (1 to 10000000; required)."), QStringLiteral("T"));
+    const auto events = cmd.add({ QStringLiteral("events") },
+        QStringLiteral("Number of flat events, .TAU application included (1 to 1000000; required)."),
+        QStringLiteral("E"));
+    const auto depth = cmd.add({ QStringLiteral("callpath-depth") },
+        QStringLiteral("Rooted call paths up to depth D (2 to 1000; default 0: none)."), QStringLiteral("D"));
+    const auto metrics = cmd.add({ QStringLiteral("metrics") },
+        QStringLiteral("Number of metrics (1 to 64; default 1); several give MULTI__ directories."),
+        QStringLiteral("M"));
+    const auto userEvents = cmd.add({ QStringLiteral("user-events") },
+        QStringLiteral("Number of user events (0 to 1000; default 5)."), QStringLiteral("U"));
+    const auto perNode = cmd.add({ QStringLiteral("threads-per-node") },
+        QStringLiteral("Threads per node (default 1: one rank per thread)."), QStringLiteral("K"));
+    const auto seed = cmd.add({ QStringLiteral("seed") },
+        QStringLiteral("Seed of the generator (a whole number from 0; default 1)."), QStringLiteral("S"));
+    cmd.addArgument(QStringLiteral("OUT"), QStringLiteral("A new (or empty) directory to write."));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    if (!cmd.isSet(threads) || !cmd.isSet(events))
+        return cmd.usageError(QStringLiteral("--threads T and --events E are required"));
     SynthOptions o;
-    QString out;
-    bool haveThreads = false, haveEvents = false;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        auto number = [&](long long& v) {
-            if (i + 1 >= args.size())
-                return false;
-            bool ok = false;
-            v = args[++i].toLongLong(&ok);
-            return ok && v >= 0;
-        };
-        long long v = 0;
-        if (a == QLatin1String("--threads")) {
-            if (!number(v) || v < 1 || v > 10'000'000)
-                return fail(QStringLiteral("synth: --threads needs a count from 1"), 1);
-            o.threads = static_cast<int>(v);
-            haveThreads = true;
-        } else if (a == QLatin1String("--events")) {
-            if (!number(v) || v < 1 || v > 1'000'000)
-                return fail(QStringLiteral("synth: --events needs a count from 1"), 1);
-            o.events = static_cast<int>(v);
-            haveEvents = true;
-        } else if (a == QLatin1String("--callpath-depth")) {
-            if (!number(v) || v == 1 || v > 1000)
-                return fail(QStringLiteral("synth: --callpath-depth needs 0 (none) or a depth from 2"), 1);
-            o.callpathDepth = static_cast<int>(v);
-        } else if (a == QLatin1String("--metrics")) {
-            if (!number(v) || v < 1 || v > 64)
-                return fail(QStringLiteral("synth: --metrics needs a count from 1 to 64"), 1);
-            o.metrics = static_cast<int>(v);
-        } else if (a == QLatin1String("--user-events")) {
-            if (!number(v) || v > 1000)
-                return fail(QStringLiteral("synth: --user-events needs a count from 0 to 1000"), 1);
-            o.userEvents = static_cast<int>(v);
-        } else if (a == QLatin1String("--threads-per-node")) {
-            if (!number(v) || v < 1)
-                return fail(QStringLiteral("synth: --threads-per-node needs a count from 1"), 1);
-            o.threadsPerNode = static_cast<int>(v);
-        } else if (a == QLatin1String("--seed")) {
-            if (!number(v))
-                return fail(QStringLiteral("synth: --seed needs a non-negative number"), 1);
-            o.seed = static_cast<std::uint64_t>(v);
-        } else if (a.startsWith(QLatin1Char('-'))) {
-            return fail(QStringLiteral("synth: unknown option %1").arg(a), 1);
-        } else if (out.isEmpty()) {
-            out = a;
-        } else {
-            return fail(QStringLiteral("synth: one OUT directory only"), 1);
-        }
-    }
-    if (!haveThreads || !haveEvents || out.isEmpty())
-        return fail(QStringLiteral("synth: usage: synth --threads T --events E [--callpath-depth D] [--metrics M] "
-                                   "[--user-events U] [--seed S] OUT"),
-            1);
+    const auto t = cmd.integer(threads, 1, 10'000'000, o.threads);
+    const auto e = cmd.integer(events, 1, 1'000'000, o.events);
+    const auto dd = t && e ? cmd.integer(depth, 0, 1000, o.callpathDepth) : std::nullopt;
+    const auto m = dd ? cmd.integer(metrics, 1, 64, o.metrics) : std::nullopt;
+    const auto u = m ? cmd.integer(userEvents, 0, 1000, o.userEvents) : std::nullopt;
+    const auto k = u ? cmd.integer(perNode, 1, 10'000'000, o.threadsPerNode) : std::nullopt;
+    const auto sd
+        = k ? cmd.integer(seed, 0, std::numeric_limits<qint64>::max(), static_cast<qint64>(o.seed)) : std::nullopt;
+    if (!sd)
+        return ExitUsage;
+    if (*dd == 1)
+        return cmd.usageError(QStringLiteral("--callpath-depth: 1 is not a depth (0 for none, or 2 and more)"));
+    o.threads = static_cast<int>(*t);
+    o.events = static_cast<int>(*e);
+    o.callpathDepth = static_cast<int>(*dd);
+    o.metrics = static_cast<int>(*m);
+    o.userEvents = static_cast<int>(*u);
+    o.threadsPerNode = static_cast<int>(*k);
+    o.seed = static_cast<std::uint64_t>(*sd);
+    const QStringList positional = cmd.positional();
+    if (positional.size() != 1)
+        return cmd.usageError(positional.isEmpty()
+                ? QStringLiteral("give the OUT directory")
+                : QStringLiteral("one OUT directory only, got %1").arg(positional.size()));
+    const QString out = positional.first();
     if (QFileInfo(out).exists() && !QDir(out).isEmpty())
-        return fail(QStringLiteral("synth: %1 exists and is not empty; choose a new directory").arg(out), 1);
+        return failure(QStringLiteral("synth: %1 exists and is not empty; choose a new directory").arg(out));
     QElapsedTimer timer;
     timer.start();
     const auto trial = synthesizeTrial(o);
     const QString error = TauWriter::write(*trial, out);
     if (!error.isEmpty())
-        return fail(error);
+        return failure(error);
     std::fprintf(stderr, "wrote %zu threads x %zu events (%zu metrics, %zu user events) to %s in %lld ms\n",
         trial->threadCount(), trial->eventCount(), trial->metricCount(), trial->atomicEventCount(),
         out.toLocal8Bit().constData(), static_cast<long long>(timer.elapsed()));
-    return 0;
+    return ExitSuccess;
+}
+
+int runFormats(const QStringList& args)
+{
+    Command cmd(QStringLiteral("formats"), QString(),
+        QStringLiteral("List the readers (--format NAME) and writers (convert --to, -o) Parallax has."));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    if (!cmd.positional().isEmpty())
+        return cmd.usageError(QStringLiteral("takes no arguments, got '%1'").arg(cmd.positional().first()));
+    for (const Reader* r : ReaderRegistry::instance().readers())
+        std::printf("%-10s %s\n", r->name().toLatin1().constData(), r->description().toLocal8Bit().constData());
+    std::printf("\nwriters (convert --to, -o):\n");
+    for (const WriterInfo* w : WriterRegistry::instance().writers())
+        std::printf("%-10s %s%s\n", w->name.toLatin1().constData(), w->description.toLocal8Bit().constData(),
+            w->suffixes.isEmpty()
+                ? ""
+                : qPrintable(QStringLiteral(" (") + w->suffixes.join(QStringLiteral(", ")) + QLatin1Char(')')));
+    return ExitSuccess;
+}
+
+/// Every command, in the order the help lists them: the dispatch and the help come from here.
+struct CommandEntry {
+    const char* name;
+    const char* summary;
+    int (*run)(const QString& name, const QStringList& args);
+};
+
+int showHelp(const QString&, const QStringList& args);
+
+const CommandEntry commands[] = {
+    { "pprof", "print a profile as TAU's pprof does, byte for byte",
+        [](const QString&, const QStringList& a) { return runPprof(a); } },
+    { "info", "what a profile holds: format, threads, metrics, events, top events, warnings",
+        [](const QString&, const QStringList& a) { return runInfo(a); } },
+    { "synth", "write a deterministic synthetic TAU profile directory",
+        [](const QString&, const QStringList& a) { return runSynth(a); } },
+    { "formats", "list the readers and writers", [](const QString&, const QStringList& a) { return runFormats(a); } },
+    { "db", "the experiment database: init, load, list, rename, delete, meta, export, views, model, semantic",
+        [](const QString&, const QStringList& a) { return runDbCommand(a); } },
+    { "diff", "A - B of two runs (A the baseline; positive = B is cheaper), with a table of the changes",
+        runAlgebraCommand },
+    { "ratio", "A / B cell by cell", runAlgebraCommand },
+    { "mean", "the mean of several runs", runAlgebraCommand },
+    { "min", "the minimum of several runs, cell by cell", runAlgebraCommand },
+    { "max", "the maximum of several runs, cell by cell", runAlgebraCommand },
+    { "stddev", "the standard deviation of several runs, cell by cell", runAlgebraCommand },
+    { "merge", "the metrics of several runs in one trial", runAlgebraCommand },
+    { "derive", "a new metric from an expression, e.g. 'IPC = \"PAPI_TOT_INS\" / \"PAPI_TOT_CYC\"'",
+        runAlgebraCommand },
+    { "convert", "read a profile in any format, write it in another",
+        [](const QString&, const QStringList& a) { return runConvert(a); } },
+    { "semantic", "the semantic (SEAA) profile of a trial through a model, or two compared",
+        [](const QString&, const QStringList& a) { return runSemanticCommand(a); } },
+    { "help", "this text, or a command's help: help COMMAND", showHelp },
+};
+
+const CommandEntry* findCommand(const QString& name)
+{
+    for (const CommandEntry& c : commands)
+        if (name == QLatin1String(c.name))
+            return &c;
+    return nullptr;
+}
+
+QString mainHelp()
+{
+    QString text = QStringLiteral(
+        "Usage: parallax-cli [--reader-option NAME]... COMMAND [options] [arguments]\n"
+        "       parallax-cli COMMAND --help | help COMMAND | --help | --version\n"
+        "The headless front end of Parallax: TAU's pprof, profile facts, the algebra of runs, semantic\n"
+        "views and the experiment database, on every format Parallax reads.\n\nCommands:\n");
+    for (const CommandEntry& c : commands)
+        text += QStringLiteral("  %1%2\n").arg(QLatin1String(c.name), -10).arg(QString::fromUtf8(c.summary));
+    text += QStringLiteral(
+        "\nOptions:\n"
+        "  -h, --help              Print this help and exit.\n"
+        "  -v, --version           Print the version and exit.\n"
+        "  --reader-option <NAME>  Pass a format option to the reader of pprof and info (repeatable),\n"
+        "                          e.g. fixnames (gprof: drop AIX '.' prefixes and Fortran '_' suffixes).\n"
+        "\nOptions take their value as --opt VALUE or --opt=VALUE. Trials stored in the database are\n"
+        "read with --db LOCATION --id N (pprof, info) or as db:ID operands (algebra, semantic);\n"
+        "LOCATION is an SQLite file or postgresql://..., default $PARALLAX_DB or the default SQLite\n"
+        "database. 'parallax-cli COMMAND --help' describes a command.\n\n");
+    return text + exitStatusHelp();
+}
+
+int showHelp(const QString&, const QStringList& args)
+{
+    if (args.isEmpty()) {
+        printOut(mainHelp());
+        return ExitSuccess;
+    }
+    const CommandEntry* c = findCommand(args.first());
+    if (c && args.first() == QLatin1String("help")) {
+        printOut(mainHelp());
+        return ExitSuccess;
+    }
+    if (!c) {
+        std::fprintf(stderr, "parallax-cli help: unknown command '%s'\nTry 'parallax-cli --help' for the commands.\n",
+            args.first().toLocal8Bit().constData());
+        return ExitUsage;
+    }
+    // "help db load" is "db load --help".
+    return c->run(args.first(), args.mid(1) << QStringLiteral("--help"));
 }
 
 } // namespace
@@ -385,60 +437,47 @@ int runSynth(const QStringList& args)
 int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
-    QCoreApplication::setApplicationName(QStringLiteral("parallax"));
+    QCoreApplication::setApplicationName(QStringLiteral("parallax-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));
     // Numbers are printed with printf as pprof does: never with a locale's decimal comma.
     std::setlocale(LC_NUMERIC, "C");
-    QStringList args = QCoreApplication::arguments().mid(1);
-    if (args.isEmpty() || args.first() == QLatin1String("help") || args.first() == QLatin1String("--help")
-        || args.first() == QLatin1String("-h")) {
-        std::fputs(Usage, args.isEmpty() ? stderr : stdout);
-        std::fputs("\n", args.isEmpty() ? stderr : stdout);
-        std::fputs(AlgebraUsage, args.isEmpty() ? stderr : stdout);
-        std::fputs("\n", args.isEmpty() ? stderr : stdout);
-        std::fputs(SemanticUsage, args.isEmpty() ? stderr : stdout);
-        return args.isEmpty() ? 1 : 0;
+
+    // The options before the command; everything from the command on is the command's.
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+    const QCommandLineOption help({ QStringLiteral("h"), QStringLiteral("help") }, QString());
+    const QCommandLineOption version({ QStringLiteral("v"), QStringLiteral("version") }, QString());
+    const QCommandLineOption readerOption(QStringLiteral("reader-option"), QString(), QStringLiteral("NAME"));
+    parser.addOptions({ help, version, readerOption });
+    const bool parsed = parser.parse(QCoreApplication::arguments());
+    if (parser.isSet(help)) {
+        printOut(mainHelp());
+        return ExitSuccess;
     }
-    // Global options, anywhere on the line.
-    for (int i = 0; i < args.size();) {
-        if (args[i] != QLatin1String("--reader-option")) {
-            ++i;
-            continue;
-        }
-        if (i + 1 >= args.size())
-            return fail(QStringLiteral("--reader-option needs a NAME (e.g. fixnames for gprof)"), 1);
-        readerOptions << args[i + 1];
-        args.remove(i, 2);
+    if (!parsed) {
+        std::fprintf(stderr, "parallax-cli: %s\nTry 'parallax-cli --help' for more information.\n",
+            parser.errorText().toLocal8Bit().constData());
+        return ExitUsage;
     }
-    if (args.isEmpty())
-        return fail(QStringLiteral("no command (see parallax-cli help)"), 1);
+    if (parser.isSet(version)) {
+        printOut(QStringLiteral("parallax-cli %1\n").arg(QCoreApplication::applicationVersion()));
+        return ExitSuccess;
+    }
+    readerOptions = parser.values(readerOption);
+    QStringList args = parser.positionalArguments();
+    if (args.isEmpty()) {
+        std::fputs(mainHelp().toLocal8Bit().constData(), stderr);
+        std::fputs("\nparallax-cli: no command given\n", stderr);
+        return ExitUsage;
+    }
     const QString command = args.takeFirst();
-    if (!readerOptions.isEmpty() && command != QLatin1String("pprof") && command != QLatin1String("info"))
-        std::fprintf(stderr, "parallax-cli: warning: --reader-option is used by pprof and info only\n");
-    if (command == QLatin1String("pprof"))
-        return runPprof(args);
-    if (command == QLatin1String("info"))
-        return runInfo(args);
-    if (command == QLatin1String("synth"))
-        return runSynth(args);
-    if (command == QLatin1String("db"))
-        return runDbCommand(args);
-    if (isAlgebraCommand(command))
-        return runAlgebraCommand(command, args);
-    if (command == QLatin1String("convert"))
-        return runConvert(args);
-    if (command == QLatin1String("semantic"))
-        return runSemanticCommand(args);
-    if (command == QLatin1String("formats")) {
-        for (const Reader* r : ReaderRegistry::instance().readers())
-            std::printf("%-10s %s\n", r->name().toLatin1().constData(), r->description().toLocal8Bit().constData());
-        std::printf("\nwriters (convert --to, -o):\n");
-        for (const WriterInfo* w : WriterRegistry::instance().writers())
-            std::printf("%-10s %s%s\n", w->name.toLatin1().constData(), w->description.toLocal8Bit().constData(),
-                w->suffixes.isEmpty()
-                    ? ""
-                    : qPrintable(QStringLiteral(" (") + w->suffixes.join(QStringLiteral(", ")) + QLatin1Char(')')));
-        return 0;
+    const CommandEntry* entry = findCommand(command);
+    if (!entry) {
+        std::fprintf(stderr, "parallax-cli: unknown command '%s'\nTry 'parallax-cli --help' for the commands.\n",
+            command.toLocal8Bit().constData());
+        return ExitUsage;
     }
-    std::fputs(Usage, stderr);
-    return fail(QStringLiteral("unknown command '%1'").arg(command), 1);
+    if (!readerOptions.isEmpty() && command != QLatin1String("pprof") && command != QLatin1String("info"))
+        warning(QStringLiteral("--reader-option is used by pprof and info only"));
+    return entry->run(command, args);
 }

@@ -2,6 +2,7 @@
 
 #include "algebra/semanticbuiltin.h"
 #include "app/cli/algebracommand.h"
+#include "app/cli/commandline.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -12,35 +13,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace parallax {
 
 using namespace semantic;
 
-const char* const SemanticUsage = R"(semantic views (SEAA, SEMANTICS.md 5):
-  semantic MODEL TRIAL [TRIAL_B] [options]
-                 the semantic profile of TRIAL through MODEL: per entity its value (roll-up),
-                 calls, % of total, % of parent, inclusive where derivable, the policy that
-                 produced it (≈ marks estimates) and its Table-2 mapping class; with TRIAL_B, the
-                 semantic comparison A − B (each trial attributed with its own weights first)
-  MODEL          a model file (JSON, SEMANTICS.md 5.6) or builtin:group|layer|phase|parameter|file
-  TRIAL          a profile path in any format, or db:ID
-options:
-  --json         print JSON instead of the table
-  --metric NAME  the metric (default the first)
-  --thread N,C,T | --mean | --total     one thread, the mean over all threads (default), or the total
-  --group-by KEY also sum the entities by the value of their attribute KEY
-  --save-model FILE   write the model (e.g. a built-in made for this trial) as a JSON file
-  --format NAME  force the reader; --db LOCATION for db:ID operands
-)";
-
 namespace {
 
-int fail(const QString& message, int code = 2)
-{
-    std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
-    return code;
-}
+int fail(const QString& message) { return cli::failure(message); }
 
 QString number(double v)
 {
@@ -365,51 +346,69 @@ std::variant<Model, QString> loadSemanticModel(const QString& spec, const Trial&
 
 int runSemanticCommand(const QStringList& args)
 {
-    QStringList positional;
+    using namespace cli;
+    Command cmd(QStringLiteral("semantic"), QStringLiteral("MODEL TRIAL [TRIAL_B]"),
+        QStringLiteral("The semantic (SEAA, SEMANTICS.md 5) profile of TRIAL through MODEL: per entity its value\n"
+                       "(roll-up), calls, % of total, % of parent, inclusive where derivable, the policy that\n"
+                       "produced it (≈ marks estimates) and its Table-2 mapping class. With TRIAL_B, the semantic\n"
+                       "comparison A − B (each trial attributed with its own weights first)."));
+    const auto jsonOption = cmd.add({ QStringLiteral("json") }, QStringLiteral("Print JSON instead of the table."));
+    const auto metricOption = cmd.add({ QStringLiteral("metric") }, QStringLiteral("The metric (default the first)."),
+        QStringLiteral("NAME"));
+    const auto thread = cmd.add({ QStringLiteral("thread") }, QStringLiteral("One thread."), QStringLiteral("N,C,T"));
+    cmd.add({ QStringLiteral("mean") }, QStringLiteral("The mean over all threads (default)."));
+    cmd.add({ QStringLiteral("total") }, QStringLiteral("The total over all threads."));
+    const auto groupBy = cmd.add({ QStringLiteral("group-by") },
+        QStringLiteral("Also sum the entities by the value of their attribute KEY."), QStringLiteral("KEY"));
+    const auto saveModelOption = cmd.add({ QStringLiteral("save-model") },
+        QStringLiteral("Write the model (e.g. a built-in made for this trial) as a JSON file."), QStringLiteral("FILE"));
+    const auto formatOption = cmd.add({ QStringLiteral("format") },
+        QStringLiteral("Read the trials with this reader instead of detecting the format."), QStringLiteral("NAME"));
+    const auto dbOption = cmd.add({ QStringLiteral("db") }, QStringLiteral("The database of db:ID trials."),
+        QStringLiteral("LOCATION"));
+    cmd.addArgument(QStringLiteral("MODEL"),
+        QStringLiteral("A model file (JSON, SEMANTICS.md 5.6) or builtin:group|layer|phase|parameter|file."));
+    cmd.addArgument(QStringLiteral("TRIAL"), QStringLiteral("A profile path in any format, or db:ID."));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    const QStringList positional = cmd.positional();
+    if (positional.size() < 2 || positional.size() > 3)
+        return cmd.usageError(QStringLiteral("needs MODEL and one or two TRIALs, got %1 argument(s)").arg(positional.size()));
+    for (qsizetype i = 1; i < positional.size(); ++i)
+        if (!cmd.checkOperand(positional[i]))
+            return ExitUsage;
     SemanticReportOptions options;
-    QString format, db, saveModel, threadSpec;
-    bool json = false;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        auto value = [&](QString& target) {
-            if (i + 1 >= args.size())
-                return false;
-            target = args[++i];
-            return true;
-        };
-        if (a == QLatin1String("--json")) {
-            json = true;
-        } else if (a == QLatin1String("--mean")) {
-            options.scope = Scope::mean();
-        } else if (a == QLatin1String("--total")) {
-            options.scope = Scope::total();
-        } else if (a == QLatin1String("--thread")) {
-            if (!value(threadSpec))
-                return fail(QStringLiteral("--thread needs N,C,T"), 1);
-        } else if (a == QLatin1String("--metric")) {
-            if (!value(options.metric))
-                return fail(QStringLiteral("--metric needs a metric name"), 1);
-        } else if (a == QLatin1String("--group-by")) {
-            if (!value(options.groupBy))
-                return fail(QStringLiteral("--group-by needs an attribute key"), 1);
-        } else if (a == QLatin1String("--format")) {
-            if (!value(format))
-                return fail(QStringLiteral("--format needs a reader name"), 1);
-        } else if (a == QLatin1String("--db")) {
-            if (!value(db))
-                return fail(QStringLiteral("--db needs a location"), 1);
-        } else if (a == QLatin1String("--save-model")) {
-            if (!value(saveModel))
-                return fail(QStringLiteral("--save-model needs a file"), 1);
-        } else if (a.startsWith(QLatin1String("--"))) {
-            return fail(QStringLiteral("unknown option %1 (see parallax-cli help)").arg(a), 1);
-        } else {
-            positional << a;
-        }
+    const bool json = cmd.isSet(jsonOption);
+    options.metric = cmd.value(metricOption);
+    options.groupBy = cmd.value(groupBy);
+    const QString format = cmd.value(formatOption);
+    const QString db = cmd.value(dbOption);
+    const QString saveModel = cmd.value(saveModelOption);
+    if (!cmd.checkReader(format))
+        return ExitUsage;
+    // --mean, --total and --thread: the last one given wins.
+    QString threadSpec;
+    for (const QString& name : cmd.parser().optionNames()) {
+        if (name == QLatin1String("mean"))
+            options.scope = Scope::mean(), threadSpec.clear();
+        else if (name == QLatin1String("total"))
+            options.scope = Scope::total(), threadSpec.clear();
+        else if (name == QLatin1String("thread"))
+            threadSpec = cmd.value(thread);
     }
-    if (positional.size() < 2 || positional.size() > 3) {
-        std::fputs(SemanticUsage, stderr);
-        return 1;
+    ThreadKey threadKey;
+    if (!threadSpec.isEmpty()) {
+        const QStringList parts = threadSpec.split(QLatin1Char(','));
+        if (parts.size() != 3)
+            return cmd.usageError(QStringLiteral("--thread: '%1' is not N,C,T").arg(threadSpec));
+        int numbers[3];
+        for (int i = 0; i < 3; ++i) {
+            const auto v = cmd.integer(QStringLiteral("--thread"), parts[i], 0, std::numeric_limits<int>::max());
+            if (!v)
+                return ExitUsage;
+            numbers[i] = static_cast<int>(*v);
+        }
+        threadKey = { numbers[0], numbers[1], numbers[2] };
     }
     QString error;
     std::vector<TrialPtr> trials;
@@ -436,10 +435,7 @@ int runSemanticCommand(const QStringList& args)
         profiles.push_back(std::get<ProfilePtr>(result));
     }
     if (!threadSpec.isEmpty()) {
-        const QStringList parts = threadSpec.split(QLatin1Char(','));
-        const ThreadIndex t = parts.size() == 3
-            ? trials.front()->findThread({ parts[0].toInt(), parts[1].toInt(), parts[2].toInt() })
-            : ThreadIndex();
+        const ThreadIndex t = trials.front()->findThread(threadKey);
         if (!t.isValid())
             return fail(QStringLiteral("--thread %1: no such thread (N,C,T) in %2").arg(threadSpec, trials.front()->name()));
         options.scope = Scope::ofThread(t);

@@ -25,9 +25,7 @@ QByteArray semanticJson(const semantic::SemanticProfile& profile, const Semantic
 /// Loads a model: a file (SEMANTICS.md 5.6) or "builtin:NAME" made for `trial`.
 std::variant<semantic::Model, QString> loadSemanticModel(const QString& spec, const Trial& trial);
 
-/// `parallax-cli semantic MODEL TRIAL [TRIAL_B] [options]`. Returns the exit code.
+/// `parallax-cli semantic MODEL TRIAL [TRIAL_B] [options]`. Returns the exit code of cli::Exit.
 int runSemanticCommand(const QStringList& args);
-
-extern const char* const SemanticUsage;
 
 } // namespace parallax

@@ -1,6 +1,8 @@
+#include "app/cli/commandline.h"
 #include "app/gui/mainwindow.h"
 #include "perfdb/databaselocation.h"
 #include "views/comparison/comparisonlauncher.h"
+#include "views/renderviews.h"
 #include "views/semantic/semanticlauncher.h"
 
 #include <QApplication>
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 namespace {
 
@@ -44,164 +47,223 @@ QString extractSample(QTemporaryDir& tempDir)
     return target;
 }
 
+/// The command line of `parallax`: the options, and the help text, which lists every --render
+/// view from the table of views/renderviews.h.
+struct CommandLine {
+    QCommandLineParser parser;
+    const QCommandLineOption helpOption { { QStringLiteral("h"), QStringLiteral("help") },
+        QStringLiteral("Print this help (the options and the views of --render) and exit.") };
+    const QCommandLineOption versionOption { { QStringLiteral("v"), QStringLiteral("version") },
+        QStringLiteral("Print the version and exit.") };
+    const QCommandLineOption formatOption { QStringLiteral("format"),
+        QStringLiteral("Read PATH with the named reader instead of detecting it (e.g. tau)."), QStringLiteral("NAME") };
+    const QCommandLineOption screenshotOption { QStringLiteral("screenshot"),
+        QStringLiteral("After the trial is shown, save the main window to FILE (PNG) and quit."),
+        QStringLiteral("FILE") };
+    const QCommandLineOption quitOption { QStringLiteral("quit-after-load"),
+        QStringLiteral("Quit as soon as the trial is shown (exit status 1 if loading failed).") };
+    const QCommandLineOption tabOption { QStringLiteral("tab"),
+        QStringLiteral("Start on the given view: overview (default), statistics, callgraph, userevents, summary, "
+                       "event, thread, histogram or databases."),
+        QStringLiteral("NAME") };
+    const QCommandLineOption renderOption { QStringLiteral("render"),
+        QStringLiteral("Render one view (listed below) to --out and quit, without a display server (offscreen)."),
+        QStringLiteral("VIEW") };
+    const QCommandLineOption outOption { QStringLiteral("out"),
+        QStringLiteral("Image file for --render (PNG, SVG or PDF by suffix)."), QStringLiteral("FILE") };
+    const QCommandLineOption sizeOption { QStringLiteral("size"),
+        QStringLiteral("Window size for --render and --screenshot, WIDTHxHEIGHT (default 1400x900)."),
+        QStringLiteral("WxH") };
+    const QCommandLineOption dbOption { QStringLiteral("db"),
+        QStringLiteral("Experiment database (SQLite file or postgresql:// URI) to open --id from; default: "
+                       "$PARALLAX_DB, else the default SQLite database."),
+        QStringLiteral("LOCATION") };
+    const QCommandLineOption idOption { QStringLiteral("id"), QStringLiteral("Open the trial with this id from the database."),
+        QStringLiteral("N") };
+    const QCommandLineOption searchOption { QStringLiteral("search"),
+        QStringLiteral("Filter the Databases dock as its search field does: key=value, view:NAME, name text."),
+        QStringLiteral("TEXT") };
+    // Comparison views (issue 5): "--compare A B" and "--scaling A B C ..." open their own window.
+    const QCommandLineOption compareOption { QStringLiteral("compare"),
+        QStringLiteral("Compare two trials: PATH A (the baseline) and PATH B (the candidate).") };
+    const QCommandLineOption scalingOption { QStringLiteral("scaling"),
+        QStringLiteral("Scaling study of two or more trials of the same code at different thread counts.") };
+    // Semantic views (SEMANTICS.md 5): "--semantic MODEL|builtin:NAME PATH" opens their own window.
+    const QCommandLineOption semanticOption { QStringLiteral("semantic"),
+        QStringLiteral("Open the semantic views of PATH with a model (a JSON file or builtin:NAME)."),
+        QStringLiteral("MODEL") };
+    const QCommandLineOption semanticMetricOption { QStringLiteral("semantic-metric"),
+        QStringLiteral("Metric of the semantic views (default: a time metric)."), QStringLiteral("NAME") };
+    const QCommandLineOption semanticScopeOption { QStringLiteral("semantic-scope"),
+        QStringLiteral("Threads of the semantic views: mean (default), total or N,C,T."), QStringLiteral("SCOPE") };
+
+    CommandLine()
+    {
+        parser.setApplicationDescription(
+            QStringLiteral("Viewer for parallel performance profiles. Without PATH, opens the bundled sample trial."));
+        parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
+            sizeOption, tabOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
+            semanticOption, semanticMetricOption, semanticScopeOption });
+        parser.addPositionalArgument(QStringLiteral("PATH"),
+            QStringLiteral("Profile directory or file to open (two or more with --compare and --scaling)."));
+    }
+
+    QString helpText() const
+    {
+        // QCommandLineParser's text with our own usage lines (its own names the executable's path),
+        // then the views of --render from their table, then the exit status.
+        const QString text = parser.helpText();
+        return QStringLiteral("Usage: parallax [options] [PATH]\n"
+                              "       parallax --compare A B | --scaling A B C... | --semantic MODEL PATH [options]")
+            + text.mid(text.indexOf(QLatin1Char('\n'))) + QLatin1Char('\n') + parallax::renderViewsHelp()
+            + QLatin1Char('\n') + parallax::cli::exitStatusHelp();
+    }
+
+    /// After parsing: --help or --version printed (exit status 0), or nothing to answer.
+    std::optional<int> answerHelpOrVersion() const
+    {
+        if (parser.isSet(helpOption)) {
+            std::fputs(helpText().toLocal8Bit().constData(), stdout);
+            return parallax::cli::ExitSuccess;
+        }
+        if (parser.isSet(versionOption)) {
+            std::printf("parallax %s\n", PARALLAX_VERSION);
+            return parallax::cli::ExitSuccess;
+        }
+        return std::nullopt;
+    }
+};
+
+int usageError(const QString& message)
+{
+    printError(message + QStringLiteral("\nTry 'parallax --help' for more information."));
+    return parallax::cli::ExitUsage;
+}
+
+/// `parallax --help` and `--version` work without a display: answered before QApplication exists
+/// when the line parses without Qt's own options.
+std::optional<int> answerBeforeApplication(int argc, char** argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    CommandLine cl;
+    if (!cl.parser.parse(arguments))
+        return std::nullopt;
+    return cl.answerHelpOrVersion();
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    if (const auto code = answerBeforeApplication(argc, argv))
+        return *code;
     // --render works without a display server.
     for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--render") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        if ((std::strcmp(argv[i], "--render") == 0 || std::strncmp(argv[i], "--render=", 9) == 0)
+            && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Parallax"));
     QApplication::setApplicationDisplayName(QStringLiteral("Parallax"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));
     QApplication::setOrganizationName(QStringLiteral("Parallax"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/parallax.svg")));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Viewer for parallel performance profiles. Without PATH, opens the bundled sample trial."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption formatOption(QStringLiteral("format"),
-        QStringLiteral("Read PATH with the named reader instead of detecting it (e.g. tau)."), QStringLiteral("NAME"));
-    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-        QStringLiteral("After the trial is shown, save the main window to FILE (PNG) and quit."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption quitOption(QStringLiteral("quit-after-load"),
-        QStringLiteral("Quit as soon as the trial is shown (exit code 1 if loading failed)."));
-    const QCommandLineOption tabOption(QStringLiteral("tab"),
-        QStringLiteral("Start on the given view: overview (default), statistics, callgraph, userevents, summary, "
-                       "event, thread, histogram or databases."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption renderOption(QStringLiteral("render"),
-        QStringLiteral("Render one view to --out and quit, without a display server (offscreen): overview, table, "
-                       "tree, callgraph, userevents, summary, event NAME, thread N,C,T, histogram NAME, databases "
-                       "(the Databases dock), metadata (the metadata editor of the --db/--id trial)."),
-        QStringLiteral("VIEW"));
-    const QCommandLineOption outOption(QStringLiteral("out"),
-        QStringLiteral("Image file for --render (PNG, SVG or PDF by suffix)."), QStringLiteral("FILE"));
-    const QCommandLineOption sizeOption(QStringLiteral("size"),
-        QStringLiteral("Window size for --render and --screenshot, WIDTHxHEIGHT (default 1400x900)."),
-        QStringLiteral("WxH"));
-    const QCommandLineOption dbOption(QStringLiteral("db"),
-        QStringLiteral("Experiment database (SQLite file or postgresql:// URI) to open --id from; default: the "
-                       "default SQLite database."),
-        QStringLiteral("LOCATION"));
-    const QCommandLineOption idOption(
-        QStringLiteral("id"), QStringLiteral("Open the trial with this id from the database."), QStringLiteral("N"));
-    const QCommandLineOption searchOption(QStringLiteral("search"),
-        QStringLiteral("Filter the Databases dock as its search field does: key=value, view:NAME, name text."),
-        QStringLiteral("TEXT"));
-    parser.addOption(searchOption);
-    parser.addOption(dbOption);
-    parser.addOption(idOption);
-    parser.addOption(renderOption);
-    parser.addOption(outOption);
-    parser.addOption(sizeOption);
-    parser.addOption(tabOption);
-    parser.addOption(formatOption);
-    parser.addOption(screenshotOption);
-    parser.addOption(quitOption);
-    // Comparison views (issue 5): "--compare A B" and "--scaling A B C ..." open their own window.
-    const QCommandLineOption compareOption(QStringLiteral("compare"),
-        QStringLiteral("Compare two trials: PATH A (the baseline) and PATH B (the candidate). With --render: ")
-            + parallax::comparisonRenderTargets() + QLatin1Char('.'));
-    const QCommandLineOption scalingOption(QStringLiteral("scaling"),
-        QStringLiteral("Scaling study of two or more trials of the same code at different thread counts."));
-    parser.addOption(compareOption);
-    parser.addOption(scalingOption);
-    // Semantic views (SEMANTICS.md 5): "--semantic MODEL|builtin:NAME PATH" opens their own window.
-    const QCommandLineOption semanticOption(QStringLiteral("semantic"),
-        QStringLiteral("Open the semantic views of PATH with a model (a JSON file or builtin:NAME). With --render: ")
-            + parallax::semanticRenderTargets() + QLatin1Char('.'),
-        QStringLiteral("MODEL"));
-    const QCommandLineOption semanticMetricOption(QStringLiteral("semantic-metric"),
-        QStringLiteral("Metric of the semantic views (default: a time metric)."), QStringLiteral("NAME"));
-    const QCommandLineOption semanticScopeOption(QStringLiteral("semantic-scope"),
-        QStringLiteral("Threads of the semantic views: mean (default), total or N,C,T."), QStringLiteral("SCOPE"));
-    parser.addOption(semanticOption);
-    parser.addOption(semanticMetricOption);
-    parser.addOption(semanticScopeOption);
-    parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("Profile directory or file to open."));
-    parser.process(app);
-    if (parser.isSet(compareOption) || parser.isSet(scalingOption)) {
+    // Qt's own options (-platform, -style...) are gone from arguments() now.
+    CommandLine cl;
+    const bool parsed = cl.parser.parse(QCoreApplication::arguments());
+    if (const auto code = cl.answerHelpOrVersion())
+        return *code;
+    if (!parsed)
+        return usageError(cl.parser.errorText());
+    QCommandLineParser& parser = cl.parser;
+    const CommandLine& o = cl;
+    // --render VIEW: a view of the table (views/renderviews.h), of the window the line opens.
+    const QString render = parser.value(o.renderOption);
+    const parallax::RenderViewInfo* renderInfo = nullptr;
+    if (parser.isSet(o.renderOption)) {
+        using parallax::RenderWindow;
+        const RenderWindow window = parser.isSet(o.compareOption) ? RenderWindow::Compare
+            : parser.isSet(o.scalingOption)                       ? RenderWindow::Scaling
+            : parser.isSet(o.semanticOption)                      ? RenderWindow::Semantic
+                                                                  : RenderWindow::Main;
+        renderInfo = parallax::findRenderView(render);
+        if (!renderInfo)
+            return usageError(QStringLiteral("unknown view '%1' for --render (with %2: %3)")
+                                  .arg(render, parallax::renderWindowLaunch(window), parallax::renderViewNames(window)));
+        if (renderInfo->window != window)
+            return usageError(QStringLiteral("--render %1 is a view of %2, not of %3")
+                                  .arg(render, parallax::renderWindowLaunch(renderInfo->window),
+                                      parallax::renderWindowLaunch(window)));
+    }
+    if (parser.isSet(o.compareOption) || parser.isSet(o.scalingOption)) {
         parallax::ComparisonLaunch launch;
-        launch.mode = parser.isSet(compareOption) ? parallax::ComparisonLaunch::Mode::Compare
+        launch.mode = parser.isSet(o.compareOption) ? parallax::ComparisonLaunch::Mode::Compare
                                                   : parallax::ComparisonLaunch::Mode::Scaling;
         launch.paths = parser.positionalArguments();
-        launch.format = parser.value(formatOption);
-        launch.render = parser.value(renderOption);
-        launch.out = parser.value(outOption);
-        launch.size = parser.value(sizeOption);
+        launch.format = parser.value(o.formatOption);
+        launch.render = parser.value(o.renderOption);
+        launch.out = parser.value(o.outOption);
+        launch.size = parser.value(o.sizeOption);
         return parallax::runComparisonLaunch(launch);
     }
 
-    if (parser.isSet(semanticOption)) {
+    if (parser.isSet(o.semanticOption)) {
         const QStringList paths = parser.positionalArguments();
-        if (paths.size() != 1) {
-            printError(QStringLiteral("--semantic needs exactly one PATH, got %1").arg(paths.size()));
-            return 2;
-        }
+        if (paths.size() != 1)
+            return usageError(QStringLiteral("--semantic needs exactly one PATH, got %1").arg(paths.size()));
         parallax::SemanticLaunch launch;
-        launch.model = parser.value(semanticOption);
+        launch.model = parser.value(o.semanticOption);
         launch.path = paths.front();
-        launch.format = parser.value(formatOption);
-        launch.render = parser.value(renderOption);
-        launch.out = parser.value(outOption);
-        launch.size = parser.value(sizeOption);
-        launch.metric = parser.value(semanticMetricOption);
-        launch.scope = parser.value(semanticScopeOption);
+        launch.format = parser.value(o.formatOption);
+        launch.render = parser.value(o.renderOption);
+        launch.out = parser.value(o.outOption);
+        launch.size = parser.value(o.sizeOption);
+        launch.metric = parser.value(o.semanticMetricOption);
+        launch.scope = parser.value(o.semanticScopeOption);
         return parallax::runSemanticLaunch(launch);
     }
 
     QStringList positional = parser.positionalArguments();
     // "--render event NAME DIR": views that need an argument take the first positional.
-    const QString render = parser.value(renderOption);
     QString renderArgument;
-    const bool renderTakesArgument = render == QLatin1String("event") || render == QLatin1String("thread")
-        || render == QLatin1String("histogram");
-    if (renderTakesArgument) {
-        if (positional.isEmpty()) {
-            printError(QStringLiteral("--render %1 needs an argument (an event name or N,C,T)").arg(render));
-            return 2;
-        }
+    if (renderInfo && *renderInfo->argument) {
+        if (positional.isEmpty())
+            return usageError(QStringLiteral("--render %1 needs its argument: %1 %2")
+                                  .arg(QLatin1String(renderInfo->name), QLatin1String(renderInfo->argument)));
         renderArgument = positional.takeFirst();
     }
-    if (positional.size() > 1) {
-        printError(QStringLiteral("expected at most one PATH, got %1").arg(positional.size()));
-        return 2;
-    }
-    if (!render.isEmpty() && !parser.isSet(outOption)) {
-        printError(QStringLiteral("--render needs --out FILE"));
-        return 2;
-    }
+    if (positional.size() > 1)
+        return usageError(QStringLiteral("expected at most one PATH, got %1").arg(positional.size()));
+    if (renderInfo && !parser.isSet(o.outOption))
+        return usageError(QStringLiteral("--render needs --out FILE"));
     QSize windowSize(1400, 900);
-    if (parser.isSet(sizeOption)) {
-        const QStringList wh = parser.value(sizeOption).split(QLatin1Char('x'));
+    if (parser.isSet(o.sizeOption)) {
+        const QStringList wh = parser.value(o.sizeOption).split(QLatin1Char('x'));
         bool okW = false, okH = false;
         if (wh.size() == 2)
             windowSize = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
-        if (!okW || !okH || windowSize.width() < 200 || windowSize.height() < 150) {
-            printError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
-            return 2;
-        }
+        if (!okW || !okH || windowSize.width() < 200 || windowSize.height() < 150)
+            return usageError(QStringLiteral("--size: '%1' is not WIDTHxHEIGHT (at least 200x150, e.g. 1400x900)")
+                                  .arg(parser.value(o.sizeOption)));
     }
-    const QString screenshot = parser.value(screenshotOption);
-    const bool batch = !screenshot.isEmpty() || parser.isSet(quitOption) || !render.isEmpty();
+    const QString screenshot = parser.value(o.screenshotOption);
+    const bool batch = !screenshot.isEmpty() || parser.isSet(o.quitOption) || renderInfo;
 
     // Kept alive until exit: the sample trial lives in it.
     std::unique_ptr<QTemporaryDir> sampleDir;
     QString path = positional.value(0);
     qint64 dbId = -1;
-    if (parser.isSet(idOption)) {
+    if (parser.isSet(o.idOption)) {
         bool ok = false;
-        dbId = parser.value(idOption).toLongLong(&ok);
-        if (!ok || dbId < 0 || !path.isEmpty()) {
-            printError(QStringLiteral("--id needs a trial number, and no PATH"));
-            return 2;
-        }
+        dbId = parser.value(o.idOption).toLongLong(&ok);
+        if (!ok || dbId < 0)
+            return usageError(
+                QStringLiteral("--id: '%1' is not a trial number (a whole number from 0)").arg(parser.value(o.idOption)));
+        if (!path.isEmpty())
+            return usageError(QStringLiteral("give --id N or a PATH, not both"));
     }
     if (path.isEmpty() && dbId < 0) {
         sampleDir = std::make_unique<QTemporaryDir>();
@@ -216,14 +278,12 @@ int main(int argc, char** argv)
     window.setInteractive(!batch);
     if (!batch)
         window.restoreSettings();
-    if (parser.isSet(tabOption) && !window.selectTab(parser.value(tabOption))) {
-        printError(QStringLiteral("unknown view '%1' (expected overview, statistics, callgraph, userevents, summary, "
-                                  "event, thread, histogram or databases)")
-                       .arg(parser.value(tabOption)));
-        return 2;
-    }
-    if (parser.isSet(searchOption))
-        window.searchDatabases(parser.value(searchOption));
+    if (parser.isSet(o.tabOption) && !window.selectTab(parser.value(o.tabOption)))
+        return usageError(QStringLiteral("--tab: unknown view '%1' (expected overview, statistics, callgraph, "
+                                         "userevents, summary, event, thread, histogram or databases)")
+                              .arg(parser.value(o.tabOption)));
+    if (parser.isSet(o.searchOption))
+        window.searchDatabases(parser.value(o.searchOption));
     window.resize(windowSize);
     window.show();
 
@@ -232,12 +292,12 @@ int main(int argc, char** argv)
             printError(message);
             QCoreApplication::exit(1);
         });
-        const QString out = parser.value(outOption);
-        const QSize renderSize = parser.isSet(sizeOption) ? windowSize : QSize();
+        const QString out = parser.value(o.outOption);
+        const QSize renderSize = parser.isSet(o.sizeOption) ? windowSize : QSize();
         QObject::connect(&window, &parallax::MainWindow::trialShown, &app,
-            [&window, screenshot, render, renderArgument, out, renderSize] {
-            if (!render.isEmpty()) {
-                window.renderView(render, renderArgument, out, renderSize, [](const QString& error) {
+            [&window, screenshot, renderInfo, renderArgument, out, renderSize] {
+            if (renderInfo) {
+                window.renderView(renderInfo->view, renderArgument, out, renderSize, [](const QString& error) {
                     if (!error.isEmpty())
                         printError(error);
                     QCoreApplication::exit(error.isEmpty() ? 0 : 1);
@@ -260,9 +320,9 @@ int main(int argc, char** argv)
         });
     }
 
-    const QString format = parser.value(formatOption);
+    const QString format = parser.value(o.formatOption);
     if (dbId >= 0) {
-        QString location = parser.value(dbOption);
+        QString location = parser.value(o.dbOption);
         if (location.isEmpty())
             location = qEnvironmentVariableIsSet("PARALLAX_DB") ? qEnvironmentVariable("PARALLAX_DB") : parallax::defaultDatabasePath();
         QTimer::singleShot(0, &window, [&window, location, dbId] { window.openFromDatabase(location, dbId); });

@@ -769,7 +769,7 @@ void MainWindow::exportCurrentImage()
     exportWidgetInteractively(widget, this, QDir(m_lastDirectory).filePath(name));
 }
 
-void MainWindow::renderView(const QString& view, const QString& argument, const QString& fileName, const QSize& size,
+void MainWindow::renderView(RenderView view, const QString& argument, const QString& fileName, const QSize& size,
     const std::function<void(const QString&)>& done)
 {
     const auto& t = trial();
@@ -777,21 +777,27 @@ void MainWindow::renderView(const QString& view, const QString& argument, const 
         done(tr("no trial loaded"));
         return;
     }
-    const QString v = view.toLower();
     QWidget* widget = nullptr;
-    if (v == QLatin1String("overview")) {
+    switch (view) {
+    case RenderView::Overview:
         widget = m_overview;
         m_overview->updateNow();
-    } else if (v == QLatin1String("table") || v == QLatin1String("statistics")) {
+        break;
+    case RenderView::Table:
         widget = m_statistics;
-    } else if (v == QLatin1String("tree")) {
+        break;
+    case RenderView::Tree:
         m_statistics->setTreeMode(true);
         widget = m_statistics;
-    } else if (v == QLatin1String("summary")) {
+        break;
+    case RenderView::Summary:
         widget = m_summary;
-    } else if (v == QLatin1String("userevents")) {
+        break;
+    case RenderView::UserEvents:
         widget = m_userEvents;
-    } else if (v == QLatin1String("event") || v == QLatin1String("histogram")) {
+        break;
+    case RenderView::Event:
+    case RenderView::Histogram: {
         const EventId e = argument.isEmpty() ? EventId() : t->findEvent(argument);
         if (!argument.isEmpty() && !e.isValid()) {
             done(tr("no event named '%1' in %2").arg(argument, t->name()));
@@ -799,8 +805,10 @@ void MainWindow::renderView(const QString& view, const QString& argument, const 
         }
         if (e.isValid())
             m_state->selectEvent(e);
-        widget = v == QLatin1String("event") ? static_cast<QWidget*>(m_eventChart) : static_cast<QWidget*>(m_histogram);
-    } else if (v == QLatin1String("thread")) {
+        widget = view == RenderView::Event ? static_cast<QWidget*>(m_eventChart) : static_cast<QWidget*>(m_histogram);
+        break;
+    }
+    case RenderView::Thread: {
         const QStringList parts = argument.split(QLatin1Char(','));
         bool ok = parts.size() == 3;
         ThreadKey key;
@@ -813,11 +821,15 @@ void MainWindow::renderView(const QString& view, const QString& argument, const 
         }
         m_state->selectThread(ti);
         widget = m_threadChart;
-    } else if (v == QLatin1String("callgraph")) {
+        break;
+    }
+    case RenderView::CallGraph:
         widget = m_callGraph;
-    } else if (v == QLatin1String("databases")) {
+        break;
+    case RenderView::Databases:
         widget = m_databasesDock;
-    } else if (v == QLatin1String("metadata")) {
+        break;
+    case RenderView::Metadata: {
         if (m_databaseSource.isEmpty()) {
             done(tr("the metadata editor needs a trial opened from a database (--db LOCATION --id N)"));
             return;
@@ -837,10 +849,10 @@ void MainWindow::renderView(const QString& view, const QString& argument, const 
         m_databases->editMetadata(m_databaseSource.section(QLatin1Char('#'), 0, -2),
             m_databaseSource.section(QLatin1Char('#'), -1).toLongLong());
         return;
-    } else {
-        done(tr("unknown view '%1' (overview, table, tree, callgraph, userevents, summary, event NAME, thread N,C,T, "
-                "histogram NAME, databases, metadata)")
-                 .arg(view));
+    }
+    default:
+        done(tr("'%1' is not a view of the main window (its views: %2)")
+                 .arg(QLatin1String(renderViewInfo(view).name), renderViewNames(RenderWindow::Main)));
         return;
     }
     if (widget == m_eventChart)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "datasource/model/trial.h"
+#include "views/renderviews.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -60,12 +61,11 @@ public:
     bool selectTab(const QString& name);
 
     /// Renders one view of the current trial to an image file (PNG, SVG, PDF by suffix), for
-    /// `parallax --render`: overview, table, tree, callgraph, userevents, summary, histogram NAME,
-    /// event NAME, thread N,C,T. Calls `done` with an empty string or an error, possibly later
-    /// (the call graph waits for its layout). A valid size renders the view at that size. Also
-    /// `databases` (the Databases dock, once listed) and `metadata` (the metadata editor of the
-    /// current trial, when it came from a database).
-    void renderView(const QString& view, const QString& argument, const QString& fileName, const QSize& size,
+    /// `parallax --render`: one of the RenderWindow::Main views of views/renderviews.h (`argument`
+    /// is the event NAME or thread N,C,T of the views that take one). Calls `done` with an empty
+    /// string or an error, possibly later (the call graph waits for its layout, the Databases dock
+    /// for its listing, the metadata editor for its reading). A valid size renders at that size.
+    void renderView(RenderView view, const QString& argument, const QString& fileName, const QSize& size,
         const std::function<void(const QString&)>& done);
 
     /// Restores recent files and the saved window layout (interactive sessions only).

@@ -1,4 +1,6 @@
-// The parallax-cli executable as a user runs it: exit codes, JSON, messages.
+// The parallax-cli executable as a user runs it: exit codes, JSON, messages, the help of every
+// command, option syntax (--opt=value, compacted pprof options), numbers and unknown options.
+#include "app/cli/pprofreport.h"
 #include "tests/common/testutil.h"
 
 #include <QJsonArray>
@@ -26,6 +28,45 @@ Run cli(const QStringList& args)
     return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
         p.readAllStandardError() };
 }
+
+/// Every command and subcommand, as typed before --help.
+const QList<QStringList> everyCommand = {
+    { QStringLiteral("pprof") }, { QStringLiteral("info") }, { QStringLiteral("synth") }, { QStringLiteral("formats") },
+    { QStringLiteral("db") }, { QStringLiteral("diff") }, { QStringLiteral("ratio") }, { QStringLiteral("mean") },
+    { QStringLiteral("min") }, { QStringLiteral("max") }, { QStringLiteral("stddev") }, { QStringLiteral("merge") },
+    { QStringLiteral("derive") }, { QStringLiteral("convert") }, { QStringLiteral("semantic") },
+    { QStringLiteral("db"), QStringLiteral("init") }, { QStringLiteral("db"), QStringLiteral("load") },
+    { QStringLiteral("db"), QStringLiteral("list") }, { QStringLiteral("db"), QStringLiteral("rename") },
+    { QStringLiteral("db"), QStringLiteral("delete") }, { QStringLiteral("db"), QStringLiteral("meta") },
+    { QStringLiteral("db"), QStringLiteral("export") }, { QStringLiteral("db"), QStringLiteral("views") },
+    { QStringLiteral("db"), QStringLiteral("semantic") }, { QStringLiteral("db"), QStringLiteral("model") },
+    { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save") },
+    { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list") },
+    { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show") },
+    { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("attach") },
+    { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("detach") },
+    { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete") },
+};
+
+/// The command names a help text lists under "Commands:" (the first word of each indented line).
+QStringList listedCommands(const QByteArray& help)
+{
+    QStringList names;
+    bool inList = false;
+    for (const QByteArray& line : help.split('\n')) {
+        if (line == "Commands:") {
+            inList = true;
+            continue;
+        }
+        if (inList && line.isEmpty())
+            break;
+        if (inList && line.startsWith("  ") && !line.startsWith("   "))
+            names << QString::fromUtf8(line.trimmed().split(' ').first());
+    }
+    return names;
+}
+
+const QByteArray exitStatusLine = "Exit status: 0 success, 1 the work failed";
 
 } // namespace
 
@@ -82,13 +123,14 @@ private Q_SLOTS:
     {
         QTemporaryDir empty;
         Run r = cli({ QStringLiteral("info"), empty.path() });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("empty"), r.err.constData());
         r = cli({ QStringLiteral("pprof"), QStringLiteral("-h") });
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY(r.err.contains("usage:"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.startsWith("Usage: parallax-cli pprof [options] [DIR] [node numbers...]\n"));
         r = cli({ QStringLiteral("frobnicate") });
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("unknown command 'frobnicate'"), r.err.constData());
         r = cli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("NOPE"),
             dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
         QCOMPARE(r.exitCode, 1);
@@ -154,8 +196,8 @@ private Q_SLOTS:
         QCOMPARE(cli({ QStringLiteral("pprof"), ppk }).out, fromDir.out);
         r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
             id, QStringLiteral("--format"), QStringLiteral("nope"), tmp.filePath(QStringLiteral("x")) });
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY(r.err.contains("Parallax writes tau, ppk"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("'nope'") && r.err.contains("Parallax writes tau, ppk"), r.err.constData());
         r = cli({ QStringLiteral("db"), QStringLiteral("meta"), QStringLiteral("--db"), db, QStringLiteral("--id"), id,
             QStringLiteral("Compiler"), QStringLiteral("gcc 12") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
@@ -174,9 +216,9 @@ private Q_SLOTS:
         // Errors: a missing trial, a missing option.
         r = cli(
             { QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("999999") });
-        QCOMPARE(r.exitCode, 2);
-        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, cpi });
         QCOMPARE(r.exitCode, 1);
+        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, cpi });
+        QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--app and --exp"));
     }
 
@@ -209,7 +251,7 @@ private Q_SLOTS:
         // An invalid model is refused before it is stored; the message names the file and line.
         r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
             bad });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("bad.json:3") && r.err.contains("nowhere"), r.err.constData());
         r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
             model, QStringLiteral("--comment"), QStringLiteral("first") });
@@ -262,13 +304,13 @@ private Q_SLOTS:
         // An attached model is not deleted without --force.
         r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"), db,
             QStringLiteral("1") });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("attached to trial 1"), r.err.constData());
         r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"), db,
             QStringLiteral("1"), QStringLiteral("--force") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1") });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no semantic model attached"), r.err.constData());
         // Named on the command line instead of attached.
         r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1"),
@@ -325,13 +367,13 @@ private Q_SLOTS:
             QCOMPARE(v.toObject().value(QStringLiteral("diff")).toDouble(), 0.0);
         // Errors: a bad model names its file and line; an unknown built-in lists the built-ins.
         r = cli({ QStringLiteral("semantic"), QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/bad-duplicate.json"), workflow });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("bad-duplicate.json:7: entities[1].id: duplicate entity id 'comm'"), r.err.constData());
         r = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:stack"), workflow });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("group, layer, phase, parameter, file"), r.err.constData());
         r = cli({ QStringLiteral("semantic"), model });
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
     }
 
     void algebraCommands()
@@ -434,17 +476,17 @@ private Q_SLOTS:
 
         // Errors say what to do.
         r = cli({ QStringLiteral("merge"), ring2, ring2 });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("more than one operand"), r.err.constData());
         r = cli({ QStringLiteral("derive"), QStringLiteral("X = \"PAPI_TOT_INS\" /"), xgc });
-        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("column"), r.err.constData());
         r = cli({ QStringLiteral("diff"), ring2 });
-        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("two operands"));
         r = cli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("sideways"), ring2, ring8 });
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY(r.err.contains("collapse-process"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("'sideways'") && r.err.contains("collapse-process"));
         r = cli({ QStringLiteral("diff"), ring2, ring8, QStringLiteral("-o"), collapsed });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("exists"));
@@ -471,6 +513,346 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 1);
         QVERIFY(p.readAllStandardOutput().endsWith("/profile.*\n"));
         QVERIFY(p.readAllStandardError().contains("profile.3.0.0"));
+    }
+
+    void versionAndHelp()
+    {
+        Run r = cli({ QStringLiteral("--version") });
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QByteArray("parallax-cli " PARALLAX_VERSION "\n"));
+        QVERIFY(r.err.isEmpty());
+        QCOMPARE(cli({ QStringLiteral("-v") }).out, r.out);
+        r = cli({ QStringLiteral("--help") });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.isEmpty());
+        QVERIFY2(r.out.startsWith("Usage: parallax-cli "), r.out.constData());
+        QVERIFY(r.out.contains(exitStatusLine));
+        QVERIFY(r.out.contains("2 usage error"));
+        // The top-level list names every command (and help) and nothing else.
+        QStringList expected;
+        for (const QStringList& c : everyCommand)
+            if (c.size() == 1)
+                expected << c.first();
+        expected << QStringLiteral("help");
+        QStringList listed = listedCommands(r.out);
+        listed.sort();
+        expected.sort();
+        QCOMPARE(listed, expected);
+        QCOMPARE(cli({ QStringLiteral("help") }).out, r.out);
+        QCOMPARE(cli({ QStringLiteral("-h") }).out, r.out);
+        // No command: the same text on standard error, and a usage error.
+        const Run none = cli({});
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.out.isEmpty());
+        QVERIFY(none.err.startsWith(r.out));
+        // The db and db model help lists every subcommand of the table.
+        const Run db = cli({ QStringLiteral("db"), QStringLiteral("--help") });
+        QCOMPARE(db.exitCode, 0);
+        QCOMPARE(listedCommands(db.out),
+            QStringList({ QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"), QStringLiteral("rename"),
+                QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"), QStringLiteral("views"),
+                QStringLiteral("model"), QStringLiteral("semantic") }));
+        QVERIFY(db.out.contains("PGPASSWORD"));
+        const Run model = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("--help") });
+        QCOMPARE(listedCommands(model.out),
+            QStringList({ QStringLiteral("save"), QStringLiteral("list"), QStringLiteral("show"), QStringLiteral("attach"),
+                QStringLiteral("detach"), QStringLiteral("delete") }));
+    }
+
+    void commandHelp_data()
+    {
+        QTest::addColumn<QStringList>("command");
+        for (const QStringList& c : everyCommand)
+            QTest::newRow(qPrintable(c.join(QLatin1Char(' ')))) << c;
+    }
+
+    /// COMMAND --help, COMMAND -h and help COMMAND: the command's help on standard output, exit 0.
+    void commandHelp()
+    {
+        QFETCH(QStringList, command);
+        const Run r = cli(QStringList(command) << QStringLiteral("--help"));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        const QByteArray usage = "Usage: parallax-cli " + command.join(QLatin1Char(' ')).toUtf8() + ' ';
+        QVERIFY2(r.out.startsWith(usage), r.out.constData());
+        QVERIFY2(r.out.contains(exitStatusLine), r.out.constData());
+        QCOMPARE(cli(QStringList(command) << QStringLiteral("-h")).out, r.out);
+        QCOMPARE(cli(QStringList { QStringLiteral("help") } + command).out, r.out);
+        // --help wins over the rest of the line, even an unknown option.
+        const Run withJunk = cli(QStringList(command) << QStringLiteral("--no-such-option") << QStringLiteral("--help"));
+        if (command.last() != QLatin1String("db") && command.last() != QLatin1String("model"))
+            QCOMPARE(withJunk.out, r.out);
+    }
+
+    void optionValueForms()
+    {
+        // --opt=value and --opt value are the same.
+        const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        const Run separate = cli({ QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("tau"), cpi });
+        const Run joined = cli({ QStringLiteral("info"), QStringLiteral("--format=tau"), cpi });
+        QCOMPARE(separate.exitCode, 0);
+        QCOMPARE(joined.out, separate.out);
+        QTemporaryDir tmp;
+        const QStringList synthSeparate = { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("3"),
+            QStringLiteral("--events"), QStringLiteral("9"), QStringLiteral("--seed"), QStringLiteral("4"),
+            QStringLiteral("--metrics"), QStringLiteral("2"), tmp.filePath(QStringLiteral("a")) };
+        const QStringList synthJoined = { QStringLiteral("synth"), QStringLiteral("--threads=3"), QStringLiteral("--events=9"),
+            QStringLiteral("--seed=4"), QStringLiteral("--metrics=2"), tmp.filePath(QStringLiteral("b")) };
+        QCOMPARE(cli(synthSeparate).exitCode, 0);
+        QCOMPARE(cli(synthJoined).exitCode, 0);
+        const Run a = cli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("TIME"),
+            tmp.filePath(QStringLiteral("a")) });
+        const Run b = cli({ QStringLiteral("pprof"), QStringLiteral("--metric=TIME"), tmp.filePath(QStringLiteral("b")) });
+        QCOMPARE(a.exitCode, 0);
+        QVERIFY(a.out != cli({ QStringLiteral("pprof"), tmp.filePath(QStringLiteral("a")) }).out); // not the first metric
+        QCOMPARE(b.out, a.out);
+        // Options after the operands, and -o OUT as -oOUT.
+        const QString ring2 = dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
+        const Run top = cli({ QStringLiteral("diff"), ring2, ring2, QStringLiteral("--top"), QStringLiteral("3") });
+        QCOMPARE(top.exitCode, 0);
+        QCOMPARE(cli({ QStringLiteral("diff"), QStringLiteral("--top=3"), ring2, ring2 }).out, top.out);
+        const QString out = tmp.filePath(QStringLiteral("d.ppk"));
+        QCOMPARE(cli({ QStringLiteral("diff"), ring2, ring2, QStringLiteral("-o") + out }).exitCode, 0);
+        QVERIFY(QFileInfo::exists(out));
+        // --reader-option before the command or as an option of pprof (gprof: fixnames).
+        const QString gprof = dataPath(QStringLiteral("tau2/gprof-wrf/gprof.out"));
+        const Run fixed = cli({ QStringLiteral("--reader-option"), QStringLiteral("fixnames"), QStringLiteral("pprof"),
+            QStringLiteral("-s"), gprof });
+        QCOMPARE(fixed.exitCode, 0);
+        QVERIFY(fixed.out != cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof }).out);
+        QCOMPARE(cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof, QStringLiteral("--reader-option=fixnames") }).out,
+            fixed.out);
+    }
+
+    void badNumbers_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        const QString out = QStringLiteral("/nonexistent-parallax-dir/out");
+        const QString db = QStringLiteral("/nonexistent-parallax-dir/x.sqlite");
+        auto row = [](const char* name, const QStringList& args, const char* named) {
+            QTest::newRow(name) << args << QString::fromUtf8(named);
+        };
+        row("pprof -n ten", { QStringLiteral("pprof"), QStringLiteral("-n"), QStringLiteral("ten"), cpi }, "-n: 'ten'");
+        row("pprof -n5x", { QStringLiteral("pprof"), QStringLiteral("-sn5x"), cpi }, "-n: '5x'");
+        row("pprof -n -3", { QStringLiteral("pprof"), QStringLiteral("-n"), QStringLiteral("-3"), cpi }, "-n: -3 is out of range");
+        row("pprof node", { QStringLiteral("pprof"), cpi, QStringLiteral("0"), QStringLiteral("seven") }, "node number: 'seven'");
+        row("pprof --id", { QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("12x") },
+            "--id: '12x'");
+        row("info --id=", { QStringLiteral("info"), QStringLiteral("--db"), db, QStringLiteral("--id=x") }, "--id: 'x'");
+        row("synth --threads=abc",
+            { QStringLiteral("synth"), QStringLiteral("--threads=abc"), QStringLiteral("--events"), QStringLiteral("3"), out },
+            "--threads: 'abc'");
+        row("synth --threads 0",
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("0"), QStringLiteral("--events"), QStringLiteral("3"), out },
+            "--threads: 0 is out of range");
+        row("synth --events 1e3",
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"), QStringLiteral("1e3"), out },
+            "--events: '1e3'");
+        row("synth --seed -1",
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"), QStringLiteral("3"),
+                QStringLiteral("--seed"), QStringLiteral("-1"), out },
+            "--seed: -1 is out of range");
+        row("synth --callpath-depth 1",
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"), QStringLiteral("3"),
+                QStringLiteral("--callpath-depth"), QStringLiteral("1"), out },
+            "--callpath-depth: 1");
+        row("diff --top", { QStringLiteral("diff"), QStringLiteral("--top"), QStringLiteral("many"), cpi, cpi }, "--top: 'many'");
+        row("diff db:x", { QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("db:x"), cpi }, "db:x");
+        row("db list --view", { QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--view"),
+                                  QStringLiteral("v") },
+            "--view: 'v'");
+        row("db delete --id 1.5", { QStringLiteral("db"), QStringLiteral("delete"), QStringLiteral("--db"), db,
+                                      QStringLiteral("--id"), QStringLiteral("1.5") },
+            "--id: '1.5'");
+        row("db model attach", { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("attach"), QStringLiteral("--db"), db,
+                                   QStringLiteral("abc"), QStringLiteral("m") },
+            "TRIAL_ID: 'abc'");
+        row("db semantic", { QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("-4") },
+            "Unknown option '4'");
+        row("semantic --thread", { QStringLiteral("semantic"), QStringLiteral("builtin:layer"), cpi, QStringLiteral("--thread"),
+                                     QStringLiteral("0,x,0") },
+            "--thread: 'x'");
+        row("semantic --thread N,C", { QStringLiteral("semantic"), QStringLiteral("builtin:layer"), cpi,
+                                         QStringLiteral("--thread=0,0") },
+            "--thread: '0,0' is not N,C,T");
+    }
+
+    /// A bad number is a usage error naming the option and the value, found before anything is
+    /// read or written (the database is not even created).
+    void badNumbers()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("--help"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/nonexistent-parallax-dir")));
+    }
+
+    void unknownOptions_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        auto row = [](const char* name, const QStringList& args, const char* named) {
+            QTest::newRow(name) << args << QString::fromUtf8(named);
+        };
+        row("top level", { QStringLiteral("--frobnicate"), QStringLiteral("pprof") }, "Unknown option 'frobnicate'");
+        row("pprof -q", { QStringLiteral("pprof"), QStringLiteral("-sq"), cpi }, "Unknown option 'q'");
+        row("pprof --bogus=1", { QStringLiteral("pprof"), QStringLiteral("--bogus=1"), cpi }, "Unknown option 'bogus'");
+        row("pprof -d", { QStringLiteral("pprof"), QStringLiteral("-d"), cpi }, "-d (the dump format");
+        row("pprof -f", { QStringLiteral("pprof"), QStringLiteral("-f"), QStringLiteral("profile"), cpi }, "-f PREFIX is not supported");
+        row("info --jsn", { QStringLiteral("info"), QStringLiteral("--jsn"), cpi }, "Unknown option 'jsn'");
+        row("info --format", { QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("nope"), cpi },
+            "no reader named 'nope'");
+        row("mean --top", { QStringLiteral("mean"), QStringLiteral("--top"), QStringLiteral("3"), cpi }, "Unknown option 'top'");
+        row("diff --absent", { QStringLiteral("diff"), QStringLiteral("--absent"), QStringLiteral("skip"), cpi, cpi },
+            "Unknown option 'absent'");
+        row("diff --match", { QStringLiteral("diff"), QStringLiteral("--match=fuzzy"), cpi, cpi }, "--match: 'fuzzy'");
+        row("derive --mode", { QStringLiteral("derive"), QStringLiteral("--mode"), QStringLiteral("exact"), QStringLiteral("X = 1"), cpi },
+            "--mode: 'exact'");
+        row("convert --to", { QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("xls"), cpi, QStringLiteral("x.xls") },
+            "--to xls");
+        row("semantic --frob", { QStringLiteral("semantic"), QStringLiteral("--frob"), QStringLiteral("builtin:layer"), cpi },
+            "Unknown option 'frob'");
+        row("db list --jason", { QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--jason") }, "Unknown option 'jason'");
+        row("db model list --force", { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list"), QStringLiteral("--force") },
+            "Unknown option 'force'");
+        row("db frob", { QStringLiteral("db"), QStringLiteral("frob") }, "unknown command 'frob'");
+        row("missing value", { QStringLiteral("synth"), QStringLiteral("--events"), QStringLiteral("3"), QStringLiteral("--threads") },
+            "Missing value after '--threads'");
+        row("missing argument", { QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--id"), QStringLiteral("1") },
+            "needs --id N NAME");
+    }
+
+    /// Unknown options (and commands) are usage errors that name them.
+    void unknownOptions()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        QTemporaryDir tmp;
+        QProcess p;
+        // A database of our own, never the user's: nothing may be created in it.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PARALLAX_DB"), tmp.filePath(QStringLiteral("untouched.sqlite")));
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(tmp.path());
+        p.start(QStringLiteral(PARALLAX_CLI), args);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardOutput().isEmpty());
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(err.contains(named.toUtf8()), err.constData());
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("untouched.sqlite"))));
+    }
+
+    /// The work itself fails: exit status 1 and a message naming what could not be done.
+    void workFailures()
+    {
+        QTemporaryDir tmp;
+        const QString missing = tmp.filePath(QStringLiteral("no-such-profile"));
+        Run r = cli({ QStringLiteral("pprof"), missing });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no-such-profile"), r.err.constData());
+        r = cli({ QStringLiteral("info"), QStringLiteral("--json"), missing });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("no-such-profile"), r.err.constData());
+        r = cli({ QStringLiteral("convert"), missing, tmp.filePath(QStringLiteral("x.ppk")) });
+        QCOMPARE(r.exitCode, 1);
+        r = cli({ QStringLiteral("semantic"), tmp.filePath(QStringLiteral("no-model.json")),
+            dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no-model.json"), r.err.constData());
+        // A database that cannot be opened, a trial that is not in it.
+        // (its directory would be a regular file)
+        QFile plain(tmp.filePath(QStringLiteral("plain")));
+        QVERIFY(plain.open(QIODevice::WriteOnly));
+        plain.close();
+        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("plain/x.sqlite")) });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("x.sqlite"), r.err.constData());
+        const QString db = tmp.filePath(QStringLiteral("perf.sqlite"));
+        QCOMPARE(cli({ QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), db }).exitCode, 0);
+        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+            QStringLiteral("42"), tmp.filePath(QStringLiteral("out")) });
+        QCOMPARE(r.exitCode, 1);
+        r = cli({ QStringLiteral("info"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("42") });
+        QCOMPARE(r.exitCode, 1);
+        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show"), QStringLiteral("--db"), db,
+            QStringLiteral("nothing") });
+        QCOMPARE(r.exitCode, 1);
+    }
+
+    void pprofCompactedOptions_data()
+    {
+        QTest::addColumn<QString>("sample");
+        for (const char* s : { "tau2/tau-profiles-callpath-cpi-4rank", "tau2/tau-profiles-workflow-xmain-8rank",
+                 "tau2/tau-profiles-openmp-2thread", "cubelib/test/test28/profile2" })
+            QTest::newRow(s) << QString::fromLatin1(s);
+    }
+
+    /// pprof's options as getopt takes them: compacted (-sm, -n10, -smn5), separated, after the
+    /// directory, the last sort key winning, trailing node numbers; each line prints exactly what
+    /// the report of the same PprofOptions prints.
+    void pprofCompactedOptions()
+    {
+        QFETCH(QString, sample);
+        const QString dir = dataPath(sample);
+        const auto trial = mustLoad(dir);
+        QVERIFY(trial);
+        using Sort = parallax::PprofOptions::Sort;
+        struct Case {
+            QStringList compacted;
+            QStringList separated;
+            parallax::PprofOptions options;
+        };
+        auto opts = [](Sort sort, bool summary, int max, bool reverse, bool minMax, std::vector<int> nodes) {
+            parallax::PprofOptions o;
+            o.sort = sort;
+            o.summaryOnly = summary;
+            o.max = max;
+            o.reverse = reverse;
+            o.minMax = minMax;
+            o.nodes = std::move(nodes);
+            return o;
+        };
+        const int all = parallax::PprofOptions().max;
+        const QList<Case> cases = {
+            { { QStringLiteral("-sm"), dir }, { QStringLiteral("-s"), QStringLiteral("-m"), dir },
+                opts(Sort::Exclusive, true, all, false, false, {}) },
+            { { QStringLiteral("-n10"), dir }, { QStringLiteral("-n"), QStringLiteral("10"), dir },
+                opts(Sort::Inclusive, false, 10, false, false, {}) },
+            { { QStringLiteral("-smn5"), dir }, { dir, QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("-n"), QStringLiteral("5") },
+                opts(Sort::Exclusive, true, 5, false, false, {}) },
+            { { QStringLiteral("-crx"), dir, QStringLiteral("0") },
+                { QStringLiteral("-c"), QStringLiteral("-r"), QStringLiteral("-x"), dir, QStringLiteral("0") },
+                opts(Sort::Calls, false, all, true, true, { 0 }) },
+            { { QStringLiteral("-mc"), dir, QStringLiteral("1"), QStringLiteral("0") },
+                { QStringLiteral("-m"), QStringLiteral("-c"), dir, QStringLiteral("1"), QStringLiteral("0") },
+                opts(Sort::Calls, false, all, false, false, { 1, 0 }) },
+            { { QStringLiteral("-ebn3"), dir }, { QStringLiteral("-e"), QStringLiteral("-b"), QStringLiteral("-n3"), dir },
+                opts(Sort::Subroutines, false, 3, false, false, {}) },
+            { { QStringLiteral("-siv"), dir }, { QStringLiteral("-s"), QStringLiteral("-i"), QStringLiteral("-v"), dir },
+                opts(Sort::StdDev, true, all, false, false, {}) },
+        };
+        for (const Case& c : cases) {
+            const Run compacted = cli(QStringList { QStringLiteral("pprof") } + c.compacted);
+            const Run separated = cli(QStringList { QStringLiteral("pprof") } + c.separated);
+            QVERIFY2(compacted.exitCode == 0, compacted.err.constData());
+            QCOMPARE(separated.exitCode, 0);
+            const std::string expected = parallax::pprofReport(*trial, c.options);
+            QCOMPARE(compacted.out, QByteArray::fromStdString(expected));
+            QCOMPARE(separated.out, compacted.out);
+        }
+        // The options do something: -sm and -n2 change the text.
+        const QByteArray plain = cli({ QStringLiteral("pprof"), dir }).out;
+        QVERIFY(plain != cli({ QStringLiteral("pprof"), QStringLiteral("-sm"), dir }).out);
+        QVERIFY(cli({ QStringLiteral("pprof"), QStringLiteral("-n2"), dir }).out.size() < plain.size());
     }
 };
 

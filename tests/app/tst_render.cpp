@@ -1,6 +1,7 @@
 // The headless renderer (parallax --render VIEW --out FILE), as the docs and CI use it: every view
 // of a real trial becomes a non-blank image of the requested size, without a display server.
 #include "tests/common/testutil.h"
+#include "views/renderviews.h"
 
 #include <QImage>
 #include <QProcess>
@@ -8,6 +9,33 @@
 #include <QTemporaryDir>
 
 using namespace parallax::test;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run gui(const QStringList& arguments, bool display = true)
+{
+    QProcess p;
+    if (!display) {
+        // No display at all: --help and --version must still answer.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        p.setProcessEnvironment(env);
+    }
+    p.start(QStringLiteral(PARALLAX_GUI), arguments);
+    p.waitForFinished(60000);
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+} // namespace
 
 class TestRender : public QObject {
     Q_OBJECT
@@ -76,6 +104,85 @@ private Q_SLOTS:
             const QByteArray head = f.read(8);
             QVERIFY(head.startsWith(suffix == std::string("svg") ? "<?xml" : "%PDF"));
         }
+    }
+
+    /// --help lists every view of the table the render dispatch uses, with its description, and
+    /// works without a display; --version prints the version of project().
+    void helpAndVersion()
+    {
+        const Run r = gui({ QStringLiteral("--help") }, false);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("Usage: parallax [options] [PATH]\n"), r.out.constData());
+        const QByteArray views = r.out.mid(r.out.indexOf("Views for --render"));
+        QVERIFY(!views.isEmpty());
+        int listed = 0;
+        for (const QByteArray& line : views.split('\n'))
+            listed += line.startsWith("  ") ? 1 : 0;
+        QCOMPARE(listed, static_cast<int>(parallax::renderViews().size()));
+        for (const parallax::RenderViewInfo& v : parallax::renderViews()) {
+            QByteArray row = "  " + QByteArray(v.name);
+            if (*v.argument)
+                row += ' ' + QByteArray(v.argument);
+            QVERIFY2(views.contains(QByteArray(row + ' ')), v.name);
+            QVERIFY2(views.contains(QByteArray(v.description)), v.name);
+        }
+        QVERIFY(r.out.contains("Exit status: 0 success, 1 the work failed"));
+        QCOMPARE(gui({ QStringLiteral("-h") }, false).out, r.out);
+        const Run version = gui({ QStringLiteral("--version") }, false);
+        QCOMPARE(version.code, 0);
+        QCOMPARE(version.out, QByteArray("parallax " PARALLAX_VERSION "\n"));
+    }
+
+    void renderViewNamesAreDispatched_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const parallax::RenderViewInfo& v : parallax::renderViews())
+            QTest::newRow(v.name) << QString::fromLatin1(v.name);
+    }
+
+    /// Every name of the table is accepted by the launch of its window (which then asks for
+    /// --out), and refused with any other window's launch: the table is the dispatch.
+    void renderViewNamesAreDispatched()
+    {
+        QFETCH(QString, name);
+        const parallax::RenderViewInfo* info = parallax::findRenderView(name);
+        QVERIFY(info);
+        const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        const QMap<parallax::RenderWindow, QStringList> launches {
+            { parallax::RenderWindow::Main, { cpi } },
+            { parallax::RenderWindow::Compare, { QStringLiteral("--compare"), cpi, cpi } },
+            { parallax::RenderWindow::Scaling, { QStringLiteral("--scaling"), cpi, cpi } },
+            { parallax::RenderWindow::Semantic, { QStringLiteral("--semantic"), QStringLiteral("builtin:layer"), cpi } },
+        };
+        for (auto it = launches.cbegin(); it != launches.cend(); ++it) {
+            QStringList args = it.value();
+            args << QStringLiteral("--render") << name;
+            if (*info->argument)
+                args.prepend(QStringLiteral("x")); // the view's argument (the first positional)
+            const Run r = gui(args);
+            QCOMPARE(r.code, 2);
+            if (it.key() == info->window)
+                QVERIFY2(r.err.contains("--render needs --out FILE"), r.err.constData());
+            else
+                QVERIFY2(r.err.contains("is a view of"), r.err.constData());
+        }
+    }
+
+    void usageErrors()
+    {
+        const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        Run r = gui({ QStringLiteral("--no-such-option"), cpi });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("Unknown option 'no-such-option'"), r.err.constData());
+        r = gui({ QStringLiteral("--render"), QStringLiteral("pie"), QStringLiteral("--out"), QStringLiteral("x.png"), cpi });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("unknown view 'pie'") && r.err.contains("histogram NAME"), r.err.constData());
+        r = gui({ QStringLiteral("--render=overview"), QStringLiteral("--size=wide"), QStringLiteral("--out=x.png"), cpi });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--size: 'wide'"), r.err.constData());
+        r = gui({ QStringLiteral("--id"), QStringLiteral("seven") });
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--id: 'seven'"), r.err.constData());
     }
 };
 

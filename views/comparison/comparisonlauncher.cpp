@@ -96,7 +96,7 @@ namespace {
             ComparisonWindow* window = s.renderedWindow.get();
             window->resize(s.size);
             window->show();
-            const auto tab = ComparisonWindow::tabFromName(s.launch.render.mid(QStringLiteral("compare-").size()));
+            const auto tab = ComparisonWindow::tabForView(findRenderView(s.launch.render)->view);
             window->renderTab(*tab, s.launch.out, s.size, [window](const QString& error) {
                 QString message = error;
                 if (message.isEmpty() && !window->errorMessage().isEmpty())
@@ -128,8 +128,8 @@ namespace {
 
 QString comparisonRenderTargets()
 {
-    return QStringLiteral("compare-sidebyside, compare-signed, compare-tree, compare-callgraph, compare-summary "
-                          "(with --compare) or scaling (with --scaling)");
+    return QStringLiteral("%1 (with --compare) or %2 (with --scaling)")
+        .arg(renderViewNames(RenderWindow::Compare), renderViewNames(RenderWindow::Scaling));
 }
 
 int runComparisonLaunch(const ComparisonLaunch& launch)
@@ -145,9 +145,9 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
         return 2;
     }
     if (!launch.render.isEmpty()) {
-        const bool valid = compare ? launch.render.startsWith(QLatin1String("compare-"))
-                && ComparisonWindow::tabFromName(launch.render.mid(8)).has_value()
-                                   : launch.render == QLatin1String("scaling");
+        const RenderViewInfo* view = findRenderView(launch.render);
+        const bool valid
+            = view && view->window == (compare ? RenderWindow::Compare : RenderWindow::Scaling);
         if (!valid) {
             printError(QStringLiteral("unknown view '%1' for --render with %2 (expected %3)")
                            .arg(launch.render, compare ? QStringLiteral("--compare") : QStringLiteral("--scaling"),

@@ -38,14 +38,6 @@ namespace {
     const EventMatchPolicy matchPolicies[]
         = { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine };
 
-    struct TabName {
-        ComparisonWindow::Tab tab;
-        const char* name;
-    };
-    const TabName tabNames[] = { { ComparisonWindow::Tab::SideBySide, "sidebyside" },
-        { ComparisonWindow::Tab::SignedDifference, "signed" }, { ComparisonWindow::Tab::Tree, "tree" },
-        { ComparisonWindow::Tab::CallGraph, "callgraph" }, { ComparisonWindow::Tab::Summary, "summary" } };
-
     ValueType graphValueType(CompareValue value)
     {
         switch (value) {
@@ -716,10 +708,27 @@ ComparisonWindow::Tab ComparisonWindow::currentTab() const { return static_cast<
 
 std::optional<ComparisonWindow::Tab> ComparisonWindow::tabFromName(const QString& name)
 {
-    for (const TabName& t : tabNames)
-        if (name.compare(QLatin1String(t.name), Qt::CaseInsensitive) == 0)
-            return t.tab;
-    return std::nullopt;
+    // The names are those of --render compare-NAME (views/renderviews.h).
+    const RenderViewInfo* info = findRenderView(QStringLiteral("compare-") + name);
+    return info ? tabForView(info->view) : std::nullopt;
+}
+
+std::optional<ComparisonWindow::Tab> ComparisonWindow::tabForView(RenderView view)
+{
+    switch (view) {
+    case RenderView::CompareSideBySide:
+        return Tab::SideBySide;
+    case RenderView::CompareSigned:
+        return Tab::SignedDifference;
+    case RenderView::CompareTree:
+        return Tab::Tree;
+    case RenderView::CompareCallGraph:
+        return Tab::CallGraph;
+    case RenderView::CompareSummary:
+        return Tab::Summary;
+    default:
+        return std::nullopt;
+    }
 }
 
 bool ComparisonWindow::isComputing() const { return m_computing || m_computingValues || m_graphPreparing; }

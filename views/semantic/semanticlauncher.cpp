@@ -85,17 +85,18 @@ namespace {
         const Trial& trial = *loaded.trial;
         semantic::Scope scope;
         if (!parseScope(s.launch.scope, trial, &scope)) {
-            printError(QStringLiteral("--scope: no thread %1 in %2 (expected mean, total or N,C,T)")
+            printError(QStringLiteral("--semantic-scope: no thread %1 in %2 (expected mean, total or N,C,T)")
                            .arg(s.launch.scope, trial.name()));
-            QCoreApplication::exit(2);
+            QCoreApplication::exit(1);
             return;
         }
         MetricId metric;
         if (!s.launch.metric.isEmpty()) {
             metric = trial.findMetric(s.launch.metric);
             if (!metric.isValid()) {
-                printError(QStringLiteral("--metric: no metric %1 in %2").arg(s.launch.metric, trial.name()));
-                QCoreApplication::exit(2);
+                printError(
+                    QStringLiteral("--semantic-metric: no metric %1 in %2").arg(s.launch.metric, trial.name()));
+                QCoreApplication::exit(1);
                 return;
             }
         }
@@ -115,13 +116,13 @@ namespace {
         window->setScope(scope);
         if (!render)
             return;
-        const auto view = SemanticWindow::viewFromName(s.launch.render.mid(QStringLiteral("semantic-").size()));
+        const auto view = SemanticWindow::viewForRender(findRenderView(s.launch.render)->view);
         window->renderView(*view, s.launch.out, s.size, [](const QString& error) { finish(error); });
     }
 
 } // namespace
 
-QString semanticRenderTargets() { return QStringLiteral("semantic-bars, semantic-tree, semantic-matrix, semantic-inspector, semantic-rules"); }
+QString semanticRenderTargets() { return renderViewNames(RenderWindow::Semantic); }
 
 int runSemanticLaunch(const SemanticLaunch& launch)
 {
@@ -130,8 +131,8 @@ int runSemanticLaunch(const SemanticLaunch& launch)
         return 2;
     }
     if (!launch.render.isEmpty()) {
-        if (!launch.render.startsWith(QLatin1String("semantic-"))
-            || !SemanticWindow::viewFromName(launch.render.mid(9)).has_value()) {
+        const RenderViewInfo* view = findRenderView(launch.render);
+        if (!view || view->window != RenderWindow::Semantic) {
             printError(QStringLiteral("unknown view '%1' for --render with --semantic (expected %2)")
                            .arg(launch.render, semanticRenderTargets()));
             return 2;

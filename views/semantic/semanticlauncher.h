@@ -27,9 +27,9 @@ struct SemanticLaunch {
 QString semanticRenderTargets();
 
 /// Reads the trial off the GUI thread, opens a SemanticWindow (or renders one view to launch.out
-/// and quits) and runs the event loop. Exit code: 0, 1 when the trial cannot be read, the model
-/// cannot be used or the view cannot be rendered, 2 for bad arguments; errors go to stderr as
-/// "parallax: …".
+/// and quits) and runs the event loop. Exit code: 0, 1 when the trial cannot be read, has not the
+/// metric or thread asked for, the model cannot be used or the view cannot be rendered, 2 for bad
+/// arguments (app/cli/commandline.h); errors go to stderr as "parallax: …".
 int runSemanticLaunch(const SemanticLaunch& launch);
 
 } // namespace parallax

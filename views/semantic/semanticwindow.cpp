@@ -713,17 +713,27 @@ void SemanticWindow::onEventSelected(EventId event)
 
 std::optional<SemanticWindow::View> SemanticWindow::viewFromName(const QString& name)
 {
-    if (name == QLatin1String("bars"))
+    // The names are those of --render semantic-NAME (views/renderviews.h).
+    const RenderViewInfo* info = findRenderView(QStringLiteral("semantic-") + name);
+    return info ? viewForRender(info->view) : std::nullopt;
+}
+
+std::optional<SemanticWindow::View> SemanticWindow::viewForRender(RenderView view)
+{
+    switch (view) {
+    case RenderView::SemanticBars:
         return View::Bars;
-    if (name == QLatin1String("tree"))
+    case RenderView::SemanticTree:
         return View::Tree;
-    if (name == QLatin1String("matrix"))
+    case RenderView::SemanticMatrix:
         return View::Matrix;
-    if (name == QLatin1String("inspector"))
+    case RenderView::SemanticInspector:
         return View::Inspector;
-    if (name == QLatin1String("rules"))
+    case RenderView::SemanticRules:
         return View::Rules;
-    return std::nullopt;
+    default:
+        return std::nullopt;
+    }
 }
 
 void SemanticWindow::renderView(

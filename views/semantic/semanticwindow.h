@@ -2,6 +2,7 @@
 
 #include "algebra/semanticprofile.h"
 #include "algebra/units.h"
+#include "views/renderviews.h"
 
 #include <QMainWindow>
 #include <functional>
@@ -103,8 +104,10 @@ public:
     void selectEntity(int entity);
     int selectedEntity() const { return m_selectedEntity; }
 
-    /// "bars", "tree", "matrix" (as --render semantic-NAME uses them).
+    /// "bars", "tree", "matrix", "inspector", "rules" (as --render semantic-NAME uses them).
     static std::optional<View> viewFromName(const QString& name);
+    /// The view a --render view shows; std::nullopt for views of other windows.
+    static std::optional<View> viewForRender(RenderView view);
     /// Renders one view to an image (PNG, SVG or PDF by suffix) once attribution is done; calls
     /// done with an empty string or the error (an attribution error is an error).
     void renderView(View view, const QString& fileName, const QSize& size,

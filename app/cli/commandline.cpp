@@ -1,0 +1,156 @@
+#include "app/cli/commandline.h"
+
+#include "datasource/readers/readerregistry.h"
+
+#include <cstdio>
+#include <limits>
+
+namespace parallax::cli {
+
+QString exitStatusHelp()
+{
+    return QStringLiteral("Exit status: 0 success, 1 the work failed (unreadable input, database error, a name\n"
+                          "the input does not have), 2 usage error (unknown command or option, bad value).\n");
+}
+
+int failure(const QString& message)
+{
+    std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
+    return ExitFailure;
+}
+
+void warning(const QString& message)
+{
+    std::fprintf(stderr, "parallax-cli: warning: %s\n", message.toLocal8Bit().constData());
+}
+
+void printOut(const QByteArray& bytes)
+{
+    std::fwrite(bytes.constData(), 1, static_cast<std::size_t>(bytes.size()), stdout);
+}
+
+void printOut(const QString& text) { printOut(text.toUtf8()); }
+
+QString optionText(const QCommandLineOption& option)
+{
+    // The long name when there is one: that is what the help lists first for most options.
+    const QStringList names = option.names();
+    for (const QString& n : names)
+        if (n.size() > 1)
+            return QStringLiteral("--") + n;
+    return names.isEmpty() ? QString() : QStringLiteral("-") + names.first();
+}
+
+Command::Command(QString name, QString arguments, QString description)
+    : m_name(std::move(name))
+    , m_arguments(std::move(arguments))
+    , m_help({ QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Print this help and exit."))
+{
+    m_parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsCompactedShortOptions);
+    m_parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    m_parser.setApplicationDescription(description);
+    m_parser.addOption(m_help);
+}
+
+QCommandLineOption Command::add(QCommandLineOption option)
+{
+    m_parser.addOption(option);
+    return option;
+}
+
+QCommandLineOption Command::add(const QStringList& names, const QString& description, const QString& valueName)
+{
+    return add(QCommandLineOption(names, description, valueName));
+}
+
+void Command::addArgument(const QString& name, const QString& description)
+{
+    m_parser.addPositionalArgument(name, description);
+}
+
+std::optional<int> Command::parse(const QStringList& args)
+{
+    const bool ok = m_parser.parse(QStringList { QStringLiteral("parallax-cli ") + m_name } + args);
+    // --help wins over anything else on the line, as in most tools.
+    if (m_parser.isSet(m_help)) {
+        printOut(helpText());
+        return ExitSuccess;
+    }
+    if (!ok)
+        return usageError(m_parser.errorText());
+    return std::nullopt;
+}
+
+QString Command::helpText() const
+{
+    // QCommandLineParser's text, with our own usage line (its own names the executable's path).
+    QString text = m_parser.helpText();
+    const qsizetype firstLine = text.indexOf(QLatin1Char('\n'));
+    QString usage = QStringLiteral("Usage: parallax-cli ") + m_name + QStringLiteral(" [options]");
+    if (!m_arguments.isEmpty())
+        usage += QLatin1Char(' ') + m_arguments;
+    text = usage + text.mid(firstLine);
+    if (!m_epilogue.isEmpty()) {
+        if (!text.endsWith(QLatin1String("\n\n")))
+            text += QLatin1Char('\n');
+        text += m_epilogue;
+        if (!text.endsWith(QLatin1Char('\n')))
+            text += QLatin1Char('\n');
+    }
+    return text + QLatin1Char('\n') + exitStatusHelp();
+}
+
+int Command::usageError(const QString& message) const
+{
+    std::fprintf(stderr, "parallax-cli %s: %s\nTry 'parallax-cli %s --help' for more information.\n",
+        m_name.toLocal8Bit().constData(), message.toLocal8Bit().constData(), m_name.toLocal8Bit().constData());
+    return ExitUsage;
+}
+
+std::optional<qint64> Command::integer(const QString& what, const QString& text, qint64 min, qint64 max) const
+{
+    bool ok = false;
+    const qint64 v = text.trimmed().toLongLong(&ok, 10);
+    if (!ok) {
+        usageError(QStringLiteral("%1: '%2' is not a whole number").arg(what, text));
+        return std::nullopt;
+    }
+    if (v < min || v > max) {
+        const QString range = max == std::numeric_limits<qint64>::max()
+            ? QStringLiteral("from %1").arg(min)
+            : QStringLiteral("from %1 to %2").arg(min).arg(max);
+        usageError(
+            QStringLiteral("%1: %2 is out of range (expected a whole number %3)").arg(what, text.trimmed(), range));
+        return std::nullopt;
+    }
+    return v;
+}
+
+std::optional<qint64> Command::integer(const QCommandLineOption& option, qint64 min, qint64 max, qint64 fallback) const
+{
+    if (!m_parser.isSet(option))
+        return fallback;
+    return integer(optionText(option), m_parser.value(option), min, max);
+}
+
+bool Command::checkReader(const QString& name) const
+{
+    if (name.isEmpty() || ReaderRegistry::instance().find(name))
+        return true;
+    QStringList names;
+    for (const Reader* r : ReaderRegistry::instance().readers())
+        names << r->name();
+    usageError(
+        QStringLiteral("--format: no reader named '%1' (readers: %2)").arg(name, names.join(QStringLiteral(", "))));
+    return false;
+}
+
+bool Command::checkOperand(const QString& spec) const
+{
+    if (!spec.startsWith(QLatin1String("db:")))
+        return true;
+    return integer(QStringLiteral("operand %1: db:ID").arg(spec), spec.mid(3), 0, std::numeric_limits<qint64>::max())
+        .has_value();
+}
+
+} // namespace parallax::cli
