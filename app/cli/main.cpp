@@ -8,6 +8,7 @@
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/tauwriter.h"
 #include "datasource/writers/writerregistry.h"
+#include "parallax_version.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -379,6 +380,7 @@ int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("parallax"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));
     // Numbers are printed with printf as pprof does: never with a locale's decimal comma.
     std::setlocale(LC_NUMERIC, "C");
     QStringList args = QCoreApplication::arguments().mid(1);

@@ -1,4 +1,5 @@
 #include "app/gui/mainwindow.h"
+#include "parallax_version.h"
 #include "perfdb/databaselocation.h"
 #include "views/comparison/comparisonlauncher.h"
 #include "views/semantic/semanticlauncher.h"
@@ -55,8 +56,12 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Parallax"));
     QApplication::setApplicationDisplayName(QStringLiteral("Parallax"));
-    QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+    QApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));
+    // Settings stay in ~/.config/Parallax/Parallax.conf (the organisation name); the desktop file
+    // name ties the windows to the installed io.github.parallax.Parallax.desktop and its icon.
     QApplication::setOrganizationName(QStringLiteral("Parallax"));
+    QApplication::setOrganizationDomain(QStringLiteral(PARALLAX_ORGANIZATION_DOMAIN));
+    QGuiApplication::setDesktopFileName(QStringLiteral(PARALLAX_APP_ID));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/parallax.svg")));
 
     QCommandLineParser parser;
