@@ -17,8 +17,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "graphviz")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "${PROJECT_DESCRIPTION}
-Parallax is a desktop viewer and performance database for the profiles that
+# The extended description; CPack puts CPACK_PACKAGE_DESCRIPTION_SUMMARY above it as the synopsis.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Parallax is a desktop viewer and performance database for the profiles that
 TAU, Score-P, Scalasca, Caliper, HPCToolkit and similar tools write when an
 MPI or OpenMP program runs: linked views of every thread, event and metric,
 statistics, call trees and call graphs, comparison of runs and semantic views.
