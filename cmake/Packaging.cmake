@@ -28,4 +28,15 @@ HPCToolkit, gprof, mpiP, Python pstats, Hatchet and timemory JSON, stores
 trials in SQLite or PostgreSQL (TAUdb), and ships parallax-cli, a
 pprof-compatible command line.")
 
+# The changelog Debian packages carry (usr/share/doc/parallax/changelog.gz), one entry per release.
+execute_process(COMMAND date -u -R -d "${PARALLAX_RELEASE_DATE} 12:00"
+    OUTPUT_VARIABLE PARALLAX_RELEASE_DATE_RFC2822 OUTPUT_STRIP_TRAILING_WHITESPACE)
+configure_file(resources/linux/changelog.in "${CMAKE_BINARY_DIR}/packaging/changelog" @ONLY)
+add_custom_command(OUTPUT "${CMAKE_BINARY_DIR}/packaging/changelog.gz"
+    COMMAND gzip -9nc "${CMAKE_BINARY_DIR}/packaging/changelog" > "${CMAKE_BINARY_DIR}/packaging/changelog.gz"
+    DEPENDS "${CMAKE_BINARY_DIR}/packaging/changelog"
+    COMMENT "Compressing the changelog")
+add_custom_target(parallax_changelog ALL DEPENDS "${CMAKE_BINARY_DIR}/packaging/changelog.gz")
+install(FILES "${CMAKE_BINARY_DIR}/packaging/changelog.gz" DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/parallax")
+
 include(CPack)

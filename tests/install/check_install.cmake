@@ -21,6 +21,8 @@ set(expected
     "${BINDIR}/parallax-cli"
     "${MANDIR}/man1/parallax-cli.1.gz"
     "${DATADIR}/doc/parallax/LICENSE"
+    "${DATADIR}/doc/parallax/copyright"
+    "${DATADIR}/doc/parallax/changelog.gz"
     "${DATADIR}/doc/parallax/README.md"
     "${DATADIR}/doc/parallax/sample-tau-cpi-4rank-NOTICE.md")
 if(GUI)

@@ -36,6 +36,9 @@ if(PARALLAX_BUILD_GUI)
     set_tests_properties(install_gui_version PROPERTIES ENVIRONMENT "QT_QPA_PLATFORM=offscreen"
         PASS_REGULAR_EXPRESSION "(^|\n)Parallax ${PROJECT_VERSION}\n")
     list(APPEND install_tests install_gui_version)
+    # cpack -G DEB builds the package users install with apt (control fields, contents).
+    add_test(NAME install_deb COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/install/check_deb.sh" "${CMAKE_BINARY_DIR}"
+        "${CMAKE_CURRENT_BINARY_DIR}/deb" "${PROJECT_VERSION}" "${PARALLAX_APP_ID}")
 endif()
 set_tests_properties(${install_tests} PROPERTIES FIXTURES_REQUIRED install_tree)
 if(PARALLAX_BUILD_GUI)
