@@ -47,7 +47,7 @@ void tst_MimeTypes::byName_data()
                                   << QStringLiteral("application/x-tau-snapshot+xml");
     QTest::newRow("CUBE 3") << data("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")
                             << QStringLiteral("application/x-cube+xml");
-    QTest::newRow("CUBE 4") << data("extrap/cubeset/multi_parameter/mm.x25y25z25.r1/profile.cubex")
+    QTest::newRow("CUBE 4") << data("cube/pycubexr/call_tree_test/call_tree_test.cubex")
                             << QStringLiteral("application/x-cubex");
     QTest::newRow("Caliper") << data("thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/3/Base_Seq-default.cali")
                              << QStringLiteral("application/x-caliper");
