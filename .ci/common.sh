@@ -7,9 +7,10 @@ PARALLAX_BUILD_PACKAGES=(
     libqcustomplot-dev libqcustomplot2.1-qt6
     zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
     graphviz ccache libxxhash-dev
+    help2man librsvg2-bin file
 )
 PARALLAX_TEST_PACKAGES=(
-    xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream
+    xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream man-db shared-mime-info
 )
 
 as_root() {

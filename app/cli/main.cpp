@@ -9,6 +9,7 @@
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/tauwriter.h"
 #include "datasource/writers/writerregistry.h"
+#include "parallax_version.h"
 
 #include <QCoreApplication>
 #include <QDir>

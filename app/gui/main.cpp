@@ -1,5 +1,6 @@
 #include "app/cli/commandline.h"
 #include "app/gui/mainwindow.h"
+#include "parallax_version.h"
 #include "perfdb/databaselocation.h"
 #include "views/comparison/comparisonlauncher.h"
 #include "views/renderviews.h"
@@ -168,7 +169,11 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("Parallax"));
     QApplication::setApplicationDisplayName(QStringLiteral("Parallax"));
     QApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));
+    // Settings stay in ~/.config/Parallax/Parallax.conf (the organisation name); the desktop file
+    // name ties the windows to the installed io.github.parallax.Parallax.desktop and its icon.
     QApplication::setOrganizationName(QStringLiteral("Parallax"));
+    QApplication::setOrganizationDomain(QStringLiteral(PARALLAX_ORGANIZATION_DOMAIN));
+    QGuiApplication::setDesktopFileName(QStringLiteral(PARALLAX_APP_ID));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/parallax.svg")));
 
     // Qt's own options (-platform, -style...) are gone from arguments() now.

@@ -2,6 +2,7 @@
 // command, option syntax (--opt=value, compacted pprof options), numbers and unknown options.
 #include "app/cli/pprofreport.h"
 #include "tests/common/testutil.h"
+#include "parallax_version.h"
 
 #include <QJsonArray>
 #include <QHash>

@@ -1,6 +1,7 @@
 // The headless renderer (parallax --render VIEW --out FILE), as the docs and CI use it: every view
 // of a real trial becomes a non-blank image of the requested size, without a display server.
 #include "tests/common/testutil.h"
+#include "parallax_version.h"
 #include "views/renderviews.h"
 
 #include <QImage>

@@ -1,0 +1,40 @@
+#!/bin/sh
+# check_deb.sh BUILD_DIR SCRATCH VERSION APP_ID — builds the .deb with `cpack -G DEB` into SCRATCH
+# and checks its control fields and contents: the package a user installs with apt.
+set -u
+build="$1" scratch="$2" version="$3" id="$4"
+for tool in cpack dpkg-deb dpkg-shlibdeps; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "error: $tool is not installed (cmake, dpkg-dev)" >&2; exit 1; }
+done
+rm -rf "$scratch"
+mkdir -p "$scratch"
+if ! cpack -G DEB -B "$scratch" --config "$build/CPackConfig.cmake" >"$scratch/cpack.log" 2>&1; then
+    cat "$scratch/cpack.log"
+    exit 1
+fi
+deb="$(ls "$scratch"/parallax_"$version"_*.deb 2>/dev/null)"
+[ -f "$deb" ] || { echo "error: no parallax_${version}_ARCH.deb in $scratch" >&2; ls "$scratch"; exit 1; }
+fail() { echo "error: $deb: $*" >&2; exit 1; }
+
+field() { dpkg-deb -f "$deb" "$1"; }
+echo "$(basename "$deb"):"
+dpkg-deb -f "$deb" Package Version Section Maintainer Depends Recommends
+[ "$(field Package)" = parallax ] || fail "Package is not parallax"
+[ "$(field Version)" = "$version" ] || fail "Version is not $version"
+[ -n "$(field Maintainer)" ] && [ -n "$(field Section)" ] || fail "no Maintainer or Section"
+# dpkg-shlibdeps worked out the libraries: Qt, QCustomPlot, the database clients, the C++ runtime.
+for lib in libqt6core6 libqt6widgets6 libqt6svg6 libqcustomplot2.1-qt6 libpq5 libsqlite3-0 libarchive13 libstdc++6; do
+    pattern="$(printf '%s' "$lib" | sed 's/[+.]/\\&/g')"
+    field Depends | grep -Eq "(^|, )$pattern( |,|$)" || fail "Depends lacks $lib"
+done
+# The call graph runs Graphviz dot as a process, which dpkg-shlibdeps cannot see.
+field Recommends | grep -Eq '(^|, )graphviz( |,|$)' || field Depends | grep -Eq '(^|, )graphviz( |,|$)' \
+    || fail "neither Depends nor Recommends names graphviz"
+contents="$(dpkg-deb -c "$deb" | awk '{print $NF}')"
+for path in ./usr/bin/parallax ./usr/bin/parallax-cli ./usr/share/applications/"$id".desktop \
+    ./usr/share/metainfo/"$id".metainfo.xml ./usr/share/mime/packages/"$id".xml \
+    ./usr/share/icons/hicolor/scalable/apps/"$id".svg ./usr/share/icons/hicolor/48x48/apps/"$id".png \
+    ./usr/share/man/man1/parallax.1.gz ./usr/share/man/man1/parallax-cli.1.gz ./usr/share/doc/parallax/copyright; do
+    echo "$contents" | grep -qx "$path" || fail "does not contain $path"
+done
+echo "contents: $(echo "$contents" | grep -vc '/$') files under /usr"
