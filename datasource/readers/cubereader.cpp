@@ -15,10 +15,13 @@
 //   contains its children "Execution", "Overhead", ...). Each model metric holds its stored value,
 //   i.e. what CUBE shows for a collapsed metric; the metric-exclusive value (stored minus children)
 //   is not materialised. The tree itself is kept as trial metadata "CUBE metric <name>" (parent,
-//   uniq_name, type, dtype, uom, description), as display information only (SEMANTICS.md 1.2).
+//   uniq_name, type, dtype, uom, url with "@mirror@" expanded to the first <murl>, description), as
+//   display information only (SEMANTICS.md 1.2).
 // * Call tree. Each cnode becomes the call-path event "root => child => ... => leaf" (a root is a
 //   flat event of one component). The leaf name is the region name, with " [ <key> = <value> ]"
-//   for cnode parameters (TAU's parameter form, group TAU_PARAM). Distinct regions (name, mod,
+//   for cnode parameters (TAU's parameter form, group TAU_PARAM). A region whose one-letter
+//   <mangled_name> the producer's C++ demangler turned into a type name ("a" -> "signed char", as
+//   Score-P does) is named by its mangled name, with a warning. Distinct regions (name, mod,
 //   begin, end) that share a name keep it for the first region in document order; the others are
 //   named "name [{mod} {begin}-{end}]" (TAU's source-location form), with a warning. Sibling cnodes
 //   whose paths come out identical (the same region called from several call sites or lines) are
@@ -67,9 +70,11 @@
 //   any .data member came too early, pass 2 re-reads the archive for those members only. .index and
 //   .data follow FORMATS.md 5.3 (byte order from the index mark; SPARSE and DENSE; row ids are
 //   positions in the per-metric enumeration: pre-order for EXCLUSIVE, sibling blocks for INCLUSIVE,
-//   id order for SIMPLE). "ZCUBEX.DATA" (unverified, no sample) is read as: i64 entry count n, n x
-//   (i64 uncompressed position, i64 compressed position, i64 compressed size), then the zlib streams
-//   in order, which inflate to the plain rows.
+//   id order for SIMPLE). "ZCUBEX.DATA" is: i64 entry count n, n x (i64 uncompressed position, i64
+//   compressed position, i64 compressed size), then the zlib streams in order, which inflate to the
+//   plain rows (checked on Score-P 1.3's files in ../shared/data/extrap/cubeset/multi_parameter: one
+//   stream per row, little-endian). Those files also hold anchor.xml gzip-compressed inside the tar;
+//   a member that starts with the gzip magic is inflated while it is parsed.
 //
 // * CUBE 3 <severity> rows hold one value per thread in thread Id order; a row with fewer values is
 //   padded with zeros (as CubeLib does; test1.2/empty.cube has one), with a warning. More values than
@@ -1630,16 +1635,130 @@ private:
     qint64 m_lastPosition = 0;
 };
 
+/// The current archive member, inflated when it starts with the gzip magic: CubeW built with zlib
+/// writes anchor.xml gzip-compressed inside the tar (Score-P 1.3, Extra-P's cubeset samples).
+/// Concatenated gzip members are one stream, as gunzip reads them.
 class ArchiveMemberSource : public ByteSource {
 public:
-    explicit ArchiveMemberSource(ArchiveReader& reader)
+    ArchiveMemberSource(ArchiveReader& reader, const QString& member)
         : m_reader(reader)
+        , m_member(member)
+        , m_in(ChunkSize)
     {
     }
-    std::size_t read(char* dst, std::size_t max) override { return m_reader.read(dst, max); }
+    ~ArchiveMemberSource() override
+    {
+        if (m_gzip)
+            inflateEnd(&m_z);
+    }
+    ArchiveMemberSource(const ArchiveMemberSource&) = delete;
+    ArchiveMemberSource& operator=(const ArchiveMemberSource&) = delete;
+
+    /// Whether the member was gzip-compressed (known after the first read).
+    bool isGzip() const { return m_gzip; }
+
+    std::size_t read(char* dst, std::size_t max) override
+    {
+        if (!m_started) {
+            m_started = true;
+            while (m_buffered < 2 && refill(m_buffered)) { }
+            if (m_buffered >= 2 && isGzipMagic(m_in.data())) {
+                if (inflateInit2(&m_z, 16 + MAX_WBITS) != Z_OK)
+                    fail(QStringLiteral("cannot initialise zlib"));
+                m_gzip = true;
+                m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
+                m_z.avail_in = static_cast<uInt>(m_buffered);
+            }
+        }
+        if (!m_gzip) {
+            if (m_taken < m_buffered) {
+                const std::size_t n = std::min(max, m_buffered - m_taken);
+                std::memcpy(dst, m_in.data() + m_taken, n);
+                m_taken += n;
+                return n;
+            }
+            return m_reader.read(dst, max);
+        }
+        while (true) {
+            if (m_z.avail_in == 0 && !m_eof) {
+                m_consumed += static_cast<qint64>(m_buffered);
+                m_buffered = 0;
+                refill(0);
+                m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
+                m_z.avail_in = static_cast<uInt>(m_buffered);
+            }
+            if (m_memberEnded) {
+                if (m_z.avail_in == 0)
+                    return 0;
+                if (m_z.avail_in == 1 && !m_eof) {
+                    // One byte of a possible next gzip header: keep it and read on.
+                    const char keep = static_cast<char>(*m_z.next_in);
+                    m_consumed += static_cast<qint64>(m_buffered) - 1;
+                    m_in[0] = keep;
+                    m_buffered = 1;
+                    refill(1);
+                    m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
+                    m_z.avail_in = static_cast<uInt>(m_buffered);
+                    continue;
+                }
+                if (m_z.avail_in >= 2 && isGzipMagic(reinterpret_cast<const char*>(m_z.next_in))) {
+                    inflateReset(&m_z);
+                    m_memberEnded = false;
+                    continue;
+                }
+                fail(QStringLiteral("member %1, compressed byte %2: data after the end of the gzip stream (expected "
+                                    "another gzip member or the end of the member)")
+                         .arg(quoted(m_member))
+                         .arg(position()),
+                    0, m_reader.archiveOffset(position()));
+            }
+            if (m_z.avail_in == 0)
+                fail(QStringLiteral("member %1, compressed byte %2: the gzip stream ends early (truncated member; "
+                                    "expected the rest of the compressed data)")
+                         .arg(quoted(m_member))
+                         .arg(position()),
+                    0, m_reader.archiveOffset(position()));
+            m_z.next_out = reinterpret_cast<Bytef*>(dst);
+            m_z.avail_out = static_cast<uInt>(max);
+            const int rc = inflate(&m_z, Z_NO_FLUSH);
+            const std::size_t n = max - m_z.avail_out;
+            if (rc == Z_STREAM_END)
+                m_memberEnded = true;
+            else if (rc != Z_OK && rc != Z_BUF_ERROR)
+                fail(QStringLiteral("member %1, compressed byte %2: corrupt gzip data (%3)")
+                         .arg(quoted(m_member))
+                         .arg(position())
+                         .arg(m_z.msg ? QString::fromLatin1(m_z.msg) : QStringLiteral("zlib error %1").arg(rc)),
+                    0, m_reader.archiveOffset(position()));
+            if (n > 0)
+                return n;
+        }
+    }
 
 private:
+    /// Appends member bytes to m_in after `from`; false at the end of the member.
+    bool refill(std::size_t from)
+    {
+        const std::size_t n = m_reader.read(m_in.data() + from, m_in.size() - from);
+        m_buffered = from + n;
+        if (n == 0)
+            m_eof = true;
+        return n > 0;
+    }
+    /// The member offset of the next compressed byte.
+    qint64 position() const { return m_consumed + static_cast<qint64>(m_buffered) - m_z.avail_in; }
+
     ArchiveReader& m_reader;
+    QString m_member;
+    std::vector<char> m_in;
+    std::size_t m_buffered = 0;
+    std::size_t m_taken = 0;
+    qint64 m_consumed = 0;
+    bool m_started = false;
+    bool m_gzip = false;
+    bool m_eof = false;
+    bool m_memberEnded = false;
+    z_stream m_z {};
 };
 
 /// "12.index" -> (12, false), "12.data" -> (12, true); nullopt for other names.
@@ -1931,11 +2050,19 @@ private:
         QStringList renamed;
         std::size_t renamedCount = 0;
         std::size_t arrows = 0;
+        QStringList typeCodes;
+        std::size_t typeCodeCount = 0;
         for (std::size_t r = 0; r < nR; ++r) {
             if (!used[r])
                 continue;
             const CubeRegion& region = m_doc.regions[r];
             QString name = region.name;
+            if (isTypeCodeDemangling(region)) {
+                name = region.mangled.trimmed();
+                if (typeCodes.size() < 4)
+                    typeCodes << QStringLiteral("%1 -> %2").arg(quoted(region.name.trimmed()), quoted(name));
+                ++typeCodeCount;
+            }
             if (name.contains(QLatin1String("=>"))) {
                 name.replace(QLatin1String("=>"), QLatin1String("= >"));
                 ++arrows;
@@ -1971,7 +2098,36 @@ private:
             m_warnings << QStringLiteral(
                 "%1 region name(s) contain '=>', the call-path separator; it was written '= >'")
                               .arg(arrows);
+        if (typeCodeCount > 0)
+            m_warnings << QStringLiteral("%1 region name(s) are a C++ type that the producer's demangler read from a "
+                                         "one-letter <mangled_name>; the mangled name is used: %2")
+                              .arg(typeCodeCount)
+                              .arg(typeCodes.join(QStringLiteral(", ")));
         return names;
+    }
+
+    /// Score-P runs every region name through the C++ demangler, which reads a one-letter name as an
+    /// Itanium type code: a function "a" gets the <name> "signed char", "b" gets "bool"
+    /// (pycubexr's call_tree_test). Such a <name> is not the function's; its mangled name is.
+    static bool isTypeCodeDemangling(const CubeRegion& region)
+    {
+        const QString mangled = region.mangled.trimmed();
+        if (mangled.size() != 1)
+            return false;
+        static const QHash<QChar, QLatin1String> builtin {
+            { QLatin1Char('v'), QLatin1String("void") }, { QLatin1Char('w'), QLatin1String("wchar_t") },
+            { QLatin1Char('b'), QLatin1String("bool") }, { QLatin1Char('c'), QLatin1String("char") },
+            { QLatin1Char('a'), QLatin1String("signed char") }, { QLatin1Char('h'), QLatin1String("unsigned char") },
+            { QLatin1Char('s'), QLatin1String("short") }, { QLatin1Char('t'), QLatin1String("unsigned short") },
+            { QLatin1Char('i'), QLatin1String("int") }, { QLatin1Char('j'), QLatin1String("unsigned int") },
+            { QLatin1Char('l'), QLatin1String("long") }, { QLatin1Char('m'), QLatin1String("unsigned long") },
+            { QLatin1Char('x'), QLatin1String("long long") }, { QLatin1Char('y'), QLatin1String("unsigned long long") },
+            { QLatin1Char('n'), QLatin1String("__int128") }, { QLatin1Char('o'), QLatin1String("unsigned __int128") },
+            { QLatin1Char('f'), QLatin1String("float") }, { QLatin1Char('d'), QLatin1String("double") },
+            { QLatin1Char('e'), QLatin1String("long double") }, { QLatin1Char('g'), QLatin1String("__float128") },
+            { QLatin1Char('z'), QLatin1String("...") } };
+        const auto it = builtin.constFind(mangled.front());
+        return it != builtin.cend() && region.name.trimmed() == it.value();
     }
 
     void addEvents()
@@ -2315,6 +2471,13 @@ private:
                   << QStringLiteral("dtype %1").arg(m.dtype.trimmed()) << QStringLiteral("uom %1").arg(m.uom.trimmed());
             if (!m.val.trimmed().isEmpty())
                 parts << QStringLiteral("val %1").arg(m.val.trimmed());
+            if (!m.url.trimmed().isEmpty()) {
+                // "@mirror@" stands for a <murl> of the document; CubeGUI tries them in order.
+                QString url = m.url.trimmed();
+                if (!m_doc.mirrors.isEmpty())
+                    url.replace(QLatin1String("@mirror@"), m_doc.mirrors.first().trimmed());
+                parts << QStringLiteral("url %1").arg(url);
+            }
             if (!m.descr.trimmed().isEmpty())
                 parts << m.descr.trimmed();
             m_builder.addMetadata(QStringLiteral("CUBE metric ") + m.modelName, parts.join(QStringLiteral("; ")));
@@ -2465,9 +2628,11 @@ void readCubex(const QString& path, CubeDocument& doc, TrialBuilder& builder, QS
                 if (anchor)
                     fail(QStringLiteral("a second member 'anchor.xml' (expected one)"));
                 anchor = true;
-                ArchiveMemberSource source(reader);
+                ArchiveMemberSource source(reader, name);
                 XmlParser parser(source, doc, progress, QStringLiteral("anchor.xml"));
                 parser.parse();
+                if (source.isGzip())
+                    builder.addMetadata(QStringLiteral("CUBE anchor.xml compression"), QStringLiteral("gzip"));
                 ampersandWarning(parser, QStringLiteral("anchor.xml"), warnings);
                 classifyMetrics(doc, warnings, options);
                 // Members seen before the anchor can be checked now.
@@ -2583,9 +2748,17 @@ void readCubex(const QString& path, CubeDocument& doc, TrialBuilder& builder, QS
 
 bool isTarHeader(const QByteArray& head) { return head.size() >= 262 && head.mid(257, 5) == "ustar"; }
 
-/// Whether a chunk of XML starts a CUBE document.
+/// Whether a chunk of XML starts a CUBE document: markup from the first byte (after a UTF-8 byte-order
+/// mark and white space) and a <cube version...> tag. Text that only mentions the tag, such as a
+/// MANIFEST.md describing a CUBE file, is not CUBE.
 bool hasCubeTag(const QByteArray& text)
 {
+    qsizetype first = text.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+    while (first < text.size()
+        && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' || text[first] == '\n'))
+        ++first;
+    if (first >= text.size() || text[first] != '<')
+        return false;
     qsizetype at = 0;
     while ((at = text.indexOf("<cube", at)) >= 0) {
         at += 5;
