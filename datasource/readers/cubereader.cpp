@@ -8,9 +8,13 @@
 //   SIMPLE metrics in CUBE 4, every metric in CUBE 3 (VOID ones too; they are all zero). The name is
 //   the disp_name; names that occur twice get " (<uniq_name>)" appended. The unit comes from uom: sec
 //   -> "sec", occ -> "count", bytes -> "bytes", usec -> "us", anything else as written. Values stay
-//   in that unit. Derived metrics (POSTDERIVED, PREDERIVED_*: a CubePL expression, no data) and
-//   composite dtypes (COMPLEX, TAU_ATOMIC, RATE, HISTOGRAM, NDOUBLES, SCALE_FUNC, unknown ones) are
-//   skipped with a warning (an error under ReadOptions::strict).
+//   in that unit. Derived metrics (POSTDERIVED, PREDERIVED_*: a CubePL expression, no data) and the
+//   dtypes SCALE_FUNC and unknown ones are skipped with a warning (an error under
+//   ReadOptions::strict). Composite dtypes become one metric per part, named "<name> (<part>)", in
+//   the layout CubeLib writes (and pycubexr reads): RATE (main, duration: f64 each), COMPLEX (re, im),
+//   TAU_ATOMIC (count: u32, then min, max, sum, sum of squares: f64), NDOUBLES(n) (parts 1..n) and
+//   HISTOGRAM(n) (min, max, bin 1..bin n). Their min/max parts are non-additive (as MINDOUBLE/MAXDOUBLE
+//   below); the others add up. The part metrics follow all declared metrics.
 // * Metric tree. Stored values are inclusive along the metric tree (FORMATS.md 5.1: "Time" already
 //   contains its children "Execution", "Overhead", ...). Each model metric holds its stored value,
 //   i.e. what CUBE shows for a collapsed metric; the metric-exclusive value (stored minus children)
@@ -133,6 +137,8 @@ constexpr qint64 MaxPathCharacters = qint64(1) << 27;
 constexpr qint64 MaxCells = qint64(1) << 31;
 /// Far beyond any real metric tree (Scalasca's has ~200); it bounds the builder's linear metric search.
 constexpr std::size_t MaxMetrics = 4096;
+/// Parts of one composite value (NDOUBLES(n), HISTOGRAM(n)) that become metrics of their own.
+constexpr int MaxComponents = 256;
 
 /// A failure somewhere in the file. `message` is complete (member, position, what was expected).
 struct CubeError {
@@ -192,6 +198,20 @@ struct CubeMetric {
     bool minimum = false;
     /// Becomes a model metric (stores values, supported dtype).
     bool imported = false;
+    /// A composite dtype (RATE, COMPLEX, TAU_ATOMIC, NDOUBLES(n), HISTOGRAM(n)): each value is a record
+    /// of `recordSize` bytes whose parts become model metrics of their own (componentMetrics, indices
+    /// into CubeDocument::metrics, appended by classifyMetrics).
+    struct Component {
+        QString part;
+        int offset;
+        ValueType type;
+        int extremum; // 0 additive, -1 minimum, +1 maximum
+    };
+    std::vector<Component> components;
+    int recordSize = 0;
+    std::vector<int> componentMetrics;
+    /// The composite metric a component metric belongs to (index into CubeDocument::metrics), or -1.
+    int compositeOf = -1;
     std::size_t modelIndex = 0;
     QString modelName;
     /// Stored values, [cnode position * locations + location column]; empty means all zero.
@@ -1173,11 +1193,16 @@ QString classifyMetric(CubeMetric& m, int major)
         const char* name;
         ValueType type;
     };
+    // CubeLib's type names and their aliases (pycubexr's metric_formats.py lists the same).
     static const Known known[] = { { "INTEGER", ValueType::Int64 }, { "INT64", ValueType::Int64 },
         { "UINT64", ValueType::UInt64 }, { "FLOAT", ValueType::Double }, { "DOUBLE", ValueType::Double },
         { "MINDOUBLE", ValueType::Double }, { "MAXDOUBLE", ValueType::Double }, { "INT32", ValueType::Int32 },
         { "UINT32", ValueType::UInt32 }, { "INT16", ValueType::Int16 }, { "UINT16", ValueType::UInt16 },
-        { "INT8", ValueType::Int8 }, { "UINT8", ValueType::UInt8 }, { "CHAR", ValueType::Int8 } };
+        { "INT8", ValueType::Int8 }, { "UINT8", ValueType::UInt8 }, { "CHAR", ValueType::Int8 },
+        { "INT", ValueType::Int32 }, { "SIGNED INT", ValueType::Int32 }, { "UNSIGNED INT", ValueType::UInt32 },
+        { "SIGNED INTEGER", ValueType::Int64 }, { "UNSIGNED INTEGER", ValueType::UInt64 },
+        { "SHORT INT", ValueType::Int16 }, { "SIGNED SHORT INT", ValueType::Int16 },
+        { "UNSIGNED SHORT INT", ValueType::UInt16 } };
     m.valueType = ValueType::Unsupported;
     for (const Known& k : known)
         if (d == QLatin1String(k.name))
@@ -1186,9 +1211,42 @@ QString classifyMetric(CubeMetric& m, int major)
         m.valueType = ValueType::Double; // CUBE 3 files without <dtype>: text values
     m.nonAdditive = d == QLatin1String("MINDOUBLE") || d == QLatin1String("MAXDOUBLE");
     m.minimum = d == QLatin1String("MINDOUBLE");
-    if (m.valueType == ValueType::Unsupported)
-        return QStringLiteral("metric %1 has the data type %2, which this reader does not support; it was skipped")
-            .arg(quoted(m.dispName.isEmpty() ? m.uniqName : m.dispName), m.dtype.trimmed());
+    if (m.valueType == ValueType::Unsupported) {
+        // Composite types, laid out as CubeLib writes them (and pycubexr reads them).
+        using C = CubeMetric::Component;
+        std::vector<C> parts;
+        const qsizetype open = d.indexOf(QLatin1Char('('));
+        const QString base = (open < 0 ? d : d.left(open)).trimmed();
+        bool ok = false;
+        const int n = open < 0 || !d.endsWith(QLatin1Char(')')) ? -1 : d.mid(open + 1, d.size() - open - 2).trimmed().toInt(&ok);
+        if (d == QLatin1String("RATE")) {
+            parts = { { QStringLiteral("main"), 0, ValueType::Double, 0 }, { QStringLiteral("duration"), 8, ValueType::Double, 0 } };
+        } else if (d == QLatin1String("COMPLEX")) {
+            parts = { { QStringLiteral("re"), 0, ValueType::Double, 0 }, { QStringLiteral("im"), 8, ValueType::Double, 0 } };
+        } else if (d == QLatin1String("TAU_ATOMIC")) {
+            parts = { { QStringLiteral("count"), 0, ValueType::UInt32, 0 }, { QStringLiteral("min"), 4, ValueType::Double, -1 },
+                { QStringLiteral("max"), 12, ValueType::Double, 1 }, { QStringLiteral("sum"), 20, ValueType::Double, 0 },
+                { QStringLiteral("sum of squares"), 28, ValueType::Double, 0 } };
+        } else if ((base == QLatin1String("NDOUBLES") || base == QLatin1String("HISTOGRAM")) && ok && n > 0
+            && n <= MaxComponents) {
+            int at = 0;
+            if (base == QLatin1String("HISTOGRAM")) {
+                parts = { { QStringLiteral("min"), 0, ValueType::Double, -1 }, { QStringLiteral("max"), 8, ValueType::Double, 1 } };
+                at = 16;
+            }
+            for (int i = 0; i < n; ++i)
+                parts.push_back({ base == QLatin1String("HISTOGRAM") ? QStringLiteral("bin %1").arg(i + 1)
+                                                                    : QStringLiteral("%1").arg(i + 1),
+                    at + 8 * i, ValueType::Double, 0 });
+        }
+        if (parts.empty())
+            return QStringLiteral("metric %1 has the data type %2, which this reader does not support; it was skipped")
+                .arg(quoted(m.dispName.isEmpty() ? m.uniqName : m.dispName), m.dtype.trimmed());
+        m.components = std::move(parts);
+        const auto& last = m.components.back();
+        m.recordSize = last.offset + valueSize(last.type);
+        return {};
+    }
     m.imported = true;
     return {};
 }
@@ -1342,16 +1400,21 @@ class DataDecoder {
 public:
     DataDecoder(CubeDocument& doc, CubeMetric& metric, const IndexInfo& index, const std::vector<int>& order,
         const QString& member)
-        : m_metric(metric)
+        : m_doc(doc)
+        , m_metric(metric)
         , m_index(index)
         , m_order(order)
         , m_locations(doc.locations.size())
         , m_member(member)
-        , m_size(static_cast<std::size_t>(valueSize(metric.valueType)))
+        , m_size(static_cast<std::size_t>(
+              metric.componentMetrics.empty() ? valueSize(metric.valueType) : metric.recordSize))
     {
         m_rows = index.sparse ? index.rows.size() : doc.cnodes.size();
         m_expectedValues = m_rows * m_locations;
-        allocateStored(doc, metric);
+        if (metric.componentMetrics.empty())
+            allocateStored(doc, metric);
+        for (int c : metric.componentMetrics)
+            allocateStored(doc, doc.metrics[static_cast<std::size_t>(c)]);
     }
 
     /// `at` is the byte offset of p in the member (for messages).
@@ -1428,8 +1491,41 @@ private:
 
     void value(const char* p)
     {
+        if (m_metric.componentMetrics.empty()) {
+            store(m_metric, decode(p, m_metric.valueType));
+        } else {
+            bool nonZero = false;
+            for (std::size_t k = 0; k < m_metric.components.size(); ++k) {
+                const double v = decode(p + m_metric.components[k].offset, m_metric.components[k].type);
+                nonZero = nonZero || v != 0 || std::isnan(v);
+                if (m_values < m_expectedValues)
+                    store(m_doc.metrics[static_cast<std::size_t>(m_metric.componentMetrics[k])], v, false);
+            }
+            if (m_values >= m_expectedValues && nonZero)
+                ++m_trailingNonZero;
+            ++m_values;
+        }
+    }
+
+    void store(CubeMetric& target, double v, bool count = true)
+    {
+        if (m_values < m_expectedValues) {
+            const std::size_t row = m_values / m_locations;
+            const std::size_t loc = m_values % m_locations;
+            const std::size_t enumerated = m_index.sparse ? m_index.rows[row] : row;
+            const auto cnode = static_cast<std::size_t>(m_order[enumerated]);
+            target.stored[cnode * m_locations + loc] = v;
+        } else if (count && v != 0) { // NaN too
+            ++m_trailingNonZero;
+        }
+        if (count)
+            ++m_values;
+    }
+
+    double decode(const char* p, ValueType type) const
+    {
         double v = 0;
-        switch (m_metric.valueType) {
+        switch (type) {
         case ValueType::Int8:
             v = load<std::int8_t>(p);
             break;
@@ -1460,18 +1556,10 @@ private:
         case ValueType::Unsupported:
             break;
         }
-        if (m_values < m_expectedValues) {
-            const std::size_t row = m_values / m_locations;
-            const std::size_t loc = m_values % m_locations;
-            const std::size_t enumerated = m_index.sparse ? m_index.rows[row] : row;
-            const auto cnode = static_cast<std::size_t>(m_order[enumerated]);
-            m_metric.stored[cnode * m_locations + loc] = v;
-        } else if (v != 0) { // NaN too
-            ++m_trailingNonZero;
-        }
-        ++m_values;
+        return v;
     }
 
+    CubeDocument& m_doc;
     CubeMetric& m_metric;
     const IndexInfo& m_index;
     const std::vector<int>& m_order;
@@ -2527,7 +2615,9 @@ void dataWarning(QStringList& warnings, const QString& w, const ReadOptions& opt
 
 void classifyMetrics(CubeDocument& doc, QStringList& warnings, const ReadOptions& options)
 {
-    for (auto& m : doc.metrics) {
+    const std::size_t declared = doc.metrics.size();
+    for (std::size_t i = 0; i < declared; ++i) {
+        CubeMetric& m = doc.metrics[i];
         const QString w = classifyMetric(m, doc.major);
         if (!w.isEmpty()) {
             if (!m.stored.empty() && m.kind != MetricKind::Derived)
@@ -2535,6 +2625,48 @@ void classifyMetrics(CubeDocument& doc, QStringList& warnings, const ReadOptions
             else
                 warnings << w;
         }
+        if (m.components.empty())
+            continue;
+        if (!m.stored.empty()) {
+            // Values of a composite type written as text in CUBE 3 <severity> rows: no layout known.
+            m.components.clear();
+            dataWarning(warnings,
+                QStringLiteral("metric %1 of the composite data type %2 has XML severity rows, which this reader "
+                               "cannot split into parts; it was skipped")
+                    .arg(quoted(m.dispName.isEmpty() ? m.uniqName : m.dispName), m.dtype.trimmed()),
+                options);
+            continue;
+        }
+        if (doc.metrics.size() + m.components.size() > MaxMetrics)
+            fail(QStringLiteral("metric %1 of type %2 would make more than %3 metrics (corrupt file?)")
+                     .arg(quoted(m.dispName))
+                     .arg(m.dtype.trimmed())
+                     .arg(MaxMetrics));
+        // One metric per part, named "<name> (<part>)", after every declared metric.
+        const std::vector<CubeMetric::Component> parts = m.components;
+        std::vector<int> indices;
+        for (const auto& part : parts) {
+            const CubeMetric& whole = doc.metrics[i];
+            CubeMetric c;
+            c.parent = whole.parent;
+            c.line = whole.line;
+            c.dispName = QStringLiteral("%1 (%2)").arg(whole.dispName.trimmed(), part.part);
+            c.uniqName = QStringLiteral("%1 (%2)").arg(whole.uniqName.trimmed(), part.part);
+            c.dtype = QStringLiteral("%1, part %2").arg(whole.dtype.trimmed(), part.part);
+            c.uom = part.part == QLatin1String("count") ? QStringLiteral("occ") : whole.uom;
+            c.url = whole.url;
+            c.descr = whole.descr;
+            c.typeText = whole.typeText;
+            c.kind = whole.kind;
+            c.valueType = part.type;
+            c.nonAdditive = part.extremum != 0;
+            c.minimum = part.extremum < 0;
+            c.imported = true;
+            c.compositeOf = static_cast<int>(i);
+            indices.push_back(static_cast<int>(doc.metrics.size()));
+            doc.metrics.push_back(std::move(c));
+        }
+        doc.metrics[i].componentMetrics = std::move(indices);
     }
 }
 
@@ -2610,7 +2742,10 @@ void readCubex(const QString& path, CubeDocument& doc, TrialBuilder& builder, QS
     };
     auto usable = [&](qint64 id) {
         const auto it = doc.metricById.constFind(id);
-        return it != doc.metricById.cend() && doc.metrics[static_cast<std::size_t>(it.value())].imported;
+        if (it == doc.metricById.cend())
+            return false;
+        const CubeMetric& m = doc.metrics[static_cast<std::size_t>(it.value())];
+        return m.imported || !m.componentMetrics.empty();
     };
 
     progress.setStage(QStringLiteral("Reading CUBE archive"), QFileInfo(path).size());

@@ -1205,18 +1205,47 @@ private Q_SLOTS:
         const auto s = mustRead(smallPath);
         QVERIFY(s);
         QCOMPARE(cell(*s, { 1, 0, 1 }, QStringLiteral("main => foo"), QStringLiteral("System time")), -323.0);
-        // Composite dtypes are not read: a warning, and an error under strict (its .data is dropped).
+        // A composite dtype becomes one metric per part: COMPLEX is (re, im), two f64 per value.
         QList<TarMember> complex = original;
         member(complex, QStringLiteral("anchor.xml"))
             ->data.replace("<uniq_name>Uniq_name3</uniq_name>\n        <dtype>INTEGER",
                 "<uniq_name>Uniq_name3</uniq_name>\n        <dtype>COMPLEX");
+        QByteArray pairs(2 * 16, '\0');
+        qToLittleEndian<double>(323.5, pairs.data() + 16);
+        qToLittleEndian<double>(-1.25, pairs.data() + 24);
+        member(complex, QStringLiteral("2.data"))->data = QByteArray("CUBEX.DATA") + pairs;
         const QString complexPath = dir.filePath(QStringLiteral("complex.cubex"));
         writeFile(complexPath, makeTar(complex));
         const auto cx = mustRead(complexPath);
         QVERIFY(cx);
-        QCOMPARE(cx->metricCount(), std::size_t(2));
-        QVERIFY(hasWarning(*cx, QStringLiteral("data type COMPLEX")));
+        QCOMPARE(metricNames(*cx),
+            QStringList({ QStringLiteral("Time"), QStringLiteral("User time"), QStringLiteral("System time (re)"),
+                QStringLiteral("System time (im)") }));
+        QCOMPARE(cell(*cx, { 1, 0, 1 }, QStringLiteral("main => foo"), QStringLiteral("System time (re)")), 323.5);
+        QCOMPARE(cell(*cx, { 1, 0, 1 }, QStringLiteral("main => foo"), QStringLiteral("System time (im)")), -1.25);
+        QVERIFY(readCube(complexPath, true).ok());
+        // A record cut short is a size mismatch naming the member.
+        member(complex, QStringLiteral("2.data"))->data = QByteArray("CUBEX.DATA") + pairs.left(24);
+        writeFile(complexPath, makeTar(complex));
+        auto bad = readCube(complexPath);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().message.contains(QLatin1String("member '2.data'"))
+                && bad.error().message.contains(QLatin1String("16-byte COMPLEX values")),
+            qPrintable(describe(bad)));
+        // SCALE_FUNC (no known layout) is not read: a warning, and an error under strict (its .data is dropped).
+        member(complex, QStringLiteral("anchor.xml"))->data.replace("<dtype>COMPLEX", "<dtype>SCALE_FUNC");
+        writeFile(complexPath, makeTar(complex));
+        const auto sf = mustRead(complexPath);
+        QVERIFY(sf);
+        QCOMPARE(sf->metricCount(), std::size_t(2));
+        QVERIFY(hasWarning(*sf, QStringLiteral("data type SCALE_FUNC")));
         QVERIFY(!readCube(complexPath, true).ok());
+        // NDOUBLES(n) with an absurd n is no layout either.
+        member(complex, QStringLiteral("anchor.xml"))->data.replace("<dtype>SCALE_FUNC", "<dtype>NDOUBLES(100000000)");
+        writeFile(complexPath, makeTar(complex));
+        const auto nd = mustRead(complexPath);
+        QVERIFY(nd);
+        QVERIFY(hasWarning(*nd, QStringLiteral("data type NDOUBLES(100000000)")));
         // Row ids are positions in a per-metric enumeration (FORMATS.md 5.3), not cnode ids: with the
         // children of main written bar (id 2) before foo (id 1), row 1 of an EXCLUSIVE metric is bar
         // (pre-order), of a SIMPLE metric foo (id order).
@@ -1589,20 +1618,42 @@ private Q_SLOTS:
         QVERIFY(t->metadataValue(QStringLiteral("CUBE Library version")).startsWith(QLatin1String("CubeLib-4.8.2")));
         QCOMPARE(t->metadataValue(QStringLiteral("ScaleFuncPresent")), QStringLiteral("1"));
         QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("3"));
-        // Every plain numeric type is imported; the composite ones are named in a warning each.
+        // Every plain numeric type is imported as a metric; every composite type as one metric per part
+        // (RATE main/duration, TAU_ATOMIC count/min/max/sum/sum of squares, HISTOGRAM(5) min/max/5 bins,
+        // NDOUBLES(10) 10 parts, COMPLEX re/im); SCALE_FUNC (unsupported in pycubexr too) is skipped with
+        // a warning, an error under strict mode.
         const QStringList plain { QStringLiteral("INT8"), QStringLiteral("UINT8"), QStringLiteral("INT16"),
             QStringLiteral("UINT16"), QStringLiteral("INT32"), QStringLiteral("UINT32"), QStringLiteral("INT64"),
             QStringLiteral("UINT64"), QStringLiteral("DOUBLE"), QStringLiteral("MINDOUBLE"), QStringLiteral("MAXDOUBLE") };
-        QCOMPARE(metricNames(*t), plain);
-        for (const char* composite :
-            { "'RATE' has the data type RATE", "'TAU_ATOMIC' has the data type TAU_ATOMIC",
-                "'HISTOGRAM5' has the data type HISTOGRAM(5)", "'NDOUBLES10' has the data type NDOUBLES(10)",
-                "'SCALE_FUNC3' has the data type SCALE_FUNC", "'COMPLEX' has the data type COMPLEX",
-                "'TAU_ATOMIC2' has the data type TAU_ATOMIC" })
-            QVERIFY2(hasWarning(*t, QLatin1String(composite)), composite);
+        QStringList expectedMetrics = plain;
+        auto parts = [&](const QString& name, const QStringList& list) {
+            for (const QString& p : list)
+                expectedMetrics << QStringLiteral("%1 (%2)").arg(name, p);
+        };
+        const QStringList atomic { QStringLiteral("count"), QStringLiteral("min"), QStringLiteral("max"),
+            QStringLiteral("sum"), QStringLiteral("sum of squares") };
+        parts(QStringLiteral("RATE"), { QStringLiteral("main"), QStringLiteral("duration") });
+        parts(QStringLiteral("TAU_ATOMIC"), atomic);
+        parts(QStringLiteral("HISTOGRAM5"), { QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("bin 1"),
+            QStringLiteral("bin 2"), QStringLiteral("bin 3"), QStringLiteral("bin 4"), QStringLiteral("bin 5") });
+        QStringList ten;
+        for (int i = 1; i <= 10; ++i)
+            ten << QString::number(i);
+        parts(QStringLiteral("NDOUBLES10"), ten);
+        parts(QStringLiteral("COMPLEX"), { QStringLiteral("re"), QStringLiteral("im") });
+        parts(QStringLiteral("TAU_ATOMIC2"), atomic);
+        QCOMPARE(metricNames(*t), expectedMetrics);
+        QVERIFY(hasWarning(*t, QStringLiteral("'SCALE_FUNC3' has the data type SCALE_FUNC")));
+        QVERIFY(hasWarning(*t, QStringLiteral("member '15.data' belongs to metric 'SCALE_FUNC3', which is not imported")));
+        QCOMPARE(t->warnings().size(), 3); // SCALE_FUNC, its member, no Visits metric
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric TAU_ATOMIC (min)")).contains(QLatin1String("dtype TAU_ATOMIC, part min")));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE non-additive metrics")).contains(QLatin1String("TAU_ATOMIC (max)")));
+        QCOMPARE(t->metric(t->findMetric(QStringLiteral("TAU_ATOMIC (count)"))).unit, QStringLiteral("count"));
         const auto strict = readCube(file, true);
         QVERIFY(!strict.ok());
-        QVERIFY2(strict.error().message.contains(QLatin1String("(strict mode)")), qPrintable(describe(strict)));
+        QVERIFY2(strict.error().message.contains(QLatin1String("SCALE_FUNC"))
+                && strict.error().message.contains(QLatin1String("(strict mode)")),
+            qPrintable(describe(strict)));
         // Locations are listed in the order Id 0, 2, 1, 3; values are stored in Id order.
         const AnchorFacts a = anchorFacts(file);
         QCOMPARE(a.location.size(), qsizetype(4));
@@ -1626,6 +1677,25 @@ private Q_SLOTS:
         }
         // main's exclusive INT8 = 1 - 5 - 9 on location 0 (inclusive metric minus its children).
         QCOMPARE(cell(*t, a.location.value(0), paths[0], QStringLiteral("INT8"), false), -13.0);
+        // RATE on main: (1, 1), (1, 2), (1, 3), (1, 4); TAU_ATOMIC on main (n, min, max, sum, sum2):
+        // (1,1,1,1,1), (2,1,3,4,10), (3,1,5,9,35), (5,1,11,27,205); foo on location 0 all zero.
+        const double atomicMain[4][5] = { { 1, 1, 1, 1, 1 }, { 2, 1, 3, 4, 10 }, { 3, 1, 5, 9, 35 }, { 5, 1, 11, 27, 205 } };
+        for (int l = 0; l < 4; ++l) {
+            const ThreadKey key = a.location.value(l);
+            QCOMPARE(cell(*t, key, paths[0], QStringLiteral("RATE (main)"), true), 1.0);
+            QCOMPARE(cell(*t, key, paths[0], QStringLiteral("RATE (duration)"), true), double(l + 1));
+            for (int p = 0; p < 5; ++p) {
+                const QString metric = QStringLiteral("TAU_ATOMIC (%1)").arg(atomic[p]);
+                QCOMPARE(cell(*t, key, paths[0], metric, false), atomicMain[l][p]);
+                if (p == 1 || p == 2) // min and max are non-additive: inclusive = stored
+                    QCOMPARE(cell(*t, key, paths[0], metric, true), atomicMain[l][p]);
+            }
+        }
+        for (const QString& p : atomic) {
+            const double v = cell(*t, a.location.value(0), paths[1], QStringLiteral("TAU_ATOMIC (%1)").arg(p));
+            QVERIFY(v == 0 || v == Absent);
+        }
+        checkConsistency(*t);
     }
 
     void pycubexrKripke()
