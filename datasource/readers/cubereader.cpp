@@ -8,17 +8,24 @@
 //   SIMPLE metrics in CUBE 4, every metric in CUBE 3 (VOID ones too; they are all zero). The name is
 //   the disp_name; names that occur twice get " (<uniq_name>)" appended. The unit comes from uom: sec
 //   -> "sec", occ -> "count", bytes -> "bytes", usec -> "us", anything else as written. Values stay
-//   in that unit. Derived metrics (POSTDERIVED, PREDERIVED_*: a CubePL expression, no data) and
-//   composite dtypes (COMPLEX, TAU_ATOMIC, RATE, HISTOGRAM, NDOUBLES, SCALE_FUNC, unknown ones) are
-//   skipped with a warning (an error under ReadOptions::strict).
+//   in that unit. Derived metrics (POSTDERIVED, PREDERIVED_*: a CubePL expression, no data) and the
+//   dtypes SCALE_FUNC and unknown ones are skipped with a warning (an error under
+//   ReadOptions::strict). Composite dtypes become one metric per part, named "<name> (<part>)", in
+//   the layout CubeLib writes (and pycubexr reads): RATE (main, duration: f64 each), COMPLEX (re, im),
+//   TAU_ATOMIC (count: u32, then min, max, sum, sum of squares: f64), NDOUBLES(n) (parts 1..n) and
+//   HISTOGRAM(n) (min, max, bin 1..bin n). Their min/max parts are non-additive (as MINDOUBLE/MAXDOUBLE
+//   below); the others add up. The part metrics follow all declared metrics.
 // * Metric tree. Stored values are inclusive along the metric tree (FORMATS.md 5.1: "Time" already
 //   contains its children "Execution", "Overhead", ...). Each model metric holds its stored value,
 //   i.e. what CUBE shows for a collapsed metric; the metric-exclusive value (stored minus children)
 //   is not materialised. The tree itself is kept as trial metadata "CUBE metric <name>" (parent,
-//   uniq_name, type, dtype, uom, description), as display information only (SEMANTICS.md 1.2).
+//   uniq_name, type, dtype, uom, url with "@mirror@" expanded to the first <murl>, description), as
+//   display information only (SEMANTICS.md 1.2).
 // * Call tree. Each cnode becomes the call-path event "root => child => ... => leaf" (a root is a
 //   flat event of one component). The leaf name is the region name, with " [ <key> = <value> ]"
-//   for cnode parameters (TAU's parameter form, group TAU_PARAM). Distinct regions (name, mod,
+//   for cnode parameters (TAU's parameter form, group TAU_PARAM). A region whose one-letter
+//   <mangled_name> the producer's C++ demangler turned into a type name ("a" -> "signed char", as
+//   Score-P does) is named by its mangled name, with a warning. Distinct regions (name, mod,
 //   begin, end) that share a name keep it for the first region in document order; the others are
 //   named "name [{mod} {begin}-{end}]" (TAU's source-location form), with a warning. Sibling cnodes
 //   whose paths come out identical (the same region called from several call sites or lines) are
@@ -67,9 +74,11 @@
 //   any .data member came too early, pass 2 re-reads the archive for those members only. .index and
 //   .data follow FORMATS.md 5.3 (byte order from the index mark; SPARSE and DENSE; row ids are
 //   positions in the per-metric enumeration: pre-order for EXCLUSIVE, sibling blocks for INCLUSIVE,
-//   id order for SIMPLE). "ZCUBEX.DATA" (unverified, no sample) is read as: i64 entry count n, n x
-//   (i64 uncompressed position, i64 compressed position, i64 compressed size), then the zlib streams
-//   in order, which inflate to the plain rows.
+//   id order for SIMPLE). "ZCUBEX.DATA" is: i64 entry count n, n x (i64 uncompressed position, i64
+//   compressed position, i64 compressed size), then the zlib streams in order, which inflate to the
+//   plain rows (checked on Score-P 1.3's files in ../shared/data/extrap/cubeset/multi_parameter: one
+//   stream per row, little-endian). Those files also hold anchor.xml gzip-compressed inside the tar;
+//   a member that starts with the gzip magic is inflated while it is parsed.
 //
 // * CUBE 3 <severity> rows hold one value per thread in thread Id order; a row with fewer values is
 //   padded with zeros (as CubeLib does; test1.2/empty.cube has one), with a warning. More values than
@@ -128,6 +137,8 @@ constexpr qint64 MaxPathCharacters = qint64(1) << 27;
 constexpr qint64 MaxCells = qint64(1) << 31;
 /// Far beyond any real metric tree (Scalasca's has ~200); it bounds the builder's linear metric search.
 constexpr std::size_t MaxMetrics = 4096;
+/// Parts of one composite value (NDOUBLES(n), HISTOGRAM(n)) that become metrics of their own.
+constexpr int MaxComponents = 256;
 
 /// A failure somewhere in the file. `message` is complete (member, position, what was expected).
 struct CubeError {
@@ -187,6 +198,20 @@ struct CubeMetric {
     bool minimum = false;
     /// Becomes a model metric (stores values, supported dtype).
     bool imported = false;
+    /// A composite dtype (RATE, COMPLEX, TAU_ATOMIC, NDOUBLES(n), HISTOGRAM(n)): each value is a record
+    /// of `recordSize` bytes whose parts become model metrics of their own (componentMetrics, indices
+    /// into CubeDocument::metrics, appended by classifyMetrics).
+    struct Component {
+        QString part;
+        int offset;
+        ValueType type;
+        int extremum; // 0 additive, -1 minimum, +1 maximum
+    };
+    std::vector<Component> components;
+    int recordSize = 0;
+    std::vector<int> componentMetrics;
+    /// The composite metric a component metric belongs to (index into CubeDocument::metrics), or -1.
+    int compositeOf = -1;
     std::size_t modelIndex = 0;
     QString modelName;
     /// Stored values, [cnode position * locations + location column]; empty means all zero.
@@ -1168,11 +1193,16 @@ QString classifyMetric(CubeMetric& m, int major)
         const char* name;
         ValueType type;
     };
+    // CubeLib's type names and their aliases (pycubexr's metric_formats.py lists the same).
     static const Known known[] = { { "INTEGER", ValueType::Int64 }, { "INT64", ValueType::Int64 },
         { "UINT64", ValueType::UInt64 }, { "FLOAT", ValueType::Double }, { "DOUBLE", ValueType::Double },
         { "MINDOUBLE", ValueType::Double }, { "MAXDOUBLE", ValueType::Double }, { "INT32", ValueType::Int32 },
         { "UINT32", ValueType::UInt32 }, { "INT16", ValueType::Int16 }, { "UINT16", ValueType::UInt16 },
-        { "INT8", ValueType::Int8 }, { "UINT8", ValueType::UInt8 }, { "CHAR", ValueType::Int8 } };
+        { "INT8", ValueType::Int8 }, { "UINT8", ValueType::UInt8 }, { "CHAR", ValueType::Int8 },
+        { "INT", ValueType::Int32 }, { "SIGNED INT", ValueType::Int32 }, { "UNSIGNED INT", ValueType::UInt32 },
+        { "SIGNED INTEGER", ValueType::Int64 }, { "UNSIGNED INTEGER", ValueType::UInt64 },
+        { "SHORT INT", ValueType::Int16 }, { "SIGNED SHORT INT", ValueType::Int16 },
+        { "UNSIGNED SHORT INT", ValueType::UInt16 } };
     m.valueType = ValueType::Unsupported;
     for (const Known& k : known)
         if (d == QLatin1String(k.name))
@@ -1181,9 +1211,42 @@ QString classifyMetric(CubeMetric& m, int major)
         m.valueType = ValueType::Double; // CUBE 3 files without <dtype>: text values
     m.nonAdditive = d == QLatin1String("MINDOUBLE") || d == QLatin1String("MAXDOUBLE");
     m.minimum = d == QLatin1String("MINDOUBLE");
-    if (m.valueType == ValueType::Unsupported)
-        return QStringLiteral("metric %1 has the data type %2, which this reader does not support; it was skipped")
-            .arg(quoted(m.dispName.isEmpty() ? m.uniqName : m.dispName), m.dtype.trimmed());
+    if (m.valueType == ValueType::Unsupported) {
+        // Composite types, laid out as CubeLib writes them (and pycubexr reads them).
+        using C = CubeMetric::Component;
+        std::vector<C> parts;
+        const qsizetype open = d.indexOf(QLatin1Char('('));
+        const QString base = (open < 0 ? d : d.left(open)).trimmed();
+        bool ok = false;
+        const int n = open < 0 || !d.endsWith(QLatin1Char(')')) ? -1 : d.mid(open + 1, d.size() - open - 2).trimmed().toInt(&ok);
+        if (d == QLatin1String("RATE")) {
+            parts = { { QStringLiteral("main"), 0, ValueType::Double, 0 }, { QStringLiteral("duration"), 8, ValueType::Double, 0 } };
+        } else if (d == QLatin1String("COMPLEX")) {
+            parts = { { QStringLiteral("re"), 0, ValueType::Double, 0 }, { QStringLiteral("im"), 8, ValueType::Double, 0 } };
+        } else if (d == QLatin1String("TAU_ATOMIC")) {
+            parts = { { QStringLiteral("count"), 0, ValueType::UInt32, 0 }, { QStringLiteral("min"), 4, ValueType::Double, -1 },
+                { QStringLiteral("max"), 12, ValueType::Double, 1 }, { QStringLiteral("sum"), 20, ValueType::Double, 0 },
+                { QStringLiteral("sum of squares"), 28, ValueType::Double, 0 } };
+        } else if ((base == QLatin1String("NDOUBLES") || base == QLatin1String("HISTOGRAM")) && ok && n > 0
+            && n <= MaxComponents) {
+            int at = 0;
+            if (base == QLatin1String("HISTOGRAM")) {
+                parts = { { QStringLiteral("min"), 0, ValueType::Double, -1 }, { QStringLiteral("max"), 8, ValueType::Double, 1 } };
+                at = 16;
+            }
+            for (int i = 0; i < n; ++i)
+                parts.push_back({ base == QLatin1String("HISTOGRAM") ? QStringLiteral("bin %1").arg(i + 1)
+                                                                    : QStringLiteral("%1").arg(i + 1),
+                    at + 8 * i, ValueType::Double, 0 });
+        }
+        if (parts.empty())
+            return QStringLiteral("metric %1 has the data type %2, which this reader does not support; it was skipped")
+                .arg(quoted(m.dispName.isEmpty() ? m.uniqName : m.dispName), m.dtype.trimmed());
+        m.components = std::move(parts);
+        const auto& last = m.components.back();
+        m.recordSize = last.offset + valueSize(last.type);
+        return {};
+    }
     m.imported = true;
     return {};
 }
@@ -1337,16 +1400,21 @@ class DataDecoder {
 public:
     DataDecoder(CubeDocument& doc, CubeMetric& metric, const IndexInfo& index, const std::vector<int>& order,
         const QString& member)
-        : m_metric(metric)
+        : m_doc(doc)
+        , m_metric(metric)
         , m_index(index)
         , m_order(order)
         , m_locations(doc.locations.size())
         , m_member(member)
-        , m_size(static_cast<std::size_t>(valueSize(metric.valueType)))
+        , m_size(static_cast<std::size_t>(
+              metric.componentMetrics.empty() ? valueSize(metric.valueType) : metric.recordSize))
     {
         m_rows = index.sparse ? index.rows.size() : doc.cnodes.size();
         m_expectedValues = m_rows * m_locations;
-        allocateStored(doc, metric);
+        if (metric.componentMetrics.empty())
+            allocateStored(doc, metric);
+        for (int c : metric.componentMetrics)
+            allocateStored(doc, doc.metrics[static_cast<std::size_t>(c)]);
     }
 
     /// `at` is the byte offset of p in the member (for messages).
@@ -1423,8 +1491,41 @@ private:
 
     void value(const char* p)
     {
+        if (m_metric.componentMetrics.empty()) {
+            store(m_metric, decode(p, m_metric.valueType));
+        } else {
+            bool nonZero = false;
+            for (std::size_t k = 0; k < m_metric.components.size(); ++k) {
+                const double v = decode(p + m_metric.components[k].offset, m_metric.components[k].type);
+                nonZero = nonZero || v != 0 || std::isnan(v);
+                if (m_values < m_expectedValues)
+                    store(m_doc.metrics[static_cast<std::size_t>(m_metric.componentMetrics[k])], v, false);
+            }
+            if (m_values >= m_expectedValues && nonZero)
+                ++m_trailingNonZero;
+            ++m_values;
+        }
+    }
+
+    void store(CubeMetric& target, double v, bool count = true)
+    {
+        if (m_values < m_expectedValues) {
+            const std::size_t row = m_values / m_locations;
+            const std::size_t loc = m_values % m_locations;
+            const std::size_t enumerated = m_index.sparse ? m_index.rows[row] : row;
+            const auto cnode = static_cast<std::size_t>(m_order[enumerated]);
+            target.stored[cnode * m_locations + loc] = v;
+        } else if (count && v != 0) { // NaN too
+            ++m_trailingNonZero;
+        }
+        if (count)
+            ++m_values;
+    }
+
+    double decode(const char* p, ValueType type) const
+    {
         double v = 0;
-        switch (m_metric.valueType) {
+        switch (type) {
         case ValueType::Int8:
             v = load<std::int8_t>(p);
             break;
@@ -1455,18 +1556,10 @@ private:
         case ValueType::Unsupported:
             break;
         }
-        if (m_values < m_expectedValues) {
-            const std::size_t row = m_values / m_locations;
-            const std::size_t loc = m_values % m_locations;
-            const std::size_t enumerated = m_index.sparse ? m_index.rows[row] : row;
-            const auto cnode = static_cast<std::size_t>(m_order[enumerated]);
-            m_metric.stored[cnode * m_locations + loc] = v;
-        } else if (v != 0) { // NaN too
-            ++m_trailingNonZero;
-        }
-        ++m_values;
+        return v;
     }
 
+    CubeDocument& m_doc;
     CubeMetric& m_metric;
     const IndexInfo& m_index;
     const std::vector<int>& m_order;
@@ -1630,16 +1723,130 @@ private:
     qint64 m_lastPosition = 0;
 };
 
+/// The current archive member, inflated when it starts with the gzip magic: CubeW built with zlib
+/// writes anchor.xml gzip-compressed inside the tar (Score-P 1.3, Extra-P's cubeset samples).
+/// Concatenated gzip members are one stream, as gunzip reads them.
 class ArchiveMemberSource : public ByteSource {
 public:
-    explicit ArchiveMemberSource(ArchiveReader& reader)
+    ArchiveMemberSource(ArchiveReader& reader, const QString& member)
         : m_reader(reader)
+        , m_member(member)
+        , m_in(ChunkSize)
     {
     }
-    std::size_t read(char* dst, std::size_t max) override { return m_reader.read(dst, max); }
+    ~ArchiveMemberSource() override
+    {
+        if (m_gzip)
+            inflateEnd(&m_z);
+    }
+    ArchiveMemberSource(const ArchiveMemberSource&) = delete;
+    ArchiveMemberSource& operator=(const ArchiveMemberSource&) = delete;
+
+    /// Whether the member was gzip-compressed (known after the first read).
+    bool isGzip() const { return m_gzip; }
+
+    std::size_t read(char* dst, std::size_t max) override
+    {
+        if (!m_started) {
+            m_started = true;
+            while (m_buffered < 2 && refill(m_buffered)) { }
+            if (m_buffered >= 2 && isGzipMagic(m_in.data())) {
+                if (inflateInit2(&m_z, 16 + MAX_WBITS) != Z_OK)
+                    fail(QStringLiteral("cannot initialise zlib"));
+                m_gzip = true;
+                m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
+                m_z.avail_in = static_cast<uInt>(m_buffered);
+            }
+        }
+        if (!m_gzip) {
+            if (m_taken < m_buffered) {
+                const std::size_t n = std::min(max, m_buffered - m_taken);
+                std::memcpy(dst, m_in.data() + m_taken, n);
+                m_taken += n;
+                return n;
+            }
+            return m_reader.read(dst, max);
+        }
+        while (true) {
+            if (m_z.avail_in == 0 && !m_eof) {
+                m_consumed += static_cast<qint64>(m_buffered);
+                m_buffered = 0;
+                refill(0);
+                m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
+                m_z.avail_in = static_cast<uInt>(m_buffered);
+            }
+            if (m_memberEnded) {
+                if (m_z.avail_in == 0)
+                    return 0;
+                if (m_z.avail_in == 1 && !m_eof) {
+                    // One byte of a possible next gzip header: keep it and read on.
+                    const char keep = static_cast<char>(*m_z.next_in);
+                    m_consumed += static_cast<qint64>(m_buffered) - 1;
+                    m_in[0] = keep;
+                    m_buffered = 1;
+                    refill(1);
+                    m_z.next_in = reinterpret_cast<Bytef*>(m_in.data());
+                    m_z.avail_in = static_cast<uInt>(m_buffered);
+                    continue;
+                }
+                if (m_z.avail_in >= 2 && isGzipMagic(reinterpret_cast<const char*>(m_z.next_in))) {
+                    inflateReset(&m_z);
+                    m_memberEnded = false;
+                    continue;
+                }
+                fail(QStringLiteral("member %1, compressed byte %2: data after the end of the gzip stream (expected "
+                                    "another gzip member or the end of the member)")
+                         .arg(quoted(m_member))
+                         .arg(position()),
+                    0, m_reader.archiveOffset(position()));
+            }
+            if (m_z.avail_in == 0)
+                fail(QStringLiteral("member %1, compressed byte %2: the gzip stream ends early (truncated member; "
+                                    "expected the rest of the compressed data)")
+                         .arg(quoted(m_member))
+                         .arg(position()),
+                    0, m_reader.archiveOffset(position()));
+            m_z.next_out = reinterpret_cast<Bytef*>(dst);
+            m_z.avail_out = static_cast<uInt>(max);
+            const int rc = inflate(&m_z, Z_NO_FLUSH);
+            const std::size_t n = max - m_z.avail_out;
+            if (rc == Z_STREAM_END)
+                m_memberEnded = true;
+            else if (rc != Z_OK && rc != Z_BUF_ERROR)
+                fail(QStringLiteral("member %1, compressed byte %2: corrupt gzip data (%3)")
+                         .arg(quoted(m_member))
+                         .arg(position())
+                         .arg(m_z.msg ? QString::fromLatin1(m_z.msg) : QStringLiteral("zlib error %1").arg(rc)),
+                    0, m_reader.archiveOffset(position()));
+            if (n > 0)
+                return n;
+        }
+    }
 
 private:
+    /// Appends member bytes to m_in after `from`; false at the end of the member.
+    bool refill(std::size_t from)
+    {
+        const std::size_t n = m_reader.read(m_in.data() + from, m_in.size() - from);
+        m_buffered = from + n;
+        if (n == 0)
+            m_eof = true;
+        return n > 0;
+    }
+    /// The member offset of the next compressed byte.
+    qint64 position() const { return m_consumed + static_cast<qint64>(m_buffered) - m_z.avail_in; }
+
     ArchiveReader& m_reader;
+    QString m_member;
+    std::vector<char> m_in;
+    std::size_t m_buffered = 0;
+    std::size_t m_taken = 0;
+    qint64 m_consumed = 0;
+    bool m_started = false;
+    bool m_gzip = false;
+    bool m_eof = false;
+    bool m_memberEnded = false;
+    z_stream m_z {};
 };
 
 /// "12.index" -> (12, false), "12.data" -> (12, true); nullopt for other names.
@@ -1931,11 +2138,19 @@ private:
         QStringList renamed;
         std::size_t renamedCount = 0;
         std::size_t arrows = 0;
+        QStringList typeCodes;
+        std::size_t typeCodeCount = 0;
         for (std::size_t r = 0; r < nR; ++r) {
             if (!used[r])
                 continue;
             const CubeRegion& region = m_doc.regions[r];
             QString name = region.name;
+            if (isTypeCodeDemangling(region)) {
+                name = region.mangled.trimmed();
+                if (typeCodes.size() < 4)
+                    typeCodes << QStringLiteral("%1 -> %2").arg(quoted(region.name.trimmed()), quoted(name));
+                ++typeCodeCount;
+            }
             if (name.contains(QLatin1String("=>"))) {
                 name.replace(QLatin1String("=>"), QLatin1String("= >"));
                 ++arrows;
@@ -1971,7 +2186,36 @@ private:
             m_warnings << QStringLiteral(
                 "%1 region name(s) contain '=>', the call-path separator; it was written '= >'")
                               .arg(arrows);
+        if (typeCodeCount > 0)
+            m_warnings << QStringLiteral("%1 region name(s) are a C++ type that the producer's demangler read from a "
+                                         "one-letter <mangled_name>; the mangled name is used: %2")
+                              .arg(typeCodeCount)
+                              .arg(typeCodes.join(QStringLiteral(", ")));
         return names;
+    }
+
+    /// Score-P runs every region name through the C++ demangler, which reads a one-letter name as an
+    /// Itanium type code: a function "a" gets the <name> "signed char", "b" gets "bool"
+    /// (pycubexr's call_tree_test). Such a <name> is not the function's; its mangled name is.
+    static bool isTypeCodeDemangling(const CubeRegion& region)
+    {
+        const QString mangled = region.mangled.trimmed();
+        if (mangled.size() != 1)
+            return false;
+        static const QHash<QChar, QLatin1String> builtin {
+            { QLatin1Char('v'), QLatin1String("void") }, { QLatin1Char('w'), QLatin1String("wchar_t") },
+            { QLatin1Char('b'), QLatin1String("bool") }, { QLatin1Char('c'), QLatin1String("char") },
+            { QLatin1Char('a'), QLatin1String("signed char") }, { QLatin1Char('h'), QLatin1String("unsigned char") },
+            { QLatin1Char('s'), QLatin1String("short") }, { QLatin1Char('t'), QLatin1String("unsigned short") },
+            { QLatin1Char('i'), QLatin1String("int") }, { QLatin1Char('j'), QLatin1String("unsigned int") },
+            { QLatin1Char('l'), QLatin1String("long") }, { QLatin1Char('m'), QLatin1String("unsigned long") },
+            { QLatin1Char('x'), QLatin1String("long long") }, { QLatin1Char('y'), QLatin1String("unsigned long long") },
+            { QLatin1Char('n'), QLatin1String("__int128") }, { QLatin1Char('o'), QLatin1String("unsigned __int128") },
+            { QLatin1Char('f'), QLatin1String("float") }, { QLatin1Char('d'), QLatin1String("double") },
+            { QLatin1Char('e'), QLatin1String("long double") }, { QLatin1Char('g'), QLatin1String("__float128") },
+            { QLatin1Char('z'), QLatin1String("...") } };
+        const auto it = builtin.constFind(mangled.front());
+        return it != builtin.cend() && region.name.trimmed() == it.value();
     }
 
     void addEvents()
@@ -2315,6 +2559,13 @@ private:
                   << QStringLiteral("dtype %1").arg(m.dtype.trimmed()) << QStringLiteral("uom %1").arg(m.uom.trimmed());
             if (!m.val.trimmed().isEmpty())
                 parts << QStringLiteral("val %1").arg(m.val.trimmed());
+            if (!m.url.trimmed().isEmpty()) {
+                // "@mirror@" stands for a <murl> of the document; CubeGUI tries them in order.
+                QString url = m.url.trimmed();
+                if (!m_doc.mirrors.isEmpty())
+                    url.replace(QLatin1String("@mirror@"), m_doc.mirrors.first().trimmed());
+                parts << QStringLiteral("url %1").arg(url);
+            }
             if (!m.descr.trimmed().isEmpty())
                 parts << m.descr.trimmed();
             m_builder.addMetadata(QStringLiteral("CUBE metric ") + m.modelName, parts.join(QStringLiteral("; ")));
@@ -2364,7 +2615,9 @@ void dataWarning(QStringList& warnings, const QString& w, const ReadOptions& opt
 
 void classifyMetrics(CubeDocument& doc, QStringList& warnings, const ReadOptions& options)
 {
-    for (auto& m : doc.metrics) {
+    const std::size_t declared = doc.metrics.size();
+    for (std::size_t i = 0; i < declared; ++i) {
+        CubeMetric& m = doc.metrics[i];
         const QString w = classifyMetric(m, doc.major);
         if (!w.isEmpty()) {
             if (!m.stored.empty() && m.kind != MetricKind::Derived)
@@ -2372,6 +2625,48 @@ void classifyMetrics(CubeDocument& doc, QStringList& warnings, const ReadOptions
             else
                 warnings << w;
         }
+        if (m.components.empty())
+            continue;
+        if (!m.stored.empty()) {
+            // Values of a composite type written as text in CUBE 3 <severity> rows: no layout known.
+            m.components.clear();
+            dataWarning(warnings,
+                QStringLiteral("metric %1 of the composite data type %2 has XML severity rows, which this reader "
+                               "cannot split into parts; it was skipped")
+                    .arg(quoted(m.dispName.isEmpty() ? m.uniqName : m.dispName), m.dtype.trimmed()),
+                options);
+            continue;
+        }
+        if (doc.metrics.size() + m.components.size() > MaxMetrics)
+            fail(QStringLiteral("metric %1 of type %2 would make more than %3 metrics (corrupt file?)")
+                     .arg(quoted(m.dispName))
+                     .arg(m.dtype.trimmed())
+                     .arg(MaxMetrics));
+        // One metric per part, named "<name> (<part>)", after every declared metric.
+        const std::vector<CubeMetric::Component> parts = m.components;
+        std::vector<int> indices;
+        for (const auto& part : parts) {
+            const CubeMetric& whole = doc.metrics[i];
+            CubeMetric c;
+            c.parent = whole.parent;
+            c.line = whole.line;
+            c.dispName = QStringLiteral("%1 (%2)").arg(whole.dispName.trimmed(), part.part);
+            c.uniqName = QStringLiteral("%1 (%2)").arg(whole.uniqName.trimmed(), part.part);
+            c.dtype = QStringLiteral("%1, part %2").arg(whole.dtype.trimmed(), part.part);
+            c.uom = part.part == QLatin1String("count") ? QStringLiteral("occ") : whole.uom;
+            c.url = whole.url;
+            c.descr = whole.descr;
+            c.typeText = whole.typeText;
+            c.kind = whole.kind;
+            c.valueType = part.type;
+            c.nonAdditive = part.extremum != 0;
+            c.minimum = part.extremum < 0;
+            c.imported = true;
+            c.compositeOf = static_cast<int>(i);
+            indices.push_back(static_cast<int>(doc.metrics.size()));
+            doc.metrics.push_back(std::move(c));
+        }
+        doc.metrics[i].componentMetrics = std::move(indices);
     }
 }
 
@@ -2447,7 +2742,10 @@ void readCubex(const QString& path, CubeDocument& doc, TrialBuilder& builder, QS
     };
     auto usable = [&](qint64 id) {
         const auto it = doc.metricById.constFind(id);
-        return it != doc.metricById.cend() && doc.metrics[static_cast<std::size_t>(it.value())].imported;
+        if (it == doc.metricById.cend())
+            return false;
+        const CubeMetric& m = doc.metrics[static_cast<std::size_t>(it.value())];
+        return m.imported || !m.componentMetrics.empty();
     };
 
     progress.setStage(QStringLiteral("Reading CUBE archive"), QFileInfo(path).size());
@@ -2465,9 +2763,11 @@ void readCubex(const QString& path, CubeDocument& doc, TrialBuilder& builder, QS
                 if (anchor)
                     fail(QStringLiteral("a second member 'anchor.xml' (expected one)"));
                 anchor = true;
-                ArchiveMemberSource source(reader);
+                ArchiveMemberSource source(reader, name);
                 XmlParser parser(source, doc, progress, QStringLiteral("anchor.xml"));
                 parser.parse();
+                if (source.isGzip())
+                    builder.addMetadata(QStringLiteral("CUBE anchor.xml compression"), QStringLiteral("gzip"));
                 ampersandWarning(parser, QStringLiteral("anchor.xml"), warnings);
                 classifyMetrics(doc, warnings, options);
                 // Members seen before the anchor can be checked now.
@@ -2583,9 +2883,17 @@ void readCubex(const QString& path, CubeDocument& doc, TrialBuilder& builder, QS
 
 bool isTarHeader(const QByteArray& head) { return head.size() >= 262 && head.mid(257, 5) == "ustar"; }
 
-/// Whether a chunk of XML starts a CUBE document.
+/// Whether a chunk of XML starts a CUBE document: markup from the first byte (after a UTF-8 byte-order
+/// mark and white space) and a <cube version...> tag. Text that only mentions the tag, such as a
+/// MANIFEST.md describing a CUBE file, is not CUBE.
 bool hasCubeTag(const QByteArray& text)
 {
+    qsizetype first = text.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+    while (first < text.size()
+        && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' || text[first] == '\n'))
+        ++first;
+    if (first >= text.size() || text[first] != '<')
+        return false;
     qsizetype at = 0;
     while ((at = text.indexOf("<cube", at)) >= 0) {
         at += 5;

@@ -829,7 +829,9 @@ int TauReader::sniff(const QString& path) const
     for (const QString& name : dir.entryList({ QStringLiteral("profile.*") }, QDir::Files))
         if (parseProfileFileName(name, key))
             return 100;
-    if (!dir.entryList({ QStringLiteral("MULTI_*") }, QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
+    // Case-sensitive (QDir matches name filters case-insensitively by default): Extra-P's scaling
+    // sets have "multi_parameter/" folders of CUBE profiles, which are no TAU metric directories.
+    if (!dir.entryList({ QStringLiteral("MULTI_*") }, QDir::Dirs | QDir::NoDotAndDotDot | QDir::CaseSensitive).isEmpty())
         return 100;
     return 1; // any directory: TAU is the directory format, and its error says what is missing
 }
@@ -855,7 +857,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     if (!single.empty()) {
         metricDirs.push_back({ QString(), std::move(single) });
     } else {
-        QStringList multi = dir.entryList({ QStringLiteral("MULTI_*") }, QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        QStringList multi = dir.entryList(
+            { QStringLiteral("MULTI_*") }, QDir::Dirs | QDir::NoDotAndDotDot | QDir::CaseSensitive, QDir::Name);
         for (const QString& sub : multi) {
             auto files = listProfiles(QDir(dir.filePath(sub)));
             if (files.empty())

@@ -1,4 +1,5 @@
-// The CUBE reader against the facts in ../shared/data/{cubelib,tau2}/MANIFEST.md and FORMATS.md 5,
+// The CUBE reader against the facts in ../shared/data/{cubelib,tau2,cube/*,extrap}/MANIFEST.md and
+// FORMATS.md 5, pycubexr's CSV dumps of expected values (every value),
 // values checked by hand against the raw .data bytes, the call-tree consistency relations of
 // SEMANTICS.md 1.4, and hand-made bad and unusual archives and XML.
 #include "datasource/readers/cubereader.h"
@@ -6,6 +7,7 @@
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
+#include <QXmlStreamReader>
 #include <QtEndian>
 #include <bit>
 #include <cmath>
@@ -329,6 +331,185 @@ QByteArray smallCube3(
     xml += "</cube>\n";
     return xml;
 }
+
+// ---- independent readings of the new samples' anchor.xml and CSV ground truth --------------------
+
+/// What the CSV dumps need from anchor.xml, read here with QXmlStreamReader from the tar (minitar):
+/// cnode id -> call path (region names joined with " => "), children, location Id -> ThreadKey,
+/// metric uniq_name -> disp_name and dtype.
+struct AnchorFacts {
+    QHash<qint64, QString> path;
+    QHash<qint64, QList<qint64>> children;
+    QList<qint64> cnodes; // document order
+    QHash<qint64, ThreadKey> location;
+    QHash<QString, QString> dispName;
+    QHash<QString, QString> dtype;
+};
+
+AnchorFacts anchorFacts(const QString& cubex)
+{
+    AnchorFacts f;
+    const QList<TarMember> members = readTar(readFile(cubex));
+    const TarMember* anchor = member(members, QStringLiteral("anchor.xml"));
+    if (!anchor)
+        return f;
+    QXmlStreamReader xml(anchor->data);
+    QHash<qint64, QString> regionName;
+    QHash<qint64, QString> regionMangled;
+    QList<qint64> cnodeStack;
+    QList<qint64> regionStack;
+    QString text, uniq, disp;
+    qint64 groupRank = -1;
+    qint64 locId = -1;
+    bool inLocation = false;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement()) {
+            text.clear();
+            const auto a = xml.attributes();
+            if (xml.name() == u"region")
+                regionStack << a.value(QLatin1String("id")).toLongLong();
+            else if (xml.name() == u"cnode") {
+                const qint64 id = a.value(QLatin1String("id")).toLongLong();
+                const qint64 callee = a.value(QLatin1String("calleeId")).toLongLong();
+                // pycubexr expects the mangled name where Score-P's demangler made a one-letter name a type
+                QString name = regionName.value(callee);
+                if (regionMangled.value(callee).size() == 1 && regionMangled.value(callee) != name)
+                    name = regionMangled.value(callee);
+                f.path.insert(id, cnodeStack.isEmpty() ? name : f.path.value(cnodeStack.last()) + QStringLiteral(" => ") + name);
+                if (!cnodeStack.isEmpty())
+                    f.children[cnodeStack.last()] << id;
+                f.cnodes << id;
+                cnodeStack << id;
+            } else if (xml.name() == u"locationgroup")
+                groupRank = -1;
+            else if (xml.name() == u"location") {
+                inLocation = true;
+                locId = a.value(QLatin1String("Id")).toLongLong();
+            }
+        } else if (xml.isCharacters()) {
+            text += xml.text();
+        } else if (xml.isEndElement()) {
+            const QStringView n = xml.name();
+            if (n == u"cnode")
+                cnodeStack.removeLast();
+            else if (n == u"region")
+                regionStack.removeLast();
+            else if (n == u"name" && !regionStack.isEmpty() && cnodeStack.isEmpty() && !inLocation)
+                regionName.insert(regionStack.last(), text.trimmed());
+            else if (n == u"mangled_name" && !regionStack.isEmpty())
+                regionMangled.insert(regionStack.last(), text.trimmed());
+            else if (n == u"uniq_name")
+                uniq = text.trimmed();
+            else if (n == u"disp_name")
+                disp = text.trimmed();
+            else if (n == u"dtype") {
+                f.dispName.insert(uniq, disp);
+                f.dtype.insert(uniq, text.trimmed());
+            } else if (n == u"rank" && inLocation)
+                f.location.insert(locId, ThreadKey { static_cast<int>(groupRank), 0, text.trimmed().toInt() });
+            else if (n == u"rank")
+                groupRank = text.trimmed().toLongLong();
+            else if (n == u"location")
+                inLocation = false;
+        }
+    }
+    if (xml.hasError())
+        qWarning("%s: %s", qPrintable(cubex), qPrintable(xml.errorString()));
+    return f;
+}
+
+/// Half a unit in the last printed digit of a CSV number ("0.853407" -> 5e-7, "3.5713e-005" ->
+/// 5e-10); 0 for a plain integer, which must match exactly.
+double printedTolerance(const QString& token)
+{
+    QString mantissa = token.trimmed();
+    int exponent = 0;
+    const qsizetype e = mantissa.indexOf(QLatin1Char('e'), 0, Qt::CaseInsensitive);
+    if (e >= 0) {
+        exponent = mantissa.mid(e + 1).toInt();
+        mantissa = mantissa.left(e);
+    }
+    const qsizetype dot = mantissa.indexOf(QLatin1Char('.'));
+    if (dot < 0 && e < 0)
+        return 0;
+    const int decimals = dot < 0 ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+    return 0.5 * std::pow(10.0, exponent - decimals) * (1 + 1e-9);
+}
+
+/// Compares every value of a pycubexr CSV dump (excl.csv or incl.csv: one row per cnode and
+/// location, one column per metric uniq_name) with the trial. Returns the number of values compared.
+int compareCsvDump(const Trial& t, const AnchorFacts& a, const QString& csvPath, bool inclusive)
+{
+    QFile csv(csvPath);
+    if (!csv.open(QIODevice::ReadOnly)) {
+        qWarning("cannot open %s", qPrintable(csvPath));
+        return -1;
+    }
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QStringList header = lines.value(0).split(QLatin1Char(','));
+    for (QString& h : header)
+        h = h.trimmed();
+    if (header.size() < 3 || header[0] != QLatin1String("Cnode ID") || header[1] != QLatin1String("Thread ID")) {
+        qWarning("%s: unexpected header", qPrintable(csvPath));
+        return -1;
+    }
+    // The cell of a cnode on a location, for one metric; absent cells are 0.
+    auto value = [&](qint64 cnode, ThreadKey key, const QString& metric, bool incl) {
+        const double v = cell(t, key, a.path.value(cnode), metric, incl);
+        return v == Absent ? 0.0 : v;
+    };
+    int compared = 0;
+    for (qsizetype l = 1; l < lines.size(); ++l) {
+        const QStringList cols = lines[l].split(QLatin1Char(','));
+        if (cols.size() != header.size()) {
+            qWarning("%s line %lld: %lld columns", qPrintable(csvPath), static_cast<long long>(l + 1),
+                static_cast<long long>(cols.size()));
+            return -1;
+        }
+        const qint64 cnode = cols[0].toLongLong();
+        const ThreadKey key = a.location.value(cols[1].toLongLong(), ThreadKey { -1, -1, -1 });
+        if (!a.path.contains(cnode) || key.node < 0) {
+            qWarning("%s line %lld: unknown cnode or location", qPrintable(csvPath), static_cast<long long>(l + 1));
+            return -1;
+        }
+        for (qsizetype c = 2; c < header.size(); ++c) {
+            const QString uniq = header[c];
+            const QString metric = a.dispName.value(uniq);
+            const QString dtype = a.dtype.value(uniq);
+            const double expected = cols[c].trimmed().toDouble();
+            double actual = 0;
+            if (inclusive && (dtype == QLatin1String("MINDOUBLE") || dtype == QLatin1String("MAXDOUBLE"))) {
+                // CubeGUI's value of a collapsed node: the minimum (maximum) over its subtree. The
+                // trial keeps each call path's own value (excl = incl = stored).
+                const bool isMin = dtype == QLatin1String("MINDOUBLE");
+                actual = value(cnode, key, metric, false);
+                QList<qint64> todo = a.children.value(cnode);
+                while (!todo.isEmpty()) {
+                    const qint64 d = todo.takeLast();
+                    const double v = value(d, key, metric, false);
+                    actual = isMin ? std::min(actual, v) : std::max(actual, v);
+                    todo << a.children.value(d);
+                }
+            } else {
+                actual = value(cnode, key, metric, inclusive);
+            }
+            const double tolerance = printedTolerance(cols[c]);
+            if (!(std::fabs(actual - expected) <= tolerance)) {
+                qWarning("%s line %lld, %s (%s), cnode %lld '%s' on %s: the trial has %.17g, the CSV %s",
+                    qPrintable(csvPath), static_cast<long long>(l + 1), qPrintable(uniq), qPrintable(metric),
+                    static_cast<long long>(cnode), qPrintable(a.path.value(cnode)), qPrintable(key.toString()), actual,
+                    qPrintable(cols[c]));
+                return -1;
+            }
+            ++compared;
+        }
+    }
+    return compared;
+}
+
+QString pycubexr(const char* relative) { return dataPath(QStringLiteral("cube/pycubexr/") + QLatin1String(relative)); }
+QString cube3(const char* relative) { return dataPath(QStringLiteral("cube/scalasca-cube3/") + QLatin1String(relative)); }
 
 } // namespace
 
@@ -1024,18 +1205,47 @@ private Q_SLOTS:
         const auto s = mustRead(smallPath);
         QVERIFY(s);
         QCOMPARE(cell(*s, { 1, 0, 1 }, QStringLiteral("main => foo"), QStringLiteral("System time")), -323.0);
-        // Composite dtypes are not read: a warning, and an error under strict (its .data is dropped).
+        // A composite dtype becomes one metric per part: COMPLEX is (re, im), two f64 per value.
         QList<TarMember> complex = original;
         member(complex, QStringLiteral("anchor.xml"))
             ->data.replace("<uniq_name>Uniq_name3</uniq_name>\n        <dtype>INTEGER",
                 "<uniq_name>Uniq_name3</uniq_name>\n        <dtype>COMPLEX");
+        QByteArray pairs(2 * 16, '\0');
+        qToLittleEndian<double>(323.5, pairs.data() + 16);
+        qToLittleEndian<double>(-1.25, pairs.data() + 24);
+        member(complex, QStringLiteral("2.data"))->data = QByteArray("CUBEX.DATA") + pairs;
         const QString complexPath = dir.filePath(QStringLiteral("complex.cubex"));
         writeFile(complexPath, makeTar(complex));
         const auto cx = mustRead(complexPath);
         QVERIFY(cx);
-        QCOMPARE(cx->metricCount(), std::size_t(2));
-        QVERIFY(hasWarning(*cx, QStringLiteral("data type COMPLEX")));
+        QCOMPARE(metricNames(*cx),
+            QStringList({ QStringLiteral("Time"), QStringLiteral("User time"), QStringLiteral("System time (re)"),
+                QStringLiteral("System time (im)") }));
+        QCOMPARE(cell(*cx, { 1, 0, 1 }, QStringLiteral("main => foo"), QStringLiteral("System time (re)")), 323.5);
+        QCOMPARE(cell(*cx, { 1, 0, 1 }, QStringLiteral("main => foo"), QStringLiteral("System time (im)")), -1.25);
+        QVERIFY(readCube(complexPath, true).ok());
+        // A record cut short is a size mismatch naming the member.
+        member(complex, QStringLiteral("2.data"))->data = QByteArray("CUBEX.DATA") + pairs.left(24);
+        writeFile(complexPath, makeTar(complex));
+        auto bad = readCube(complexPath);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().message.contains(QLatin1String("member '2.data'"))
+                && bad.error().message.contains(QLatin1String("16-byte COMPLEX values")),
+            qPrintable(describe(bad)));
+        // SCALE_FUNC (no known layout) is not read: a warning, and an error under strict (its .data is dropped).
+        member(complex, QStringLiteral("anchor.xml"))->data.replace("<dtype>COMPLEX", "<dtype>SCALE_FUNC");
+        writeFile(complexPath, makeTar(complex));
+        const auto sf = mustRead(complexPath);
+        QVERIFY(sf);
+        QCOMPARE(sf->metricCount(), std::size_t(2));
+        QVERIFY(hasWarning(*sf, QStringLiteral("data type SCALE_FUNC")));
         QVERIFY(!readCube(complexPath, true).ok());
+        // NDOUBLES(n) with an absurd n is no layout either.
+        member(complex, QStringLiteral("anchor.xml"))->data.replace("<dtype>SCALE_FUNC", "<dtype>NDOUBLES(100000000)");
+        writeFile(complexPath, makeTar(complex));
+        const auto nd = mustRead(complexPath);
+        QVERIFY(nd);
+        QVERIFY(hasWarning(*nd, QStringLiteral("data type NDOUBLES(100000000)")));
         // Row ids are positions in a per-metric enumeration (FORMATS.md 5.3), not cnode ids: with the
         // children of main written bar (id 2) before foo (id 1), row 1 of an EXCLUSIVE metric is bar
         // (pre-order), of a SIMPLE metric foo (id order).
@@ -1294,6 +1504,429 @@ private Q_SLOTS:
             QVERIFY(!c.ok());
             QCOMPARE(c.error().message, QStringLiteral("cancelled"));
         }
+    }
+
+    // ---- cube/pycubexr (MANIFEST.md; the CSV dumps are pycubexr's expected values) -----------------
+
+    void pycubexrCsvGroundTruth_data()
+    {
+        QTest::addColumn<QString>("cubex");
+        QTest::addColumn<int>("cells"); // cnodes x locations
+        QTest::addColumn<int>("metrics");
+        QTest::newRow("time.p4.n2000.x1.r0") << pycubexr("time.p4.n2000.x1.r0/profile.cubex") << 46 * 4 << 10;
+        QTest::newRow("call_tree_test") << pycubexr("call_tree_test/call_tree_test.cubex") << 18 << 8;
+    }
+    void pycubexrCsvGroundTruth()
+    {
+        QFETCH(QString, cubex);
+        QFETCH(int, cells);
+        QFETCH(int, metrics);
+        const auto t = mustRead(cubex);
+        QVERIFY(t);
+        const AnchorFacts a = anchorFacts(cubex);
+        QCOMPARE(a.cnodes.size() * a.location.size(), qsizetype(cells));
+        QCOMPARE(int(t->metricCount()), metrics);
+        // Every value of both dumps, to the digits printed: exclusive and inclusive along the call tree.
+        const QString dir = QFileInfo(cubex).absolutePath();
+        QCOMPARE(compareCsvDump(*t, a, dir + QStringLiteral("/excl.csv"), false), cells * metrics);
+        QCOMPARE(compareCsvDump(*t, a, dir + QStringLiteral("/incl.csv"), true), cells * metrics);
+        checkConsistency(*t);
+    }
+
+    void pycubexrTimeP4Facts()
+    {
+        const auto t = mustRead(pycubexr("time.p4.n2000.x1.r0/profile.cubex"));
+        QVERIFY(t);
+        QCOMPARE(t->metadataValue(QStringLiteral("Creator")), QStringLiteral("Score-P 9.0-dev"));
+        QCOMPARE(t->metadataValue(QStringLiteral("Cube Version")), QStringLiteral("4.8.2"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE_CT_AGGR")), QStringLiteral("SUM"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE format version")), QStringLiteral("4.4"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE topologies")), QStringLiteral("Process x Thread: 4 x 1"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("46"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE regions")), QStringLiteral("262"));
+        QCOMPARE(t->threadCount(), std::size_t(4));
+        QCOMPARE(metricNames(*t),
+            QStringList({ QStringLiteral("Visits"), QStringLiteral("Time"), QStringLiteral("Minimum Inclusive Time"),
+                QStringLiteral("Maximum Inclusive Time"), QStringLiteral("bytes_put"), QStringLiteral("bytes_get"),
+                QStringLiteral("io_bytes_read"), QStringLiteral("io_bytes_written"), QStringLiteral("bytes_sent"),
+                QStringLiteral("bytes_received") }));
+        int flat = 0, paths = 0;
+        for (const auto& e : t->events())
+            (e.isCallPath() ? paths : flat)++;
+        QCOMPARE(paths, 45); // 46 cnodes under the one root bg_time
+        QCOMPARE(flat, 31); // distinct regions on cnodes
+        QVERIFY(t->findEvent(QStringLiteral("bg_time => main")).isValid());
+        QVERIFY(t->findEvent(QStringLiteral("bg_time => main => MODEL_1(unsigned long, unsigned long, int, int)")).isValid());
+        const double rootIncl[] = { 0.8534074635, 0.8439409241, 0.8427086890, 0.8440937403 };
+        const double rootExcl[] = { 3.5713e-05, 3.46356e-05, 3.72385e-05, 3.70558e-05 };
+        const double init[] = { 0.46024222, 0.45069852, 0.44946289, 0.45093212 };
+        const double visits[] = { 4215323, 4201123, 4201123, 4201123 };
+        for (int r = 0; r < 4; ++r) {
+            QVERIFY(std::fabs(incl(*t, r, QStringLiteral("bg_time"), QStringLiteral("Time")) - rootIncl[r]) <= 5e-11);
+            QVERIFY(std::fabs(excl(*t, r, QStringLiteral("bg_time"), QStringLiteral("Time")) - rootExcl[r]) <= 5e-10);
+            QVERIFY(std::fabs(incl(*t, r, QStringLiteral("bg_time => main => MPI_Init"), QStringLiteral("Time")) - init[r])
+                <= 5e-9);
+            QCOMPARE(incl(*t, r, QStringLiteral("bg_time"), QStringLiteral("Visits")), visits[r]);
+        }
+        QVERIFY(t->warnings().isEmpty());
+    }
+
+    void pycubexrCallTreeTrap()
+    {
+        const auto t = mustRead(pycubexr("call_tree_test/call_tree_test.cubex"));
+        QVERIFY(t);
+        QCOMPARE(t->metadataValue(QStringLiteral("Creator")), QStringLiteral("Score-P 8.4"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("18"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE topologies")), QStringLiteral("Process x Thread: 1 x 1"));
+        // Score-P's demangler read the functions a, b, c, d as the type codes "signed char", "bool",
+        // "char", "double": the mangled names are the functions' names (as pycubexr expects).
+        for (const char* leaf : { "a", "b", "c", "d" }) {
+            const QString path = QStringLiteral("test.x => main => ") + QLatin1String(leaf);
+            QVERIFY2(t->findEvent(path).isValid(), qPrintable(path));
+            for (int i = 1; i <= 3; ++i)
+                QVERIFY(t->findEvent(path + QStringLiteral(" => %1%2").arg(QLatin1String(leaf)).arg(i)).isValid());
+        }
+        for (const char* wrong : { "signed char", "bool", "char", "double" })
+            QVERIFY2(!t->findEvent(QString::fromLatin1(wrong)).isValid(), wrong);
+        QVERIFY(hasWarning(*t, QStringLiteral("4 region name(s) are a C++ type")));
+        QVERIFY(hasWarning(*t, QStringLiteral("'signed char' -> 'a'")));
+        // Inclusive time and visits (MANIFEST), to the digits given.
+        const struct {
+            const char* path;
+            const char* time;
+            double visits;
+        } expected[] = { { "test.x", "74.0505", 72 }, { "test.x => main", "74.0500", 71 },
+            { "test.x => main => a", "60.001", 7 }, { "test.x => main => a => a1", "10.0001", 1 },
+            { "test.x => main => a => a2", "20.0002", 2 }, { "test.x => main => a => a3", "30.0004", 3 },
+            { "test.x => main => b", "12.0020", 14 }, { "test.x => main => b => b1", "2.0003", 2 },
+            { "test.x => main => b => b2", "4.0006", 4 }, { "test.x => main => b => b3", "6.0009", 6 },
+            { "test.x => main => c", "1.8029", 21 }, { "test.x => main => c => c1", "0.30043", 3 } };
+        for (const auto& e : expected) {
+            const QString path = QLatin1String(e.path);
+            const double time = incl(*t, 0, path, QStringLiteral("Time"));
+            QVERIFY2(std::fabs(time - QByteArray(e.time).toDouble()) <= printedTolerance(QLatin1String(e.time)),
+                qPrintable(QStringLiteral("%1: %2").arg(path).arg(time, 0, 'g', 12)));
+            QCOMPARE(incl(*t, 0, path, QStringLiteral("Visits")), e.visits);
+        }
+    }
+
+    void pycubexrEveryDataType()
+    {
+        const QString file = pycubexr("test_only_files/cube-values_example.cubex");
+        const auto t = mustRead(file);
+        QVERIFY(t);
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE Library version")).startsWith(QLatin1String("CubeLib-4.8.2")));
+        QCOMPARE(t->metadataValue(QStringLiteral("ScaleFuncPresent")), QStringLiteral("1"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("3"));
+        // Every plain numeric type is imported as a metric; every composite type as one metric per part
+        // (RATE main/duration, TAU_ATOMIC count/min/max/sum/sum of squares, HISTOGRAM(5) min/max/5 bins,
+        // NDOUBLES(10) 10 parts, COMPLEX re/im); SCALE_FUNC (unsupported in pycubexr too) is skipped with
+        // a warning, an error under strict mode.
+        const QStringList plain { QStringLiteral("INT8"), QStringLiteral("UINT8"), QStringLiteral("INT16"),
+            QStringLiteral("UINT16"), QStringLiteral("INT32"), QStringLiteral("UINT32"), QStringLiteral("INT64"),
+            QStringLiteral("UINT64"), QStringLiteral("DOUBLE"), QStringLiteral("MINDOUBLE"), QStringLiteral("MAXDOUBLE") };
+        QStringList expectedMetrics = plain;
+        auto parts = [&](const QString& name, const QStringList& list) {
+            for (const QString& p : list)
+                expectedMetrics << QStringLiteral("%1 (%2)").arg(name, p);
+        };
+        const QStringList atomic { QStringLiteral("count"), QStringLiteral("min"), QStringLiteral("max"),
+            QStringLiteral("sum"), QStringLiteral("sum of squares") };
+        parts(QStringLiteral("RATE"), { QStringLiteral("main"), QStringLiteral("duration") });
+        parts(QStringLiteral("TAU_ATOMIC"), atomic);
+        parts(QStringLiteral("HISTOGRAM5"), { QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("bin 1"),
+            QStringLiteral("bin 2"), QStringLiteral("bin 3"), QStringLiteral("bin 4"), QStringLiteral("bin 5") });
+        QStringList ten;
+        for (int i = 1; i <= 10; ++i)
+            ten << QString::number(i);
+        parts(QStringLiteral("NDOUBLES10"), ten);
+        parts(QStringLiteral("COMPLEX"), { QStringLiteral("re"), QStringLiteral("im") });
+        parts(QStringLiteral("TAU_ATOMIC2"), atomic);
+        QCOMPARE(metricNames(*t), expectedMetrics);
+        QVERIFY(hasWarning(*t, QStringLiteral("'SCALE_FUNC3' has the data type SCALE_FUNC")));
+        QVERIFY(hasWarning(*t, QStringLiteral("member '15.data' belongs to metric 'SCALE_FUNC3', which is not imported")));
+        QCOMPARE(t->warnings().size(), 3); // SCALE_FUNC, its member, no Visits metric
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric TAU_ATOMIC (min)")).contains(QLatin1String("dtype TAU_ATOMIC, part min")));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE non-additive metrics")).contains(QLatin1String("TAU_ATOMIC (max)")));
+        QCOMPARE(t->metric(t->findMetric(QStringLiteral("TAU_ATOMIC (count)"))).unit, QStringLiteral("count"));
+        const auto strict = readCube(file, true);
+        QVERIFY(!strict.ok());
+        QVERIFY2(strict.error().message.contains(QLatin1String("SCALE_FUNC"))
+                && strict.error().message.contains(QLatin1String("(strict mode)")),
+            qPrintable(describe(strict)));
+        // Locations are listed in the order Id 0, 2, 1, 3; values are stored in Id order.
+        const AnchorFacts a = anchorFacts(file);
+        QCOMPARE(a.location.size(), qsizetype(4));
+        QCOMPARE(a.location.value(2).toString(), QStringLiteral("0,0,2"));
+        QCOMPARE(a.location.value(1).toString(), QStringLiteral("1,0,1"));
+        const double doubles[3][4] = { { 1.1, 2.2, 3.3, 4.4 }, { 5.5, 6.6, 7.7, 8.8 }, { 9.9, 10.1, 11.11, 12.12 } };
+        const QString paths[3] = { QStringLiteral("main"), QStringLiteral("main => foo"), QStringLiteral("main => bar") };
+        for (int c = 0; c < 3; ++c) {
+            for (int l = 0; l < 4; ++l) {
+                const ThreadKey key = a.location.value(l);
+                // INT8..UINT64 and DOUBLE are INCLUSIVE metrics: the stored value is the inclusive one.
+                for (int m = 0; m < 8; ++m)
+                    QCOMPARE(cell(*t, key, paths[c], plain[m], true), double(4 * c + l + 1));
+                QCOMPARE(cell(*t, key, paths[c], QStringLiteral("DOUBLE"), true), doubles[c][l]);
+                // MIN/MAXDOUBLE are EXCLUSIVE and non-additive: excl = incl = stored.
+                for (const QString& m : { QStringLiteral("MINDOUBLE"), QStringLiteral("MAXDOUBLE") }) {
+                    QCOMPARE(cell(*t, key, paths[c], m, false), doubles[c][l]);
+                    QCOMPARE(cell(*t, key, paths[c], m, true), doubles[c][l]);
+                }
+            }
+        }
+        // main's exclusive INT8 = 1 - 5 - 9 on location 0 (inclusive metric minus its children).
+        QCOMPARE(cell(*t, a.location.value(0), paths[0], QStringLiteral("INT8"), false), -13.0);
+        // RATE on main: (1, 1), (1, 2), (1, 3), (1, 4); TAU_ATOMIC on main (n, min, max, sum, sum2):
+        // (1,1,1,1,1), (2,1,3,4,10), (3,1,5,9,35), (5,1,11,27,205); foo on location 0 all zero.
+        const double atomicMain[4][5] = { { 1, 1, 1, 1, 1 }, { 2, 1, 3, 4, 10 }, { 3, 1, 5, 9, 35 }, { 5, 1, 11, 27, 205 } };
+        for (int l = 0; l < 4; ++l) {
+            const ThreadKey key = a.location.value(l);
+            QCOMPARE(cell(*t, key, paths[0], QStringLiteral("RATE (main)"), true), 1.0);
+            QCOMPARE(cell(*t, key, paths[0], QStringLiteral("RATE (duration)"), true), double(l + 1));
+            for (int p = 0; p < 5; ++p) {
+                const QString metric = QStringLiteral("TAU_ATOMIC (%1)").arg(atomic[p]);
+                QCOMPARE(cell(*t, key, paths[0], metric, false), atomicMain[l][p]);
+                if (p == 1 || p == 2) // min and max are non-additive: inclusive = stored
+                    QCOMPARE(cell(*t, key, paths[0], metric, true), atomicMain[l][p]);
+            }
+        }
+        for (const QString& p : atomic) {
+            const double v = cell(*t, a.location.value(0), paths[1], QStringLiteral("TAU_ATOMIC (%1)").arg(p));
+            QVERIFY(v == 0 || v == Absent);
+        }
+        checkConsistency(*t);
+    }
+
+    void pycubexrKripke()
+    {
+        const auto t = mustRead(pycubexr("kripke.p8.d2.g32.r1/profile.cubex"));
+        QVERIFY(t);
+        QCOMPARE(t->metadataValue(QStringLiteral("Creator")), QStringLiteral("Score-P 1.4"));
+        QCOMPARE(t->metadataValue(QStringLiteral("Cube Version")), QStringLiteral("4.3"));
+        QCOMPARE(t->metricCount(), std::size_t(15));
+        QCOMPARE(t->threadCount(), std::size_t(8));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("14"));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE topologies")).isEmpty()); // no <cart> (older Score-P)
+        for (const char* m : { "task_migration_loss", "PAPI_FP_OPS", "PEVT_L2_STORE_LINE", "bytes_received" })
+            QVERIFY2(t->findMetric(QLatin1String(m)).isValid(), m);
+        for (const char* e : { "PARALLEL => MPI_Init", "PARALLEL => Solve", "PARALLEL => Solve => LTimes",
+                 "PARALLEL => Solve => LPlusTimes", "PARALLEL => Solve => Sweep" })
+            QVERIFY2(t->findEvent(QLatin1String(e)).isValid(), e);
+        const double time[] = { 18.6006, 18.5867, 18.5759, 18.5780, 18.5717, 18.5725, 18.5714, 18.5746 };
+        for (int r = 0; r < 8; ++r)
+            QVERIFY2(std::fabs(incl(*t, r, QStringLiteral("PARALLEL"), QStringLiteral("Time")) - time[r]) <= 5e-5,
+                qPrintable(QString::number(r)));
+        checkConsistency(*t);
+    }
+
+    // ---- cube/scalasca-cube3 (MANIFEST.md): pattern metrics, Cartesian topologies ------------------
+
+    void cube3PatternMetricsAndTopologies()
+    {
+        const auto t = mustRead(cube3("cubew-test3-template.cube"));
+        QVERIFY(t);
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE format version")), QStringLiteral("3.0"));
+        QCOMPARE(t->metadataValue(QStringLiteral("description")), QStringLiteral("a simple example"));
+        QCOMPARE(t->metadataValue(QStringLiteral("experiment time")), QStringLiteral("November 1st, 2004"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE mirrors")).count(QLatin1String("kojak/")), 4);
+        QCOMPARE(t->metricCount(), std::size_t(40));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE regions")), QStringLiteral("169"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("300"));
+        QCOMPARE(t->threadCount(), std::size_t(64));
+        // Pattern metrics: display name, unique name, dtype, unit, URL, description.
+        const QString barrier = t->metadataValue(QStringLiteral("CUBE metric Wait at Barrier"));
+        for (const char* part : { "uniq_name mpi_barrier_wait", "dtype FLOAT", "uom sec", "url http://www.cs.utk.edu/sys.html",
+                 "Waiting time in front of MPI barriers" })
+            QVERIFY2(barrier.contains(QLatin1String(part)), qPrintable(barrier));
+        // "@mirror@" is the first <murl>.
+        QVERIFY2(t->metadataValue(QStringLiteral("CUBE metric Time"))
+                     .contains(QLatin1String("url http://icl.cs.utk.edu/software/kojak/patterns-2.1.html#execution")),
+            qPrintable(t->metadataValue(QStringLiteral("CUBE metric Time"))));
+        // Display names used twice are told apart by uniq_name; the hierarchy is kept.
+        QVERIFY(t->findMetric(QStringLiteral("Late Sender (mpi_latesender)")).isValid());
+        QVERIFY(t->findMetric(QStringLiteral("Late Sender (mpi_cls_count)")).isValid());
+        QCOMPARE(t->metric(t->findMetric(QStringLiteral("Late Sender (mpi_cls_count)"))).unit, QStringLiteral("count"));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric Messages in Wrong Order (mpi_latesender_wo)"))
+                    .contains(QLatin1String("parent Late Sender (mpi_latesender)")));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric Late Sender (mpi_latesender)"))
+                    .contains(QLatin1String("Time a receiving process is waiting for a message")));
+        // Four named topologies, one with 14 dimensions.
+        QString third = QStringLiteral("Third: 3 (periodic)");
+        for (int d = 1; d < 14; ++d)
+            third += QStringLiteral(" x 3");
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE topologies")),
+            QStringLiteral("My Topology 1: 5 (periodic) x 5; Application topology 3: 3 (periodic) x 3; Second: 3 "
+                           "(periodic) x 3 x 3 x 3; ")
+                + third);
+        // Severities: metric 0 (Time) on cnode 0 starts 0 1 2 3; metric 4 (mpi_latesender) 4 5 6 7. The
+        // root's region UNKNOWN is also cnode 169 (rows 169 170 ... and 173 174 ...), so its event holds
+        // the flat totals of both (SEMANTICS.md 1.4), with a warning.
+        QVERIFY(hasWarning(*t, QStringLiteral("1 call-tree root(s) also occur deeper")));
+        for (int l = 0; l < 4; ++l) {
+            const ThreadKey key { l, 0, l };
+            QCOMPARE(cell(*t, key, QStringLiteral("UNKNOWN"), QStringLiteral("Time")), double(l + 169 + l));
+            QCOMPARE(cell(*t, key, QStringLiteral("UNKNOWN"), QStringLiteral("Late Sender (mpi_latesender)")),
+                double(4 + l + 173 + l));
+        }
+    }
+
+    void cube3KojakPatterns()
+    {
+        const auto t = mustRead(cube3("kojak-example-ctest-pomp.cube"));
+        QVERIFY(t);
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE_CT_AGGR")), QStringLiteral("SUM"));
+        QCOMPARE(t->metricCount(), std::size_t(47));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE regions")), QStringLiteral("176"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("21"));
+        QCOMPARE(t->threadCount(), std::size_t(32)); // 8 processes x 4 threads
+        QVERIFY(t->findThread(ThreadKey { 7, 0, 3 }).isValid());
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE topologies")).isEmpty()); // an empty <topologies>
+        // KOJAK unique names (id + display name), pattern hierarchy, URLs from the mirror.
+        const QString lateSender = t->metadataValue(QStringLiteral("CUBE metric Late Sender"));
+        QVERIFY2(lateSender.contains(QLatin1String("uniq_name 11Late Sender")) && lateSender.contains(QLatin1String("parent P2P"))
+                && lateSender.contains(QLatin1String(
+                    "url http://icl.cs.utk.edu/projectsfiles/kojak/software/kojak/patterns-2.2.html#mpi_late_sender")),
+            qPrintable(lateSender));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric P2P")).contains(QLatin1String("parent Communication")));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric Wait at Barrier (26Wait at Barrier)"))
+                    .contains(QLatin1String("parent Implict")));
+        for (const char* e : { "main => parallel => sequential => !$omp parallel @ctest-pomp.c:48 => !$omp for @ctest-pomp.c:53 => step",
+                 "main => parallel => p2p => MPI_Wait", "main => MPI_Finalize => TRACING" })
+            QVERIFY2(t->findEvent(QLatin1String(e)).isValid(), e);
+        // 0Time on cnode 0 (main), and 17Wait at Barrier only on cnodes 12 and 14 (both MPI_Barrier).
+        for (int th = 0; th < 4; ++th) {
+            QCOMPARE(cell(*t, ThreadKey { 0, 0, th }, QStringLiteral("main"), QStringLiteral("Time")), 0.000181790997885);
+            QCOMPARE(cell(*t, ThreadKey { 1, 0, th }, QStringLiteral("main"), QStringLiteral("Time")), 0.000236111001868);
+        }
+        const QString wait = QStringLiteral("Wait at Barrier (17Wait at Barrier)");
+        QCOMPARE(cell(*t, ThreadKey { 0, 0, 0 }, QStringLiteral("main => parallel => MPI_Barrier"), wait), 0.0403733120002);
+        QCOMPARE(cell(*t, ThreadKey { 1, 0, 0 }, QStringLiteral("main => parallel => MPI_Barrier"), wait), 0.042913903002);
+        const double elsewhere = cell(*t, ThreadKey { 0, 0, 0 }, QStringLiteral("main => MPI_Init"), wait);
+        QVERIFY(elsewhere == 0 || elsewhere == Absent);
+        checkConsistency(*t);
+    }
+
+    // ---- extrap/cubeset (MANIFEST.md C): Score-P 1.3 .cubex with a gzip anchor.xml and ZCUBEX.DATA ---
+
+    void extrapCompressedCubex()
+    {
+        const QString file = dataPath(QStringLiteral("extrap/cubeset/multi_parameter/mm.x25y25z25.r1/profile.cubex"));
+        const auto t = mustRead(file);
+        QVERIFY(t);
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE anchor.xml compression")), QStringLiteral("gzip"));
+        QCOMPARE(t->metadataValue(QStringLiteral("Creator")), QStringLiteral("Score-P 1.3"));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("4"));
+        QCOMPARE(t->threadCount(), std::size_t(1));
+        const QList<TarMember> members = readTar(readFile(file));
+        QVERIFY(member(members, QStringLiteral("1.data"))->data.startsWith("ZCUBEX.DATA"));
+        // Values (MANIFEST, verified there with pycubexr), to the digits given.
+        QVERIFY(std::fabs(excl(*t, 0, QStringLiteral("main"), QStringLiteral("Time")) - 1.2093e-05) <= 5e-10);
+        QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main"), QStringLiteral("Time")) - 4.5026e-05) <= 5e-10);
+        QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main => init_mat"), QStringLiteral("Time")) - 1.5117e-05) <= 5e-10);
+        QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main => zero_mat"), QStringLiteral("Time")) - 1.655e-06) <= 5e-10);
+        QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main => mat_mul"), QStringLiteral("Time")) - 1.6161e-05) <= 5e-10);
+        checkConsistency(*t);
+        // Every run of the 3x3x3 grid reads.
+        for (const char* x : { "1", "10", "25" })
+            for (const char* y : { "1", "10", "25" })
+                for (const char* z : { "1", "10", "25" }) {
+                    const QString run = dataPath(QStringLiteral("extrap/cubeset/multi_parameter/mm.x%1y%2z%3.r1/profile.cubex")
+                                                     .arg(QLatin1String(x), QLatin1String(y), QLatin1String(z)));
+                    QVERIFY2(readCube(run).ok(), qPrintable(describe(readCube(run))));
+                }
+    }
+
+    void extrapSimpleThreaded()
+    {
+        // 2 processes x 2 threads; every value scales linearly with f (MANIFEST C).
+        for (int f : { 1, 5 }) {
+            const auto t = mustRead(dataPath(
+                QStringLiteral("extrap/cubeset/simple_threaded/example.f%1/cube-example%1.cubex").arg(f)));
+            QVERIFY(t);
+            const ThreadKey keys[] = { { 0, 0, 0 }, { 0, 0, 1 }, { 1, 0, 0 }, { 1, 0, 1 } };
+            const double foo[] = { 5.0, 0, 4.9, 0 }, bar[] = { 4.2, 0, 4.1, 0 }, omp[] = { 3.5, 3.2, 3.4, 3.1 },
+                         main[] = { 14.0, 3.2, 13.9, 3.1 };
+            auto value = [&](ThreadKey k, const char* event, const char* metric, bool inclusive) {
+                const double v = cell(*t, k, QLatin1String(event), QLatin1String(metric), inclusive);
+                return v == Absent ? 0.0 : v;
+            };
+            for (int l = 0; l < 4; ++l) {
+                QVERIFY(near(value(keys[l], "main => foo", "Time", true), f * foo[l]));
+                QVERIFY(near(value(keys[l], "main => bar", "Time", true), f * bar[l]));
+                QVERIFY(near(value(keys[l], "main => omp parallel", "Time", true), f * omp[l]));
+                QVERIFY(near(value(keys[l], "main", "Time", true), f * main[l]));
+                QCOMPARE(value(keys[l], "main => omp parallel", "Visits", true), 6.0 * f);
+            }
+            QCOMPARE(value(keys[0], "main => foo", "Visits", true), 8.0);
+            QCOMPARE(value(keys[0], "main => bar", "Visits", true), 7.0 * f);
+            QCOMPARE(value(keys[0], "main => zero", "Visits", true), 1.0);
+        }
+    }
+
+    // ---- regressions found on the new samples --------------------------------------------------------
+
+    void gzipAnchor()
+    {
+        // CubeW built with zlib gzips anchor.xml inside the tar (extrap/cubeset, Score-P 1.3).
+        const QList<TarMember> original = readTar(readFile(cubelib("test0.0/test0.0.cubex")));
+        const QByteArray anchorXml = member(original, QStringLiteral("anchor.xml"))->data;
+        QTemporaryDir dir;
+        QList<TarMember> zipped = original;
+        member(zipped, QStringLiteral("anchor.xml"))->data = gzip(anchorXml);
+        const QString path = dir.filePath(QStringLiteral("gz.cubex"));
+        writeFile(path, makeTar(zipped));
+        const auto plain = mustRead(cubelib("test0.0/test0.0.cubex"));
+        const auto t = mustRead(path);
+        QVERIFY(plain && t);
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE anchor.xml compression")), QStringLiteral("gzip"));
+        QCOMPARE(metricNames(*t), metricNames(*plain));
+        QCOMPARE(cnodeSum(*t, QStringLiteral("Time")), cnodeSum(*plain, QStringLiteral("Time")));
+        // Two gzip members back to back are one stream (as gunzip reads them).
+        const qsizetype half = anchorXml.size() / 2;
+        member(zipped, QStringLiteral("anchor.xml"))->data = gzip(anchorXml.left(half)) + gzip(anchorXml.mid(half));
+        writeFile(path, makeTar(zipped));
+        QVERIFY2(readCube(path).ok(), qPrintable(describe(readCube(path))));
+        // Corrupt, truncated and trailing bytes: errors that name the member and the compressed byte.
+        QByteArray corrupt = gzip(anchorXml);
+        for (qsizetype i = 20; i < 40; ++i)
+            corrupt[i] = char(0xff);
+        member(zipped, QStringLiteral("anchor.xml"))->data = corrupt;
+        writeFile(path, makeTar(zipped));
+        auto r = readCube(path);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QLatin1String("member 'anchor.xml', compressed byte "))
+                && r.error().message.contains(QLatin1String("corrupt gzip data")),
+            qPrintable(describe(r)));
+        QVERIFY(r.error().byteOffset > 512);
+        member(zipped, QStringLiteral("anchor.xml"))->data = gzip(anchorXml).left(60);
+        writeFile(path, makeTar(zipped));
+        r = readCube(path);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QLatin1String("the gzip stream ends early (truncated member")),
+            qPrintable(describe(r)));
+        // (Bytes after the end of the XML are not read, as in a plain anchor.xml; bytes between gzip
+        // members, inside the document, are an error.)
+        member(zipped, QStringLiteral("anchor.xml"))->data = gzip(anchorXml.left(half)) + "junk" + gzip(anchorXml.mid(half));
+        writeFile(path, makeTar(zipped));
+        r = readCube(path);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QLatin1String("data after the end of the gzip stream")), qPrintable(describe(r)));
+    }
+
+    void sniffTextAboutCube()
+    {
+        // A MANIFEST.md that quotes <cube version="4.4"> is no CUBE file (it used to sniff as one).
+        QTemporaryDir dir;
+        const QString md = dir.filePath(QStringLiteral("MANIFEST.md"));
+        writeFile(md, "# notes\n\n| producer | `<cube version=\"4.4\">`; Cube 4.8.2 |\n");
+        QCOMPARE(CubeReader().sniff(md), 0);
+        QVERIFY(!ReaderRegistry::instance().detect(md) || ReaderRegistry::instance().detect(md)->name() != QLatin1String("cube"));
+        QCOMPARE(CubeReader().sniff(dataPath(QStringLiteral("cube/pycubexr/MANIFEST.md"))), 0);
+        // XML with a byte-order mark, or white space first, still is.
+        const QString bom = dir.filePath(QStringLiteral("bom.xml"));
+        writeFile(bom, "\xEF\xBB\xBF\n  <?xml version=\"1.0\"?>\n<cube version=\"3.0\"></cube>\n");
+        QCOMPARE(CubeReader().sniff(bom), 100);
     }
 
     void registryLoad()

@@ -242,6 +242,23 @@ private Q_SLOTS:
         QVERIFY(trial->warnings().isEmpty());
     }
 
+    void multiPrefixIsCaseSensitive()
+    {
+        // Extra-P's scaling sets keep CUBE runs in "multi_parameter/" folders: no TAU metric directory
+        // (QDir matched "MULTI_*" case-insensitively, so extrap/cubeset was taken for a TAU trial).
+        QCOMPARE(TauReader().sniff(dataPath(QStringLiteral("extrap/cubeset"))), 1);
+        QTemporaryDir dir;
+        writeText(dir.filePath(QStringLiteral("multi_parameter/notes.txt")), "not TAU\n");
+        QCOMPARE(TauReader().sniff(dir.path()), 1);
+        Progress progress;
+        const auto r = TauReader().read(dir.path(), ReadOptions {}, progress);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QLatin1String("no TAU profiles here")), qPrintable(r.error().toString()));
+        writeText(dir.filePath(QStringLiteral("MULTI__TIME/profile.0.0.0")),
+            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+        QCOMPARE(TauReader().sniff(dir.path()), 100);
+    }
+
     void metricNameRules()
     {
         QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions_MULTI_BGP Timers")), QStringLiteral("BGP Timers"));
