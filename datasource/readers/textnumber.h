@@ -10,10 +10,6 @@
 #include <string>
 #include <string_view>
 
-#ifndef PARALLAX_TEXTNUMBER_FAST_PATH
-#define PARALLAX_TEXTNUMBER_FAST_PATH 0
-#endif
-
 namespace parallax::textnumber {
 
 /// Appends the shortest text that reads back to exactly `v` (std::to_chars), so doubles round-trip
@@ -75,41 +71,6 @@ namespace detail {
         return v;
     }
 
-    /// A hand-written fast path (Clinger): up to 15 digits with an optional fraction and no
-    /// exponent. The mantissa and 10^k are exact doubles, so one correctly rounded division gives
-    /// exactly from_chars's result. std::nullopt for anything else (the caller then asks from_chars).
-    /// Kept for the benchmark (tests/bench/bench_textnumber.cpp), which measured it against
-    /// from_chars alone on the TAU reader's workload: see parseDouble.
-    inline std::optional<double> shortDecimal(const char* first, const char* last)
-    {
-        static constexpr double powers[]
-            = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-        const bool negative = first != last && *first == '-';
-        std::uint64_t mantissa = 0;
-        int digits = 0;
-        int fraction = -1;
-        for (const char* p = first + (negative ? 1 : 0); p != last; ++p) {
-            const char c = *p;
-            if (c >= '0' && c <= '9') {
-                mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
-                if (++digits > 15)
-                    return std::nullopt;
-                if (fraction >= 0)
-                    ++fraction;
-            } else if (c == '.' && fraction < 0) {
-                fraction = 0;
-            } else {
-                return std::nullopt;
-            }
-        }
-        if (digits == 0)
-            return std::nullopt;
-        double v = static_cast<double>(mantissa);
-        if (fraction > 0)
-            v /= powers[fraction];
-        return negative ? -v : v;
-    }
-
     /// Strips one leading '+' (from_chars takes none; a hand-written file may have it).
     inline bool prepare(std::string_view text, const char*& first, const char*& last)
     {
@@ -122,48 +83,28 @@ namespace detail {
 
 } // namespace detail
 
-/// from_chars alone (the library path), with parseDouble's rules.
-inline std::optional<double> parseDoubleLibrary(std::string_view text, NumberRange* range = nullptr)
-{
-    if (range)
-        *range = NumberRange::InRange;
-    const char* first;
-    const char* last;
-    if (!detail::prepare(text, first, last))
-        return std::nullopt;
-    return detail::fromChars(first, last, range);
-}
-
-/// The hand-written fast path first, from_chars for the rest, with parseDouble's rules.
-inline std::optional<double> parseDoubleFastPath(std::string_view text, NumberRange* range = nullptr)
-{
-    if (range)
-        *range = NumberRange::InRange;
-    const char* first;
-    const char* last;
-    if (!detail::prepare(text, first, last))
-        return std::nullopt;
-    if (const auto v = detail::shortDecimal(first, last))
-        return v;
-    return detail::fromChars(first, last, range);
-}
-
 /// The one number parser of every reader that reads numbers from file text: a double from the
 /// whole of `text`, in decimal or exponent notation, or (any case) nan, inf, infinity, each
 /// optionally signed ('+' or '-'); correctly rounded, whatever the process's locale. std::nullopt
 /// when the text is anything else. Text beyond the range of a double reads as strtod reads it
 /// (+-inf, or +-0 below the smallest subnormal) and sets `*range`, so the reader can warn.
 ///
-/// It is std::from_chars: the hand-written fast path (parseDoubleFastPath) was measured against it
-/// on the TAU reader's workload (tests/bench/bench_textnumber.cpp, docs/HACKING.md) and kept only if
-/// it were at least 5 % faster there. PARALLAX_TEXTNUMBER_FAST_PATH is that decision.
+/// It is libstdc++'s std::from_chars alone. The TAU and snapshot readers had a hand-written fast
+/// path (Clinger: <= 15 digits, no exponent, one exact division); measured against from_chars on
+/// the TAU reader's workload (tests/bench/bench_textnumber.cpp: the 4.2 million number tokens of a
+/// 4096-thread synthetic TAU directory, median of 7 or 9 runs, six runs of the benchmark on 2
+/// cores at load 3.6-5) from_chars took 0.53-0.88 of the fast path's time, and libstdc++ 12's
+/// from_chars gives the same bits: the fast path would have had to be 5 % faster on the reader to
+/// stay, so it went.
 inline std::optional<double> parseDouble(std::string_view text, NumberRange* range = nullptr)
 {
-#if PARALLAX_TEXTNUMBER_FAST_PATH
-    return parseDoubleFastPath(text, range);
-#else
-    return parseDoubleLibrary(text, range);
-#endif
+    if (range)
+        *range = NumberRange::InRange;
+    const char* first;
+    const char* last;
+    if (!detail::prepare(text, first, last))
+        return std::nullopt;
+    return detail::fromChars(first, last, range);
 }
 
 /// A whole decimal integer (optionally signed) that fits `Int`.
