@@ -702,7 +702,12 @@ void TestPerfdb::quotedDatabaseAndSchemaNames()
     const QString schemaName = QStringLiteral("My \"Schema\" With Blanks 'q' \\ ") + tag;
     const auto created = PostgresDatabase::createDatabase(m_pgServer, databaseName);
     QVERIFY2(created.ok(), why(created).constData());
-    m_pgDatabases.append(databaseName);
+    // Dropped when the test ends, after every connection below is closed.
+    const auto drop = qScopeGuard([&] {
+        const auto dropped = PostgresDatabase::dropDatabase(m_pgServer, databaseName);
+        if (!dropped.ok())
+            qWarning("%s", why(dropped).constData());
+    });
     const QString database = PostgresDatabase::withDatabase(m_pgServer, databaseName);
     const auto schema = PostgresDatabase::createSchema(database, schemaName);
     QVERIFY2(schema.ok(), why(schema).constData());
