@@ -694,7 +694,7 @@ namespace {
             return nullptr;
         }
 
-        /// keyword='value' pairs, '\\' and '\'' escaped (libpq 34.1.1.1).
+        /// keyword='value' pairs, '\\' and '\'' escaped (PostgreSQL manual 34.1.1.1).
         QString toString() const
         {
             std::string out;
@@ -747,8 +747,12 @@ namespace {
             while (at < message.size()) {
                 const qsizetype open = message.indexOf(QLatin1Char('"'), at);
                 const qsizetype close = open < 0 ? -1 : message.indexOf(QLatin1Char('"'), open + 1);
-                if (close < 0) {
+                if (open < 0) {
                     out += message.mid(at);
+                    break;
+                }
+                if (close < 0) { // an unterminated quote: nothing after it is shown
+                    out += message.mid(at, open - at + 1) + QStringLiteral("...");
                     break;
                 }
                 const QString fragment = message.mid(open + 1, close - open - 1);

@@ -592,6 +592,16 @@ void TestPerfdb::locations()
     // Nothing of a malformed string is shown (libpq cannot tell where its password is).
     QCOMPARE(PostgresDatabase::withoutPassword(QStringLiteral("postgresql://me:se%zzcret@host/db")),
         QStringLiteral("(a malformed PostgreSQL connection string)"));
+    // libpq's parse errors quote the bad token; it may be a password, so it is elided.
+    for (const QString& bad : { QStringLiteral("host=/tmp user=me Secr3t-Word"),
+             QStringLiteral("host=/tmp password='Secr3t-Word"), QStringLiteral("postgresql://me:Secr3t%zz-Word@h/db"),
+             QStringLiteral("postgresql://me@h/db?password=Secr3t-Word&port=x%zz") }) {
+        const auto opened = Database::open(bad);
+        QVERIFY(!opened.ok());
+        QVERIFY2(!opened.error().toString().contains(QLatin1String("Secr3t")), why(opened).constData());
+        QVERIFY2(opened.error().toString().contains(QLatin1String("invalid PostgreSQL connection string")),
+            why(opened).constData());
+    }
     QCOMPARE(displayableLocation(uri), PostgresDatabase::withoutPassword(uri));
     QCOMPARE(displayableLocation(QStringLiteral("/tmp/p a.sqlite")), QStringLiteral("/tmp/p a.sqlite"));
 }
