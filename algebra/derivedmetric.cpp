@@ -715,6 +715,7 @@ AlgebraResult derive(const Trial& trial, const std::vector<DerivedMetricDefiniti
     provenance.operation = QStringLiteral("derive");
     provenance.operands << QStringLiteral("%1 [%2]").arg(trial.name(), contentHash(trial));
     provenance.options << QStringLiteral("mode=") + derivedModeName(mode);
+    provenance.options << contentHashAlgorithmOption();
     for (const Compiled& c : compiled)
         provenance.options << QStringLiteral("metric[%1]=%2").arg(c.name, c.expr.text().trimmed())
                 + (c.def.unit.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(c.def.unit));

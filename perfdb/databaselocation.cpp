@@ -1,5 +1,8 @@
 #include "perfdb/databaselocation.h"
 
+#include "perfdb/database.h"
+#include "perfdb/postgresdatabase.h"
+
 #include <QDir>
 #include <QStandardPaths>
 
@@ -11,6 +14,11 @@ QString defaultDatabasePath()
     if (base.isEmpty())
         base = QDir::homePath() + QStringLiteral("/.local/share");
     return base + QStringLiteral("/parallax/parallax.sqlite");
+}
+
+QString displayableLocation(const QString& location)
+{
+    return perfdb::isPostgresLocation(location) ? perfdb::PostgresDatabase::withoutPassword(location) : location;
 }
 
 } // namespace parallax

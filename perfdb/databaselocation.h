@@ -8,4 +8,9 @@ namespace parallax {
 /// $XDG_DATA_HOME/parallax/parallax.sqlite (usually ~/.local/share/parallax/parallax.sqlite).
 QString defaultDatabasePath();
 
+/// A database location fit to show, log or store in settings: a PostgreSQL connection string
+/// (URI or keyword/value) without its password, as libpq parses it; anything else (a SQLite
+/// path) unchanged. The password then comes from PGPASSWORD or ~/.pgpass, never from Parallax.
+QString displayableLocation(const QString& location);
+
 } // namespace parallax

@@ -3,7 +3,7 @@
 #include "perfdb/dbexception.h"
 
 #include <QRegularExpression>
-#include <QUrl>
+#include <QStringList>
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -11,6 +11,9 @@
 #include <cstring>
 #include <libpq-fe.h>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace parallax::perfdb {
 
@@ -638,17 +641,147 @@ namespace {
         return std::make_unique<PostgresCopyRows>(conn, std::move(types), endTransaction);
     }
 
-    /// Connects with the settings every Parallax connection uses.
+    /// A parsed connection: libpq's own parser (PQconninfoParse: URIs and keyword/value strings,
+    /// percent-decoding, quoting) gives the options given; Parallax edits that list and writes it
+    /// back as a keyword/value string, never rewriting the text itself.
+    class ConnectionOptions {
+    public:
+        static ConnectionOptions parse(const QString& connection)
+        {
+            const QByteArray text = connection.trimmed().toUtf8();
+            char* error = nullptr;
+            PQconninfoOption* options = PQconninfoParse(text.constData(), &error);
+            if (!options) {
+                const QString message
+                    = error ? QString::fromUtf8(error).trimmed() : QStringLiteral("out of memory parsing it");
+                if (error)
+                    PQfreemem(error);
+                throw DbException(QStringLiteral("invalid PostgreSQL connection string: ") + redactQuoted(message));
+            }
+            ConnectionOptions out;
+            for (const PQconninfoOption* o = options; o->keyword; ++o)
+                if (o->val)
+                    out.m_options.emplace_back(o->keyword, o->val);
+            PQconninfoFree(options);
+            return out;
+        }
+
+        ConnectionOptions without(const char* keyword) const
+        {
+            ConnectionOptions out = *this;
+            std::erase_if(out.m_options, [&](const auto& o) { return o.first == keyword; });
+            return out;
+        }
+
+        /// With `keyword` set to `value`; "options" (server command-line options) are appended to
+        /// any given, so a later -c wins and the user's own stay.
+        ConnectionOptions with(const char* keyword, const QString& value) const
+        {
+            ConnectionOptions out = without(keyword);
+            std::string v = value.toStdString();
+            if (std::strcmp(keyword, "options") == 0)
+                if (const std::string* old = find(keyword); old && !old->empty())
+                    v = *old + ' ' + v;
+            out.m_options.emplace_back(keyword, std::move(v));
+            return out;
+        }
+
+        const std::string* find(const char* keyword) const
+        {
+            for (const auto& [k, v] : m_options)
+                if (k == keyword)
+                    return &v;
+            return nullptr;
+        }
+
+        /// keyword='value' pairs, '\\' and '\'' escaped (PostgreSQL manual 34.1.1.1).
+        QString toString() const
+        {
+            std::string out;
+            for (const auto& [k, v] : m_options) {
+                if (!out.empty())
+                    out += ' ';
+                out += k + "='";
+                for (const char c : v) {
+                    if (c == '\\' || c == '\'')
+                        out += '\\';
+                    out += c;
+                }
+                out += '\'';
+            }
+            return QString::fromStdString(out);
+        }
+
+        /// `message` with the password of this connection and PGPASSWORD's replaced by "***". libpq
+        /// does not print passwords; this keeps it so whatever a server or a later libpq says.
+        /// Secrets shorter than 4 characters are left (replacing them would garble the message).
+        QString scrub(QString message) const
+        {
+            QStringList secrets;
+            if (const std::string* password = find("password"))
+                secrets << QString::fromStdString(*password);
+            secrets << qEnvironmentVariable("PGPASSWORD");
+            for (const QString& secret : std::as_const(secrets))
+                if (secret.size() >= 4)
+                    message.replace(secret, QStringLiteral("***"));
+            return message;
+        }
+
+    private:
+        /// libpq's parse errors quote the offending text ("invalid percent-encoded token: \"...\"",
+        /// "missing \"=\" after \"...\""), which may be (part of) a password: every quoted fragment
+        /// that is not a libpq keyword or a single character becomes "...".
+        static QString redactQuoted(const QString& message)
+        {
+            static const QStringList keywords = [] {
+                QStringList out;
+                if (PQconninfoOption* defaults = PQconndefaults()) {
+                    for (const PQconninfoOption* o = defaults; o->keyword; ++o)
+                        out << QString::fromUtf8(o->keyword);
+                    PQconninfoFree(defaults);
+                }
+                return out;
+            }();
+            QString out;
+            qsizetype at = 0;
+            while (at < message.size()) {
+                const qsizetype open = message.indexOf(QLatin1Char('"'), at);
+                const qsizetype close = open < 0 ? -1 : message.indexOf(QLatin1Char('"'), open + 1);
+                if (open < 0) {
+                    out += message.mid(at);
+                    break;
+                }
+                if (close < 0) { // an unterminated quote: nothing after it is shown
+                    out += message.mid(at, open - at + 1) + QStringLiteral("...");
+                    break;
+                }
+                const QString fragment = message.mid(open + 1, close - open - 1);
+                out += message.mid(at, open - at + 1);
+                out += fragment.size() <= 1 || keywords.contains(fragment) ? fragment : QStringLiteral("...");
+                out += QLatin1Char('"');
+                at = close + 1;
+            }
+            return out;
+        }
+
+        std::vector<std::pair<std::string, std::string>> m_options;
+    };
+
+    /// Connects with the settings every Parallax connection uses. libpq parses the connection
+    /// string itself (PQconnectdbParams with expand_dbname); it is checked with PQconninfoParse
+    /// first so that a malformed string gets an error without its password, and every libpq
+    /// message is scrubbed of the password it was given (string or PGPASSWORD).
     PGconn* connect(const QString& connection)
     {
-        const QByteArray conninfo = connection.toUtf8();
-        const char* keywords[] = { "dbname", "fallback_application_name", nullptr };
-        const char* values[] = { conninfo.constData(), "parallax", nullptr };
+        const ConnectionOptions options = ConnectionOptions::parse(connection);
+        const QByteArray conninfo = connection.trimmed().toUtf8();
+        const char* keywords[] = { "dbname", "fallback_application_name", "client_encoding", nullptr };
+        const char* values[] = { conninfo.constData(), "parallax", "UTF8", nullptr };
         PGconn* conn = PQconnectdbParams(keywords, values, 1);
         if (!conn)
             throw DbException(QStringLiteral("out of memory connecting to PostgreSQL"));
         if (PQstatus(conn) != CONNECTION_OK || PQsetClientEncoding(conn, "UTF8") != 0) {
-            const QString message = QString::fromUtf8(PQerrorMessage(conn)).trimmed();
+            const QString message = options.scrub(QString::fromUtf8(PQerrorMessage(conn)).trimmed());
             PQfinish(conn);
             throw DbException(message);
         }
@@ -672,50 +805,34 @@ PostgresDatabase::~PostgresDatabase()
 
 QString PostgresDatabase::withoutPassword(const QString& connection)
 {
-    QString out = connection;
-    // URI: postgresql://user:secret@host/db and ?password=secret; keyword string: password=secret.
-    static const QRegularExpression userInfo(QStringLiteral(R"(^(postgres(?:ql)?://[^:/@?]*):[^@/?]*@)"));
-    static const QRegularExpression uriParam(QStringLiteral(R"(([?&])password=[^&]*&?)"));
-    static const QRegularExpression keyword(QStringLiteral(R"((^|\s)password\s*=\s*('(?:[^'\\]|\\.)*'|\S+))"));
-    out.replace(userInfo, QStringLiteral("\\1@"));
-    if (out.startsWith(QLatin1String("postgres"))) {
-        out.replace(uriParam, QStringLiteral("\\1"));
-        if (out.endsWith(QLatin1Char('?')) || out.endsWith(QLatin1Char('&')))
-            out.chop(1);
-    } else {
-        out.replace(keyword, QString());
-        out = out.trimmed();
+    try {
+        return ConnectionOptions::parse(connection).without("password").toString();
+    } catch (const DbException&) {
+        // Unparsable: nothing of it is shown, since libpq cannot tell where a password would be.
+        return QStringLiteral("(a malformed PostgreSQL connection string)");
     }
-    return out;
 }
 
 QString PostgresDatabase::withDatabase(const QString& connection, const QString& database)
 {
-    static const QRegularExpression uri(QStringLiteral(R"(^(postgres(?:ql)?://[^/?]*)(/[^?]*)?(\?.*)?$)"));
-    const QRegularExpressionMatch match = uri.match(connection.trimmed());
-    if (match.hasMatch())
-        return match.captured(1) + QLatin1Char('/') + QString::fromUtf8(QUrl::toPercentEncoding(database))
-            + match.captured(3);
-    // Keyword string: a later dbname overrides an earlier one.
-    QString quoted = database;
-    quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('\''), QStringLiteral("\\'"));
-    return connection.trimmed() + QStringLiteral(" dbname='") + quoted + QLatin1Char('\'');
+    return ConnectionOptions::parse(connection).with("dbname", database).toString();
 }
 
 namespace {
 
     DbResult<Done> administer(const QString& connection, const QString& database, const char* verb)
     {
-        const QByteArray conninfo = connection.toUtf8();
-        const char* keywords[] = { "dbname", "fallback_application_name", nullptr };
-        const char* values[] = { conninfo.constData(), "parallax", nullptr };
-        PGconn* conn = PQconnectdbParams(keywords, values, 1);
+        PGconn* conn = nullptr;
         auto fail = [&](const QString& message) {
-            PQfinish(conn);
+            if (conn)
+                PQfinish(conn);
             return DbError { PostgresDatabase::withoutPassword(connection), message };
         };
-        if (!conn || PQstatus(conn) != CONNECTION_OK)
-            return fail(conn ? QString::fromUtf8(PQerrorMessage(conn)).trimmed() : QStringLiteral("out of memory"));
+        try {
+            conn = connect(connection);
+        } catch (const DbException& e) {
+            return fail(e.message());
+        }
         const QByteArray name = database.toUtf8();
         char* identifier = PQescapeIdentifier(conn, name.constData(), static_cast<std::size_t>(name.size()));
         if (!identifier)
@@ -749,15 +866,18 @@ DbResult<Done> PostgresDatabase::createSchema(const QString& connection, const Q
 
 QString PostgresDatabase::withSchema(const QString& connection, const QString& schema)
 {
-    const QString trimmed = connection.trimmed();
-    if (trimmed.startsWith(QLatin1String("postgres"))) {
-        const QString options = QStringLiteral("options=")
-            + QString::fromUtf8(QUrl::toPercentEncoding(QStringLiteral("-csearch_path=") + schema));
-        return trimmed + (trimmed.contains(QLatin1Char('?')) ? QLatin1Char('&') : QLatin1Char('?')) + options;
+    // search_path takes identifiers: double-quoted, '"' doubled, so capitals, spaces and quotes
+    // survive. In libpq's "options" a blank separates arguments and '\' escapes (libpq 34.1.2).
+    QString identifier = schema;
+    identifier.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    QString argument = QStringLiteral("-csearch_path=\"") + identifier + QLatin1Char('"');
+    QString escaped;
+    for (const QChar c : argument) {
+        if (c == QLatin1Char('\\') || c.isSpace())
+            escaped += QLatin1Char('\\');
+        escaped += c;
     }
-    QString quoted = schema;
-    quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('\''), QStringLiteral("\\'"));
-    return trimmed + QStringLiteral(" options='-csearch_path=") + quoted + QLatin1Char('\'');
+    return ConnectionOptions::parse(connection).with("options", escaped).toString();
 }
 
 std::unique_ptr<PostgresDatabase> PostgresDatabase::open(const QString& connection)

@@ -57,7 +57,8 @@ namespace {
 
     QString displayLocation(const QString& location)
     {
-        return location == defaultDatabasePath() ? QObject::tr("Default database (%1)").arg(location) : location;
+        return location == defaultDatabasePath() ? QObject::tr("Default database (%1)").arg(location)
+                                                 : displayableLocation(location);
     }
 
     QString quoted(const QString& text)
@@ -412,7 +413,7 @@ void DatabasePanel::addDatabase(const QString& location)
     auto* item = new QStandardItem(displayLocation(location));
     item->setData(DatabaseKind, KindRole);
     item->setData(location, LocationRole);
-    item->setToolTip(location);
+    item->setToolTip(displayableLocation(location));
     item->setIcon(style()->standardIcon(QStyle::SP_DriveHDIcon));
     m_model->appendRow({ item, new QStandardItem });
     refresh(location);
@@ -434,7 +435,7 @@ void DatabasePanel::run(const QString& location, const QString& what, std::funct
             return work(*db.value());
         } catch (const std::exception& e) {
             // perfdb reports errors as values; this is the last line for std::bad_alloc and friends.
-            return location + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
+            return displayableLocation(location) + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
         }
     });
     std::erase_if(m_futures, [](const QFuture<QString>& f) { return f.isFinished(); });
@@ -480,7 +481,7 @@ void DatabasePanel::refresh(const QString& location, qint64 select)
     const TrialSearch search = m_activeSearch;
     auto listing = std::make_shared<Listing>();
     run(
-        location, tr("Listing %1").arg(location),
+        location, tr("Listing %1").arg(displayableLocation(location)),
         [search, listing](perfdb::Database& db) -> QString {
             listing->searching = !search.isEmpty();
             auto views = db.views();
@@ -989,7 +990,7 @@ void DatabasePanel::startUpload(
         },
         [this, location, id] {
             closeProgressDialog();
-            Q_EMIT message(tr("Stored as trial %1 in %2").arg(*id).arg(location));
+            Q_EMIT message(tr("Stored as trial %1 in %2").arg(*id).arg(displayableLocation(location)));
             refresh(location, *id);
             Q_EMIT uploaded(location, *id);
             uploadFinished();
@@ -998,7 +999,7 @@ void DatabasePanel::startUpload(
             closeProgressDialog();
             if (progress->isCancelled()) {
                 // The upload is one transaction: a cancel rolls it back.
-                Q_EMIT message(tr("Upload to %1 cancelled; nothing was stored").arg(location));
+                Q_EMIT message(tr("Upload to %1 cancelled; nothing was stored").arg(displayableLocation(location)));
                 Q_EMIT uploadCancelled(location);
             } else {
                 Q_EMIT failed(error);
@@ -1322,7 +1323,7 @@ void DatabasePanel::showMetadataEditor(
             [this, guard, location, id] {
                 if (guard)
                     guard->accept();
-                Q_EMIT message(tr("Saved the metadata of trial %1 in %2").arg(id).arg(location));
+                Q_EMIT message(tr("Saved the metadata of trial %1 in %2").arg(id).arg(displayableLocation(location)));
                 Q_EMIT metadataSaved(location, id);
                 refresh(location, id);
             },
@@ -1414,7 +1415,9 @@ void DatabasePanel::showMenu(const QPoint& pos)
         });
         menu.addAction(tr("Delete…"), this, [this, location, id, current] {
             if (QMessageBox::question(this, tr("Delete Trial"),
-                    tr("Delete trial %1 (%2) and all its data from %3?").arg(id).arg(current, location))
+                    tr("Delete trial %1 (%2) and all its data from %3?")
+                        .arg(id)
+                        .arg(current, displayableLocation(location)))
                 != QMessageBox::Yes)
                 return;
             run(

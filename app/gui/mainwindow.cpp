@@ -465,8 +465,10 @@ void MainWindow::saveSettings()
     QSettings settings;
     settings.setValue(QStringLiteral("recentFiles"), m_recent);
     settings.setValue(QStringLiteral("lastDirectory"), m_lastDirectory);
-    QStringList databases = m_databases->locations();
-    databases.removeAll(defaultDatabasePath());
+    QStringList databases;
+    for (const QString& location : m_databases->locations())
+        if (location != defaultDatabasePath() && !databases.contains(displayableLocation(location)))
+            databases << displayableLocation(location);
     settings.setValue(QStringLiteral("databases"), databases); // locations only: never a password
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());
@@ -574,7 +576,9 @@ void MainWindow::onLoaded(std::shared_ptr<const Trial> trial, const QString& pat
         auto it = m_databaseGroups.find(location);
         if (it == m_databaseGroups.end())
             it = m_databaseGroups
-                     .emplace(location, m_trials->addGroup(location, tr("Trials opened from %1").arg(location)))
+                     .emplace(location,
+                         m_trials->addGroup(displayableLocation(location),
+                             tr("Trials opened from %1").arg(displayableLocation(location))))
                      .first;
         group = it->second;
     }

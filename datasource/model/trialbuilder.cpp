@@ -1,6 +1,7 @@
 #include "datasource/model/trialbuilder.h"
 
 #include "datasource/model/names.h"
+#include "datasource/model/poolwait.h"
 
 #include <QSet>
 #include <QtConcurrent/QtConcurrentMap>
@@ -345,9 +346,14 @@ void TrialBuilder::finishRows()
     }
     std::atomic<std::size_t> duplicates { 0 };
     std::atomic<std::size_t> atomicDuplicates { 0 };
-    QtConcurrent::blockingMap(m_trial->m_rows, [&](IntervalRow& row) { duplicates += normaliseIntervalRow(row, metrics); });
-    QtConcurrent::blockingMap(
-        m_trial->m_atomicRows, [&](AtomicRow& row) { atomicDuplicates += normaliseAtomicRow(row); });
+    waitInPool([&] {
+        QtConcurrent::blockingMap(
+            m_trial->m_rows, [&](IntervalRow& row) { duplicates += normaliseIntervalRow(row, metrics); });
+    });
+    waitInPool([&] {
+        QtConcurrent::blockingMap(
+            m_trial->m_atomicRows, [&](AtomicRow& row) { atomicDuplicates += normaliseAtomicRow(row); });
+    });
     if (m_cellMajor && duplicates > 0)
         addWarning(QStringLiteral("%1 duplicate interval cells were summed").arg(duplicates.load()));
     if (atomicDuplicates > 0 && m_atomicAppended)
@@ -358,11 +364,13 @@ void TrialBuilder::finishRows()
         normaliseAtomicRow(statistic.atomicRow);
     }
     auto& series = m_trial->m_timeSeries;
-    QtConcurrent::blockingMap(series, [&](std::vector<ProfileSnapshot>& points) {
-        for (auto& point : points) {
-            normaliseIntervalRow(point.row, metrics);
-            normaliseAtomicRow(point.atomicRow);
-        }
+    waitInPool([&] {
+        QtConcurrent::blockingMap(series, [&](std::vector<ProfileSnapshot>& points) {
+            for (auto& point : points) {
+                normaliseIntervalRow(point.row, metrics);
+                normaliseAtomicRow(point.atomicRow);
+            }
+        });
     });
     if (std::all_of(series.begin(), series.end(), [](const auto& points) { return points.empty(); }))
         series.clear();

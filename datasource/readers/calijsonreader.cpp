@@ -25,6 +25,7 @@
 
 #include "datasource/readers/caliprofile.h"
 #include "datasource/readers/gzipinput.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -95,6 +96,9 @@ public:
     qint64 nodesOffset = -1;
     qint64 dataOffset = -1;
     std::vector<std::pair<QString, QString>> globals;
+    qint64 overflows = 0; ///< numbers beyond the range of a double (read as +-inf)
+    qint64 firstOverflow = -1;
+    QString firstOverflowText;
 
     void parse()
     {
@@ -269,12 +273,19 @@ private:
         const char* e = m_text.data() + m_pos;
         if (b != e && *b == '+')
             fail(static_cast<qint64>(start), QStringLiteral("malformed number"));
-        double v = 0;
-        const auto [ptr, ec] = std::from_chars(b, e, v);
-        if (b == e || ptr != e || (ec != std::errc() && ec != std::errc::result_out_of_range))
+        textnumber::NumberRange range;
+        const auto v = textnumber::parseDouble(std::string_view(b, static_cast<std::size_t>(e - b)), &range);
+        if (!v)
             fail(static_cast<qint64>(start),
                 QStringLiteral("expected a JSON value (a number, a string, null, an array or an object)"));
-        return v;
+        if (range == textnumber::NumberRange::Overflow) {
+            // Beyond the largest double: +-inf (strtod's and JSON.parse's answer), with a warning.
+            if (overflows++ == 0) {
+                firstOverflow = static_cast<qint64>(start);
+                firstOverflowText = QString::fromLatin1(b, std::min<qsizetype>(e - b, 40));
+            }
+        }
+        return *v;
     }
 
     bool literal(const char* word)
@@ -698,9 +709,11 @@ private:
                         break;
                     if (cell.kind == CellKind::String) {
                         const QString& s = m_j.strings[cell.string];
-                        bool ok = false;
-                        v = s.toDouble(&ok);
-                        if (!ok)
+                        const QByteArray text = s.trimmed().toUtf8();
+                        const auto parsed = textnumber::parseDouble(
+                            std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+                        v = parsed.value_or(0.0);
+                        if (!parsed)
                             fail(m_j.rowOffset[row],
                                 QStringLiteral("data row %1: the value '%2' of column '%3' is not a number")
                                     .arg(row)
@@ -856,6 +869,17 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
             return ReadError { path, 0, text.size(), QStringLiteral("the gzip data ends early (truncated file)") };
         JsonSplitParser json(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
         json.parse();
+        if (json.overflows > 0)
+            warnings << QStringLiteral("%1:%2: number %3 at byte %4 is beyond the range of a double; read as %5%6")
+                            .arg(path)
+                            .arg(lineOf(text, json.firstOverflow))
+                            .arg(json.firstOverflowText)
+                            .arg(json.firstOverflow)
+                            .arg(json.firstOverflowText.startsWith(QLatin1Char('-')) ? QStringLiteral("-inf")
+                                                                                     : QStringLiteral("inf"))
+                            .arg(json.overflows > 1
+                                    ? QStringLiteral(" (%1 such numbers in the file)").arg(json.overflows)
+                                    : QString());
         JsonSplitInterpreter(json, profile, warnings).run();
         profile.sourceBytes = text.size();
         progress.setStage(QStringLiteral("Building the trial"), 0);

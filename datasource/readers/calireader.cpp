@@ -34,6 +34,7 @@
 
 #include "datasource/readers/caliprofile.h"
 #include "datasource/readers/gzipinput.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -489,9 +490,10 @@ private:
                 continue;
             }
             const bool numeric = a.type == TypeInt || a.type == TypeUint || a.type == TypeDouble || !a.typeKnown;
-            double v = 0;
-            const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-            const bool parsed = !text.empty() && ec == std::errc() && ptr == text.data() + text.size();
+            textnumber::NumberRange range;
+            const auto number = textnumber::parseDouble(text, &range);
+            const bool parsed = number && range == textnumber::NumberRange::InRange;
+            const double v = parsed ? *number : 0.0;
             if (!numeric || (!a.typeKnown && !parsed)) {
                 if (m_strict)
                     fail(QStringLiteral("immediate value of the non-numeric attribute '%1' (strict: not loaded)")

@@ -93,9 +93,11 @@
 // Errors name the file, the member, and the XML line or the byte offset in the member, and say what
 // was expected there.
 
+#include "datasource/model/poolwait.h"
 #include "datasource/readers/cubereader.h"
 
 #include "datasource/readers/gzipinput.h"
+#include "datasource/readers/textnumber.h"
 
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
@@ -1115,15 +1117,13 @@ private:
             if (p >= end)
                 break;
             const char* tokenStart = p;
-            if (*p == '+')
-                ++p;
-            double v = 0;
-            const auto [ptr, ec] = std::from_chars(p, end, v);
-            if (ec != std::errc() || (ptr < end && *ptr != ' ' && *ptr != '\n' && *ptr != '\r' && *ptr != '\t')) {
-                const char* tokenEnd = tokenStart;
-                while (
-                    tokenEnd < end && *tokenEnd != ' ' && *tokenEnd != '\n' && *tokenEnd != '\t' && *tokenEnd != '\r')
-                    ++tokenEnd;
+            const char* tokenEnd = p;
+            while (tokenEnd < end && *tokenEnd != ' ' && *tokenEnd != '\n' && *tokenEnd != '\t' && *tokenEnd != '\r')
+                ++tokenEnd;
+            textnumber::NumberRange range;
+            const auto parsed = textnumber::parseDouble(
+                std::string_view(tokenStart, static_cast<std::size_t>(tokenEnd - tokenStart)), &range);
+            if (!parsed || range != textnumber::NumberRange::InRange) {
                 fail(QStringLiteral("%1: value %2 of the row of cnode %3 (metric %4) is '%5' (expected a number)")
                          .arg(where(m_member, m_rowLine))
                          .arg(count + 1)
@@ -1133,9 +1133,9 @@ private:
                     m_rowLine);
             }
             if (count < nL)
-                out[count] = v;
+                out[count] = *parsed;
             ++count;
-            p = ptr;
+            p = tokenEnd;
         }
         // CubeLib reads a short row as zeros for the missing threads (test1.2/empty.cube has a row with one
         // value for 32 threads): so do we, with a warning. Values beyond the threads belong to nobody.
@@ -2347,7 +2347,7 @@ private:
             work(first, std::min(first + Block, m_nL));
         };
         if (m_options.threads != 1 && blocks.size() > 1 && QThread::idealThreadCount() > 1)
-            QtConcurrent::blockingMap(blocks, guarded);
+            waitInPool([&] { QtConcurrent::blockingMap(blocks, guarded); });
         else
             for (std::size_t b : blocks)
                 guarded(b);

@@ -41,6 +41,7 @@
 
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/gzipinput.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -624,6 +625,18 @@ QStringList labelLines(const QString& label, const QString& nodeId, const QStrin
     return lines;
 }
 
+/// textnumber::parseDouble on a label's digits; finite values only.
+bool decimal(QStringView n, double& value)
+{
+    const QByteArray text = n.toLatin1();
+    const auto parsed
+        = textnumber::parseDouble(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    if (!parsed || !std::isfinite(*parsed))
+        return false;
+    value = *parsed;
+    return true;
+}
+
 /// "12.5%" -> 12.5.
 bool percent(QStringView s, double& value)
 {
@@ -633,9 +646,7 @@ bool percent(QStringView s, double& value)
     for (QChar c : n)
         if (!(c.isDigit() || c == QLatin1Char('.')))
             return false;
-    bool ok = false;
-    value = n.toDouble(&ok);
-    return ok && std::isfinite(value);
+    return decimal(n, value);
 }
 
 /// "300021×" -> 300021 (also "x", and U+FFFD for a Latin-1 "×" read as UTF-8).
@@ -650,9 +661,7 @@ bool callCount(QStringView s, double& value)
     for (QChar c : n)
         if (!c.isDigit())
             return false;
-    bool ok = false;
-    value = n.toDouble(&ok);
-    return ok && std::isfinite(value);
+    return decimal(n, value);
 }
 
 struct Values {

@@ -49,6 +49,7 @@
 
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/gzipinput.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -235,9 +236,11 @@ CallForm callForm(QStringView s)
 
 double number(QStringView s, qint64 line)
 {
-    bool ok = false;
-    const double v = s.toDouble(&ok);
-    if (!ok || !std::isfinite(v) || !std::isfinite(v * 1e6))
+    const QByteArray text = s.toLatin1();
+    const auto parsed
+        = textnumber::parseDouble(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    const double v = parsed.value_or(0.0);
+    if (!parsed || !std::isfinite(v) || !std::isfinite(v * 1e6))
         fail(line, QStringLiteral("number %1 is out of range").arg(quoted(s)));
     return v;
 }

@@ -68,6 +68,7 @@
 
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -122,12 +123,15 @@ void split(std::string_view line, Tokens& out)
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
+/// textnumber::parseDouble; a number beyond the range of a double is refused, as before.
 bool parseDouble(std::string_view s, double& v)
 {
-    if (!s.empty() && s.front() == '+')
-        s.remove_prefix(1);
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return ec == std::errc() && end == s.data() + s.size();
+    textnumber::NumberRange range;
+    const auto parsed = textnumber::parseDouble(s, &range);
+    if (!parsed || range != textnumber::NumberRange::InRange)
+        return false;
+    v = *parsed;
+    return true;
 }
 
 bool parseInt(std::string_view s, qint64& v)

@@ -55,6 +55,7 @@
 
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -336,13 +337,13 @@ private:
         const qint64 n = u8("a float length");
         need(n, "a float");
         const char* p = reinterpret_cast<const char*>(m_data + m_pos);
-        double d = 0;
-        const auto [end, ec] = std::from_chars(p, p + n, d);
-        if (ec != std::errc() || end != p + n)
+        textnumber::NumberRange range;
+        const auto parsed = textnumber::parseDouble(std::string_view(p, static_cast<std::size_t>(n)), &range);
+        if (!parsed || range != textnumber::NumberRange::InRange)
             throw PstatsError { start,
                 QStringLiteral("'%1' is not a float").arg(QString::fromLatin1(p, static_cast<qsizetype>(n))) };
         m_pos += n;
-        return d;
+        return *parsed;
     }
     double readLong()
     {

@@ -4,6 +4,7 @@
 
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QDir>
 #include <QFile>
@@ -403,54 +404,14 @@ bool parseUnsigned(std::string_view token, std::uint64_t& out)
     return ec == std::errc() && ptr == token.data() + token.size() && !token.empty();
 }
 
-/// Up to 15 digits with an optional fraction and no exponent (what TAU's %.16G mostly prints):
-/// the mantissa and the power of ten are exact doubles, so one division rounds exactly as
-/// from_chars would.
-bool parseShortDecimal(std::string_view token, double& out)
-{
-    static constexpr double powers[]
-        = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-    std::size_t i = token[0] == '-' ? 1 : 0;
-    std::uint64_t mantissa = 0;
-    int digits = 0;
-    int fraction = -1;
-    for (; i < token.size(); ++i) {
-        const char c = token[i];
-        if (c >= '0' && c <= '9') {
-            mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
-            if (++digits > 15)
-                return false;
-            if (fraction >= 0)
-                ++fraction;
-        } else if (c == '.' && fraction < 0) {
-            fraction = 0;
-        } else {
-            return false;
-        }
-    }
-    if (digits == 0)
-        return false;
-    double v = static_cast<double>(mantissa);
-    if (fraction > 0)
-        v /= powers[fraction];
-    out = token[0] == '-' ? -v : v;
-    return true;
-}
-
+/// A number field: textnumber::parseDouble (std::from_chars; out-of-range text reads as strtod
+/// reads it, +-inf or +-0).
 bool parseDouble(std::string_view token, double& out)
 {
-    if (!token.empty() && token.front() == '+')
-        token.remove_prefix(1);
-    if (token.empty())
-        return false;
-    if (parseShortDecimal(token, out))
-        return true;
-    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
-    if (ec == std::errc::result_out_of_range && ptr == token.data() + token.size()) {
-        out = QByteArray(token.data(), static_cast<qsizetype>(token.size())).toDouble(); // +-inf or 0
-        return true;
-    }
-    return ec == std::errc() && ptr == token.data() + token.size();
+    const auto v = textnumber::parseDouble(token);
+    if (v)
+        out = *v;
+    return v.has_value();
 }
 
 /// "N.C.T" or "N.C.T.PID" (TAU's thread ids) -> key.

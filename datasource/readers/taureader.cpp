@@ -1,8 +1,10 @@
 #include "datasource/readers/taureader.h"
 
 #include "datasource/model/names.h"
+#include "datasource/model/poolwait.h"
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/metadataparser.h"
+#include "datasource/readers/textnumber.h"
 
 #include <QDir>
 #include <QFile>
@@ -229,57 +231,14 @@ bool isBlank(char c)
     return c == ' ' || c == '\t';
 }
 
-/// Clinger's fast path: up to 15 digits with an optional fraction and no exponent. The mantissa
-/// and 10^k are exact doubles, so one correctly rounded division gives exactly strtod's result.
-bool parseSimpleDecimal(std::string_view token, double& out)
-{
-    static constexpr double powers[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
-        1e14, 1e15 };
-    std::size_t i = 0;
-    const bool negative = token[0] == '-';
-    if (negative)
-        ++i;
-    std::uint64_t mantissa = 0;
-    int digits = 0;
-    int fraction = -1;
-    for (; i < token.size(); ++i) {
-        const char c = token[i];
-        if (c >= '0' && c <= '9') {
-            mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
-            if (++digits > 15)
-                return false;
-            if (fraction >= 0)
-                ++fraction;
-        } else if (c == '.' && fraction < 0) {
-            fraction = 0;
-        } else {
-            return false;
-        }
-    }
-    if (digits == 0)
-        return false;
-    double v = static_cast<double>(mantissa);
-    if (fraction > 0)
-        v /= powers[fraction];
-    out = negative ? -v : v;
-    return true;
-}
-
+/// A number field: textnumber::parseDouble (std::from_chars; out-of-range text reads as strtod
+/// reads it, +-inf or +-0).
 bool parseNumber(std::string_view token, double& out)
 {
-    if (!token.empty() && token.front() == '+')
-        token.remove_prefix(1);
-    if (token.empty())
-        return false;
-    if (parseSimpleDecimal(token, out))
-        return true;
-    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
-    if (ec == std::errc::result_out_of_range) {
-        bool ok = false;
-        out = QByteArray(token.data(), static_cast<qsizetype>(token.size())).toDouble(&ok);
-        return ptr == token.data() + token.size();
-    }
-    return ec == std::errc() && ptr == token.data() + token.size();
+    const auto v = textnumber::parseDouble(token);
+    if (v)
+        out = *v;
+    return v.has_value();
 }
 
 /// Splits on blanks into at most `max` tokens; returns the count (max + 1 when there are more).
@@ -1014,14 +973,16 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
 
     // Remap and sort every row (in parallel), then merge the metric directories.
     for (auto& dirResults : results) {
-        QtConcurrent::blockingMap(dirResults, [&](FileResult& r) {
-            if (r.failed)
-                return;
-            for (auto& e : r.row.events)
-                e = remap[e.index()];
-            normaliseIntervalRow(r.row, 1);
-            for (auto& e : r.atomicRow.events)
-                e = atomicRemap[e.index()];
+        waitInPool([&] {
+            QtConcurrent::blockingMap(dirResults, [&](FileResult& r) {
+                if (r.failed)
+                    return;
+                for (auto& e : r.row.events)
+                    e = remap[e.index()];
+                normaliseIntervalRow(r.row, 1);
+                for (auto& e : r.atomicRow.events)
+                    e = atomicRemap[e.index()];
+            });
         });
     }
 

@@ -40,32 +40,71 @@ template <typename Int> void appendInt(std::string& out, Int v)
     out.append(buffer, result.ptr);
 }
 
-/// A double from the whole of `text`: decimal or exponent notation, or (any case) nan, inf,
-/// infinity, each optionally signed. std::nullopt when the text is anything else.
-inline std::optional<double> parseDouble(std::string_view text)
-{
-    if (text.empty())
-        return std::nullopt;
-    const char* first = text.data();
-    const char* last = first + text.size();
-    if (*first == '+')
-        ++first; // from_chars takes no '+'; a hand-written file may
-    if (first == last || *first == '+')
-        return std::nullopt;
-    double v = 0;
-    const auto result = std::from_chars(first, last, v);
-    if (result.ec == std::errc::result_out_of_range) {
-        // Overflow to infinity or underflow to zero, as strtod would (in the C locale, whatever the
-        // process's LC_NUMERIC); the text is a valid number.
-        static const locale_t cLocale = newlocale(LC_ALL_MASK, "C", locale_t(0));
-        const std::string copy(first, last);
-        char* end = nullptr;
-        v = strtod_l(copy.c_str(), &end, cLocale);
-        return end == copy.c_str() + copy.size() ? std::optional<double>(v) : std::nullopt;
+/// Why a number did not read as an ordinary finite double.
+enum class NumberRange : std::uint8_t {
+    InRange, ///< read exactly (correctly rounded)
+    Overflow, ///< beyond the largest double: read as +-inf (as strtod does)
+    Underflow, ///< nonzero but below the smallest subnormal: read as +-0 (as strtod does)
+};
+
+namespace detail {
+
+    /// The library path: libstdc++'s std::from_chars (correctly rounded, locale-independent, no
+    /// leading '+'); out-of-range text is given strtod's answer (+-inf, +-0) in the C locale.
+    inline std::optional<double> fromChars(const char* first, const char* last, NumberRange* range)
+    {
+        double v = 0;
+        const auto result = std::from_chars(first, last, v);
+        if (result.ec == std::errc::result_out_of_range && result.ptr == last) {
+            static const locale_t cLocale = newlocale(LC_ALL_MASK, "C", locale_t(0));
+            const std::string copy(first, last);
+            char* end = nullptr;
+            v = strtod_l(copy.c_str(), &end, cLocale);
+            if (end != copy.c_str() + copy.size())
+                return std::nullopt;
+            if (range)
+                *range = std::isinf(v) ? NumberRange::Overflow : NumberRange::Underflow;
+            return v;
+        }
+        if (result.ec != std::errc() || result.ptr != last)
+            return std::nullopt;
+        return v;
     }
-    if (result.ec != std::errc() || result.ptr != last)
+
+    /// Strips one leading '+' (from_chars takes none; a hand-written file may have it).
+    inline bool prepare(std::string_view text, const char*& first, const char*& last)
+    {
+        first = text.data();
+        last = first + text.size();
+        if (first != last && *first == '+')
+            ++first;
+        return first != last && *first != '+';
+    }
+
+} // namespace detail
+
+/// The one number parser of every reader that reads numbers from file text: a double from the
+/// whole of `text`, in decimal or exponent notation, or (any case) nan, inf, infinity, each
+/// optionally signed ('+' or '-'); correctly rounded, whatever the process's locale. std::nullopt
+/// when the text is anything else. Text beyond the range of a double reads as strtod reads it
+/// (+-inf, or +-0 below the smallest subnormal) and sets `*range`, so the reader can warn.
+///
+/// It is libstdc++'s std::from_chars alone. The TAU and snapshot readers had a hand-written fast
+/// path (Clinger: <= 15 digits, no exponent, one exact division); measured against from_chars on
+/// the TAU reader's workload (tests/bench/bench_textnumber.cpp: the 4.2 million number tokens of a
+/// 4096-thread synthetic TAU directory, median of 7 or 9 runs, six runs of the benchmark on 2
+/// cores at load 3.6-5) from_chars took 0.53-0.88 of the fast path's time, and libstdc++ 12's
+/// from_chars gives the same bits: the fast path would have had to be 5 % faster on the reader to
+/// stay, so it went.
+inline std::optional<double> parseDouble(std::string_view text, NumberRange* range = nullptr)
+{
+    if (range)
+        *range = NumberRange::InRange;
+    const char* first;
+    const char* last;
+    if (!detail::prepare(text, first, last))
         return std::nullopt;
-    return v;
+    return detail::fromChars(first, last, range);
 }
 
 /// A whole decimal integer (optionally signed) that fits `Int`.

@@ -1,5 +1,6 @@
 #include "datasource/writers/tauwriter.h"
 
+#include "datasource/model/poolwait.h"
 #include "datasource/readers/metadataparser.h"
 
 #include <QDir>
@@ -143,16 +144,18 @@ QString TauWriter::write(const Trial& trial, const QString& directory)
         std::iota(indices.begin(), indices.end(), std::size_t(0));
         std::mutex mutex;
         QString firstError;
-        QtConcurrent::blockingMap(indices, [&](std::size_t t) {
-            const ThreadKey& key = trial.threadKey(ThreadIndex(t));
-            const QString path = QDir(dir).filePath(
-                QStringLiteral("profile.%1.%2.%3").arg(key.node).arg(key.context).arg(key.thread));
-            const QString error = writeFile(trial, m, ThreadIndex(t), path);
-            if (!error.isEmpty()) {
-                std::lock_guard lock(mutex);
-                if (firstError.isEmpty())
-                    firstError = error;
-            }
+        waitInPool([&] {
+            QtConcurrent::blockingMap(indices, [&](std::size_t t) {
+                const ThreadKey& key = trial.threadKey(ThreadIndex(t));
+                const QString path = QDir(dir).filePath(
+                    QStringLiteral("profile.%1.%2.%3").arg(key.node).arg(key.context).arg(key.thread));
+                const QString error = writeFile(trial, m, ThreadIndex(t), path);
+                if (!error.isEmpty()) {
+                    std::lock_guard lock(mutex);
+                    if (firstError.isEmpty())
+                        firstError = error;
+                }
+            });
         });
         if (!firstError.isEmpty())
             return firstError;

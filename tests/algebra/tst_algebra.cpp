@@ -1,13 +1,21 @@
 // The cross-experiment algebra against SEMANTICS.md 4 (worked examples, identities, thread
 // policies, matching), on literal trials, generated trials and the real samples.
+#include "algebra/derivedmetric.h"
 #include "algebra/operations.h"
+#include "algebra/parallelfor.h"
 #include "algebra/statistics.h"
 #include "algebra/units.h"
 #include "datasource/model/trialbuilder.h"
 #include "datasource/writers/tauwriter.h"
 #include "tests/common/testutil.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
+#include <xxhash.h>
+#include <QThread>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -1230,6 +1238,134 @@ private Q_SLOTS:
             QCOMPARE(left, p2->eventMarker(EventId(e)) == Presence::Marker::LeftOnly);
             QCOMPARE(right, p2->eventMarker(EventId(e)) == Presence::Marker::RightOnly);
         }
+    }
+
+    void contentHashAlgorithms()
+    {
+        // The hash is XXH3-64 of the content in the documented order: for a trial with nothing in
+        // it, four empty lists (metrics, events, atomic events, metadata) and an empty list of
+        // thread digests, i.e. five zero 64-bit lengths.
+        const TrialP empty = TrialBuilder(QStringLiteral("empty")).build();
+        QVERIFY(empty);
+        const unsigned char zeros[40] = {};
+        QCOMPARE(contentHash(*empty),
+            QStringLiteral("%1").arg(XXH3_64bits(zeros, sizeof zeros), 16, 16, QLatin1Char('0')));
+        QCOMPARE(contentHashAlgorithm(), QStringLiteral("xxh3-64"));
+
+        // A new result names its algorithm, and its operands compare under it.
+        const TrialP a = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-openmp-2thread")));
+        const TrialP b = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")));
+        QVERIFY(a && b);
+        AlgebraOptions union_;
+        union_.threads = ThreadPolicy::UnionByKey;
+        const AlgebraResult d = difference(*a, *b, union_);
+        QVERIFY2(d, qPrintable(d.error()));
+        const Provenance& p = d.trial()->provenance();
+        QVERIFY(p.options.contains(QStringLiteral("content_hash_algorithm=xxh3-64")));
+        QCOMPARE(p.operands[0], QStringLiteral("%1 [%2]").arg(a->name(), contentHash(*a)));
+        QCOMPARE(operandMatches(p, 0, *a), std::optional<bool>(true));
+        QCOMPARE(operandMatches(p, 1, *b), std::optional<bool>(true));
+        QCOMPARE(operandMatches(p, 0, *b), std::optional<bool>(false));
+        QCOMPARE(operandMatches(p, 2, *a), std::optional<bool>());
+        // Derived metrics too.
+        const AlgebraResult derived = deriveMetric(*a, QStringLiteral("TWICE = \"TIME\" * 2"));
+        QVERIFY2(derived, qPrintable(derived.error()));
+        QVERIFY(derived.trial()->provenance().options.contains(contentHashAlgorithmOption()));
+        QCOMPARE(operandMatches(derived.trial()->provenance(), 0, *a), std::optional<bool>(true));
+        // An algorithm this version does not know: no verdict.
+        Provenance unknown = p;
+        unknown.options.replaceInStrings(QStringLiteral("=xxh3-64"), QStringLiteral("=sha-999"));
+        QCOMPARE(operandMatches(unknown, 0, *a), std::optional<bool>());
+
+        // A result written by Parallax before the algorithm was recorded (the same diff, saved as
+        // JSON by the build of commit 4def1ac): its hashes were Parallax's former mixer, and
+        // they still match the same files, through the former function.
+        const TrialP old = mustLoad(
+            QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/provenance/diff-openmp-wrap-before-xxh3.json"));
+        QVERIFY(old);
+        const Provenance& q = old->provenance();
+        QCOMPARE(q.operation, QStringLiteral("diff"));
+        QVERIFY(!q.options.join(QLatin1Char(' ')).contains(QLatin1String("content_hash_algorithm")));
+        QCOMPARE(q.operands.size(), 2);
+        QVERIFY(!q.operands[0].contains(contentHash(*a))); // not XXH3: the old function is needed
+        QCOMPARE(operandMatches(q, 0, *a), std::optional<bool>(true));
+        QCOMPARE(operandMatches(q, 1, *b), std::optional<bool>(true));
+        QCOMPARE(operandMatches(q, 0, *b), std::optional<bool>(false));
+        QCOMPARE(operandMatches(q, 1, *a), std::optional<bool>(false));
+        // A changed file no longer matches, under either algorithm.
+        const TrialP changed = difference(*a, *a, union_).trial();
+        QCOMPARE(operandMatches(q, 0, *changed), std::optional<bool>(false));
+        QCOMPARE(operandMatches(p, 0, *changed), std::optional<bool>(false));
+    }
+
+    void parallelForInsidePoolJobs()
+    {
+        // Every thread of Qt's global pool runs a QtConcurrent job that itself calls parallelFor
+        // (directly, and through the algebra). The nested calls must finish with the right results
+        // and never run more bodies at once than the pool has threads (the std::thread version ran
+        // a core's worth of extra threads per job).
+        QThreadPool* pool = QThreadPool::globalInstance();
+        const int poolSize = pool->maxThreadCount();
+        const auto a = randomTrial(7, FourThreads, 60, { QStringLiteral("TIME") });
+        const auto b = randomTrial(8, FourThreads, 60, { QStringLiteral("TIME") });
+        AlgebraOptions sequential;
+        sequential.workers = 1;
+        const QString expectedHash = contentHash(*difference(*a, *b, sequential).trial());
+        constexpr std::size_t N = 20000;
+        const double expectedSum = double(N) * (N - 1) / 2;
+
+        std::atomic<int> inside { 0 }, most { 0 };
+        std::vector<QFuture<bool>> jobs;
+        for (int j = 0; j < poolSize; ++j)
+            jobs.push_back(QtConcurrent::run([&] {
+                std::vector<double> partial(parallelWorkers(N, 100, 0), 0.0);
+                parallelFor(N, 100, 0, [&](std::size_t begin, std::size_t end, std::size_t worker) {
+                    const int now = ++inside;
+                    int seen = most.load();
+                    while (now > seen && !most.compare_exchange_weak(seen, now)) { }
+                    for (std::size_t i = begin; i < end; ++i)
+                        partial[worker] += double(i);
+                    QThread::usleep(200);
+                    --inside;
+                });
+                double sum = 0;
+                for (double p : partial)
+                    sum += p;
+                const AlgebraResult d = difference(*a, *b); // workers = 0: parallel inside the job
+                return sum == expectedSum && d && contentHash(*d.trial()) == expectedHash;
+            }));
+        QElapsedTimer clock;
+        clock.start();
+        for (auto& job : jobs) {
+            while (!job.isFinished() && clock.elapsed() < 120000)
+                QThread::msleep(5);
+            QVERIFY2(job.isFinished(), "a parallelFor inside a pool job did not finish (deadlock)");
+            QVERIFY(job.result());
+        }
+        QVERIFY2(most.load() <= poolSize, qPrintable(QStringLiteral("%1 bodies ran at once on a pool of %2")
+                                                          .arg(most.load())
+                                                          .arg(poolSize)));
+
+        // A pool of one thread, taken by the job: the nested call runs on the job's thread alone.
+        const int saved = pool->maxThreadCount();
+        pool->setMaxThreadCount(1);
+        std::atomic<std::size_t> covered { 0 };
+        auto single = QtConcurrent::run([&] {
+            const QThread* self = QThread::currentThread();
+            bool sameThread = true;
+            parallelFor(N, 7, 0, [&](std::size_t begin, std::size_t end, std::size_t) {
+                sameThread = sameThread && QThread::currentThread() == self;
+                covered += end - begin;
+            });
+            return sameThread;
+        });
+        clock.restart();
+        while (!single.isFinished() && clock.elapsed() < 60000)
+            QThread::msleep(5);
+        pool->setMaxThreadCount(saved);
+        QVERIFY2(single.isFinished(), "a parallelFor on a full pool of one thread did not finish");
+        QVERIFY(single.result());
+        QCOMPARE(covered.load(), N);
     }
 
     void errors()

@@ -180,6 +180,7 @@ private Q_SLOTS:
     void badCali();
     void badJson_data();
     void badJson();
+    void jsonOutOfRangeNumbers();
 };
 
 void TestCaliReader::detection()
@@ -777,6 +778,33 @@ void TestCaliReader::badJson()
     QCOMPARE(r.error().file, dir.filePath(QStringLiteral("bad.json")));
     QCOMPARE(r.error().line, qint64(line));
     QVERIFY2(r.error().message.contains(message), qPrintable(r.error().toString()));
+}
+
+void TestCaliReader::jsonOutOfRangeNumbers()
+{
+    // 1e400 is beyond the largest double: it reads as inf (strtod's and JSON.parse's answer; it used
+    // to read as 0), with a warning naming the file, the line and the byte. -1e400 is -inf;
+    // 1e-400 is 0, which is the nearest double and needs no warning.
+    const QByteArray text = "{\"data\": [\n[1.5, 0, 0],\n[1e400, 0, 1],\n[-1e400, 1, 1],\n[1e-400, 1, 0]\n],\n"
+                            "\"columns\": [\"sum#time.duration\", \"mpi.rank\", \"path\"],\n\"column_metadata\": "
+                            "[{\"is_value\": true}, {\"is_value\": true}, {\"is_value\": false}],\n\"nodes\": "
+                            "[{\"label\": \"a\", \"column\": \"path\"},\n{\"label\": \"b\", \"column\": "
+                            "\"path\", \"parent\": 0}]}\n";
+    QTemporaryDir dir;
+    const auto t = readText(dir, QStringLiteral("big.json"), text);
+    QVERIFY(t);
+    const double inf = std::numeric_limits<double>::infinity();
+    QCOMPARE(excl(*t, 0, QStringLiteral("a => b")), inf);
+    QCOMPARE(excl(*t, 1, QStringLiteral("a => b")), -inf);
+    QCOMPARE(excl(*t, 0, QStringLiteral("a")), 1.5);
+    QCOMPARE(excl(*t, 1, QStringLiteral("a")), 0.0);
+    const QString warnings = t->warnings().join(QLatin1Char('\n'));
+    const qint64 byte = text.indexOf("1e400");
+    QVERIFY2(warnings.contains(QStringLiteral("%1:3: number 1e400 at byte %2 is beyond the range of a double; read "
+                                              "as inf (2 such numbers in the file)")
+                                   .arg(dir.filePath(QStringLiteral("big.json")))
+                                   .arg(byte)),
+        qPrintable(warnings));
 }
 
 QTEST_GUILESS_MAIN(TestCaliReader)
