@@ -11,7 +11,7 @@
 
 namespace parallax {
 
-// Derived metrics (SEMANTICS.md 3): an expression over a trial's metrics, evaluated per thread and
+// Derived metrics (docs/SEMANTICS.md 3): an expression over a trial's metrics, evaluated per thread and
 // event, separately on the exclusive and on the inclusive values, giving a new metric in a new
 // trial (provenance operation "derive"). Calls and subrs are unchanged, absent cells stay absent,
 // and statistics are recomputed from the per-thread derived values (never mean(A)/mean(B)).

@@ -11,7 +11,7 @@
 
 namespace parallax {
 
-// Matching of events and threads across trials (SEMANTICS.md 1.9, 4.4, 4.5). Used by the algebra
+// Matching of events and threads across trials (docs/SEMANTICS.md 1.9, 4.4, 4.5). Used by the algebra
 // operators; public so that a comparison view or the CLI can show what will be matched.
 
 /// How interval events of different trials are identified. Each policy works per call-path
@@ -73,7 +73,7 @@ struct EventMatch {
 EventMatch matchEvents(
     const std::vector<const Trial*>& operands, const EventMatching& matching, const std::vector<bool>& include = {});
 
-/// How the operands' thread sets relate (SEMANTICS.md 4.5).
+/// How the operands' thread sets relate (docs/SEMANTICS.md 4.5).
 enum class ThreadSetRelation {
     Identical, ///< all sets are equal
     Subset, ///< one operand's set contains all others

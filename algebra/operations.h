@@ -11,7 +11,7 @@
 
 namespace parallax {
 
-// The cross-experiment algebra (SEMANTICS.md 4): pure functions, trials in, a new trial out.
+// The cross-experiment algebra (docs/SEMANTICS.md 4): pure functions, trials in, a new trial out.
 //
 // Every result is an ordinary Trial (provenance operation "diff", "ratio", "mean", "merge",
 // "min", "max", "stddev" or "remap", so Trial::isDerived() is true): it goes through every view,
@@ -52,7 +52,7 @@ enum class MergeConflict {
     /// The last operand that has it supplies the whole metric; cells that only earlier
     /// operands had become absent for it (never a cell-wise mix of runs).
     LastWins,
-    /// Extension of SEMANTICS.md 4.3, the mirror of LastWins: the first operand supplies it.
+    /// Extension of docs/SEMANTICS.md 4.3, the mirror of LastWins: the first operand supplies it.
     FirstWins,
 };
 
@@ -96,7 +96,7 @@ private:
     QString m_error;
 };
 
-/// diff(A, B) = A - B on excl, incl, calls and subrs (SEMANTICS.md 4.3, 4.6: A is the baseline,
+/// diff(A, B) = A - B on excl, incl, calls and subrs (docs/SEMANTICS.md 4.3, 4.6: A is the baseline,
 /// B the candidate; positive = the candidate got cheaper). Atomic events: field-wise on count,
 /// min, max, mean and sd (each operand's sd first), sumsqr dropped (0), the sd delta stored
 /// explicitly (AtomicRow::stdDev); a right-only record is negated.
@@ -119,7 +119,7 @@ AlgebraResult mean(const std::vector<std::shared_ptr<const Trial>>& operands, co
 /// metric contributes no cells. Atomic events follow the same conflict rule (atomicConflict).
 AlgebraResult merge(const std::vector<std::shared_ptr<const Trial>>& operands, const AlgebraOptions& options = {});
 
-/// Cross-run statistics (SEMANTICS.md 4.3 "deferred" operators, with the same union and mask
+/// Cross-run statistics (docs/SEMANTICS.md 4.3 "deferred" operators, with the same union and mask
 /// rules): cell-wise over the operands on excl, incl, calls and subrs; population standard
 /// deviation (0 when the count <= 1). AbsentCells::AsZero (default) counts an absent cell as 0,
 /// Skip uses the present operands only. Atomic events: the statistic field-wise on count, min,

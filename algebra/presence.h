@@ -13,7 +13,7 @@ namespace parallax {
 
 class TrialBuilder;
 
-/// Presence markers of an algebra result (SEMANTICS.md 4.2): for every interval cell, event and
+/// Presence markers of an algebra result (docs/SEMANTICS.md 4.2): for every interval cell, event and
 /// thread, the set of operands in which it was present, as a bit mask (bit i = operand i; with two
 /// operands bit 0 is the left operand A and bit 1 the right operand B).
 ///

@@ -12,7 +12,7 @@
 
 namespace parallax::semantic {
 
-/// A semantic attribute value (SEMANTICS.md 5.2): a number, a string, or a reference to a key of
+/// A semantic attribute value (docs/SEMANTICS.md 5.2): a number, a string, or a reference to a key of
 /// the viewed trial's trial-wide metadata, resolved when a trial is attributed.
 struct AttrValue {
     enum class Kind { Number, String, Metadata };
@@ -82,7 +82,7 @@ struct Association {
 
 enum class SourceSet { Flat, CallPath };
 
-/// A semantic model (SEMANTICS.md 5.2, file format 5.6).
+/// A semantic model (docs/SEMANTICS.md 5.2, file format 5.6).
 struct Model {
     QString name;
     QString description;
@@ -91,7 +91,7 @@ struct Model {
     std::vector<Association> associations;
 
     const Entity* findEntity(const QString& id) const;
-    /// True when every map it defines is linear (SEMANTICS.md 5.5): no WEIGHTED association takes a
+    /// True when every map it defines is linear (docs/SEMANTICS.md 5.5): no WEIGHTED association takes a
     /// weight from trial metadata.
     bool isLinear() const;
 };
@@ -105,7 +105,7 @@ struct ModelError {
     QString toString() const;
 };
 
-/// Parses and validates a model (SEMANTICS.md 5.6). Load errors: invalid JSON, unknown keys,
+/// Parses and validates a model (docs/SEMANTICS.md 5.6). Load errors: invalid JSON, unknown keys,
 /// missing or mistyped fields, duplicate ids, a dangling parent, a hierarchy cycle, an invalid
 /// regular expression, path_regex / callpath_parent in flat mode, WEIGHTED without weight_attr.
 std::variant<Model, ModelError> parseModel(const QByteArray& json, const QString& fileName = {});
@@ -114,7 +114,7 @@ std::variant<Model, ModelError> loadModelFile(const QString& path);
 /// Checks a model built in code the same way parseModel checks a file (empty = valid).
 std::optional<ModelError> validateModel(const Model& model);
 
-/// The model as a file (SEMANTICS.md 5.6), indented; parseModel(toJson(m)) gives m back.
+/// The model as a file (docs/SEMANTICS.md 5.6), indented; parseModel(toJson(m)) gives m back.
 QByteArray toJson(const Model& model);
 
 /// Compiles a selector's regular expression (anchored); false and a message when it is invalid.

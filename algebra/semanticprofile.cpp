@@ -224,7 +224,7 @@ QString substitute(const QString& pattern, const QStringList& captures)
     return out;
 }
 
-/// A captured string that parses fully as a decimal number is a number (SEMANTICS.md 5.2).
+/// A captured string that parses fully as a decimal number is a number (docs/SEMANTICS.md 5.2).
 AttrValue templateValue(const QString& text)
 {
     static const QRegularExpression decimal(QStringLiteral("^[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$"));
@@ -575,7 +575,7 @@ private:
                     return fail(QStringLiteral("association '%1': the weight of '%2' comes from trial metadata '%3', which "
                                                "this trial does not hold trial-wide%4. WEIGHTED with trial-specific weights "
                                                "is not linear: attribute each measured trial with its own weights and "
-                                               "compare the semantic profiles (SEMANTICS.md 5.5)")
+                                               "compare the semantic profiles (docs/SEMANTICS.md 5.5)")
                                     .arg(a.id, e.id, it->text,
                                         m_trial.isDerived() ? QStringLiteral(" (it is a derived trial: ") + m_trial.provenance().operation
                                                 + QStringLiteral(")")

@@ -10,7 +10,7 @@
 
 namespace parallax::semantic {
 
-/// Table 2 of SEMANTICS.md 5.1, applied to each connected component of the event–entity graph.
+/// Table 2 of docs/SEMANTICS.md 5.1, applied to each connected component of the event–entity graph.
 enum class Classification { OneToOne, OneToMany, ManyToOne, ManyToMany };
 QString classificationName(Classification c); ///< "one-to-one", "one-to-many", ...
 QString classificationShort(Classification c); ///< "1:1", "1:n", "n:1", "n:m"
@@ -83,7 +83,7 @@ struct AttributeOptions {
 /// Which value of an entity.
 enum class Quantity { Own, Roll, Calls, Subroutines, Inclusive };
 
-/// A thread, or a statistic over all threads (SEMANTICS.md 5.4).
+/// A thread, or a statistic over all threads (docs/SEMANTICS.md 5.4).
 struct Scope {
     enum class Kind { Thread, Mean, Total };
     Kind kind = Kind::Mean;
@@ -94,7 +94,7 @@ struct Scope {
 };
 
 /// The semantic profile of one trial through one model: per thread and metric, each entity's own
-/// value (SEMANTICS.md 5.3), roll-up, calls, subroutines and (where derivable) inclusive value.
+/// value (docs/SEMANTICS.md 5.3), roll-up, calls, subroutines and (where derivable) inclusive value.
 class SemanticProfile {
 public:
     const Model& model() const { return m_model; }
@@ -124,7 +124,7 @@ public:
     double roll(int r, ThreadIndex t, MetricId m) const { return m_roll[cell(r, t, m)]; }
     double calls(int r, ThreadIndex t) const { return m_calls[cell(r, t)]; }
     double subroutines(int r, ThreadIndex t) const { return m_subrs[cell(r, t)]; }
-    /// incl(r) of SEMANTICS.md 5.3; NaN when not derivable for r.
+    /// incl(r) of docs/SEMANTICS.md 5.3; NaN when not derivable for r.
     double inclusive(int r, ThreadIndex t, MetricId m) const { return m_incl[cell(r, t, m)]; }
     bool inclusiveDerivable(int r) const { return m_inclDerivable[static_cast<std::size_t>(r)] != 0; }
     /// A contributing event of r (or, for roll-up, of r's subtree) is present on t.
@@ -132,14 +132,14 @@ public:
     bool subtreePresent(int r, ThreadIndex t) const { return m_present[cell(r, t)] != 0; }
     double value(int r, ThreadIndex t, MetricId m, Quantity q) const;
 
-    /// T(t,m): the thread's top inclusive value (SEMANTICS.md 2).
+    /// T(t,m): the thread's top inclusive value (docs/SEMANTICS.md 2).
     double threadTop(ThreadIndex t, MetricId m) const { return m_top[m.index() * m_threads + t.index()]; }
     /// Σ over the source set of excl(t,e,m): what conservation compares against.
     double sourceTotal(ThreadIndex t, MetricId m) const { return m_sourceTotal[m.index() * m_threads + t.index()]; }
     double sourceCalls(ThreadIndex t) const { return m_sourceCalls[t.index()]; }
     double sourceSubroutines(ThreadIndex t) const { return m_sourceSubrs[t.index()]; }
 
-    /// Statistics of an entity's value across threads, exactly like an event's (SEMANTICS.md 5.4).
+    /// Statistics of an entity's value across threads, exactly like an event's (docs/SEMANTICS.md 5.4).
     Stat stat(int r, MetricId m, Quantity q) const;
     /// The value for a thread, the mean over all threads, or the total.
     double scoped(int r, MetricId m, Quantity q, const Scope& scope) const;
@@ -185,11 +185,11 @@ private:
 
 using ProfilePtr = std::shared_ptr<const SemanticProfile>;
 
-/// Attributes a trial through a model (SEMANTICS.md 5.2–5.4). Errors: two associations of the
+/// Attributes a trial through a model (docs/SEMANTICS.md 5.2–5.4). Errors: two associations of the
 /// highest priority match one event (the event and the associations are listed), DIRECT with more
 /// than one target, a WEIGHTED weight that is missing, negative or sums to 0 (for example a
 /// metadata key the trial does not hold trial-wide, as in every algebra result whose operands
-/// differ — SEMANTICS.md 5.5), a template attribute conflicting with a declared one, a template
+/// differ — docs/SEMANTICS.md 5.5), a template attribute conflicting with a declared one, a template
 /// parent that does not exist.
 std::variant<ProfilePtr, AttributionError> attribute(const Model& model, TrialPtr trial, const AttributeOptions& options = {});
 
@@ -208,7 +208,7 @@ struct DiffRow {
 };
 
 /// A semantic comparison: each trial attributed with its own weights first, then the difference at
-/// entity level (SEMANTICS.md 5.5, example F). Rows are matched by entity id, in A's order, then
+/// entity level (docs/SEMANTICS.md 5.5, example F). Rows are matched by entity id, in A's order, then
 /// B's entities missing from A.
 std::vector<DiffRow> semanticDifference(const SemanticProfile& a, const SemanticProfile& b, const QString& metric,
     const Scope& scopeA, const Scope& scopeB);

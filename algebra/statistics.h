@@ -17,7 +17,7 @@ enum class ValueKind {
     InclusivePerCall, ///< incl/calls over threads with calls > 0 (its "all" figures use those threads too)
 };
 
-/// Statistics of one value across threads (SEMANTICS.md 2).
+/// Statistics of one value across threads (docs/SEMANTICS.md 2).
 struct Stat {
     double total = 0; ///< sum over present threads
     double meanAll = 0; ///< total / N (absent counts as 0) — the default mean

@@ -14,7 +14,7 @@ QString timeUnitName(TimeUnit unit);
 /// Unit suffix for axis titles and headers ("µs", "ms", "s", "h:m:s"; the metric's unit otherwise).
 QString unitLabel(const Metric& metric, TimeUnit unit);
 
-/// SEMANTICS.md 2 H:M:S rule: |x| rounded to 0.001 s (ties to even) before splitting, no zero
+/// docs/SEMANTICS.md 2 H:M:S rule: |x| rounded to 0.001 s (ties to even) before splitting, no zero
 /// padding, 1-3 fraction digits (at least one), leading '-' for negatives. 3725.5 -> "1:2:5.5".
 QString formatHms(double seconds);
 

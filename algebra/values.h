@@ -36,7 +36,7 @@ double cellValue(const Trial& trial, const TrialStatistics& stats, ThreadIndex t
 /// The value of an event on a thread; nullopt when the event did not run there (absent is not 0).
 std::optional<double> threadValue(
     const Trial& trial, const TrialStatistics& stats, ThreadIndex t, EventId e, MetricId m, ValueType type);
-/// A statistic row's value (SEMANTICS.md 2): on total and mean rows percent is 100*total/D and per
+/// A statistic row's value (docs/SEMANTICS.md 2): on total and mean rows percent is 100*total/D and per
 /// call is sum(excl)/sum(calls); on min/max/sd rows per call is that statistic of the per-thread
 /// per-call values and percent is not shown (nullopt). nullopt also when nothing is defined.
 std::optional<double> statisticValue(

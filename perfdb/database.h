@@ -86,7 +86,7 @@ struct UploadOptions {
     qint64 failAfterRows = 0;
 };
 
-/// One stored version of a SEAA semantic model (SEMANTICS.md 5.6). The database keeps the model
+/// One stored version of a SEAA semantic model (docs/SEMANTICS.md 5.6). The database keeps the model
 /// file's JSON text as it was saved; the application parses and validates it (perfdb does not link
 /// the algebra).
 struct SemanticModelInfo {
@@ -117,7 +117,7 @@ struct TransferStats {
     double seconds = 0;
 };
 
-/// The experiment database: TAUdb's schema (FORMATS.md 7) on SQLite (embedded, the default) or
+/// The experiment database: TAUdb's schema (docs/FORMATS.md 7) on SQLite (embedded, the default) or
 /// PostgreSQL (shared). One Database object is one connection and belongs to the thread that
 /// opened it; open another one on another thread. Every statement is parameterised.
 class Database {
@@ -139,7 +139,7 @@ public:
     /// The Parallax schema version of this database (parallax_schema_version), 0 for a foreign TAUdb.
     virtual int schemaVersion() const = 0;
 
-    /// Stores a trial in one transaction, in the order FORMATS.md 7.4 gives; a failure or a
+    /// Stores a trial in one transaction, in the order docs/FORMATS.md 7.4 gives; a failure or a
     /// cancel (progress.cancel()) leaves no trace. Returns the new trial id.
     virtual DbResult<qint64> uploadTrial(const Trial& trial, const UploadOptions& options, Progress& progress) = 0;
     /// Loads a trial back: the same threads, events, call paths, groups, metrics, values (exactly

@@ -62,7 +62,7 @@ double DerivedStatistics::derive(int code, const Accumulator& a, std::size_t pre
     case -4:
         return present > 0 ? a.min : 0.0;
     case -5:
-        // ParaProf's MAX starts at 0 (FORMATS.md 2.1).
+        // ParaProf's MAX starts at 0 (docs/FORMATS.md 2.1).
         return present > 0 ? std::max(0.0, a.max) : 0.0;
     case -6:
         return threads > 0 ? a.sum / n : 0.0;

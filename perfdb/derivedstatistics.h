@@ -7,9 +7,9 @@
 
 namespace parallax::perfdb {
 
-/// The values of TAUdb's derived threads -1...-7 (FORMATS.md 2.1) for every interval event of a
+/// The values of TAUdb's derived threads -1...-7 (docs/FORMATS.md 2.1) for every interval event of a
 /// trial, computed in one pass (user events have no derived rows: TAU's reader would make a thread
-/// of each, FORMATS.md 7.2). perfdb cannot link the algebra, so the formulas live here:
+/// of each, docs/FORMATS.md 7.2). perfdb cannot link the algebra, so the formulas live here:
 /// -1 mean over the threads where the event is present, -2 total, -3 population std. dev. over
 /// those threads (0 when at most one), -4/-5 min/max over them (-4 is 0 and -5 starts at 0 when
 /// none), -6 mean over all N threads, -7 std. dev. over all N threads.
@@ -27,7 +27,7 @@ public:
     double subrs(int code, EventId e) const { return value(code, e, 1); }
     double exclusive(int code, EventId e, std::size_t metric) const { return value(code, e, 2 + 2 * metric); }
     double inclusive(int code, EventId e, std::size_t metric) const { return value(code, e, 3 + 2 * metric); }
-    /// Percent (0-100) of a derived row (FORMATS.md 2.1): TOTAL and both means give total / D, where D
+    /// Percent (0-100) of a derived row (docs/FORMATS.md 2.1): TOTAL and both means give total / D, where D
     /// is the sum of the threads' largest inclusive values; the other rows give value / (D / N).
     double exclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 2 + 2 * metric); }
     double inclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 3 + 2 * metric); }

@@ -548,7 +548,7 @@ std::string SqlDatabase::viewCondition(qint64 view, SqlParams& params)
                 else
                     parts.push_back(compare(lhs, sqlOp, conditions.param(p.value)));
             } else if (table == QLatin1String("primary_metadata") || table == QLatin1String("secondary_metadata")) {
-                // column_name holds the metadata key (FORMATS.md 7.2).
+                // column_name holds the metadata key (docs/FORMATS.md 7.2).
                 const std::string from
                     = table == QLatin1String("primary_metadata") ? "primary_metadata" : "secondary_metadata";
                 const std::string key = conditions.param(p.column);

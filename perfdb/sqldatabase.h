@@ -98,13 +98,13 @@ public:
     void createCompatibilityViews();
     /// Drops them where they exist.
     void dropCompatibilityViews();
-    /// Schema 4 (FORMATS.md 7.2), for the Parallax trials of a database written before it: their
+    /// Schema 4 (docs/FORMATS.md 7.2), for the Parallax trials of a database written before it: their
     /// counter_value rows get the sum of squares in standard_deviation (from the old
     /// parallax_counter_value, which is dropped), explicit deviations of algebra results move to
     /// parallax_counter_deviation, the rows of derived threads are deleted, and each trial with an
     /// Application gets the Application/Experiment views. Nothing to do without parallax_counter_value.
     void convertUserEventsForTau();
-    /// The taudb_view rows TAU's loader makes for `-a APP -x EXP` (FORMATS.md 7.2): a top-level
+    /// The taudb_view rows TAU's loader makes for `-a APP -x EXP` (docs/FORMATS.md 7.2): a top-level
     /// view "Application-APP" selecting primary_metadata Application = APP, and under it
     /// "Experiment-EXP" selecting Experiment = EXP; each only when no view of that name exists
     /// there. Nothing without an application.

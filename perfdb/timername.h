@@ -6,7 +6,7 @@
 
 namespace parallax::perfdb {
 
-/// What TAUdb's timer row keeps of a flat event name (FORMATS.md 1.6, 7.4): the short name (the
+/// What TAUdb's timer row keeps of a flat event name (docs/FORMATS.md 1.6, 7.4): the short name (the
 /// text before a `[{file} ...]` location or a `[ <p> = <v> ]` parameter block), the source file and
 /// its line/column range (missing numbers are 0), and the parameters.
 class TimerName {

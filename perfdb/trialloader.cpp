@@ -212,7 +212,7 @@ void TrialLoader::loadMetrics()
                 metric.expression = rows->toText(4);
             metric.higherIsBetter = rows->toInt(5) != 0;
         } else {
-            // The TAU reader's rule (FORMATS.md 1.1).
+            // The TAU reader's rule (docs/FORMATS.md 1.1).
             metric.unit = metric.name.toUpper().contains(QLatin1String("TIME")) ? QStringLiteral("us")
                                                                                 : QStringLiteral("count");
         }
@@ -503,7 +503,7 @@ void TrialLoader::loadUserEvents()
     }
     std::vector<AtomicRow> atomicRows(m_threads);
     // counter_value.standard_deviation is the sum of squares, in a TAU trial and in a Parallax one
-    // alike (FORMATS.md 7.2); a Parallax trial keeps explicit deviations (algebra results) in
+    // alike (docs/FORMATS.md 7.2); a Parallax trial keeps explicit deviations (algebra results) in
     // parallax_counter_deviation, for every record of the threads that have them.
     std::vector<std::vector<double>> sds(m_threads); ///< explicit deviations, per record
     std::vector<std::vector<char>> hasSd(m_threads); ///< whether the record has one

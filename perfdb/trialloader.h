@@ -15,7 +15,7 @@ namespace parallax::perfdb {
 
 /// Rebuilds a Trial from the database inside the caller's read transaction. A trial written by
 /// Parallax (it has a parallax_trial row) comes back exactly as uploaded; a foreign TAUdb trial
-/// (written by TAU's Java loader: FORMATS.md 7.4) is read with TAUdb's own conventions, e.g.
+/// (written by TAU's Java loader: docs/FORMATS.md 7.4) is read with TAUdb's own conventions, e.g.
 /// counter_value.standard_deviation holding the sum of squares. Derived threads are skipped.
 class TrialLoader {
 public:

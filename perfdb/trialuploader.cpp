@@ -21,7 +21,7 @@ namespace {
     }
 
     /// TAUdb data_source table id for the reader that produced the trial (Parallax writes table ids,
-    /// not the Java constants: FORMATS.md 7.1).
+    /// not the Java constants: docs/FORMATS.md 7.1).
     int dataSourceFor(const Trial& trial)
     {
         const Provenance& p = trial.provenance();
@@ -90,7 +90,7 @@ qint64 TrialUploader::run()
     insertMetadata();
     stage(QStringLiteral("indexes"), 0);
     m_db.finishPartitions();
-    // The Application/Experiment views TAU's loader makes for -a/-x (FORMATS.md 7.2); last, as
+    // The Application/Experiment views TAU's loader makes for -a/-x (docs/FORMATS.md 7.2); last, as
     // on PostgreSQL it locks taudb_view until the commit.
     stage(QStringLiteral("views"), 0);
     m_db.addApplicationViews(m_options.application, m_options.experiment);
@@ -253,7 +253,7 @@ void TrialUploader::insertThreads()
         writer->addInt(key.node);
         writer->addInt(key.context);
         writer->addInt(key.thread);
-        // thread_index = n*C*T + c*T + t (FORMATS.md 7.2)
+        // thread_index = n*C*T + c*T + t (docs/FORMATS.md 7.2)
         writer->addInt(key.node * contexts * threads + key.context * threads + key.thread);
         endRow(*writer);
     }
@@ -309,7 +309,7 @@ int TrialUploader::nodeFor(int parent, int timer)
 void TrialUploader::insertCallPaths()
 {
     // Every flat timer is a root; a call path "a => b => c" is the node whose chain of timers is
-    // a, b, c (FORMATS.md 7.4 step 6). Parents are created before their children.
+    // a, b, c (docs/FORMATS.md 7.4 step 6). Parents are created before their children.
     for (int timer = 0; timer < m_timerNames.size(); ++timer)
         nodeFor(-1, timer);
     m_eventNode.resize(m_trial.eventCount(), -1);
@@ -447,7 +447,7 @@ void TrialUploader::insertValues()
     for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
         const IntervalRow& row = m_trial.row(ThreadIndex(t));
         const std::size_t n = row.size();
-        // Percent of the thread's largest inclusive value (FORMATS.md 2.1), 0-100.
+        // Percent of the thread's largest inclusive value (docs/FORMATS.md 2.1), 0-100.
         for (std::size_t m = 0; m < metrics; ++m) {
             top[m] = 0;
             for (std::size_t i = 0; i < n; ++i)
@@ -527,7 +527,7 @@ void TrialUploader::insertCounters()
     {
         // Real threads only, with the sum of squares in standard_deviation, as TAU's loader writes
         // them: TAU's reader makes a thread of every counter_value row and reads that column as
-        // the sum of squares (FORMATS.md 7.2).
+        // the sum of squares (docs/FORMATS.md 7.2).
         auto writer = m_db.bulkInsert("counter_value",
             { "counter", "timer_callpath", "thread", "sample_count", "maximum_value", "minimum_value", "mean_value",
                 "standard_deviation" },
@@ -614,8 +614,8 @@ void TrialUploader::insertMetadata()
         writer->finish();
     }
     {
-        // Per-thread metadata -> secondary_metadata rows with their thread (FORMATS.md 7.4 step 11).
-        // Only the columns every TAUdb variant has; TAU's SQLite DDL (FORMATS.md 7.3) numbers the
+        // Per-thread metadata -> secondary_metadata rows with their thread (docs/FORMATS.md 7.4 step 11).
+        // Only the columns every TAUdb variant has; TAU's SQLite DDL (docs/FORMATS.md 7.3) numbers the
         // rows itself (INTEGER PRIMARY KEY), the others take a UUID.
         const bool numbered = m_db.columnType("secondary_metadata", "id").startsWith(QLatin1String("int"));
         UuidSequence uuids;

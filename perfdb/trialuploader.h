@@ -9,7 +9,7 @@
 
 namespace parallax::perfdb {
 
-/// Writes one trial in the order of FORMATS.md 7.4, inside the caller's write transaction: trial,
+/// Writes one trial in the order of docs/FORMATS.md 7.4, inside the caller's write transaction: trial,
 /// metrics, flat timers, threads, groups and parameters, the call-path tree, call data, derived
 /// threads -1...-7, timer values, counters and their values, metadata. Bulk rows go through
 /// BulkWriter with ids reserved up front, so no row needs a round trip. Polls the progress for a

@@ -388,7 +388,7 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
     case ExclusivePercent:
     case InclusivePercent: {
         if (!v)
-            return tr("Percent is not defined on the %1 row (SEMANTICS.md 2)").arg(rowModeName(m_mode));
+            return tr("Percent is not defined on the %1 row (docs/SEMANTICS.md 2)").arg(rowModeName(m_mode));
         if (m_mode == RowMode::Thread) {
             const IntervalRow& cells = m_trial->row(m_thread);
             const std::size_t i = m_cells[row];

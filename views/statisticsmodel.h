@@ -14,7 +14,7 @@ namespace parallax {
 
 class TrialStatistics;
 
-/// Which value of each event a StatisticsModel shows: a statistic across threads (SEMANTICS.md 2)
+/// Which value of each event a StatisticsModel shows: a statistic across threads (docs/SEMANTICS.md 2)
 /// or the values of one thread.
 enum class RowMode {
     MeanAll, ///< total / N, absent threads count as 0 (the default)

@@ -79,7 +79,7 @@ namespace {
         { "diff", "A B",
             "A - B (A = baseline, B = candidate; positive = B is cheaper), and a table of the largest\n"
             "changes: per event the mean exclusive value of A and B over the result's threads, Δ and\n"
-            "Δ% = 100·(A−B)/A (SEMANTICS.md 4.6)." },
+            "Δ% = 100·(A−B)/A (docs/SEMANTICS.md 4.6)." },
         { "ratio", "A B", "A / B cell by cell (IEEE: x/0 = inf, 0/0 = NaN)." },
         { "mean", "X...", "The mean of N runs, cell by cell." },
         { "min", "X...", "The minimum of N runs, cell by cell." },
@@ -154,7 +154,7 @@ namespace {
         }
         if (isDerive) {
             mode = cmd.add({ QStringLiteral("mode") },
-                QStringLiteral("ieee arithmetic (default) or paraprof's (SEMANTICS.md 3)."), QStringLiteral("MODE"));
+                QStringLiteral("ieee arithmetic (default) or paraprof's (docs/SEMANTICS.md 3)."), QStringLiteral("MODE"));
             file = cmd.add({ QStringLiteral("file") }, QStringLiteral("Read the metric definitions from FILE."),
                 QStringLiteral("FILE"));
         }
@@ -330,7 +330,7 @@ namespace {
         return QString::number(v, 'g', 6);
     }
 
-    /// Δ% of SEMANTICS.md 4.6: 100·(A−B)/A, "new" if A = 0 < B, blank if both 0.
+    /// Δ% of docs/SEMANTICS.md 4.6: 100·(A−B)/A, "new" if A = 0 < B, blank if both 0.
     QString deltaPercent(double a, double b)
     {
         if (a == 0 && b == 0)
@@ -407,7 +407,7 @@ namespace {
             rows.begin(), rows.end(), [](const Row& x, const Row& y) { return std::abs(x.delta) > std::abs(y.delta); });
         const QString unit = diff.metric(metric).unit;
         print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3 thread(s); Δ = A − B, positive = B cheaper "
-                             "(SEMANTICS.md 4.6)\n")
+                             "(docs/SEMANTICS.md 4.6)\n")
                   .arg(metricName, unit.isEmpty() ? QString() : QStringLiteral(" [") + unit + QStringLiteral("]"))
                   .arg(diff.threadCount()));
         print(QStringLiteral("%1 %2 %3 %4  %5\n")
@@ -468,7 +468,7 @@ int runAlgebraCommand(const QString& command, const QStringList& args)
         operands.push_back(std::move(trial));
     }
 
-    // An explicit collapse applies whatever the thread sets are (SEMANTICS.md 4.5 consults the
+    // An explicit collapse applies whatever the thread sets are (docs/SEMANTICS.md 4.5 consults the
     // policy only for overlapping or disjoint sets; asking for it is asking for the aggregate).
     if (o.algebra.threads == ThreadPolicy::CollapseProcess || o.algebra.threads == ThreadPolicy::CollapseAll) {
         for (auto& operand : operands) {

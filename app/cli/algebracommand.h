@@ -10,7 +10,7 @@
 namespace parallax {
 
 /// `parallax-cli diff|ratio|merge|mean|min|max|stddev|derive ...`: the algebra of runs
-/// (SEMANTICS.md 4) on trials read from files or from the database (`db:ID`), written to any
+/// (docs/SEMANTICS.md 4) on trials read from files or from the database (`db:ID`), written to any
 /// writable format or stored in the database (`-o db:`). One parser per command (`diff --help`).
 /// Returns the exit code of cli::Exit (0 ok, 1 failure, 2 usage).
 int runAlgebraCommand(const QString& command, const QStringList& args);

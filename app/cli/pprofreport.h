@@ -31,7 +31,7 @@ struct PprofOptions {
     std::string prefix = "profile";
 };
 
-/// The text TAU's pprof prints for a trial (FORMATS.md 2.2), byte for byte. When pprof would fail
+/// The text TAU's pprof prints for a trial (docs/FORMATS.md 2.2), byte for byte. When pprof would fail
 /// after its first line (the first node number given has no thread (N,0,0): pprof cannot open
 /// profile.N.0.0), returns that line only and sets *error, if given, to the reason.
 std::string pprofReport(const Trial& trial, const PprofOptions& options, QString* error = nullptr);

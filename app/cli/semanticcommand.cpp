@@ -348,7 +348,7 @@ int runSemanticCommand(const QStringList& args)
 {
     using namespace cli;
     Command cmd(QStringLiteral("semantic"), QStringLiteral("MODEL TRIAL [TRIAL_B]"),
-        QStringLiteral("The semantic (SEAA, SEMANTICS.md 5) profile of TRIAL through MODEL: per entity its value\n"
+        QStringLiteral("The semantic (SEAA, docs/SEMANTICS.md 5) profile of TRIAL through MODEL: per entity its value\n"
                        "(roll-up), calls, % of total, % of parent, inclusive where derivable, the policy that\n"
                        "produced it (≈ marks estimates) and its Table-2 mapping class. With TRIAL_B, the semantic\n"
                        "comparison A − B (each trial attributed with its own weights first)."));
@@ -367,7 +367,7 @@ int runSemanticCommand(const QStringList& args)
     const auto dbOption = cmd.add({ QStringLiteral("db") }, QStringLiteral("The database of db:ID trials."),
         QStringLiteral("LOCATION"));
     cmd.addArgument(QStringLiteral("MODEL"),
-        QStringLiteral("A model file (JSON, SEMANTICS.md 5.6) or builtin:group|layer|phase|parameter|file."));
+        QStringLiteral("A model file (JSON, docs/SEMANTICS.md 5.6) or builtin:group|layer|phase|parameter|file."));
     cmd.addArgument(QStringLiteral("TRIAL"), QStringLiteral("A profile path in any format, or db:ID."));
     if (const auto stop = cmd.parse(args))
         return *stop;
@@ -447,7 +447,7 @@ int runSemanticCommand(const QStringList& args)
         std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
         return 0;
     }
-    // Semantic comparison: per-trial attribution first, then the difference (SEMANTICS.md 5.5).
+    // Semantic comparison: per-trial attribution first, then the difference (docs/SEMANTICS.md 5.5).
     const QString metric = options.metric.isEmpty() ? trials.front()->metric(MetricId(0u)).name : options.metric;
     Scope scopeB = options.scope;
     if (options.scope.kind == Scope::Kind::Thread) {
@@ -492,7 +492,7 @@ int runSemanticCommand(const QStringList& args)
     }
     if (!model.isLinear())
         out += QStringLiteral("The model takes WEIGHTED weights from each trial's metadata: each trial was attributed with its own "
-                              "weights, then compared (SEMANTICS.md 5.5).\n");
+                              "weights, then compared (docs/SEMANTICS.md 5.5).\n");
     const QByteArray text = out.toUtf8();
     std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
     return 0;

@@ -22,7 +22,7 @@ QString semanticReport(const semantic::SemanticProfile& profile, const SemanticR
 /// The same as JSON (a stable interface for scripts; non-finite numbers are null).
 QByteArray semanticJson(const semantic::SemanticProfile& profile, const SemanticReportOptions& options);
 
-/// Loads a model: a file (SEMANTICS.md 5.6) or "builtin:NAME" made for `trial`.
+/// Loads a model: a file (docs/SEMANTICS.md 5.6) or "builtin:NAME" made for `trial`.
 std::variant<semantic::Model, QString> loadSemanticModel(const QString& spec, const Trial& trial);
 
 /// `parallax-cli semantic MODEL TRIAL [TRIAL_B] [options]`. Returns the exit code of cli::Exit.

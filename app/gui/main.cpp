@@ -89,7 +89,7 @@ struct CommandLine {
         QStringLiteral("Compare two trials: PATH A (the baseline) and PATH B (the candidate).") };
     const QCommandLineOption scalingOption { QStringLiteral("scaling"),
         QStringLiteral("Scaling study of two or more trials of the same code at different thread counts.") };
-    // Semantic views (SEMANTICS.md 5): "--semantic MODEL|builtin:NAME PATH" opens their own window.
+    // Semantic views (docs/SEMANTICS.md 5): "--semantic MODEL|builtin:NAME PATH" opens their own window.
     const QCommandLineOption semanticOption { QStringLiteral("semantic"),
         QStringLiteral("Open the semantic views of PATH with a model (a JSON file or builtin:NAME)."),
         QStringLiteral("MODEL") };

@@ -9,7 +9,7 @@ namespace parallax::names {
 /// The separator of call-path components in canonical names.
 inline constexpr std::string_view CallPathSeparator = " => ";
 
-/// Name normalisation W (SEMANTICS.md 1.4): split on "=>", trim each component,
+/// Name normalisation W (docs/SEMANTICS.md 1.4): split on "=>", trim each component,
 /// collapse runs of white space to one space, re-join with " => ".
 std::string canonical(std::string_view raw);
 

@@ -39,7 +39,7 @@ struct Metric {
     }
 
     QString name;
-    /// "us" for TAU time metrics, "count" for counters, "" when unknown (SEMANTICS.md 1.2).
+    /// "us" for TAU time metrics, "count" for counters, "" when unknown (docs/SEMANTICS.md 1.2).
     QString unit;
     bool derived = false;
     QString expression;
@@ -99,12 +99,12 @@ struct AtomicRow {
     std::vector<double> mean;
     std::vector<double> sumSquares;
     /// Explicit standard deviations, one per record, for records whose sd cannot be derived from
-    /// sumSquares (algebra results such as a diff, SEMANTICS.md 4.3); empty for measured data.
+    /// sumSquares (algebra results such as a diff, docs/SEMANTICS.md 4.3); empty for measured data.
     std::vector<double> stdDev;
 
     std::size_t size() const { return events.size(); }
     std::ptrdiff_t find(AtomicEventId e) const;
-    /// stdDev[i] when given, else sqrt(max(0, sumsqr/n - mean^2)); 0 when n <= 1 (SEMANTICS.md 1.5).
+    /// stdDev[i] when given, else sqrt(max(0, sumsqr/n - mean^2)); 0 when n <= 1 (docs/SEMANTICS.md 1.5).
     double stddev(std::size_t i) const;
 };
 
@@ -114,12 +114,12 @@ struct MetadataEntry {
 };
 
 /// A statistics row that the source provides ready-made (the derived blocks of TAU merged XML,
-/// FORMATS.md 4.3), kept as written rather than recomputed. Parallax's own statistics
+/// docs/FORMATS.md 4.3), kept as written rather than recomputed. Parallax's own statistics
 /// (algebra/statistics.h) do not use these; they are for display and cross-checking.
 struct ProvidedStatistic {
     /// The source's name for the row: "total", "mean_all", "mean_no_null", "stddev_all", ...
     QString name;
-    /// ParaProf's derived-thread id (FORMATS.md 2.1): -1 mean (present threads), -2 total,
+    /// ParaProf's derived-thread id (docs/FORMATS.md 2.1): -1 mean (present threads), -2 total,
     /// -3 sd (present), -4 min, -5 max, -6 mean (all threads), -7 sd (all); 0 for another name.
     int derivedId = 0;
     /// Cells by event id, laid out like a thread's rows. A count the source marks as unknown

@@ -119,7 +119,7 @@ std::size_t normaliseAtomicRow(AtomicRow& row)
     AtomicRow out;
     for (auto i : order) {
         if (!out.events.empty() && out.events.back() == row.events[i]) {
-            // Pooled merge (SEMANTICS.md 1.5).
+            // Pooled merge (docs/SEMANTICS.md 1.5).
             const double n1 = out.count.back();
             const double n2 = row.count[i];
             const double total = n1 + n2;
@@ -429,7 +429,7 @@ void TrialBuilder::finishMetadata()
     m_trial->m_threadMetadata.assign(n, {});
     if (n == 0)
         return;
-    // ParaProf's rule (FORMATS.md 1.3), chosen over a strict "same on every thread" because TAU
+    // ParaProf's rule (docs/FORMATS.md 1.3), chosen over a strict "same on every thread" because TAU
     // often writes the full block on thread 0 only: the common set starts with the first
     // thread's pairs; a key leaves it when a thread has it missing from the set, with another
     // value, or with a timer context. So a key held only by the first thread stays trial-wide.

@@ -35,7 +35,7 @@ public:
     /// Adding the same cell twice sums it (and records a warning).
     void addInterval(ThreadIndex t, EventId e, double calls, double subrs, std::span<const double> excl,
         std::span<const double> incl);
-    /// Adds an atomic record; a duplicate is pooled (SEMANTICS.md 1.5).
+    /// Adds an atomic record; a duplicate is pooled (docs/SEMANTICS.md 1.5).
     void addAtomic(ThreadIndex t, AtomicEventId e, double count, double max, double min, double mean, double sumSquares);
 
     /// Bulk path for readers: replaces the rows (one per thread, in thread-index order). Rows may
@@ -45,7 +45,7 @@ public:
 
     void addMetadata(const QString& key, const QString& value);
     /// Per-thread metadata. build() moves a key to the trial-wide map when the first thread has
-    /// it and no thread has it with another value or forcePerThread (ParaProf's rule, FORMATS.md 1.3).
+    /// it and no thread has it with another value or forcePerThread (ParaProf's rule, docs/FORMATS.md 1.3).
     void addThreadMetadata(ThreadIndex t, const QString& key, const QString& value, bool forcePerThread = false);
     void addWarning(const QString& warning) { m_trial->m_warnings.append(warning); }
     /// Bulk path for readers: the trial's string pool, and raw per-thread entries using its ids.

@@ -1,4 +1,4 @@
-// Caliper json-split reader (FORMATS.md 6.3). The mapping to the model is in caliprofile.cpp.
+// Caliper json-split reader (docs/FORMATS.md 6.3). The mapping to the model is in caliprofile.cpp.
 //
 // How the bytes are read
 // ----------------------

@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// Caliper `json-split` files (cali-query ... format json-split; FORMATS.md 6.3): the keys data,
+/// Caliper `json-split` files (cali-query ... format json-split; docs/FORMATS.md 6.3): the keys data,
 /// columns, column_metadata and nodes, any other key being a global. The hierarchy column's nodes
 /// (source.function#callpath.address, else path) become call-path events "a => b => c" plus flat
 /// events; is_value columns are metrics; mpi.rank selects the thread. Parsed by a small JSON parser

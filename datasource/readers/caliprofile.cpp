@@ -1,4 +1,4 @@
-// Caliper profiles to the model (FORMATS.md 6.3), shared by the .cali and json-split readers.
+// Caliper profiles to the model (docs/FORMATS.md 6.3), shared by the .cali and json-split readers.
 //
 // What the model gets
 // -------------------
@@ -6,7 +6,7 @@
 //   column's nodes in json-split) becomes call-path events "main => lulesh.cycle => ...", as TAU
 //   names them (group TAU_CALLPATH plus the region attribute, e.g. "function", "loop",
 //   "mpi.function"); a root region is a flat event of one component. Every region name is also a
-//   flat event holding SEMANTICS.md 1.4's flat values: exclusive values summed over all regions of
+//   flat event holding docs/SEMANTICS.md 1.4's flat values: exclusive values summed over all regions of
 //   that name, inclusive values summed over the outermost ones only. Region names are normalised
 //   like event names (white space collapsed; "=>" inside a name becomes "= >", as the CUBE reader
 //   does) and an empty name becomes "(unnamed)"; two sibling regions with the same name are one
@@ -491,7 +491,7 @@ private:
         m_eventCount = maxEvent;
     }
 
-    /// A region is outermost when no ancestor has its name (SEMANTICS.md 1.4's recursion rule).
+    /// A region is outermost when no ancestor has its name (docs/SEMANTICS.md 1.4's recursion rule).
     void computeOutermost()
     {
         m_outermost.assign(m_R + 1, true);
@@ -516,7 +516,7 @@ private:
                 ++rootsDeeper;
         if (rootsDeeper > 0)
             m_warnings << QStringLiteral("%1 root region(s) also occur deeper in the tree; on the threads their events "
-                                         "hold the flat totals (SEMANTICS.md 1.4), not the root alone")
+                                         "hold the flat totals (docs/SEMANTICS.md 1.4), not the root alone")
                               .arg(rootsDeeper);
         std::vector<int> active(m_eventCount, 0);
         struct Frame {

@@ -11,7 +11,7 @@
 
 namespace parallax {
 
-/// What the two Caliper readers (native .cali and json-split, FORMATS.md 6.3) hand to the shared
+/// What the two Caliper readers (native .cali and json-split, docs/FORMATS.md 6.3) hand to the shared
 /// assembler: a region tree, value columns, and records that attach values to (rank, region).
 /// The assembler (assembleCaliTrial) maps them to the model; see the top of caliprofile.cpp.
 struct CaliProfile {

@@ -1,4 +1,4 @@
-// Native Caliper .cali reader (FORMATS.md 6.3). The mapping to the model is in caliprofile.cpp.
+// Native Caliper .cali reader (docs/FORMATS.md 6.3). The mapping to the model is in caliprofile.cpp.
 //
 // How the bytes are read
 // ----------------------
@@ -8,7 +8,7 @@
 //   last line without one was cut short (an error, "truncated"). Empty lines are skipped. The file
 //   may be gzip-compressed.
 // * `__rec=node,id=I,attr=A,data=D[,parent=P]` defines context-tree node I. Built-in nodes 0-10 are
-//   implicit (FORMATS.md 6.3, inferred from Caliper's metadata tree: 0-7 the types usr, int, uint,
+//   implicit (docs/FORMATS.md 6.3, inferred from Caliper's metadata tree: 0-7 the types usr, int, uint,
 //   string, addr, double, bool, type; 8 cali.attribute.name, 9 cali.attribute.type, 10
 //   cali.attribute.prop). A node whose attr is 8 defines an attribute: its name is D, its type the
 //   type node at the root of its parent chain, its properties the value of the prop (10) node in that

@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// Native Caliper `.cali` files (FORMATS.md 6.3): text records `__rec=node|ctx|globals`, read line by
+/// Native Caliper `.cali` files (docs/FORMATS.md 6.3): text records `__rec=node|ctx|globals`, read line by
 /// line (plain or gzip). Node records build the attribute definitions and the context tree; nested
 /// attributes (function, loop, region, mpi.function, ...) form the region tree, which becomes
 /// call-path events "a => b => c" plus flat events; ctx records give the values; globals become trial

@@ -20,7 +20,7 @@ class TrialBuilder;
 ///   a flat event of one component.
 /// * Every distinct component becomes a flat event: excl, calls and subrs are the sums over its
 ///   nodes, incl the sum over its outermost nodes (no ancestor with the same component), so
-///   recursion is not counted twice (SEMANTICS.md 1.4).
+///   recursion is not counted twice (docs/SEMANTICS.md 1.4).
 /// * Siblings with the same component: when their distinguishers differ (e.g. "node 46" for two
 ///   HPCToolkit frames that are both "<unknown procedure>"), the later ones are renamed
 ///   "name [distinguisher]" and stay separate events; otherwise they become one event whose values

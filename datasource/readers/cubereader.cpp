@@ -1,4 +1,4 @@
-// CUBE reader (FORMATS.md 5; SEMANTICS.md 1.3, 1.4).
+// CUBE reader (docs/FORMATS.md 5; docs/SEMANTICS.md 1.3, 1.4).
 //
 // What the model gets
 // -------------------
@@ -15,12 +15,12 @@
 //   TAU_ATOMIC (count: u32, then min, max, sum, sum of squares: f64), NDOUBLES(n) (parts 1..n) and
 //   HISTOGRAM(n) (min, max, bin 1..bin n). Their min/max parts are non-additive (as MINDOUBLE/MAXDOUBLE
 //   below); the others add up. The part metrics follow all declared metrics.
-// * Metric tree. Stored values are inclusive along the metric tree (FORMATS.md 5.1: "Time" already
+// * Metric tree. Stored values are inclusive along the metric tree (docs/FORMATS.md 5.1: "Time" already
 //   contains its children "Execution", "Overhead", ...). Each model metric holds its stored value,
 //   i.e. what CUBE shows for a collapsed metric; the metric-exclusive value (stored minus children)
 //   is not materialised. The tree itself is kept as trial metadata "CUBE metric <name>" (parent,
 //   uniq_name, type, dtype, uom, url with "@mirror@" expanded to the first <murl>, description), as
-//   display information only (SEMANTICS.md 1.2).
+//   display information only (docs/SEMANTICS.md 1.2).
 // * Call tree. Each cnode becomes the call-path event "root => child => ... => leaf" (a root is a
 //   flat event of one component). The leaf name is the region name, with " [ <key> = <value> ]"
 //   for cnode parameters (TAU's parameter form, group TAU_PARAM). A region whose one-letter
@@ -44,7 +44,7 @@
 //   maximum over the subtree) mixes different call paths and is not reproduced; merged events take the
 //   minimum (maximum) over their cnodes that ran. The names are listed in the trial metadata key
 //   "CUBE non-additive metrics": sums of them over threads or events mean nothing.
-// * Flat events. Each leaf name is also a flat event holding SEMANTICS.md 1.4's flat values over all
+// * Flat events. Each leaf name is also a flat event holding docs/SEMANTICS.md 1.4's flat values over all
 //   cnodes with that leaf: excl, calls and subrs summed; incl summed over the outermost such cnodes
 //   (no ancestor with the same leaf), so recursion is not counted twice. A call-tree root is its own
 //   flat event; if its region also occurs deeper in the tree, that event holds the flat totals (with a
@@ -65,14 +65,14 @@
 // * XML (CUBE 3 .cube, .cube.gz, and anchor.xml) is parsed incrementally with QXmlStreamReader, fed
 //   in 256 KiB chunks through a filter that escapes a bare '&' (one that does not start &amp; &lt;
 //   &gt; &quot; &apos; or a character reference) as &amp; outside CDATA, comments and processing
-//   instructions. Real writers leave such '&'s raw (FORMATS.md 5.1); each load that needed it gets one
+//   instructions. Real writers leave such '&'s raw (docs/FORMATS.md 5.1); each load that needed it gets one
 //   warning with the count and the first line. Escaping does not change line numbers.
 // * .cube.gz is inflated with zlib in chunks (concatenated gzip members are one stream).
 // * .cubex is read with libarchive straight from the tar, never extracted. anchor.xml is usually the
 //   last member, and a .data member can come before its .index, so: pass 1 parses anchor.xml, keeps
 //   the (small) .index members and decodes every .data member whose index and anchor are known; if
 //   any .data member came too early, pass 2 re-reads the archive for those members only. .index and
-//   .data follow FORMATS.md 5.3 (byte order from the index mark; SPARSE and DENSE; row ids are
+//   .data follow docs/FORMATS.md 5.3 (byte order from the index mark; SPARSE and DENSE; row ids are
 //   positions in the per-metric enumeration: pre-order for EXCLUSIVE, sibling blocks for INCLUSIVE,
 //   id order for SIMPLE). "ZCUBEX.DATA" is: i64 entry count n, n x (i64 uncompressed position, i64
 //   compressed position, i64 compressed size), then the zlib streams in order, which inflate to the
@@ -426,7 +426,7 @@ private:
 
 // ---- the '&' filter ------------------------------------------------------------------------------
 
-/// Escapes a bare '&' (FORMATS.md 5.1) in a byte stream of XML. A tail that cannot be judged yet
+/// Escapes a bare '&' (docs/FORMATS.md 5.1) in a byte stream of XML. A tail that cannot be judged yet
 /// (an '&' or '<' too close to the end of the chunk) is held back until the next chunk.
 class AmpersandFilter {
 public:
@@ -1008,7 +1008,7 @@ private:
         m.line = m_xml.lineNumber();
         m.typeText = attr("type").toString().trimmed().toUpper();
         if (m.typeText.isEmpty() && parent >= 0)
-            m.typeText = m_doc.metrics[static_cast<std::size_t>(parent)].typeText; // FORMATS.md 5.2
+            m.typeText = m_doc.metrics[static_cast<std::size_t>(parent)].typeText; // docs/FORMATS.md 5.2
         m_doc.metrics.push_back(std::move(m));
         return static_cast<int>(m_doc.metrics.size() - 1);
     }
@@ -1251,7 +1251,7 @@ QString classifyMetric(CubeMetric& m, int major)
     return {};
 }
 
-// ---- call-tree enumerations (FORMATS.md 5.3) -------------------------------------------------------
+// ---- call-tree enumerations (docs/FORMATS.md 5.3) -------------------------------------------------------
 
 /// Data row positions -> cnode positions (document order) for a metric of this kind.
 std::vector<int> enumeration(const CubeDocument& doc, MetricKind kind)
@@ -1902,7 +1902,7 @@ void decodeDataMember(ArchiveReader& reader, CubeDocument& doc, CubeMetric& metr
         fail(QStringLiteral("member %1 byte 0: expected the marker 'CUBEX.DATA' or 'ZCUBEX.DATA', found '%2'")
                  .arg(quoted(member), QString::fromLatin1(QByteArray(head.data(), qsizetype(head.size())).toHex(' '))),
             0, reader.archiveOffset(0));
-    // Compressed (FORMATS.md 5.3 ✘): see the note at the top of this file.
+    // Compressed (docs/FORMATS.md 5.3 ✘): see the note at the top of this file.
     std::vector<char> all;
     while (const std::size_t n = reader.read(buffer.data(), buffer.size()))
         all.insert(all.end(), buffer.data(), buffer.data() + n);
@@ -2091,7 +2091,7 @@ private:
                 ++m_movedThreads;
             const ThreadIndex t = m_builder.addThread(key);
             m_threads.push_back(t);
-            // System tree names (SEMANTICS.md 1.3).
+            // System tree names (docs/SEMANTICS.md 1.3).
             std::vector<const SysNode*> chain;
             for (int s = g ? g->sysNode : -1; s >= 0 && chain.size() < 64;
                  s = m_doc.sysNodes[static_cast<std::size_t>(s)].parent)
@@ -2259,7 +2259,7 @@ private:
                 paths[c].clear(); // only parents' paths are needed later
         }
         paths.clear();
-        // Groups of cnodes per event; flat events use SEMANTICS.md 1.4's rule ("outermost" flags).
+        // Groups of cnodes per event; flat events use docs/SEMANTICS.md 1.4's rule ("outermost" flags).
         m_eventCount = 0;
         for (std::size_t c = 0; c < m_nC; ++c)
             m_eventCount = std::max(
@@ -2296,7 +2296,7 @@ private:
             recursive += roots[e] > 0 && deep[e] ? 1 : 0;
         if (recursive > 0)
             m_warnings << QStringLiteral("%1 call-tree root(s) also occur deeper in the call tree; their events hold "
-                                         "the flat totals (SEMANTICS.md 1.4), not the root alone")
+                                         "the flat totals (docs/SEMANTICS.md 1.4), not the root alone")
                               .arg(recursive);
         if (mergedPaths > 0)
             m_warnings << QStringLiteral("%1 cnode(s) have the same call path as an earlier cnode (another call site "

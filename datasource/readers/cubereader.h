@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// CUBE profiles (FORMATS.md 5): CUBE 4 `.cubex` tars (anchor.xml plus one <id>.index/<id>.data
+/// CUBE profiles (docs/FORMATS.md 5): CUBE 4 `.cubex` tars (anchor.xml plus one <id>.index/<id>.data
 /// pair per metric, read with libarchive straight from the archive) and CUBE 3 XML `.cube` or
 /// `.cube.gz` (inflated in chunks). The XML is parsed incrementally with QXmlStreamReader behind a
 /// filter that escapes bare '&' (real CUBE writers leave them raw). Cnodes become call-path events

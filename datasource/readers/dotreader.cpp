@@ -1,4 +1,4 @@
-// gprof2dot DOT reader (FORMATS.md 8: hatchet/gprof2dot-cpi; the format Hatchet's from_gprof_dot reads).
+// gprof2dot DOT reader (docs/FORMATS.md 8: hatchet/gprof2dot-cpi; the format Hatchet's from_gprof_dot reads).
 //
 // What the model gets
 // -------------------

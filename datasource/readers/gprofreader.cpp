@@ -1,4 +1,4 @@
-// gprof text reader (FORMATS.md 6.1).
+// gprof text reader (docs/FORMATS.md 6.1).
 //
 // What the model gets
 // -------------------
@@ -7,7 +7,7 @@
 //   prints the flat profile first, BSD and AIX the call graph; either order makes one report).
 //   Report k (0-based) becomes thread (k, 0, 0): gprof profiles one process, so separate reports
 //   are separate processes (or runs). A file with more than one report gets a warning saying so.
-// * Metric. One metric "TIME", unit "us" (TAU's convention, SEMANTICS.md 1.2): gprof seconds x 10^6.
+// * Metric. One metric "TIME", unit "us" (TAU's convention, docs/SEMANTICS.md 1.2): gprof seconds x 10^6.
 // * Flat events, one per function name (flat-profile rows and call-graph primary lines):
 //     excl  = self seconds of the flat profile (of the primary line when the flat profile does not
 //             list the function);

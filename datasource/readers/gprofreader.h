@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// gprof text output (FORMATS.md 6.1): GNU, AIX and BSD layouts, flat profile and/or call graph,
+/// gprof text output (docs/FORMATS.md 6.1): GNU, AIX and BSD layouts, flat profile and/or call graph,
 /// several reports in one file. Read line by line (plain or gzip). Each report becomes one thread
 /// (report k -> k,0,0) with metric TIME in microseconds; functions become flat events, call-graph
 /// arcs "caller => callee" call-path events. The mapping (and how cycles are represented) is

@@ -1,4 +1,4 @@
-// HPCToolkit experiment database reader (FORMATS.md 6.4).
+// HPCToolkit experiment database reader (docs/FORMATS.md 6.4).
 //
 // The bytes
 // ---------

@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// HPCToolkit experiment databases as written by hpcprof-mpi (FORMATS.md 6.4): a directory with
+/// HPCToolkit experiment databases as written by hpcprof-mpi (docs/FORMATS.md 6.4): a directory with
 /// experiment.xml (metric, load-module, file and procedure tables and the calling-context tree)
 /// and one binary *.metric-db per rank and thread. experiment.xml is parsed incrementally with
 /// QXmlStreamReader; each metric-db is read and decoded on its own. Ranks become threads

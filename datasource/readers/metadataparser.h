@@ -15,7 +15,7 @@ struct MetadataAttribute {
     bool hasTimerContext = false;
 };
 
-/// A small, fast and tolerant parser for TAU's `<metadata>` XML (FORMATS.md 1.3): entities,
+/// A small, fast and tolerant parser for TAU's `<metadata>` XML (docs/FORMATS.md 1.3): entities,
 /// CDATA, `tau:`-prefixed tags, nested values and arrays. It never throws; on malformed input it
 /// returns what it could read and sets `error` with the byte offset (relative to the input).
 struct MetadataParseResult {

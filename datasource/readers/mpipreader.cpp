@@ -1,4 +1,4 @@
-// mpiP report reader (FORMATS.md 6.2; mpiP 3.x text reports).
+// mpiP report reader (docs/FORMATS.md 6.2; mpiP 3.x text reports).
 //
 // The report
 // ----------
@@ -35,7 +35,7 @@
 // * One call-path event per call site: its frames from the outermost (highest Lev) to Lev 0, each
 //   written "Parent_Funct [{file} {line}]" (or "Parent_Funct [{address}]"), then "MPI_<call>", e.g.
 //   "timestep [{heat2d.c} {210}] => exchange_halo [{heat2d.c} {120}] => MPI_Isend". The brackets
-//   are TAU's source-location form, so the NO_SOURCE policy (SEMANTICS.md 1.9) gives the plain
+//   are TAU's source-location form, so the NO_SOURCE policy (docs/SEMANTICS.md 1.9) gives the plain
 //   "timestep => exchange_halo => MPI_Isend" and pprof-style names omit them. Per task: calls =
 //   Count, exclusive = inclusive = Count x Mean (the report gives no exact total; Mean has 3
 //   significant digits), subrs 0. Groups MPI, TAU_CALLPATH. The frame prefixes are not events

@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// mpiP text reports (FORMATS.md 6.2; mpiP 3.x): one thread per MPI task, metric TIME (us), the
+/// mpiP text reports (docs/FORMATS.md 6.2; mpiP 3.x): one thread per MPI task, metric TIME (us), the
 /// application event ".MpiP.Application", one call-path event per call site ("frame [{file} {line}]
 /// => ... => MPI_Call"), flat MPI_* events, and per-call-site user events for call durations, sent
 /// message sizes and I/O sizes. The mapping is described at the top of mpipreader.cpp.

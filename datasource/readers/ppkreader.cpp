@@ -214,7 +214,7 @@ private:
     std::size_t m_currentPos = 0;
 };
 
-/// Decodes the uncompressed stream (FORMATS.md 3) into a TrialBuilder. Reads go through a window
+/// Decodes the uncompressed stream (docs/FORMATS.md 3) into a TrialBuilder. Reads go through a window
 /// buffer with one bounds check per item (per batch of records on the hot paths).
 class Parser {
 public:
@@ -318,7 +318,7 @@ private:
         return v;
     }
 
-    /// A u16 byte length and that many bytes of modified UTF-8 (FORMATS.md 3).
+    /// A u16 byte length and that many bytes of modified UTF-8 (docs/FORMATS.md 3).
     /// `what` describes the string for error messages; it is called only when something is wrong.
     template <typename Describe>
     QString str(const Describe& what)
@@ -815,7 +815,7 @@ private:
                 m_atomicSeen[a.index()] = stamp;
                 row.events.push_back(a);
                 row.count.push_back(static_cast<double>(loadI32(p + 4)));
-                // ppk order is min, max, mean (FORMATS.md 3); the text profile's is max, min.
+                // ppk order is min, max, mean (docs/FORMATS.md 3); the text profile's is max, min.
                 row.min.push_back(loadF64(p + 8));
                 row.max.push_back(loadF64(p + 16));
                 row.mean.push_back(loadF64(p + 24));
@@ -865,7 +865,7 @@ private:
                                        "so no checksum was verified)");
         if (m_mergedFunctions > 0)
             warnings << QStringLiteral("%1 function name(s) are the same as another after normalisation "
-                                       "(FORMATS.md 1.4); their values were summed")
+                                       "(docs/FORMATS.md 1.4); their values were summed")
                             .arg(m_mergedFunctions);
         if (m_mergedUserEvents > 0)
             warnings << QStringLiteral(
@@ -901,7 +901,7 @@ private:
             appendRow(m_rows[t], std::move(repeated));
         }
 
-        // Per-thread metadata goes through the builder, which applies FORMATS.md 1.3 on top of the
+        // Per-thread metadata goes through the builder, which applies docs/FORMATS.md 1.3 on top of the
         // trial-common map read above.
         for (std::size_t t = 0; t < m_threadMetadata.size(); ++t)
             if (!m_threadMetadata[t].empty())

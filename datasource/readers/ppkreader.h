@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// ParaProf packed profiles (.ppk, FORMATS.md 3): a gzip'd big-endian Java DataOutputStream with
+/// ParaProf packed profiles (.ppk, docs/FORMATS.md 3): a gzip'd big-endian Java DataOutputStream with
 /// the trial and per-thread metadata, metrics, groups, functions, user events and one sparse record
 /// list per thread. The stream is inflated and decoded in 256 KiB chunks (on a second thread when
 /// one is allowed), never held whole. Errors give the byte offset in the uncompressed stream.

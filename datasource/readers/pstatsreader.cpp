@@ -33,7 +33,7 @@
 // -------------------
 // * One thread (0,0,0); one metric TIME in microseconds (seconds x 10^6, as TAU's TIME).
 // * Event names: "funcname [{file} {line}]", TAU's source-location form, so the NO_SOURCE and
-//   ROUTINE matching policies (SEMANTICS.md 1.9) reduce it to the bare function name and pprof-style
+//   ROUTINE matching policies (docs/SEMANTICS.md 1.9) reduce it to the bare function name and pprof-style
 //   views show "funcname". Built-ins (file "~", line 0, e.g. "<method 'disable' of
 //   '_lsprof.Profiler' objects>", "<built-in method builtins.next>") keep their name alone, as
 //   pstats prints them. Hatchet shows the same functions as "g pstats_reader_test.py".

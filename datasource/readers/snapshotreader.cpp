@@ -41,7 +41,7 @@ constexpr qint64 ChunkSize = 256 * 1024;
 constexpr std::uint32_t None = std::numeric_limits<std::uint32_t>::max();
 constexpr int MaxMetadataDepth = 64;
 
-/// The bytes of one input as QXmlStreamReader sees them (FORMATS.md 4.1): inflated when the file is
+/// The bytes of one input as QXmlStreamReader sees them (docs/FORMATS.md 4.1): inflated when the file is
 /// gzip (members may be concatenated), NUL bytes removed (TAU's merged writer leaves some between
 /// fragments), and the fragments wrapped in one synthetic root so that they form one document. A
 /// BOM and an XML declaration stay in front of the root. After the input come a newline and the end
@@ -325,7 +325,7 @@ private:
 
 enum class Kind { Metric, Event, Atomic };
 
-/// The definitions of one thread id (or "*"): they accumulate over fragments (FORMATS.md 4.2).
+/// The definitions of one thread id (or "*"): they accumulate over fragments (docs/FORMATS.md 4.2).
 struct Scope {
     IdMap ids[3];
     /// Per kind: temporary id -> the first file id defining it, to spot two ids with one name.
@@ -898,7 +898,7 @@ private:
         }
     }
 
-    /// One <attribute> (FORMATS.md 1.3): nested objects give "parent/child" keys, arrays "[a, b]",
+    /// One <attribute> (docs/FORMATS.md 1.3): nested objects give "parent/child" keys, arrays "[a, b]",
     /// as the TAU profile reader does.
     void parseAttribute(int depth, std::vector<MetaEntry>& out)
     {
@@ -1000,7 +1000,7 @@ private:
                 } else if (child == QLatin1String("group") && kind == Kind::Event) {
                     groups = readText();
                 } else if (child == QLatin1String("units") && kind == Kind::Metric) {
-                    readText(); // TAU writes "unknown"; the unit follows from the name (FORMATS.md 1.1)
+                    readText(); // TAU writes "unknown"; the unit follows from the name (docs/FORMATS.md 1.1)
                 } else {
                     unknownElement();
                 }
@@ -1277,7 +1277,7 @@ private:
                 }
             }
             if (derived) {
-                // A negative count in a derived row means "unknown" (FORMATS.md 4.3).
+                // A negative count in a derived row means "unknown" (docs/FORMATS.md 4.3).
                 for (double& v : values)
                     if (v < 0)
                         v = std::numeric_limits<double>::quiet_NaN();
@@ -1350,7 +1350,7 @@ private:
                 v[0] = std::numeric_limits<double>::quiet_NaN();
             row.events.push_back(AtomicEventId(temp));
             row.count.push_back(v[0]);
-            row.max.push_back(v[1]); // max before min in the file (FORMATS.md 4.2)
+            row.max.push_back(v[1]); // max before min in the file (docs/FORMATS.md 4.2)
             row.min.push_back(v[2]);
             row.mean.push_back(v[3]);
             row.sumSquares.push_back(v[4]);
@@ -1618,7 +1618,7 @@ int SnapshotReader::sniff(const QString& path) const
         return 0;
     const bool named = parseSnapshotFileName(info.fileName(), key) || info.fileName() == QLatin1String("tauprofile.xml")
         || info.fileName() == QLatin1String("tauprofile.xml.gz");
-    // One of the first 10 lines (gzip-transparent) starts with <profile_xml> (FORMATS.md 4.1).
+    // One of the first 10 lines (gzip-transparent) starts with <profile_xml> (docs/FORMATS.md 4.1).
     SnapshotStream raw(path, SnapshotStream::Mode::Raw, nullptr);
     if (raw.start().isNull()) {
         QByteArray head(4096, '\0');
@@ -1804,7 +1804,7 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
             }
             builder.setTimeSeries(t, std::move(points));
         }
-        // The last snapshot is the profile (FORMATS.md 4.1).
+        // The last snapshot is the profile (docs/FORMATS.md 4.1).
         rows.push_back(finalRow(std::move(td.snapshots.back()), eventIds, metricIds, metricCount, missingMetricCells));
         atomicRows.push_back(finalAtomicRow(std::move(td.snapshots.back()), atomicIds));
         td.snapshots.clear();
@@ -1814,7 +1814,7 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
     builder.setIntervalRows(std::move(rows));
     builder.setAtomicRows(std::move(atomicRows));
 
-    // Derived blocks, as the file gives them (FORMATS.md 4.3).
+    // Derived blocks, as the file gives them (docs/FORMATS.md 4.3).
     std::vector<ProvidedStatistic> provided;
     std::set<QString> blankedNames;
     for (const StreamResult* r : good) {

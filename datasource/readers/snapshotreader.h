@@ -4,7 +4,7 @@
 
 namespace parallax {
 
-/// TAU snapshot and merged XML profiles (FORMATS.md 4): a directory of snapshot.N.C.T files
+/// TAU snapshot and merged XML profiles (docs/FORMATS.md 4): a directory of snapshot.N.C.T files
 /// (TAU_PROFILE_FORMAT=snapshot, parsed in parallel) or one tauprofile.xml[.gz] (merged). Each
 /// input is a concatenation of <profile_xml> fragments; it is streamed through QXmlStreamReader
 /// (inflated in chunks when gzip), never held whole.
@@ -14,7 +14,7 @@ namespace parallax {
 /// - The derived blocks of merged files (total, mean, stddev, min, max) are kept as they are in
 ///   Trial::providedStatistics(), not recomputed.
 /// - Definitions are scoped by thread ("*" for all threads) and accumulate across fragments.
-///   Names are canonical (FORMATS.md 1.4); events or user events defined twice under one name
+///   Names are canonical (docs/FORMATS.md 1.4); events or user events defined twice under one name
 ///   are merged (their records summed or pooled, with a warning).
 /// - Errors name the file, the line and the byte offset (in the uncompressed stream for gzip).
 class SnapshotReader : public Reader {
@@ -31,7 +31,7 @@ public:
 
     /// True for "snapshot.N.C.T" with non-negative integers; fills the key.
     static bool parseSnapshotFileName(const QString& fileName, ThreadKey& key);
-    /// ParaProf's derived-thread id for a derived entity name of merged XML (FORMATS.md 4.3):
+    /// ParaProf's derived-thread id for a derived entity name of merged XML (docs/FORMATS.md 4.3):
     /// total -2, mean_no_null -1, stddev_no_null -3, min_no_null -4, max_no_null -5, mean_all -6,
     /// stddev_all -7; 0 for any other name.
     static int derivedThreadId(const QString& entity);

@@ -624,7 +624,7 @@ private:
         return true;
     }
 
-    /// SEMANTICS.md 1.4 keeps odd values as they are but reports them: NaN or infinite numbers,
+    /// docs/SEMANTICS.md 1.4 keeps odd values as they are but reports them: NaN or infinite numbers,
     /// and negative counts (the first `countFields` fields are counts).
     static void noteOddities(const double* v, const char* const* fieldNames, int n, int countFields, qint64 lineNo,
         std::string_view raw, FileResult& result)
@@ -810,7 +810,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         return ReadError { path, 0, -1, QStringLiteral("not a directory") };
     const QDir dir(path);
 
-    // Discover the metric directories (FORMATS.md 1.1).
+    // Discover the metric directories (docs/FORMATS.md 1.1).
     std::vector<MetricDir> metricDirs;
     std::vector<FileWork> single = listProfiles(dir);
     if (!single.empty()) {
@@ -1117,7 +1117,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     if (duplicateAtomicTotal > 0)
         warnings << QStringLiteral("%1 duplicate user event records were merged (pooled count, min, max, mean, sum of squares)").arg(duplicateAtomicTotal);
     // A result of the algebra (a difference, a ratio) has negative values, negative counts, NaN
-    // and infinities by design (SEMANTICS.md 3): its metadata names the operation, and then they
+    // and infinities by design (docs/SEMANTICS.md 3): its metadata names the operation, and then they
     // are no oddity worth a warning.
     bool algebraResult = false;
     if (negativeTotal > 0 || nonFiniteTotal > 0 || negativeCountTotal > 0) {

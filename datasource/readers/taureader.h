@@ -5,7 +5,7 @@
 namespace parallax {
 
 /// TAU profile directories: profile.N.C.T files, or one MULTI__<metric> directory per metric
-/// (FORMATS.md 1). Files are parsed in parallel; names are interned once per trial.
+/// (docs/FORMATS.md 1). Files are parsed in parallel; names are interned once per trial.
 class TauReader : public Reader {
 public:
     QString name() const override { return QStringLiteral("tau"); }
@@ -16,7 +16,7 @@ public:
 
     /// True for "profile.N.C.T" with non-negative integers; fills the key.
     static bool parseProfileFileName(const QString& fileName, ThreadKey& key);
-    /// The metric name rules of FORMATS.md 1.1 applied to line 1 of a file (no metadata).
+    /// The metric name rules of docs/FORMATS.md 1.1 applied to line 1 of a file (no metadata).
     static QString metricNameFromHeader(const QString& firstLine);
 };
 

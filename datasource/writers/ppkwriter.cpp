@@ -245,7 +245,7 @@ void writeTrial(const Trial& trial, GzipSink& sink)
                                          .arg(count) };
             p = putI32(p, static_cast<std::int32_t>(atomics.events[i].index()));
             p = putI32(p, static_cast<std::int32_t>(count));
-            // min, max, mean (FORMATS.md 3).
+            // min, max, mean (docs/FORMATS.md 3).
             p = putF64(p, atomics.min[i]);
             p = putF64(p, atomics.max[i]);
             p = putF64(p, atomics.mean[i]);

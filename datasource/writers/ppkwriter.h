@@ -6,9 +6,9 @@
 
 namespace parallax {
 
-/// Writes a trial as a ParaProf packed profile (FORMATS.md 3): version 2, compatible version 1,
+/// Writes a trial as a ParaProf packed profile (docs/FORMATS.md 3): version 2, compatible version 1,
 /// gzip'd. The trial-wide metadata is the trial map and each thread keeps its own entries (the
-/// split of FORMATS.md 1.3 that the model already holds); threads with negative ids (ParaProf's
+/// split of docs/FORMATS.md 1.3 that the model already holds); threads with negative ids (ParaProf's
 /// derived threads) are not written. Reading the file back gives the same trial, with two limits of
 /// the format: there is no SumExclSqr column, and a user event's sample count is an i32.
 class PpkWriter {

@@ -1,4 +1,4 @@
--- Parallax schema version 3: SEAA semantic models (SEMANTICS.md 5.6) stored in the database, and
+-- Parallax schema version 3: SEAA semantic models (docs/SEMANTICS.md 5.6) stored in the database, and
 -- which trials they are attached to. Idempotent: run when a database is created, by the migration
 -- to version 3, and before the first Parallax write into a foreign TAUdb (with the other side
 -- tables). perfdb does not parse models (it may not link the algebra): `json` is the model file

@@ -43,8 +43,8 @@ CREATE TABLE IF NOT EXISTS parallax_counter (
 );
 
 -- Explicit user-event standard deviations (schema 4). counter_value.standard_deviation holds the
--- sum of squares, as TAU's loader writes it and TAU's reader reads it (FORMATS.md 7.2); an algebra
--- result (a diff, say: SEMANTICS.md 4.3) carries deviations that no sum of squares gives. For
+-- sum of squares, as TAU's loader writes it and TAU's reader reads it (docs/FORMATS.md 7.2); an algebra
+-- result (a diff, say: docs/SEMANTICS.md 4.3) carries deviations that no sum of squares gives. For
 -- each real thread that has such deviations, every one of its counter_value rows has its
 -- deviation here. A bulk table: no foreign keys, like counter_value.
 CREATE TABLE IF NOT EXISTS parallax_counter_deviation (

@@ -1,4 +1,4 @@
--- TAUdb schema for PostgreSQL (FORMATS.md 7.1-7.2), as Parallax creates it in an empty database.
+-- TAUdb schema for PostgreSQL (docs/FORMATS.md 7.1-7.2), as Parallax creates it in an empty database.
 -- Deviations from TAU's taudb.sql, all documented in perfdb/README.md:
 -- * timer_call_data.calls/subroutines and counter_value.sample_count are DOUBLE PRECISION, not INT:
 --   the model keeps calls as doubles (fractions after the algebra) and a round trip must be exact.

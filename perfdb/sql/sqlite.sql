@@ -1,4 +1,4 @@
--- TAUdb schema for SQLite, as Parallax creates it in an empty database. FORMATS.md 7.3: the
+-- TAUdb schema for SQLite, as Parallax creates it in an empty database. docs/FORMATS.md 7.3: the
 -- PostgreSQL column set is the one logical schema in both dialects, with SQLite types (INTEGER PRIMARY
 -- KEY AUTOINCREMENT, REAL, TEXT); the PostgreSQL-only analysis_* tables are left out.
 -- Deviations from TAU's taudb.sql, all documented in perfdb/README.md:

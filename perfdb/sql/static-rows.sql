@@ -1,4 +1,4 @@
--- TAUdb's static rows (FORMATS.md 7.1, 7.2), shared by both dialects. Run once, when the schema is created.
+-- TAUdb's static rows (docs/FORMATS.md 7.1, 7.2), shared by both dialects. Run once, when the schema is created.
 INSERT INTO schema_version (version, description) VALUES (2, 'Changes after Nov. 9, 2012 release');
 
 INSERT INTO data_source (id, name, description) VALUES (0, 'ppk', 'ParaProf packed profile');
@@ -31,7 +31,7 @@ INSERT INTO derived_thread_type (id, name, description) VALUES (-5, 'MAX', 'MAX'
 INSERT INTO derived_thread_type (id, name, description) VALUES (-6, 'MEAN', 'MEAN (nulls are 0 value)');
 INSERT INTO derived_thread_type (id, name, description) VALUES (-7, 'STDDEV', 'STDDEV (nulls are 0 value)');
 
--- The seed view; sub-views break without its parameter (FORMATS.md 7.2).
+-- The seed view; sub-views break without its parameter (docs/FORMATS.md 7.2).
 INSERT INTO taudb_view (parent, name, conjoin) VALUES (NULL, 'All Trials', 'and');
 INSERT INTO taudb_view_parameter (taudb_view, table_name, column_name, operator, value)
     SELECT id, 'trial', 'total_threads', '>', '-1' FROM taudb_view WHERE name = 'All Trials';

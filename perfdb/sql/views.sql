@@ -1,4 +1,4 @@
--- TAUdb's compatibility views, which emulate the legacy PerfDMF tables (FORMATS.md 7.2), except
+-- TAUdb's compatibility views, which emulate the legacy PerfDMF tables (docs/FORMATS.md 7.2), except
 -- interval_event (interval-event-<dialect>.sql). TAUdb defines them on PostgreSQL only; Parallax
 -- creates them on SQLite too. Columns are named by aliases in the SELECT, never by the
 -- `CREATE VIEW v (columns) AS` form: SQLite before 3.9 (the driver TAU bundles is 3.7.2) cannot
@@ -7,7 +7,7 @@
 --   division by zero; Parallax keeps present cells with 0 calls).
 -- * atomic_total_summary and atomic_mean_summary are computed from the real threads' rows (sum,
 --   and mean over the threads that have the event): counter_value has no rows for derived
---   threads, because TAU's reader would turn each into a thread (FORMATS.md 7.2). TAUdb's
+--   threads, because TAU's reader would turn each into a thread (docs/FORMATS.md 7.2). TAUdb's
 --   select thread = -2 (always empty) and thread >= -1 (every real thread).
 -- * standard_deviation is counter_value's column as it is: the sum of squares, as TAU writes it.
 

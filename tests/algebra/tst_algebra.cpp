@@ -1,4 +1,4 @@
-// The cross-experiment algebra against SEMANTICS.md 4 (worked examples, identities, thread
+// The cross-experiment algebra against docs/SEMANTICS.md 4 (worked examples, identities, thread
 // policies, matching), on literal trials, generated trials and the real samples.
 #include "algebra/derivedmetric.h"
 #include "algebra/operations.h"
@@ -104,7 +104,7 @@ std::shared_ptr<Trial> treeTrial(const QString& name, const std::vector<std::pai
 const ThreadKey R0 { 0, 0, 0 };
 const ThreadKey R1 { 1, 0, 0 };
 
-/// SEMANTICS.md 4.7(a): trials A and B, ranks 0 and 1.
+/// docs/SEMANTICS.md 4.7(a): trials A and B, ranks 0 and 1.
 TrialP cubeA()
 {
     return treeTrial(QStringLiteral("A"),
@@ -129,7 +129,7 @@ TrialP cubeB()
                     { QStringLiteral("main => solve => compute_new"), 1 } } } });
 }
 
-/// SEMANTICS.md 4.7(d): trial C.
+/// docs/SEMANTICS.md 4.7(d): trial C.
 TrialP cubeC()
 {
     return treeTrial(QStringLiteral("C"),
@@ -311,7 +311,7 @@ class TestAlgebra : public QObject {
 private Q_SLOTS:
     void cubeDiff()
     {
-        // SEMANTICS.md 4.7(a): diff has 5 nodes; solve incl (4, 4); root incl 7 + 4.5 = 11.5.
+        // docs/SEMANTICS.md 4.7(a): diff has 5 nodes; solve incl (4, 4); root incl 7 + 4.5 = 11.5.
         const auto a = cubeA(), b = cubeB();
         QCOMPARE(inclOf(*a, 0, QStringLiteral("main")) + inclOf(*a, 1, QStringLiteral("main")), 33.5);
         QCOMPARE(inclOf(*b, 0, QStringLiteral("main")) + inclOf(*b, 1, QStringLiteral("main")), 22.0);
@@ -416,7 +416,7 @@ private Q_SLOTS:
 
     void presentOnlyMean()
     {
-        // SEMANTICS.md 4.7(e): io = (3, 0.5), compute_new = (1, 1); incl main (14.5, 13.25) but
+        // docs/SEMANTICS.md 4.7(e): io = (3, 0.5), compute_new = (1, 1); incl main (14.5, 13.25) but
         // sum excl (16.5, 14.0): flagged non-additive.
         AlgebraOptions o;
         o.absent = AbsentCells::Skip;
@@ -444,7 +444,7 @@ private Q_SLOTS:
 
     void hatchetPair()
     {
-        // SEMANTICS.md 4.7(b), one thread.
+        // docs/SEMANTICS.md 4.7(b), one thread.
         const auto left = treeTrial(QStringLiteral("left"),
             { { R0,
                 { { QStringLiteral("A"), 0 }, { QStringLiteral("A => B"), 5 }, { QStringLiteral("A => B => C"), 5 },
@@ -508,7 +508,7 @@ private Q_SLOTS:
 
     void identities()
     {
-        // SEMANTICS.md 4.7(c) on the real cpi sample: diff(X,X) = 0 everywhere with every marker
+        // docs/SEMANTICS.md 4.7(c) on the real cpi sample: diff(X,X) = 0 everywhere with every marker
         // BOTH; mean(X,X,X,X) = X.
         const TrialP x = cpi();
         QVERIFY(x);
@@ -564,7 +564,7 @@ private Q_SLOTS:
 
     void composition()
     {
-        // SEMANTICS.md 4.7(d): diff(mean(A,B), C), and linearity with mean(diff(A,C), diff(B,C)).
+        // docs/SEMANTICS.md 4.7(d): diff(mean(A,B), C), and linearity with mean(diff(A,C), diff(B,C)).
         const auto a = cubeA(), b = cubeB(), c = cubeC();
         const AlgebraResult m = mean({ a, b });
         QVERIFY(m);
@@ -600,7 +600,7 @@ private Q_SLOTS:
 
     void mergeMetrics()
     {
-        // SEMANTICS.md 4.7(f).
+        // docs/SEMANTICS.md 4.7(f).
         const auto a = cubeA();
         const auto fp = treeTrial(QStringLiteral("R"),
             { { R0,
@@ -706,7 +706,7 @@ private Q_SLOTS:
 
     void atomicEvents()
     {
-        // SEMANTICS.md 1.5 / 4.3: diff field-wise on n, min, max, mean, sd; mean pooled.
+        // docs/SEMANTICS.md 1.5 / 4.3: diff field-wise on n, min, max, mean, sd; mean pooled.
         auto make = [](const QString& name, double n, double max, double min, double mean, double sumsqr) {
             TrialBuilder b(name);
             b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
@@ -796,7 +796,7 @@ private Q_SLOTS:
 
     void s3dMeanOfSixteenRuns()
     {
-        // SEMANTICS.md 2 golden data as 16 single-thread runs: the mean of the runs is the mean of
+        // docs/SEMANTICS.md 2 golden data as 16 single-thread runs: the mean of the runs is the mean of
         // the threads, 2025.0034375 s = 0:33:45.003; min, max and the population sd likewise.
         const double s[] = { 2020.588, 2049.899, 2045.356, 1998.833, 2034.705, 2054.211, 2056.913, 2006.531, 2032.193,
             2050.019, 2047.034, 2006.013, 1992.337, 2012.386, 2016.167, 1976.87 };
@@ -885,7 +885,7 @@ private Q_SLOTS:
 
     void threadPolicies()
     {
-        // SEMANTICS.md 4.5 example: P and Q overlap.
+        // docs/SEMANTICS.md 4.5 example: P and Q overlap.
         auto make = [](const QString& name, const std::vector<std::pair<ThreadKey, double>>& values) {
             TrialBuilder b(name);
             b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
@@ -1019,7 +1019,7 @@ private Q_SLOTS:
 
     void normalisedNames()
     {
-        // SEMANTICS.md 1.9 worked strings.
+        // docs/SEMANTICS.md 1.9 worked strings.
         const QString foo = QStringLiteral("int foo(int) C [{foo.c} {3,1}-{7,1}]");
         QCOMPARE(matchComponent(foo, EventMatchPolicy::Exact), foo);
         QCOMPARE(matchComponent(foo, EventMatchPolicy::NoSource), QStringLiteral("int foo(int) C"));

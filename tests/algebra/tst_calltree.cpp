@@ -1,4 +1,4 @@
-// The call tree derived from call-path names (SEMANTICS.md 1.4) on the real samples.
+// The call tree derived from call-path names (docs/SEMANTICS.md 1.4) on the real samples.
 #include "algebra/calltree.h"
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/testutil.h"
@@ -31,7 +31,7 @@ private Q_SLOTS:
         QVERIFY(!tree->isTruncated()); // TAU_CALLPATH_DEPTH = 100
         const int fin = tree->nodeOf(trial->findEvent(QStringLiteral(".TAU application => MPI_Finalize()")));
         QCOMPARE(tree->nodes()[static_cast<std::size_t>(fin)].children.size(), std::size_t(4));
-        // Residual r = incl - excl - sum(children incl) = 0 on rank 0 (SEMANTICS.md 1.4 example).
+        // Residual r = incl - excl - sum(children incl) = 0 on rank 0 (docs/SEMANTICS.md 1.4 example).
         const IntervalRow& row = trial->row(ThreadIndex(0u));
         auto incl = [&](int node) { return row.inclusive(0, static_cast<std::size_t>(row.find(tree->nodes()[static_cast<std::size_t>(node)].event))); };
         double children0 = 0;
@@ -69,7 +69,7 @@ private Q_SLOTS:
         b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
         const ThreadIndex t = b.addThread({ 0, 0, 0 });
         const double v[] = { 1 };
-        // Phase profile (FORMATS.md 1.7): "Iteration 0 => IO Phase => write()"; "Iteration 0 => IO Phase" is absent.
+        // Phase profile (docs/FORMATS.md 1.7): "Iteration 0 => IO Phase => write()"; "Iteration 0 => IO Phase" is absent.
         b.addInterval(t, b.addEvent(QStringLiteral("Iteration 0"), { QStringLiteral("TAU_PHASE") }), 1, 1, v, v);
         b.addInterval(t, b.addEvent(QStringLiteral("Iteration 0 => IO Phase => write()"), { QStringLiteral("TAU_CALLPATH") }), 1, 0, v, v);
         b.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QStringLiteral("3"));

@@ -1,4 +1,4 @@
-// Derived metrics against SEMANTICS.md 3: grammar, errors with positions, IEEE and PARAPROF
+// Derived metrics against docs/SEMANTICS.md 3: grammar, errors with positions, IEEE and PARAPROF
 // modes, evaluation on excl and incl, statistics of derived values, definition files, real data.
 #include "algebra/derivedmetric.h"
 #include "algebra/statistics.h"
@@ -168,7 +168,7 @@ private Q_SLOTS:
 
     void modes()
     {
-        // SEMANTICS.md 3, table of modes.
+        // docs/SEMANTICS.md 3, table of modes.
         const QStringList n { QStringLiteral("A"), QStringLiteral("B"), QStringLiteral("C"), QStringLiteral("Z") };
         const std::vector<double> v { 3, 5, 4, 0 };
         QCOMPARE(eval(QStringLiteral("A - B"), n, v), -2.0);
@@ -221,7 +221,7 @@ private Q_SLOTS:
 
     void workedExample()
     {
-        // SEMANTICS.md 3: TIME 2.0e6/2.5e6 us, PAPI_FP_INS 4.0e9/4.5e9.
+        // docs/SEMANTICS.md 3: TIME 2.0e6/2.5e6 us, PAPI_FP_INS 4.0e9/4.5e9.
         const TrialP trial = literalTrial(
             { QStringLiteral("TIME"), QStringLiteral("PAPI_FP_INS") }, { { { 2.0e6, 2.5e6 }, { 4.0e9, 4.5e9 } } });
         const AlgebraResult g = deriveMetric(*trial, QStringLiteral("\"GFLOP/s\" = PAPI_FP_INS / (TIME * 1000)"));
@@ -261,7 +261,7 @@ private Q_SLOTS:
 
     void statisticsFromDerivedValues()
     {
-        // SEMANTICS.md 3: A = (2, 6), B = (1, 2) -> A/B = (2, 3), mean 2.5 (not 8/3).
+        // docs/SEMANTICS.md 3: A = (2, 6), B = (1, 2) -> A/B = (2, 3), mean 2.5 (not 8/3).
         const TrialP trial = literalTrial(
             { QStringLiteral("A"), QStringLiteral("B") }, { { { 2, 2 }, { 1, 1 } }, { { 6, 6 }, { 2, 2 } } });
         const AlgebraResult r = deriveMetric(*trial, QStringLiteral("R = A / B"));

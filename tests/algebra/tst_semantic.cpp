@@ -1,4 +1,4 @@
-// SEAA semantic views (SEMANTICS.md 5): the worked examples A, A2, B, C, D, E, F with their exact
+// SEAA semantic views (docs/SEMANTICS.md 5): the worked examples A, A2, B, C, D, E, F with their exact
 // numbers, the model file rules, conservation over generated trials and random rule sets, and
 // linearity with the algebra.
 #include "algebra/operations.h"
@@ -462,7 +462,7 @@ void TestSemantic::exampleF()
         QVERIFY(std::abs(find(wrows, QStringLiteral("face:%1").arg(i)).diff - expected[i]) < 1e-9);
 
     // Mapping the diff itself (+16) with B's weights would give 1.40, 1.68, ... : refused, because
-    // the differing metadata is not trial-wide in the diff (SEMANTICS.md 5.5).
+    // the differing metadata is not trial-wide in the diff (docs/SEMANTICS.md 5.5).
     AlgebraOptions options;
     const AlgebraResult diff = difference(*b2, *a2, options);
     QVERIFY2(diff.ok(), qPrintable(diff.error()));

@@ -1,4 +1,4 @@
-// Statistics against SEMANTICS.md section 2, on literal trials and the real cpi sample.
+// Statistics against docs/SEMANTICS.md section 2, on literal trials and the real cpi sample.
 #include "algebra/statistics.h"
 #include "algebra/units.h"
 #include "algebra/values.h"
@@ -24,7 +24,7 @@ class TestStatistics : public QObject {
 private Q_SLOTS:
     void presentOnThreeOfFour()
     {
-        // SEMANTICS.md 2: e present on 3 of 4 threads with values 10, 20, 30.
+        // docs/SEMANTICS.md 2: e present on 3 of 4 threads with values 10, 20, 30.
         TrialBuilder b(QStringLiteral("literal"));
         b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
         const EventId root = b.addEvent(QStringLiteral("root"));
@@ -86,7 +86,7 @@ private Q_SLOTS:
 
     void s3dGolden()
     {
-        // SEMANTICS.md 2: S3D INT_RTE exclusive TIME on 16 threads (seconds, stored in µs).
+        // docs/SEMANTICS.md 2: S3D INT_RTE exclusive TIME on 16 threads (seconds, stored in µs).
         const double s[] = { 2020.588, 2049.899, 2045.356, 1998.833, 2034.705, 2054.211, 2056.913, 2006.531, 2032.193,
             2050.019, 2047.034, 2006.013, 1992.337, 2012.386, 2016.167, 1976.87 };
         TrialBuilder b(QStringLiteral("s3d"));
@@ -110,7 +110,7 @@ private Q_SLOTS:
 
     void hmsRule()
     {
-        // SEMANTICS.md 2: the H:M:S rule reproduces the 16 golden strings and the mean.
+        // docs/SEMANTICS.md 2: the H:M:S rule reproduces the 16 golden strings and the mean.
         const double s[] = { 2020.588, 2049.899, 2045.356, 1998.833, 2034.705, 2054.211, 2056.913, 2006.531, 2032.193,
             2050.019, 2047.034, 2006.013, 1992.337, 2012.386, 2016.167, 1976.87 };
         const char* const golden[] = { "0:33:40.588", "0:34:9.899", "0:34:5.356", "0:33:18.833", "0:33:54.705",
@@ -173,7 +173,7 @@ private Q_SLOTS:
 
     void atomicPooled()
     {
-        // SEMANTICS.md 1.5: pooled with "1 4 4 4 16" gives n 65, mean 71.8154, sd 503.420.
+        // docs/SEMANTICS.md 1.5: pooled with "1 4 4 4 16" gives n 65, mean 71.8154, sd 503.420.
         TrialBuilder b(QStringLiteral("atomic"));
         b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
         const ThreadIndex t = b.addThread({ 0, 0, 0 });

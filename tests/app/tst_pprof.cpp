@@ -1,5 +1,5 @@
 // parallax-cli pprof against the output of TAU's current pprof (tests/data/pprof/tau, see its
-// README for the tau2 commit), output derived by hand, and the facts of FORMATS.md 2.2.
+// README for the tau2 commit), output derived by hand, and the facts of docs/FORMATS.md 2.2.
 #include "app/cli/pprofreport.h"
 #include "tests/common/testutil.h"
 
@@ -143,7 +143,7 @@ private Q_SLOTS:
 
     void cpiExcerpt()
     {
-        // FORMATS.md 2.2, hatchet/tau-cpi-mpi node 0.
+        // docs/FORMATS.md 2.2, hatchet/tau-cpi-mpi node 0.
         const auto trial = mustLoad(dataPath(QStringLiteral("hatchet/tau-cpi-mpi")));
         QVERIFY(trial);
         const QStringList out = lines(pprofReport(*trial, {}));
@@ -155,7 +155,7 @@ private Q_SLOTS:
             QStringLiteral("---------------------------------------------------------------------------------------"),
             QStringLiteral("100.0        0.449           51           1           7      51781 .TAU application"),
             QStringLiteral(" 62.4            4           32           1           4      32304 .TAU application => MPI_Finalize() "),
-            // FORMATS.md's excerpt leaves this tie out; pprof prints it (byte order after the call path).
+            // docs/FORMATS.md's excerpt leaves this tie out; pprof prints it (byte order after the call path).
             QStringLiteral(" 62.4            4           32           1           4      32304 MPI_Finalize() "),
             QStringLiteral(" 53.1           27           27           1           0      27490 .TAU application => MPI_Finalize() => MPI_File_open()"),
         };

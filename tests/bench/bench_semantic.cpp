@@ -1,4 +1,4 @@
-// bench_semantic: times SEAA attribution (SEMANTICS.md 5) of a big trial through a 50-rule model
+// bench_semantic: times SEAA attribution (docs/SEMANTICS.md 5) of a big trial through a 50-rule model
 // and prints JSON lines.
 //   bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]
 // Without DIR a trial is synthesized like `parallax-cli synth --threads T --events E` (default

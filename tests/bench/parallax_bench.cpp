@@ -316,7 +316,7 @@ std::shared_ptr<Trial> syntheticTrial(int threadCount, int eventCount)
     return b.build();
 }
 
-/// Writes a trial as TAU merged XML (FORMATS.md 4): one definitions fragment (thread "*"), one
+/// Writes a trial as TAU merged XML (docs/FORMATS.md 4): one definitions fragment (thread "*"), one
 /// fragment per thread with rank 0 last and a NUL byte in front (as TAU's merged writer leaves),
 /// then the seven derived fragments, computed here.
 class MergedXmlWriter {
@@ -694,7 +694,7 @@ bool writeSyntheticCubex(const QString& path, int locations, int cnodes)
         parent[static_cast<std::size_t>(c)] = (c - 1) / 8;
         children[static_cast<std::size_t>((c - 1) / 8)].push_back(c);
     }
-    // Pre-order (exclusive rows) and sibling blocks (inclusive rows), FORMATS.md 5.3.
+    // Pre-order (exclusive rows) and sibling blocks (inclusive rows), docs/FORMATS.md 5.3.
     std::vector<int> pre, wide { 0 };
     std::vector<int> stack { 0 };
     while (!stack.empty()) {

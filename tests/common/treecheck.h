@@ -13,7 +13,7 @@ inline bool closeTo(double a, double b, double rel = 1e-9)
     return std::fabs(a - b) <= rel * std::max({ 1.0, std::fabs(a), std::fabs(b) });
 }
 
-/// SEMANTICS.md 1.4 on every thread and metric: for call-tree nodes incl = excl + sum of the
+/// docs/SEMANTICS.md 1.4 on every thread and metric: for call-tree nodes incl = excl + sum of the
 /// children's incl and subrs = sum of the children's calls; for other flat events excl (calls) =
 /// the sum over the nodes with that leaf and incl = the sum over the outermost ones.
 inline void checkTreeConsistency(const Trial& t, double rel = 1e-9)

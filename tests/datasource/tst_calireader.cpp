@@ -1,6 +1,6 @@
 // The Caliper readers (.cali and json-split) against every fact of ../shared/data/hatchet/MANIFEST.md
-// (rows caliper-*) and ../shared/data/thicket/MANIFEST.md, FORMATS.md 6.3 and 8, the call-tree
-// consistency relations of SEMANTICS.md 1.4, and hand-made fixtures and bad inputs.
+// (rows caliper-*) and ../shared/data/thicket/MANIFEST.md, docs/FORMATS.md 6.3 and 8, the call-tree
+// consistency relations of docs/SEMANTICS.md 1.4, and hand-made fixtures and bad inputs.
 #include "datasource/readers/calijsonreader.h"
 #include "datasource/readers/caliprofile.h"
 #include "datasource/readers/calireader.h"
@@ -126,7 +126,7 @@ double provided(const Trial& t, int derivedId, const QString& event)
     return i < 0 ? std::numeric_limits<double>::quiet_NaN() : s->row.inclusive(m.index(), std::size_t(i));
 }
 
-/// SEMANTICS.md 1.4 on the call-path tree: incl = excl + sum of the children's incl, per thread.
+/// docs/SEMANTICS.md 1.4 on the call-path tree: incl = excl + sum of the children's incl, per thread.
 void checkResiduals(const Trial& t)
 {
     const MetricId m = t.findMetric(QStringLiteral("time"));

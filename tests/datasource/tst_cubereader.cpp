@@ -1,7 +1,7 @@
 // The CUBE reader against the facts in ../shared/data/{cubelib,tau2,cube/*,extrap}/MANIFEST.md and
-// FORMATS.md 5, pycubexr's CSV dumps of expected values (every value),
+// docs/FORMATS.md 5, pycubexr's CSV dumps of expected values (every value),
 // values checked by hand against the raw .data bytes, the call-tree consistency relations of
-// SEMANTICS.md 1.4, and hand-made bad and unusual archives and XML.
+// docs/SEMANTICS.md 1.4, and hand-made bad and unusual archives and XML.
 #include "datasource/readers/cubereader.h"
 #include "tests/common/minitar.h"
 #include "tests/common/testutil.h"
@@ -144,7 +144,7 @@ bool hasWarning(const Trial& t, const QString& part)
     return false;
 }
 
-/// SEMANTICS.md 1.4 on every thread, for every additive metric: incl(p) = excl(p) + Σ incl(children),
+/// docs/SEMANTICS.md 1.4 on every thread, for every additive metric: incl(p) = excl(p) + Σ incl(children),
 /// subrs(p) = Σ calls(children); and the flat rule for flat events that are not call-tree roots.
 void checkConsistency(const Trial& t)
 {
@@ -565,7 +565,7 @@ private Q_SLOTS:
         QCOMPARE(r.error().file, fake);
     }
 
-    // ---- tau2/cube-scorep-cpi (MANIFEST + FORMATS.md 8) ---------------------------------------------
+    // ---- tau2/cube-scorep-cpi (MANIFEST + docs/FORMATS.md 8) ---------------------------------------------
 
     void scorepFacts()
     {
@@ -613,7 +613,7 @@ private Q_SLOTS:
         QCOMPARE(t->provenance().reader, QStringLiteral("cube"));
         QCOMPARE(t->provenance().source, QFileInfo(scorep()).absoluteFilePath());
 
-        // Rank 0 inclusive time (FORMATS.md 8).
+        // Rank 0 inclusive time (docs/FORMATS.md 8).
         const QString time = QStringLiteral("Time");
         QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("cpi"), time) - 5.055626) < 5e-7);
         QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("cpi => main"), time) - 5.055581) < 5e-7);
@@ -767,7 +767,7 @@ private Q_SLOTS:
             QVERIFY(t->findEvent(QStringLiteral("bar")).isValid());
             checkConsistency(*t);
         }
-        // The cubex keeps its misc members (FORMATS.md 5.3: they must be preserved).
+        // The cubex keeps its misc members (docs/FORMATS.md 5.3: they must be preserved).
         QVERIFY(
             y->metadataValue(QStringLiteral("CUBE misc Humpty Dumpty")).startsWith(QLatin1String("Humpty Dumpty sat")));
         QVERIFY(y->metadataValue(QStringLiteral("CUBE misc Jabberwocky")).contains(QLatin1String("bryllyg")));
@@ -1120,7 +1120,7 @@ private Q_SLOTS:
         }
         QCOMPARE(member(swapped, QStringLiteral("0.index"))->data.mid(11, 4), QByteArray("\0\0\0\1", 4));
         same(swapped, QStringLiteral("bigendian.cubex"));
-        // Compressed data (ZCUBEX.DATA, FORMATS.md 5.3 ✘): one zlib entry per row.
+        // Compressed data (ZCUBEX.DATA, docs/FORMATS.md 5.3 ✘): one zlib entry per row.
         QList<TarMember> compressed = original;
         for (auto& m : compressed) {
             if (!m.name.endsWith(QLatin1String(".data")))
@@ -1246,7 +1246,7 @@ private Q_SLOTS:
         const auto nd = mustRead(complexPath);
         QVERIFY(nd);
         QVERIFY(hasWarning(*nd, QStringLiteral("data type NDOUBLES(100000000)")));
-        // Row ids are positions in a per-metric enumeration (FORMATS.md 5.3), not cnode ids: with the
+        // Row ids are positions in a per-metric enumeration (docs/FORMATS.md 5.3), not cnode ids: with the
         // children of main written bar (id 2) before foo (id 1), row 1 of an EXCLUSIVE metric is bar
         // (pre-order), of a SIMPLE metric foo (id order).
         for (const bool simple : { false, true }) {
@@ -1761,7 +1761,7 @@ private Q_SLOTS:
                 + third);
         // Severities: metric 0 (Time) on cnode 0 starts 0 1 2 3; metric 4 (mpi_latesender) 4 5 6 7. The
         // root's region UNKNOWN is also cnode 169 (rows 169 170 ... and 173 174 ...), so its event holds
-        // the flat totals of both (SEMANTICS.md 1.4), with a warning.
+        // the flat totals of both (docs/SEMANTICS.md 1.4), with a warning.
         QVERIFY(hasWarning(*t, QStringLiteral("1 call-tree root(s) also occur deeper")));
         for (int l = 0; l < 4; ++l) {
             const ThreadKey key { l, 0, l };

@@ -1,5 +1,5 @@
 // The gprof2dot DOT reader against the facts in ../shared/data/hatchet/MANIFEST.md (gprof2dot-cpi)
-// and FORMATS.md 8, the DOT syntax on hand-made graphs, and damaged inputs.
+// and docs/FORMATS.md 8, the DOT syntax on hand-made graphs, and damaged inputs.
 #include "datasource/readers/dotreader.h"
 #include "tests/common/testutil.h"
 

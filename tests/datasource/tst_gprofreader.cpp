@@ -1,5 +1,5 @@
 // The gprof text reader against the facts in ../shared/data/gprof2dot/MANIFEST.md,
-// ../shared/data/tau2/MANIFEST.md (gprof-wrf) and FORMATS.md 6.1, plus hand-made and damaged inputs.
+// ../shared/data/tau2/MANIFEST.md (gprof-wrf) and docs/FORMATS.md 6.1, plus hand-made and damaged inputs.
 #include "datasource/readers/gprofreader.h"
 #include "tests/common/testutil.h"
 

@@ -11,7 +11,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("raw");
         QTest::addColumn<QString>("canonical");
-        // FORMATS.md 1.4 and SEMANTICS.md 1.4.
+        // docs/FORMATS.md 1.4 and docs/SEMANTICS.md 1.4.
         QTest::newRow("trailing") << QStringLiteral("MPI_Init()  ") << QStringLiteral("MPI_Init()");
         QTest::newRow("callpath") << QStringLiteral(".TAU application => MPI_Finalize()   => MPI_File_open()")
                                   << QStringLiteral(".TAU application => MPI_Finalize() => MPI_File_open()");

@@ -1,4 +1,4 @@
-// The ppk reader against the facts in ../shared/data/tau2/MANIFEST.md and FORMATS.md 3, the ppk
+// The ppk reader against the facts in ../shared/data/tau2/MANIFEST.md and docs/FORMATS.md 3, the ppk
 // writer by round trips (ppk and TAU samples, a synthetic multi-metric trial, odd Unicode), and both
 // against truncated, corrupted and hand-made bad streams.
 #include "datasource/model/trialbuilder.h"
@@ -267,7 +267,7 @@ class TestPpkReader : public QObject {
 private Q_SLOTS:
     void manifestCounts_data()
     {
-        // MANIFEST.md and FORMATS.md 8 give most counts; the ones marked (D) are not there and come
+        // MANIFEST.md and docs/FORMATS.md 8 give most counts; the ones marked (D) are not there and come
         // from an independent Python decoder of the same files (every byte consumed, none left).
         QTest::addColumn<QString>("file");
         QTest::addColumn<QStringList>("metrics");
@@ -333,7 +333,7 @@ private Q_SLOTS:
     {
         const QString file = ppkPath("ring-2rank.ppk");
         const QByteArray raw = gunzip(file);
-        // FORMATS.md 3: version 2, compatible 1, headerSize 1028.
+        // docs/FORMATS.md 3: version 2, compatible 1, headerSize 1028.
         QCOMPARE(raw.left(18), QByteArray::fromHex("00500050004b 00000002 00000001 00000404"));
         const auto trial = mustReadPpk(file);
         QVERIFY(trial);
@@ -356,7 +356,7 @@ private Q_SLOTS:
         QCOMPARE(row.mean[k], 60.0);
         QCOMPARE(row.sumSquares[k], 24000.0);
         QCOMPARE(row.stddev(k), 20.0);
-        // Metadata: 21 trial keys, 3 per thread (FORMATS.md 3 bytes: "CPU Cores" = "2" first).
+        // Metadata: 21 trial keys, 3 per thread (docs/FORMATS.md 3 bytes: "CPU Cores" = "2" first).
         QCOMPARE(trial->strings().get(trial->metadata().front().key), QStringLiteral("CPU Cores"));
         QCOMPARE(trial->metadataValue(QStringLiteral("CPU Cores")), QStringLiteral("2"));
         for (std::size_t t = 0; t < 2; ++t) {
@@ -386,7 +386,7 @@ private Q_SLOTS:
             QStringLiteral("CALL_PKG_AND_DIST_INT [{module_io.f90} {22225,1}-{22279,36}]"));
         QCOMPARE(exclOf(*trial, 0, canonical), 32238.0);
         QCOMPARE(inclOf(*trial, 0, canonical), 78967.0);
-        // 1834 call paths, every one stored with non-canonical spacing (FORMATS.md 8).
+        // 1834 call paths, every one stored with non-canonical spacing (docs/FORMATS.md 8).
         QCOMPARE(callPathCount(*trial), std::size_t(1834));
         std::size_t respaced = 0;
         for (const auto& ev : trial->events())

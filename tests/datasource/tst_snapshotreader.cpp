@@ -1,4 +1,4 @@
-// The TAU snapshot / merged XML reader against tau2/tauprofile-xml-merged (MANIFEST.md, FORMATS.md 4),
+// The TAU snapshot / merged XML reader against tau2/tauprofile-xml-merged (MANIFEST.md, docs/FORMATS.md 4),
 // its gzip variant, a hand-written multi-snapshot fixture, and bad input (truncated, corrupt,
 // unknown ids, missing attributes).
 #include "algebra/statistics.h"
@@ -280,7 +280,7 @@ private Q_SLOTS:
     {
         const auto trial = mustRead(mergedPath());
         QVERIFY(trial);
-        // By hand from the XML text. Rank 0, line 2342: "0 1 451 4760 17049753" (FORMATS.md 4.3).
+        // By hand from the XML text. Rank 0, line 2342: "0 1 451 4760 17049753" (docs/FORMATS.md 4.3).
         Cell c = cellOf(*trial, 0, QStringLiteral(".TAU application"));
         QCOMPARE(c.calls, 1.0);
         QCOMPARE(c.subrs, 451.0);
@@ -337,7 +337,7 @@ private Q_SLOTS:
         const ThreadIndex r0 = trial->findThread({ 0, 0, 0 });
         const ThreadIndex r1 = trial->findThread({ 1, 0, 0 });
         const ThreadIndex r5 = trial->findThread({ 5, 0, 0 });
-        // Per-rank keys stay per thread (FORMATS.md 1.3).
+        // Per-rank keys stay per thread (docs/FORMATS.md 1.3).
         QCOMPARE(trial->metadataValue(QStringLiteral("nCells"), r1), QStringLiteral("349"));
         QCOMPARE(trial->metadataValue(QStringLiteral("nEdges"), r1), QStringLiteral("1129"));
         QCOMPARE(trial->metadataValue(QStringLiteral("pid"), r1), QStringLiteral("20497"));

@@ -119,7 +119,7 @@ private Q_SLOTS:
             QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size : ADIOS group size"));
         QVERIFY(nested.isValid());
         QCOMPARE(trial->atomicEvent(nested).context, QStringLiteral("ADIOS group size : ADIOS group size"));
-        // Rank 1: "Message size for broadcast" 64 4096 4 72.875 16808256 (FORMATS.md 1.5).
+        // Rank 1: "Message size for broadcast" 64 4096 4 72.875 16808256 (docs/FORMATS.md 1.5).
         const ThreadIndex r1 = trial->findThread({ 1, 0, 0 });
         const AtomicRow& row = trial->atomicRow(r1);
         const auto i = row.find(trial->findAtomicEvent(QStringLiteral("Message size for broadcast")));
@@ -310,7 +310,7 @@ private Q_SLOTS:
 
     void nonFiniteValuesAndNegativeCountsKeptWithWarnings()
     {
-        // SEMANTICS.md 1.4: odd values are kept as read, and the warning names the file and line.
+        // docs/SEMANTICS.md 1.4: odd values are kept as read, and the warning names the file and line.
         QTemporaryDir dir;
         writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
             QByteArrayLiteral("3 templated_functions_MULTI_TIME\n") + MinimalHeader

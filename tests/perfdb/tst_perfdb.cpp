@@ -276,7 +276,7 @@ std::shared_ptr<Trial> oddTrial()
     return builder.build();
 }
 
-/// A small semantic model over tau2/tau-profiles-wrap-params (SEMANTICS.md 5.6): the parameterised
+/// A small semantic model over tau2/tau-profiles-wrap-params (docs/SEMANTICS.md 5.6): the parameterised
 /// dgemm timers by size under "BLAS calls", the MPI group as one entity. `extra` adds version 2's
 /// association for foo().
 QByteArray wrapModel(bool extra)
@@ -888,7 +888,7 @@ void TestPerfdb::roundTripOddNames()
     QVERIFY(rows->next());
     QCOMPARE(rows->toText(0), QStringLiteral("n"));
     QCOMPARE(rows->toText(1), QStringLiteral("100"));
-    // The middle component that is no event got its own flat timer (FORMATS.md 7.4 step 6).
+    // The middle component that is no event got its own flat timer (docs/FORMATS.md 7.4 step 6).
     rows = sql_db.query(
         "SELECT COUNT(*) FROM timer WHERE trial = $1 AND name = $2", { id.value(), QStringLiteral("missing middle") });
     QVERIFY(rows->next());
@@ -923,7 +923,7 @@ void TestPerfdb::roundTripSynthetic()
 
 void TestPerfdb::roundTripAlgebraResults()
 {
-    // Closure (SEMANTICS.md 4.8): a difference and a mean are ordinary trials; stored and loaded
+    // Closure (docs/SEMANTICS.md 4.8): a difference and a mean are ordinary trials; stored and loaded
     // back they are the same, negative values, explicit user-event deviations and presence
     // markers included, and the operation on the loaded operands gives the same result.
     const auto a = mustLoad(dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk")));
@@ -1153,10 +1153,10 @@ void TestPerfdb::compatibilityViews()
         auto rows = sql_db.query(sql, { nodeOf(event) });
         return rows->next() ? rows->toDouble(0) : std::numeric_limits<double>::quiet_NaN();
     };
-    // SEMANTICS.md 2: MPI_File_open() exclusive 27490, 26904, 27029, 27051 -> mean 27118.5.
+    // docs/SEMANTICS.md 2: MPI_File_open() exclusive 27490, 26904, 27029, 27051 -> mean 27118.5.
     QCOMPARE(value("interval_mean_summary", QStringLiteral("MPI_File_open()"), "exclusive"), 27118.5);
     QCOMPARE(value("interval_total_summary", QStringLiteral("MPI_File_open()"), "exclusive"), 108474.0);
-    // FORMATS.md 2.1: MPI_Finalize() excl TOTAL 19161, MEAN 4790.25, STDDEV 191.875, MIN 4458, MAX 4906.
+    // docs/FORMATS.md 2.1: MPI_Finalize() excl TOTAL 19161, MEAN 4790.25, STDDEV 191.875, MIN 4458, MAX 4906.
     // Derived rows have node = context = thread = the code; real rows are picked on node 0.
     auto derived = [&](int thread, const char* column) {
         const std::string sql = std::string("SELECT DISTINCT v.") + column
@@ -1166,7 +1166,7 @@ void TestPerfdb::compatibilityViews()
     };
     QCOMPARE(derived(-2, "exclusive"), 19161.0);
     QCOMPARE(derived(-1, "exclusive"), 4790.25);
-    QVERIFY(std::abs(derived(-3, "exclusive") - 191.875) < 1e-3); // printed rounded in FORMATS.md
+    QVERIFY(std::abs(derived(-3, "exclusive") - 191.875) < 1e-3); // printed rounded in docs/FORMATS.md
     QCOMPARE(derived(-7, "exclusive"), derived(-3, "exclusive")); // present on every thread
     QCOMPARE(derived(-4, "exclusive"), 4458.0);
     QCOMPARE(derived(-5, "exclusive"), 4906.0);
@@ -1295,7 +1295,7 @@ void TestPerfdb::foreignTaudb()
     QCOMPARE(foreign.schemaVersion(), 0);
     QVERIFY(!foreign.hasParallaxTables());
 
-    // A trial as TAU's Java loader writes it (FORMATS.md 7.4): calls > 0 only, derived threads,
+    // A trial as TAU's Java loader writes it (docs/FORMATS.md 7.4): calls > 0 only, derived threads,
     // counter_value.standard_deviation holding the sum of squares, secondary_metadata with UUIDs.
     foreign.begin(true);
     auto one = [&](const std::string& sql, const SqlParams& params) {
@@ -1411,7 +1411,7 @@ void TestPerfdb::foreignTaudb()
 
 void TestPerfdb::taudbSqliteVariant()
 {
-    // TAU's own SQLite DDL (FORMATS.md 7.3; there is no PostgreSQL counterpart, foreignTaudb covers
+    // TAU's own SQLite DDL (docs/FORMATS.md 7.3; there is no PostgreSQL counterpart, foreignTaudb covers
     // that server): numbered secondary_metadata rows with timer_call_data and call_number columns,
     // a typed time_range. Parallax reads what TAU wrote there and uploads into it.
     const QString location = freshLocation(QStringLiteral("sqlite"));
@@ -2087,7 +2087,7 @@ void TestPerfdb::semanticModelInForeignTaudb()
 
 void TestPerfdb::readableByTau()
 {
-    // What TAU's own reader needs (FORMATS.md 7.2): counter_value rows for real threads only (it makes
+    // What TAU's own reader needs (docs/FORMATS.md 7.2): counter_value rows for real threads only (it makes
     // a thread of each), the sum of squares in standard_deviation, and the Application/Experiment
     // views TAU's loader makes for -a/-x, so that ParaProf's tree shows the trial under them.
     const auto xmain = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));

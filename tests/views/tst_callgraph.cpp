@@ -148,7 +148,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(finalize), 4);
         QCOMPARE(countRows(model), 12);
 
-        // Columns of the root on rank 0 (SEMANTICS.md 1.4 example).
+        // Columns of the root on rank 0 (docs/SEMANTICS.md 1.4 example).
         QCOMPARE(sortValue(root, CallTreeModel::Exclusive), 449.0);
         QCOMPARE(sortValue(root, CallTreeModel::Inclusive), 51781.0);
         QCOMPARE(sortValue(root, CallTreeModel::Calls), 1.0);

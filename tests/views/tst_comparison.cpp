@@ -145,7 +145,7 @@ private Q_SLOTS:
 
     void relativeDifference()
     {
-        // SEMANTICS.md 4.6: A = 10, B = 8 gives Δ% = +20 %.
+        // docs/SEMANTICS.md 4.6: A = 10, B = 8 gives Δ% = +20 %.
         QCOMPARE(RelativeDifference::of(10, 8).percent, 20.0);
         QCOMPARE(RelativeDifference::of(10, 8).kind, RelativeDifference::Value);
         QCOMPARE(RelativeDifference::of(0, 5).kind, RelativeDifference::New);
@@ -218,7 +218,7 @@ private Q_SLOTS:
         const auto stats = TrialStatistics::of(*cpi());
         const EventId open = cpi()->findEvent(QStringLiteral("MPI_File_open()"));
         const int row = model->rowOf(w->snapshot()->findEvent(QStringLiteral("MPI_File_open()")));
-        QCOMPARE(model->index(row, ComparisonModel::ValueA).data(SortRole).toDouble(), 27118.5); // SEMANTICS.md 2
+        QCOMPARE(model->index(row, ComparisonModel::ValueA).data(SortRole).toDouble(), 27118.5); // docs/SEMANTICS.md 2
         QCOMPARE(model->index(row, ComparisonModel::ValueA).data(SortRole).toDouble(),
             stats->stat(open, MetricId(0u), ValueKind::Exclusive).meanAll);
         QCOMPARE(model->index(row, ComparisonModel::ValueB).data(SortRole).toDouble(), 27490.0);
@@ -365,7 +365,7 @@ private Q_SLOTS:
         for (std::size_t i = 1; i < events.size(); ++i)
             QVERIFY(w->values()->entries[events[i - 1]].delta(CompareValue::Exclusive)
                 >= w->values()->entries[events[i]].delta(CompareValue::Exclusive));
-        // SEMANTICS.md 4.6: Δ = A − B > 0 (right) means the candidate got cheaper: an improvement.
+        // docs/SEMANTICS.md 4.6: Δ = A − B > 0 (right) means the candidate got cheaper: an improvement.
         QVERIFY(view->rightLegend().contains(QStringLiteral("B faster than A (improvement)")));
         QVERIFY(view->leftLegend().contains(QStringLiteral("B slower than A (regression)")));
         // Bars grow from the origin: right for positive Δ, left for negative.

@@ -1,4 +1,4 @@
-// The SEAA semantic views (issue 5, SEMANTICS.md 5): the entity tree model on a real sample with a
+// The SEAA semantic views (issue 5, docs/SEMANTICS.md 5): the entity tree model on a real sample with a
 // small model of our own (tests/data/semantic/workflow-model.json), (self) rows, n/a (aggregated),
 // badges and classification, group-by-attribute, the bar chart's totals with and without mapping,
 // the entity × thread matrix (also at 16,384 threads) and the window's job, errors and selection.

@@ -1,4 +1,4 @@
-// The three self-contained SEAA widgets of views/semantic (SEMANTICS.md 5): the mapping inspector
+// The three self-contained SEAA widgets of views/semantic (docs/SEMANTICS.md 5): the mapping inspector
 // on the xmain workflow sample with a model of our own (tests/data/semantic/xmain-inspector.json:
 // MPI and ADIOS regexes, an AMORTIZE rule onto entities that have their own timers, a selector that
 // matches nothing), the rule editor's preview (errors with their line, a valid edit, nothing applied
@@ -586,7 +586,7 @@ void TestSemanticWidgets::ruleEditorInsertAndApply()
 
 void TestSemanticWidgets::comparisonExampleF()
 {
-    // SEMANTICS.md example F with A = the cuboid (faces 10, 12, 18, 20, 24, 30) and B = the cube
+    // docs/SEMANTICS.md example F with A = the cuboid (faces 10, 12, 18, 20, 24, 30) and B = the cube
     // (10, 12, 14, 16, 20, 26), so that Δ = A − B = 0, 0, 4, 4, 4, 4.
     const std::vector<double> expected { 0, 0, 4, 4, 4, 4 };
     const TrialPtr cuboid = cubeWithFaces(QStringLiteral("cuboid"), { 10, 12, 18, 20, 24, 30 });

@@ -112,7 +112,7 @@ void TestStatisticsModel::statisticRows()
     QCOMPARE(model.columnCount(), int(StatisticsModel::ColumnCount));
 
     const QString work = QStringLiteral("work");
-    // SEMANTICS.md §2 example: present on 3 of 4 threads with 10, 20, 30.
+    // docs/SEMANTICS.md §2 example: present on 3 of 4 threads with 10, 20, 30.
     QCOMPARE(sortValue(&model, work, StatisticsModel::Exclusive), 15.0);
     model.setRowMode(RowMode::MeanPresent);
     QCOMPARE(sortValue(&model, work, StatisticsModel::Exclusive), 20.0);
@@ -154,7 +154,7 @@ void TestStatisticsModel::perCall()
 
 void TestStatisticsModel::percent()
 {
-    // SEMANTICS.md §2 percent example: T(0) = 100, T(1) = 80; excl 20 and 30.
+    // docs/SEMANTICS.md §2 percent example: T(0) = 100, T(1) = 80; excl 20 and 30.
     TrialBuilder b(QStringLiteral("percent"));
     const MetricId m = b.addMetric(metric(QStringLiteral("TIME"), QStringLiteral("us")));
     const ThreadIndex t0 = b.addThread({ 0, 0, 0 });

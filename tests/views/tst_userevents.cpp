@@ -310,7 +310,7 @@ void TestUserEvents::workflowThread()
                 .toString()
                 .contains(QStringLiteral("64 × 72.875 = 4664")));
     // Rank 1 has 26 records; the duplicate "[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size" is
-    // merged into one user event (FORMATS.md 1.5), so 25 user events are on the thread.
+    // merged into one user event (docs/FORMATS.md 1.5), so 25 user events are on the thread.
     int records = 0;
     for (int row = 0; row < model.rowCount(); ++row) {
         const QModelIndex top = model.index(row, 0);

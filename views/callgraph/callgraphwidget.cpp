@@ -814,7 +814,7 @@ void CallGraphWidget::recolour()
     const MetricId size = sizeMetric();
     const auto& nodes = m_graph.nodes();
     const bool change = m_colorMode == ColorMode::Change;
-    // Change: a positive difference is an improvement unless higher is better (SEMANTICS.md 4.6).
+    // Change: a positive difference is an improvement unless higher is better (docs/SEMANTICS.md 4.6).
     const double improvementSign = m_trial && metric.isValid() && m_trial->metric(metric).higherIsBetter ? -1.0 : 1.0;
     std::vector<std::optional<double>> values(nodes.size());
     double maxValue = 0;

@@ -45,7 +45,7 @@ public:
 
     /// How box colours show their value. Magnitude: sequential, light = least, dark red = most.
     /// Change, for a difference trial (Δ = A − B): diverging around 0, blue = improvement and red =
-    /// regression by the metric's orientation (SEMANTICS.md 4.6), intensity by |value| relative to
+    /// regression by the metric's orientation (docs/SEMANTICS.md 4.6), intensity by |value| relative to
     /// the largest; box and edge widths then follow |value| as well.
     enum class ColorMode { Magnitude, Change };
 

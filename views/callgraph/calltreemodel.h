@@ -17,7 +17,7 @@ namespace parallax {
 class CallTree;
 class TrialStatistics;
 
-/// The statistics table as a call tree built from call-path events (SEMANTICS.md 1.4), for one
+/// The statistics table as a call tree built from call-path events (docs/SEMANTICS.md 1.4), for one
 /// metric and either one thread or one statistic across threads.
 ///
 /// The Value column follows CUBE: a collapsed node shows its inclusive value (the node and all it

@@ -1,6 +1,6 @@
 #pragma once
 
-// The one place Parallax includes QCustomPlot (ARCHITECTURE.md, Views).
+// The one place Parallax includes QCustomPlot (docs/ARCHITECTURE.md, Views).
 //
 // qcustomplot.h uses `foreach` in two inline templates (QCustomPlot::plottableAt and itemAt).
 // Our targets define QT_NO_FOREACH, so Qt defines neither Q_FOREACH nor `foreach`; a range-for

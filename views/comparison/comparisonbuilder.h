@@ -31,7 +31,7 @@ QString compareValueName(CompareValue value);
 
 /// Over which threads of each run an event's number is taken.
 enum class CompareSource {
-    /// Each run's own mean over all its threads (SEMANTICS.md 2, absent = 0): the number its own
+    /// Each run's own mean over all its threads (docs/SEMANTICS.md 2, absent = 0): the number its own
     /// statistics window shows.
     Mean,
     /// Each run's total over all its threads (invariant under every thread policy).
@@ -42,7 +42,7 @@ enum class CompareSource {
 };
 QString compareSourceName(CompareSource source);
 
-/// Δ% of SEMANTICS.md 4.6: 100·(A−B)/A, "new" when A = 0 < B, 100 % "removed" when B = 0 < A,
+/// Δ% of docs/SEMANTICS.md 4.6: 100·(A−B)/A, "new" when A = 0 < B, 100 % "removed" when B = 0 < A,
 /// blank when both are 0.
 struct RelativeDifference {
     enum Kind { Value, New, Removed, Blank };
@@ -63,7 +63,7 @@ struct ComparisonMetric {
     MetricId inDiff;
 };
 
-/// One event of a comparison: a key of the event matching (SEMANTICS.md 4.4), in both runs or one.
+/// One event of a comparison: a key of the event matching (docs/SEMANTICS.md 4.4), in both runs or one.
 struct ComparisonEvent {
     QString name; ///< the match key (the canonical name under EXACT)
     EventId diff; ///< the event of the difference trial
@@ -136,7 +136,7 @@ struct ComparisonSnapshot {
     int findMetric(const QString& name) const;
     /// The comparison event with this name (match key), or -1.
     int findEvent(const QString& name) const;
-    /// A metric's "lower is better" flag decides which sign is an improvement (SEMANTICS.md 4.6).
+    /// A metric's "lower is better" flag decides which sign is an improvement (docs/SEMANTICS.md 4.6).
     bool higherIsBetter(int metric) const;
 };
 

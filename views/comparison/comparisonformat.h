@@ -28,7 +28,7 @@ QString compareText(double value, const Metric& metric, CompareValue valueType, 
 double fromDisplayUnit(double amount, const Metric& metric, CompareValue value, TimeUnit unit);
 
 /// +1 when a positive Δ = A − B is an improvement (the metric's lower is better), −1 otherwise
-/// (SEMANTICS.md 4.6: for higher-is-better metrics the colours swap).
+/// (docs/SEMANTICS.md 4.6: for higher-is-better metrics the colours swap).
 inline double improvementSign(bool higherIsBetter) { return higherIsBetter ? -1.0 : 1.0; }
 /// The colour of a change: `improvement` in [-1, 1], positive = improvement (blue), negative =
 /// regression (red), intensity by magnitude, near-white at 0 (the diverging map of views/charts).
@@ -46,7 +46,7 @@ QString comparedWord(const Metric& metric, bool positive);
 /// "B faster than A (improvement)" and friends: the meaning of a Δ of that sign.
 QString deltaMeaning(const Metric& metric, bool positive);
 
-/// The presence marker of SEMANTICS.md 4.2 for a row: "◀ only A", "▶ only B" or "" (both).
+/// The presence marker of docs/SEMANTICS.md 4.2 for a row: "◀ only A", "▶ only B" or "" (both).
 QString presenceText(bool inA, bool inB);
 
 } // namespace parallax

@@ -12,7 +12,7 @@
 namespace parallax {
 
 /// The side-by-side table of a comparison: one row per event (flat, optionally call paths too) with
-/// A's and B's value, Δ = A − B, Δ% = 100·(A−B)/A (SEMANTICS.md 4.6), the presence marker and a
+/// A's and B's value, Δ = A − B, Δ% = 100·(A−B)/A (docs/SEMANTICS.md 4.6), the presence marker and a
 /// column drawn as a pair of bars (SideBySideBarDelegate). Rows can be limited to a minimum
 /// difference, absolute or relative.
 ///

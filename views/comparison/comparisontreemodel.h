@@ -12,7 +12,7 @@
 namespace parallax {
 
 /// The "Statistics tree" tab: the call tree of the difference trial (the union of both runs' call
-/// trees, SEMANTICS.md 4.4) with A, B, Δ = A − B and Δ% per call path, inclusive and exclusive,
+/// trees, docs/SEMANTICS.md 4.4) with A, B, Δ = A − B and Δ% per call path, inclusive and exclusive,
 /// for the comparison's metric and thread choice. Δ cells are tinted blue (improvement) or red
 /// (regression) by the size of the change; ◀/▶ mark paths that ran in one run only. Synthetic
 /// nodes (a prefix that is not itself an event) are grey and have no values.

@@ -143,7 +143,7 @@ void ComparisonWindow::buildControls()
     m_policyBox = new QComboBox(central);
     for (ThreadPolicy policy : policies)
         m_policyBox->addItem(threadPolicyName(policy), static_cast<int>(policy));
-    m_policyBox->setToolTip(tr("What to do when the runs' thread sets overlap or are disjoint (SEMANTICS.md 4.5): "
+    m_policyBox->setToolTip(tr("What to do when the runs' thread sets overlap or are disjoint (docs/SEMANTICS.md 4.5): "
                                "STRICT refuses, UNION_BY_KEY keeps both, COLLAPSE_PROCESS / COLLAPSE_ALL sum threads, "
                                "MAP_BY_ORDER pairs the i-th threads. Recomputes the difference."));
     auto* header = new QHBoxLayout;

@@ -34,7 +34,7 @@ class SignedDifferenceView;
 struct ViewSetup;
 
 /// Visual comparison of two runs (issue 5): A is the baseline, B the candidate, and every number
-/// follows SEMANTICS.md 4.6 (Δ = A − B, a positive Δ of a lower-is-better metric is an
+/// follows docs/SEMANTICS.md 4.6 (Δ = A − B, a positive Δ of a lower-is-better metric is an
 /// improvement). On construction it computes diff(A, B) with the given AlgebraOptions and the
 /// per-event numbers in a QtConcurrent job, with a progress bar; then it shows five tabs:
 ///   - Side by side: per event A's and B's value as bars, Δ and Δ%, sortable, filterable;

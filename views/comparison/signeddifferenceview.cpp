@@ -109,7 +109,7 @@ void SignedDifferenceView::rebuild()
     }
     const double sign = improvementSign(metric->higherIsBetter);
 
-    // Legend: the sign convention of SEMANTICS.md 4.6 in words, on the side where the bars grow.
+    // Legend: the sign convention of docs/SEMANTICS.md 4.6 in words, on the side where the bars grow.
     auto side = [&](bool positive) {
         const bool improvement = positive != metric->higherIsBetter;
         const QColor colour = improvement ? improvementColor() : regressionColor();

@@ -14,7 +14,7 @@ class ComparisonModel;
 /// threads, call-path and minimum-difference choices), growing right for Δ = A − B > 0 and left for
 /// Δ < 0 around a zero axis, sorted by Δ. Colour: the diverging map, blue = improvement, red =
 /// regression, intensity by |Δ| relative to the largest change. The legend above spells out the
-/// sign convention of SEMANTICS.md 4.6 (A = baseline, B = candidate). Drawn with the virtualised
+/// sign convention of docs/SEMANTICS.md 4.6 (A = baseline, B = candidate). Drawn with the virtualised
 /// BarListWidget, so thousands of call paths scroll smoothly.
 class SignedDifferenceView : public QWidget {
     Q_OBJECT

@@ -19,7 +19,7 @@ namespace parallax {
 /// the badge of the policy that produced it. "Without mapping" shows the same trial as its raw
 /// source events (flat events, or call paths for a call-path model), each with the entity it maps
 /// to; the chart title always shows both totals, Σ with mapping and Σ without, which agree
-/// (conservation, SEMANTICS.md 5.3). More bars than setMaxBars() are summed into one "(n more)" bar
+/// (conservation, docs/SEMANTICS.md 5.3). More bars than setMaxBars() are summed into one "(n more)" bar
 /// so that the total stays visible.
 class SemanticBarChart : public QWidget {
     Q_OBJECT

@@ -19,11 +19,11 @@ namespace parallax {
 
 struct ViewSetup;
 
-/// A semantic comparison of two trials through one model (SEMANTICS.md 5.5, example F): each trial
+/// A semantic comparison of two trials through one model (docs/SEMANTICS.md 5.5, example F): each trial
 /// is attributed with its OWN weights first, then the entities are compared (semanticDifference):
 /// per entity A, B, Δ = A − B, Δ%, presence (only in A / only in B) and the estimate badge, sorted
 /// by |Δ|, with a signed horizontal bar chart (QCustomPlot; blue = improvement, red = regression,
-/// SEMANTICS.md 4.6: A = baseline, B = candidate) and the totals. Metric and scope (one thread,
+/// docs/SEMANTICS.md 4.6: A = baseline, B = candidate) and the totals. Metric and scope (one thread,
 /// mean or total over threads) are chosen above.
 ///
 /// A linear model (Model::isLinear()) may also "attribute the diff trial": diff(A, B) is built by

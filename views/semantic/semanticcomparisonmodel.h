@@ -19,7 +19,7 @@ struct SemanticComparisonRow {
 };
 
 /// The table of SemanticComparison: entity, presence (only in A / only in B), A, B, Δ = A − B,
-/// Δ% = 100·(A−B)/A (SEMANTICS.md 4.6: "new" when A = 0 < B, "removed" when B = 0 < A), the
+/// Δ% = 100·(A−B)/A (docs/SEMANTICS.md 4.6: "new" when A = 0 < B, "removed" when B = 0 < A), the
 /// estimate badge "≈", and S(A−B) when the diff trial is attributed too. Rows come sorted by |Δ|,
 /// largest first. DisplayRole is text, SortRole the raw number, ToolTipRole explains the row.
 class SemanticComparisonModel : public QAbstractTableModel {
@@ -43,7 +43,7 @@ public:
     QString number(double value, bool sign = false) const;
     /// The display unit ("ms", "count", ...).
     QString unit() const;
-    /// Δ% of SEMANTICS.md 4.6 as text ("+20.0 %", "new", "removed", "" when both are 0).
+    /// Δ% of docs/SEMANTICS.md 4.6 as text ("+20.0 %", "new", "removed", "" when both are 0).
     static QString deltaPercentText(double a, double b, const QLocale& locale);
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -9,7 +9,7 @@
 
 namespace parallax {
 
-/// Shared vocabulary of the SEAA views (SEMANTICS.md 5): badges, scope names, entity colours and the
+/// Shared vocabulary of the SEAA views (docs/SEMANTICS.md 5): badges, scope names, entity colours and the
 /// "cut" of the entity tree that the bar chart and the matrix stack.
 namespace semanticview {
 
@@ -42,7 +42,7 @@ namespace semanticview {
     /// The parts at tree level `depth` (0 = roots; negative = the leaves): every entity at that
     /// depth or a leaf above it with its roll-up, and every entity above it that has children with
     /// its own value as "(self)". The parts partition the attributed total, so their sum equals
-    /// the sum over the source set (conservation, SEMANTICS.md 5.3). Members of an aggregate are
+    /// the sum over the source set (conservation, docs/SEMANTICS.md 5.3). Members of an aggregate are
     /// left out (their share is not known; the aggregate carries it).
     std::vector<Slice> cut(const semantic::SemanticProfile& profile, int depth);
 

@@ -17,7 +17,7 @@ namespace parallax {
 
 struct ViewSetup;
 
-/// The mapping inspector (SEMANTICS.md 5.2–5.3): what every association of a semantic model did on
+/// The mapping inspector (docs/SEMANTICS.md 5.2–5.3): what every association of a semantic model did on
 /// one trial — selector, policy, priority, the events it won (expandable), its targets, the weights
 /// w(e,r) per edge, the Table-2 classification(s), what it contributed (metric chooser; absolute and
 /// % of the attributed total) — plus `(unmapped)` with its events, and the attribution warnings

@@ -24,7 +24,7 @@ struct InspectorSnapshot {
     static std::shared_ptr<const InspectorSnapshot> make(semantic::ProfilePtr profile);
 };
 
-/// The mapping inspector's tree (SEMANTICS.md 5.2, 5.3): one top-level row per association of the
+/// The mapping inspector's tree (docs/SEMANTICS.md 5.2, 5.3): one top-level row per association of the
 /// model, in file order, then `(unmapped)`, then (when there are any) the model-wide warnings.
 ///
 /// An association row shows its selector, policy, priority, the number of source events it won,

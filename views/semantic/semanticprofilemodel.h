@@ -9,7 +9,7 @@
 
 namespace parallax {
 
-/// The semantic profile of one trial (SEMANTICS.md 5) as a tree: one row per entity under its
+/// The semantic profile of one trial (docs/SEMANTICS.md 5) as a tree: one row per entity under its
 /// parent, `(unmapped)` as a root, a synthetic "(self)" child for an entity that has children and a
 /// non-zero own value (so that the displayed children sum to the parent), "n/a (aggregated)" for
 /// members of an AGGREGATE. In group-by-attribute mode the top rows are the values of one attribute

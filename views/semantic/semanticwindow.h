@@ -26,7 +26,7 @@ class SemanticProfileModel;
 struct ViewSetup;
 
 /// Where a semantic model comes from: a built-in model made for the trial ("group", "layer",
-/// "phase", "parameter", "file"), a JSON file (SEMANTICS.md 5.6), or a model given in code (the
+/// "phase", "parameter", "file"), a JSON file (docs/SEMANTICS.md 5.6), or a model given in code (the
 /// rule editor's result).
 struct SemanticModelSource {
     enum class Kind { None, Builtin, File, Given };

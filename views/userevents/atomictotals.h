@@ -9,7 +9,7 @@ namespace parallax {
 
 /// User-event figures that TrialStatistics::atomicStat does not provide: statistics across
 /// threads of the per-thread total (count × mean), and the sum over threads of the sums of
-/// squares, which gives the pooled std. dev. of all samples (SEMANTICS.md 1.5). Computed once per
+/// squares, which gives the pooled std. dev. of all samples (docs/SEMANTICS.md 1.5). Computed once per
 /// trial and cached on it.
 class AtomicTotals {
 public:

@@ -212,7 +212,7 @@ void HistogramWidget::rebuild()
             continue;
         }
         if (isPerCall(type) && row.calls[static_cast<std::size_t>(cell)] == 0) {
-            // Per call is undefined without calls (SEMANTICS.md 2).
+            // Per call is undefined without calls (docs/SEMANTICS.md 2).
             ++m_absent;
             ++withoutCalls;
             continue;

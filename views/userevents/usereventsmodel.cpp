@@ -258,7 +258,7 @@ std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
     }
 
     if (m_mode == RowMode::Total) {
-        // All samples of all threads pooled into one record (SEMANTICS.md 1.5).
+        // All samples of all threads pooled into one record (docs/SEMANTICS.md 1.5).
         if (count.present == 0)
             return std::nullopt;
         const double n = count.total;

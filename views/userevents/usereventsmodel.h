@@ -22,7 +22,7 @@ class TrialStatistics;
 /// Values are for one thread or a statistic across threads (RowMode, as in StatisticsModel). In
 /// the statistic modes each column is that statistic of the per-thread field (the mean row's Max
 /// is the mean over threads of each thread's max), except RowMode::Total, which pools all samples
-/// of all threads into one record (SEMANTICS.md 1.5: Σn, the smallest min, the largest max, the
+/// of all threads into one record (docs/SEMANTICS.md 1.5: Σn, the smallest min, the largest max, the
 /// n-weighted mean, the pooled std. dev., Σ n·mean).
 ///
 /// DisplayRole is formatted text, SortRole the raw double (blank cells sort as -inf), ToolTipRole
