@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # ./run.sh [OPTIONS] [PATH] — install what is missing, build Parallax (Release, build/), start
 # the GUI. Without PATH the GUI opens the bundled sample trial. OPTIONS go to `parallax`
 # (e.g. --format tau, --screenshot out.png).

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # ./test.sh — install what is missing, build with tests, start a throwaway PostgreSQL,
 # run every test (ctest), then fuzz every reader briefly. Exits non-zero on any failure.
 set -euo pipefail

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # Shared by run.sh and test.sh: install missing Debian packages, configure and build.
 # shellcheck shell=bash
 

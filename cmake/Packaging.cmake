@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # cpack -G DEB (run in build/): a .deb named parallax_<version>_<arch>.deb whose Depends come from
 # dpkg-shlibdeps on the installed binaries. Graphviz is recommended: the call graph runs `dot`.
 set(CPACK_PACKAGE_NAME "parallax")

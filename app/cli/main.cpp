@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // parallax-cli: the headless front end (no Widgets linked).
 #include "app/cli/algebracommand.h"
 #include "app/cli/commandline.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Caliper json-split reader (docs/FORMATS.md 6.3). The mapping to the model is in caliprofile.cpp.
 //
 // How the bytes are read

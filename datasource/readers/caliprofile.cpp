@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Caliper profiles to the model (docs/FORMATS.md 6.3), shared by the .cali and json-split readers.
 //
 // What the model gets

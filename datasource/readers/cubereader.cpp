@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // CUBE reader (docs/FORMATS.md 5; docs/SEMANTICS.md 1.3, 1.4).
 //
 // What the model gets

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // gprof2dot DOT reader (docs/FORMATS.md 8: hatchet/gprof2dot-cpi; the format Hatchet's from_gprof_dot reads).
 //
 // What the model gets

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // gprof text reader (docs/FORMATS.md 6.1).
 //
 // What the model gets

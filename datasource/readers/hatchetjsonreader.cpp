@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Hatchet JSON reader: the GraphFrame JSON of GraphFrame.to_json() and Hatchet's literal form.
 //
 // GraphFrame JSON: {"graph": [{"<id>": {"data": {"name", "type", ...}, "children": [ids]}, ...},

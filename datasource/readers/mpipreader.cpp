@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // mpiP report reader (docs/FORMATS.md 6.2; mpiP 3.x text reports).
 //
 // The report

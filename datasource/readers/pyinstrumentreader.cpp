@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // pyinstrument JSON reader.
 //
 // pyinstrument's JSON renderer writes the session fields (start_time, duration, sample_count,

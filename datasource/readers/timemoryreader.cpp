@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // timemory tree JSON reader.
 //
 // The file: {"timemory": {"<COMPONENT>": {properties, type, description, unit_value, unit_repr,

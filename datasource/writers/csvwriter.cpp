@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Parallax CSV layout (written by CsvWriter, read by CsvReader).
 //
 // One RFC 4180 table, UTF-8, "\n" line ends, with this header and 21 columns on every row:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Parallax JSON trial schema, version 1 (written by JsonWriter, read by JsonReader).
 //
 // {

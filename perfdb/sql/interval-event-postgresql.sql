@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- interval_event on PostgreSQL (with views.sql): one row per call-path node and group of its timer,
 -- named by the whole call path ("a => b => c") as the legacy PerfDMF interval_event was; TAUdb's
 -- own view gives the leaf timer's name and drops nodes whose timer has no group.

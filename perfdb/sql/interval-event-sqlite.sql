@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- interval_event on SQLite (with views.sql): one row per call-path node and group of its timer,
 -- named by the node's own timer, as TAUdb's view names it. Not the whole call path as on
 -- PostgreSQL: that needs WITH RECURSIVE, which SQLite before 3.8.3 (the driver TAU bundles is

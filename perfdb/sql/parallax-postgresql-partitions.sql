@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- Parallax schema version 2 on PostgreSQL: timer_call_data and timer_value become tables
 -- partitioned by range of the call-data id, one partition per uploaded trial (perfdb/README.md,
 -- "Performance"). An upload copies its rows into fresh tables without indexes, builds the

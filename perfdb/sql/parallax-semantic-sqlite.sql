@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- Parallax schema version 3: SEAA semantic models (docs/SEMANTICS.md 5.6) stored in the database, and
 -- which trials they are attached to. Idempotent: run when a database is created, by the migration
 -- to version 3, and before the first Parallax write into a foreign TAUdb (with the other side

@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- Parallax's own tables (schema version 1), for what TAUdb has no place for. Idempotent: run when a
 -- database is created, by the migration to version 1, and before the first upload into a foreign
 -- TAUdb. A trial with a parallax_trial row was written by Parallax. The keys cascade on delete, so

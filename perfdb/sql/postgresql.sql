@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- TAUdb schema for PostgreSQL (docs/FORMATS.md 7.1-7.2), as Parallax creates it in an empty database.
 -- Deviations from TAU's taudb.sql, all documented in perfdb/README.md:
 -- * timer_call_data.calls/subroutines and counter_value.sample_count are DOUBLE PRECISION, not INT:

@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- TAUdb schema for SQLite, as Parallax creates it in an empty database. docs/FORMATS.md 7.3: the
 -- PostgreSQL column set is the one logical schema in both dialects, with SQLite types (INTEGER PRIMARY
 -- KEY AUTOINCREMENT, REAL, TEXT); the PostgreSQL-only analysis_* tables are left out.

@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- TAUdb's static rows (docs/FORMATS.md 7.1, 7.2), shared by both dialects. Run once, when the schema is created.
 INSERT INTO schema_version (version, description) VALUES (2, 'Changes after Nov. 9, 2012 release');
 

@@ -1,3 +1,5 @@
+-- SPDX-License-Identifier: GPL-3.0-or-later
+-- SPDX-FileCopyrightText: 2026 Parallax developers
 -- TAUdb's compatibility views, which emulate the legacy PerfDMF tables (docs/FORMATS.md 7.2), except
 -- interval_event (interval-event-<dialect>.sql). TAUdb defines them on PostgreSQL only; Parallax
 -- creates them on SQLite too. Columns are named by aliases in the SELECT, never by the

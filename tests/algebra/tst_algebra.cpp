@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The cross-experiment algebra against docs/SEMANTICS.md 4 (worked examples, identities, thread
 // policies, matching), on literal trials, generated trials and the real samples.
 #include "algebra/derivedmetric.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The call tree derived from call-path names (docs/SEMANTICS.md 1.4) on the real samples.
 #include "algebra/calltree.h"
 #include "datasource/model/trialbuilder.h"

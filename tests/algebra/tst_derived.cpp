@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Derived metrics against docs/SEMANTICS.md 3: grammar, errors with positions, IEEE and PARAPROF
 // modes, evaluation on excl and incl, statistics of derived values, definition files, real data.
 #include "algebra/derivedmetric.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // SEAA semantic views (docs/SEMANTICS.md 5): the worked examples A, A2, B, C, D, E, F with their exact
 // numbers, the model file rules, conservation over generated trials and random rule sets, and
 // linearity with the algebra.

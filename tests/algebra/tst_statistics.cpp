@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Statistics against docs/SEMANTICS.md section 2, on literal trials and the real cpi sample.
 #include "algebra/statistics.h"
 #include "algebra/units.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The parallax-cli executable as a user runs it: exit codes, JSON, messages, the help of every
 // command, option syntax (--opt=value, compacted pprof options), numbers and unknown options.
 #include "app/cli/pprofreport.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The Databases dock (app/gui/databasepanel) on a temporary SQLite database: a trial dragged from
 // the Trials dock and a profile directory dropped from a file manager are uploaded through the
 // same dialog, off the GUI thread; Cancel rolls an upload back; the metadata editor saves in one

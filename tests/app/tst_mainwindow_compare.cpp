@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The main window's ways into a comparison, as a user takes them: two trials open, one dragged
 // onto the other in the Trials dock opens a comparison window with the dragged one as A.
 #include "app/gui/mainwindow.h"

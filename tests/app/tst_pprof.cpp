@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // parallax-cli pprof against the output of TAU's current pprof (tests/data/pprof/tau, see its
 // README for the tau2 commit), output derived by hand, and the facts of docs/FORMATS.md 2.2.
 #include "app/cli/pprofreport.h"

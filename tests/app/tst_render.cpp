@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The headless renderer (parallax --render VIEW --out FILE), as the docs and CI use it: every view
 // of a real trial becomes a non-blank image of the requested size, without a display server.
 #include "tests/common/testutil.h"

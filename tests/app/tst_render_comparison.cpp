@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The headless renderer of the comparison views (parallax --compare A B --render compare-NAME and
 // parallax --scaling A B --render scaling): every view of real trials becomes a non-blank image of
 // the requested size, without a display server.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The headless renderer of the semantic views (parallax --semantic MODEL PATH --render
 // semantic-bars|semantic-tree|semantic-matrix --out FILE): each view of a real trial through a model
 // file becomes a non-blank image of the requested size, without a display server; bad models and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // bench_algebra: times the cross-experiment algebra on two big trials and prints JSON lines.
 //   bench_algebra [--runs N] [--threads T] [--events E] [--workers W] [--modes diff,mean,...] [DIR_A DIR_B]
 // Without directories, two trials are synthesized in memory like `parallax-cli synth --threads T

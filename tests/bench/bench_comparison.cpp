@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Comparison window benchmark (not a test): two generated 16,384-thread x 201-event trials in
 // memory -> a ComparisonWindow (1400x900, offscreen) whose Side by side tab is painted. Prints JSON:
 //   - cold: fresh trials each round (the difference, both runs' statistics, matching, per-event

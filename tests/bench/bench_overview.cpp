@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Overview benchmark (not a test): loads a trial, opens an OverviewWidget 1280x800 offscreen and
 // prints JSON: time from the loaded trial to the first painted overview (statistics and layout
 // included), repaint after a scroll (median of 20), time to a repainted overview after a value

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Upload and load of a big trial through the experiment database, on SQLite (a temporary file) and,
 // when a URI is given, on PostgreSQL. Prints one JSON object per step on stdout, the time of each
 // upload/load stage on stderr, and checks that the loaded trial equals the uploaded one.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // bench_semantic: times SEAA attribution (docs/SEMANTICS.md 5) of a big trial through a 50-rule model
 // and prints JSON lines.
 //   bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]

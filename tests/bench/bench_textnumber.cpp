@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // bench_textnumber: the hand-written fast path the TAU and snapshot readers had (Clinger: <= 15
 // digits, no exponent, one exact division; kept here, and only here, as the benchmark's contender)
 // against textnumber::parseDouble, i.e. libstdc++'s std::from_chars alone, on the TAU reader's real

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // parallax-bench: measures wall time, CPU time and peak resident memory.
 //   parallax-bench --load DIR                 load a trial in this process, print its figures
 //   parallax-bench ppk PATH [--runs N] [--out FILE.ppk]

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # Issue 2 benchmark: 16,384 threads x 101 events (+ depth-2 call paths, 5 user events).
 # Prints JSON lines: median of 5 runs of loading, `parallax-cli info` and `parallax-cli pprof -s`,
 # and TAU's own pprof -s side by side when it is on PATH (or TAU_PPROF=/path/to/pprof).

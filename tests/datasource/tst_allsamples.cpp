@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Every profile in ../shared/data opens: the registry detects a reader for it (a directory such as a
 // TAU profile directory or an HPCToolkit database is one sample, a file another) and that reader
 // reads it without an error.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Bad input: every case gets an error naming the file, the line and what was expected, or (when the
 // rest of the trial is sound) a warning that lists the skipped file. Never a crash, never silence.
 #include "tests/common/testutil.h"

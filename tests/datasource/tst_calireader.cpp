@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The Caliper readers (.cali and json-split) against every fact of ../shared/data/hatchet/MANIFEST.md
 // (rows caliper-*) and ../shared/data/thicket/MANIFEST.md, docs/FORMATS.md 6.3 and 8, the call-tree
 // consistency relations of docs/SEMANTICS.md 1.4, and hand-made fixtures and bad inputs.

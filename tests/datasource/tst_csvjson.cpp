@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // CSV and JSON writers and readers: every sample and a trial with every awkward case written, read
 // back and compared field by field, bit for bit; write -> read -> write gives the same bytes; the
 // readers' errors name the line (and, for JSON, the column and byte); plain and Hatchet CSV.

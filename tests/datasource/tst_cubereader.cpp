@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The CUBE reader against the facts in ../shared/data/{cubelib,tau2,cube/*,extrap}/MANIFEST.md and
 // docs/FORMATS.md 5, pycubexr's CSV dumps of expected values (every value),
 // values checked by hand against the raw .data bytes, the call-tree consistency relations of

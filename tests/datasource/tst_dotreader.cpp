@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The gprof2dot DOT reader against the facts in ../shared/data/hatchet/MANIFEST.md (gprof2dot-cpi)
 // and docs/FORMATS.md 8, the DOT syntax on hand-made graphs, and damaged inputs.
 #include "datasource/readers/dotreader.h"

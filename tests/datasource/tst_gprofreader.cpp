@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The gprof text reader against the facts in ../shared/data/gprof2dot/MANIFEST.md,
 // ../shared/data/tau2/MANIFEST.md (gprof-wrf) and docs/FORMATS.md 6.1, plus hand-made and damaged inputs.
 #include "datasource/readers/gprofreader.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The HPCToolkit reader against Hatchet's gold dataframe for hatchet/hpctoolkit-cpi-database
 // (../shared/data/hatchet/hpctoolkit-cpi-graphframe.csv: every "time" and "time (inc)" value of its
 // 136 rows), the MANIFEST facts, a hand-made database with loops, inlined code and a call site

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The JSON profile readers (timemory, Hatchet GraphFrame JSON and literal, pyinstrument) against
 // the facts of ../shared/data/hatchet/MANIFEST.md, values read by hand from the samples, format
 // detection among all JSON readers, and broken files.

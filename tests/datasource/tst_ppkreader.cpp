@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The ppk reader against the facts in ../shared/data/tau2/MANIFEST.md and docs/FORMATS.md 3, the ppk
 // writer by round trips (ppk and TAU samples, a synthetic multi-metric trial, odd Unicode), and both
 // against truncated, corrupted and hand-made bad streams.

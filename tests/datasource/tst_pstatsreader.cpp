@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The Python pstats reader against the facts in ../shared/data/hatchet/MANIFEST.md
 // (cprofile-hatchet-pstats: 4 distinct files, 9 distinct names, total_tt 23.045403 s, top self
 // `recursive` tottime 22.7388 s with ncalls 101202000 (1002000 primitive), `e` cumtime 23.0226 s),

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The TAU snapshot / merged XML reader against tau2/tauprofile-xml-merged (MANIFEST.md, docs/FORMATS.md 4),
 // its gzip variant, a hand-written multi-snapshot fixture, and bad input (truncated, corrupt,
 // unknown ids, missing attributes).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The TAU reader against the facts in ../shared/data/*/MANIFEST.md and small literal fixtures.
 #include "datasource/readers/taureader.h"
 #include "tests/common/testutil.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // Writer round trips: read (or synthesize) a trial, write it as TAU profiles, read it back, compare.
 #include "app/cli/synth.h"
 #include "datasource/writers/tauwriter.h"

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # The documents in docs/ are the reference the code cites ("docs/FORMATS.md §1.4", older comments
 # "FORMATS.md 1.4"). This check fails when a cited document or section does not exist, or when a
 # document shows an image that is not in docs/img/, so that renumbering a section or renaming a file

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
 // Shared by the Caliper fuzz targets: the model's invariants for a trial that read.

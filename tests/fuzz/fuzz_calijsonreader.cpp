@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the Caliper json-split reader: any bytes must give a trial or a ReadError that
 // names the file, never a crash. Seeds: the json-split samples under ../shared/data (hatchet
 // caliper-*-json); tests/fuzz/calijsonreader.dict holds the JSON tokens.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the Caliper .cali reader: any bytes must give a trial or a ReadError that
 // names the file, never a crash. Seeds: the .cali samples under ../shared/data (hatchet caliper-*-cali,
 // thicket); tests/fuzz/calireader.dict holds the record tokens.

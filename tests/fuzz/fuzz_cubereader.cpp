@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the CUBE reader: any bytes must give a trial or a ReadError that names the
 // file, never a crash. The input size picks how the bytes are presented:
 //   size % 4 == 0: as a .cubex (raw tar bytes, so mutated headers test libarchive's error paths);

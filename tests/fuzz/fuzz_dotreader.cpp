@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the gprof2dot DOT reader: any bytes must give a trial or a ReadError that
 // names the file, never a crash. Seeds: hatchet/gprof2dot-cpi/callgrind.dot.64042.0.1 (see
 // tests/fuzz/dot.dict for the DOT tokens).

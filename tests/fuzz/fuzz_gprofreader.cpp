@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the gprof text reader: any bytes must give a trial or a ReadError that
 // names the file, never a crash. Odd sizes are read with the "fixnames" option; sizes divisible by 4
 // are gzip-compressed first (the reader takes gzip input through GzipInput).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the HPCToolkit reader: any bytes must give a trial or a ReadError that
 // names a file of the database, never a crash. The bytes become one file of a database whose other
 // files are the real sample (PARALLAX_DATA_DIR/hatchet/hpctoolkit-cpi-database):

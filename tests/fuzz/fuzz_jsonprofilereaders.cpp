@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the JSON profile readers (timemory, Hatchet JSON, pyinstrument): any
 // bytes must give a trial or a ReadError that names the file, never a crash. The first byte
 // chooses the reader: 0x00 timemory, 0x01 Hatchet, 0x02 pyinstrument (the rest is the file);

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point: any bytes as a .json file must give a trial or a ReadError, never a crash.
 // A trial that reads must also survive the json writer, read back the same and write the same bytes.
 #include "datasource/readers/jsonreader.h"

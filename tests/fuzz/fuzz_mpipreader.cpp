@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the mpiP reader: any bytes must give a trial or a ReadError that names the
 // file, never a crash. size % 4 == 3: the bytes are gzip-compressed into a .mpiP.gz; otherwise they
 // are the report itself (.mpiP). Seeds: tests/data/mpip/*.mpiP (see tests/fuzz/mpipreader.dict).

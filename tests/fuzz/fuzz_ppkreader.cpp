@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point: any bytes as a .ppk (gzip or raw) must give a trial or a ReadError, never a
 // crash. A trial that reads must also survive the writer and read back with the same shape.
 #include "tests/fuzz/fuzzscratch.h"

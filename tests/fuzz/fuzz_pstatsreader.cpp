@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the Python pstats reader (marshal decoder and stats mapping): any bytes,
 // written as a .pstats file, must give a trial or a ReadError that names the file and a byte offset,
 // never a crash. Seeds: ../shared/data/hatchet/cprofile-hatchet-pstats/*.pstats.

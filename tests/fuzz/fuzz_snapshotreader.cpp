@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point for the TAU snapshot / merged XML reader: any bytes (plain or gzip) as
 // tauprofile.xml must give a trial or a ReadError with a message and a position, never a crash.
 // An input starting with byte 0x01 is split at the next 0x01 into snapshot.0.0.0 and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point: any bytes as profile.0.0.0 must give a trial or a ReadError, never a crash.
 #include "datasource/readers/taureader.h"
 

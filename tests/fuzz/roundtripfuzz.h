@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The round-trip fuzz check shared by the writer/reader pairs (CSV, JSON).
 #pragma once
 

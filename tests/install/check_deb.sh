@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # check_deb.sh BUILD_DIR SCRATCH VERSION APP_ID — builds the .deb with `cpack -G DEB` into SCRATCH
 # and checks its control fields and contents: the package a user installs with apt.
 set -u

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # cmake -DBUILD_DIR=... -DPREFIX=... -DAPP_ID=... -DGUI=ON|OFF -DICON_SIZES=16,22,...
 #       -DBINDIR=bin -DDATADIR=share -DMANDIR=share/man -P check_install.cmake
 # Installs the build into a fresh PREFIX with `cmake --install` and compares the installed files

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # The installed application (issue 12 §2): `cmake --install` into a fresh prefix holds every file
 # (install_tree), and the files validate with the tools a distribution uses. install_tree is the
 # fixture the others read; missing tools fail (tests/install/validate.sh).

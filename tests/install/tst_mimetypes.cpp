@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The MIME types Parallax installs (resources/linux/parallax-mime.xml), as a desktop sees them:
 // Qt's QMimeDatabase reads the same shared-mime-info data as file managers. CTest points
 // XDG_DATA_DIRS at the database install_mime built from the installed package and the system's

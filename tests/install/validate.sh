@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # validate.sh WHAT PREFIX APP_ID — validates one kind of installed file in the install tree that
 # the install_tree test wrote to PREFIX. A missing tool is a failure, never a skip: ./test.sh
 # installs them (.ci/common.sh).

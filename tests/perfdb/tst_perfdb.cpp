@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The experiment database on both backends: every test has a "sqlite" row (a temporary file) and a
 // "postgresql" row (a fresh database on the server PARALLAX_TEST_PG_URI names; ./test.sh starts one).
 #include "algebra/operations.h"

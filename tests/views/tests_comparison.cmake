@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # Tests of views/comparison (included from tests/CMakeLists.txt): the comparison window's models and
 # views on real data, and the headless rendering of every comparison view (parallax --compare /
 # --scaling --render ...).

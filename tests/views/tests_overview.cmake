@@ -1,2 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # Tests of views/overview (included from tests/CMakeLists.txt).
 parallax_test(tst_overview views/tst_overview.cpp parallax_views)

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 # Tests of views/semantic (included from tests/CMakeLists.txt): the semantic views' models and widgets
 # on a real sample with a model of our own (tests/data/semantic), and the headless rendering of each
 # view (parallax --semantic MODEL PATH --render semantic-NAME).

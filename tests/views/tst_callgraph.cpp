@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The call-tree statistics table and the call graph (issue 3, items 5 and 6) on the real samples.
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/testutil.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The comparison views of issue 5 on real data: ranks 0 and 1 of the cpi trial as two runs (A =
 // baseline rank 0, B = candidate rank 1), and the ring benchmark at 2 and 8 ranks for scaling.
 #include "algebra/statistics.h"

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The derived-metric editor: live checking, metric buttons, definitions from a file.
 #include "algebra/derivedmetric.h"
 #include "tests/common/testutil.h"

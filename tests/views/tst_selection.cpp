@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // SelectionState (the one state every view follows) and the group legend that drives its filters.
 #include "tests/common/testutil.h"
 #include "views/callgraph/calltreemodel.h"

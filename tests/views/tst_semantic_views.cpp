@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The SEAA semantic views (issue 5, docs/SEMANTICS.md 5): the entity tree model on a real sample with a
 // small model of our own (tests/data/semantic/workflow-model.json), (self) rows, n/a (aggregated),
 // badges and classification, group-by-attribute, the bar chart's totals with and without mapping,

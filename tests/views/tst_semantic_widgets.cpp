@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 // The three self-contained SEAA widgets of views/semantic (docs/SEMANTICS.md 5): the mapping inspector
 // on the xmain workflow sample with a model of our own (tests/data/semantic/xmain-inspector.json:
 // MPI and ADIOS regexes, an AMORTIZE rule onto entities that have their own timers, a selector that

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/testutil.h"
 #include "views/charts/chartstyle.h"

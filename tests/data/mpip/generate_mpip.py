@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
 """Writes mpiP 3.4.1-style text reports whose numbers are internally consistent.
 
 No licensed real report can be shipped, so the fixtures in this folder are generated here. The

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: 2026 Parallax developers
+# Every source file carries an SPDX licence header (GPL-3.0-or-later, as QCustomPlot requires) in
+# its first lines, so that a distribution's licence check (REUSE, licensecheck) finds it.
+#   cmake -DSOURCE_DIR=<checkout> -P tests/docs/check_spdx.cmake
+cmake_minimum_required(VERSION 3.21)
+if(NOT SOURCE_DIR)
+    message(FATAL_ERROR "set -DSOURCE_DIR to the checkout")
+endif()
+set(globs)
+foreach(dir app algebra datasource perfdb views resources tests cmake .ci)
+    foreach(pattern *.cpp *.h *.h.in *.cmake CMakeLists.txt *.sh *.py *.sql *.desktop.in)
+        list(APPEND globs "${SOURCE_DIR}/${dir}/${pattern}")
+    endforeach()
+endforeach()
+file(GLOB_RECURSE files ${globs})
+list(APPEND files "${SOURCE_DIR}/CMakeLists.txt" "${SOURCE_DIR}/run.sh" "${SOURCE_DIR}/test.sh"
+    "${SOURCE_DIR}/.ci/run")
+set(missing)
+set(count 0)
+foreach(f IN LISTS files)
+    math(EXPR count "${count} + 1")
+    file(STRINGS "${f}" head LIMIT_COUNT 4)
+    if(NOT head MATCHES "SPDX-License-Identifier: GPL-3\\.0-or-later")
+        file(RELATIVE_PATH rel "${SOURCE_DIR}" "${f}")
+        list(APPEND missing "${rel}")
+    endif()
+endforeach()
+if(count LESS 300)
+    message(FATAL_ERROR "only ${count} source files found under ${SOURCE_DIR}: the check is looking in the wrong place")
+endif()
+if(missing)
+    list(JOIN missing "\n  " text)
+    message(FATAL_ERROR "source files without 'SPDX-License-Identifier: GPL-3.0-or-later' in their first 4 lines:\n  ${text}")
+endif()
+message(STATUS "SPDX headers: ${count} source files checked, all carry one")
