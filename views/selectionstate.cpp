@@ -27,6 +27,8 @@ void SelectionState::setTrial(std::shared_ptr<const Trial> trial)
     Q_EMIT metricChanged(m_metric);
     Q_EMIT filtersChanged();
     Q_EMIT historyChanged();
+    Q_EMIT changed(SelectionChange::Trial | SelectionChange::Metric | SelectionChange::Event | SelectionChange::Thread
+        | SelectionChange::Filters | SelectionChange::History);
 }
 
 void SelectionState::setMetric(MetricId metric)
@@ -35,6 +37,7 @@ void SelectionState::setMetric(MetricId metric)
         return;
     m_metric = metric;
     Q_EMIT metricChanged(metric);
+    Q_EMIT changed(SelectionChange::Metric);
 }
 
 void SelectionState::setValueType(ValueType type)
@@ -43,6 +46,7 @@ void SelectionState::setValueType(ValueType type)
         return;
     m_valueType = type;
     Q_EMIT valueTypeChanged(type);
+    Q_EMIT changed(SelectionChange::ValueType);
 }
 
 void SelectionState::setTimeUnit(TimeUnit unit)
@@ -51,6 +55,7 @@ void SelectionState::setTimeUnit(TimeUnit unit)
         return;
     m_timeUnit = unit;
     Q_EMIT timeUnitChanged(unit);
+    Q_EMIT changed(SelectionChange::TimeUnit);
 }
 
 void SelectionState::selectEvent(EventId event)
@@ -60,6 +65,7 @@ void SelectionState::selectEvent(EventId event)
     m_event = event;
     record();
     Q_EMIT eventSelected(event);
+    Q_EMIT changed(SelectionChange::Event | SelectionChange::History);
 }
 
 void SelectionState::selectThread(ThreadIndex thread)
@@ -69,6 +75,7 @@ void SelectionState::selectThread(ThreadIndex thread)
     m_thread = thread;
     record();
     Q_EMIT threadSelected(thread);
+    Q_EMIT changed(SelectionChange::Thread | SelectionChange::History);
 }
 
 void SelectionState::record()
@@ -93,6 +100,12 @@ void SelectionState::apply(const Entry& entry)
     if (threadChanged)
         Q_EMIT threadSelected(m_thread);
     Q_EMIT historyChanged();
+    SelectionChanges changes = SelectionChange::History;
+    if (eventChanged)
+        changes |= SelectionChange::Event;
+    if (threadChanged)
+        changes |= SelectionChange::Thread;
+    Q_EMIT changed(changes);
 }
 
 void SelectionState::back()
@@ -120,12 +133,14 @@ void SelectionState::hideGroup(GroupId group, bool hide)
     else
         m_hiddenGroups.remove(group.index());
     Q_EMIT filtersChanged();
+    Q_EMIT changed(SelectionChange::Filters);
 }
 
 void SelectionState::showOnlyGroup(GroupId group)
 {
     m_onlyGroup = group;
     Q_EMIT filtersChanged();
+    Q_EMIT changed(SelectionChange::Filters);
 }
 
 void SelectionState::setNameFilter(const QString& text, bool regex)
@@ -135,6 +150,7 @@ void SelectionState::setNameFilter(const QString& text, bool regex)
     if (regex)
         m_nameRegex = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
     Q_EMIT filtersChanged();
+    Q_EMIT changed(SelectionChange::Filters);
 }
 
 void SelectionState::clearFilters()
@@ -144,6 +160,7 @@ void SelectionState::clearFilters()
     m_nameFilter.clear();
     m_nameIsRegex = false;
     Q_EMIT filtersChanged();
+    Q_EMIT changed(SelectionChange::Filters);
 }
 
 bool SelectionState::isEventVisible(EventId event) const

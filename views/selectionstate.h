@@ -6,12 +6,37 @@
 #include "algebra/values.h"
 #include "datasource/model/trial.h"
 
+#include <QFlags>
 #include <QObject>
 #include <QRegularExpression>
 #include <QSet>
 
 #include <memory>
 #include <vector>
+
+namespace parallax {
+
+/// What changed in a SelectionState (a bitmask: one change signal carries all of them), as
+/// KCachegrind's TraceItemView::changeType. `View` is for a view's own settings (sort, mode):
+/// SelectionState never emits it, views schedule themselves with it.
+enum class SelectionChange : unsigned {
+    Trial = 1u << 0,
+    Metric = 1u << 1,
+    ValueType = 1u << 2,
+    TimeUnit = 1u << 3,
+    Event = 1u << 4,
+    Thread = 1u << 5,
+    Filters = 1u << 6,
+    History = 1u << 7,
+    View = 1u << 8,
+};
+Q_DECLARE_FLAGS(SelectionChanges, SelectionChange)
+
+} // namespace parallax
+
+// At global scope, as Qt's own: inside the namespace it would hide the global operator| of other
+// flag enums (QCP::Interaction) from code in namespace parallax.
+Q_DECLARE_OPERATORS_FOR_FLAGS(parallax::SelectionChanges)
 
 namespace parallax {
 
@@ -59,6 +84,10 @@ public:
     void forward();
 
 Q_SIGNALS:
+    /// Everything a setter changed, emitted once per call after the individual signals below.
+    /// Views follow this one (views/common/selectionview.h); the individual signals remain for
+    /// the main window's menus and actions.
+    void changed(parallax::SelectionChanges changes);
     void trialChanged();
     void metricChanged(parallax::MetricId metric);
     void valueTypeChanged(parallax::ValueType type);

@@ -45,6 +45,7 @@ Statistic statisticOf(RowMode mode)
 
 StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     : QWidget(parent)
+    , SelectionView(this, state, {})
     , m_state(state)
     , m_flatModel(new StatisticsModel(this))
     , m_treeModel(new CallTreeModel(this))
@@ -131,22 +132,33 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
         connect(view, &QTreeView::activated, this, &StatisticsPanel::activate);
         connect(view, &QTreeView::clicked, this, &StatisticsPanel::activate);
     }
-    connect(m_state, &SelectionState::trialChanged, this, &StatisticsPanel::onTrialChanged);
-    connect(m_state, &SelectionState::metricChanged, this, [this](MetricId m) {
-        m_flatModel->setMetric(m);
-        m_treeModel->setMetric(m);
+    onTrialChanged();
+}
+
+void StatisticsPanel::selectionChanged(SelectionChanges changes)
+{
+    if (changes & SelectionChange::Trial) {
+        onTrialChanged(); // takes the trial's metric, unit and filters too
+        return;
+    }
+    if (changes & SelectionChange::Metric) {
+        m_flatModel->setMetric(m_state->metric());
+        m_treeModel->setMetric(m_state->metric());
         resizeFlatColumns();
-    });
-    connect(m_state, &SelectionState::timeUnitChanged, m_treeModel, &CallTreeModel::setTimeUnit);
-    connect(m_state, &SelectionState::filtersChanged, this, &StatisticsPanel::applyFilter);
-    connect(m_state, &SelectionState::eventSelected, this, &StatisticsPanel::onEventSelected);
-    connect(m_state, &SelectionState::threadSelected, this, [this](ThreadIndex t) {
+    }
+    if (changes & SelectionChange::TimeUnit)
+        m_treeModel->setTimeUnit(m_state->timeUnit());
+    if (changes & SelectionChange::Filters)
+        applyFilter();
+    if (changes & SelectionChange::Event)
+        onEventSelected(m_state->event());
+    if (changes & SelectionChange::Thread) {
         // Choosing a thread elsewhere (overview label, thread window) shows it here when the
         // table already shows a thread.
+        const ThreadIndex t = m_state->thread();
         if (t.isValid() && m_flatModel->rowMode() == RowMode::Thread && m_flatModel->thread() != t)
             setRowMode(RowMode::Thread, t);
-    });
-    onTrialChanged();
+    }
 }
 
 void StatisticsPanel::onTrialChanged()

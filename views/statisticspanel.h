@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "views/common/selectionview.h"
 #include "views/statisticsmodel.h"
 #include "views/viewsetup.h"
 
@@ -17,12 +18,11 @@ class QTreeView;
 namespace parallax {
 
 class CallTreeModel;
-class SelectionState;
 
 /// The Statistics tab: pprof-style columns for a statistic across threads or one thread, flat or
 /// as the call tree (CUBE-style value column), following the SelectionState (metric, time unit,
 /// filters, selected event and thread) and selecting events in it.
-class StatisticsPanel : public QWidget {
+class StatisticsPanel : public QWidget, public SelectionView {
     Q_OBJECT
 public:
     explicit StatisticsPanel(SelectionState* state, QWidget* parent = nullptr);
@@ -42,6 +42,9 @@ public:
     QString suggestedCsvName() const;
 
 private:
+    /// The tables follow every change at once (their models are cheap to re-point).
+    void selectionChanged(SelectionChanges changes) override;
+    void doUpdate(SelectionChanges) override { }
     void onTrialChanged();
     void fillModeCombo();
     void applyMode();

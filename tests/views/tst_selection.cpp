@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // SelectionState (the one state every view follows) and the group legend that drives its filters.
 #include "tests/common/testutil.h"
+#include "views/common/job.h"
+#include "views/common/selectionview.h"
 #include "views/callgraph/calltreemodel.h"
 #include "views/grouplegend.h"
 #include "views/statisticspanel.h"
@@ -10,9 +12,28 @@
 #include <QListWidget>
 #include <QTreeView>
 #include <QSignalSpy>
+#include <QThread>
+#include <QThreadPool>
 
 using namespace parallax;
 using namespace parallax::test;
+
+namespace {
+
+// A SelectionView that records the updates it receives.
+class RecordingView : public QObject, public SelectionView {
+public:
+    RecordingView(SelectionState* state, SelectionChanges interest)
+        : SelectionView(this, state, interest)
+    {
+    }
+    std::vector<SelectionChanges> updates;
+
+protected:
+    void doUpdate(SelectionChanges changes) override { updates.push_back(changes); }
+};
+
+} // namespace
 
 class TestSelection : public QObject {
     Q_OBJECT
@@ -100,6 +121,85 @@ private Q_SLOTS:
         const QModelIndex current = panel.currentView()->currentIndex();
         QVERIFY(current.isValid());
         QCOMPARE(current.sibling(current.row(), 0).data().toString(), QStringLiteral("MPI_Init()"));
+    }
+
+    void oneChangeSignalWithABitmask()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        SelectionState state;
+        QSignalSpy changed(&state, &SelectionState::changed);
+        state.setTrial(trial);
+        QCOMPARE(changed.count(), 1);
+        const auto all = changed.takeFirst().at(0).value<SelectionChanges>();
+        QVERIFY(all.testFlag(SelectionChange::Trial) && all.testFlag(SelectionChange::Metric)
+            && all.testFlag(SelectionChange::Filters) && !all.testFlag(SelectionChange::View));
+        state.selectThread(ThreadIndex(1u));
+        QCOMPARE(changed.takeFirst().at(0).value<SelectionChanges>(),
+            SelectionChange::Thread | SelectionChange::History);
+        state.setTimeUnit(TimeUnit::Seconds);
+        state.setTimeUnit(TimeUnit::Seconds); // no change, no signal
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.takeFirst().at(0).value<SelectionChanges>(), SelectionChanges(SelectionChange::TimeUnit));
+    }
+
+    void selectionViewCoalescesBursts()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        SelectionState state;
+        RecordingView view(&state, SelectionChange::Trial | SelectionChange::ValueType | SelectionChange::TimeUnit);
+        state.setTrial(trial);
+        state.setValueType(ValueType::Inclusive);
+        state.setTimeUnit(TimeUnit::Seconds);
+        state.selectThread(ThreadIndex(1u)); // not of interest
+        QVERIFY(view.updates.empty()); // nothing until the event loop turns
+        QVERIFY(view.isUpdatePending());
+        QCoreApplication::processEvents();
+        QCOMPARE(view.updates.size(), std::size_t(1));
+        QCOMPARE(view.updates[0], SelectionChange::Trial | SelectionChange::ValueType | SelectionChange::TimeUnit);
+        QCoreApplication::processEvents();
+        QCOMPARE(view.updates.size(), std::size_t(1));
+        state.selectThread(ThreadIndex(2u));
+        QCoreApplication::processEvents();
+        QCOMPARE(view.updates.size(), std::size_t(1));
+        // updateNow() brings a scheduled update forward; the queued call then has nothing to do.
+        view.scheduleUpdate();
+        view.updateNow();
+        QCOMPARE(view.updates.size(), std::size_t(2));
+        QCOMPARE(view.updates[1], SelectionChanges(SelectionChange::View));
+        QCoreApplication::processEvents();
+        QCOMPARE(view.updates.size(), std::size_t(2));
+    }
+
+    void jobDropsSupersededResults()
+    {
+        QObject owner;
+        Job<int> job(&owner);
+        std::vector<int> delivered;
+        std::atomic_bool release = false;
+        // The first run waits until released, then reports whether it saw the cancel flag.
+        job.start(
+            [&release](const std::atomic_bool& cancel) {
+                while (!release.load())
+                    QThread::msleep(1);
+                return cancel.load() ? -1 : 1;
+            },
+            [&delivered](int v) { delivered.push_back(v); });
+        const auto first = job.generation();
+        job.start([](const std::atomic_bool&) { return 2; }, [&delivered](int v) { delivered.push_back(v); });
+        QCOMPARE(job.generation(), first + 1);
+        release = true;
+        QTRY_VERIFY(!job.isRunning());
+        QCOMPARE(delivered, std::vector<int>({ 2 })); // the superseded run's result never arrives
+        job.start([](const std::atomic_bool&) { return 3; }, [&delivered](int v) { delivered.push_back(v); });
+        job.waitAndDeliver();
+        QCOMPARE(delivered, std::vector<int>({ 2, 3 }));
+        job.start([](const std::atomic_bool&) { return 4; }, [&delivered](int v) { delivered.push_back(v); });
+        job.cancel();
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, std::vector<int>({ 2, 3 }));
     }
 
     void legendDrivesFilters()

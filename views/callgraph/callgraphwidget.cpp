@@ -25,7 +25,6 @@
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QSvgGenerator>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -92,9 +91,9 @@ namespace {
 
 CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     : QWidget(parent)
+    , SelectionView(this, state, {})
     , m_state(state)
     , m_dot(new DotRunner(this))
-    , m_layoutTimer(new QTimer(this))
     , m_scene(new QGraphicsScene(this))
     , m_view(new CallGraphView(this))
     , m_stack(new QStackedWidget(this))
@@ -204,9 +203,6 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     layout->addWidget(m_stack, 1);
     layout->addLayout(bottom);
 
-    m_layoutTimer->setSingleShot(true);
-    m_layoutTimer->setInterval(0);
-    connect(m_layoutTimer, &QTimer::timeout, this, &CallGraphWidget::startLayout);
     connect(m_dot, &DotRunner::finished, this, &CallGraphWidget::onLayoutReady);
     connect(m_dot, &DotRunner::failed, this, &CallGraphWidget::onLayoutFailed);
     connect(m_view, &CallGraphView::nodeClicked, this, [this](int node) {
@@ -252,25 +248,31 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     connect(m_search, &QLineEdit::textChanged, this, &CallGraphWidget::applySearch);
     connect(m_search, &QLineEdit::returnPressed, this, &CallGraphWidget::nextMatch);
 
-    if (m_state) {
-        connect(m_state, &SelectionState::trialChanged, this, &CallGraphWidget::onTrialChanged);
-        connect(m_state, &SelectionState::metricChanged, this, [this] {
-            if (!m_sizeMetric.isValid())
-                scheduleLayout();
-            else if (!m_colorMetric.isValid())
-                recolour();
-        });
-        connect(m_state, &SelectionState::timeUnitChanged, this, &CallGraphWidget::scheduleLayout);
-        connect(m_state, &SelectionState::filtersChanged, this, &CallGraphWidget::scheduleLayout);
-        connect(m_state, &SelectionState::threadSelected, this, [this] {
-            if (m_followThread)
-                scheduleLayout();
-        });
-        connect(m_state, &SelectionState::eventSelected, this, &CallGraphWidget::onEventSelected);
-    }
     syncControls();
     onTrialChanged();
 }
+
+void CallGraphWidget::selectionChanged(SelectionChanges changes)
+{
+    if (changes & SelectionChange::Trial) {
+        onTrialChanged(); // lays out anew whatever else changed
+        return;
+    }
+    if (changes & SelectionChange::Metric) {
+        if (!m_sizeMetric.isValid())
+            scheduleLayout();
+        else if (!m_colorMetric.isValid())
+            recolour();
+    }
+    if (changes & (SelectionChange::TimeUnit | SelectionChange::Filters))
+        scheduleLayout();
+    if ((changes & SelectionChange::Thread) && m_followThread)
+        scheduleLayout();
+    if (changes & SelectionChange::Event)
+        onEventSelected(m_state->event());
+}
+
+void CallGraphWidget::doUpdate(SelectionChanges) { startLayout(); }
 
 CallGraphWidget::~CallGraphWidget() = default;
 
@@ -354,7 +356,7 @@ void CallGraphWidget::setMaximumNodes(int count)
     scheduleLayout();
 }
 
-bool CallGraphWidget::isLayoutRunning() const { return m_dot->isRunning() || m_layoutTimer->isActive(); }
+bool CallGraphWidget::isLayoutRunning() const { return m_dot->isRunning() || isUpdatePending(); }
 
 QString CallGraphWidget::message() const
 {
@@ -521,7 +523,7 @@ QString CallGraphWidget::sourceName() const
     return name;
 }
 
-void CallGraphWidget::scheduleLayout() { m_layoutTimer->start(); }
+void CallGraphWidget::scheduleLayout() { scheduleUpdate(); }
 
 void CallGraphWidget::clearScene()
 {

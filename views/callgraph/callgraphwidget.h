@@ -6,6 +6,7 @@
 #include "datasource/model/trial.h"
 #include "views/callgraph/callgraph.h"
 #include "views/callgraph/callgraphnodeitem.h"
+#include "views/common/selectionview.h"
 
 #include <QImage>
 #include <QWidget>
@@ -18,7 +19,6 @@ class QGraphicsScene;
 class QLabel;
 class QLineEdit;
 class QStackedWidget;
-class QTimer;
 class QToolButton;
 
 namespace parallax {
@@ -27,7 +27,6 @@ class CallGraphEdgeItem;
 class CallGraphView;
 class DotPlainLayout;
 class DotRunner;
-class SelectionState;
 
 /// The call graph of the current trial (ParaProf's and KCachegrind's call graph): one box per
 /// routine that occurs in call paths, one arrow per caller -> callee pair. The layered layout comes
@@ -38,7 +37,7 @@ class SelectionState;
 /// Follows the SelectionState: trial, metric, time unit, filters and the selected event (which is
 /// highlighted and centred). Clicking a node selects its event there and highlights its callers
 /// and callees. Says so instead of failing when the trial has no call paths or dot is missing.
-class CallGraphWidget : public QWidget {
+class CallGraphWidget : public QWidget, public SelectionView {
     Q_OBJECT
 public:
     /// Direction of the layers: Automatic picks the one that shows the graph larger in the view
@@ -115,6 +114,8 @@ Q_SIGNALS:
     void layoutFinished(bool ok);
 
 private:
+    void selectionChanged(SelectionChanges changes) override;
+    void doUpdate(SelectionChanges changes) override;
     void onTrialChanged();
     void onEventSelected(EventId event);
     void scheduleLayout();
@@ -177,7 +178,6 @@ private:
     int m_matchCursor = -1;
 
     DotRunner* m_dot;
-    QTimer* m_layoutTimer;
     QGraphicsScene* m_scene;
     CallGraphView* m_view;
     QStackedWidget* m_stack;

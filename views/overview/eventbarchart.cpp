@@ -11,7 +11,6 @@
 #include "views/selectionstate.h"
 
 #include <QComboBox>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -21,6 +20,9 @@ namespace parallax {
 
 EventBarChart::EventBarChart(SelectionState* state, QWidget* parent)
     : QWidget(parent)
+    , SelectionView(this, state,
+          SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
+              | SelectionChange::Event)
     , m_state(state)
 {
     m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
@@ -44,36 +46,27 @@ EventBarChart::EventBarChart(SelectionState* state, QWidget* parent)
     layout->addWidget(m_selectors);
     layout->addWidget(m_bars, 1);
 
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(0);
-    connect(m_timer, &QTimer::timeout, this, &EventBarChart::rebuild);
-
     connect(m_sortBox, &QComboBox::activated, this,
         [this](int index) { setSort(static_cast<Sort>(m_sortBox->itemData(index).toInt())); });
     connect(exportButton, &QToolButton::clicked, this,
         [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("event.png")); });
-    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] {
-        if (m_dirty)
-            rebuild();
-    });
+    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] { updateNow(); });
     connect(m_bars, &BarListWidget::labelClicked, this, &EventBarChart::activate);
     connect(m_bars, &BarListWidget::segmentClicked, this, [this](int row, int) { activate(row); });
     connect(m_bars, &BarListWidget::rowActivated, this, &EventBarChart::activate);
 
-    connect(m_state, &SelectionState::trialChanged, this, [this] {
+    scheduleUpdate();
+}
+
+void EventBarChart::selectionChanged(SelectionChanges changes)
+{
+    if (changes & SelectionChange::Trial)
         m_pinned = EventId(); // an id of the previous trial
-        scheduleRebuild();
-    });
-    connect(m_state, &SelectionState::metricChanged, this, &EventBarChart::scheduleRebuild);
-    connect(m_state, &SelectionState::valueTypeChanged, this, &EventBarChart::scheduleRebuild);
-    connect(m_state, &SelectionState::timeUnitChanged, this, &EventBarChart::scheduleRebuild);
-    connect(m_state, &SelectionState::eventSelected, this, [this] {
-        if (!m_pinned.isValid())
-            scheduleRebuild();
-    });
-    connect(m_state, &SelectionState::threadSelected, this, [this] { applySelection(true); });
-    scheduleRebuild();
+    else if (changes & SelectionChange::Thread)
+        applySelection(true);
+    if (m_pinned.isValid())
+        changes &= ~SelectionChanges(SelectionChange::Event);
+    SelectionView::selectionChanged(changes);
 }
 
 EventBarChart::~EventBarChart() = default;
@@ -81,7 +74,7 @@ EventBarChart::~EventBarChart() = default;
 void EventBarChart::setPinnedEvent(EventId event)
 {
     m_pinned = event;
-    scheduleRebuild();
+    scheduleUpdate();
 }
 
 EventId EventBarChart::event() const { return m_pinned.isValid() ? m_pinned : m_state->event(); }
@@ -92,25 +85,11 @@ void EventBarChart::setSort(Sort sort)
     if (sort == m_sort)
         return;
     m_sort = sort;
-    scheduleRebuild();
+    scheduleUpdate();
 }
 
-void EventBarChart::scheduleRebuild()
+void EventBarChart::doUpdate(SelectionChanges)
 {
-    m_dirty = true;
-    m_timer->start();
-}
-
-void EventBarChart::updateNow()
-{
-    if (m_dirty)
-        rebuild();
-}
-
-void EventBarChart::rebuild()
-{
-    m_dirty = false;
-    m_timer->stop();
     m_rows.clear();
     m_rowOfThread.clear();
     auto data = std::make_shared<BarListData>();
@@ -249,7 +228,7 @@ std::optional<double> EventBarChart::statisticValue(Statistic statistic) const
 QString EventBarChart::toolTip(int row, int) const
 {
     const auto& trial = m_state->trial();
-    if (m_dirty || !trial || row < 0 || row >= rowCount() || !m_shown.isValid())
+    if (isUpdatePending() || !trial || row < 0 || row >= rowCount() || !m_shown.isValid())
         return {};
     const Row& r = m_rows[static_cast<std::size_t>(row)];
     const QString where = r.statistic ? statisticName(*r.statistic)
@@ -263,7 +242,7 @@ QString EventBarChart::toolTip(int row, int) const
 
 void EventBarChart::activate(int row)
 {
-    if (m_dirty) // rows of a previous trial or selection
+    if (isUpdatePending()) // rows of a previous trial or selection
         return;
     const ThreadIndex thread = threadAt(row);
     if (!thread.isValid())

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/values.h"
+#include "views/common/selectionview.h"
 #include "views/overview/barlistdata.h"
 
 #include <QWidget>
@@ -11,12 +12,10 @@
 #include <vector>
 
 class QComboBox;
-class QTimer;
 
 namespace parallax {
 
 class BarListWidget;
-class SelectionState;
 class SelectorBar;
 
 /// ParaProf's function bar chart (the Event window): one event across all threads, one bar per
@@ -24,7 +23,7 @@ class SelectorBar;
 /// printed at the bar's end ("—" where the event did not run: absent is not 0). Metric, value type
 /// and time unit come from the SelectionState (a small selector bar changes them); threads sort by
 /// id or by value. Clicking a thread selects it (threadActivated).
-class EventBarChart : public QWidget {
+class EventBarChart : public QWidget, public SelectionView {
     Q_OBJECT
 public:
     enum class Sort { ThreadId, ValueAscending, ValueDescending };
@@ -39,9 +38,6 @@ public:
     EventId event() const;
     void setSort(Sort sort);
     Sort sort() const { return m_sort; }
-
-    /// Applies pending changes now (before grab()/render() without an event loop, and in tests).
-    void updateNow();
 
     // What is shown, row by row (after updateNow()); rows 0..3 are the statistics.
     int rowCount() const { return static_cast<int>(m_rows.size()); }
@@ -71,8 +67,8 @@ private:
         std::optional<Statistic> statistic;
         std::optional<double> value;
     };
-    void scheduleRebuild();
-    void rebuild();
+    void selectionChanged(SelectionChanges changes) override;
+    void doUpdate(SelectionChanges changes) override;
     void applySelection(bool scroll);
     QString toolTip(int row, int segment) const;
     void activate(int row);
@@ -81,11 +77,9 @@ private:
     SelectorBar* m_selectors = nullptr;
     QComboBox* m_sortBox = nullptr;
     BarListWidget* m_bars = nullptr;
-    QTimer* m_timer = nullptr;
     EventId m_pinned;
     EventId m_shown;
     Sort m_sort = Sort::ThreadId;
-    bool m_dirty = false;
     std::vector<Row> m_rows;
     std::vector<int> m_rowOfThread;
 };

@@ -12,16 +12,16 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFutureWatcher>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace parallax {
 
 OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
     : QWidget(parent)
+    , SelectionView(this, state,
+          SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
+              | SelectionChange::Filters | SelectionChange::Event)
     , m_state(state)
 {
     m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
@@ -55,13 +55,6 @@ OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
     layout->addWidget(m_selectors);
     layout->addWidget(m_bars, 1);
 
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(0);
-    connect(m_timer, &QTimer::timeout, this, [this] { rebuild(false); });
-    m_watcher = new QFutureWatcher<std::shared_ptr<const OverviewLayout>>(this);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &OverviewWidget::onFinished);
-
     connect(m_modeBox, &QComboBox::activated, this,
         [this](int index) { setMode(static_cast<OverviewMode>(m_modeBox->itemData(index).toInt())); });
     connect(m_sortBox, &QComboBox::activated, this, [this](int index) {
@@ -73,34 +66,28 @@ OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
     connect(exportButton, &QToolButton::clicked, this,
         [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("overview.png")); });
 
-    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] {
-        if (m_dirty)
-            rebuild(false);
-    });
+    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] { updatePending(); });
     connect(m_bars, &BarListWidget::segmentClicked, this, &OverviewWidget::onSegmentClicked);
     connect(m_bars, &BarListWidget::labelClicked, this, &OverviewWidget::onLabelClicked);
     connect(m_bars, &BarListWidget::rowActivated, this, &OverviewWidget::onLabelClicked);
 
-    connect(m_state, &SelectionState::trialChanged, this, &OverviewWidget::scheduleRebuild);
-    connect(m_state, &SelectionState::metricChanged, this, &OverviewWidget::scheduleRebuild);
-    connect(m_state, &SelectionState::valueTypeChanged, this, &OverviewWidget::scheduleRebuild);
-    connect(m_state, &SelectionState::timeUnitChanged, this, &OverviewWidget::scheduleRebuild);
-    connect(m_state, &SelectionState::filtersChanged, this, &OverviewWidget::scheduleRebuild);
-    connect(m_state, &SelectionState::eventSelected, this, [this](EventId event) {
-        m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
-        if (m_sort == OverviewSort::SelectedEvent)
-            scheduleRebuild();
-    });
-    connect(m_state, &SelectionState::threadSelected, this, [this] { applySelection(true); });
-
     if (m_state->trial())
-        scheduleRebuild();
+        scheduleUpdate();
 }
 
-OverviewWidget::~OverviewWidget()
+OverviewWidget::~OverviewWidget() = default;
+
+void OverviewWidget::selectionChanged(SelectionChanges changes)
 {
-    if (m_cancel)
-        m_cancel->store(true);
+    if ((changes & SelectionChange::Event) && !(changes & SelectionChange::Trial)) {
+        const EventId event = m_state->event();
+        m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
+        if (m_sort != OverviewSort::SelectedEvent)
+            changes &= ~SelectionChanges(SelectionChange::Event);
+    }
+    if ((changes & SelectionChange::Thread) && !(changes & SelectionChange::Trial))
+        applySelection(true);
+    SelectionView::selectionChanged(changes);
 }
 
 void OverviewWidget::setMode(OverviewMode mode)
@@ -109,7 +96,7 @@ void OverviewWidget::setMode(OverviewMode mode)
     if (mode == m_mode)
         return;
     m_mode = mode;
-    scheduleRebuild();
+    scheduleUpdate(SelectionChange::View);
 }
 
 void OverviewWidget::setSort(OverviewSort sort, bool descending)
@@ -123,7 +110,7 @@ void OverviewWidget::setSort(OverviewSort sort, bool descending)
         return;
     m_sort = sort;
     m_descending = descending;
-    scheduleRebuild();
+    scheduleUpdate(SelectionChange::View);
 }
 
 void OverviewWidget::setShowTotal(bool show)
@@ -131,7 +118,7 @@ void OverviewWidget::setShowTotal(bool show)
     if (show == m_showTotal)
         return;
     m_showTotal = show;
-    scheduleRebuild();
+    scheduleUpdate(SelectionChange::View);
 }
 
 void OverviewWidget::setShowValues(bool show)
@@ -139,16 +126,10 @@ void OverviewWidget::setShowValues(bool show)
     if (show == m_showValues)
         return;
     m_showValues = show;
-    scheduleRebuild();
+    scheduleUpdate(SelectionChange::View);
 }
 
 void OverviewWidget::setAsyncThreshold(std::size_t cells) { m_asyncThreshold = cells; }
-
-void OverviewWidget::scheduleRebuild()
-{
-    m_dirty = true;
-    m_timer->start();
-}
 
 OverviewRequest OverviewWidget::makeRequest() const
 {
@@ -175,15 +156,11 @@ OverviewRequest OverviewWidget::makeRequest() const
     return request;
 }
 
-void OverviewWidget::rebuild(bool synchronous)
+void OverviewWidget::doUpdate(SelectionChanges)
 {
-    m_dirty = false;
-    m_timer->stop();
-    if (m_cancel)
-        m_cancel->store(true);
-    m_cancel.reset();
-    m_computing = false;
+    m_job.cancel();
     m_bars->setBusy(false);
+    const bool synchronous = isUpdatingNow();
 
     OverviewRequest request = makeRequest();
     const std::size_t cells = request.trial ? request.trial->cellCount() : 0;
@@ -199,35 +176,21 @@ void OverviewWidget::rebuild(bool synchronous)
         m_bars->setPlaceholderText(
             tr("Laying out %1 threads…").arg(locale().toString(static_cast<qulonglong>(request.trial->threadCount()))));
     }
-    auto cancel = std::make_shared<std::atomic_bool>(false);
-    m_cancel = cancel;
-    m_computing = true;
     m_bars->setBusy(true);
     // The job owns copies of everything it reads; a superseded job is cancelled and its result
-    // dropped (setFuture() forgets the previous future).
-    m_watcher->setFuture(QtConcurrent::run(
-        [request = std::move(request), cancel] { return OverviewBuilder::build(request, cancel.get()); }));
+    // dropped.
+    m_job.start([request = std::move(request)](
+                    const std::atomic_bool& cancel) { return OverviewBuilder::build(request, &cancel); },
+        [this](std::shared_ptr<const OverviewLayout> layout) {
+            m_bars->setBusy(false);
+            if (layout)
+                apply(std::move(layout));
+        });
 }
 
-void OverviewWidget::onFinished()
+void OverviewWidget::finishUpdate()
 {
-    if (!m_computing)
-        return;
-    m_computing = false;
-    m_bars->setBusy(false);
-    m_cancel.reset();
-    if (auto layout = m_watcher->result())
-        apply(std::move(layout));
-}
-
-void OverviewWidget::updateNow()
-{
-    if (m_dirty)
-        rebuild(true);
-    if (m_computing) {
-        m_watcher->waitForFinished();
-        onFinished();
-    }
+    m_job.waitAndDeliver();
 }
 
 void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)

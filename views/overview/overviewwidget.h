@@ -2,22 +2,20 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "views/common/job.h"
+#include "views/common/selectionview.h"
 #include "views/overview/overviewbuilder.h"
 
 #include <QWidget>
-#include <atomic>
 #include <memory>
 #include <optional>
 
 class QCheckBox;
 class QComboBox;
-template <typename T> class QFutureWatcher;
-class QTimer;
 
 namespace parallax {
 
 class BarListWidget;
-class SelectionState;
 class SelectorBar;
 
 /// ParaProf's main data window: one horizontal bar per thread (labelled n,c,t) under pinned rows
@@ -28,7 +26,7 @@ class SelectorBar;
 /// the thread (threadActivated); the selected event is outlined in every bar. Follows the
 /// SelectionState's filters. The layout is computed off the paint path, in a background job for big
 /// trials, and only the visible rows are painted, so 16,384 threads stay smooth.
-class OverviewWidget : public QWidget {
+class OverviewWidget : public QWidget, public SelectionView {
     Q_OBJECT
 public:
     explicit OverviewWidget(SelectionState* state, QWidget* parent = nullptr);
@@ -47,11 +45,10 @@ public:
     /// (default 100,000); smaller ones synchronously.
     void setAsyncThreshold(std::size_t cells);
 
-    /// Applies pending changes now, waiting for a background layout. Call it before grab() or
-    /// render() when no event loop runs (headless rendering of a big trial).
-    void updateNow();
+    // updateNow() (SelectionView) applies pending changes now, waiting for a background layout:
+    // call it before grab() or render() when no event loop runs (headless rendering of a big trial).
     /// Whether a background layout is being computed.
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_job.isRunning(); }
 
     /// The layout shown (nullptr before the first one).
     const std::shared_ptr<const OverviewLayout>& overviewLayout() const { return m_layout; }
@@ -82,9 +79,9 @@ Q_SIGNALS:
 private:
     /// Whether the shown layout belongs to the state's trial (ids of another trial must not leak).
     bool isCurrent() const;
-    void scheduleRebuild();
-    void rebuild(bool synchronous);
-    void onFinished();
+    void selectionChanged(SelectionChanges changes) override;
+    void doUpdate(SelectionChanges changes) override;
+    void finishUpdate() override;
     void apply(std::shared_ptr<const OverviewLayout> layout);
     void applySelection(bool scroll);
     void updateTitle();
@@ -99,17 +96,13 @@ private:
     QComboBox* m_sortBox = nullptr;
     QCheckBox* m_descendingBox = nullptr;
     BarListWidget* m_bars = nullptr;
-    QTimer* m_timer = nullptr;
-    QFutureWatcher<std::shared_ptr<const OverviewLayout>>* m_watcher = nullptr;
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    Job<std::shared_ptr<const OverviewLayout>> m_job { this };
     std::shared_ptr<const OverviewLayout> m_layout;
     OverviewMode m_mode = OverviewMode::Stacked;
     OverviewSort m_sort = OverviewSort::ThreadId;
     bool m_descending = false;
     bool m_showTotal = true;
     bool m_showValues = true;
-    bool m_dirty = false;
-    bool m_computing = false;
     std::size_t m_asyncThreshold = 100000;
 };
 

@@ -13,7 +13,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -28,6 +27,9 @@ namespace {
 
 ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
     : QWidget(parent)
+    , SelectionView(this, state,
+          SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
+              | SelectionChange::Filters | SelectionChange::Thread)
     , m_state(state)
 {
     m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
@@ -62,11 +64,6 @@ ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
     layout->addWidget(m_selectors);
     layout->addWidget(m_bars, 1);
 
-    m_timer = new QTimer(this);
-    m_timer->setSingleShot(true);
-    m_timer->setInterval(0);
-    connect(m_timer, &QTimer::timeout, this, &ThreadBarChart::rebuild);
-
     connect(m_sourceBox, &QComboBox::activated, this, [this](int index) {
         const int data = m_sourceBox->itemData(index).toInt();
         setStatistic(data == ThreadSource ? std::nullopt : std::optional<Statistic>(static_cast<Statistic>(data)));
@@ -76,30 +73,26 @@ ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
     connect(m_callPathBox, &QCheckBox::toggled, this, &ThreadBarChart::setShowCallPaths);
     connect(exportButton, &QToolButton::clicked, this,
         [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("thread.png")); });
-    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] {
-        if (m_dirty)
-            rebuild();
-    });
+    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] { updateNow(); });
     connect(m_bars, &BarListWidget::labelClicked, this, &ThreadBarChart::activate);
     connect(m_bars, &BarListWidget::segmentClicked, this, [this](int row, int) { activate(row); });
     connect(m_bars, &BarListWidget::rowActivated, this, &ThreadBarChart::activate);
 
-    connect(m_state, &SelectionState::trialChanged, this, [this] {
-        m_pinned = ThreadIndex();
-        scheduleRebuild();
-    });
-    connect(m_state, &SelectionState::metricChanged, this, &ThreadBarChart::scheduleRebuild);
-    connect(m_state, &SelectionState::valueTypeChanged, this, &ThreadBarChart::scheduleRebuild);
-    connect(m_state, &SelectionState::timeUnitChanged, this, &ThreadBarChart::scheduleRebuild);
-    connect(m_state, &SelectionState::filtersChanged, this, &ThreadBarChart::scheduleRebuild);
-    connect(m_state, &SelectionState::threadSelected, this, [this] {
-        if (!m_pinned.isValid() && !m_statistic)
-            scheduleRebuild();
-        syncSourceBox();
-    });
-    connect(m_state, &SelectionState::eventSelected, this, [this] { applySelection(true); });
     syncSourceBox();
-    scheduleRebuild();
+    scheduleUpdate();
+}
+
+void ThreadBarChart::selectionChanged(SelectionChanges changes)
+{
+    if (changes & SelectionChange::Trial)
+        m_pinned = ThreadIndex();
+    else if (changes & SelectionChange::Event)
+        applySelection(true);
+    if (changes & SelectionChange::Thread)
+        syncSourceBox();
+    if (m_pinned.isValid() || m_statistic)
+        changes &= ~SelectionChanges(SelectionChange::Thread);
+    SelectionView::selectionChanged(changes);
 }
 
 ThreadBarChart::~ThreadBarChart() = default;
@@ -108,14 +101,14 @@ void ThreadBarChart::setStatistic(std::optional<Statistic> statistic)
 {
     m_statistic = statistic;
     syncSourceBox();
-    scheduleRebuild();
+    scheduleUpdate();
 }
 
 void ThreadBarChart::setPinnedThread(ThreadIndex thread)
 {
     m_pinned = thread;
     syncSourceBox();
-    scheduleRebuild();
+    scheduleUpdate();
 }
 
 ThreadIndex ThreadBarChart::thread() const
@@ -131,7 +124,7 @@ void ThreadBarChart::setSort(Sort sort)
     if (sort == m_sort)
         return;
     m_sort = sort;
-    scheduleRebuild();
+    scheduleUpdate();
 }
 
 void ThreadBarChart::setShowCallPaths(bool show)
@@ -143,7 +136,7 @@ void ThreadBarChart::setShowCallPaths(bool show)
     if (show == m_showCallPaths)
         return;
     m_showCallPaths = show;
-    scheduleRebuild();
+    scheduleUpdate();
 }
 
 void ThreadBarChart::syncSourceBox()
@@ -158,22 +151,8 @@ void ThreadBarChart::syncSourceBox()
               : tr("Selected thread"));
 }
 
-void ThreadBarChart::scheduleRebuild()
+void ThreadBarChart::doUpdate(SelectionChanges)
 {
-    m_dirty = true;
-    m_timer->start();
-}
-
-void ThreadBarChart::updateNow()
-{
-    if (m_dirty)
-        rebuild();
-}
-
-void ThreadBarChart::rebuild()
-{
-    m_dirty = false;
-    m_timer->stop();
     m_rows.clear();
     m_where.clear();
     auto data = std::make_shared<BarListData>();
@@ -315,7 +294,7 @@ int ThreadBarChart::rowOfEvent(EventId event) const
 QString ThreadBarChart::toolTip(int row, int) const
 {
     const auto& trial = m_state->trial();
-    if (m_dirty || !trial || row < 0 || row >= rowCount())
+    if (isUpdatePending() || !trial || row < 0 || row >= rowCount())
         return {};
     const Row& r = m_rows[static_cast<std::size_t>(row)];
     return trial->event(r.event).name + QLatin1Char('\n') + m_where + QLatin1Char('\n')
@@ -324,7 +303,7 @@ QString ThreadBarChart::toolTip(int row, int) const
 
 void ThreadBarChart::activate(int row)
 {
-    if (m_dirty) // rows of a previous trial or selection
+    if (isUpdatePending()) // rows of a previous trial or selection
         return;
     const EventId event = eventAt(row);
     if (!event.isValid())

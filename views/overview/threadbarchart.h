@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/values.h"
+#include "views/common/selectionview.h"
 #include "views/overview/barlistdata.h"
 
 #include <QWidget>
@@ -11,19 +12,17 @@
 
 class QCheckBox;
 class QComboBox;
-class QTimer;
 
 namespace parallax {
 
 class BarListWidget;
-class SelectionState;
 class SelectorBar;
 
 /// ParaProf's thread bar chart (the Thread window): every visible event of one thread, or of a
 /// statistic pseudo-thread (mean, std. dev., min, max, total), sorted by the SelectionState's value
 /// type (largest first by default), one bar per event in its colour with the value at the bar's
 /// end. Clicking an event selects it (eventActivated); the selected event is outlined.
-class ThreadBarChart : public QWidget {
+class ThreadBarChart : public QWidget, public SelectionView {
     Q_OBJECT
 public:
     enum class Sort { ValueDescending, ValueAscending, Name };
@@ -46,9 +45,6 @@ public:
     void setShowCallPaths(bool show);
     bool showCallPaths() const { return m_showCallPaths; }
 
-    /// Applies pending changes now (before grab()/render() without an event loop, and in tests).
-    void updateNow();
-
     // What is shown, row by row (after updateNow()).
     int rowCount() const { return static_cast<int>(m_rows.size()); }
     EventId eventAt(int row) const;
@@ -70,8 +66,8 @@ private:
         EventId event;
         double value = 0;
     };
-    void scheduleRebuild();
-    void rebuild();
+    void selectionChanged(SelectionChanges changes) override;
+    void doUpdate(SelectionChanges changes) override;
     void applySelection(bool scroll);
     void syncSourceBox();
     QString toolTip(int row, int segment) const;
@@ -83,12 +79,10 @@ private:
     QComboBox* m_sortBox = nullptr;
     QCheckBox* m_callPathBox = nullptr;
     BarListWidget* m_bars = nullptr;
-    QTimer* m_timer = nullptr;
     std::optional<Statistic> m_statistic;
     ThreadIndex m_pinned;
     Sort m_sort = Sort::ValueDescending;
     bool m_showCallPaths = false;
-    bool m_dirty = false;
     std::vector<Row> m_rows;
     QString m_where;
 };

@@ -66,6 +66,7 @@ HistogramWidget::Bins HistogramWidget::computeBins(const std::vector<double>& va
 
 HistogramWidget::HistogramWidget(SelectionState* state, QWidget* parent)
     : QWidget(parent)
+    , SelectionView(this, state, {})
     , m_state(state)
 {
     auto* layout = new QVBoxLayout(this);
@@ -125,15 +126,17 @@ HistogramWidget::HistogramWidget(SelectionState* state, QWidget* parent)
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &HistogramWidget::showToolTip);
 
-    if (m_state) {
-        connect(m_state, &SelectionState::trialChanged, this, &HistogramWidget::rebuild);
-        connect(m_state, &SelectionState::metricChanged, this, &HistogramWidget::rebuild);
-        connect(m_state, &SelectionState::valueTypeChanged, this, &HistogramWidget::rebuild);
-        connect(m_state, &SelectionState::timeUnitChanged, this, &HistogramWidget::rebuild);
-        connect(m_state, &SelectionState::eventSelected, this, &HistogramWidget::rebuild);
-        connect(m_state, &SelectionState::threadSelected, this, &HistogramWidget::updateHighlight);
-    }
     rebuild();
+}
+
+void HistogramWidget::selectionChanged(SelectionChanges changes)
+{
+    if (changes
+        & (SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
+            | SelectionChange::Event))
+        rebuild();
+    if ((changes & SelectionChange::Thread) && !(changes & SelectionChange::Trial))
+        updateHighlight();
 }
 
 HistogramWidget::~HistogramWidget() = default;

@@ -4,6 +4,7 @@
 
 #include "algebra/values.h"
 #include "datasource/model/trial.h"
+#include "views/common/selectionview.h"
 
 #include <QSharedPointer>
 #include <QWidget>
@@ -20,14 +21,13 @@ class QSpinBox;
 
 namespace parallax {
 
-class SelectionState;
 class ValueAxisTicker;
 
 /// The distribution across threads of one interval event's value (ParaProf's histogram window):
 /// the SelectionState's event, metric, value type and time unit, in 1–100 equal-width bins.
 /// Threads without a value (the event did not run there, or per-call values without calls) are
 /// left out and counted in the caption. The bin of the selected thread is highlighted.
-class HistogramWidget : public QWidget {
+class HistogramWidget : public QWidget, public SelectionView {
     Q_OBJECT
 public:
     static constexpr int MinBins = 1;
@@ -72,6 +72,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// The histogram follows every change at once (one pass over the threads).
+    void selectionChanged(SelectionChanges changes) override;
+    void doUpdate(SelectionChanges) override { rebuild(); }
     void rebuild();
     void updateHighlight();
     void showToolTip(QMouseEvent* event);

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#pragma once
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+
+namespace parallax {
+
+/// A background computation whose result a view shows (KDAB hotspot's JobTracker, for
+/// QtConcurrent): start() runs `work` on the global thread pool and delivers its result to
+/// `done` on the GUI thread (the owner's thread). Starting again supersedes the running run: it
+/// is asked to cancel (the flag `work` receives) and its result is dropped, as is the result of a
+/// run cancel() stopped or that outlives its owner.
+///
+///     Job<std::shared_ptr<const Layout>> m_job { this };
+///     m_job.start([request](const std::atomic_bool& cancel) { return build(request, &cancel); },
+///                 [this](std::shared_ptr<const Layout> layout) { apply(std::move(layout)); });
+///
+/// The work must own copies of everything it reads (it may outlive the request's sources).
+template <typename T> class Job {
+public:
+    using Cancel = std::atomic_bool;
+
+    explicit Job(QObject* owner)
+        : m_watcher(new QFutureWatcher<T>(owner))
+    {
+        QObject::connect(m_watcher, &QFutureWatcherBase::finished, m_watcher, [this] { deliver(); });
+    }
+    ~Job()
+    {
+        cancel();
+        QObject::disconnect(m_watcher, nullptr, nullptr, nullptr);
+    }
+    Job(const Job&) = delete;
+    Job& operator=(const Job&) = delete;
+
+    /// Runs `work(const std::atomic_bool& cancel) -> T` in the background, then `done(T)` on the
+    /// owner's thread unless superseded or cancelled first. Returns the run's generation.
+    template <typename Work> std::uint64_t start(Work work, std::function<void(T)> done)
+    {
+        cancel();
+        auto flag = std::make_shared<Cancel>(false);
+        m_cancel = flag;
+        m_done = std::move(done);
+        m_running = true;
+        // setFuture() forgets the previous future: its finished signal no longer arrives.
+        m_watcher->setFuture(QtConcurrent::run([work = std::move(work), flag] { return work(*flag); }));
+        return ++m_generation;
+    }
+
+    /// Asks the running computation to stop and drops its result.
+    void cancel()
+    {
+        if (m_cancel)
+            m_cancel->store(true);
+        m_cancel.reset();
+        m_running = false;
+        m_done = nullptr;
+    }
+
+    /// Whether a run's result is still to come.
+    bool isRunning() const { return m_running; }
+    /// Counts start() calls: the generation of the newest run.
+    std::uint64_t generation() const { return m_generation; }
+    /// Blocks until the running computation ends and delivers its result now (headless rendering
+    /// without an event loop).
+    void waitAndDeliver()
+    {
+        if (!m_running)
+            return;
+        m_watcher->waitForFinished();
+        deliver();
+    }
+    /// The watcher of the current run, for progress signals (progressValueChanged, ...).
+    QFutureWatcherBase* watcher() const { return m_watcher; }
+
+private:
+    void deliver()
+    {
+        if (!m_running)
+            return;
+        m_running = false;
+        m_cancel.reset();
+        auto done = std::move(m_done);
+        m_done = nullptr;
+        if (done)
+            done(m_watcher->result());
+    }
+
+    QFutureWatcher<T>* m_watcher;
+    std::shared_ptr<Cancel> m_cancel;
+    std::function<void(T)> m_done;
+    std::uint64_t m_generation = 0;
+    bool m_running = false;
+};
+
+} // namespace parallax
