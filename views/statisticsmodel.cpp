@@ -3,6 +3,7 @@
 #include "views/statisticsmodel.h"
 
 #include "algebra/values.h"
+#include "views/common/valueformatter.h"
 
 #include "algebra/statistics.h"
 
@@ -12,15 +13,6 @@
 namespace parallax {
 
 namespace {
-
-    QLocale groupingLocale(QLocale locale)
-    {
-        // The C locale prints 1234567 without separators; nobody reads profiles that way.
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale;
-    }
 
     bool isNumeric(int column) { return column != StatisticsModel::Name && column != StatisticsModel::Groups; }
 
@@ -469,6 +461,9 @@ QVariant StatisticsModel::data(const QModelIndex& index, int role) const
     }
 }
 
+// The value columns run Exclusive..InclusivePerCall in ValueColumn's order.
+static_assert(StatisticsModel::InclusivePerCall - StatisticsModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
+
 QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
@@ -478,26 +473,12 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
         switch (section) {
         case Name:
             return tr("Name");
-        case Exclusive:
-            return QString(tr("Exclusive") + unit);
-        case Inclusive:
-            return QString(tr("Inclusive") + unit);
-        case ExclusivePercent:
-            return tr("Excl %");
-        case InclusivePercent:
-            return tr("Incl %");
-        case Calls:
-            return tr("Calls");
-        case Subroutines:
-            return tr("Subrs");
-        case ExclusivePerCall:
-            return QString(tr("Excl/call") + unit);
-        case InclusivePerCall:
-            return QString(tr("Incl/call") + unit);
         case ThreadsPresent:
             return tr("Threads");
         case Groups:
             return tr("Groups");
+        default:
+            return valueColumnHeader(static_cast<ValueColumn>(section - Exclusive), unit);
         }
     }
     if (role == Qt::TextAlignmentRole)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "views/trialsummarywidget.h"
-#include "algebra/units.h"
 #include "algebra/statistics.h"
+#include "algebra/units.h"
+#include "views/common/valueformatter.h"
+#include "views/trialsummarywidget.h"
 #include <QTreeWidget>
 
 #include "views/viewsetup.h"
@@ -37,18 +38,9 @@ namespace {
         return label;
     }
 
-    QLocale displayLocale()
-    {
-        QLocale locale;
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale;
-    }
-
     QString number(std::size_t n)
     {
-        return displayLocale().toString(static_cast<qulonglong>(n));
+        return groupingLocale().toString(static_cast<qulonglong>(n));
     }
 
     QStandardItem* textItem(const QString& text)
@@ -220,7 +212,7 @@ void TrialSummaryWidget::setTrial(std::shared_ptr<const Trial> trial)
     setRow(m_threads, threads);
 
     m_top->clear();
-    const QLocale locale = displayLocale();
+    const QLocale locale = groupingLocale();
     if (t->metricCount() > 0) {
         const auto stats = TrialStatistics::of(*t);
         const MetricId m(0u);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/charts/chartstyle.h"
+#include "views/common/valueformatter.h"
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -98,14 +99,7 @@ void ChartStyle::setTitle(QCPTextElement* element, const QString& title, const Q
     }
 }
 
-QLocale ChartStyle::locale()
-{
-    QLocale result;
-    if (result.language() == QLocale::C)
-        result = QLocale(QLocale::English, QLocale::UnitedStates);
-    result.setNumberOptions(result.numberOptions() & ~QLocale::OmitGroupSeparator);
-    return result;
-}
+QLocale ChartStyle::locale() { return groupingLocale(); }
 
 QColor ChartStyle::highlightColor(const QPalette& palette) { return palette.color(QPalette::Highlight); }
 

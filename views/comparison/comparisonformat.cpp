@@ -3,6 +3,7 @@
 #include "views/comparison/comparisonformat.h"
 
 #include "views/charts/colors.h"
+#include "views/common/valueformatter.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -15,14 +16,7 @@ namespace {
 
 } // namespace
 
-QLocale comparisonLocale()
-{
-    QLocale locale;
-    if (locale.language() == QLocale::C)
-        locale = QLocale(QLocale::English, QLocale::UnitedStates);
-    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-    return locale;
-}
+QLocale comparisonLocale() { return groupingLocale(); }
 
 QString compareUnit(const Metric& metric, CompareValue value, TimeUnit unit)
 {

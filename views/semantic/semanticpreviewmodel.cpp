@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
+#include "views/common/valueformatter.h"
 #include "views/semantic/semanticpreviewmodel.h"
 
 #include <QBrush>
@@ -14,15 +15,6 @@ namespace parallax {
 using namespace parallax::semantic;
 
 namespace {
-
-    QLocale tableLocale()
-    {
-        QLocale locale;
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale;
-    }
 
     /// Entities in tree order (roots, each followed by its subtree) with their depth.
     std::vector<std::pair<int, int>> treeOrder(const SemanticProfile& p)
@@ -118,7 +110,7 @@ std::shared_ptr<const PreviewData> PreviewData::make(const SemanticProfile* befo
 
 SemanticPreviewModel::SemanticPreviewModel(QObject* parent)
     : QAbstractTableModel(parent)
-    , m_locale(tableLocale())
+    , m_locale(groupingLocale())
 {
 }
 

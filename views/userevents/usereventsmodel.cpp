@@ -4,6 +4,7 @@
 
 #include "algebra/statistics.h"
 #include "algebra/units.h"
+#include "views/common/valueformatter.h"
 #include "views/userevents/atomictotals.h"
 
 #include <QBrush>
@@ -17,15 +18,6 @@
 namespace parallax {
 
 namespace {
-
-    QLocale groupingLocale(QLocale locale)
-    {
-        // The C locale prints 1234567 without separators; nobody reads profiles that way.
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale;
-    }
 
     /// Blank cells sort after every number in descending order (the usual one).
     constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
