@@ -4,6 +4,7 @@
 
 #include "algebra/calltree.h"
 #include "algebra/statistics.h"
+#include "views/common/valueformatter.h"
 
 #include <QAbstractProxyModel>
 #include <QFont>
@@ -15,15 +16,6 @@
 namespace parallax {
 
 namespace {
-
-    QLocale groupingLocale(QLocale locale)
-    {
-        // The C locale prints 1234567 without separators; nobody reads profiles that way.
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale;
-    }
 
     bool isMetricColumn(int column)
     {
@@ -71,7 +63,7 @@ namespace {
 } // namespace
 
 CallTreeModel::CallTreeModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : TreeModel(parent)
     , m_locale(groupingLocale(QLocale()))
 {
 }
@@ -444,43 +436,16 @@ QString CallTreeModel::toolTip(int node, int column) const
     }
 }
 
-QModelIndex CallTreeModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (row < 0 || column < 0 || column >= ColumnCount || !m_tree)
-        return {};
-    if (!parent.isValid()) {
-        if (at(row) >= m_roots.size())
-            return {};
-        return createIndex(row, column, static_cast<quintptr>(m_roots[at(row)]));
-    }
-    if (parent.model() != this || parent.column() != 0)
-        return {};
-    const auto& children = m_children[parent.internalId()];
-    if (at(row) >= children.size())
-        return {};
-    return createIndex(row, column, static_cast<quintptr>(children[at(row)]));
-}
-
-QModelIndex CallTreeModel::parent(const QModelIndex& child) const
-{
-    if (!child.isValid() || !m_tree)
-        return {};
-    const int parentNode = m_tree->nodes()[child.internalId()].parent;
-    if (parentNode < 0)
-        return {};
-    return createIndex(m_row[at(parentNode)], 0, static_cast<quintptr>(parentNode));
-}
-
-int CallTreeModel::rowCount(const QModelIndex& parent) const
+const std::vector<int>* CallTreeModel::childNodes(int node) const
 {
     if (!m_tree)
-        return 0;
-    if (!parent.isValid())
-        return static_cast<int>(m_roots.size());
-    if (parent.column() != 0)
-        return 0;
-    return static_cast<int>(m_children[parent.internalId()].size());
+        return nullptr;
+    return node == NoNode ? &m_roots : &m_children[at(node)];
 }
+
+int CallTreeModel::parentNode(int node) const { return m_tree->nodes()[at(node)].parent; }
+
+int CallTreeModel::rowOfNode(int node) const { return m_row[at(node)]; }
 
 int CallTreeModel::columnCount(const QModelIndex& parent) const
 {
@@ -538,6 +503,9 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
     }
 }
 
+// The value columns run Exclusive..InclusivePerCall in ValueColumn's order.
+static_assert(CallTreeModel::InclusivePerCall - CallTreeModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
+
 QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
@@ -551,22 +519,8 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
             return isTruncated() ? tr("Name (truncated paths)") : tr("Name");
         case Value:
             return QString(tr("Value") + unit);
-        case Exclusive:
-            return QString(tr("Exclusive") + unit);
-        case Inclusive:
-            return QString(tr("Inclusive") + unit);
-        case ExclusivePercent:
-            return tr("Excl %");
-        case InclusivePercent:
-            return tr("Incl %");
-        case Calls:
-            return tr("Calls");
-        case Subroutines:
-            return tr("Subrs");
-        case ExclusivePerCall:
-            return QString(tr("Excl/call") + unit);
-        case InclusivePerCall:
-            return QString(tr("Incl/call") + unit);
+        default:
+            return valueColumnHeader(static_cast<ValueColumn>(section - Exclusive), unit);
         }
     }
     if (role == Qt::TextAlignmentRole)

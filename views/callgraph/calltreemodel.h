@@ -5,9 +5,9 @@
 #include "algebra/units.h"
 #include "algebra/values.h"
 #include "datasource/model/trial.h"
+#include "views/common/treemodel.h"
 #include "views/viewsetup.h"
 
-#include <QAbstractItemModel>
 #include <QLocale>
 #include <functional>
 #include <memory>
@@ -28,7 +28,7 @@ class TrialStatistics;
 /// QTreeView::expanded/collapsed to them; indexes of proxies in between are mapped back).
 /// Synthetic nodes (a path prefix that is not itself an event) are grey and have no values.
 /// DisplayRole is formatted text, SortRole the raw double, ToolTipRole an explanation.
-class CallTreeModel : public QAbstractItemModel {
+class CallTreeModel : public TreeModel {
     Q_OBJECT
 public:
     enum Column {
@@ -102,12 +102,14 @@ public Q_SLOTS:
     void collapse(const QModelIndex& index) { setExpanded(index, false); }
 
 public:
-    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    const std::vector<int>* childNodes(int node) const override;
+    int parentNode(int node) const override;
+    int rowOfNode(int node) const override;
 
 private:
     void rebuild();

@@ -32,7 +32,7 @@ namespace {
 } // namespace
 
 ComparisonTreeModel::ComparisonTreeModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : TreeModel(parent)
     , m_locale(comparisonLocale())
 {
 }
@@ -129,38 +129,20 @@ QModelIndex ComparisonTreeModel::indexOfEvent(int event) const
     return createIndex(m_row[static_cast<std::size_t>(node)], 0, static_cast<quintptr>(node));
 }
 
-QModelIndex ComparisonTreeModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (!m_snapshot || !m_snapshot->tree || row < 0 || column < 0 || column >= ColumnCount)
-        return {};
-    const auto& tree = *m_snapshot->tree;
-    const std::vector<int>& children
-        = parent.isValid() ? tree.nodes()[static_cast<std::size_t>(parent.internalId())].children : tree.roots();
-    if (static_cast<std::size_t>(row) >= children.size())
-        return {};
-    return createIndex(row, column, static_cast<quintptr>(children[static_cast<std::size_t>(row)]));
-}
-
-QModelIndex ComparisonTreeModel::parent(const QModelIndex& child) const
-{
-    if (!child.isValid() || !m_snapshot || !m_snapshot->tree)
-        return {};
-    const int parent = m_snapshot->tree->nodes()[static_cast<std::size_t>(child.internalId())].parent;
-    if (parent < 0)
-        return {};
-    return createIndex(m_row[static_cast<std::size_t>(parent)], 0, static_cast<quintptr>(parent));
-}
-
-int ComparisonTreeModel::rowCount(const QModelIndex& parent) const
+const std::vector<int>* ComparisonTreeModel::childNodes(int node) const
 {
     if (!m_snapshot || !m_snapshot->tree)
-        return 0;
-    if (!parent.isValid())
-        return static_cast<int>(m_snapshot->tree->roots().size());
-    if (parent.column() != 0)
-        return 0;
-    return static_cast<int>(m_snapshot->tree->nodes()[static_cast<std::size_t>(parent.internalId())].children.size());
+        return nullptr;
+    const auto& tree = *m_snapshot->tree;
+    return node == NoNode ? &tree.roots() : &tree.nodes()[static_cast<std::size_t>(node)].children;
 }
+
+int ComparisonTreeModel::parentNode(int node) const
+{
+    return m_snapshot->tree->nodes()[static_cast<std::size_t>(node)].parent;
+}
+
+int ComparisonTreeModel::rowOfNode(int node) const { return m_row[static_cast<std::size_t>(node)]; }
 
 int ComparisonTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 

@@ -3,10 +3,10 @@
 #pragma once
 
 #include "algebra/units.h"
+#include "views/common/treemodel.h"
 #include "views/comparison/comparisonbuilder.h"
 #include "views/viewsetup.h"
 
-#include <QAbstractItemModel>
 #include <QLocale>
 #include <memory>
 #include <vector>
@@ -19,7 +19,7 @@ namespace parallax {
 /// (regression) by the size of the change; ◀/▶ mark paths that ran in one run only. Synthetic
 /// nodes (a prefix that is not itself an event) are grey and have no values.
 /// DisplayRole is text, SortRole the raw number, ToolTipRole an explanation.
-class ComparisonTreeModel : public QAbstractItemModel {
+class ComparisonTreeModel : public TreeModel {
     Q_OBJECT
 public:
     enum Column {
@@ -51,12 +51,14 @@ public:
     /// The comparison event of a node, -1 for synthetic nodes.
     int eventOfNode(int node) const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    const std::vector<int>* childNodes(int node) const override;
+    int parentNode(int node) const override;
+    int rowOfNode(int node) const override;
 
 private:
     void rebuild();

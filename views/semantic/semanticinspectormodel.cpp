@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
+#include "views/common/valueformatter.h"
 #include "views/semantic/semanticinspectormodel.h"
 
 #include <QApplication>
@@ -23,15 +24,6 @@ namespace {
     QColor warningText() { return QColor(0x8a, 0x4b, 0x00); }
     QColor noteBackground() { return QColor(0xdc, 0xeb, 0xfa); }
     QColor noteText() { return QColor(0x1f, 0x4e, 0x79); }
-
-    QLocale tableLocale()
-    {
-        QLocale locale;
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale;
-    }
 
     QString entityLabel(const ResolvedEntity& e) { return e.id; }
 
@@ -60,8 +52,8 @@ std::shared_ptr<const InspectorSnapshot> InspectorSnapshot::make(ProfilePtr prof
 }
 
 SemanticInspectorModel::SemanticInspectorModel(QObject* parent)
-    : QAbstractItemModel(parent)
-    , m_locale(tableLocale())
+    : TreeModel(parent)
+    , m_locale(groupingLocale())
 {
 }
 
@@ -241,41 +233,16 @@ const SemanticInspectorModel::Node* SemanticInspectorModel::nodeOf(const QModelI
     return id < m_nodes.size() ? &m_nodes[id] : nullptr;
 }
 
-QModelIndex SemanticInspectorModel::index(int row, int column, const QModelIndex& parent) const
+const std::vector<int>* SemanticInspectorModel::childNodes(int node) const
 {
-    if (row < 0 || column < 0 || column >= ColumnCount)
-        return {};
-    if (!parent.isValid()) {
-        if (row >= static_cast<int>(m_top.size()))
-            return {};
-        return createIndex(row, column, static_cast<quintptr>(m_top[static_cast<std::size_t>(row)]));
-    }
-    if (parent.column() != 0)
-        return {};
-    const Node* p = nodeOf(parent);
-    if (!p || row >= static_cast<int>(p->children.size()))
-        return {};
-    return createIndex(row, column, static_cast<quintptr>(p->children[static_cast<std::size_t>(row)]));
+    if (node == NoNode)
+        return &m_top;
+    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children : nullptr;
 }
 
-QModelIndex SemanticInspectorModel::parent(const QModelIndex& child) const
-{
-    const Node* n = nodeOf(child);
-    if (!n || n->parent < 0)
-        return {};
-    const Node& p = m_nodes[static_cast<std::size_t>(n->parent)];
-    return createIndex(p.row, 0, static_cast<quintptr>(n->parent));
-}
+int SemanticInspectorModel::parentNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].parent; }
 
-int SemanticInspectorModel::rowCount(const QModelIndex& parent) const
-{
-    if (!parent.isValid())
-        return static_cast<int>(m_top.size());
-    if (parent.column() != 0)
-        return 0;
-    const Node* n = nodeOf(parent);
-    return n ? static_cast<int>(n->children.size()) : 0;
-}
+int SemanticInspectorModel::rowOfNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].row; }
 
 int SemanticInspectorModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 

@@ -4,9 +4,9 @@
 
 #include "algebra/semanticprofile.h"
 #include "algebra/units.h"
+#include "views/common/treemodel.h"
 #include "views/viewsetup.h"
 
-#include <QAbstractItemModel>
 #include <QLocale>
 #include <memory>
 #include <vector>
@@ -38,7 +38,7 @@ struct InspectorSnapshot {
 /// messages in the Warnings column and under WarningRole.
 ///
 /// DisplayRole is text, SortRole the raw number, ToolTipRole explains the row.
-class SemanticInspectorModel : public QAbstractItemModel {
+class SemanticInspectorModel : public TreeModel {
     Q_OBJECT
 public:
     enum Column { Name, Selector, Policy, Priority, Events, Targets, Weights, Classification, Value, Percent, Warnings, ColumnCount };
@@ -83,12 +83,14 @@ public:
     /// A row's value in the metric's unit (µs for time), summed or averaged over the threads.
     double value(const QModelIndex& index) const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    const std::vector<int>* childNodes(int node) const override;
+    int parentNode(int node) const override;
+    int rowOfNode(int node) const override;
 
 private:
     struct Node {

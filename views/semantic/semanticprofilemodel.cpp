@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/semantic/semanticprofilemodel.h"
 
+#include "views/common/valueformatter.h"
 #include "views/semantic/semanticformat.h"
 #include "views/viewsetup.h"
 
@@ -20,27 +21,18 @@ using namespace parallax::semantic;
 namespace {
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-    QLocale numberLocale()
-    {
-        QLocale locale;
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return locale;
-    }
-
     QString percentText(double p)
     {
         if (std::isnan(p))
             return {};
-        return numberLocale().toString(p, 'f', 2) + QStringLiteral(" %");
+        return groupingLocale().toString(p, 'f', 2) + QStringLiteral(" %");
     }
 
     const QString notAggregated = QStringLiteral("n/a (aggregated)");
 } // namespace
 
 SemanticProfileModel::SemanticProfileModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : TreeModel(parent)
 {
 }
 
@@ -303,39 +295,16 @@ QModelIndex SemanticProfileModel::indexOfEntity(int entity) const
     return createIndex(m_nodes[static_cast<std::size_t>(id)].row, 0, static_cast<quintptr>(id));
 }
 
-QModelIndex SemanticProfileModel::index(int row, int column, const QModelIndex& parent) const
+const std::vector<int>* SemanticProfileModel::childNodes(int node) const
 {
-    if (row < 0 || column < 0 || column >= ColumnCount)
-        return {};
-    const std::vector<int>* siblings = &m_top;
-    if (parent.isValid()) {
-        const Node* p = nodeAt(parent);
-        if (!p || parent.column() != 0)
-            return {};
-        siblings = &p->children;
-    }
-    if (static_cast<std::size_t>(row) >= siblings->size())
-        return {};
-    return createIndex(row, column, static_cast<quintptr>((*siblings)[static_cast<std::size_t>(row)]));
+    if (node == NoNode)
+        return &m_top;
+    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children : nullptr;
 }
 
-QModelIndex SemanticProfileModel::parent(const QModelIndex& child) const
-{
-    const Node* n = nodeAt(child);
-    if (!n || n->parent < 0)
-        return {};
-    return createIndex(m_nodes[static_cast<std::size_t>(n->parent)].row, 0, static_cast<quintptr>(n->parent));
-}
+int SemanticProfileModel::parentNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].parent; }
 
-int SemanticProfileModel::rowCount(const QModelIndex& parent) const
-{
-    if (!parent.isValid())
-        return static_cast<int>(m_top.size());
-    if (parent.column() != 0)
-        return 0;
-    const Node* n = nodeAt(parent);
-    return n ? static_cast<int>(n->children.size()) : 0;
-}
+int SemanticProfileModel::rowOfNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].row; }
 
 int SemanticProfileModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
@@ -344,8 +313,8 @@ QString SemanticProfileModel::formatValue(double value) const
     if (std::isnan(value))
         return {};
     if (!m_profile || m_metric.index() >= m_profile->trial().metricCount())
-        return formatNumber(value, numberLocale());
-    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, numberLocale());
+        return formatNumber(value, groupingLocale());
+    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, groupingLocale());
 }
 
 double SemanticProfileModel::number(const QModelIndex& index) const
@@ -412,7 +381,7 @@ QVariant SemanticProfileModel::data(const QModelIndex& index, int role) const
             if (std::isnan(v))
                 return n->aggregated ? notAggregated : QString();
             if (column == Calls) {
-                const QLocale locale = numberLocale();
+                const QLocale locale = groupingLocale();
                 const bool whole = std::abs(v - std::round(v)) < 1e-9;
                 return QString((e && e->estimate && !whole ? QStringLiteral("≈ ") : QString())
                     + (whole ? locale.toString(v, 'f', 0) : locale.toString(v, 'f', 1)));

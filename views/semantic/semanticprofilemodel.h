@@ -4,8 +4,8 @@
 
 #include "algebra/semanticprofile.h"
 #include "algebra/units.h"
+#include "views/common/treemodel.h"
 
-#include <QAbstractItemModel>
 #include <QStringList>
 #include <vector>
 
@@ -20,7 +20,7 @@ namespace parallax {
 /// Numbers follow one metric and one scope (a thread, the mean over all threads, or the total).
 /// DisplayRole is formatted text, SortRole the raw number (NaN-free: n/a sorts as -inf), ToolTipRole
 /// an explanation, DecorationRole of the Entity column the entity's colour (as in the charts).
-class SemanticProfileModel : public QAbstractItemModel {
+class SemanticProfileModel : public TreeModel {
     Q_OBJECT
 public:
     enum Column {
@@ -70,12 +70,14 @@ public:
     /// Formats a metric value in the current unit.
     QString formatValue(double value) const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    const std::vector<int>* childNodes(int node) const override;
+    int parentNode(int node) const override;
+    int rowOfNode(int node) const override;
 
 private:
     struct Node {
