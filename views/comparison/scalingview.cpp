@@ -9,7 +9,6 @@
 #include "views/comparison/comparisonformat.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,7 +19,6 @@
 #include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 
@@ -85,7 +83,6 @@ namespace {
 ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidget* parent)
     : QWidget(parent)
     , m_trials(std::move(trials))
-    , m_watcher(new QFutureWatcher<std::shared_ptr<const ScalingSnapshot>>(this))
     , m_runs(new QLabel(this))
     , m_metricBox(new QComboBox(this))
     , m_valueBox(new QComboBox(this))
@@ -194,7 +191,6 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     layout->addLayout(controls);
     layout->addWidget(splitter, 1);
 
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &ScalingView::onFinished);
     connect(m_metricBox, &QComboBox::activated, this, [this] { replot(); });
     connect(m_valueBox, &QComboBox::activated, this,
         [this] { setValue(static_cast<ScalingValue>(m_valueBox->currentData().toInt())); });
@@ -217,12 +213,12 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     connect(m_plot, &QCustomPlot::mouseMove, this, &ScalingView::showToolTip);
 
     m_runs->setText(tr("Computing the statistics of %n run(s)…", nullptr, static_cast<int>(m_trials.size())));
-    m_computing = true;
-    m_watcher->setFuture(QtConcurrent::run([trials = m_trials] { return ScalingBuilder::build(trials); }));
+    m_job.start([trials = m_trials](const std::atomic_bool&) { return ScalingBuilder::build(trials); },
+        [this](std::shared_ptr<const ScalingSnapshot> snapshot) { onFinished(std::move(snapshot)); });
     resize(1200, 800);
 }
 
-ScalingView::~ScalingView() { m_watcher->waitForFinished(); }
+ScalingView::~ScalingView() { m_job.watcher()->waitForFinished(); }
 
 ScalingView* ScalingView::open(std::vector<std::shared_ptr<const Trial>> trials, QWidget* parent)
 {
@@ -233,20 +229,11 @@ ScalingView* ScalingView::open(std::vector<std::shared_ptr<const Trial>> trials,
     return view;
 }
 
-void ScalingView::waitForResult()
-{
-    if (!m_computing)
-        return;
-    m_watcher->waitForFinished();
-    onFinished();
-}
+void ScalingView::waitForResult() { m_job.waitAndDeliver(); }
 
-void ScalingView::onFinished()
+void ScalingView::onFinished(std::shared_ptr<const ScalingSnapshot> snapshot)
 {
-    if (!m_computing)
-        return;
-    m_computing = false;
-    m_snapshot = m_watcher->result();
+    m_snapshot = std::move(snapshot);
     fillLists();
     replot();
     Q_EMIT ready();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/units.h"
+#include "views/common/job.h"
 #include "views/comparison/scalingbuilder.h"
 
 #include <QWidget>
@@ -17,7 +18,6 @@ class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-template <typename T> class QFutureWatcher;
 
 namespace parallax {
 
@@ -36,7 +36,7 @@ public:
     /// Opens a scaling study as a top-level window that deletes itself when closed.
     static ScalingView* open(std::vector<std::shared_ptr<const Trial>> trials, QWidget* parent = nullptr);
 
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_job.isRunning(); }
     /// Blocks until the statistics are computed and the charts drawn (tests, headless rendering).
     void waitForResult();
     const std::shared_ptr<const ScalingSnapshot>& snapshot() const { return m_snapshot; }
@@ -65,7 +65,7 @@ Q_SIGNALS:
     void ready();
 
 private:
-    void onFinished();
+    void onFinished(std::shared_ptr<const ScalingSnapshot> snapshot);
     void fillLists();
     void replot();
     void showToolTip(QMouseEvent* event);
@@ -73,8 +73,7 @@ private:
 
     std::vector<std::shared_ptr<const Trial>> m_trials;
     std::shared_ptr<const ScalingSnapshot> m_snapshot;
-    QFutureWatcher<std::shared_ptr<const ScalingSnapshot>>* m_watcher;
-    bool m_computing = false;
+    Job<std::shared_ptr<const ScalingSnapshot>> m_job { this };
     ScalingValue m_value = ScalingValue::Inclusive;
     ScalingStatistic m_statistic = ScalingStatistic::Mean;
     TimeUnit m_unit = TimeUnit::Milliseconds;

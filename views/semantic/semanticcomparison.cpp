@@ -10,7 +10,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,7 +18,6 @@
 #include <QStackedWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <limits>
 
@@ -63,7 +61,6 @@ SemanticComparison::SemanticComparison(QWidget* parent)
     : QWidget(parent)
     , m_disagreement(std::numeric_limits<double>::quiet_NaN())
     , m_table(new SemanticComparisonModel(this))
-    , m_watcher(new QFutureWatcher<Result>(this))
     , m_header(new QLabel(this))
     , m_linearity(new QLabel(this))
     , m_metricBox(new QComboBox(this))
@@ -139,7 +136,6 @@ SemanticComparison::SemanticComparison(QWidget* parent)
     m_totals->setTextFormat(Qt::RichText);
     layout->addWidget(m_totals);
 
-    connect(m_watcher, &QFutureWatcher<Result>::finished, this, &SemanticComparison::onFinished);
     connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i < 0)
             return;
@@ -169,7 +165,7 @@ SemanticComparison::SemanticComparison(QWidget* parent)
     updateHeader();
 }
 
-SemanticComparison::~SemanticComparison() { m_watcher->disconnect(this); }
+SemanticComparison::~SemanticComparison() = default; // Job lets a running computation finish without us
 
 void SemanticComparison::setInput(const Model& model, TrialPtr a, TrialPtr b)
 {
@@ -324,14 +320,9 @@ void SemanticComparison::restart(bool keepProfiles, bool keepDiff)
         input.pd = m_pd;
         input.diffError = m_cachedDiffError;
     }
-    const quint64 generation = ++m_generation;
-    m_computing = true;
+    // A newer restart() supersedes a running computation: its result is dropped.
+    m_job.start([input](const std::atomic_bool&) { return compute(input); }, [this](Result result) { apply(result); });
     updateHeader();
-    m_watcher->setFuture(QtConcurrent::run([input, generation]() {
-        Result r = compute(input);
-        r.generation = generation;
-        return r;
-    }));
 }
 
 SemanticComparison::Result SemanticComparison::compute(const Input& input)
@@ -429,21 +420,8 @@ SemanticComparison::Result SemanticComparison::compute(const Input& input)
 
 void SemanticComparison::waitForResult()
 {
-    while (m_computing) {
-        m_watcher->waitForFinished();
-        onFinished();
-    }
-}
-
-void SemanticComparison::onFinished()
-{
-    if (!m_computing || !m_watcher->isFinished() || m_watcher->future().resultCount() == 0)
-        return;
-    const Result result = m_watcher->result();
-    if (result.generation != m_generation)
-        return; // superseded
-    m_computing = false;
-    apply(result);
+    while (m_job.isRunning()) // a result may start the next computation
+        m_job.waitAndDeliver();
 }
 
 void SemanticComparison::apply(const Result& result)
@@ -617,7 +595,7 @@ void SemanticComparison::updateHeader()
     }
     m_header->setText(tr("<b>%1</b>: A = <b>%2</b> (baseline) vs B = <b>%3</b> (candidate), %4%5")
                           .arg(m_model->name.toHtmlEscaped(), m_a->name().toHtmlEscaped(), m_b->name().toHtmlEscaped(), scope,
-                              m_computing ? tr(" — computing…") : QString()));
+                              m_job.isRunning() ? tr(" — computing…") : QString()));
     m_linearity->setText(linearityText());
 }
 

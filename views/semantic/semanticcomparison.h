@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/semanticprofile.h"
+#include "views/common/job.h"
 #include "views/semantic/semanticcomparisonmodel.h"
 
 #include <QWidget>
@@ -15,7 +16,6 @@ class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 class QStackedWidget;
-template <typename T> class QFutureWatcher;
 
 namespace parallax {
 
@@ -57,7 +57,7 @@ public:
     bool checksDiffTrial() const;
     bool isLinear() const { return m_model && m_model->isLinear(); }
 
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_job.isRunning(); }
     /// Blocks until the running job has finished and its result is shown.
     void waitForResult();
     /// Why the comparison could not be made (an operand cannot be attributed, a thread is
@@ -99,7 +99,6 @@ private:
         QString diffError; ///< cached: the diff trial cannot be made or attributed
     };
     struct Result {
-        quint64 generation = 0;
         QString error;
         semantic::ProfilePtr pa, pb, pd;
         QString diffError;
@@ -112,7 +111,6 @@ private:
     };
     static Result compute(const Input& input);
     void restart(bool keepProfiles, bool keepDiff);
-    void onFinished();
     void apply(const Result& result);
     void rebuildChart();
     void updateHeader();
@@ -134,9 +132,7 @@ private:
 
     SemanticComparisonModel* m_table;
     std::unique_ptr<ViewSetup> m_setup;
-    QFutureWatcher<Result>* m_watcher;
-    quint64 m_generation = 0;
-    bool m_computing = false;
+    Job<Result> m_job { this };
 
     QLabel* m_header;
     QLabel* m_linearity;

@@ -6,7 +6,6 @@
 #include "views/viewsetup.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -15,7 +14,6 @@
 #include <QStackedWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
 namespace parallax {
@@ -25,7 +23,6 @@ using namespace parallax::semantic;
 SemanticInspector::SemanticInspector(QWidget* parent)
     : QWidget(parent)
     , m_model(new SemanticInspectorModel(this))
-    , m_watcher(new QFutureWatcher<Result>(this))
     , m_header(new QLabel(this))
     , m_banner(new QLabel(this))
     , m_metricBox(new QComboBox(this))
@@ -83,7 +80,6 @@ SemanticInspector::SemanticInspector(QWidget* parent)
     m_stack->addWidget(m_message);
     layout->addWidget(m_stack, 1);
 
-    connect(m_watcher, &QFutureWatcher<Result>::finished, this, &SemanticInspector::onFinished);
     connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0)
             m_model->setMetric(MetricId(static_cast<std::uint32_t>(i)));
@@ -109,11 +105,8 @@ SemanticInspector::SemanticInspector(QWidget* parent)
     updateHeader();
 }
 
-SemanticInspector::~SemanticInspector()
-{
-    // A running job only reads shared, immutable data; let it finish without us.
-    m_watcher->disconnect(this);
-}
+// A running job only reads shared, immutable data; Job lets it finish without us.
+SemanticInspector::~SemanticInspector() = default;
 
 QTreeView* SemanticInspector::treeView() const { return m_setup->view; }
 
@@ -146,36 +139,15 @@ void SemanticInspector::setProfile(ProfilePtr profile)
 
 void SemanticInspector::start(std::function<Result()> job)
 {
-    const quint64 generation = ++m_generation;
-    m_computing = true;
     m_header->setText(tr("Attributing…"));
-    m_watcher->setFuture(QtConcurrent::run([job = std::move(job), generation]() {
-        Result r = job();
-        r.generation = generation;
-        return r;
-    }));
+    // A newer start() supersedes a running one: its result is dropped.
+    m_job.start([job = std::move(job)](const std::atomic_bool&) { return job(); },
+        [this](Result result) { apply(result); });
 }
 
-bool SemanticInspector::isComputing() const { return m_computing; }
+bool SemanticInspector::isComputing() const { return m_job.isRunning(); }
 
-void SemanticInspector::waitForResult()
-{
-    if (!m_computing)
-        return;
-    m_watcher->waitForFinished();
-    onFinished();
-}
-
-void SemanticInspector::onFinished()
-{
-    if (!m_computing || !m_watcher->isFinished() || m_watcher->future().resultCount() == 0)
-        return;
-    const Result result = m_watcher->result();
-    if (result.generation != m_generation)
-        return; // superseded
-    m_computing = false;
-    apply(result);
-}
+void SemanticInspector::waitForResult() { m_job.waitAndDeliver(); }
 
 void SemanticInspector::apply(const Result& result)
 {
@@ -304,7 +276,7 @@ void SemanticInspector::updateHeader()
 {
     const ProfilePtr p = m_model->profile();
     if (!p) {
-        m_header->setText(m_computing ? tr("Attributing…") : tr("No semantic profile."));
+        m_header->setText(m_job.isRunning() ? tr("Attributing…") : tr("No semantic profile."));
         return;
     }
     const Trial& trial = p->trial();

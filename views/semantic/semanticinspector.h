@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/semanticprofile.h"
+#include "views/common/job.h"
 #include "views/semantic/semanticinspectormodel.h"
 
 #include <QWidget>
@@ -13,7 +14,6 @@ class QComboBox;
 class QLabel;
 class QStackedWidget;
 class QTreeView;
-template <typename T> class QFutureWatcher;
 
 namespace parallax {
 
@@ -72,21 +72,17 @@ Q_SIGNALS:
 
 private:
     struct Result {
-        quint64 generation = 0;
         std::shared_ptr<const InspectorSnapshot> snapshot;
         QString error;
     };
     void start(std::function<Result()> job);
-    void onFinished();
     void apply(const Result& result);
     void updateHeader();
     void fillMetrics();
 
     SemanticInspectorModel* m_model;
     std::unique_ptr<ViewSetup> m_setup;
-    QFutureWatcher<Result>* m_watcher;
-    quint64 m_generation = 0;
-    bool m_computing = false;
+    Job<Result> m_job { this };
     QString m_error;
     QString m_pendingMetric;
 
