@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "views/comparison/comparisonlauncher.h"
+#include "app/gui/comparisonlauncher.h"
 
+#include "app/gui/viewregistry.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
 #include "views/comparison/comparisonwindow.h"
@@ -98,13 +99,10 @@ namespace {
             ComparisonWindow* window = s.renderedWindow.get();
             window->resize(s.size);
             window->show();
-            const auto tab = ComparisonWindow::tabForView(findRenderView(s.launch.render)->view);
-            window->renderTab(*tab, s.launch.out, s.size, [window](const QString& error) {
-                QString message = error;
-                if (message.isEmpty() && !window->errorMessage().isEmpty())
-                    message = window->errorMessage();
-                finishRender(message);
-            });
+            RenderTarget target;
+            target.comparison = window;
+            findRenderView(s.launch.render)->render(
+                target, { QString(), s.launch.out, s.size, [](const QString& error) { finishRender(error); } });
             return;
         }
         if (!render) {
@@ -115,15 +113,10 @@ namespace {
         ScalingView* view = s.renderedScaling.get();
         view->resize(s.size);
         view->show();
-        view->waitForResult();
-        const QString out = s.launch.out;
-        const QSize size = s.size;
-        QTimer::singleShot(100, view, [view, out, size] {
-            view->resize(size);
-            if (view->layout())
-                view->layout()->activate();
-            finishRender(view->exportImage(out));
-        });
+        RenderTarget target;
+        target.scaling = view;
+        findRenderView(s.launch.render)->render(
+            target, { QString(), s.launch.out, s.size, [](const QString& error) { finishRender(error); } });
     }
 
 } // namespace

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "views/semantic/semanticlauncher.h"
+#include "app/gui/semanticlauncher.h"
 
+#include "app/gui/viewregistry.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/semantic/semanticwindow.h"
 
@@ -118,8 +119,10 @@ namespace {
         window->setScope(scope);
         if (!render)
             return;
-        const auto view = SemanticWindow::viewForRender(findRenderView(s.launch.render)->view);
-        window->renderView(*view, s.launch.out, s.size, [](const QString& error) { finish(error); });
+        RenderTarget target;
+        target.semantic = window;
+        findRenderView(s.launch.render)->render(
+            target, { QString(), s.launch.out, s.size, [](const QString& error) { finish(error); } });
     }
 
 } // namespace
