@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "app/gui/comparisonlauncher.h"
 
+#include "app/gui/launchsupport.h"
 #include "app/gui/viewregistry.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
@@ -23,67 +24,22 @@ namespace parallax {
 
 namespace {
 
-    void printError(const QString& message)
-    {
-        std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData());
-    }
-
-    struct Loaded {
-        std::vector<std::shared_ptr<const Trial>> trials;
-        QString error;
-    };
-
-    Loaded load(const QStringList& paths, const QString& format)
-    {
-        Loaded loaded;
-        for (const QString& path : paths) {
-            Progress progress;
-            TrialResult result = ReaderRegistry::instance().read(path, ReadOptions(), progress, format);
-            if (!result) {
-                loaded.error = result.error().toString();
-                return loaded;
-            }
-            loaded.trials.push_back(result.value());
-        }
-        return loaded;
-    }
-
-    bool parseSize(const QString& text, QSize* size)
-    {
-        *size = QSize(1400, 900);
-        if (text.isEmpty())
-            return true;
-        const QStringList wh = text.split(QLatin1Char('x'));
-        bool okW = false;
-        bool okH = false;
-        if (wh.size() == 2)
-            *size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
-        return okW && okH && size->width() >= 200 && size->height() >= 150;
-    }
-
     /// Everything the launch keeps alive until the event loop ends.
     struct Session {
         ComparisonLaunch launch;
         QSize size;
-        QFutureWatcher<Loaded> watcher;
+        QFutureWatcher<LoadedTrials> watcher;
         std::unique_ptr<QProgressDialog> progress;
         std::unique_ptr<ComparisonWindow> renderedWindow;
         std::unique_ptr<ScalingView> renderedScaling;
     };
 
-    void finishRender(const QString& error)
-    {
-        if (!error.isEmpty())
-            printError(error);
-        QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-    }
-
-    void onLoaded(Session& s, const Loaded& loaded)
+    void onLoaded(Session& s, const LoadedTrials& loaded)
     {
         s.progress.reset();
         const bool render = !s.launch.render.isEmpty();
         if (!loaded.error.isEmpty()) {
-            printError(loaded.error);
+            printLaunchError(loaded.error);
             if (!render)
                 QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
             QCoreApplication::exit(1);
@@ -101,8 +57,7 @@ namespace {
             window->show();
             RenderTarget target;
             target.comparison = window;
-            findRenderView(s.launch.render)->render(
-                target, { QString(), s.launch.out, s.size, [](const QString& error) { finishRender(error); } });
+            renderAndQuit(s.launch.render, target, s.launch.out, s.size);
             return;
         }
         if (!render) {
@@ -115,8 +70,7 @@ namespace {
         view->show();
         RenderTarget target;
         target.scaling = view;
-        findRenderView(s.launch.render)->render(
-            target, { QString(), s.launch.out, s.size, [](const QString& error) { finishRender(error); } });
+        renderAndQuit(s.launch.render, target, s.launch.out, s.size);
     }
 
 } // namespace
@@ -131,12 +85,12 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
 {
     const bool compare = launch.mode == ComparisonLaunch::Mode::Compare;
     if (compare && launch.paths.size() != 2) {
-        printError(QStringLiteral("--compare needs two trials, A (the baseline) and B (the candidate); got %1")
+        printLaunchError(QStringLiteral("--compare needs two trials, A (the baseline) and B (the candidate); got %1")
                        .arg(launch.paths.size()));
         return 2;
     }
     if (!compare && launch.paths.size() < 2) {
-        printError(QStringLiteral("--scaling needs at least two trials; got %1").arg(launch.paths.size()));
+        printLaunchError(QStringLiteral("--scaling needs at least two trials; got %1").arg(launch.paths.size()));
         return 2;
     }
     if (!launch.render.isEmpty()) {
@@ -144,20 +98,20 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
         const bool valid
             = view && view->window == (compare ? RenderWindow::Compare : RenderWindow::Scaling);
         if (!valid) {
-            printError(QStringLiteral("unknown view '%1' for --render with %2 (expected %3)")
+            printLaunchError(QStringLiteral("unknown view '%1' for --render with %2 (expected %3)")
                            .arg(launch.render, compare ? QStringLiteral("--compare") : QStringLiteral("--scaling"),
                                comparisonRenderTargets()));
             return 2;
         }
         if (launch.out.isEmpty()) {
-            printError(QStringLiteral("--render needs --out FILE"));
+            printLaunchError(QStringLiteral("--render needs --out FILE"));
             return 2;
         }
     }
     Session session;
     session.launch = launch;
-    if (!parseSize(launch.size, &session.size)) {
-        printError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
+    if (!parseLaunchSize(launch.size, &session.size)) {
+        printLaunchError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
         return 2;
     }
     if (launch.render.isEmpty()) {
@@ -169,7 +123,7 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
     QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
         [&session] { onLoaded(session, session.watcher.result()); });
     session.watcher.setFuture(
-        QtConcurrent::run([paths = launch.paths, format = launch.format] { return load(paths, format); }));
+        QtConcurrent::run([paths = launch.paths, format = launch.format] { return readTrials(paths, format); }));
     const int code = QApplication::exec();
     session.watcher.waitForFinished();
     return code;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "app/gui/semanticlauncher.h"
 
+#include "app/gui/launchsupport.h"
 #include "app/gui/viewregistry.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/semantic/semanticwindow.h"
@@ -16,29 +17,6 @@
 namespace parallax {
 
 namespace {
-
-    void printError(const QString& message)
-    {
-        std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData());
-    }
-
-    struct Loaded {
-        std::shared_ptr<const Trial> trial;
-        QString error;
-    };
-
-    bool parseSize(const QString& text, QSize* size)
-    {
-        *size = QSize(1400, 900);
-        if (text.isEmpty())
-            return true;
-        const QStringList wh = text.split(QLatin1Char('x'));
-        bool okW = false;
-        bool okH = false;
-        if (wh.size() == 2)
-            *size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
-        return okW && okH && size->width() >= 200 && size->height() >= 150;
-    }
 
     /// "mean", "total" or "N,C,T" for a trial; false when the thread does not exist.
     bool parseScope(const QString& text, const Trial& trial, semantic::Scope* scope)
@@ -64,31 +42,25 @@ namespace {
     struct Session {
         SemanticLaunch launch;
         QSize size;
-        QFutureWatcher<Loaded> watcher;
+        QFutureWatcher<LoadedTrials> watcher;
         std::unique_ptr<SemanticWindow> rendered;
     };
 
-    void finish(const QString& error)
-    {
-        if (!error.isEmpty())
-            printError(error);
-        QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-    }
-
-    void onLoaded(Session& s, const Loaded& loaded)
+    void onLoaded(Session& s, const LoadedTrials& loaded)
     {
         const bool render = !s.launch.render.isEmpty();
         if (!loaded.error.isEmpty()) {
-            printError(loaded.error);
+            printLaunchError(loaded.error);
             if (!render)
                 QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
             QCoreApplication::exit(1);
             return;
         }
-        const Trial& trial = *loaded.trial;
+        const std::shared_ptr<const Trial>& read = loaded.trials.front();
+        const Trial& trial = *read;
         semantic::Scope scope;
         if (!parseScope(s.launch.scope, trial, &scope)) {
-            printError(QStringLiteral("--semantic-scope: no thread %1 in %2 (expected mean, total or N,C,T)")
+            printLaunchError(QStringLiteral("--semantic-scope: no thread %1 in %2 (expected mean, total or N,C,T)")
                            .arg(s.launch.scope, trial.name()));
             QCoreApplication::exit(1);
             return;
@@ -97,7 +69,7 @@ namespace {
         if (!s.launch.metric.isEmpty()) {
             metric = trial.findMetric(s.launch.metric);
             if (!metric.isValid()) {
-                printError(
+                printLaunchError(
                     QStringLiteral("--semantic-metric: no metric %1 in %2").arg(s.launch.metric, trial.name()));
                 QCoreApplication::exit(1);
                 return;
@@ -106,9 +78,9 @@ namespace {
         const auto source = SemanticModelSource::fromArgument(s.launch.model);
         SemanticWindow* window = nullptr;
         if (!render) {
-            window = SemanticWindow::open(loaded.trial, nullptr, source);
+            window = SemanticWindow::open(read, nullptr, source);
         } else {
-            s.rendered = std::make_unique<SemanticWindow>(loaded.trial);
+            s.rendered = std::make_unique<SemanticWindow>(read);
             window = s.rendered.get();
             window->resize(s.size);
             window->show();
@@ -121,8 +93,7 @@ namespace {
             return;
         RenderTarget target;
         target.semantic = window;
-        findRenderView(s.launch.render)->render(
-            target, { QString(), s.launch.out, s.size, [](const QString& error) { finish(error); } });
+        renderAndQuit(s.launch.render, target, s.launch.out, s.size);
     }
 
 } // namespace
@@ -132,39 +103,31 @@ QString semanticRenderTargets() { return renderViewNames(RenderWindow::Semantic)
 int runSemanticLaunch(const SemanticLaunch& launch)
 {
     if (launch.model.isEmpty() || launch.path.isEmpty()) {
-        printError(QStringLiteral("--semantic needs a model (a JSON file or builtin:NAME) and one PATH"));
+        printLaunchError(QStringLiteral("--semantic needs a model (a JSON file or builtin:NAME) and one PATH"));
         return 2;
     }
     if (!launch.render.isEmpty()) {
         const RenderViewInfo* view = findRenderView(launch.render);
         if (!view || view->window != RenderWindow::Semantic) {
-            printError(QStringLiteral("unknown view '%1' for --render with --semantic (expected %2)")
+            printLaunchError(QStringLiteral("unknown view '%1' for --render with --semantic (expected %2)")
                            .arg(launch.render, semanticRenderTargets()));
             return 2;
         }
         if (launch.out.isEmpty()) {
-            printError(QStringLiteral("--render needs --out FILE"));
+            printLaunchError(QStringLiteral("--render needs --out FILE"));
             return 2;
         }
     }
     Session session;
     session.launch = launch;
-    if (!parseSize(launch.size, &session.size)) {
-        printError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
+    if (!parseLaunchSize(launch.size, &session.size)) {
+        printLaunchError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
         return 2;
     }
     QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
         [&session] { onLoaded(session, session.watcher.result()); });
-    session.watcher.setFuture(QtConcurrent::run([path = launch.path, format = launch.format] {
-        Loaded loaded;
-        Progress progress;
-        TrialResult result = ReaderRegistry::instance().read(path, ReadOptions(), progress, format);
-        if (!result)
-            loaded.error = result.error().toString();
-        else
-            loaded.trial = result.value();
-        return loaded;
-    }));
+    session.watcher.setFuture(QtConcurrent::run(
+        [path = launch.path, format = launch.format] { return readTrials({ path }, format); }));
     const int code = QApplication::exec();
     session.watcher.waitForFinished();
     session.rendered.reset();
