@@ -93,27 +93,13 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
         printLaunchError(QStringLiteral("--scaling needs at least two trials; got %1").arg(launch.paths.size()));
         return 2;
     }
-    if (!launch.render.isEmpty()) {
-        const RenderViewInfo* view = findRenderView(launch.render);
-        const bool valid
-            = view && view->window == (compare ? RenderWindow::Compare : RenderWindow::Scaling);
-        if (!valid) {
-            printLaunchError(QStringLiteral("unknown view '%1' for --render with %2 (expected %3)")
-                           .arg(launch.render, compare ? QStringLiteral("--compare") : QStringLiteral("--scaling"),
-                               comparisonRenderTargets()));
-            return 2;
-        }
-        if (launch.out.isEmpty()) {
-            printLaunchError(QStringLiteral("--render needs --out FILE"));
-            return 2;
-        }
-    }
     Session session;
     session.launch = launch;
-    if (!parseLaunchSize(launch.size, &session.size)) {
-        printLaunchError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
-        return 2;
-    }
+    if (const int code = checkLaunchOptions(launch.render, launch.out,
+            compare ? RenderWindow::Compare : RenderWindow::Scaling,
+            compare ? QStringLiteral("--compare") : QStringLiteral("--scaling"), comparisonRenderTargets(), launch.size,
+            &session.size))
+        return code;
     if (launch.render.isEmpty()) {
         session.progress = std::make_unique<QProgressDialog>(
             QObject::tr("Reading %n trial(s)…", nullptr, static_cast<int>(launch.paths.size())), QString(), 0, 0);

@@ -43,6 +43,28 @@ bool parseLaunchSize(const QString& text, QSize* size)
     return okW && okH && size->width() >= 200 && size->height() >= 150;
 }
 
+int checkLaunchOptions(const QString& render, const QString& out, RenderWindow window, const QString& option,
+    const QString& expected, const QString& sizeText, QSize* size)
+{
+    if (!render.isEmpty()) {
+        const ViewInfo* view = findRenderView(render);
+        if (!view || view->window != window) {
+            printLaunchError(QStringLiteral("unknown view '%1' for --render with %2 (expected %3)")
+                                 .arg(render, option, expected));
+            return 2;
+        }
+        if (out.isEmpty()) {
+            printLaunchError(QStringLiteral("--render needs --out FILE"));
+            return 2;
+        }
+    }
+    if (!parseLaunchSize(sizeText, size)) {
+        printLaunchError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
+        return 2;
+    }
+    return 0;
+}
+
 void renderAndQuit(const QString& name, const RenderTarget& target, const QString& out, const QSize& size)
 {
     findRenderView(name)->render(target, { QString(), out, size, [](const QString& error) {

@@ -17,6 +17,7 @@
 namespace parallax {
 
 struct RenderTarget;
+enum class RenderWindow;
 
 /// Trials read with the ReaderRegistry, or the first error.
 struct LoadedTrials {
@@ -32,6 +33,12 @@ void printLaunchError(const QString& message);
 
 /// --size WIDTHxHEIGHT (at least 200x150); an empty text gives 1400x900. False when malformed.
 bool parseLaunchSize(const QString& text, QSize* size);
+
+/// Checks --render (when given: a view of `window`, with --out) and --size (into `size`) as the
+/// launch of `option` ("--compare", "--semantic"...) takes them; prints the error and returns 2
+/// (bad arguments), or returns 0. `expected` names the views accepted, for the message.
+int checkLaunchOptions(const QString& render, const QString& out, RenderWindow window, const QString& option,
+    const QString& expected, const QString& sizeText, QSize* size);
 
 /// Renders the registry view `name` of the window in `target` to `out`, then quits the event
 /// loop with 0, or 1 after printing the error.

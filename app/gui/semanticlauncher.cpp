@@ -106,24 +106,11 @@ int runSemanticLaunch(const SemanticLaunch& launch)
         printLaunchError(QStringLiteral("--semantic needs a model (a JSON file or builtin:NAME) and one PATH"));
         return 2;
     }
-    if (!launch.render.isEmpty()) {
-        const RenderViewInfo* view = findRenderView(launch.render);
-        if (!view || view->window != RenderWindow::Semantic) {
-            printLaunchError(QStringLiteral("unknown view '%1' for --render with --semantic (expected %2)")
-                           .arg(launch.render, semanticRenderTargets()));
-            return 2;
-        }
-        if (launch.out.isEmpty()) {
-            printLaunchError(QStringLiteral("--render needs --out FILE"));
-            return 2;
-        }
-    }
     Session session;
     session.launch = launch;
-    if (!parseLaunchSize(launch.size, &session.size)) {
-        printLaunchError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
-        return 2;
-    }
+    if (const int code = checkLaunchOptions(launch.render, launch.out, RenderWindow::Semantic,
+            QStringLiteral("--semantic"), semanticRenderTargets(), launch.size, &session.size))
+        return code;
     QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
         [&session] { onLoaded(session, session.watcher.result()); });
     session.watcher.setFuture(QtConcurrent::run(
