@@ -38,13 +38,8 @@ namespace {
     {
         s.progress.reset();
         const bool render = !s.launch.render.isEmpty();
-        if (!loaded.error.isEmpty()) {
-            printLaunchError(loaded.error);
-            if (!render)
-                QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
-            QCoreApplication::exit(1);
+        if (quitOnLoadError(loaded, !render))
             return;
-        }
         if (s.launch.mode == ComparisonLaunch::Mode::Compare) {
             const auto& t = loaded.trials;
             if (!render) {

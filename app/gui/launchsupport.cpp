@@ -6,6 +6,7 @@
 #include "datasource/readers/readerregistry.h"
 
 #include <QCoreApplication>
+#include <QMessageBox>
 #include <cstdio>
 
 namespace parallax {
@@ -23,6 +24,17 @@ LoadedTrials readTrials(const QStringList& paths, const QString& format)
         loaded.trials.push_back(result.value());
     }
     return loaded;
+}
+
+bool quitOnLoadError(const LoadedTrials& loaded, bool interactive)
+{
+    if (loaded.error.isEmpty())
+        return false;
+    printLaunchError(loaded.error);
+    if (interactive)
+        QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
+    QCoreApplication::exit(1);
+    return true;
 }
 
 void printLaunchError(const QString& message)

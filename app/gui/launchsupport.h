@@ -28,6 +28,10 @@ struct LoadedTrials {
 /// Reads every path in order (on the calling thread); stops at the first error.
 LoadedTrials readTrials(const QStringList& paths, const QString& format);
 
+/// When the trials could not be read: prints the error (and shows it in a message box when
+/// `interactive`), quits the event loop with 1 and returns true.
+bool quitOnLoadError(const LoadedTrials& loaded, bool interactive);
+
 /// "parallax: MESSAGE" on stderr.
 void printLaunchError(const QString& message);
 

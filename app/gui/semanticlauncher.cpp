@@ -49,13 +49,8 @@ namespace {
     void onLoaded(Session& s, const LoadedTrials& loaded)
     {
         const bool render = !s.launch.render.isEmpty();
-        if (!loaded.error.isEmpty()) {
-            printLaunchError(loaded.error);
-            if (!render)
-                QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
-            QCoreApplication::exit(1);
+        if (quitOnLoadError(loaded, !render))
             return;
-        }
         const std::shared_ptr<const Trial>& read = loaded.trials.front();
         const Trial& trial = *read;
         semantic::Scope scope;

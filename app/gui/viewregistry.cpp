@@ -310,17 +310,10 @@ QString renderViewNames(RenderWindow window)
 
 QString renderWindowLaunch(RenderWindow window)
 {
-    switch (window) {
-    case RenderWindow::Main:
-        return QStringLiteral("PATH (or --db LOCATION --id N)");
-    case RenderWindow::Compare:
-        return QStringLiteral("--compare A B");
-    case RenderWindow::Scaling:
-        return QStringLiteral("--scaling A B C...");
-    case RenderWindow::Semantic:
-        return QStringLiteral("--semantic MODEL PATH");
-    }
-    return {};
+    // In the order of RenderWindow.
+    static const char* const launches[]
+        = { "PATH (or --db LOCATION --id N)", "--compare A B", "--scaling A B C...", "--semantic MODEL PATH" };
+    return QString::fromLatin1(launches[static_cast<int>(window)]);
 }
 
 QString tabViewNames(bool markDefault)
