@@ -7,7 +7,7 @@
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
 #include "app/cli/semanticcommand.h"
-#include "app/cli/synth.h"
+#include "datasource/synth/synth.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/tauwriter.h"
 #include "datasource/writers/writerregistry.h"

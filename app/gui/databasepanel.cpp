@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "app/gui/databasepanel.h"
 
+#include "app/gui/databasepanelshared.h"
 #include "app/gui/loadjob.h"
 #include "datasource/readers/progress.h"
 #include "perfdb/databaselocation.h"
@@ -54,15 +55,6 @@ namespace {
     constexpr int ValueRole = Qt::UserRole + 4;
     constexpr int ViewIdRole = Qt::UserRole + 5;
 
-    const QString ApplicationKey = QStringLiteral("Application");
-    const QString ExperimentKey = QStringLiteral("Experiment");
-
-    QString displayLocation(const QString& location)
-    {
-        return location == defaultDatabasePath() ? QObject::tr("Default database (%1)").arg(location)
-                                                 : displayableLocation(location);
-    }
-
     QString quoted(const QString& text)
     {
         return text.contains(QLatin1Char(' ')) || text.isEmpty() ? QLatin1Char('"') + text + QLatin1Char('"') : text;
@@ -79,59 +71,6 @@ namespace {
             if (url.isLocalFile() && !url.toLocalFile().isEmpty())
                 paths.append(url.toLocalFile());
         return paths;
-    }
-
-    /// The TrialInfo of every listing, filtered by the search: its metadata terms and first name
-    /// word go to listTrials(); more words and views (several views intersect) are applied here,
-    /// on the worker thread.
-    struct SearchRunner {
-        perfdb::Database& db;
-        const TrialSearch& search;
-        std::vector<qint64> viewIds; ///< of the view: terms
-
-        perfdb::DbResult<std::vector<perfdb::TrialInfo>> list(qint64 extraView) const
-        {
-            perfdb::TrialFilter filter;
-            filter.metadata = search.metadata;
-            if (!search.nameWords.isEmpty())
-                filter.nameContains = search.nameWords.first();
-            std::vector<qint64> views = viewIds;
-            if (extraView != 0)
-                views.push_back(extraView);
-            filter.view = views.empty() ? 0 : views.front();
-            auto listed = db.listTrials(filter);
-            if (!listed)
-                return listed.error();
-            std::vector<perfdb::TrialInfo> trials = std::move(listed.value());
-            for (std::size_t i = 1; i < views.size(); ++i) {
-                filter.view = views[i];
-                auto more = db.listTrials(filter);
-                if (!more)
-                    return more.error();
-                std::set<qint64> ids;
-                for (const auto& t : more.value())
-                    ids.insert(t.id);
-                std::erase_if(trials, [&](const perfdb::TrialInfo& t) { return !ids.contains(t.id); });
-            }
-            std::erase_if(trials, [&](const perfdb::TrialInfo& t) {
-                return std::any_of(search.nameWords.begin(), search.nameWords.end(),
-                    [&](const QString& word) { return !t.name.contains(word, Qt::CaseInsensitive); });
-            });
-            return trials;
-        }
-    };
-
-    /// What the search means, in words, under the search field.
-    QString describe(const TrialSearch& search)
-    {
-        QStringList parts;
-        for (const auto& [key, value] : search.metadata)
-            parts.append(QObject::tr("%1 = %2").arg(quoted(key), quoted(value)));
-        for (const QString& word : search.nameWords)
-            parts.append(QObject::tr("name contains %1").arg(quoted(word)));
-        for (const QString& view : search.views)
-            parts.append(QObject::tr("in view %1").arg(quoted(view)));
-        return QObject::tr("Trials where %1").arg(parts.join(QObject::tr(" and ")));
     }
 
     QList<QStandardItem*> trialRow(const QString& location, const perfdb::TrialInfo& t, bool withPlace)
@@ -171,63 +110,13 @@ namespace {
 
 } // namespace
 
-TrialSearch TrialSearch::parse(const QString& text)
+QString databasepanel::displayLocation(const QString& location)
 {
-    TrialSearch search;
-    QString term;
-    qsizetype separator = -1; // of the first '=' outside quotes
-    bool started = false;
-    bool quotedStart = false;
-    bool inQuotes = false;
-    auto flush = [&] {
-        if (!started)
-            return;
-        if (separator > 0) {
-            const QString key = term.left(separator).trimmed();
-            if (!key.isEmpty())
-                search.metadata.emplace_back(key, term.mid(separator + 1));
-            else
-                search.nameWords.append(term);
-        } else if (!quotedStart && term.startsWith(QLatin1String("view:"), Qt::CaseInsensitive) && separator < 0) {
-            const QString view = term.mid(5).trimmed();
-            if (!view.isEmpty())
-                search.views.append(view);
-        } else if (!term.isEmpty()) {
-            search.nameWords.append(term);
-        }
-        term.clear();
-        separator = -1;
-        started = quotedStart = false;
-    };
-    for (const QChar c : text) {
-        if (c == QLatin1Char('"')) {
-            if (!started)
-                quotedStart = true;
-            started = true;
-            inQuotes = !inQuotes;
-            continue;
-        }
-        if (!inQuotes && c.isSpace()) {
-            flush();
-            continue;
-        }
-        if (!inQuotes && c == QLatin1Char('=') && separator < 0)
-            separator = term.size();
-        term += c;
-        started = true;
-    }
-    flush();
-    return search;
+    return location == defaultDatabasePath() ? QObject::tr("Default database (%1)").arg(location)
+                                             : displayableLocation(location);
 }
 
-struct DatabasePanel::Listing {
-    std::vector<perfdb::TrialInfo> trials;
-    std::vector<perfdb::View> views;
-    std::map<qint64, std::vector<perfdb::TrialInfo>> viewTrials;
-    std::map<qint64, QString> viewErrors;
-    QStringList missingViews; ///< view: terms that name no view of this database
-    bool searching = false;
-};
+using namespace databasepanel;
 
 DatabasePanel::DatabasePanel(QWidget* parent)
     : QWidget(parent)
@@ -481,37 +370,14 @@ void DatabasePanel::refresh(const QString& location, qint64 select)
 {
     const quint64 generation = ++m_listGeneration[location];
     const TrialSearch search = m_activeSearch;
-    auto listing = std::make_shared<Listing>();
+    auto listing = std::make_shared<perfdb::TrialListing>();
     run(
         location, tr("Listing %1").arg(displayableLocation(location)),
         [search, listing](perfdb::Database& db) -> QString {
-            listing->searching = !search.isEmpty();
-            auto views = db.views();
-            if (views)
-                listing->views = std::move(views.value());
-            SearchRunner runner { db, search, {} };
-            for (const QString& name : search.views) {
-                const auto it = std::find_if(listing->views.begin(), listing->views.end(),
-                    [&](const perfdb::View& v) { return v.name.compare(name, Qt::CaseInsensitive) == 0; });
-                if (it == listing->views.end())
-                    listing->missingViews.append(name);
-                else
-                    runner.viewIds.push_back(it->id);
-            }
-            if (!listing->missingViews.isEmpty())
-                return {}; // nothing in this database can match
-            auto listed = runner.list(0);
+            auto listed = perfdb::searchTrials(db, search);
             if (!listed)
                 return listed.error().toString();
-            listing->trials = std::move(listed.value());
-            // Each TAUdb view with the trials it selects (through the search too).
-            for (const perfdb::View& v : listing->views) {
-                auto selected = runner.list(v.id);
-                if (selected)
-                    listing->viewTrials[v.id] = std::move(selected.value());
-                else
-                    listing->viewErrors[v.id] = selected.error().message;
-            }
+            *listing = std::move(listed.value());
             return {};
         },
         [this, location, listing, generation, select] {
@@ -550,7 +416,7 @@ void DatabasePanel::refresh(const QString& location, qint64 select)
         });
 }
 
-void DatabasePanel::fill(QStandardItem* dbItem, const Listing& listing)
+void DatabasePanel::fill(QStandardItem* dbItem, const perfdb::TrialListing& listing)
 {
     dbItem->removeRows(0, dbItem->rowCount());
     const QString location = dbItem->data(LocationRole).toString();
@@ -792,270 +658,6 @@ bool DatabasePanel::eventFilter(QObject* watched, QEvent* event)
     }
 }
 
-void DatabasePanel::upload(
-    std::shared_ptr<const Trial> trial, const QString& location, const perfdb::UploadOptions& options)
-{
-    if (!trial)
-        return;
-    addDatabase(location);
-    PendingUpload pending;
-    pending.trial = std::move(trial);
-    pending.target.location = location;
-    pending.ask = false;
-    pending.options = options;
-    enqueue(std::move(pending));
-}
-
-void DatabasePanel::uploadInteractively(std::shared_ptr<const Trial> trial, const UploadTarget& target)
-{
-    PendingUpload pending;
-    pending.trial = std::move(trial);
-    pending.chooseTrial = !pending.trial;
-    pending.target = target;
-    enqueue(std::move(pending));
-}
-
-void DatabasePanel::uploadPath(const QString& path, const UploadTarget& target)
-{
-    PendingUpload pending;
-    pending.path = path;
-    pending.target = target;
-    enqueue(std::move(pending));
-}
-
-void DatabasePanel::enqueue(PendingUpload pending)
-{
-    m_queue.push_back(std::move(pending));
-    processQueue();
-}
-
-void DatabasePanel::processQueue()
-{
-    if (m_uploading || m_queue.empty())
-        return;
-    PendingUpload next = std::move(m_queue.front());
-    m_queue.pop_front();
-    m_uploading = true;
-    Q_EMIT busy(true);
-    if (!next.trial && !next.chooseTrial) {
-        m_loadTarget = next.target;
-        showProgressDialog(tr("Loading %1…").arg(QDir::toNativeSeparators(next.path)));
-        m_loadJob->start(next.path);
-        return;
-    }
-    if (next.ask)
-        askUpload(std::move(next));
-    else
-        startUpload(next.trial, next.target.location, next.options);
-}
-
-void DatabasePanel::uploadFinished()
-{
-    m_uploading = false;
-    m_uploadProgress.reset();
-    if (m_queue.empty() && m_running == 0)
-        Q_EMIT busy(false);
-    // The next one after this turn of the event loop: the finished one's dialogs are gone by then.
-    QTimer::singleShot(0, this, &DatabasePanel::processQueue);
-}
-
-void DatabasePanel::cancelUpload()
-{
-    if (m_loadJob->isRunning())
-        m_loadJob->cancel();
-    if (m_uploadProgress)
-        m_uploadProgress->cancel();
-}
-
-void DatabasePanel::askUpload(PendingUpload pending)
-{
-    auto* dialog = new QDialog(this);
-    dialog->setObjectName(QStringLiteral("uploadDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Upload to Database"));
-    auto* form = new QFormLayout(dialog);
-
-    auto* trialCombo = new QComboBox(dialog);
-    trialCombo->setObjectName(QStringLiteral("trial"));
-    if (pending.trial) {
-        trialCombo->addItem(pending.trial->name());
-        trialCombo->setEnabled(false);
-    } else if (m_trials) {
-        for (int id : m_trials->trialIds())
-            trialCombo->addItem(m_trials->trial(id)->name(), id);
-    }
-    auto* summary = new QLabel(dialog);
-    summary->setForegroundRole(QPalette::PlaceholderText);
-    auto* database = new QComboBox(dialog);
-    database->setObjectName(QStringLiteral("database"));
-    database->setEditable(true);
-    database->addItems(locations());
-    if (!pending.target.location.isEmpty()) {
-        if (database->findText(pending.target.location) < 0)
-            database->addItem(pending.target.location);
-        database->setCurrentText(pending.target.location);
-    }
-    database->setToolTip(tr("An SQLite file or postgresql://user@host:port/db"));
-    database->setMinimumContentsLength(36);
-    auto* application = new QLineEdit(dialog);
-    application->setObjectName(QStringLiteral("application"));
-    auto* experiment = new QLineEdit(dialog);
-    experiment->setObjectName(QStringLiteral("experiment"));
-    auto* name = new QLineEdit(dialog);
-    name->setObjectName(QStringLiteral("name"));
-    application->setToolTip(
-        tr("Stored as the trial's \"Application\" metadata; the database tree groups trials by it"));
-    experiment->setToolTip(tr("Stored as the trial's \"Experiment\" metadata"));
-
-    // The chosen trial: the dropped one, or one of the open trials.
-    auto chosen = std::make_shared<std::shared_ptr<const Trial>>(pending.trial);
-    const UploadTarget target = pending.target;
-    auto choose = [this, chosen, trialCombo, summary, application, experiment, name, target] {
-        if (!chosen->get() || trialCombo->isEnabled())
-            *chosen = m_trials && trialCombo->currentIndex() >= 0 ? m_trials->trial(trialCombo->currentData().toInt())
-                                                                  : nullptr;
-        const Trial* t = chosen->get();
-        if (!t) {
-            summary->setText(tr("No trial is open: open or drop a profile first"));
-            return;
-        }
-        const QLocale locale;
-        auto count = [&](std::size_t n, const QString& one, const QString& many) {
-            return n == 1 ? one : many.arg(locale.toString(static_cast<qulonglong>(n)));
-        };
-        summary->setText(QStringList { count(t->threadCount(), tr("1 thread"), tr("%1 threads")),
-            count(t->eventCount(), tr("1 event"), tr("%1 events")),
-            count(t->metricCount(), tr("1 metric"), tr("%1 metrics")) }
-                             .join(QLatin1String(", ")));
-        summary->setToolTip(t->provenance().source);
-        // The node it was dropped on decides; otherwise the trial's own metadata.
-        application->setText(target.application.value_or(t->metadataValue(ApplicationKey)));
-        experiment->setText(target.experiment.value_or(t->metadataValue(ExperimentKey)));
-        name->setText(t->name());
-    };
-    choose();
-    connect(trialCombo, &QComboBox::currentIndexChanged, dialog, choose);
-
-    form->addRow(tr("Trial:"), trialCombo);
-    form->addRow(QString(), summary);
-    form->addRow(tr("Database:"), database);
-    form->addRow(tr("Application:"), application);
-    form->addRow(tr("Experiment:"), experiment);
-    form->addRow(tr("Trial name:"), name);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
-    QPushButton* ok = buttons->button(QDialogButtonBox::Ok);
-    ok->setText(tr("Upload"));
-    auto updateOk
-        = [ok, database, chosen] { ok->setEnabled(chosen->get() && !database->currentText().trimmed().isEmpty()); };
-    updateOk();
-    connect(database, &QComboBox::currentTextChanged, dialog, updateOk);
-    connect(trialCombo, &QComboBox::currentIndexChanged, dialog, updateOk);
-    form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-    connect(dialog, &QDialog::finished, this,
-        [this, dialog, chosen, database, application, experiment, name, target](int result) {
-            const QString location = database->currentText().trimmed();
-            if (result != QDialog::Accepted || !chosen->get() || location.isEmpty()) {
-                Q_EMIT uploadCancelled(target.location);
-                uploadFinished();
-                return;
-            }
-            perfdb::UploadOptions options;
-            options.application = application->text().trimmed();
-            options.experiment = experiment->text().trimmed();
-            options.name = name->text().trimmed();
-            dialog->hide();
-            addDatabase(location);
-            startUpload(*chosen, location, options);
-        });
-    dialog->open();
-    name->setFocus();
-}
-
-void DatabasePanel::startUpload(
-    std::shared_ptr<const Trial> trial, const QString& location, const perfdb::UploadOptions& options)
-{
-    const QString trialName = options.name.isEmpty() ? trial->name() : options.name;
-    auto progress = makeProgress();
-    m_uploadProgress = progress;
-    auto id = std::make_shared<qint64>(0);
-    showProgressDialog(tr("Uploading %1 to %2…").arg(trialName, displayLocation(location)));
-    run(
-        location, tr("Uploading %1").arg(trialName),
-        [trial, options, progress, id](perfdb::Database& db) -> QString {
-            const auto stored = db.uploadTrial(*trial, options, *progress);
-            if (!stored)
-                return stored.error().toString();
-            *id = stored.value();
-            return {};
-        },
-        [this, location, id] {
-            closeProgressDialog();
-            Q_EMIT message(tr("Stored as trial %1 in %2").arg(*id).arg(displayableLocation(location)));
-            refresh(location, *id);
-            Q_EMIT uploaded(location, *id);
-            uploadFinished();
-        },
-        [this, location, progress](const QString& error) {
-            closeProgressDialog();
-            if (progress->isCancelled()) {
-                // The upload is one transaction: a cancel rolls it back.
-                Q_EMIT message(tr("Upload to %1 cancelled; nothing was stored").arg(displayableLocation(location)));
-                Q_EMIT uploadCancelled(location);
-            } else {
-                Q_EMIT failed(error);
-            }
-            uploadFinished();
-        });
-}
-
-void DatabasePanel::showProgressDialog(const QString& title)
-{
-    closeProgressDialog();
-    auto* dialog = new QProgressDialog(this);
-    dialog->setObjectName(QStringLiteral("uploadProgress"));
-    dialog->setWindowTitle(tr("Database"));
-    // Not modal: a modal QProgressDialog processes events inside setValue(), and the rest of the
-    // window has no reason to wait.
-    dialog->setWindowModality(Qt::NonModal);
-    dialog->setAutoClose(false);
-    dialog->setAutoReset(false);
-    dialog->setMinimumDuration(300);
-    dialog->setMinimumWidth(420);
-    dialog->setRange(0, 0);
-    m_progressTitle = title;
-    dialog->setLabelText(title);
-    connect(dialog, &QProgressDialog::canceled, this, &DatabasePanel::cancelUpload);
-    m_progressDialog = dialog;
-}
-
-void DatabasePanel::updateProgressDialog(const QString& stage, qint64 done, qint64 total)
-{
-    if (!m_progressDialog || m_progressDialog->wasCanceled())
-        return;
-    const QLocale locale;
-    QString text = m_progressTitle + QLatin1Char('\n') + stage;
-    if (total > 0)
-        text += tr(" (%1 of %2)").arg(locale.toString(done), locale.toString(total));
-    m_progressDialog->setLabelText(text);
-    const qint64 scale = total > 1000000 ? total / 1000000 + 1 : 1;
-    m_progressDialog->setMaximum(total > 0 ? static_cast<int>(total / scale) : 0);
-    m_progressDialog->setValue(total > 0 ? static_cast<int>(std::min(done, total) / scale) : 0);
-}
-
-void DatabasePanel::closeProgressDialog()
-{
-    if (!m_progressDialog)
-        return;
-    QProgressDialog* dialog = m_progressDialog;
-    m_progressDialog = nullptr;
-    // Closing a progress dialog cancels it: this one has finished.
-    disconnect(dialog, &QProgressDialog::canceled, this, &DatabasePanel::cancelUpload);
-    dialog->hide();
-    dialog->deleteLater();
-}
-
 void DatabasePanel::openItem(QStandardItem* item)
 {
     if (!item || item->data(KindRole).toInt() != TrialKind)
@@ -1079,273 +681,6 @@ void DatabasePanel::openTrial(const QString& location, qint64 id)
         [this, trial, location, id] { Q_EMIT trialLoaded(*trial, QStringLiteral("%1#%2").arg(location).arg(id)); });
 }
 
-void DatabasePanel::editMetadata(const QString& location, qint64 id)
-{
-    auto info = std::make_shared<perfdb::TrialInfo>();
-    auto entries = std::make_shared<std::vector<std::pair<QString, QString>>>();
-    run(
-        location, tr("Reading the metadata of trial %1").arg(id),
-        [id, info, entries](perfdb::Database& db) -> QString {
-            auto i = db.trialInfo(id);
-            if (!i)
-                return i.error().toString();
-            *info = std::move(i.value());
-            auto m = db.trialMetadata(id);
-            if (!m)
-                return m.error().toString();
-            *entries = std::move(m.value());
-            return {};
-        },
-        [this, location, info, entries] { showMetadataEditor(location, *info, *entries); });
-}
-
-void DatabasePanel::showMetadataEditor(
-    const QString& location, const perfdb::TrialInfo& info, const std::vector<std::pair<QString, QString>>& entries)
-{
-    const qint64 id = info.id;
-    std::map<QString, QString> original;
-    for (const auto& [key, value] : entries)
-        original.emplace(key, value.isNull() ? QString(QLatin1String("")) : value);
-
-    auto* dialog = new QDialog(this);
-    dialog->setObjectName(QStringLiteral("metadataDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Edit Metadata — %1").arg(info.name));
-    dialog->resize(680, 520);
-    auto* layout = new QVBoxLayout(dialog);
-
-    auto* header = new QLabel(tr("<b>%1</b> — trial %2 in %3")
-                                  .arg(info.name.toHtmlEscaped())
-                                  .arg(id)
-                                  .arg(displayLocation(location).toHtmlEscaped()),
-        dialog);
-    header->setWordWrap(true);
-    header->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(header);
-    auto* hint = new QLabel(tr("Application and Experiment place the trial in the database tree (empty: none). "
-                               "Double-click a cell to change it; the changes are saved together when you press Save."),
-        dialog);
-    hint->setWordWrap(true);
-    hint->setForegroundRole(QPalette::PlaceholderText);
-    layout->addWidget(hint);
-
-    auto* filter = new QLineEdit(dialog);
-    filter->setObjectName(QStringLiteral("metadataFilter"));
-    filter->setPlaceholderText(tr("Filter keys and values"));
-    filter->setClearButtonEnabled(true);
-    layout->addWidget(filter);
-
-    auto* table = new QTableWidget(0, 2, dialog);
-    table->setObjectName(QStringLiteral("metadataTable"));
-    table->setHorizontalHeaderLabels({ tr("Key"), tr("Value") });
-    table->verticalHeader()->setVisible(false);
-    table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);
-    table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
-    table->horizontalHeader()->setStretchLastSection(true);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    table->setWordWrap(false);
-    table->setTextElideMode(Qt::ElideMiddle);
-    table->setEditTriggers(
-        QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
-    // Rows read from the database remember what they held (OriginalRole on both cells), so that
-    // changes can be shown before they are saved.
-    constexpr int OriginalRole = Qt::UserRole + 1;
-    auto addRow = [table](const QString& key, const QString& value, bool pinned, bool stored) {
-        const int row = table->rowCount();
-        table->insertRow(row);
-        auto* keyItem = new QTableWidgetItem(key);
-        auto* valueItem = new QTableWidgetItem(value);
-        valueItem->setToolTip(value);
-        if (stored) {
-            keyItem->setData(OriginalRole, key);
-            valueItem->setData(OriginalRole, value);
-        }
-        if (pinned) {
-            // Application and Experiment stay: an empty value removes the entry instead.
-            keyItem->setFlags(keyItem->flags() & ~Qt::ItemIsEditable);
-            QFont bold = keyItem->font();
-            bold.setBold(true);
-            keyItem->setFont(bold);
-            keyItem->setData(Qt::UserRole, true);
-            keyItem->setToolTip(tr("Where the trial is listed in the database tree; changing it moves the trial"));
-        }
-        table->setItem(row, 0, keyItem);
-        table->setItem(row, 1, valueItem);
-        return row;
-    };
-    const QString none = QLatin1String("");
-    addRow(ApplicationKey, original.contains(ApplicationKey) ? original[ApplicationKey] : none, true, true);
-    addRow(ExperimentKey, original.contains(ExperimentKey) ? original[ExperimentKey] : none, true, true);
-    for (const auto& [key, value] : original)
-        if (key != ApplicationKey && key != ExperimentKey)
-            addRow(key, value, false, true);
-    table->resizeColumnToContents(0);
-    table->setColumnWidth(0, std::clamp(table->columnWidth(0) + 12, 140, 280));
-    layout->addWidget(table, 1);
-
-    auto* add = new QPushButton(tr("&Add"), dialog);
-    add->setObjectName(QStringLiteral("addMetadata"));
-    add->setToolTip(tr("Add a key/value entry"));
-    auto* remove = new QPushButton(tr("&Remove"), dialog);
-    remove->setObjectName(QStringLiteral("removeMetadata"));
-    remove->setToolTip(tr("Remove the selected entries"));
-    remove->setEnabled(false);
-    auto* count = new QLabel(dialog);
-    count->setObjectName(QStringLiteral("metadataCount"));
-    count->setForegroundRole(QPalette::PlaceholderText);
-    auto removed = std::make_shared<int>(0);
-    auto updateCount = [table, count, removed] {
-        // Tint what Save would change, and count it.
-        QColor tint = table->palette().color(QPalette::Highlight);
-        tint.setAlpha(64);
-        int changed = 0;
-        const QSignalBlocker blocker(table);
-        for (int r = 0; r < table->rowCount(); ++r) {
-            QTableWidgetItem* key = table->item(r, 0);
-            QTableWidgetItem* value = table->item(r, 1);
-            if (!key || !value)
-                continue;
-            const QVariant was = value->data(OriginalRole);
-            const bool isChanged = was.isValid()
-                ? key->text() != key->data(OriginalRole).toString() || value->text() != was.toString()
-                : !key->text().isEmpty() || !value->text().isEmpty();
-            changed += isChanged ? 1 : 0;
-            const QBrush brush = isChanged ? QBrush(tint) : QBrush();
-            key->setBackground(brush);
-            value->setBackground(brush);
-            value->setToolTip(!isChanged ? value->text()
-                    : was.isValid()      ? tr("%1\n(was: %2)").arg(value->text(), was.toString())
-                                         : tr("%1\n(new entry)").arg(value->text()));
-        }
-        QString text = table->rowCount() == 1 ? tr("1 entry") : tr("%1 entries").arg(table->rowCount());
-        if (changed > 0 || *removed > 0)
-            text += tr(" · %1 changed, %2 removed").arg(changed).arg(*removed);
-        count->setText(text);
-    };
-    updateCount();
-    connect(table, &QTableWidget::itemChanged, count, updateCount);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, dialog);
-    auto* row = new QHBoxLayout;
-    row->addWidget(add);
-    row->addWidget(remove);
-    row->addSpacing(8);
-    row->addWidget(count);
-    row->addStretch(1);
-    row->addWidget(buttons);
-    layout->addLayout(row);
-
-    connect(filter, &QLineEdit::textChanged, table, [table](const QString& text) {
-        for (int r = 0; r < table->rowCount(); ++r) {
-            bool match = text.isEmpty();
-            for (int c = 0; c < 2 && !match; ++c)
-                match = table->item(r, c) && table->item(r, c)->text().contains(text, Qt::CaseInsensitive);
-            table->setRowHidden(r, !match);
-        }
-    });
-    connect(add, &QPushButton::clicked, table, [table, filter, addRow, updateCount] {
-        filter->clear();
-        const int r = addRow(QString(), QString(), false, false);
-        updateCount();
-        table->scrollToBottom();
-        table->setCurrentCell(r, 0);
-        table->editItem(table->item(r, 0));
-    });
-    auto pinned = [table](int r) { return table->item(r, 0) && table->item(r, 0)->data(Qt::UserRole).toBool(); };
-    connect(table, &QTableWidget::itemSelectionChanged, remove, [table, remove, pinned] {
-        const QModelIndexList rows = table->selectionModel()->selectedRows();
-        remove->setEnabled(
-            std::any_of(rows.begin(), rows.end(), [&](const QModelIndex& i) { return !pinned(i.row()); }));
-    });
-    connect(remove, &QPushButton::clicked, table, [table, pinned, updateCount, removed] {
-        QList<int> rows;
-        const QModelIndexList selected = table->selectionModel()->selectedRows();
-        for (const QModelIndex& index : selected)
-            if (!pinned(index.row()))
-                rows.append(index.row());
-        std::sort(rows.begin(), rows.end(), std::greater<>());
-        for (int r : rows) {
-            if (table->item(r, 0) && table->item(r, 0)->data(OriginalRole).isValid())
-                ++*removed;
-            table->removeRow(r);
-        }
-        updateCount();
-    });
-    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
-    connect(buttons, &QDialogButtonBox::accepted, dialog, [=, this] {
-        // The table as it is now, checked, against what the database holds.
-        std::map<QString, QString> edited;
-        for (int r = 0; r < table->rowCount(); ++r) {
-            const QString key = table->item(r, 0) ? table->item(r, 0)->text().trimmed() : QString();
-            QString value = table->item(r, 1) ? table->item(r, 1)->text() : QString();
-            if (value.isNull())
-                value = QLatin1String("");
-            if (pinned(r)) {
-                if (!value.trimmed().isEmpty())
-                    edited[key] = value.trimmed();
-                continue;
-            }
-            if (key.isEmpty()) {
-                if (value.isEmpty())
-                    continue; // an added row left empty
-                QMessageBox::warning(dialog, tr("Edit Metadata"), tr("Row %1 has a value but no key.").arg(r + 1));
-                table->setCurrentCell(r, 0);
-                return;
-            }
-            if (edited.contains(key) || key == ApplicationKey || key == ExperimentKey) {
-                QMessageBox::warning(dialog, tr("Edit Metadata"), tr("The key \"%1\" appears twice.").arg(key));
-                table->setCurrentCell(r, 0);
-                return;
-            }
-            edited[key] = value;
-        }
-        std::vector<std::pair<QString, QString>> changes;
-        for (const auto& [key, value] : original)
-            if (!edited.contains(key))
-                changes.emplace_back(key, QString()); // null: remove
-        for (const auto& [key, value] : edited) {
-            const auto it = original.find(key);
-            if (it == original.end() || it->second != value)
-                changes.emplace_back(key, value);
-        }
-        if (changes.empty()) {
-            dialog->accept();
-            return;
-        }
-        // One transaction on a worker thread; the dialog waits, and stays open if it fails.
-        dialog->setEnabled(false);
-        buttons->button(QDialogButtonBox::Save)->setText(tr("Saving…"));
-        const QPointer<QDialog> guard(dialog);
-        run(
-            location, tr("Saving the metadata of trial %1").arg(id),
-            [id, changes](perfdb::Database& db) -> QString {
-                const auto r = db.updateMetadata(id, changes);
-                return r ? QString() : r.error().message;
-            },
-            [this, guard, location, id] {
-                if (guard)
-                    guard->accept();
-                Q_EMIT message(tr("Saved the metadata of trial %1 in %2").arg(id).arg(displayableLocation(location)));
-                Q_EMIT metadataSaved(location, id);
-                refresh(location, id);
-            },
-            [this, guard, buttons, location, id](const QString& error) {
-                QWidget* parent = guard ? static_cast<QWidget*>(guard.data()) : this;
-                if (guard) {
-                    guard->setEnabled(true);
-                    buttons->button(QDialogButtonBox::Save)->setText(tr("Save"));
-                }
-                QMessageBox::warning(parent, tr("Edit Metadata"),
-                    tr("Could not save the metadata of trial %1 in the database %2:\n\n%3\n\nNothing was changed.")
-                        .arg(id)
-                        .arg(displayLocation(location), error));
-            });
-    });
-    dialog->open();
-    table->setFocus();
-    Q_EMIT metadataEditorShown(dialog);
-}
-
 void DatabasePanel::setSearchText(const QString& text)
 {
     m_search->setText(text);
@@ -1359,7 +694,7 @@ void DatabasePanel::applySearch()
 {
     m_activeSearch = TrialSearch::parse(m_search->text());
     m_searchInfo->setVisible(!m_activeSearch.isEmpty());
-    m_searchInfo->setText(m_activeSearch.isEmpty() ? QString() : describe(m_activeSearch));
+    m_searchInfo->setText(m_activeSearch.isEmpty() ? QString() : m_activeSearch.describe());
     for (const QString& location : locations())
         refresh(location);
 }

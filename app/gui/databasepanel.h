@@ -4,6 +4,7 @@
 
 #include "datasource/model/trial.h"
 #include "perfdb/database.h"
+#include "perfdb/trialsearch.h"
 
 #include <QDialog>
 #include <QFuture>
@@ -44,19 +45,8 @@ struct UploadTarget {
     std::optional<QString> experiment;
 };
 
-/// The search of the Databases dock, parsed. Terms are separated by spaces and all must hold;
-/// double quotes group text with spaces:
-/// - `key=value`: the trial's metadata entry `key` is exactly `value` (Application=LULESH);
-/// - `view:NAME`: the trial is among those the TAUdb view NAME selects;
-/// - anything else: the trial's name contains it (case-insensitive).
-struct TrialSearch {
-    std::vector<std::pair<QString, QString>> metadata;
-    QStringList nameWords;
-    QStringList views;
-
-    bool isEmpty() const { return metadata.empty() && nameWords.isEmpty() && views.isEmpty(); }
-    static TrialSearch parse(const QString& text);
-};
+/// The search of the Databases dock (perfdb/trialsearch.h).
+using perfdb::TrialSearch;
 
 /// The experiment databases in the trial manager: each connected database (the default SQLite
 /// file first, then PostgreSQL servers or other files the user added) with its trials grouped by
@@ -147,12 +137,11 @@ private:
         bool chooseTrial = false; ///< no trial yet: the dialog offers the open trials
         perfdb::UploadOptions options; ///< when not asking
     };
-    struct Listing;
 
     void showMenu(const QPoint& pos);
     void openItem(QStandardItem* item);
     void connectDialog();
-    void fill(QStandardItem* dbItem, const Listing& listing);
+    void fill(QStandardItem* dbItem, const perfdb::TrialListing& listing);
     QStandardItem* databaseItem(const QString& location) const;
     QStandardItem* itemFor(const QModelIndex& index) const;
     UploadTarget targetFor(const QStandardItem* item) const;

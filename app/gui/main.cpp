@@ -4,9 +4,9 @@
 #include "app/gui/mainwindow.h"
 #include "parallax_version.h"
 #include "perfdb/databaselocation.h"
-#include "views/comparison/comparisonlauncher.h"
-#include "views/renderviews.h"
-#include "views/semantic/semanticlauncher.h"
+#include "app/gui/comparisonlauncher.h"
+#include "app/gui/semanticlauncher.h"
+#include "app/gui/viewregistry.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -51,7 +51,7 @@ QString extractSample(QTemporaryDir& tempDir)
 }
 
 /// The command line of `parallax`: the options, and the help text, which lists every --render
-/// view from the table of views/renderviews.h.
+/// view from the view registry (app/gui/viewregistry.h).
 struct CommandLine {
     QCommandLineParser parser;
     const QCommandLineOption helpOption { { QStringLiteral("h"), QStringLiteral("help") },
@@ -66,8 +66,7 @@ struct CommandLine {
     const QCommandLineOption quitOption { QStringLiteral("quit-after-load"),
         QStringLiteral("Quit as soon as the trial is shown (exit status 1 if loading failed).") };
     const QCommandLineOption tabOption { QStringLiteral("tab"),
-        QStringLiteral("Start on the given view: overview (default), statistics, callgraph, userevents, summary, "
-                       "event, thread, histogram or databases."),
+        QStringLiteral("Start on the given view: %1.").arg(parallax::tabViewNames(true)),
         QStringLiteral("NAME") };
     const QCommandLineOption renderOption { QStringLiteral("render"),
         QStringLiteral("Render one view (listed below) to --out and quit, without a display server (offscreen)."),
@@ -187,7 +186,7 @@ int main(int argc, char** argv)
         return usageError(cl.parser.errorText());
     QCommandLineParser& parser = cl.parser;
     const CommandLine& o = cl;
-    // --render VIEW: a view of the table (views/renderviews.h), of the window the line opens.
+    // --render VIEW: a view of the registry (app/gui/viewregistry.h), of the window the line opens.
     const QString render = parser.value(o.renderOption);
     const parallax::RenderViewInfo* renderInfo = nullptr;
     if (parser.isSet(o.renderOption)) {
@@ -286,9 +285,8 @@ int main(int argc, char** argv)
     if (!batch)
         window.restoreSettings();
     if (parser.isSet(o.tabOption) && !window.selectTab(parser.value(o.tabOption)))
-        return usageError(QStringLiteral("--tab: unknown view '%1' (expected overview, statistics, callgraph, "
-                                         "userevents, summary, event, thread, histogram or databases)")
-                              .arg(parser.value(o.tabOption)));
+        return usageError(QStringLiteral("--tab: unknown view '%1' (expected %2)")
+                              .arg(parser.value(o.tabOption), parallax::tabViewNames()));
     if (parser.isSet(o.searchOption))
         window.searchDatabases(parser.value(o.searchOption));
     window.resize(windowSize);
@@ -304,11 +302,12 @@ int main(int argc, char** argv)
         QObject::connect(&window, &parallax::MainWindow::trialShown, &app,
             [&window, screenshot, renderInfo, renderArgument, out, renderSize] {
             if (renderInfo) {
-                window.renderView(renderInfo->view, renderArgument, out, renderSize, [](const QString& error) {
-                    if (!error.isEmpty())
-                        printError(error);
-                    QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-                });
+                window.renderView(*renderInfo,
+                    { renderArgument, out, renderSize, [](const QString& error) {
+                         if (!error.isEmpty())
+                             printError(error);
+                         QCoreApplication::exit(error.isEmpty() ? 0 : 1);
+                     } });
                 return;
             }
             if (screenshot.isEmpty()) {

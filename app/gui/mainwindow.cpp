@@ -136,28 +136,26 @@ const std::shared_ptr<const Trial>& MainWindow::trial() const { return m_state->
 
 void MainWindow::createViews()
 {
-    m_overview = new OverviewWidget(m_state);
-    // The main toolbar holds the metric, value and unit selectors for the tabs; the docks keep
-    // their own, since they can float as windows of their own.
-    m_overview->selectorBar()->setSelectorVisible(SelectorBar::MetricSelector, false);
-    m_overview->selectorBar()->setSelectorVisible(SelectorBar::ValueSelector, false);
-    m_overview->selectorBar()->setSelectorVisible(SelectorBar::UnitSelector, false);
-    m_statistics = new StatisticsPanel(m_state);
-    m_callGraph = new CallGraphWidget(m_state);
-    m_summary = new TrialSummaryWidget;
-
-    // User events: the tree (statistics across threads, or the selected thread) above a chart of the
-    // selected user event across threads.
-    m_userEvents = new UserEventsWidget(m_state);
-
+    // The registry's views: the tabs here, the docks in createDocks().
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_overview, tr("&Overview"));
-    m_tabs->addTab(m_statistics, tr("&Statistics"));
-    m_tabs->addTab(m_callGraph, tr("Call &Graph"));
-    m_tabs->addTab(m_userEvents, tr("&User Events"));
-    m_tabs->addTab(m_summary, tr("Su&mmary"));
+    for (const ViewInfo& v : renderViews()) {
+        if (v.window != RenderWindow::Main || !v.create)
+            continue;
+        QWidget* widget = v.create(m_state);
+        m_views[QLatin1String(v.name)] = widget;
+        if (v.placement == ViewPlacement::Tab)
+            m_tabs->addTab(widget, tr(v.title));
+    }
     setCentralWidget(m_tabs);
+    m_overview = qobject_cast<OverviewWidget*>(m_views.at(QStringLiteral("overview")));
+    m_statistics = qobject_cast<StatisticsPanel*>(m_views.at(QStringLiteral("table")));
+    m_callGraph = qobject_cast<CallGraphWidget*>(m_views.at(QStringLiteral("callgraph")));
+    m_userEvents = qobject_cast<UserEventsWidget*>(m_views.at(QStringLiteral("userevents")));
+    m_summary = qobject_cast<TrialSummaryWidget*>(m_views.at(QStringLiteral("summary")));
+    m_eventChart = qobject_cast<EventBarChart*>(m_views.at(QStringLiteral("event")));
+    m_threadChart = qobject_cast<ThreadBarChart*>(m_views.at(QStringLiteral("thread")));
+    m_histogram = qobject_cast<HistogramWidget*>(m_views.at(QStringLiteral("histogram")));
 }
 
 void MainWindow::createDocks()
@@ -186,7 +184,9 @@ void MainWindow::createDocks()
     m_trialsDock = makeDock(tr("Trials"), QStringLiteral("trialsDock"), m_trialView, Qt::LeftDockWidgetArea);
     m_databases = new DatabasePanel;
     m_databases->setTrialSource(m_trials);
-    m_databasesDock = makeDock(tr("Databases"), QStringLiteral("databasesDock"), m_databases, Qt::LeftDockWidgetArea);
+    m_databasesDock = makeDock(tr(findRenderView(QStringLiteral("databases"))->title), QStringLiteral("databasesDock"),
+        m_databases, Qt::LeftDockWidgetArea);
+    m_views[QStringLiteral("databases")] = m_databasesDock;
     m_trialView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_trialView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         const auto trial = m_trials->trialForIndex(m_trialView->indexAt(pos));
@@ -247,16 +247,27 @@ void MainWindow::createDocks()
     tabifyDockWidget(m_trialsDock, m_databasesDock);
     m_trialsDock->raise();
 
-    m_eventChart = new EventBarChart(m_state);
-    m_threadChart = new ThreadBarChart(m_state);
-    m_histogram = new HistogramWidget(m_state);
-    m_eventDock = makeDock(tr("Event"), QStringLiteral("eventDock"), m_eventChart, Qt::RightDockWidgetArea);
-    m_threadDock = makeDock(tr("Thread"), QStringLiteral("threadDock"), m_threadChart, Qt::RightDockWidgetArea);
-    m_histogramDock = makeDock(tr("Histogram"), QStringLiteral("histogramDock"), m_histogram, Qt::RightDockWidgetArea);
-    tabifyDockWidget(m_eventDock, m_threadDock);
-    tabifyDockWidget(m_threadDock, m_histogramDock);
-    m_eventDock->raise();
-    resizeDocks({ m_trialsDock, m_eventDock }, { 230, 420 }, Qt::Horizontal);
+    // The registry's docks, on the right, tabified in its order.
+    QDockWidget* firstDock = nullptr;
+    QDockWidget* previous = nullptr;
+    for (const ViewInfo& v : renderViews()) {
+        if (v.window != RenderWindow::Main || v.placement != ViewPlacement::Dock)
+            continue;
+        QWidget* widget = m_views.at(QLatin1String(v.name));
+        QDockWidget* dock
+            = makeDock(tr(v.title), QLatin1String(v.name) + QStringLiteral("Dock"), widget, Qt::RightDockWidgetArea);
+        m_viewDocks[widget] = dock;
+        if (previous)
+            tabifyDockWidget(previous, dock);
+        else
+            firstDock = dock;
+        previous = dock;
+    }
+    m_eventDock = m_viewDocks.at(m_eventChart);
+    m_threadDock = m_viewDocks.at(m_threadChart);
+    m_histogramDock = m_viewDocks.at(m_histogram);
+    firstDock->raise();
+    resizeDocks({ m_trialsDock, firstDock }, { 230, 420 }, Qt::Horizontal);
 }
 
 void MainWindow::createActions()
@@ -326,17 +337,22 @@ void MainWindow::createActions()
     updateHistoryActions();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const std::pair<QString, QWidget*> tabs[] = { { tr("Overview"), m_overview }, { tr("Statistics"), m_statistics },
-        { tr("Call Graph"), m_callGraph }, { tr("User Events"), m_userEvents }, { tr("Summary"), m_summary } };
+    // The registry's tabs (Ctrl+1, Ctrl+2...), then the docks: the shell's, then the registry's.
     int key = Qt::Key_1;
-    for (const auto& [title, widget] : tabs) {
-        QAction* a = view->addAction(title, this, [this, w = widget] { m_tabs->setCurrentWidget(w); });
+    for (const ViewInfo& v : renderViews()) {
+        if (v.window != RenderWindow::Main || v.placement != ViewPlacement::Tab)
+            continue;
+        QWidget* widget = m_views.at(QLatin1String(v.name));
+        QAction* a = view->addAction(
+            tr(v.title).remove(QLatin1Char('&')), this, [this, widget] { m_tabs->setCurrentWidget(widget); });
         a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));
     }
     view->addSeparator();
-    for (QDockWidget* dock :
-        { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
+    for (QDockWidget* dock : { m_trialsDock, m_databasesDock, m_groupsDock })
         view->addAction(dock->toggleViewAction());
+    for (const ViewInfo& v : renderViews())
+        if (v.window == RenderWindow::Main && v.placement == ViewPlacement::Dock)
+            view->addAction(m_viewDocks.at(m_views.at(QLatin1String(v.name)))->toggleViewAction());
     view->addSeparator();
     view->addAction(tr("S&emantic View of the Current Trial…"), this, [this] {
         if (trial())
@@ -512,28 +528,27 @@ void MainWindow::searchDatabases(const QString& text)
 
 bool MainWindow::selectTab(const QString& name)
 {
-    const QString n = name.toLower();
-    if (n == QLatin1String("overview"))
-        m_tabs->setCurrentWidget(m_overview);
-    else if (n == QLatin1String("statistics") || n == QLatin1String("table"))
-        m_tabs->setCurrentWidget(m_statistics);
-    else if (n == QLatin1String("callgraph"))
-        m_tabs->setCurrentWidget(m_callGraph);
-    else if (n == QLatin1String("userevents"))
-        m_tabs->setCurrentWidget(m_userEvents);
-    else if (n == QLatin1String("summary"))
-        m_tabs->setCurrentWidget(m_summary);
-    else if (n == QLatin1String("event"))
-        showDock(m_eventDock);
-    else if (n == QLatin1String("thread"))
-        showDock(m_threadDock);
-    else if (n == QLatin1String("histogram"))
-        showDock(m_histogramDock);
-    else if (n == QLatin1String("databases"))
-        showDock(m_databasesDock);
-    else
+    const ViewInfo* v = findTabView(name);
+    if (!v || v->window != RenderWindow::Main)
         return false;
+    showView(viewWidget(QLatin1String(v->name)));
     return true;
+}
+
+QWidget* MainWindow::viewWidget(const QString& name) const
+{
+    const auto it = m_views.find(name);
+    return it == m_views.end() ? nullptr : it->second;
+}
+
+void MainWindow::showView(QWidget* widget)
+{
+    if (auto* dock = qobject_cast<QDockWidget*>(widget))
+        showDock(dock);
+    else if (const auto it = m_viewDocks.find(widget); it != m_viewDocks.end())
+        showDock(it->second);
+    else
+        m_tabs->setCurrentWidget(widget);
 }
 
 void MainWindow::showDock(QDockWidget* dock)
@@ -775,136 +790,34 @@ void MainWindow::exportCurrentImage()
     exportWidgetInteractively(widget, this, QDir(m_lastDirectory).filePath(name));
 }
 
-void MainWindow::renderView(RenderView view, const QString& argument, const QString& fileName, const QSize& size,
-    const std::function<void(const QString&)>& done)
+void MainWindow::renderView(const ViewInfo& view, const RenderRequest& request)
 {
-    const auto& t = trial();
-    if (!t) {
-        done(tr("no trial loaded"));
+    if (!trial()) {
+        request.done(tr("no trial loaded"));
         return;
     }
-    QWidget* widget = nullptr;
-    switch (view) {
-    case RenderView::Overview:
-        widget = m_overview;
-        m_overview->updateNow();
-        break;
-    case RenderView::Table:
-        widget = m_statistics;
-        break;
-    case RenderView::Tree:
-        m_statistics->setTreeMode(true);
-        widget = m_statistics;
-        break;
-    case RenderView::Summary:
-        widget = m_summary;
-        break;
-    case RenderView::UserEvents:
-        widget = m_userEvents;
-        break;
-    case RenderView::Event:
-    case RenderView::Histogram: {
-        const EventId e = argument.isEmpty() ? EventId() : t->findEvent(argument);
-        if (!argument.isEmpty() && !e.isValid()) {
-            done(tr("no event named '%1' in %2").arg(argument, t->name()));
-            return;
+    if (view.window != RenderWindow::Main) {
+        request.done(tr("'%1' is not a view of the main window (its views: %2)")
+                         .arg(QLatin1String(view.name), renderViewNames(RenderWindow::Main)));
+        return;
+    }
+    RenderTarget target;
+    target.main = this;
+    view.render(target, request);
+}
+
+void MainWindow::exportShown(QWidget* widget, const RenderRequest& request)
+{
+    QTimer::singleShot(100, widget, [widget, request] {
+        // Render at the requested size: resize, lay out the children, and export before the
+        // window's layout gets a chance to size the widget back.
+        if (request.size.isValid()) {
+            widget->resize(request.size);
+            if (widget->layout())
+                widget->layout()->activate();
         }
-        if (e.isValid())
-            m_state->selectEvent(e);
-        widget = view == RenderView::Event ? static_cast<QWidget*>(m_eventChart) : static_cast<QWidget*>(m_histogram);
-        break;
-    }
-    case RenderView::Thread: {
-        const QStringList parts = argument.split(QLatin1Char(','));
-        bool ok = parts.size() == 3;
-        ThreadKey key;
-        if (ok)
-            key = { parts[0].toInt(&ok), parts.value(1).toInt(), parts.value(2).toInt() };
-        const ThreadIndex ti = ok ? t->findThread(key) : ThreadIndex();
-        if (!ti.isValid()) {
-            done(tr("no thread '%1' in %2 (expected N,C,T)").arg(argument, t->name()));
-            return;
-        }
-        m_state->selectThread(ti);
-        widget = m_threadChart;
-        break;
-    }
-    case RenderView::CallGraph:
-        widget = m_callGraph;
-        break;
-    case RenderView::Databases:
-        widget = m_databasesDock;
-        break;
-    case RenderView::Metadata: {
-        if (m_databaseSource.isEmpty()) {
-            done(tr("the metadata editor needs a trial opened from a database (--db LOCATION --id N)"));
-            return;
-        }
-        // The editor reads the metadata on a worker thread, then opens.
-        auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = connect(m_databases, &DatabasePanel::metadataEditorShown, this,
-            [connection, fileName, size, done](QDialog* dialog) {
-                QObject::disconnect(*connection);
-                QTimer::singleShot(100, dialog, [dialog, fileName, size, done] {
-                    if (size.isValid())
-                        dialog->resize(size);
-                    dialog->layout()->activate();
-                    done(exportWidget(dialog, fileName));
-                });
-            });
-        m_databases->editMetadata(m_databaseSource.section(QLatin1Char('#'), 0, -2),
-            m_databaseSource.section(QLatin1Char('#'), -1).toLongLong());
-        return;
-    }
-    default:
-        done(tr("'%1' is not a view of the main window (its views: %2)")
-                 .arg(QLatin1String(renderViewInfo(view).name), renderViewNames(RenderWindow::Main)));
-        return;
-    }
-    if (widget == m_eventChart)
-        showDock(m_eventDock);
-    else if (widget == m_threadChart)
-        showDock(m_threadDock);
-    else if (widget == m_histogram)
-        showDock(m_histogramDock);
-    else if (widget == m_databasesDock)
-        showDock(m_databasesDock);
-    else
-        m_tabs->setCurrentWidget(widget);
-    auto finish = [widget, fileName, size, done] {
-        QTimer::singleShot(100, widget, [widget, fileName, size, done] {
-            // Render at the requested size: resize, lay out the children, and export before the
-            // window's layout gets a chance to size the widget back.
-            if (size.isValid()) {
-                widget->resize(size);
-                if (widget->layout())
-                    widget->layout()->activate();
-            }
-            done(exportWidget(widget, fileName));
-        });
-    };
-    if (widget == m_databasesDock && m_databases->isBusy()) {
-        // Listing (through the search) runs on worker threads.
-        auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = connect(m_databases, &DatabasePanel::busy, this, [connection, finish](bool running) {
-            if (running)
-                return;
-            QObject::disconnect(*connection);
-            finish();
-        });
-        return;
-    }
-    if (widget == m_callGraph) {
-        // The layout comes from dot, asynchronously.
-        auto connection = std::make_shared<QMetaObject::Connection>();
-        *connection = connect(m_callGraph, &CallGraphWidget::layoutFinished, this, [connection, finish](bool) {
-            QObject::disconnect(*connection);
-            finish();
-        });
-        m_callGraph->relayout();
-        return;
-    }
-    finish();
+        request.done(exportWidget(widget, request.fileName));
+    });
 }
 
 void MainWindow::about()

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "datasource/model/trial.h"
-#include "views/renderviews.h"
+#include "app/gui/viewregistry.h"
 
 #include <QMainWindow>
 #include <QStringList>
@@ -58,17 +58,24 @@ public:
     void searchDatabases(const QString& text);
     /// When false, load errors are not shown in message boxes (only signalled), for batch modes.
     void setInteractive(bool interactive) { m_interactive = interactive; }
-    /// Shows a tab or dock by name (overview, statistics, callgraph, userevents, summary, event,
-    /// thread, histogram); false for an unknown name.
+    /// Shows a tab or dock by its --tab name (app/gui/viewregistry.h: overview, statistics,
+    /// callgraph, userevents, summary, event, thread, histogram, databases); false for an unknown name.
     bool selectTab(const QString& name);
 
     /// Renders one view of the current trial to an image file (PNG, SVG, PDF by suffix), for
-    /// `parallax --render`: one of the RenderWindow::Main views of views/renderviews.h (`argument`
-    /// is the event NAME or thread N,C,T of the views that take one). Calls `done` with an empty
-    /// string or an error, possibly later (the call graph waits for its layout, the Databases dock
-    /// for its listing, the metadata editor for its reading). A valid size renders at that size.
-    void renderView(RenderView view, const QString& argument, const QString& fileName, const QSize& size,
-        const std::function<void(const QString&)>& done);
+    /// `parallax --render`: a RenderWindow::Main view of the registry, drawn by its render function.
+    /// Calls request.done with an empty string or an error, possibly later (the call graph waits
+    /// for its layout, the Databases dock for its listing, the metadata editor for its reading).
+    void renderView(const ViewInfo& view, const RenderRequest& request);
+
+    /// For the registry's render functions: the widget made for a view (by its registry name; the
+    /// Databases dock for "databases"), showing it (its tab or dock), and exporting it once shown.
+    QWidget* viewWidget(const QString& name) const;
+    void showView(QWidget* widget);
+    void exportShown(QWidget* widget, const RenderRequest& request);
+    DatabasePanel* databasePanel() const { return m_databases; }
+    /// "location#id" of the last trial opened from a database, else empty.
+    const QString& databaseSource() const { return m_databaseSource; }
 
     /// Restores recent files and the saved window layout (interactive sessions only).
     void restoreSettings();
@@ -137,6 +144,8 @@ private:
     std::function<void()> m_afterLoad;
 
     QTabWidget* m_tabs = nullptr;
+    std::map<QString, QWidget*> m_views; ///< by registry name: the widget made for the view
+    std::map<QWidget*, QDockWidget*> m_viewDocks; ///< the dock of each docked view
     OverviewWidget* m_overview = nullptr;
     StatisticsPanel* m_statistics = nullptr;
     CallGraphWidget* m_callGraph = nullptr;

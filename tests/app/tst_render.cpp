@@ -4,7 +4,7 @@
 // of a real trial becomes a non-blank image of the requested size, without a display server.
 #include "tests/common/testutil.h"
 #include "parallax_version.h"
-#include "views/renderviews.h"
+#include "app/gui/viewregistry.h"
 
 #include <QImage>
 #include <QProcess>

@@ -9,7 +9,7 @@
 // provenance (cached afterwards), so it is reported separately as well.
 #include "algebra/derivedmetric.h"
 #include "algebra/operations.h"
-#include "app/cli/synth.h"
+#include "datasource/synth/synth.h"
 #include "datasource/readers/readerregistry.h"
 
 #include <QCoreApplication>

@@ -9,7 +9,7 @@
 // literal weights, AGGREGATE), each at its own priority. Prints every run, the median, the
 // conservation error and the peak resident memory.
 #include "algebra/semanticprofile.h"
-#include "app/cli/synth.h"
+#include "datasource/synth/synth.h"
 #include "datasource/readers/readerregistry.h"
 
 #include <QCoreApplication>

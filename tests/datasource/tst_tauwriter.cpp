@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // Writer round trips: read (or synthesize) a trial, write it as TAU profiles, read it back, compare.
-#include "app/cli/synth.h"
+#include "datasource/synth/synth.h"
 #include "datasource/writers/tauwriter.h"
 #include "tests/common/testutil.h"
 

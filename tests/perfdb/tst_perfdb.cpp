@@ -6,7 +6,7 @@
 #include "algebra/presence.h"
 #include "algebra/semanticmodel.h"
 #include "algebra/semanticprofile.h"
-#include "app/cli/synth.h"
+#include "datasource/synth/synth.h"
 #include "datasource/model/trialbuilder.h"
 #include "perfdb/database.h"
 #include "perfdb/databaselocation.h"

@@ -710,27 +710,12 @@ ComparisonWindow::Tab ComparisonWindow::currentTab() const { return static_cast<
 
 std::optional<ComparisonWindow::Tab> ComparisonWindow::tabFromName(const QString& name)
 {
-    // The names are those of --render compare-NAME (views/renderviews.h).
-    const RenderViewInfo* info = findRenderView(QStringLiteral("compare-") + name);
-    return info ? tabForView(info->view) : std::nullopt;
-}
-
-std::optional<ComparisonWindow::Tab> ComparisonWindow::tabForView(RenderView view)
-{
-    switch (view) {
-    case RenderView::CompareSideBySide:
-        return Tab::SideBySide;
-    case RenderView::CompareSigned:
-        return Tab::SignedDifference;
-    case RenderView::CompareTree:
-        return Tab::Tree;
-    case RenderView::CompareCallGraph:
-        return Tab::CallGraph;
-    case RenderView::CompareSummary:
-        return Tab::Summary;
-    default:
-        return std::nullopt;
-    }
+    // The names are those of --render compare-NAME (app/gui/viewregistry.h), in the Tab order.
+    static const char* const names[] = { "sidebyside", "signed", "tree", "callgraph", "summary" };
+    for (std::size_t i = 0; i < std::size(names); ++i)
+        if (name.compare(QLatin1String(names[i]), Qt::CaseInsensitive) == 0)
+            return static_cast<Tab>(i);
+    return std::nullopt;
 }
 
 bool ComparisonWindow::isComputing() const { return m_computing || m_computingValues || m_graphPreparing; }

@@ -5,7 +5,6 @@
 #include "algebra/operations.h"
 #include "algebra/units.h"
 #include "views/comparison/comparisonbuilder.h"
-#include "views/renderviews.h"
 
 #include <QMainWindow>
 #include <atomic>
@@ -81,8 +80,6 @@ public:
     Tab currentTab() const;
     /// "sidebyside", "signed", "tree", "callgraph", "summary" (as --render compare-NAME uses them).
     static std::optional<Tab> tabFromName(const QString& name);
-    /// The tab a --render view shows; std::nullopt for views of other windows.
-    static std::optional<Tab> tabForView(RenderView view);
 
     /// Whether the difference or a thread's values are being computed.
     bool isComputing() const;

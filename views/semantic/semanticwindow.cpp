@@ -715,27 +715,12 @@ void SemanticWindow::onEventSelected(EventId event)
 
 std::optional<SemanticWindow::View> SemanticWindow::viewFromName(const QString& name)
 {
-    // The names are those of --render semantic-NAME (views/renderviews.h).
-    const RenderViewInfo* info = findRenderView(QStringLiteral("semantic-") + name);
-    return info ? viewForRender(info->view) : std::nullopt;
-}
-
-std::optional<SemanticWindow::View> SemanticWindow::viewForRender(RenderView view)
-{
-    switch (view) {
-    case RenderView::SemanticBars:
-        return View::Bars;
-    case RenderView::SemanticTree:
-        return View::Tree;
-    case RenderView::SemanticMatrix:
-        return View::Matrix;
-    case RenderView::SemanticInspector:
-        return View::Inspector;
-    case RenderView::SemanticRules:
-        return View::Rules;
-    default:
-        return std::nullopt;
-    }
+    // The names are those of --render semantic-NAME (app/gui/viewregistry.h), in the View order.
+    static const char* const names[] = { "bars", "tree", "matrix", "inspector", "rules" };
+    for (std::size_t i = 0; i < std::size(names); ++i)
+        if (name.compare(QLatin1String(names[i]), Qt::CaseInsensitive) == 0)
+            return static_cast<View>(i);
+    return std::nullopt;
 }
 
 void SemanticWindow::renderView(

@@ -4,7 +4,6 @@
 
 #include "algebra/semanticprofile.h"
 #include "algebra/units.h"
-#include "views/renderviews.h"
 
 #include <QMainWindow>
 #include <functional>
@@ -108,8 +107,6 @@ public:
 
     /// "bars", "tree", "matrix", "inspector", "rules" (as --render semantic-NAME uses them).
     static std::optional<View> viewFromName(const QString& name);
-    /// The view a --render view shows; std::nullopt for views of other windows.
-    static std::optional<View> viewForRender(RenderView view);
     /// Renders one view to an image (PNG, SVG or PDF by suffix) once attribution is done; calls
     /// done with an empty string or the error (an attribution error is an error).
     void renderView(View view, const QString& fileName, const QSize& size,

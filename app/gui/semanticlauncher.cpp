@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "views/semantic/semanticlauncher.h"
+#include "app/gui/semanticlauncher.h"
 
+#include "app/gui/launchsupport.h"
+#include "app/gui/viewregistry.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/semantic/semanticwindow.h"
 
@@ -15,29 +17,6 @@
 namespace parallax {
 
 namespace {
-
-    void printError(const QString& message)
-    {
-        std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData());
-    }
-
-    struct Loaded {
-        std::shared_ptr<const Trial> trial;
-        QString error;
-    };
-
-    bool parseSize(const QString& text, QSize* size)
-    {
-        *size = QSize(1400, 900);
-        if (text.isEmpty())
-            return true;
-        const QStringList wh = text.split(QLatin1Char('x'));
-        bool okW = false;
-        bool okH = false;
-        if (wh.size() == 2)
-            *size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
-        return okW && okH && size->width() >= 200 && size->height() >= 150;
-    }
 
     /// "mean", "total" or "N,C,T" for a trial; false when the thread does not exist.
     bool parseScope(const QString& text, const Trial& trial, semantic::Scope* scope)
@@ -63,31 +42,20 @@ namespace {
     struct Session {
         SemanticLaunch launch;
         QSize size;
-        QFutureWatcher<Loaded> watcher;
+        QFutureWatcher<LoadedTrials> watcher;
         std::unique_ptr<SemanticWindow> rendered;
     };
 
-    void finish(const QString& error)
-    {
-        if (!error.isEmpty())
-            printError(error);
-        QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-    }
-
-    void onLoaded(Session& s, const Loaded& loaded)
+    void onLoaded(Session& s, const LoadedTrials& loaded)
     {
         const bool render = !s.launch.render.isEmpty();
-        if (!loaded.error.isEmpty()) {
-            printError(loaded.error);
-            if (!render)
-                QMessageBox::critical(nullptr, QObject::tr("Parallax"), loaded.error);
-            QCoreApplication::exit(1);
+        if (quitOnLoadError(loaded, !render))
             return;
-        }
-        const Trial& trial = *loaded.trial;
+        const std::shared_ptr<const Trial>& read = loaded.trials.front();
+        const Trial& trial = *read;
         semantic::Scope scope;
         if (!parseScope(s.launch.scope, trial, &scope)) {
-            printError(QStringLiteral("--semantic-scope: no thread %1 in %2 (expected mean, total or N,C,T)")
+            printLaunchError(QStringLiteral("--semantic-scope: no thread %1 in %2 (expected mean, total or N,C,T)")
                            .arg(s.launch.scope, trial.name()));
             QCoreApplication::exit(1);
             return;
@@ -96,7 +64,7 @@ namespace {
         if (!s.launch.metric.isEmpty()) {
             metric = trial.findMetric(s.launch.metric);
             if (!metric.isValid()) {
-                printError(
+                printLaunchError(
                     QStringLiteral("--semantic-metric: no metric %1 in %2").arg(s.launch.metric, trial.name()));
                 QCoreApplication::exit(1);
                 return;
@@ -105,9 +73,9 @@ namespace {
         const auto source = SemanticModelSource::fromArgument(s.launch.model);
         SemanticWindow* window = nullptr;
         if (!render) {
-            window = SemanticWindow::open(loaded.trial, nullptr, source);
+            window = SemanticWindow::open(read, nullptr, source);
         } else {
-            s.rendered = std::make_unique<SemanticWindow>(loaded.trial);
+            s.rendered = std::make_unique<SemanticWindow>(read);
             window = s.rendered.get();
             window->resize(s.size);
             window->show();
@@ -118,8 +86,9 @@ namespace {
         window->setScope(scope);
         if (!render)
             return;
-        const auto view = SemanticWindow::viewForRender(findRenderView(s.launch.render)->view);
-        window->renderView(*view, s.launch.out, s.size, [](const QString& error) { finish(error); });
+        RenderTarget target;
+        target.semantic = window;
+        renderAndQuit(s.launch.render, target, s.launch.out, s.size);
     }
 
 } // namespace
@@ -129,39 +98,18 @@ QString semanticRenderTargets() { return renderViewNames(RenderWindow::Semantic)
 int runSemanticLaunch(const SemanticLaunch& launch)
 {
     if (launch.model.isEmpty() || launch.path.isEmpty()) {
-        printError(QStringLiteral("--semantic needs a model (a JSON file or builtin:NAME) and one PATH"));
+        printLaunchError(QStringLiteral("--semantic needs a model (a JSON file or builtin:NAME) and one PATH"));
         return 2;
-    }
-    if (!launch.render.isEmpty()) {
-        const RenderViewInfo* view = findRenderView(launch.render);
-        if (!view || view->window != RenderWindow::Semantic) {
-            printError(QStringLiteral("unknown view '%1' for --render with --semantic (expected %2)")
-                           .arg(launch.render, semanticRenderTargets()));
-            return 2;
-        }
-        if (launch.out.isEmpty()) {
-            printError(QStringLiteral("--render needs --out FILE"));
-            return 2;
-        }
     }
     Session session;
     session.launch = launch;
-    if (!parseSize(launch.size, &session.size)) {
-        printError(QStringLiteral("--size expects WIDTHxHEIGHT, e.g. 1400x900"));
-        return 2;
-    }
+    if (const int code = checkLaunchOptions(launch.render, launch.out, RenderWindow::Semantic,
+            QStringLiteral("--semantic"), semanticRenderTargets(), launch.size, &session.size))
+        return code;
     QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
         [&session] { onLoaded(session, session.watcher.result()); });
-    session.watcher.setFuture(QtConcurrent::run([path = launch.path, format = launch.format] {
-        Loaded loaded;
-        Progress progress;
-        TrialResult result = ReaderRegistry::instance().read(path, ReadOptions(), progress, format);
-        if (!result)
-            loaded.error = result.error().toString();
-        else
-            loaded.trial = result.value();
-        return loaded;
-    }));
+    session.watcher.setFuture(QtConcurrent::run(
+        [path = launch.path, format = launch.format] { return readTrials({ path }, format); }));
     const int code = QApplication::exec();
     session.watcher.waitForFinished();
     session.rendered.reset();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "app/cli/synth.h"
+#include "datasource/synth/synth.h"
 
 #include "datasource/model/trialbuilder.h"
 

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#include "app/gui/comparisonlauncher.h"
+
+#include "app/gui/launchsupport.h"
+#include "app/gui/viewregistry.h"
+#include "datasource/readers/readerregistry.h"
+#include "views/charts/chartexport.h"
+#include "views/comparison/comparisonwindow.h"
+#include "views/comparison/scalingview.h"
+
+#include <QApplication>
+#include <QFutureWatcher>
+#include <QLayout>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+namespace parallax {
+
+namespace {
+
+    /// Everything the launch keeps alive until the event loop ends.
+    struct Session {
+        ComparisonLaunch launch;
+        QSize size;
+        QFutureWatcher<LoadedTrials> watcher;
+        std::unique_ptr<QProgressDialog> progress;
+        std::unique_ptr<ComparisonWindow> renderedWindow;
+        std::unique_ptr<ScalingView> renderedScaling;
+    };
+
+    void onLoaded(Session& s, const LoadedTrials& loaded)
+    {
+        s.progress.reset();
+        const bool render = !s.launch.render.isEmpty();
+        if (quitOnLoadError(loaded, !render))
+            return;
+        if (s.launch.mode == ComparisonLaunch::Mode::Compare) {
+            const auto& t = loaded.trials;
+            if (!render) {
+                ComparisonWindow::open(t[0], t[1]);
+                return;
+            }
+            s.renderedWindow = std::make_unique<ComparisonWindow>(t[0], t[1]);
+            ComparisonWindow* window = s.renderedWindow.get();
+            window->resize(s.size);
+            window->show();
+            RenderTarget target;
+            target.comparison = window;
+            renderAndQuit(s.launch.render, target, s.launch.out, s.size);
+            return;
+        }
+        if (!render) {
+            ScalingView::open(loaded.trials);
+            return;
+        }
+        s.renderedScaling = std::make_unique<ScalingView>(loaded.trials);
+        ScalingView* view = s.renderedScaling.get();
+        view->resize(s.size);
+        view->show();
+        RenderTarget target;
+        target.scaling = view;
+        renderAndQuit(s.launch.render, target, s.launch.out, s.size);
+    }
+
+} // namespace
+
+QString comparisonRenderTargets()
+{
+    return QStringLiteral("%1 (with --compare) or %2 (with --scaling)")
+        .arg(renderViewNames(RenderWindow::Compare), renderViewNames(RenderWindow::Scaling));
+}
+
+int runComparisonLaunch(const ComparisonLaunch& launch)
+{
+    const bool compare = launch.mode == ComparisonLaunch::Mode::Compare;
+    if (compare && launch.paths.size() != 2) {
+        printLaunchError(QStringLiteral("--compare needs two trials, A (the baseline) and B (the candidate); got %1")
+                       .arg(launch.paths.size()));
+        return 2;
+    }
+    if (!compare && launch.paths.size() < 2) {
+        printLaunchError(QStringLiteral("--scaling needs at least two trials; got %1").arg(launch.paths.size()));
+        return 2;
+    }
+    Session session;
+    session.launch = launch;
+    if (const int code = checkLaunchOptions(launch.render, launch.out,
+            compare ? RenderWindow::Compare : RenderWindow::Scaling,
+            compare ? QStringLiteral("--compare") : QStringLiteral("--scaling"), comparisonRenderTargets(), launch.size,
+            &session.size))
+        return code;
+    if (launch.render.isEmpty()) {
+        session.progress = std::make_unique<QProgressDialog>(
+            QObject::tr("Reading %n trial(s)…", nullptr, static_cast<int>(launch.paths.size())), QString(), 0, 0);
+        session.progress->setWindowTitle(QObject::tr("Parallax"));
+        session.progress->setMinimumDuration(300);
+    }
+    QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
+        [&session] { onLoaded(session, session.watcher.result()); });
+    session.watcher.setFuture(
+        QtConcurrent::run([paths = launch.paths, format = launch.format] { return readTrials(paths, format); }));
+    const int code = QApplication::exec();
+    session.watcher.waitForFinished();
+    return code;
+}
+
+} // namespace parallax
