@@ -384,22 +384,6 @@ struct StreamResult {
     QStringList sameNameExamples;
 };
 
-QString quoted(QStringView s)
-{
-    QString out = s.left(60).toString();
-    for (QChar& c : out)
-        if (c.unicode() < 0x20)
-            c = QLatin1Char('?');
-    if (s.size() > 60)
-        out += QStringLiteral("...");
-    return QLatin1Char('\'') + out + QLatin1Char('\'');
-}
-
-QString quoted(std::string_view s)
-{
-    return quoted(QString::fromLatin1(s.data(), static_cast<qsizetype>(std::min<std::size_t>(s.size(), 61))));
-}
-
 bool parseUnsigned(std::string_view token, std::uint64_t& out)
 {
     const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
@@ -521,7 +505,7 @@ public:
                 if (!m_xml.isWhitespace())
                     fail(firstNonSpace(m_tokenStart, m_xml.text()),
                         QStringLiteral("unexpected text %1 between fragments: expected <profile_xml>")
-                            .arg(quoted(m_xml.text().trimmed())));
+                            .arg(quoted(m_xml.text().trimmed(), 60)));
                 break;
             case Token::ProcessingInstruction: // the end of the input
                 t = next();
@@ -774,7 +758,7 @@ private:
                     ? QStringLiteral("<%1> without the attribute %2: expected %2=\"<non-negative integer>\"")
                           .arg(element, attribute)
                     : QStringLiteral("<%1 %2=%3>: expected a non-negative integer id")
-                          .arg(element, attribute, quoted(value)));
+                          .arg(element, attribute, quoted(value, 60)));
             return std::nullopt;
         }
         return id;
@@ -823,7 +807,7 @@ private:
                     m_result.warnings << QStringLiteral("%1:%2: text %3 directly inside <profile_xml> was ignored")
                                              .arg(m_result.path)
                                              .arg(m_tokenStart.line)
-                                             .arg(quoted(m_xml.text().trimmed()));
+                                             .arg(quoted(m_xml.text().trimmed(), 60));
                 }
             });
     }
@@ -845,7 +829,7 @@ private:
             bool okInt = false;
             v[i] = s.trimmed().toInt(&okInt);
             if (!s.isNull() && (!okInt || v[i] < 0)) {
-                failAtTag(QStringLiteral("<thread %1=%2>: expected a non-negative integer").arg(fields[i], quoted(s)));
+                failAtTag(QStringLiteral("<thread %1=%2>: expected a non-negative integer").arg(fields[i], quoted(s, 60)));
                 return;
             }
             all = all && okInt;
@@ -855,13 +839,13 @@ private:
         else if (!parseThreadId(id, key)) {
             failAtTag(
                 QStringLiteral("<thread id=%1> lacks node, context and thread attributes, and the id is not N.C.T.PID")
-                    .arg(quoted(id)));
+                    .arg(quoted(id, 60)));
             return;
         }
         const auto [it, added] = m_idKeys.emplace(id, key);
         if (!added && it->second != key) {
             failAtTag(QStringLiteral("thread id %1 is declared as thread %2 and as thread %3")
-                          .arg(quoted(id), it->second.toString(), key.toString()));
+                          .arg(quoted(id, 60), it->second.toString(), key.toString()));
             return;
         }
         ThreadData& thread = threadFor(key);
@@ -1025,7 +1009,7 @@ private:
                 QStringLiteral("<%1 id=\"%2\"> is defined twice for thread %3, as %4 and as %5")
                     .arg(element)
                     .arg(*id)
-                    .arg(quoted(scopeName), quoted(table.raw(existing)), quoted(name)));
+                    .arg(quoted(scopeName, 60), quoted(table.raw(existing), 60), quoted(name, 60)));
             return;
         }
         if (existing == None) {
@@ -1039,7 +1023,7 @@ private:
                                                      .arg(element)
                                                      .arg(it->second)
                                                      .arg(*id)
-                                                     .arg(quoted(name));
+                                                     .arg(quoted(name, 60));
             }
         }
     }
@@ -1072,7 +1056,7 @@ private:
         } else if (!parseThreadId(threadId, key)) {
             failAtTag(QStringLiteral(
                 "<profile thread=%1> names a thread that no <thread> element declares, and the id is not N.C.T.PID")
-                          .arg(quoted(threadId)));
+                          .arg(quoted(threadId, 60)));
             return;
         }
         const std::size_t index = static_cast<std::size_t>(&threadFor(key) - m_result.threads.data());
@@ -1194,13 +1178,13 @@ private:
                 failAtTag(okId ? QStringLiteral("unknown metric id %1 in <%2 metrics=%3>: no <metric id=\"%1\"> in "
                                                 "the definitions for thread %4 or '*'")
                                      .arg(id)
-                                     .arg(element, quoted(list), quoted(threadId))
+                                     .arg(element, quoted(list, 60), quoted(threadId, 60))
                                : QStringLiteral("<%1 metrics=%2>: expected metric ids (non-negative integers)")
-                                     .arg(element, quoted(list)));
+                                     .arg(element, quoted(list, 60)));
                 return;
             }
             if (std::find(snapshot.metrics.begin(), snapshot.metrics.end(), temp) != snapshot.metrics.end()) {
-                failAtTag(QStringLiteral("<%1 metrics=%2> lists metric %3 twice").arg(element, quoted(list)).arg(id));
+                failAtTag(QStringLiteral("<%1 metrics=%2> lists metric %3 twice").arg(element, quoted(list, 60)).arg(id));
                 return;
             }
             snapshot.metrics.push_back(temp);
@@ -1234,7 +1218,7 @@ private:
             if (!parseUnsigned(m_tokens[0], id)) {
                 fail(data.positionOf(offset),
                     QStringLiteral("expected an event id (a non-negative integer) in <%1>, found %2")
-                        .arg(element, quoted(m_tokens[0])));
+                        .arg(element, quoted(m_tokens[0], 60)));
                 return;
             }
             const std::uint32_t temp = lookup(own, global, Kind::Event, id);
@@ -1243,7 +1227,7 @@ private:
                     QStringLiteral(
                         "unknown event id %1 in <%2>: no <event id=\"%1\"> in the definitions for thread %3%4")
                         .arg(id)
-                        .arg(element, quoted(threadId), own ? QStringLiteral(" or '*'") : QString()));
+                        .arg(element, quoted(threadId, 60), own ? QStringLiteral(" or '*'") : QString()));
                 return;
             }
             static const char* const fieldNames[] = { "calls", "subrs", "exclusive", "inclusive" };
@@ -1253,7 +1237,7 @@ private:
                         QStringLiteral("expected a number for %1 of event %2, found %3")
                             .arg(QLatin1String(fieldNames[f]))
                             .arg(id)
-                            .arg(quoted(m_tokens[1 + f])));
+                            .arg(quoted(m_tokens[1 + f], 60)));
                     return;
                 }
             }
@@ -1271,7 +1255,7 @@ private:
                                 .arg(QLatin1String(fieldNames[2 + f]))
                                 .arg(c)
                                 .arg(id)
-                                .arg(quoted(token)));
+                                .arg(quoted(token, 60)));
                         return;
                     }
                     (f == 0 ? row.excl : row.incl)[base + c] = v;
@@ -1289,7 +1273,7 @@ private:
                                                  .arg(QFileInfo(m_result.path).fileName())
                                                  .arg(data.positionOf(offset).line)
                                                  .arg(id)
-                                                 .arg(quoted(threadId));
+                                                 .arg(quoted(threadId, 60));
             }
             row.events.push_back(EventId(temp));
             row.calls.push_back(values[0]);
@@ -1324,7 +1308,7 @@ private:
             if (!parseUnsigned(m_tokens[0], id)) {
                 fail(data.positionOf(offset),
                     QStringLiteral("expected a user event id (a non-negative integer) in <%1>, found %2")
-                        .arg(element, quoted(m_tokens[0])));
+                        .arg(element, quoted(m_tokens[0], 60)));
                 return;
             }
             const std::uint32_t temp = lookup(own, global, Kind::Atomic, id);
@@ -1333,7 +1317,7 @@ private:
                     QStringLiteral("unknown user event id %1 in <%2>: no <userevent id=\"%1\"> in the definitions "
                                    "for thread %3%4")
                         .arg(id)
-                        .arg(element, quoted(threadId), own ? QStringLiteral(" or '*'") : QString()));
+                        .arg(element, quoted(threadId, 60), own ? QStringLiteral(" or '*'") : QString()));
                 return;
             }
             static const char* const fieldNames[] = { "numevents", "max", "min", "mean", "sumsqr" };
@@ -1344,7 +1328,7 @@ private:
                         QStringLiteral("expected a number for %1 of user event %2, found %3")
                             .arg(QLatin1String(fieldNames[f]))
                             .arg(id)
-                            .arg(quoted(m_tokens[1 + static_cast<std::size_t>(f)])));
+                            .arg(quoted(m_tokens[1 + static_cast<std::size_t>(f)], 60)));
                     return;
                 }
             }
@@ -1906,15 +1890,7 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
     if (emptyThreads > 0)
         warnings << QStringLiteral("%1 thread(s) are declared without any profile; they are kept with no events")
                         .arg(emptyThreads);
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = QFileInfo(path).absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+    return finishRead(*this, ReadJob { path }, builder, warnings);
 }
 
 } // namespace parallax
