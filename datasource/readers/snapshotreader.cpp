@@ -3,6 +3,7 @@
 #include "datasource/readers/snapshotreader.h"
 
 #include "datasource/readers/gzipinput.h"
+#include "datasource/readers/snapshotstream.h"
 
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
@@ -35,207 +36,9 @@ namespace parallax {
 
 namespace {
 
-/// The synthetic root around the concatenated fragments, and the processing instruction written
-/// after the input: meeting it outside every fragment means the input ended cleanly.
-constexpr QLatin1StringView RootName("parallax_snapshot_stream");
-constexpr QLatin1StringView EndMarker("parallax-end-of-input");
-constexpr qint64 ChunkSize = 256 * 1024;
+constexpr qint64 ChunkSize = SnapshotStreamChunk;
 constexpr std::uint32_t None = std::numeric_limits<std::uint32_t>::max();
 constexpr int MaxMetadataDepth = 64;
-
-/// The bytes of one input as QXmlStreamReader sees them (docs/FORMATS.md 4.1): inflated when the file is
-/// gzip (members may be concatenated), NUL bytes removed (TAU's merged writer leaves some between
-/// fragments), and the fragments wrapped in one synthetic root so that they form one document. A
-/// BOM and an XML declaration stay in front of the root. After the input come a newline and the end
-/// marker, then the closing root tag. In raw mode the bytes are only inflated (to locate errors).
-class SnapshotStream : public QIODevice {
-public:
-    enum class Mode { Wrapped, Raw };
-
-    SnapshotStream(const QString& path, Mode mode, Progress* progress)
-        : m_path(path)
-        , m_mode(mode)
-        , m_input(progress ? *progress : m_noProgress, static_cast<std::size_t>(ChunkSize))
-    {
-    }
-
-    /// Opens the file; returns an error message, or a null string.
-    QString start()
-    {
-        const QString error = m_input.open(m_path);
-        if (!error.isEmpty())
-            return error;
-        QIODevice::open(QIODevice::ReadOnly | QIODevice::Unbuffered);
-        return {};
-    }
-
-    bool isSequential() const override { return true; }
-    bool isGzip() const { return m_input.isGzip(); }
-    /// A read error or corrupt gzip data; empty otherwise.
-    const QString& streamError() const { return m_input.error(); }
-    /// The gzip data ended inside a member: the file is truncated.
-    bool cutShort() const { return m_input.cutShort(); }
-    /// Bytes after the last gzip member that do not start another member.
-    qint64 trailingBytes() const { return m_input.trailingGarbage(); }
-    /// Newlines and bytes (NULs included) of the input delivered so far.
-    qint64 inputNewlines() const { return m_newlines; }
-    qint64 inputBytes() const { return m_inputBytes; }
-    /// UTF-16 units on line 1 before the synthetic root tag (an XML declaration).
-    qint64 headChars() const { return m_headChars; }
-    static qint64 rootTagChars() { return RootName.size() + 2; }
-
-protected:
-    qint64 readData(char* data, qint64 maxlen) override
-    {
-        if (m_mode == Mode::Raw)
-            return readInput(data, maxlen);
-        qint64 done = 0;
-        while (done < maxlen) {
-            if (m_pos < m_buf.size()) {
-                const qint64 n = std::min<qint64>(maxlen - done, m_buf.size() - m_pos);
-                std::memcpy(data + done, m_buf.constData() + m_pos, static_cast<std::size_t>(n));
-                m_pos += n;
-                done += n;
-                continue;
-            }
-            if (!refill())
-                break;
-        }
-        if (done == 0 && !m_input.error().isEmpty())
-            return -1;
-        return done;
-    }
-    qint64 writeData(const char*, qint64) override { return -1; }
-
-private:
-    enum class Phase { Start, Body, Done };
-
-    /// Removes NUL bytes from m_buf[from..] and counts the newlines there.
-    void cleanInput(qsizetype from)
-    {
-        char* begin = m_buf.data() + from;
-        char* end = m_buf.data() + m_buf.size();
-        if (std::memchr(begin, 0, static_cast<std::size_t>(end - begin)))
-            end = std::remove(begin, end, '\0');
-        m_newlines += std::count(begin, end, '\n');
-        m_buf.truncate(end - m_buf.data());
-    }
-
-    bool refill()
-    {
-        m_pos = 0;
-        switch (m_phase) {
-        case Phase::Start: {
-            m_buf.resize(ChunkSize);
-            const qint64 n = readInput(m_buf.data(), ChunkSize);
-            if (n < 0) {
-                m_buf.clear();
-                return false;
-            }
-            m_buf.truncate(n);
-            // A BOM and an XML declaration must stay at the very start of the document.
-            qsizetype head = m_buf.startsWith("\xEF\xBB\xBF") ? 3 : 0;
-            if (m_buf.mid(head, 5) == "<?xml") {
-                const qsizetype end = m_buf.indexOf("?>", head);
-                if (end >= 0) {
-                    m_headChars = end + 2 - head;
-                    head = end + 2;
-                }
-            }
-            const QByteArray rest = m_buf.mid(head);
-            m_buf.truncate(head);
-            m_newlines += std::count(m_buf.begin(), m_buf.end(), '\n');
-            m_buf += '<' + QByteArray(RootName.data(), RootName.size()) + '>';
-            const qsizetype from = m_buf.size();
-            m_buf += rest;
-            cleanInput(from);
-            m_phase = Phase::Body;
-            return true;
-        }
-        case Phase::Body: {
-            m_buf.resize(ChunkSize);
-            const qint64 n = readInput(m_buf.data(), ChunkSize);
-            if (n < 0) {
-                m_buf.clear();
-                return false;
-            }
-            if (n == 0) {
-                m_buf = "\n<?" + QByteArray(EndMarker.data(), EndMarker.size()) + "?></"
-                    + QByteArray(RootName.data(), RootName.size()) + ">\n";
-                m_phase = Phase::Done;
-                return true;
-            }
-            m_buf.truncate(n);
-            cleanInput(0);
-            return true;
-        }
-        case Phase::Done:
-            m_buf.clear();
-            return false;
-        }
-        return false;
-    }
-
-    /// The next bytes of the input (inflated if gzip); 0 at the end, -1 on error.
-    qint64 readInput(char* out, qint64 max)
-    {
-        const qint64 n = m_input.read(out, static_cast<std::size_t>(max));
-        if (n > 0)
-            m_inputBytes += n;
-        return n;
-    }
-
-    QString m_path;
-    Mode m_mode;
-    Progress m_noProgress; ///< when the caller watches none
-    GzipInput m_input;
-
-    Phase m_phase = Phase::Start;
-    QByteArray m_buf;
-    qsizetype m_pos = 0;
-    qint64 m_newlines = 0;
-    qint64 m_inputBytes = 0;
-    qint64 m_headChars = 0;
-};
-
-/// The byte offset in the (uncompressed) input of a QXmlStreamReader position: line is 1-based and
-/// column counts UTF-16 units of the cleaned input. Re-reads the input, so it is for errors only.
-qint64 locate(const QString& path, qint64 line, qint64 column)
-{
-    SnapshotStream raw(path, SnapshotStream::Mode::Raw, nullptr);
-    if (!raw.start().isNull())
-        return -1;
-    std::vector<char> buf(static_cast<std::size_t>(ChunkSize));
-    qint64 offset = 0;
-    qint64 currentLine = 1;
-    qint64 col = 0;
-    for (;;) {
-        const qint64 n = raw.read(buf.data(), ChunkSize);
-        if (n <= 0)
-            return offset;
-        const char* p = buf.data();
-        const char* end = p + n;
-        while (p < end && currentLine < line) {
-            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-            if (!nl) {
-                offset += end - p;
-                p = end;
-                break;
-            }
-            offset += static_cast<const char*>(nl) + 1 - p;
-            p = static_cast<const char*>(nl) + 1;
-            ++currentLine;
-        }
-        for (; p < end; ++p, ++offset) {
-            const auto c = static_cast<unsigned char>(*p);
-            if (col >= column || c == '\n')
-                return offset;
-            if (c == 0 || (c & 0xC0) == 0x80)
-                continue; // removed before parsing / inside a UTF-8 sequence
-            col += c >= 0xF0 ? 2 : 1;
-        }
-    }
-}
 
 /// Names shared by all inputs of one trial: canonical name -> dense temporary id. Thread-safe.
 class NameTable {
@@ -510,7 +313,7 @@ public:
             case Token::ProcessingInstruction: // the end of the input
                 t = next();
                 if (ok() && (t != Token::EndElement || !m_stack.empty())) {
-                    failHere(QStringLiteral("unexpected <?%1?> in the input").arg(EndMarker));
+                    failHere(QStringLiteral("unexpected <?%1?> in the input").arg(SnapshotStreamEndMarker));
                     return;
                 }
                 t = next(); // EndDocument, or an error for content after a stray root end tag
@@ -521,7 +324,7 @@ public:
                         QStringLiteral("no <profile_xml> fragment: not a TAU snapshot or merged XML profile"), true);
                 return;
             case Token::EndElement:
-                failHere(QStringLiteral("unexpected end tag </%1>: expected <profile_xml>").arg(RootName));
+                failHere(QStringLiteral("unexpected end tag </%1>: expected <profile_xml>").arg(SnapshotStreamRoot));
                 return;
             default:
                 break;
@@ -590,7 +393,7 @@ public:
             if (at.line == 1 && at.column > m_stream.headChars())
                 at.column = std::max(m_stream.headChars(), at.column - SnapshotStream::rootTagChars());
             e.line = at.line;
-            e.byteOffset = locate(m_result.path, at.line, at.column);
+            e.byteOffset = locateInSnapshotInput(m_result.path, at.line, at.column);
         }
         if (m_stream.isGzip())
             e.message += QStringLiteral(" (line and byte offset in the uncompressed stream)");
@@ -665,7 +468,7 @@ private:
                     m_stack.pop_back();
                 return t;
             case Token::ProcessingInstruction:
-                if (m_xml.processingInstructionTarget() == EndMarker)
+                if (m_xml.processingInstructionTarget() == SnapshotStreamEndMarker)
                     return t;
                 continue;
             case Token::Comment:
