@@ -54,6 +54,7 @@ status=0
 fuzz_reader() { # TARGET NAME SAMPLE...
     local target="$1" name="$2"
     shift 2
+    fuzzed+=("$target")
     local corpus
     corpus="$(mktemp -d /tmp/parallax-fuzz.XXXXXX)"
     local f
@@ -66,8 +67,10 @@ fuzz_reader() { # TARGET NAME SAMPLE...
     rm -rf "$corpus"
 }
 if [ "$status" -eq 0 ]; then
-    fuzz_targets=(fuzz_taureader fuzz_ppkreader fuzz_snapshotreader fuzz_cubereader fuzz_mpipreader fuzz_pstatsreader fuzz_gprofreader fuzz_dotreader fuzz_hpctoolkitreader fuzz_jsonprofilereaders fuzz_calireader fuzz_calijsonreader fuzz_csvreader fuzz_jsonreader)
     cmake --preset fuzz >/dev/null
+    # The targets are those tests/fuzz/CMakeLists.txt declares (parallax_fuzz_target writes the list).
+    mapfile -t fuzz_targets < <(cut -d' ' -f1 build-fuzz/tests/fuzz/fuzz_targets.txt)
+    fuzzed=()
     cmake --build build-fuzz -j "$(jobs_count)" --target "${fuzz_targets[@]}"
     fuzz_reader fuzz_taureader TAU "$data_dir"/tau2/tau-profiles-*/profile.*
     fuzz_reader fuzz_ppkreader ppk "$data_dir"/tau2/ppk/*.ppk
@@ -93,5 +96,9 @@ if [ "$status" -eq 0 ]; then
     fuzz_reader fuzz_csvreader CSV "$seeds"/*.csv "$data_dir"/hatchet/hpctoolkit-cpi-graphframe.csv
     fuzz_reader fuzz_jsonreader "Parallax JSON" "$seeds"/*.json
     rm -rf "$seeds"
+    # A target given no seeds above still runs (from an empty corpus).
+    for target in "${fuzz_targets[@]}"; do
+        [[ " ${fuzzed[*]} " == *" $target "* ]] || fuzz_reader "$target" "$target (no seeds)"
+    done
 fi
 exit "$status"

@@ -5,6 +5,8 @@
 #include "perfdb/dbexception.h"
 #include "perfdb/timername.h"
 
+#include "datasource/readers/readerregistry.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,29 +24,14 @@ namespace {
         return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(values)).toJson(QJsonDocument::Compact));
     }
 
-    /// TAUdb data_source table id for the reader that produced the trial (Parallax writes table ids,
-    /// not the Java constants: docs/FORMATS.md 7.1).
+    /// TAUdb data_source table id for the reader that produced the trial, from the reader registry
+    /// (Parallax writes table ids, not the Java constants: docs/FORMATS.md 7.1).
     int dataSourceFor(const Trial& trial)
     {
         const Provenance& p = trial.provenance();
         if (p.operation != QLatin1String("read"))
-            return 999;
-        const QString reader = p.reader.toLower();
-        if (reader == QLatin1String("tau"))
-            return 1;
-        if (reader == QLatin1String("ppk"))
-            return 0;
-        if (reader == QLatin1String("mpip"))
-            return 3;
-        if (reader == QLatin1String("gprof"))
-            return 5;
-        if (reader == QLatin1String("cube") || reader == QLatin1String("cubex"))
-            return 8;
-        if (reader == QLatin1String("hpctoolkit"))
-            return 9;
-        if (reader == QLatin1String("snapshot"))
-            return 10;
-        return 999;
+            return ReaderRegistry::NoTaudbDataSource;
+        return ReaderRegistry::instance().taudbDataSource(p.reader);
     }
 
     /// secondary_metadata ids are UUIDs (TAUdb: VARCHAR). Ours share a random prefix per upload and end

@@ -51,11 +51,6 @@ namespace {
 constexpr int MaxDepth = 256;
 constexpr qint64 MaxFileBytes = qint64(4) << 30;
 
-struct JsonError {
-    qint64 offset;
-    QString message;
-};
-
 enum class CellKind : std::uint8_t { Null, Number, String, Other };
 
 struct Cell {
@@ -133,7 +128,7 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(qint64 offset, const QString& message) const { throw JsonError { offset, message }; }
+    [[noreturn]] void fail(qint64 offset, const QString& message) const { throw ParseError::at(offset, message); }
     qint64 pos() const { return static_cast<qint64>(m_pos); }
     char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
     bool atEnd() const { return m_pos >= m_text.size(); }
@@ -542,7 +537,7 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(qint64 offset, const QString& message) const { throw JsonError { offset, message }; }
+    [[noreturn]] void fail(qint64 offset, const QString& message) const { throw ParseError::at(offset, message); }
 
     void columns()
     {
@@ -848,7 +843,8 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
     CaliProfile profile;
     profile.format = QStringLiteral("json-split");
     QByteArray text;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {}, [&text](qint64 offset) { return lineOf(text, offset); } };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         GzipInput input(progress);
         const QString error = input.open(path);
         if (!error.isEmpty())
@@ -857,7 +853,7 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
         std::vector<char> chunk(256 * 1024);
         for (;;) {
             if (progress.isCancelled())
-                throw CaliCancelled {};
+                throw Cancelled {};
             const qint64 n = input.read(chunk.data(), chunk.size());
             if (n < 0)
                 return ReadError { path, 0, input.errorOffset(), input.error() };
@@ -886,23 +882,8 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
         profile.sourceBytes = text.size();
         progress.setStage(QStringLiteral("Building the trial"), 0);
         assembleCaliTrial(profile, builder, warnings, progress);
-    } catch (const JsonError& e) {
-        return ReadError { path, lineOf(text, e.offset), e.offset, e.message };
-    } catch (const CaliError& e) {
-        return ReadError { path, e.line, e.offset, e.message };
-    } catch (const CaliCancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory (the profile is too large, or corrupt)") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

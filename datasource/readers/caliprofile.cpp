@@ -180,7 +180,7 @@ private:
     void checkCancel() const
     {
         if (m_progress.isCancelled())
-            throw CaliCancelled {};
+            throw Cancelled {};
     }
 
     int newMetric(const QString& wanted, const QString& unit, bool additive, Combine combine)
@@ -322,11 +322,10 @@ private:
         for (std::size_t r = 0; r < R; ++r) {
             auto& region = m_p.regions[r];
             if (region.parent >= static_cast<int>(r) || region.parent < -1)
-                throw CaliError { 0, -1,
-                    QStringLiteral("region %1 ('%2') has the parent %3, which is not an earlier region")
+                throw ParseError::atLine(0, QStringLiteral("region %1 ('%2') has the parent %3, which is not an earlier region")
                         .arg(r)
                         .arg(region.name)
-                        .arg(region.parent) };
+                        .arg(region.parent));
             const int parent = region.parent < 0 ? -1 : m_canon[static_cast<std::size_t>(region.parent)];
             const QString leaf = componentName(region.name);
             const auto key = qMakePair(parent, leaf);
@@ -364,10 +363,9 @@ private:
         std::size_t repeatedStats = 0;
         for (auto& rec : m_p.records) {
             if (rec.region >= static_cast<int>(m_R) || rec.region < -1)
-                throw CaliError { rec.line, -1,
-                    QStringLiteral("record names region %1, which does not exist").arg(rec.region) };
+                throw ParseError::atLine(rec.line, QStringLiteral("record names region %1, which does not exist").arg(rec.region));
             if (std::size_t(rec.first) + rec.count > m_p.values.size())
-                throw CaliError { rec.line, -1, QStringLiteral("record values out of range") };
+                throw ParseError::atLine(rec.line, QStringLiteral("record values out of range"));
             const std::size_t slot
                 = rec.region < 0 ? m_R : static_cast<std::size_t>(m_canon[static_cast<std::size_t>(rec.region)]);
             if (rec.rank >= 0)
@@ -375,7 +373,7 @@ private:
             for (std::uint32_t k = 0; k < rec.count; ++k) {
                 const std::uint32_t c = m_p.valueColumns[rec.first + k];
                 if (c >= m_roles.size())
-                    throw CaliError { rec.line, -1, QStringLiteral("record value of unknown column %1").arg(c) };
+                    throw ParseError::atLine(rec.line, QStringLiteral("record value of unknown column %1").arg(c));
                 const double v = m_p.values[rec.first + k];
                 const ColumnRole& role = m_roles[c];
                 if (role.role == Role::Order) {
@@ -415,7 +413,7 @@ private:
                               .arg(rankless);
         for (qint64 r : ranks) {
             if (r > std::numeric_limits<int>::max())
-                throw CaliError { 0, -1, QStringLiteral("mpi.rank %1 is out of range").arg(r) };
+                throw ParseError::atLine(0, QStringLiteral("mpi.rank %1 is out of range").arg(r));
             m_builder.addThread(ThreadKey { static_cast<int>(r), 0, 0 });
         }
         m_ranks = std::move(ranks);
@@ -462,10 +460,9 @@ private:
                 paths[r] = paths[static_cast<std::size_t>(p)] + QStringLiteral(" => ") + m_leaf[r];
                 pathChars += paths[r].size();
                 if (pathChars > MaxPathCharacters)
-                    throw CaliError { 0, -1,
-                        QStringLiteral("the call-path names need more than %1 characters (region tree too deep "
+                    throw ParseError::atLine(0, QStringLiteral("the call-path names need more than %1 characters (region tree too deep "
                                        "for the model)")
-                            .arg(MaxPathCharacters) };
+                            .arg(MaxPathCharacters));
             }
         }
         m_flatEvent.assign(m_R + 1, EventId());
@@ -553,8 +550,7 @@ private:
         // Cell budget: 4 Mi cells plus 16 per byte of input, so a corrupt file cannot exhaust memory.
         const double budget = double(1 << 22) + 16.0 * double(std::max<qint64>(0, m_p.sourceBytes));
         if (double(slotCount) * double(std::max<std::size_t>(M, 1)) > budget)
-            throw CaliError { 0, -1,
-                QStringLiteral("%1 regions x %2 metrics is more than this file can hold").arg(m_R).arg(M) };
+            throw ParseError::atLine(0, QStringLiteral("%1 regions x %2 metrics is more than this file can hold").arg(m_R).arg(M));
         // Records grouped by thread (counting sort).
         std::vector<std::uint32_t> start(T + 1, 0);
         for (std::uint32_t t : m_threadOfRecord)
@@ -696,10 +692,9 @@ private:
             const std::size_t n = row.events.size();
             cells += double(n) * double(std::max<std::size_t>(M, 1));
             if (cells > budget)
-                throw CaliError { 0, -1,
-                    QStringLiteral("the profile expands to more than %1 values (region tree too deep or too many "
+                throw ParseError::atLine(0, QStringLiteral("the profile expands to more than %1 values (region tree too deep or too many "
                                    "ranks for this file size)")
-                        .arg(budget, 0, 'f', 0) };
+                        .arg(budget, 0, 'f', 0));
             row.calls.assign(n, 0.0);
             row.subrs.assign(n, 0.0);
             row.excl.resize(n * M);

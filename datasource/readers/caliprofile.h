@@ -4,6 +4,7 @@
 
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/progress.h"
+#include "datasource/readers/reader.h"
 
 #include <QString>
 #include <QStringList>
@@ -60,18 +61,8 @@ struct CaliProfile {
     qint64 sourceBytes = 0;
 };
 
-/// Thrown by the readers and the assembler; turned into a ReadError by the reader.
-struct CaliError {
-    qint64 line = 0;
-    qint64 offset = -1;
-    QString message;
-};
-
-/// Thrown when the progress was cancelled.
-struct CaliCancelled { };
-
 /// Maps a parsed profile to the model (metrics, threads, events, values, provided statistics,
-/// metadata). Appends recoverable oddities to `warnings`. Throws CaliError or CaliCancelled.
+/// metadata). Appends recoverable oddities to `warnings`. Throws ParseError or Cancelled.
 void assembleCaliTrial(CaliProfile& profile, TrialBuilder& builder, QStringList& warnings, Progress& progress);
 
 /// The name of the event that holds time outside every region.

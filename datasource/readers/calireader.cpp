@@ -179,8 +179,8 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const QString& message) const { throw CaliError { m_line, -1, message }; }
-    [[noreturn]] void fail0(const QString& message) const { throw CaliError { 0, -1, message }; }
+    [[noreturn]] void fail(const QString& message) const { throw ParseError::atLine(m_line, message); }
+    [[noreturn]] void fail0(const QString& message) const { throw ParseError::atLine(0, message); }
 
     void addBuiltIn(std::uint32_t id, std::uint32_t attr, const char* data, int parent)
     {
@@ -635,7 +635,8 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
     QStringList warnings;
     CaliProfile profile;
     profile.format = QStringLiteral("cali");
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {}, {} };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         GzipInput input(progress);
         const QString error = input.open(path);
         if (!error.isEmpty())
@@ -647,7 +648,7 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
         qint64 lineNo = 0;
         for (;;) {
             if (progress.isCancelled())
-                throw CaliCancelled {};
+                throw Cancelled {};
             const qint64 n = input.read(chunk.data(), chunk.size());
             if (n < 0)
                 return ReadError { path, lineNo + 1, input.errorOffset(), input.error() };
@@ -659,8 +660,7 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
                 if (nl == std::string_view::npos) {
                     pending.append(data);
                     if (pending.size() > MaxLineBytes)
-                        throw CaliError { lineNo + 1, -1,
-                            QStringLiteral("line longer than %1 bytes").arg(MaxLineBytes) };
+                        throw ParseError::atLine(lineNo + 1, QStringLiteral("line longer than %1 bytes").arg(MaxLineBytes));
                     break;
                 }
                 ++lineNo;
@@ -683,21 +683,8 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
         profile.sourceBytes = input.produced();
         progress.setStage(QStringLiteral("Building the trial"), 0);
         assembleCaliTrial(profile, builder, warnings, progress);
-    } catch (const CaliError& e) {
-        return ReadError { path, e.line, e.offset, e.message };
-    } catch (const CaliCancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory (the profile is too large, or corrupt)") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

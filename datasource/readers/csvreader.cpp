@@ -26,13 +26,6 @@ namespace {
     /// Metrics are found by a linear search: bound them (far beyond any real profile).
     constexpr std::size_t MaxMetrics = 4096;
 
-    struct CsvFailure {
-        qint64 line;
-        QString message;
-    };
-
-    struct Cancelled { };
-
     QString shown(std::string_view text)
     {
         QString s = QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
@@ -96,13 +89,13 @@ namespace {
             }
             if (m_end == m_buffer.size()) {
                 if (m_buffer.size() >= MaxRecordBytes)
-                    throw CsvFailure { m_nextLine,
-                        QStringLiteral("a record longer than 256 MiB; is this a CSV file?") };
+                    throw ParseError::atLine(m_nextLine,
+                        QStringLiteral("a record longer than 256 MiB; is this a CSV file?"));
                 m_buffer.resize(m_buffer.size() * 2);
             }
             const qint64 n = m_file.read(m_buffer.data() + m_end, static_cast<qint64>(m_buffer.size() - m_end));
             if (n < 0)
-                throw CsvFailure { m_nextLine, QStringLiteral("read failed: %1").arg(m_file.errorString()) };
+                throw ParseError::atLine(m_nextLine, QStringLiteral("read failed: %1").arg(m_file.errorString()));
             if (n == 0) {
                 m_eof = true;
                 return false;
@@ -157,8 +150,8 @@ namespace {
                         if (!q) {
                             if (!atEof)
                                 return 0;
-                            throw CsvFailure { m_nextLine,
-                                QStringLiteral("a quoted field is not closed before the end of the file") };
+                            throw ParseError::atLine(m_nextLine,
+                                QStringLiteral("a quoted field is not closed before the end of the file"));
                         }
                         const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(q) - base);
                         for (std::size_t k = p; k < at; ++k)
@@ -180,12 +173,12 @@ namespace {
                     if (p == m_end && !atEof)
                         return 0;
                     if (p < m_end && base[p] != ',' && base[p] != '\n' && base[p] != '\r')
-                        throw CsvFailure { m_nextLine + newlines,
+                        throw ParseError::atLine(m_nextLine + newlines,
                             QStringLiteral(
                                 "expected a comma or the end of the line after the closing quote of field %1, "
                                 "found %2")
                                 .arg(m_fields.size())
-                                .arg(shown(std::string_view(base + p, 1))) };
+                                .arg(shown(std::string_view(base + p, 1))));
                 } else {
                     std::size_t q = p;
                     while (q < m_end) {
@@ -363,7 +356,7 @@ namespace {
         std::shared_ptr<Trial> load()
         {
             if (!m_records.next())
-                throw CsvFailure { 1, QStringLiteral("the file is empty; expected a header row naming the columns") };
+                throw ParseError::atLine(1, QStringLiteral("the file is empty; expected a header row naming the columns"));
             header();
             while (m_records.next()) {
                 if (m_records.size() != m_columnCount)
@@ -381,7 +374,7 @@ namespace {
         }
 
     private:
-        [[noreturn]] void fail(const QString& message) const { throw CsvFailure { m_records.line(), message }; }
+        [[noreturn]] void fail(const QString& message) const { throw ParseError::atLine(m_records.line(), message); }
 
         void header()
         {
@@ -778,8 +771,8 @@ namespace {
                 const EventId e = ids[{ row.name, row.nid }];
                 const std::size_t i = m_rows[t.index()].cell(e, created);
                 if (!created)
-                    throw CsvFailure { row.line,
-                        QStringLiteral("rank %1 has node %2 (nid %3) twice").arg(row.rank).arg(row.name).arg(row.nid) };
+                    throw ParseError::atLine(row.line,
+                        QStringLiteral("rank %1 has node %2 (nid %3) twice").arg(row.rank).arg(row.name).arg(row.nid));
                 m_rows[t.index()].setExclusive(m, i, row.time);
                 m_rows[t.index()].setInclusive(m, i, row.timeInc);
             }
@@ -942,16 +935,11 @@ TrialResult CsvReader::read(const QString& path, const ReadOptions& options, Pro
     if (!file.open(QIODevice::ReadOnly))
         return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
     progress.setStage(QStringLiteral("Reading CSV"), file.size());
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the CSV table") };
+    return guarded<std::shared_ptr<Trial>>(job, [&] {
         CsvLoader loader(path, file, progress);
         return loader.load();
-    } catch (const CsvFailure& e) {
-        return ReadError { path, e.line, -1, e.message };
-    } catch (const Cancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory while reading the CSV table") };
-    }
+    });
 }
 
 } // namespace parallax

@@ -145,23 +145,10 @@ constexpr std::size_t MaxMetrics = 4096;
 constexpr int MaxComponents = 256;
 
 /// A failure somewhere in the file. `message` is complete (member, position, what was expected).
-struct CubeError {
-    QString message;
-    qint64 line = 0;
-    qint64 offset = -1;
-};
-
-struct Cancelled { };
 
 [[noreturn]] void fail(const QString& message, qint64 line = 0, qint64 offset = -1)
 {
-    throw CubeError { message, line, offset };
-}
-
-QString quoted(const QString& s)
-{
-    const QString shortened = s.size() > 80 ? s.left(80) + QStringLiteral("...") : s;
-    return QLatin1Char('\'') + shortened + QLatin1Char('\'');
+    throw ParseError { message, line, offset };
 }
 
 // ---- the document ------------------------------------------------------------------------------
@@ -386,16 +373,11 @@ void allocateStored(CubeDocument& doc, CubeMetric& m)
 class ByteSource {
 public:
     virtual ~ByteSource() = default;
-    /// Up to `max` bytes; 0 at the end. Throws CubeError.
+    /// Up to `max` bytes; 0 at the end. Throws ParseError.
     virtual std::size_t read(char* dst, std::size_t max) = 0;
 };
 
-bool isGzipMagic(const char* p)
-{
-    return static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
-}
-
-/// A file, inflated when it starts with the gzip magic (GzipInput), with its errors as CubeError.
+/// A file, inflated when it starts with the gzip magic (GzipInput), with its errors as ParseError.
 class FileSource : public ByteSource {
 public:
     FileSource(const QString& path, Progress& progress)
@@ -2972,7 +2954,8 @@ TrialResult CubeReader::read(const QString& path, const ReadOptions& options, Pr
     TrialBuilder builder(info.fileName());
     QStringList warnings;
     CubeDocument doc;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {}, {} };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
@@ -2997,21 +2980,8 @@ TrialResult CubeReader::read(const QString& path, const ReadOptions& options, Pr
                             .arg(doc.unknownElements.join(QStringLiteral(", ")));
         progress.setStage(QStringLiteral("Building the trial"), 0);
         TrialAssembler(doc, builder, warnings, progress, options).run();
-    } catch (const CubeError& e) {
-        return ReadError { path, e.line, e.offset, e.message };
-    } catch (const Cancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory (the profile is too large, or corrupt)") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

@@ -64,19 +64,6 @@ constexpr qint64 MaxBytes = qint64(1) << 30;
 /// Subgraph nesting accepted (the parser recurses once per level).
 constexpr int MaxDepth = 200;
 
-struct DotError {
-    QString message;
-    qint64 line = 0;
-    qint64 offset = -1;
-};
-
-struct Cancelled { };
-
-QString quoted(QStringView s)
-{
-    const QString text = s.size() > 60 ? s.left(60).toString() + QStringLiteral("...") : s.toString();
-    return QLatin1Char('\'') + text + QLatin1Char('\'');
-}
 
 // ---- tokens ------------------------------------------------------------------------------------
 
@@ -103,7 +90,7 @@ struct Token {
         case Kind::Html:
             return QStringLiteral("an HTML string");
         default:
-            return quoted(text);
+            return quoted(text, 60);
         }
     }
 };
@@ -155,12 +142,10 @@ public:
         const QString shown = c >= 0x20 && c < 0x7f
             ? QString(QLatin1Char(c))
             : QStringLiteral("0x%1").arg(static_cast<unsigned char>(c), 2, 16, QLatin1Char('0'));
-        throw DotError {
-            QStringLiteral(
+        throw ParseError { QStringLiteral(
                 "unexpected character %1 (expected a DOT name, string, number or one of { } [ ] ; , = : -> --)")
-                .arg(quoted(shown)),
-            m_line, m_pos
-        };
+                .arg(quoted(shown, 60)),
+            m_line, m_pos };
     }
 
 private:
@@ -204,7 +189,7 @@ private:
                 m_pos += 2;
                 for (;;) {
                     if (m_pos + 1 >= n)
-                        throw DotError { QStringLiteral("the comment opened here is not closed (expected '*/')"), line,
+                        throw ParseError { QStringLiteral("the comment opened here is not closed (expected '*/')"), line,
                             offset };
                     if (m_data[m_pos] == '*' && m_data[m_pos + 1] == '/') {
                         m_pos += 2;
@@ -227,7 +212,7 @@ private:
         ++m_pos;
         for (;;) {
             if (m_pos >= n)
-                throw DotError { QStringLiteral("the string opened here is not closed (expected '\"')"), t.line,
+                throw ParseError { QStringLiteral("the string opened here is not closed (expected '\"')"), t.line,
                     t.offset };
             const char c = m_data[m_pos];
             if (c == '"') {
@@ -270,7 +255,7 @@ private:
         int depth = 1;
         while (depth > 0) {
             if (m_pos >= n)
-                throw DotError { QStringLiteral("the HTML string opened here is not closed (expected '>')"), t.line,
+                throw ParseError { QStringLiteral("the HTML string opened here is not closed (expected '>')"), t.line,
                     t.offset };
             const char c = m_data[m_pos++];
             if (c == '<')
@@ -304,8 +289,8 @@ private:
             ++m_pos;
         }
         if (digits == 0)
-            throw DotError { QStringLiteral("expected a number after %1")
-                                 .arg(quoted(QString::fromLatin1(m_data.constData() + begin, m_pos - begin))),
+            throw ParseError { QStringLiteral("expected a number after %1")
+                                 .arg(quoted(QString::fromLatin1(m_data.constData() + begin, m_pos - begin), 60)),
                 t.line, t.offset };
         t.kind = Kind::Id;
         t.text = QString::fromLatin1(m_data.constData() + begin, m_pos - begin);
@@ -386,7 +371,7 @@ public:
 private:
     [[noreturn]] void fail(const QString& message) const
     {
-        throw DotError { message + QStringLiteral(", found ") + m_tok.describe(), m_tok.line, m_tok.offset };
+        throw ParseError { message + QStringLiteral(", found ") + m_tok.describe(), m_tok.line, m_tok.offset };
     }
 
     void advance()
@@ -430,7 +415,7 @@ private:
     {
         while (!m_tok.is('}')) {
             if (m_tok.kind == Kind::End)
-                throw DotError { QStringLiteral(
+                throw ParseError { QStringLiteral(
                                      "the '{' opened here is not closed (expected '}' before the end of the file)"),
                     open.line, open.offset };
             statement(scope, members, depth);
@@ -537,7 +522,7 @@ private:
             for (int a : chain[k - 1])
                 for (int b : chain[k]) {
                     if (static_cast<qint64>(m_graph.edges.size()) >= m_maxEdges)
-                        throw DotError { QStringLiteral(
+                        throw ParseError { QStringLiteral(
                                              "more than %1 edges (expected a call graph of this file's size)")
                                              .arg(m_maxEdges),
                             line, -1 };
@@ -716,7 +701,7 @@ QString listed(const QStringList& names, int max = 10)
 {
     QStringList shown;
     for (const QString& n : names.mid(0, max))
-        shown << quoted(n);
+        shown << quoted(n, 60);
     return shown.join(QStringLiteral(", ")) + (names.size() > max ? QStringLiteral(", ...") : QString());
 }
 
@@ -761,14 +746,12 @@ void buildTrial(const Graph& g, TrialBuilder& builder, QStringList& warnings)
             noSelf << names[i];
     }
     if (n == 0 || valueless.size() == static_cast<qsizetype>(n))
-        throw DotError {
-            QStringLiteral("no node label in gprof2dot form 'name\\ntotal%\\n(self%)\\ncalls×'%1")
+        throw ParseError { QStringLiteral("no node label in gprof2dot form 'name\\ntotal%\\n(self%)\\ncalls×'%1")
                 .arg(firstNode ? QStringLiteral(" (the first node, %1, has the label %2)")
-                                     .arg(quoted(firstNode->id),
-                                         quoted(firstNode->attrs.value(QStringLiteral("label"), QStringLiteral("\\N"))))
+                                     .arg(quoted(firstNode->id, 60),
+                                         quoted(firstNode->attrs.value(QStringLiteral("label"), QStringLiteral("\\N")), 60))
                                : QStringLiteral(" (the graph has no nodes)")),
-            firstNode ? firstNode->line : 0, -1
-        };
+            firstNode ? firstNode->line : 0, -1 };
 
     // Edges: merge parallel ones, find the roots and the callers' subrs.
     struct EdgeValue {
@@ -918,7 +901,8 @@ TrialResult DotReader::read(const QString& path, const ReadOptions& options, Pro
     (void)options; // no format options (ReadOptions::formatOptions is ignored)
     QStringList warnings;
     TrialBuilder builder(info.fileName());
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the file is too large, or corrupt)"), {}, {} };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         progress.setStage(QStringLiteral("Reading DOT"), info.size());
         GzipInput input(progress, ChunkSize);
         const QString openError = input.open(path);
@@ -951,21 +935,8 @@ TrialResult DotReader::read(const QString& path, const ReadOptions& options, Pro
         progress.setStage(QStringLiteral("Building the trial"), 0);
         builder.addMetric(Metric(QStringLiteral("TIME (% of total)"), QStringLiteral("%")));
         buildTrial(graph, builder, warnings);
-    } catch (const DotError& e) {
-        return ReadError { path, e.line, e.offset, e.message };
-    } catch (const Cancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory (the file is too large, or corrupt)") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

@@ -71,21 +71,8 @@ constexpr std::size_t ChunkSize = 256 * 1024;
 constexpr qsizetype MaxLineLength = 4 * 1024 * 1024;
 const QString CycleGroup = QStringLiteral("GPROF_CYCLE");
 
-struct GprofError {
-    QString message;
-    qint64 line = 0;
-    qint64 offset = -1;
-};
 
-struct Cancelled { };
-
-[[noreturn]] void fail(qint64 line, const QString& message) { throw GprofError { message, line, -1 }; }
-
-QString quoted(QStringView s)
-{
-    const QString text = s.size() > 80 ? s.left(80).toString() + QStringLiteral("...") : s.toString();
-    return QLatin1Char('\'') + text + QLatin1Char('\'');
-}
+[[noreturn]] void fail(qint64 line, const QString& message) { throw ParseError { message, line, -1 }; }
 
 /// Splits the decompressed bytes into lines (without "\n" or "\r\n"), counting them.
 class LineSource {
@@ -128,7 +115,7 @@ public:
             m_buffer.resize(old + static_cast<qsizetype>(ChunkSize));
             const qint64 n = m_input.read(m_buffer.data() + old, ChunkSize);
             if (n < 0)
-                throw GprofError { m_input.error(), 0, m_input.errorOffset() };
+                throw ParseError { m_input.error(), 0, m_input.errorOffset() };
             m_buffer.resize(old + static_cast<qsizetype>(n));
             if (n == 0)
                 m_eof = true;
@@ -436,7 +423,7 @@ public:
         if (source.binary())
             m_warnings << QStringLiteral("the file contains NUL bytes; is it text?");
         if (m_reports.empty())
-            throw GprofError { QStringLiteral("no gprof flat profile or call graph found (expected a line 'Flat "
+            throw ParseError { QStringLiteral("no gprof flat profile or call graph found (expected a line 'Flat "
                                               "profile:' or a call-graph header 'index % time self children "
                                               "called name')"),
                 0, -1 };
@@ -980,7 +967,8 @@ TrialResult GprofReader::read(const QString& path, const ReadOptions& options, P
                             .arg(quoted(option));
     }
     TrialBuilder builder(info.fileName());
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the file is too large, or corrupt)"), options.formatOptions, {} };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         progress.setStage(QStringLiteral("Reading gprof text"), info.size());
         GzipInput input(progress, ChunkSize);
         const QString openError = input.open(path);
@@ -1017,22 +1005,8 @@ TrialResult GprofReader::read(const QString& path, const ReadOptions& options, P
             fixNames ? QStringLiteral("fixed (leading '.' or '.*' and trailing '_' removed)")
                      : QStringLiteral("as written"));
         builder.addMetadata(QStringLiteral("gprof reports"), QString::number(reports.size()));
-    } catch (const GprofError& e) {
-        return ReadError { path, e.line, e.offset, e.message };
-    } catch (const Cancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory (the file is too large, or corrupt)") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    provenance.options = options.formatOptions;
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

@@ -8,15 +8,6 @@
 
 namespace parallax {
 
-namespace {
-
-    bool isGzipMagic(const char* p)
-    {
-        return static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
-    }
-
-} // namespace
-
 struct GzipInput::Zlib {
     z_stream stream {};
     bool initialised = false;

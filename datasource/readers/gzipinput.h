@@ -12,6 +12,12 @@
 
 namespace parallax {
 
+/// The two bytes every gzip member starts with (RFC 1952): `p` must hold at least two bytes.
+inline bool isGzipMagic(const char* p)
+{
+    return static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
+}
+
 /// A file read in chunks as its uncompressed bytes: inflated with zlib when it starts with the
 /// gzip magic (concatenated members are one stream, as gunzip reads them), passed through
 /// otherwise. The readers' one way to take compressed input (ppk, .cube.gz). Progress advances by

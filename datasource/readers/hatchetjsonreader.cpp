@@ -46,11 +46,6 @@ namespace parallax {
 
 namespace {
 
-    struct Failure {
-        qint64 offset;
-        QString message;
-    };
-
     QStringList stringList(const QJsonValue& v)
     {
         QStringList out;
@@ -138,12 +133,12 @@ namespace {
                 threads.push_back(m_builder.addThread(k));
             QString error;
             if (!m_tree.createEvents(m_builder, m_warnings, error))
-                throw Failure { 0, error };
+                throw ParseError::at(0, error);
             std::vector<IntervalRow> rows(m_threadKeys.size());
             CallTreeEvents::ThreadValues values;
             for (std::size_t t = 0; t < m_threadKeys.size(); ++t) {
                 if (m_progress.isCancelled())
-                    throw Failure { 0, QStringLiteral("cancelled") };
+                    throw Cancelled {};
                 values.reset(m_tree.nodeCount(), M);
                 for (const auto& [node, cell] : m_values[t]) {
                     values.present[node] = 1;
@@ -234,13 +229,13 @@ namespace {
         const QJsonValue graph = top.value(QLatin1String("graph"));
         const QJsonValue frame = top.value(QLatin1String("dataframe"));
         if (!graph.isArray())
-            throw Failure { JsonInput::offsetOfKey(text, "graph"),
+            throw ParseError::at(JsonInput::offsetOfKey(text, "graph"),
                 QStringLiteral("expected \"graph\" to be an array of "
-                               "{\"<id>\": {\"data\", \"children\"}} objects") };
+                               "{\"<id>\": {\"data\", \"children\"}} objects"));
         if (!frame.isArray())
-            throw Failure { JsonInput::offsetOfKey(text, "dataframe"),
+            throw ParseError::at(JsonInput::offsetOfKey(text, "dataframe"),
                 QStringLiteral("expected \"dataframe\" to be an "
-                               "array of row objects") };
+                               "array of row objects"));
         // All graph nodes by id.
         struct GraphNode {
             QString name;
@@ -251,22 +246,22 @@ namespace {
         const QJsonArray parts = graph.toArray();
         for (qsizetype p = 0; p < parts.size(); ++p) {
             if (!parts[p].isObject())
-                throw Failure { JsonInput::offsetOfKey(text, "graph"),
-                    QStringLiteral("graph[%1]: expected an object").arg(p) };
+                throw ParseError::at(JsonInput::offsetOfKey(text, "graph"),
+                    QStringLiteral("graph[%1]: expected an object").arg(p));
             const QJsonObject part = parts[p].toObject();
             for (auto it = part.constBegin(); it != part.constEnd(); ++it) {
                 bool ok = false;
                 const qint64 id = it.key().toLongLong(&ok);
                 const QJsonObject body = it.value().toObject();
                 if (!ok || !it.value().isObject())
-                    throw Failure { JsonInput::offsetOfKey(text, it.key().toUtf8()),
+                    throw ParseError::at(JsonInput::offsetOfKey(text, it.key().toUtf8()),
                         QStringLiteral("graph[%1].\"%2\": expected a numeric node id with a {\"data\", \"children\"} "
                                        "object")
                             .arg(p)
-                            .arg(it.key()) };
+                            .arg(it.key()));
                 if (nodes.count(id))
-                    throw Failure { JsonInput::offsetOfKey(text, it.key().toUtf8()),
-                        QStringLiteral("graph node %1 is defined twice").arg(id) };
+                    throw ParseError::at(JsonInput::offsetOfKey(text, it.key().toUtf8()),
+                        QStringLiteral("graph node %1 is defined twice").arg(id));
                 GraphNode node;
                 const QJsonValue name = body.value(QLatin1String("data")).toObject().value(QLatin1String("name"));
                 node.name = name.isString() ? name.toString()
@@ -274,8 +269,8 @@ namespace {
                                             : QString();
                 for (const QJsonValue c : body.value(QLatin1String("children")).toArray()) {
                     if (!c.isDouble() && !c.isString())
-                        throw Failure { JsonInput::offsetOfKey(text, it.key().toUtf8()),
-                            QStringLiteral("graph node %1: expected children to be node ids").arg(id) };
+                        throw ParseError::at(JsonInput::offsetOfKey(text, it.key().toUtf8()),
+                            QStringLiteral("graph node %1: expected children to be node ids").arg(id));
                     const qint64 child = c.isDouble() ? c.toInteger() : c.toString().toLongLong();
                     node.children.push_back(child);
                     ++parents[child];
@@ -341,13 +336,13 @@ namespace {
         std::size_t orphans = 0;
         for (qsizetype r = 0; r < rows.size(); ++r) {
             if (!rows[r].isObject())
-                throw Failure { JsonInput::offsetOfKey(text, "dataframe"),
-                    QStringLiteral("dataframe[%1]: expected a row object").arg(r) };
+                throw ParseError::at(JsonInput::offsetOfKey(text, "dataframe"),
+                    QStringLiteral("dataframe[%1]: expected a row object").arg(r));
             const QJsonObject row = rows[r].toObject();
             const QJsonValue nodeValue = row.value(QLatin1String("node"));
             if (!nodeValue.isDouble() && !nodeValue.isString())
-                throw Failure { JsonInput::offsetOfKey(text, "node"),
-                    QStringLiteral("dataframe[%1]: expected a \"node\" id").arg(r) };
+                throw ParseError::at(JsonInput::offsetOfKey(text, "node"),
+                    QStringLiteral("dataframe[%1]: expected a \"node\" id").arg(r));
             const qint64 id = nodeValue.isDouble() ? nodeValue.toInteger() : nodeValue.toString().toLongLong();
             const auto it = modelOf.find(id);
             if (it == modelOf.end()) {
@@ -395,9 +390,9 @@ namespace {
             const QJsonObject f = p.frame.toObject();
             const QJsonValue frame = f.value(QLatin1String("frame"));
             if (!p.frame.isObject() || !frame.isObject())
-                throw Failure { JsonInput::offsetOfKey(text, "frame"),
+                throw ParseError::at(JsonInput::offsetOfKey(text, "frame"),
                     QStringLiteral("%1: expected {\"frame\": {\"name\": ...}, \"metrics\": {...}, \"children\": [...]}")
-                        .arg(p.where) };
+                        .arg(p.where));
             const QJsonValue name = frame.toObject().value(QLatin1String("name"));
             const std::size_t node = assembler.tree().addNode(
                 p.parent, name.isString() ? name.toString() : QString(), QStringLiteral("frame %1").arg(count++));
@@ -408,8 +403,8 @@ namespace {
             metricsOf.emplace_back(node, metrics);
             const QJsonValue children = f.value(QLatin1String("children"));
             if (!children.isUndefined() && !children.isArray())
-                throw Failure { JsonInput::offsetOfKey(text, "children"),
-                    QStringLiteral("%1: expected \"children\" to be an array").arg(p.where) };
+                throw ParseError::at(JsonInput::offsetOfKey(text, "children"),
+                    QStringLiteral("%1: expected \"children\" to be an array").arg(p.where));
             const QJsonArray kids = children.toArray();
             for (qsizetype k = kids.size(); k-- > 0;)
                 stack.push_back({ kids[k], node, p.where + QStringLiteral(".children[%1]").arg(k) });
@@ -454,28 +449,18 @@ TrialResult HatchetJsonReader::read(const QString& path, const ReadOptions& opti
         return *error;
     TrialBuilder builder(QFileInfo(path).fileName());
     QStringList warnings;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory"), {}, [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         if (doc.isObject())
             readGraphFrame(doc.object(), text, builder, warnings, progress);
         else if (doc.isArray())
             readLiteral(doc.array(), text, builder, warnings, progress);
         else
-            throw Failure { 0,
+            throw ParseError::at(0,
                 QStringLiteral("expected a Hatchet GraphFrame object (graph, dataframe, ...) or a "
-                               "literal list of frames") };
-    } catch (const Failure& f) {
-        return ReadError { path, JsonInput::lineOf(text, f.offset), f.offset, f.message };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = QFileInfo(path).absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+                               "literal list of frames"));
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

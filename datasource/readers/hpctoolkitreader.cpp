@@ -92,15 +92,6 @@ namespace {
     constexpr qsizetype MetricDbMagicLength = 18;
     constexpr qint64 MetricDbHeader = 32;
 
-    struct Failure {
-        QString file;
-        qint64 line = 0;
-        qint64 offset = -1;
-        QString message;
-    };
-
-    struct Cancelled { };
-
     struct MetricDb {
         QString id;
         QString name;
@@ -173,7 +164,7 @@ namespace {
         {
             QFile file(m_path);
             if (!file.open(QIODevice::ReadOnly))
-                throw Failure { m_path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
+                throw ParseError { QStringLiteral("cannot open: %1").arg(file.errorString()), 0, -1, m_path };
             m_xml.setDevice(&file);
             bool root = false;
             qint64 lastPos = 0;
@@ -214,7 +205,7 @@ namespace {
             QString file; // the file statements inside belong to
         };
 
-        [[noreturn]] void fail(const QString& message) { throw Failure { m_path, m_xml.lineNumber(), -1, message }; }
+        [[noreturn]] void fail(const QString& message) { throw ParseError { message, m_xml.lineNumber(), -1, m_path }; }
 
         QString attr(const char* name) const { return m_xml.attributes().value(QLatin1String(name)).toString(); }
 
@@ -446,10 +437,9 @@ namespace {
             if (seen[m.name]++ > 0)
                 m.name += QStringLiteral(" (%1)").arg(seen[m.name]);
         if (out.empty())
-            throw Failure { xmlPath, 0, -1,
-                QStringLiteral(
+            throw ParseError { QStringLiteral(
                     "experiment.xml has no <MetricDBTable>: the columns of the *.metric-db files are unknown "
-                    "(expected hpcprof-mpi output with a MetricDBTable in the SecHeader)") };
+                    "(expected hpcprof-mpi output with a MetricDBTable in the SecHeader)"), 0, -1, xmlPath };
         return out;
     }
 
@@ -531,14 +521,16 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
     TrialBuilder builder(QFileInfo(dirPath).fileName());
     QStringList warnings;
     Experiment exp;
-    try {
+    (void)options;
+    const ReadJob job { inputPath, dir.absolutePath(),
+        QStringLiteral("out of memory (the database is too large, or corrupt)"), {}, {} };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         progress.setStage(QStringLiteral("Reading experiment.xml"), QFileInfo(xmlPath).size());
         CallTreeEvents tree(0);
         exp.tree = &tree;
         XmlParser(xmlPath, exp, progress).run();
         if (!exp.sawTree)
-            throw Failure { xmlPath, 0, -1,
-                QStringLiteral("no <SecCallPathProfileData> (call tree) in experiment.xml") };
+            throw ParseError { QStringLiteral("no <SecCallPathProfileData> (call tree) in experiment.xml"), 0, -1, xmlPath };
         if (exp.flatProfile)
             warnings << QStringLiteral("the flat profile section (SecFlatProfile) was not read; the call tree holds "
                                        "the same data");
@@ -570,10 +562,9 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
             dbFiles.push_back(f);
         }
         if (dbFiles.empty())
-            throw Failure { dirPath, 0, -1,
-                QStringLiteral("no metric-db files matching '%1' next to experiment.xml (expected one per rank and "
+            throw ParseError { QStringLiteral("no metric-db files matching '%1' next to experiment.xml (expected one per rank and "
                                "thread, written by hpcprof-mpi)")
-                    .arg(glob) };
+                    .arg(glob), 0, -1, dirPath };
         std::stable_sort(
             dbFiles.begin(), dbFiles.end(), [](const DbFile& a, const DbFile& b) { return a.key < b.key; });
 
@@ -603,7 +594,7 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
 
         QString error;
         if (!tree.createEvents(builder, warnings, error))
-            throw Failure { xmlPath, 0, -1, error };
+            throw ParseError { error, 0, -1, xmlPath };
 
         // Decode each metric-db into one row.
         progress.setStage(QStringLiteral("Reading metric-db files"), static_cast<qint64>(dbFiles.size()));
@@ -620,23 +611,20 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
             const QString& path = dbFiles[k].path;
             QFile file(path);
             if (!file.open(QIODevice::ReadOnly))
-                throw Failure { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
+                throw ParseError { QStringLiteral("cannot open: %1").arg(file.errorString()), 0, -1, path };
             const qint64 size = file.size();
             const QByteArray header = file.read(MetricDbHeader);
             if (header.size() < MetricDbHeader)
-                throw Failure { path, 0, header.size(),
-                    QStringLiteral("truncated header: %1 bytes, expected %2 (magic \"HPCPROF-metricdb__\", version, "
+                throw ParseError { QStringLiteral("truncated header: %1 bytes, expected %2 (magic \"HPCPROF-metricdb__\", version, "
                                    "node and metric counts)")
                         .arg(header.size())
-                        .arg(MetricDbHeader) };
+                        .arg(MetricDbHeader), 0, header.size(), path };
             if (std::memcmp(header.constData(), MetricDbMagic, MetricDbMagicLength) != 0)
-                throw Failure { path, 0, 0,
-                    QStringLiteral("not a metric-db file: expected the magic \"HPCPROF-metricdb__\"") };
+                throw ParseError { QStringLiteral("not a metric-db file: expected the magic \"HPCPROF-metricdb__\""), 0, 0, path };
             const char endian = header[23];
             if (endian != 'b' && endian != 'l')
-                throw Failure { path, 0, 23,
-                    QStringLiteral("unknown byte order '%1' at the end of the magic (expected 'b' or 'l')")
-                        .arg(QString::fromLatin1(header.mid(23, 1).toHex())) };
+                throw ParseError { QStringLiteral("unknown byte order '%1' at the end of the magic (expected 'b' or 'l')")
+                        .arg(QString::fromLatin1(header.mid(23, 1).toHex())), 0, 23, path };
             const bool big = endian == 'b';
             const QByteArray version = header.mid(18, 5);
             if (version != "00.10" && k == 0)
@@ -645,28 +633,24 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
             const quint32 nodes = big ? qFromBigEndian<quint32>(h + 24) : qFromLittleEndian<quint32>(h + 24);
             const quint32 cols = big ? qFromBigEndian<quint32>(h + 28) : qFromLittleEndian<quint32>(h + 28);
             if (static_cast<qint64>(cols) != columns)
-                throw Failure { path, 0, 28,
-                    QStringLiteral("the file has %1 metric column(s); experiment.xml's MetricDBTable describes %2")
+                throw ParseError { QStringLiteral("the file has %1 metric column(s); experiment.xml's MetricDBTable describes %2")
                         .arg(cols)
-                        .arg(columns) };
+                        .arg(columns), 0, 28, path };
             if (nodes < exp.maxId)
-                throw Failure { path, 0, 24,
-                    QStringLiteral("the file has %1 node row(s), but experiment.xml's call tree uses node id %2")
+                throw ParseError { QStringLiteral("the file has %1 node row(s), but experiment.xml's call tree uses node id %2")
                         .arg(nodes)
-                        .arg(exp.maxId) };
+                        .arg(exp.maxId), 0, 24, path };
             const qint64 expected = MetricDbHeader + qint64(nodes) * qint64(cols) * 8;
             if (size != expected)
-                throw Failure { path, 0, std::min(size, expected),
-                    QStringLiteral("the file is %1 bytes; %2 nodes x %3 metrics of 8-byte values need exactly %4")
+                throw ParseError { QStringLiteral("the file is %1 bytes; %2 nodes x %3 metrics of 8-byte values need exactly %4")
                         .arg(size)
                         .arg(nodes)
                         .arg(cols)
-                        .arg(expected) };
+                        .arg(expected), 0, std::min(size, expected), path };
             // Only the rows of the tree's nodes are needed.
             const QByteArray body = file.read(qint64(exp.maxId) * cols * 8);
             if (body.size() != qint64(exp.maxId) * cols * 8)
-                throw Failure { path, 0, MetricDbHeader + body.size(),
-                    QStringLiteral("read error: %1").arg(file.errorString()) };
+                throw ParseError { QStringLiteral("read error: %1").arg(file.errorString()), 0, MetricDbHeader + body.size(), path };
             const uchar* data = reinterpret_cast<const uchar*>(body.constData());
             auto value = [&](quint32 id, qint64 column) {
                 return readDouble(data + ((id - 1) * qint64(cols) + column) * 8, big);
@@ -739,22 +723,8 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
             builder.addMetadata(QStringLiteral("HPCToolkit metrics"), exp.metrics.join(QStringLiteral("; ")));
         for (const auto& [name, location] : exp.locations)
             builder.addMetadata(QStringLiteral("HPCToolkit location ") + name, location);
-    } catch (const Failure& f) {
-        return ReadError { f.file, f.line, f.offset, f.message };
-    } catch (const Cancelled&) {
-        return ReadError { inputPath, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { inputPath, 0, -1, QStringLiteral("out of memory (the database is too large, or corrupt)") };
-    }
-    (void)options;
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = dir.absolutePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

@@ -22,14 +22,11 @@ namespace {
     /// Longer number tokens are refused (the writer's longest is 24 characters).
     constexpr std::size_t MaxNumberLength = 512;
 
-    struct JsonFailure {
-        qint64 line;
-        qint64 column;
-        qint64 offset;
-        QString message;
-    };
-
-    struct Cancelled { };
+    /// A syntax or structure error: where (line, column, byte) and what was expected.
+    ParseError jsonFailure(qint64 line, qint64 column, qint64 offset, const QString& message)
+    {
+        return ParseError { QStringLiteral("column %1 (byte %2): %3").arg(column).arg(offset).arg(message), line, offset };
+    }
 
     /// The bytes of a file, streamed in chunks, with the line, column and byte offset of the next one.
     class JsonByteStream {
@@ -73,8 +70,8 @@ namespace {
             m_pos = m_end = 0;
             const qint64 n = m_file.read(m_buffer.data(), static_cast<qint64>(m_buffer.size()));
             if (n < 0)
-                throw JsonFailure { m_line, column(), offset(),
-                    QStringLiteral("read failed: %1").arg(m_file.errorString()) };
+                throw jsonFailure(m_line, column(), offset(),
+                    QStringLiteral("read failed: %1").arg(m_file.errorString()));
             if (n == 0)
                 return false;
             m_end = static_cast<std::size_t>(n);
@@ -111,7 +108,7 @@ namespace {
 
         [[noreturn]] void fail(const QString& message) const
         {
-            throw JsonFailure { m_in.line(), m_in.column(), m_in.offset(), message };
+            throw jsonFailure(m_in.line(), m_in.column(), m_in.offset(), message);
         }
 
         int peekToken()
@@ -1093,17 +1090,11 @@ TrialResult JsonReader::read(const QString& path, const ReadOptions& options, Pr
     if (!file.open(QIODevice::ReadOnly))
         return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
     progress.setStage(QStringLiteral("Reading JSON"), file.size());
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the JSON trial") };
+    return guarded<std::shared_ptr<Trial>>(job, [&] {
         JsonLoader loader(path, file, progress);
         return loader.load();
-    } catch (const JsonFailure& e) {
-        return ReadError { path, e.line, e.offset,
-            QStringLiteral("column %1 (byte %2): %3").arg(e.column).arg(e.offset).arg(e.message) };
-    } catch (const Cancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory while reading the JSON trial") };
-    }
+    });
 }
 
 } // namespace parallax

@@ -97,13 +97,6 @@ constexpr int MaxLevel = 4096;
 constexpr double Rounding = 0.011;
 constexpr double MaxMagnitude = 1e60;
 
-struct MpipError {
-    qint64 line;
-    QString message;
-    qint64 offset = -1;
-};
-
-struct Cancelled { };
 
 using Tokens = std::vector<std::string_view>;
 
@@ -314,7 +307,7 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const QString& message) const { throw MpipError { m_line, message }; }
+    [[noreturn]] void fail(const QString& message) const { throw ParseError::atLine(m_line, message); }
 
     void headerLine(std::string_view rest)
     {
@@ -650,9 +643,9 @@ public:
     void run()
     {
         if (!m_report.hasMpiTime)
-            throw MpipError { 0, QStringLiteral("no '@--- MPI Time (seconds) ---' section") };
+            throw ParseError::atLine(0, QStringLiteral("no '@--- MPI Time (seconds) ---' section"));
         if (!m_report.hasTimeStats)
-            throw MpipError { 0, QStringLiteral("no '@--- Callsite Time statistics ---' section") };
+            throw ParseError::atLine(0, QStringLiteral("no '@--- Callsite Time statistics ---' section"));
         m_builder.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
         nameCallsites();
         addThreads();
@@ -686,7 +679,7 @@ private:
             for (auto it = site.frames.rbegin(); it != site.frames.rend(); ++it)
                 parts << component(it->second, m_arrows);
             if (site.call.isEmpty())
-                throw MpipError { site.lineNo, QStringLiteral("call site %1 has no level 0 row (the MPI call)").arg(id) };
+                throw ParseError::atLine(site.lineNo, QStringLiteral("call site %1 has no level 0 row (the MPI call)").arg(id));
             const QString flat = mpiName(site.call);
             parts << flat;
             const QString path = parts.join(QStringLiteral(" => "));
@@ -725,7 +718,7 @@ private:
             ranks.push_back(rank);
         std::sort(ranks.begin(), ranks.end());
         if (ranks.empty())
-            throw MpipError { 0, QStringLiteral("the report has no MPI task (no row in the MPI Time section)") };
+            throw ParseError::atLine(0, QStringLiteral("the report has no MPI task (no row in the MPI Time section)"));
         for (int r : ranks)
             m_thread[r] = m_builder.addThread({ r, 0, 0 });
         if (!extra.empty())
@@ -750,8 +743,8 @@ private:
                 for (const StatRow& r : *rows) {
                     const auto site = m_report.callsites.find(r.site);
                     if (site == m_report.callsites.end())
-                        throw MpipError { r.line,
-                            QStringLiteral("call site %1 is not in the Callsites section").arg(r.site) };
+                        throw ParseError::atLine(r.line,
+                            QStringLiteral("call site %1 is not in the Callsites section").arg(r.site));
                     if (site->second.call != r.name && mpiName(site->second.call) != mpiName(r.name))
                         names.add(QStringLiteral("line %1: '%2' for site %3 ('%4')")
                                       .arg(r.line)
@@ -760,12 +753,12 @@ private:
                                       .arg(site->second.call));
                     const auto [it, inserted] = seen.emplace(std::make_pair(r.site, r.rank), r.line);
                     if (!inserted)
-                        throw MpipError { r.line,
+                        throw ParseError::atLine(r.line,
                             QStringLiteral("site %1, rank %2 is listed twice in '%3' (first on line %4)")
                                 .arg(r.site)
                                 .arg(r.rank < 0 ? QStringLiteral("*") : QString::number(r.rank))
                                 .arg(QLatin1String(StatTitles[kind]))
-                                .arg(it->second) };
+                                .arg(it->second));
                 }
             }
         }
@@ -990,7 +983,7 @@ qint64 forEachLine(GzipInput& input, const QString& path, Progress& progress, On
             throw Cancelled {};
         const qint64 n = input.read(buffer.data(), buffer.size());
         if (n < 0)
-            throw MpipError { lineNo + 1, input.error(), input.errorOffset() };
+            throw ParseError::atLine(lineNo + 1, input.error(), input.errorOffset());
         if (n == 0)
             break;
         std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
@@ -999,7 +992,7 @@ qint64 forEachLine(GzipInput& input, const QString& path, Progress& progress, On
             if (nl == std::string_view::npos) {
                 pending.append(chunk);
                 if (pending.size() > MaxLineBytes)
-                    throw MpipError { lineNo + 1, QStringLiteral("a line longer than %1 bytes").arg(MaxLineBytes) };
+                    throw ParseError::atLine(lineNo + 1, QStringLiteral("a line longer than %1 bytes").arg(MaxLineBytes));
                 break;
             }
             ++lineNo;
@@ -1008,7 +1001,7 @@ qint64 forEachLine(GzipInput& input, const QString& path, Progress& progress, On
             } else {
                 pending.append(chunk.substr(0, nl));
                 if (pending.size() > MaxLineBytes)
-                    throw MpipError { lineNo, QStringLiteral("a line longer than %1 bytes").arg(MaxLineBytes) };
+                    throw ParseError::atLine(lineNo, QStringLiteral("a line longer than %1 bytes").arg(MaxLineBytes));
                 onLine(std::string_view(pending), lineNo);
                 pending.clear();
             }
@@ -1054,7 +1047,8 @@ TrialResult MpipReader::read(const QString& path, const ReadOptions& options, Pr
         return ReadError { path, 0, -1, QStringLiteral("not a file; an mpiP report is one text file") };
     TrialBuilder builder(info.fileName());
     QStringList warnings;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the report is too large, or corrupt)"), {}, {} };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         progress.setStage(QStringLiteral("Reading mpiP report"), info.size());
         GzipInput input(progress, ChunkSize);
         const QString openError = input.open(path);
@@ -1070,21 +1064,8 @@ TrialResult MpipReader::read(const QString& path, const ReadOptions& options, Pr
         parser.finish(last);
         progress.setStage(QStringLiteral("Building the trial"), 0);
         Assembler(report, builder, warnings, progress).run();
-    } catch (const MpipError& e) {
-        return ReadError { path, e.line, e.offset, e.message };
-    } catch (const Cancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory (the report is too large, or corrupt)") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

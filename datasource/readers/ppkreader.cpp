@@ -42,12 +42,6 @@ constexpr std::int32_t MaxMetrics = 4096;
 constexpr std::int32_t MaxGroups = 4096;
 
 /// A decoding failure at a byte offset of the uncompressed stream. Thrown inside the reader only.
-struct PpkError {
-    qint64 offset;
-    QString message;
-};
-
-struct Cancelled { };
 
 std::uint32_t loadU32(const char* p)
 {
@@ -65,14 +59,9 @@ double loadF64(const char* p)
     return std::bit_cast<double>(qFromBigEndian(v));
 }
 
-bool isGzipMagic(const char* p)
-{
-    return static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
-}
-
 constexpr char PpkMagic[6] = { 0, 'P', 0, 'P', 0, 'K' };
 
-/// The uncompressed stream of a file (GzipInput), with its errors as PpkError at the offset of the
+/// The uncompressed stream of a file (GzipInput), with its errors as ParseError at the offset of the
 /// uncompressed stream.
 class Inflater {
 public:
@@ -92,7 +81,7 @@ public:
     {
         const qint64 n = m_input.read(dst, max);
         if (n < 0)
-            throw PpkError { m_input.produced(), m_input.error() };
+            throw ParseError::at(m_input.produced(), m_input.error());
         return static_cast<std::size_t>(n);
     }
 
@@ -174,7 +163,7 @@ private:
                     }
                     n += got;
                 }
-            } catch (const PpkError& e) {
+            } catch (const ParseError& e) {
                 std::lock_guard lock(m_mutex);
                 if (n > 0)
                     m_full.emplace_back(std::move(buffer), n);
@@ -184,7 +173,7 @@ private:
                 break;
             } catch (const std::bad_alloc&) {
                 std::lock_guard lock(m_mutex);
-                m_error = PpkError { -1, QStringLiteral("out of memory while inflating") };
+                m_error = ParseError::at(-1, QStringLiteral("out of memory while inflating"));
                 m_finished = true;
                 m_cv.notify_all();
                 break;
@@ -208,7 +197,7 @@ private:
     std::condition_variable m_cv;
     std::vector<std::vector<char>> m_free;
     std::deque<std::pair<std::vector<char>, std::size_t>> m_full;
-    std::optional<PpkError> m_error;
+    std::optional<ParseError> m_error;
     bool m_finished = false;
     bool m_stop = false;
     std::vector<char> m_current;
@@ -246,7 +235,7 @@ private:
     qint64 offset() const { return m_base + (m_pos - m_window.data()); }
     std::size_t available() const { return static_cast<std::size_t>(m_end - m_pos); }
 
-    [[noreturn]] void fail(qint64 at, const QString& message) const { throw PpkError { at, message }; }
+    [[noreturn]] void fail(qint64 at, const QString& message) const { throw ParseError::at(at, message); }
 
     /// Makes `n` bytes available at m_pos, or fails saying what was expected there.
     void need(std::size_t n, const QString& what)
@@ -1006,7 +995,8 @@ TrialResult PpkReader::read(const QString& path, const ReadOptions& options, Pro
 
     TrialBuilder builder(info.fileName());
     QStringList warnings;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the packed profile"), {}, {} };
+    return guardedRead(*this, job, builder, warnings, [&] {
         // Inflate on a second thread when allowed: it costs about as much as decoding. By default
         // only for larger files: below that, starting the thread costs more than it saves
         // (measured on the wrf sample). threads >= 2 asks for it explicitly.
@@ -1017,30 +1007,19 @@ TrialResult PpkReader::read(const QString& path, const ReadOptions& options, Pro
         if (pipelined)
             pipe.emplace(inflater);
         Parser parser(inflater, pipe ? &*pipe : nullptr, progress, builder);
-        parser.parse();
+        try {
+            parser.parse();
+        } catch (ParseError& e) {
+            if (e.offset >= 0) {
+                const QString where
+                    = inflater.isGzip() ? QStringLiteral("of the uncompressed stream") : QStringLiteral("of the file");
+                e.message = QStringLiteral("%1 (at byte %2 %3)").arg(e.message).arg(e.offset).arg(where);
+            }
+            throw;
+        }
         warnings = parser.warnings;
-    } catch (const PpkError& e) {
-        if (e.offset < 0)
-            return ReadError { path, 0, -1, e.message };
-        const QString where
-            = inflater.isGzip() ? QStringLiteral("of the uncompressed stream") : QStringLiteral("of the file");
-        return ReadError { path, 0, e.offset,
-            QStringLiteral("%1 (at byte %2 %3)").arg(e.message).arg(e.offset).arg(where) };
-    } catch (const Cancelled&) {
-        return ReadError { path, 0, -1, QStringLiteral("cancelled") };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory while reading the packed profile") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    progress.setStage(QStringLiteral("Building the trial"), 0);
-    return builder.build();
+        progress.setStage(QStringLiteral("Building the trial"), 0);
+    });
 }
 
 } // namespace parallax

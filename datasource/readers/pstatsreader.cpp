@@ -79,11 +79,6 @@ namespace {
 constexpr qint64 MaxFileBytes = qint64(1) << 30;
 constexpr int MaxDepth = 100;
 
-struct PstatsError {
-    qint64 offset;
-    QString message;
-};
-
 struct Value;
 using ValuePtr = std::shared_ptr<const Value>;
 
@@ -140,7 +135,7 @@ public:
     {
         const qint64 start = m_pos;
         if (depth > MaxDepth)
-            throw PstatsError { start, QStringLiteral("objects nested deeper than %1 levels").arg(MaxDepth) };
+            throw ParseError::at(start, QStringLiteral("objects nested deeper than %1 levels").arg(MaxDepth));
         need(1, "a type code");
         const unsigned char code = m_data[m_pos++];
         const bool flagged = (code & 0x80) != 0;
@@ -149,21 +144,21 @@ public:
             m_python3 = true;
             const qint64 index = i32("a reference index");
             if (index < 0 || index >= static_cast<qint64>(m_refs.size()))
-                throw PstatsError { start,
-                    QStringLiteral("reference %1 to an object that was not read (%2 so far)").arg(index).arg(m_refs.size()) };
+                throw ParseError::at(start,
+                    QStringLiteral("reference %1 to an object that was not read (%2 so far)").arg(index).arg(m_refs.size()));
             if (!m_refs[static_cast<std::size_t>(index)])
-                throw PstatsError { start,
-                    QStringLiteral("reference %1 to an object that is still being read").arg(index) };
+                throw ParseError::at(start,
+                    QStringLiteral("reference %1 to an object that is still being read").arg(index));
             return m_refs[static_cast<std::size_t>(index)];
         }
         if (type == 'R') {
             m_python2 = true;
             const qint64 index = i32("an interned-string index");
             if (index < 0 || index >= static_cast<qint64>(m_interned.size()))
-                throw PstatsError { start,
+                throw ParseError::at(start,
                     QStringLiteral("string reference %1 to a string that was not read (%2 so far)")
                         .arg(index)
-                        .arg(m_interned.size()) };
+                        .arg(m_interned.size()));
             return m_interned[static_cast<std::size_t>(index)];
         }
         std::size_t slot = 0;
@@ -231,8 +226,8 @@ public:
                 m_python3 = true;
             const qint64 length = (type == 'z' || type == 'Z') ? u8("a string length") : i32("a string length");
             if (length < 0 || length > m_size - m_pos)
-                throw PstatsError { start,
-                    QStringLiteral("a string of %1 bytes does not fit in the %2 bytes left").arg(length).arg(m_size - m_pos) };
+                throw ParseError::at(start,
+                    QStringLiteral("a string of %1 bytes does not fit in the %2 bytes left").arg(length).arg(m_size - m_pos));
             const char* p = reinterpret_cast<const char*>(m_data + m_pos);
             const bool ascii = type == 'a' || type == 'A' || type == 'z' || type == 'Z';
             v->kind = Value::Kind::String;
@@ -250,8 +245,8 @@ public:
             const qint64 count = type == ')' ? u8("a tuple size") : i32("a container size");
             // Every item takes at least one byte.
             if (count < 0 || count > m_size - m_pos)
-                throw PstatsError { start,
-                    QStringLiteral("a container of %1 items does not fit in the %2 bytes left").arg(count).arg(m_size - m_pos) };
+                throw ParseError::at(start,
+                    QStringLiteral("a container of %1 items does not fit in the %2 bytes left").arg(count).arg(m_size - m_pos));
             v->kind = type == '(' || type == ')' ? Value::Kind::Tuple
                 : type == '['                   ? Value::Kind::List
                                                 : Value::Kind::Set;
@@ -274,10 +269,10 @@ public:
             break;
         }
         default:
-            throw PstatsError { start,
+            throw ParseError::at(start,
                 QStringLiteral("unknown or unsupported marshal type code 0x%1 ('%2')")
                     .arg(code, 2, 16, QLatin1Char('0'))
-                    .arg(code >= 0x20 && code < 0x7f ? QString(QLatin1Char(type)) : QStringLiteral("?")) };
+                    .arg(code >= 0x20 && code < 0x7f ? QString(QLatin1Char(type)) : QStringLiteral("?")));
         }
         if (flagged)
             m_refs[slot] = v;
@@ -301,11 +296,11 @@ private:
     void need(qint64 n, const char* what) const
     {
         if (m_size - m_pos < n)
-            throw PstatsError { m_pos,
+            throw ParseError::at(m_pos,
                 QStringLiteral("the data ends at byte %1 while reading %2 (%3 more bytes expected)")
                     .arg(m_size)
                     .arg(QLatin1String(what))
-                    .arg(n - (m_size - m_pos)) };
+                    .arg(n - (m_size - m_pos)));
     }
     std::uint64_t le(int bytes)
     {
@@ -342,8 +337,8 @@ private:
         textnumber::NumberRange range;
         const auto parsed = textnumber::parseDouble(std::string_view(p, static_cast<std::size_t>(n)), &range);
         if (!parsed || range != textnumber::NumberRange::InRange)
-            throw PstatsError { start,
-                QStringLiteral("'%1' is not a float").arg(QString::fromLatin1(p, static_cast<qsizetype>(n))) };
+            throw ParseError::at(start,
+                QStringLiteral("'%1' is not a float").arg(QString::fromLatin1(p, static_cast<qsizetype>(n))));
         m_pos += n;
         return *parsed;
     }
@@ -353,14 +348,14 @@ private:
         const qint64 n = i32("a long size");
         const qint64 digits = n < 0 ? -n : n;
         if (digits > (m_size - m_pos) / 2)
-            throw PstatsError { start,
-                QStringLiteral("a long of %1 digits does not fit in the %2 bytes left").arg(digits).arg(m_size - m_pos) };
+            throw ParseError::at(start,
+                QStringLiteral("a long of %1 digits does not fit in the %2 bytes left").arg(digits).arg(m_size - m_pos));
         double value = 0;
         double scale = 1;
         for (qint64 i = 0; i < digits; ++i) {
             const auto d = static_cast<unsigned>(le(2));
             if (d >= 1u << 15)
-                throw PstatsError { m_pos - 2, QStringLiteral("long digit %1 is out of range (0..32767)").arg(d) };
+                throw ParseError::at(m_pos - 2, QStringLiteral("long digit %1 is out of range (0..32767)").arg(d));
             value += d * scale;
             scale *= 32768.0;
         }
@@ -388,9 +383,9 @@ FunctionKey functionKey(const ValuePtr& v, const char* role)
     const bool ok = v->kind == Value::Kind::Tuple && v->items.size() == 3 && v->items[0]->kind == Value::Kind::String
         && v->items[1]->kind == Value::Kind::Int && v->items[2]->kind == Value::Kind::String;
     if (!ok)
-        throw PstatsError { v->offset,
+        throw ParseError::at(v->offset,
             QStringLiteral("expected a (file, line, function name) tuple as %1, found %2")
-                .arg(QLatin1String(role), describe(*v)) };
+                .arg(QLatin1String(role), describe(*v)));
     return { v->items[0]->text, static_cast<qint64>(v->items[1]->number), v->items[2]->text };
 }
 
@@ -440,8 +435,8 @@ public:
     void run(const ValuePtr& top, const QString& dialect)
     {
         if (top->kind != Value::Kind::Dict)
-            throw PstatsError { top->offset,
-                QStringLiteral("expected the stats dict ('{') of a pstats dump, found %1").arg(describe(*top)) };
+            throw ParseError::at(top->offset,
+                QStringLiteral("expected the stats dict ('{') of a pstats dump, found %1").arg(describe(*top)));
         const std::size_t n = top->items.size() / 2;
         m_functions.reserve(n);
         QHash<QString, std::size_t> byName;
@@ -452,10 +447,10 @@ public:
                 && entry->items[1]->isNumber() && entry->items[2]->isNumber() && entry->items[3]->isNumber()
                 && entry->items[4]->kind == Value::Kind::Dict;
             if (!ok)
-                throw PstatsError { entry->offset,
+                throw ParseError::at(entry->offset,
                     QStringLiteral("expected the (primitive calls, calls, tottime, cumtime, callers dict) tuple of "
                                    "'%1', found %2")
-                        .arg(key.function, describe(*entry)) };
+                        .arg(key.function, describe(*entry)));
             Function f;
             f.name = eventName(key, m_arrows);
             f.file = key.file;
@@ -475,8 +470,8 @@ public:
             const std::size_t edges = callers.items.size() / 2;
             m_edgeBudget -= static_cast<qint64>(edges);
             if (m_edgeBudget < 0)
-                throw PstatsError { callers.offset,
-                    QStringLiteral("more caller entries than the file can hold (callers dicts shared by reference?)") };
+                throw ParseError::at(callers.offset,
+                    QStringLiteral("more caller entries than the file can hold (callers dicts shared by reference?)"));
             for (std::size_t k = 0; k < edges; ++k) {
                 const FunctionKey key = functionKey(callers.items[2 * k], "a caller key");
                 const ValuePtr& value = callers.items[2 * k + 1];
@@ -491,10 +486,10 @@ public:
                     e.calls = number(*value, false);
                     ++m_countOnlyEdges;
                 } else {
-                    throw PstatsError { value->offset,
+                    throw ParseError::at(value->offset,
                         QStringLiteral("expected the (calls, primitive calls, tottime, cumtime) tuple or a call count "
                                        "of the caller '%1' of '%2', found %3")
-                            .arg(key.function, m_functions[i].name, describe(*value)) };
+                            .arg(key.function, m_functions[i].name, describe(*value)));
                 }
                 const auto it = byName.constFind(e.callerName);
                 if (it == byName.cend()) {
@@ -638,7 +633,8 @@ TrialResult PstatsReader::read(const QString& path, const ReadOptions& options, 
     progress.setStage(QStringLiteral("Reading pstats"), info.size());
     TrialBuilder builder(info.fileName());
     QStringList warnings;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the dump is too large, or corrupt)"), {}, {} };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
@@ -661,19 +657,8 @@ TrialResult PstatsReader::read(const QString& path, const ReadOptions& options, 
             return ReadError { path, 0, -1, QStringLiteral("cancelled") };
         builder.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
         Assembler(builder, warnings, data.size()).run(top, decoder.dialect());
-    } catch (const PstatsError& e) {
-        return ReadError { path, 0, e.offset, e.message };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory (the dump is too large, or corrupt)") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = info.absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

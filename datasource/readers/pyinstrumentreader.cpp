@@ -42,11 +42,6 @@ namespace parallax {
 
 namespace {
 
-    struct Failure {
-        qint64 offset;
-        QString message;
-    };
-
 } // namespace
 
 int PyinstrumentReader::sniff(const QString& path) const
@@ -68,15 +63,16 @@ TrialResult PyinstrumentReader::read(const QString& path, const ReadOptions& opt
         return *error;
     TrialBuilder builder(QFileInfo(path).fileName());
     QStringList warnings;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory"), {}, [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         if (!doc.isObject())
-            throw Failure { 0, QStringLiteral("expected a JSON object with a \"root_frame\" (pyinstrument -r json)") };
+            throw ParseError::at(0, QStringLiteral("expected a JSON object with a \"root_frame\" (pyinstrument -r json)"));
         const QJsonObject top = doc.object();
         const QJsonValue rootValue = top.value(QLatin1String("root_frame"));
         if (!rootValue.isObject())
-            throw Failure { JsonInput::offsetOfKey(text, "root_frame"),
+            throw ParseError::at(JsonInput::offsetOfKey(text, "root_frame"),
                 QStringLiteral("expected \"root_frame\" to be a frame object (function, file_path_short, time, "
-                               "children)") };
+                               "children)"));
         CallTreeEvents tree(1);
         std::vector<double> time; // per node
         std::vector<double> childTime;
@@ -89,18 +85,18 @@ TrialResult PyinstrumentReader::read(const QString& path, const ReadOptions& opt
         std::size_t negative = 0;
         while (!stack.empty()) {
             if (progress.isCancelled())
-                throw Failure { 0, QStringLiteral("cancelled") };
+                throw Cancelled {};
             Pending p = std::move(stack.back());
             stack.pop_back();
             const QJsonObject& f = p.frame;
             const QJsonValue function = f.value(QLatin1String("function"));
             const QJsonValue t = f.value(QLatin1String("time"));
             if (!function.isString())
-                throw Failure { JsonInput::offsetOfKey(text, "function"),
-                    QStringLiteral("frame %1: expected a string \"function\"").arg(p.where) };
+                throw ParseError::at(JsonInput::offsetOfKey(text, "function"),
+                    QStringLiteral("frame %1: expected a string \"function\"").arg(p.where));
             if (!t.isDouble())
-                throw Failure { JsonInput::offsetOfKey(text, "time"),
-                    QStringLiteral("frame %1 (%2): expected a number \"time\"").arg(p.where, function.toString()) };
+                throw ParseError::at(JsonInput::offsetOfKey(text, "time"),
+                    QStringLiteral("frame %1 (%2): expected a number \"time\"").arg(p.where, function.toString()));
             QString file = f.value(QLatin1String("file_path_short")).toString();
             if (file.isEmpty())
                 file = f.value(QLatin1String("file_path")).toString();
@@ -119,15 +115,15 @@ TrialResult PyinstrumentReader::read(const QString& path, const ReadOptions& opt
                 childTime[p.parent] += t.toDouble();
             const QJsonValue children = f.value(QLatin1String("children"));
             if (!children.isUndefined() && !children.isNull() && !children.isArray())
-                throw Failure { JsonInput::offsetOfKey(text, "children"),
+                throw ParseError::at(JsonInput::offsetOfKey(text, "children"),
                     QStringLiteral("frame %1 (%2): expected \"children\" to be an array")
-                        .arg(p.where, function.toString()) };
+                        .arg(p.where, function.toString()));
             const QJsonArray kids = children.toArray();
             // Pushed in reverse so that they are added in document order (depth-first pre-order).
             for (qsizetype k = kids.size(); k-- > 0;) {
                 if (!kids[k].isObject())
-                    throw Failure { JsonInput::offsetOfKey(text, "children"),
-                        QStringLiteral("frame %1.children[%2]: expected a frame object").arg(p.where).arg(k) };
+                    throw ParseError::at(JsonInput::offsetOfKey(text, "children"),
+                        QStringLiteral("frame %1.children[%2]: expected a frame object").arg(p.where).arg(k));
                 stack.push_back({ kids[k].toObject(), node, p.where + QStringLiteral(".children[%1]").arg(k) });
             }
         }
@@ -135,7 +131,7 @@ TrialResult PyinstrumentReader::read(const QString& path, const ReadOptions& opt
         const ThreadIndex thread = builder.addThread(ThreadKey { 0, 0, 0 });
         QString error;
         if (!tree.createEvents(builder, warnings, error))
-            throw Failure { 0, error };
+            throw ParseError::at(0, error);
         CallTreeEvents::ThreadValues values;
         values.reset(tree.nodeCount(), 1);
         double mostNegative = 0;
@@ -162,19 +158,8 @@ TrialResult PyinstrumentReader::read(const QString& path, const ReadOptions& opt
                 builder.addMetadata(QStringLiteral("pyinstrument ") + it.key(), value);
         }
         builder.addMetadata(QStringLiteral("pyinstrument frames"), QString::number(tree.nodeCount()));
-    } catch (const Failure& f) {
-        return ReadError { path, JsonInput::lineOf(text, f.offset), f.offset, f.message };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = QFileInfo(path).absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/reader.h"
 
+#include "datasource/model/trialbuilder.h"
+
+#include <QFileInfo>
+
 namespace parallax {
 
 QString ReadError::toString() const
@@ -14,6 +18,19 @@ QString ReadError::toString() const
     if (where.isEmpty())
         return message;
     return where + QStringLiteral(": ") + message;
+}
+
+TrialResult finishRead(const Reader& reader, const ReadJob& job, TrialBuilder& builder, const QStringList& warnings)
+{
+    for (const QString& w : warnings)
+        builder.addWarning(w);
+    Provenance provenance;
+    provenance.operation = QStringLiteral("read");
+    provenance.source = job.source.isEmpty() ? QFileInfo(job.path).absoluteFilePath() : job.source;
+    provenance.reader = reader.name();
+    provenance.options = job.options;
+    builder.setProvenance(provenance);
+    return builder.build();
 }
 
 } // namespace parallax

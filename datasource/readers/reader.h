@@ -8,8 +8,14 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
+#include <functional>
 #include <memory>
+#include <new>
 #include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 
 namespace parallax {
@@ -57,6 +63,147 @@ private:
 };
 
 using TrialResult = Result<std::shared_ptr<Trial>>;
+
+/// A parse failure, thrown from inside a reader's parse body and turned into a ReadError by
+/// guardedRead(). `message` is the complete text the reader prints (what was expected, what was
+/// found); `line` (1-based) or `offset` say where; `file` is empty for the path being read, or names
+/// the file of a directory format (a TAU profile.N.C.T, an HPCToolkit metric database) that failed.
+struct ParseError {
+    ParseError(QString message_, qint64 line_ = 0, qint64 offset_ = -1, QString file_ = {})
+        : message(std::move(message_))
+        , line(line_)
+        , offset(offset_)
+        , file(std::move(file_))
+    {
+    }
+
+    QString message;
+    qint64 line = 0;
+    qint64 offset = -1;
+    QString file;
+
+    /// A failure at byte `offset` (the line found later, if the ReadJob can).
+    static ParseError at(qint64 offset, const QString& message) { return ParseError { message, 0, offset }; }
+    /// A failure at a 1-based line (and, when known, byte offset).
+    static ParseError atLine(qint64 line, const QString& message, qint64 offset = -1)
+    {
+        return ParseError { message, line, offset };
+    }
+    /// "expected <what>, found <found>" at a line or offset.
+    static ParseError expected(const QString& what, const QString& found, qint64 line = 0, qint64 offset = -1)
+    {
+        return ParseError { QStringLiteral("expected %1, found %2").arg(what, found), line, offset };
+    }
+};
+
+/// Throws a ParseError (the readers' `fail(...)`).
+[[noreturn]] inline void parseFail(const QString& message, qint64 line = 0, qint64 offset = -1)
+{
+    throw ParseError { message, line, offset };
+}
+
+/// Thrown from a parse body when the user cancelled; guardedRead() reports "cancelled".
+struct Cancelled { };
+
+inline void throwIfCancelled(const Progress& progress)
+{
+    if (progress.isCancelled())
+        throw Cancelled {};
+}
+
+/// Text for error messages: `s` in single quotes, cut to `max` characters ("..."), control
+/// characters shown as '?'.
+inline QString quoted(QStringView s, qsizetype max = 80)
+{
+    QString out = s.left(max).toString();
+    for (QChar& c : out)
+        if (c.unicode() < 0x20)
+            c = QLatin1Char('?');
+    if (s.size() > max)
+        out += QStringLiteral("...");
+    return QLatin1Char('\'') + out + QLatin1Char('\'');
+}
+
+/// quoted() of Latin-1 bytes.
+inline QString quoted(std::string_view s, qsizetype max = 80)
+{
+    const auto n = std::min<std::size_t>(s.size(), static_cast<std::size_t>(max) + 1);
+    return quoted(QString::fromLatin1(s.data(), static_cast<qsizetype>(n)), max);
+}
+
+class Reader;
+class TrialBuilder;
+
+/// What guardedRead() needs besides the parse body.
+struct ReadJob {
+    ReadJob(QString path_, QString source_ = {},
+        QString outOfMemory_ = QStringLiteral("out of memory (the profile is too large, or corrupt)"),
+        QStringList options_ = {}, std::function<qint64(qint64)> lineOf_ = {})
+        : path(std::move(path_))
+        , source(std::move(source_))
+        , outOfMemory(std::move(outOfMemory_))
+        , options(std::move(options_))
+        , lineOf(std::move(lineOf_))
+    {
+    }
+
+    /// The path errors name (unless a ParseError names its own file).
+    QString path;
+    /// provenance.source; empty: the absolute path of `path`.
+    QString source;
+    /// The message when memory runs out.
+    QString outOfMemory;
+    /// provenance.options.
+    QStringList options;
+    /// For readers whose errors carry only a byte offset: the line of an offset (0 when unknown).
+    std::function<qint64(qint64)> lineOf;
+
+    ReadError error(const ParseError& e) const
+    {
+        qint64 line = e.line;
+        if (line <= 0 && e.offset >= 0 && lineOf)
+            line = lineOf(e.offset);
+        return ReadError { e.file.isEmpty() ? path : e.file, line, e.offset, e.message };
+    }
+};
+
+/// Runs `body` and turns what it throws into a ReadError: ParseError (where and what), Cancelled
+/// ("cancelled") and std::bad_alloc (job.outOfMemory). `body` returns T (the result) or a
+/// ReadError; the value is returned as is.
+template <typename T, typename Body> Result<T> guarded(const ReadJob& job, Body&& body)
+{
+    try {
+        return body();
+    } catch (const ParseError& e) {
+        return job.error(e);
+    } catch (const Cancelled&) {
+        return ReadError { job.path, 0, -1, QStringLiteral("cancelled") };
+    } catch (const std::bad_alloc&) {
+        return ReadError { job.path, 0, -1, job.outOfMemory };
+    }
+}
+
+/// The end of every read: the warnings onto the builder, provenance (operation "read", the
+/// source, the reader's name, its options), and the built trial.
+TrialResult finishRead(const Reader& reader, const ReadJob& job, TrialBuilder& builder, const QStringList& warnings);
+
+/// The guarded read every reader uses: runs the parse `body` (which fills `builder` and `warnings`
+/// and either returns nothing or a std::optional<ReadError> for an early refusal) under guarded(),
+/// then finishRead().
+template <typename Body>
+TrialResult guardedRead(
+    const Reader& reader, const ReadJob& job, TrialBuilder& builder, QStringList& warnings, Body&& body)
+{
+    return guarded<std::shared_ptr<Trial>>(job, [&]() -> TrialResult {
+        if constexpr (std::is_void_v<std::invoke_result_t<Body&>>) {
+            body();
+        } else {
+            if (std::optional<ReadError> early = body())
+                return std::move(*early);
+        }
+        return finishRead(reader, job, builder, warnings);
+    });
+}
 
 /// Turns bytes into a Trial. One subclass per format, registered in ReaderRegistry.
 class Reader {

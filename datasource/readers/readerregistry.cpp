@@ -25,22 +25,29 @@ namespace parallax {
 
 ReaderRegistry::ReaderRegistry()
 {
-    m_readers.push_back(std::make_unique<TauReader>());
-    m_readers.push_back(std::make_unique<PpkReader>());
-    m_readers.push_back(std::make_unique<SnapshotReader>());
-    m_readers.push_back(std::make_unique<CubeReader>());
-    m_readers.push_back(std::make_unique<HpcToolkitReader>());
-    m_readers.push_back(std::make_unique<TimemoryReader>());
-    m_readers.push_back(std::make_unique<HatchetJsonReader>());
-    m_readers.push_back(std::make_unique<PyinstrumentReader>());
-    m_readers.push_back(std::make_unique<GprofReader>());
-    m_readers.push_back(std::make_unique<DotReader>());
-    m_readers.push_back(std::make_unique<MpipReader>());
-    m_readers.push_back(std::make_unique<PstatsReader>());
-    m_readers.push_back(std::make_unique<CsvReader>());
-    m_readers.push_back(std::make_unique<JsonReader>());
-    m_readers.push_back(std::make_unique<CaliReader>());
-    m_readers.push_back(std::make_unique<CaliJsonReader>());
+    // One line per format: the reader and, for formats TAUdb knows, its data_source table id
+    // (docs/FORMATS.md §7.1).
+    add(std::make_unique<TauReader>(), 1);
+    add(std::make_unique<PpkReader>(), 0);
+    add(std::make_unique<SnapshotReader>(), 10);
+    add(std::make_unique<CubeReader>(), 8);
+    add(std::make_unique<HpcToolkitReader>(), 9);
+    add(std::make_unique<TimemoryReader>());
+    add(std::make_unique<HatchetJsonReader>());
+    add(std::make_unique<PyinstrumentReader>());
+    add(std::make_unique<GprofReader>(), 5);
+    add(std::make_unique<DotReader>());
+    add(std::make_unique<MpipReader>(), 3);
+    add(std::make_unique<PstatsReader>());
+    add(std::make_unique<CsvReader>());
+    add(std::make_unique<JsonReader>());
+    add(std::make_unique<CaliReader>());
+    add(std::make_unique<CaliJsonReader>());
+}
+
+void ReaderRegistry::add(std::unique_ptr<Reader> reader, int taudbDataSource)
+{
+    m_entries.push_back({ std::move(reader), taudbDataSource });
 }
 
 const ReaderRegistry& ReaderRegistry::instance()
@@ -51,7 +58,7 @@ const ReaderRegistry& ReaderRegistry::instance()
 
 const Reader* ReaderRegistry::find(const QString& name) const
 {
-    for (const auto& reader : m_readers)
+    for (const auto& [reader, taudb] : m_entries)
         if (reader->name() == name)
             return reader.get();
     return nullptr;
@@ -61,7 +68,7 @@ const Reader* ReaderRegistry::detect(const QString& path) const
 {
     const Reader* best = nullptr;
     int bestScore = 0;
-    for (const auto& reader : m_readers) {
+    for (const auto& [reader, taudb] : m_entries) {
         const int score = reader->sniff(path);
         if (score > bestScore) {
             best = reader.get();
@@ -74,9 +81,20 @@ const Reader* ReaderRegistry::detect(const QString& path) const
 std::vector<const Reader*> ReaderRegistry::readers() const
 {
     std::vector<const Reader*> out;
-    for (const auto& reader : m_readers)
+    for (const auto& [reader, taudb] : m_entries)
         out.push_back(reader.get());
     return out;
+}
+
+int ReaderRegistry::taudbDataSource(const QString& readerName) const
+{
+    QString name = readerName.toLower();
+    if (name == QLatin1String("cubex"))
+        name = QStringLiteral("cube");
+    for (const auto& entry : m_entries)
+        if (entry.reader->name() == name)
+            return entry.taudbDataSource;
+    return NoTaudbDataSource;
 }
 
 TrialResult ReaderRegistry::read(
@@ -89,7 +107,7 @@ TrialResult ReaderRegistry::read(
         reader = find(format);
         if (!reader) {
             QStringList known;
-            for (const auto& r : m_readers)
+            for (const auto& [r, taudb] : m_entries)
                 known << r->name();
             return ReadError { path, 0, -1,
                 QStringLiteral("unknown format '%1' (known: %2)").arg(format, known.join(QStringLiteral(", "))) };
@@ -98,7 +116,7 @@ TrialResult ReaderRegistry::read(
         reader = detect(path);
         if (!reader) {
             QStringList supported;
-            for (const auto& r : m_readers)
+            for (const auto& [r, taudb] : m_entries)
                 supported.append(QStringLiteral("%1 (%2: %3)")
                                      .arg(r->description(), r->name(), r->filePatterns().join(QStringLiteral(" "))));
             return ReadError { path, 0, -1,

@@ -3,6 +3,7 @@
 #include "datasource/readers/snapshotreader.h"
 
 #include "datasource/readers/gzipinput.h"
+#include "datasource/readers/snapshotstream.h"
 
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
@@ -35,207 +36,9 @@ namespace parallax {
 
 namespace {
 
-/// The synthetic root around the concatenated fragments, and the processing instruction written
-/// after the input: meeting it outside every fragment means the input ended cleanly.
-constexpr QLatin1StringView RootName("parallax_snapshot_stream");
-constexpr QLatin1StringView EndMarker("parallax-end-of-input");
-constexpr qint64 ChunkSize = 256 * 1024;
+constexpr qint64 ChunkSize = SnapshotStreamChunk;
 constexpr std::uint32_t None = std::numeric_limits<std::uint32_t>::max();
 constexpr int MaxMetadataDepth = 64;
-
-/// The bytes of one input as QXmlStreamReader sees them (docs/FORMATS.md 4.1): inflated when the file is
-/// gzip (members may be concatenated), NUL bytes removed (TAU's merged writer leaves some between
-/// fragments), and the fragments wrapped in one synthetic root so that they form one document. A
-/// BOM and an XML declaration stay in front of the root. After the input come a newline and the end
-/// marker, then the closing root tag. In raw mode the bytes are only inflated (to locate errors).
-class SnapshotStream : public QIODevice {
-public:
-    enum class Mode { Wrapped, Raw };
-
-    SnapshotStream(const QString& path, Mode mode, Progress* progress)
-        : m_path(path)
-        , m_mode(mode)
-        , m_input(progress ? *progress : m_noProgress, static_cast<std::size_t>(ChunkSize))
-    {
-    }
-
-    /// Opens the file; returns an error message, or a null string.
-    QString start()
-    {
-        const QString error = m_input.open(m_path);
-        if (!error.isEmpty())
-            return error;
-        QIODevice::open(QIODevice::ReadOnly | QIODevice::Unbuffered);
-        return {};
-    }
-
-    bool isSequential() const override { return true; }
-    bool isGzip() const { return m_input.isGzip(); }
-    /// A read error or corrupt gzip data; empty otherwise.
-    const QString& streamError() const { return m_input.error(); }
-    /// The gzip data ended inside a member: the file is truncated.
-    bool cutShort() const { return m_input.cutShort(); }
-    /// Bytes after the last gzip member that do not start another member.
-    qint64 trailingBytes() const { return m_input.trailingGarbage(); }
-    /// Newlines and bytes (NULs included) of the input delivered so far.
-    qint64 inputNewlines() const { return m_newlines; }
-    qint64 inputBytes() const { return m_inputBytes; }
-    /// UTF-16 units on line 1 before the synthetic root tag (an XML declaration).
-    qint64 headChars() const { return m_headChars; }
-    static qint64 rootTagChars() { return RootName.size() + 2; }
-
-protected:
-    qint64 readData(char* data, qint64 maxlen) override
-    {
-        if (m_mode == Mode::Raw)
-            return readInput(data, maxlen);
-        qint64 done = 0;
-        while (done < maxlen) {
-            if (m_pos < m_buf.size()) {
-                const qint64 n = std::min<qint64>(maxlen - done, m_buf.size() - m_pos);
-                std::memcpy(data + done, m_buf.constData() + m_pos, static_cast<std::size_t>(n));
-                m_pos += n;
-                done += n;
-                continue;
-            }
-            if (!refill())
-                break;
-        }
-        if (done == 0 && !m_input.error().isEmpty())
-            return -1;
-        return done;
-    }
-    qint64 writeData(const char*, qint64) override { return -1; }
-
-private:
-    enum class Phase { Start, Body, Done };
-
-    /// Removes NUL bytes from m_buf[from..] and counts the newlines there.
-    void cleanInput(qsizetype from)
-    {
-        char* begin = m_buf.data() + from;
-        char* end = m_buf.data() + m_buf.size();
-        if (std::memchr(begin, 0, static_cast<std::size_t>(end - begin)))
-            end = std::remove(begin, end, '\0');
-        m_newlines += std::count(begin, end, '\n');
-        m_buf.truncate(end - m_buf.data());
-    }
-
-    bool refill()
-    {
-        m_pos = 0;
-        switch (m_phase) {
-        case Phase::Start: {
-            m_buf.resize(ChunkSize);
-            const qint64 n = readInput(m_buf.data(), ChunkSize);
-            if (n < 0) {
-                m_buf.clear();
-                return false;
-            }
-            m_buf.truncate(n);
-            // A BOM and an XML declaration must stay at the very start of the document.
-            qsizetype head = m_buf.startsWith("\xEF\xBB\xBF") ? 3 : 0;
-            if (m_buf.mid(head, 5) == "<?xml") {
-                const qsizetype end = m_buf.indexOf("?>", head);
-                if (end >= 0) {
-                    m_headChars = end + 2 - head;
-                    head = end + 2;
-                }
-            }
-            const QByteArray rest = m_buf.mid(head);
-            m_buf.truncate(head);
-            m_newlines += std::count(m_buf.begin(), m_buf.end(), '\n');
-            m_buf += '<' + QByteArray(RootName.data(), RootName.size()) + '>';
-            const qsizetype from = m_buf.size();
-            m_buf += rest;
-            cleanInput(from);
-            m_phase = Phase::Body;
-            return true;
-        }
-        case Phase::Body: {
-            m_buf.resize(ChunkSize);
-            const qint64 n = readInput(m_buf.data(), ChunkSize);
-            if (n < 0) {
-                m_buf.clear();
-                return false;
-            }
-            if (n == 0) {
-                m_buf = "\n<?" + QByteArray(EndMarker.data(), EndMarker.size()) + "?></"
-                    + QByteArray(RootName.data(), RootName.size()) + ">\n";
-                m_phase = Phase::Done;
-                return true;
-            }
-            m_buf.truncate(n);
-            cleanInput(0);
-            return true;
-        }
-        case Phase::Done:
-            m_buf.clear();
-            return false;
-        }
-        return false;
-    }
-
-    /// The next bytes of the input (inflated if gzip); 0 at the end, -1 on error.
-    qint64 readInput(char* out, qint64 max)
-    {
-        const qint64 n = m_input.read(out, static_cast<std::size_t>(max));
-        if (n > 0)
-            m_inputBytes += n;
-        return n;
-    }
-
-    QString m_path;
-    Mode m_mode;
-    Progress m_noProgress; ///< when the caller watches none
-    GzipInput m_input;
-
-    Phase m_phase = Phase::Start;
-    QByteArray m_buf;
-    qsizetype m_pos = 0;
-    qint64 m_newlines = 0;
-    qint64 m_inputBytes = 0;
-    qint64 m_headChars = 0;
-};
-
-/// The byte offset in the (uncompressed) input of a QXmlStreamReader position: line is 1-based and
-/// column counts UTF-16 units of the cleaned input. Re-reads the input, so it is for errors only.
-qint64 locate(const QString& path, qint64 line, qint64 column)
-{
-    SnapshotStream raw(path, SnapshotStream::Mode::Raw, nullptr);
-    if (!raw.start().isNull())
-        return -1;
-    std::vector<char> buf(static_cast<std::size_t>(ChunkSize));
-    qint64 offset = 0;
-    qint64 currentLine = 1;
-    qint64 col = 0;
-    for (;;) {
-        const qint64 n = raw.read(buf.data(), ChunkSize);
-        if (n <= 0)
-            return offset;
-        const char* p = buf.data();
-        const char* end = p + n;
-        while (p < end && currentLine < line) {
-            const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-            if (!nl) {
-                offset += end - p;
-                p = end;
-                break;
-            }
-            offset += static_cast<const char*>(nl) + 1 - p;
-            p = static_cast<const char*>(nl) + 1;
-            ++currentLine;
-        }
-        for (; p < end; ++p, ++offset) {
-            const auto c = static_cast<unsigned char>(*p);
-            if (col >= column || c == '\n')
-                return offset;
-            if (c == 0 || (c & 0xC0) == 0x80)
-                continue; // removed before parsing / inside a UTF-8 sequence
-            col += c >= 0xF0 ? 2 : 1;
-        }
-    }
-}
 
 /// Names shared by all inputs of one trial: canonical name -> dense temporary id. Thread-safe.
 class NameTable {
@@ -384,22 +187,6 @@ struct StreamResult {
     QStringList sameNameExamples;
 };
 
-QString quoted(QStringView s)
-{
-    QString out = s.left(60).toString();
-    for (QChar& c : out)
-        if (c.unicode() < 0x20)
-            c = QLatin1Char('?');
-    if (s.size() > 60)
-        out += QStringLiteral("...");
-    return QLatin1Char('\'') + out + QLatin1Char('\'');
-}
-
-QString quoted(std::string_view s)
-{
-    return quoted(QString::fromLatin1(s.data(), static_cast<qsizetype>(std::min<std::size_t>(s.size(), 61))));
-}
-
 bool parseUnsigned(std::string_view token, std::uint64_t& out)
 {
     const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
@@ -521,12 +308,12 @@ public:
                 if (!m_xml.isWhitespace())
                     fail(firstNonSpace(m_tokenStart, m_xml.text()),
                         QStringLiteral("unexpected text %1 between fragments: expected <profile_xml>")
-                            .arg(quoted(m_xml.text().trimmed())));
+                            .arg(quoted(m_xml.text().trimmed(), 60)));
                 break;
             case Token::ProcessingInstruction: // the end of the input
                 t = next();
                 if (ok() && (t != Token::EndElement || !m_stack.empty())) {
-                    failHere(QStringLiteral("unexpected <?%1?> in the input").arg(EndMarker));
+                    failHere(QStringLiteral("unexpected <?%1?> in the input").arg(SnapshotStreamEndMarker));
                     return;
                 }
                 t = next(); // EndDocument, or an error for content after a stray root end tag
@@ -537,7 +324,7 @@ public:
                         QStringLiteral("no <profile_xml> fragment: not a TAU snapshot or merged XML profile"), true);
                 return;
             case Token::EndElement:
-                failHere(QStringLiteral("unexpected end tag </%1>: expected <profile_xml>").arg(RootName));
+                failHere(QStringLiteral("unexpected end tag </%1>: expected <profile_xml>").arg(SnapshotStreamRoot));
                 return;
             default:
                 break;
@@ -606,7 +393,7 @@ public:
             if (at.line == 1 && at.column > m_stream.headChars())
                 at.column = std::max(m_stream.headChars(), at.column - SnapshotStream::rootTagChars());
             e.line = at.line;
-            e.byteOffset = locate(m_result.path, at.line, at.column);
+            e.byteOffset = locateInSnapshotInput(m_result.path, at.line, at.column);
         }
         if (m_stream.isGzip())
             e.message += QStringLiteral(" (line and byte offset in the uncompressed stream)");
@@ -681,7 +468,7 @@ private:
                     m_stack.pop_back();
                 return t;
             case Token::ProcessingInstruction:
-                if (m_xml.processingInstructionTarget() == EndMarker)
+                if (m_xml.processingInstructionTarget() == SnapshotStreamEndMarker)
                     return t;
                 continue;
             case Token::Comment:
@@ -774,7 +561,7 @@ private:
                     ? QStringLiteral("<%1> without the attribute %2: expected %2=\"<non-negative integer>\"")
                           .arg(element, attribute)
                     : QStringLiteral("<%1 %2=%3>: expected a non-negative integer id")
-                          .arg(element, attribute, quoted(value)));
+                          .arg(element, attribute, quoted(value, 60)));
             return std::nullopt;
         }
         return id;
@@ -823,7 +610,7 @@ private:
                     m_result.warnings << QStringLiteral("%1:%2: text %3 directly inside <profile_xml> was ignored")
                                              .arg(m_result.path)
                                              .arg(m_tokenStart.line)
-                                             .arg(quoted(m_xml.text().trimmed()));
+                                             .arg(quoted(m_xml.text().trimmed(), 60));
                 }
             });
     }
@@ -845,7 +632,7 @@ private:
             bool okInt = false;
             v[i] = s.trimmed().toInt(&okInt);
             if (!s.isNull() && (!okInt || v[i] < 0)) {
-                failAtTag(QStringLiteral("<thread %1=%2>: expected a non-negative integer").arg(fields[i], quoted(s)));
+                failAtTag(QStringLiteral("<thread %1=%2>: expected a non-negative integer").arg(fields[i], quoted(s, 60)));
                 return;
             }
             all = all && okInt;
@@ -855,13 +642,13 @@ private:
         else if (!parseThreadId(id, key)) {
             failAtTag(
                 QStringLiteral("<thread id=%1> lacks node, context and thread attributes, and the id is not N.C.T.PID")
-                    .arg(quoted(id)));
+                    .arg(quoted(id, 60)));
             return;
         }
         const auto [it, added] = m_idKeys.emplace(id, key);
         if (!added && it->second != key) {
             failAtTag(QStringLiteral("thread id %1 is declared as thread %2 and as thread %3")
-                          .arg(quoted(id), it->second.toString(), key.toString()));
+                          .arg(quoted(id, 60), it->second.toString(), key.toString()));
             return;
         }
         ThreadData& thread = threadFor(key);
@@ -1025,7 +812,7 @@ private:
                 QStringLiteral("<%1 id=\"%2\"> is defined twice for thread %3, as %4 and as %5")
                     .arg(element)
                     .arg(*id)
-                    .arg(quoted(scopeName), quoted(table.raw(existing)), quoted(name)));
+                    .arg(quoted(scopeName, 60), quoted(table.raw(existing), 60), quoted(name, 60)));
             return;
         }
         if (existing == None) {
@@ -1039,7 +826,7 @@ private:
                                                      .arg(element)
                                                      .arg(it->second)
                                                      .arg(*id)
-                                                     .arg(quoted(name));
+                                                     .arg(quoted(name, 60));
             }
         }
     }
@@ -1072,7 +859,7 @@ private:
         } else if (!parseThreadId(threadId, key)) {
             failAtTag(QStringLiteral(
                 "<profile thread=%1> names a thread that no <thread> element declares, and the id is not N.C.T.PID")
-                          .arg(quoted(threadId)));
+                          .arg(quoted(threadId, 60)));
             return;
         }
         const std::size_t index = static_cast<std::size_t>(&threadFor(key) - m_result.threads.data());
@@ -1194,13 +981,13 @@ private:
                 failAtTag(okId ? QStringLiteral("unknown metric id %1 in <%2 metrics=%3>: no <metric id=\"%1\"> in "
                                                 "the definitions for thread %4 or '*'")
                                      .arg(id)
-                                     .arg(element, quoted(list), quoted(threadId))
+                                     .arg(element, quoted(list, 60), quoted(threadId, 60))
                                : QStringLiteral("<%1 metrics=%2>: expected metric ids (non-negative integers)")
-                                     .arg(element, quoted(list)));
+                                     .arg(element, quoted(list, 60)));
                 return;
             }
             if (std::find(snapshot.metrics.begin(), snapshot.metrics.end(), temp) != snapshot.metrics.end()) {
-                failAtTag(QStringLiteral("<%1 metrics=%2> lists metric %3 twice").arg(element, quoted(list)).arg(id));
+                failAtTag(QStringLiteral("<%1 metrics=%2> lists metric %3 twice").arg(element, quoted(list, 60)).arg(id));
                 return;
             }
             snapshot.metrics.push_back(temp);
@@ -1234,7 +1021,7 @@ private:
             if (!parseUnsigned(m_tokens[0], id)) {
                 fail(data.positionOf(offset),
                     QStringLiteral("expected an event id (a non-negative integer) in <%1>, found %2")
-                        .arg(element, quoted(m_tokens[0])));
+                        .arg(element, quoted(m_tokens[0], 60)));
                 return;
             }
             const std::uint32_t temp = lookup(own, global, Kind::Event, id);
@@ -1243,7 +1030,7 @@ private:
                     QStringLiteral(
                         "unknown event id %1 in <%2>: no <event id=\"%1\"> in the definitions for thread %3%4")
                         .arg(id)
-                        .arg(element, quoted(threadId), own ? QStringLiteral(" or '*'") : QString()));
+                        .arg(element, quoted(threadId, 60), own ? QStringLiteral(" or '*'") : QString()));
                 return;
             }
             static const char* const fieldNames[] = { "calls", "subrs", "exclusive", "inclusive" };
@@ -1253,7 +1040,7 @@ private:
                         QStringLiteral("expected a number for %1 of event %2, found %3")
                             .arg(QLatin1String(fieldNames[f]))
                             .arg(id)
-                            .arg(quoted(m_tokens[1 + f])));
+                            .arg(quoted(m_tokens[1 + f], 60)));
                     return;
                 }
             }
@@ -1271,7 +1058,7 @@ private:
                                 .arg(QLatin1String(fieldNames[2 + f]))
                                 .arg(c)
                                 .arg(id)
-                                .arg(quoted(token)));
+                                .arg(quoted(token, 60)));
                         return;
                     }
                     (f == 0 ? row.excl : row.incl)[base + c] = v;
@@ -1289,7 +1076,7 @@ private:
                                                  .arg(QFileInfo(m_result.path).fileName())
                                                  .arg(data.positionOf(offset).line)
                                                  .arg(id)
-                                                 .arg(quoted(threadId));
+                                                 .arg(quoted(threadId, 60));
             }
             row.events.push_back(EventId(temp));
             row.calls.push_back(values[0]);
@@ -1324,7 +1111,7 @@ private:
             if (!parseUnsigned(m_tokens[0], id)) {
                 fail(data.positionOf(offset),
                     QStringLiteral("expected a user event id (a non-negative integer) in <%1>, found %2")
-                        .arg(element, quoted(m_tokens[0])));
+                        .arg(element, quoted(m_tokens[0], 60)));
                 return;
             }
             const std::uint32_t temp = lookup(own, global, Kind::Atomic, id);
@@ -1333,7 +1120,7 @@ private:
                     QStringLiteral("unknown user event id %1 in <%2>: no <userevent id=\"%1\"> in the definitions "
                                    "for thread %3%4")
                         .arg(id)
-                        .arg(element, quoted(threadId), own ? QStringLiteral(" or '*'") : QString()));
+                        .arg(element, quoted(threadId, 60), own ? QStringLiteral(" or '*'") : QString()));
                 return;
             }
             static const char* const fieldNames[] = { "numevents", "max", "min", "mean", "sumsqr" };
@@ -1344,7 +1131,7 @@ private:
                         QStringLiteral("expected a number for %1 of user event %2, found %3")
                             .arg(QLatin1String(fieldNames[f]))
                             .arg(id)
-                            .arg(quoted(m_tokens[1 + static_cast<std::size_t>(f)])));
+                            .arg(quoted(m_tokens[1 + static_cast<std::size_t>(f)], 60)));
                     return;
                 }
             }
@@ -1906,15 +1693,7 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
     if (emptyThreads > 0)
         warnings << QStringLiteral("%1 thread(s) are declared without any profile; they are kept with no events")
                         .arg(emptyThreads);
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = QFileInfo(path).absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+    return finishRead(*this, ReadJob { path }, builder, warnings);
 }
 
 } // namespace parallax

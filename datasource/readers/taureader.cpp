@@ -1148,15 +1148,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                         .arg(negativeCountExample);
     if (missingMetricCells > 0)
         warnings << QStringLiteral("%1 (thread, event) cell(s) are missing from some metric directories; their values there are 0").arg(missingMetricCells);
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = QFileInfo(path).absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+    return finishRead(*this, ReadJob { path }, builder, warnings);
 }
 
 } // namespace parallax

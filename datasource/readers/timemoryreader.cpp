@@ -49,11 +49,6 @@ namespace parallax {
 
 namespace {
 
-    struct Failure {
-        qint64 offset;
-        QString message;
-    };
-
     /// A union call tree of every component and thread, merged by path.
     struct Trie {
         struct Node {
@@ -124,11 +119,12 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
         return *error;
     TrialBuilder builder(QFileInfo(path).fileName());
     QStringList warnings;
-    try {
+    const ReadJob job { path, {}, QStringLiteral("out of memory"), {}, [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
+    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         const QJsonValue tm = doc.object().value(QLatin1String("timemory"));
         if (!doc.isObject() || !tm.isObject())
-            throw Failure { 0,
-                QStringLiteral("expected a JSON object with a \"timemory\" object (timemory tree JSON)") };
+            throw ParseError::at(0,
+                QStringLiteral("expected a JSON object with a \"timemory\" object (timemory tree JSON)"));
         const QJsonObject components = tm.toObject();
         Trie trie;
         std::vector<Record> records;
@@ -139,15 +135,13 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
         std::size_t duplicates = 0;
         for (auto c = components.constBegin(); c != components.constEnd(); ++c) {
             if (!c.value().isObject())
-                throw Failure { JsonInput::offsetOfKey(text, c.key().toUtf8()),
-                    QStringLiteral("timemory.%1: expected a component object").arg(c.key()) };
+                throw ParseError::at(JsonInput::offsetOfKey(text, c.key().toUtf8()),
+                    QStringLiteral("timemory.%1: expected a component object").arg(c.key()));
             const QJsonObject comp = c.value().toObject();
             const QJsonValue mpi = comp.value(QLatin1String("mpi"));
             if (!mpi.isArray())
-                throw Failure {
-                    JsonInput::offsetOfKey(text, c.key().toUtf8()),
-                    QStringLiteral("timemory.%1: expected an \"mpi\" array (one list of trees per rank)").arg(c.key())
-                };
+                throw ParseError::at(JsonInput::offsetOfKey(text, c.key().toUtf8()),
+                    QStringLiteral("timemory.%1: expected an \"mpi\" array (one list of trees per rank)").arg(c.key()));
             const std::size_t metric = static_cast<std::size_t>(metricNames.size());
             metricNames << c.key();
             builder.addMetric(Metric(c.key(), unitOf(comp.value(QLatin1String("unit_repr")).toString())));
@@ -160,8 +154,8 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
             const QJsonArray ranks = mpi.toArray();
             for (qsizetype r = 0; r < ranks.size(); ++r) {
                 if (!ranks[r].isArray())
-                    throw Failure { JsonInput::offsetOfKey(text, "mpi"),
-                        QStringLiteral("timemory.%1.mpi[%2]: expected an array of trees").arg(c.key()).arg(r) };
+                    throw ParseError::at(JsonInput::offsetOfKey(text, "mpi"),
+                        QStringLiteral("timemory.%1.mpi[%2]: expected an array of trees").arg(c.key()).arg(r));
                 const QJsonArray trees = ranks[r].toArray();
                 for (qsizetype k = 0; k < trees.size(); ++k) {
                     const ThreadKey key { static_cast<int>(std::min<qsizetype>(r, INT32_MAX)), 0,
@@ -183,19 +177,19 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
                     QSet<std::size_t> seen; // trie nodes of this tree and component, for duplicates
                     while (!stack.empty()) {
                         if (progress.isCancelled())
-                            throw Failure { 0, QStringLiteral("cancelled") };
+                            throw Cancelled {};
                         Pending p = std::move(stack.back());
                         stack.pop_back();
                         if (!p.record.isObject() || !p.record.toObject().value(QLatin1String("node")).isObject())
-                            throw Failure { JsonInput::offsetOfKey(text, "node"),
+                            throw ParseError::at(JsonInput::offsetOfKey(text, "node"),
                                 QStringLiteral("%1: expected a record {\"node\": {...}, \"children\": [...]}")
-                                    .arg(p.where) };
+                                    .arg(p.where));
                         const QJsonObject rec = p.record.toObject();
                         const QJsonObject node = rec.value(QLatin1String("node")).toObject();
                         const QJsonValue prefix = node.value(QLatin1String("prefix"));
                         if (!prefix.isString())
-                            throw Failure { JsonInput::offsetOfKey(text, "prefix"),
-                                QStringLiteral("%1: expected a string \"prefix\" in the node").arg(p.where) };
+                            throw ParseError::at(JsonInput::offsetOfKey(text, "prefix"),
+                                QStringLiteral("%1: expected a string \"prefix\" in the node").arg(p.where));
                         const std::size_t n = trie.child(p.parent, cleanPrefix(prefix.toString()));
                         if (seen.contains(n))
                             ++duplicates;
@@ -229,19 +223,19 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
                                 if (inclusive)
                                     out.calls = entry.value(QLatin1String("laps")).toDouble();
                             } else if (!side.isEmpty() || inclusive) {
-                                throw Failure { JsonInput::offsetOfKey(text, inclusive ? "inclusive" : "exclusive"),
+                                throw ParseError::at(JsonInput::offsetOfKey(text, inclusive ? "inclusive" : "exclusive"),
                                     QStringLiteral("%1 (%2): expected \"%3\" with \"stats\" {sum, count, ...} or an "
                                                    "\"entry\" with repr_data")
                                         .arg(p.where, prefix.toString(),
-                                            inclusive ? QStringLiteral("inclusive") : QStringLiteral("exclusive")) };
+                                            inclusive ? QStringLiteral("inclusive") : QStringLiteral("exclusive")));
                             }
                             (inclusive ? out.incl : out.excl) = value;
                         }
                         records.push_back(out);
                         const QJsonValue children = rec.value(QLatin1String("children"));
                         if (!children.isUndefined() && !children.isArray())
-                            throw Failure { JsonInput::offsetOfKey(text, "children"),
-                                QStringLiteral("%1: expected \"children\" to be an array").arg(p.where) };
+                            throw ParseError::at(JsonInput::offsetOfKey(text, "children"),
+                                QStringLiteral("%1: expected \"children\" to be an array").arg(p.where));
                         const QJsonArray kids = children.toArray();
                         for (qsizetype i = kids.size(); i-- > 0;)
                             stack.push_back({ kids[i], n, p.where + QStringLiteral(".children[%1]").arg(i) });
@@ -250,7 +244,7 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
             }
         }
         if (metricNames.isEmpty())
-            throw Failure { JsonInput::offsetOfKey(text, "timemory"), QStringLiteral("no component in \"timemory\"") };
+            throw ParseError::at(JsonInput::offsetOfKey(text, "timemory"), QStringLiteral("no component in \"timemory\""));
         if (duplicates > 0)
             warnings << QStringLiteral("%1 record(s) repeat the call path of an earlier sibling record; their values "
                                        "were summed")
@@ -290,7 +284,7 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
         }
         QString error;
         if (!tree.createEvents(builder, warnings, error))
-            throw Failure { 0, error };
+            throw ParseError::at(0, error);
         // Rows, and the per-call statistics as context events.
         std::vector<std::vector<const Record*>> byThread(threadKeys.size());
         for (const Record& r : records)
@@ -352,19 +346,8 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
                                        "written), e.g. %2")
                             .arg(belowChildren)
                             .arg(example);
-    } catch (const Failure& f) {
-        return ReadError { path, JsonInput::lineOf(text, f.offset), f.offset, f.message };
-    } catch (const std::bad_alloc&) {
-        return ReadError { path, 0, -1, QStringLiteral("out of memory") };
-    }
-    for (const QString& w : warnings)
-        builder.addWarning(w);
-    Provenance provenance;
-    provenance.operation = QStringLiteral("read");
-    provenance.source = QFileInfo(path).absoluteFilePath();
-    provenance.reader = name();
-    builder.setProvenance(provenance);
-    return builder.build();
+        return std::nullopt;
+    });
 }
 
 } // namespace parallax

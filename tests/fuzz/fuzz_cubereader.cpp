@@ -21,26 +21,10 @@
 #include <zlib.h>
 
 using namespace parallax;
+using parallax::fuzz::gzip;
 using parallax::fuzz::scratchBase;
 
 namespace {
-
-QByteArray gzip(const QByteArray& data)
-{
-    z_stream z {};
-    if (deflateInit2(&z, 1, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        std::abort();
-    QByteArray out(static_cast<qsizetype>(deflateBound(&z, static_cast<uLong>(data.size()))) + 64, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    if (deflate(&z, Z_FINISH) != Z_STREAM_END)
-        std::abort();
-    out.resize(static_cast<qsizetype>(z.total_out));
-    deflateEnd(&z);
-    return out;
-}
 
 /// The model's invariants for a trial that read.
 void check(const Trial& t)
