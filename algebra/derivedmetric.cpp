@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/derivedmetric.h"
 
+#include "algebra/contenthash.h"
 #include "algebra/parallelfor.h"
 #include "datasource/model/trialbuilder.h"
 

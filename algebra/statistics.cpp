@@ -10,11 +10,13 @@ namespace parallax {
 
 namespace {
 
-/// Accumulates one statistic in two passes: sums first, squared deviations second.
+/// Accumulates one statistic in two passes: sums first, squared deviations second. Min and max start
+/// from the first value (so a leading NaN stays, as in ParaProf's derived rows).
 struct Accumulator {
     double total = 0;
-    double min = std::numeric_limits<double>::infinity();
-    double max = -std::numeric_limits<double>::infinity();
+    double sumSquares = 0;
+    double min = 0;
+    double max = 0;
     std::size_t present = 0;
     double devPresent = 0;
     double devAll = 0;
@@ -24,11 +26,12 @@ struct Accumulator {
     void add(double v, std::size_t thread)
     {
         total += v;
-        if (v < min) {
+        sumSquares += v * v;
+        if (present == 0 || v < min) {
             min = v;
             minThread = static_cast<std::uint32_t>(thread);
         }
-        if (v > max) {
+        if (present == 0 || v > max) {
             max = v;
             maxThread = static_cast<std::uint32_t>(thread);
         }
@@ -40,6 +43,7 @@ Stat finish(const Accumulator& a, std::size_t n)
 {
     Stat s;
     s.total = a.total;
+    s.sumSquares = a.sumSquares;
     s.present = a.present;
     s.meanAll = n > 0 ? a.total / static_cast<double>(n) : 0.0;
     s.meanPresent = a.present > 0 ? a.total / static_cast<double>(a.present) : 0.0;
@@ -58,6 +62,15 @@ Stat finish(const Accumulator& a, std::size_t n)
 constexpr std::size_t kindCount = 6;
 
 } // namespace
+
+double oneShotStdDev(const Stat& s, std::size_t count)
+{
+    if (count <= 1)
+        return 0.0;
+    const double n = static_cast<double>(count);
+    const double mean = s.total / n;
+    return std::sqrt(std::abs(s.sumSquares / n - mean * mean));
+}
 
 std::shared_ptr<const TrialStatistics> TrialStatistics::of(const Trial& trial)
 {
@@ -85,6 +98,8 @@ TrialStatistics::TrialStatistics(const Trial& trial)
     std::vector<Accumulator> acc(events * m_kindsPerEvent);
     m_top.assign(m_metrics * m_threads, 0.0);
     m_sumTop.assign(m_metrics, 0.0);
+    m_maxIncl.assign(m_metrics * m_threads, 0.0);
+    m_sumMaxIncl.assign(m_metrics, 0.0);
 
     auto visit = [&](auto&& fn) {
         for (std::size_t t = 0; t < m_threads; ++t) {
@@ -138,26 +153,33 @@ TrialStatistics::TrialStatistics(const Trial& trial)
         const std::size_t n = row.size();
         for (std::size_t m = 0; m < m_metrics; ++m) {
             double top = 0.0;
-            for (std::size_t i = 0; i < n; ++i)
+            double maxIncl = 0.0;
+            for (std::size_t i = 0; i < n; ++i) {
                 top = std::max(top, row.incl[m * n + i]);
+                maxIncl = i == 0 ? row.incl[m * n + i] : std::max(maxIncl, row.incl[m * n + i]);
+            }
             m_top[m * m_threads + t] = top;
             m_sumTop[m] += top;
+            m_maxIncl[m * m_threads + t] = maxIncl;
+            m_sumMaxIncl[m] += maxIncl;
         }
     }
 
     // Atomic events: statistics of each per-thread field.
     const std::size_t atomics = trial.atomicEventCount();
-    std::vector<Accumulator> aacc(atomics * 5);
+    std::vector<Accumulator> aacc(atomics * AtomicFieldCount);
     auto visitAtomic = [&](auto&& fn) {
         for (std::size_t t = 0; t < m_threads; ++t) {
             const AtomicRow& row = trial.atomicRow(ThreadIndex(t));
             for (std::size_t i = 0; i < row.size(); ++i) {
-                const std::size_t base = row.events[i].index() * 5;
+                const std::size_t base = row.events[i].index() * AtomicFieldCount;
                 fn(base + Count, row.count[i], t);
                 fn(base + Max, row.max[i], t);
                 fn(base + Min, row.min[i], t);
                 fn(base + Mean, row.mean[i], t);
                 fn(base + StdDev, row.stddev(i), t);
+                fn(base + Total, row.count[i] * row.mean[i], t);
+                fn(base + SumSquares, row.sumSquares[i], t);
             }
         }
     };
@@ -183,7 +205,7 @@ const Stat& TrialStatistics::stat(EventId e, MetricId m, ValueKind kind) const
 
 const Stat& TrialStatistics::atomicStat(AtomicEventId u, AtomicField field) const
 {
-    return m_atomic[u.index() * 5 + static_cast<std::size_t>(field)];
+    return m_atomic[u.index() * AtomicFieldCount + static_cast<std::size_t>(field)];
 }
 
 double TrialStatistics::threadPercent(double value, ThreadIndex t, MetricId m) const

@@ -22,6 +22,7 @@ enum class ValueKind {
 /// Statistics of one value across threads (docs/SEMANTICS.md 2).
 struct Stat {
     double total = 0; ///< sum over present threads
+    double sumSquares = 0; ///< sum of squares over present threads (for oneShotStdDev)
     double meanAll = 0; ///< total / N (absent counts as 0) — the default mean
     double meanPresent = 0; ///< total / |P|
     double min = 0; ///< over present threads (0 when none)
@@ -33,7 +34,15 @@ struct Stat {
     ThreadIndex maxThread; ///< a thread holding the maximum (the first one), invalid when none
 };
 
-/// Statistics of a trial across threads, computed once per trial and cached on it.
+/// ParaProf's one-pass population std. dev. over `count` values, absent ones counting as 0:
+/// sqrt(|sumSquares/count - (total/count)^2|), 0 when count <= 1. TAUdb's derived threads -3 and -7
+/// are defined by it (docs/FORMATS.md 2.1); Parallax's own sdAll and sdPresent are two-pass
+/// (docs/SEMANTICS.md 2) and can differ from it in the last bits.
+double oneShotStdDev(const Stat& s, std::size_t count);
+
+/// Statistics of a trial across threads, computed once per trial and cached on it. This is the one
+/// statistics kernel: the tables and charts (through algebra/values), the user-event views and the
+/// TAUdb derived threads written by perfdb (perfdb/derivedstatistics) all take their numbers from it.
 class TrialStatistics {
 public:
     /// The cached statistics of a trial (computed on first use, thread-safe).
@@ -46,13 +55,21 @@ public:
     double threadTopInclusive(ThreadIndex t, MetricId m) const { return m_top[m.index() * m_threads + t.index()]; }
     /// D = sum over threads of T(t,m).
     double sumTopInclusive(MetricId m) const { return m_sumTop[m.index()]; }
+    /// The thread's largest inclusive value as TAUdb's percentages take it (docs/FORMATS.md 2.1): like
+    /// T(t,m), but not raised to 0 when every value is negative, and NaN when the thread's first one is
+    /// (0 when the thread has no events).
+    double threadMaxInclusive(ThreadIndex t, MetricId m) const { return m_maxIncl[m.index() * m_threads + t.index()]; }
+    /// Sum over threads of threadMaxInclusive: TAUdb's divider D for the derived rows.
+    double sumMaxInclusive(MetricId m) const { return m_sumMaxIncl[m.index()]; }
     /// Percent of a per-thread value: 100 * v / T(t,m) (0 when T is 0).
     double threadPercent(double value, ThreadIndex t, MetricId m) const;
     /// Percent on the total and mean rows: 100 * total / D (0 when D is 0).
     double totalPercent(EventId e, MetricId m, ValueKind kind) const;
 
-    /// Atomic event statistics; field 0..4 = count, max, min, mean, sd (per thread).
-    enum AtomicField { Count = 0, Max, Min, Mean, StdDev };
+    /// Atomic event statistics of a per-thread field: count, max, min, mean, sd, the total
+    /// count x mean, and the sum of squares (whose Stat::total pools all samples, docs/SEMANTICS.md 1.5).
+    enum AtomicField { Count = 0, Max, Min, Mean, StdDev, Total, SumSquares };
+    static constexpr std::size_t AtomicFieldCount = 7;
     const Stat& atomicStat(AtomicEventId u, AtomicField field) const;
 
     std::size_t threadCount() const { return m_threads; }
@@ -66,6 +83,8 @@ private:
     std::vector<Stat> m_stats;
     std::vector<double> m_top;
     std::vector<double> m_sumTop;
+    std::vector<double> m_maxIncl;
+    std::vector<double> m_sumMaxIncl;
     std::vector<Stat> m_atomic;
 };
 

@@ -89,8 +89,7 @@ struct UploadOptions {
 };
 
 /// One stored version of a SEAA semantic model (docs/SEMANTICS.md 5.6). The database keeps the model
-/// file's JSON text as it was saved; the application parses and validates it (perfdb does not link
-/// the algebra).
+/// file's JSON text as it was saved; the application parses and validates it (perfdb stores text).
 struct SemanticModelInfo {
     qint64 id = 0;
     QString name;

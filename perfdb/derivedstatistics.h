@@ -2,19 +2,19 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include "datasource/model/trial.h"
+#include "algebra/statistics.h"
 
 #include <array>
-#include <vector>
+#include <memory>
 
 namespace parallax::perfdb {
 
 /// The values of TAUdb's derived threads -1...-7 (docs/FORMATS.md 2.1) for every interval event of a
-/// trial, computed in one pass (user events have no derived rows: TAU's reader would make a thread
-/// of each, docs/FORMATS.md 7.2). perfdb cannot link the algebra, so the formulas live here:
+/// trial, read from the trial's cross-thread statistics (TrialStatistics, the one statistics kernel;
+/// user events have no derived rows: TAU's reader would make a thread of each, docs/FORMATS.md 7.2):
 /// -1 mean over the threads where the event is present, -2 total, -3 population std. dev. over
-/// those threads (0 when at most one), -4/-5 min/max over them (-4 is 0 and -5 starts at 0 when
-/// none), -6 mean over all N threads, -7 std. dev. over all N threads.
+/// those threads by ParaProf's one-pass formula (0 when at most one), -4/-5 min/max over them (-4 is 0
+/// and -5 starts at 0 when none), -6 mean over all N threads, -7 std. dev. over all N threads.
 class DerivedStatistics {
 public:
     static constexpr int CodeCount = 7;
@@ -24,33 +24,42 @@ public:
     explicit DerivedStatistics(const Trial& trial);
 
     /// Number of threads where the interval event is present.
-    std::size_t present(EventId e) const { return m_present[e.index()]; }
-    double calls(int code, EventId e) const { return value(code, e, 0); }
-    double subrs(int code, EventId e) const { return value(code, e, 1); }
-    double exclusive(int code, EventId e, std::size_t metric) const { return value(code, e, 2 + 2 * metric); }
-    double inclusive(int code, EventId e, std::size_t metric) const { return value(code, e, 3 + 2 * metric); }
+    std::size_t present(EventId e) const { return m_stats->stat(e, MetricId(0u), ValueKind::Calls).present; }
+    double calls(int code, EventId e) const { return value(code, stat(e, 0, ValueKind::Calls)); }
+    double subrs(int code, EventId e) const { return value(code, stat(e, 0, ValueKind::Subroutines)); }
+    double exclusive(int code, EventId e, std::size_t metric) const
+    {
+        return value(code, stat(e, metric, ValueKind::Exclusive));
+    }
+    double inclusive(int code, EventId e, std::size_t metric) const
+    {
+        return value(code, stat(e, metric, ValueKind::Inclusive));
+    }
     /// Percent (0-100) of a derived row (docs/FORMATS.md 2.1): TOTAL and both means give total / D, where D
     /// is the sum of the threads' largest inclusive values; the other rows give value / (D / N).
-    double exclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 2 + 2 * metric); }
-    double inclusivePercent(int code, EventId e, std::size_t metric) const { return percent(code, e, 3 + 2 * metric); }
+    double exclusivePercent(int code, EventId e, std::size_t metric) const
+    {
+        return percent(code, stat(e, metric, ValueKind::Exclusive), metric);
+    }
+    double inclusivePercent(int code, EventId e, std::size_t metric) const
+    {
+        return percent(code, stat(e, metric, ValueKind::Inclusive), metric);
+    }
+    /// The real thread's largest inclusive value, the divider of its percentages (docs/FORMATS.md 2.1).
+    double threadMaxInclusive(ThreadIndex t, std::size_t metric) const
+    {
+        return m_stats->threadMaxInclusive(t, MetricId(metric));
+    }
 
 private:
-    struct Accumulator {
-        double sum = 0;
-        double sumSquares = 0;
-        double min = 0;
-        double max = 0;
-        void add(double x, bool first);
-    };
-    double value(int code, EventId e, std::size_t quantity) const;
-    double percent(int code, EventId e, std::size_t quantity) const;
-    static double derive(int code, const Accumulator& a, std::size_t present, std::size_t threads);
+    const Stat& stat(EventId e, std::size_t metric, ValueKind kind) const
+    {
+        return m_stats->stat(e, MetricId(metric), kind);
+    }
+    double value(int code, const Stat& s) const;
+    double percent(int code, const Stat& s, std::size_t metric) const;
 
-    std::size_t m_threads = 0;
-    std::size_t m_quantities = 0; ///< calls, subrs, then excl and incl of each metric
-    std::vector<std::size_t> m_present;
-    std::vector<Accumulator> m_values; ///< [event * m_quantities + quantity]
-    std::vector<double> m_divider; ///< per metric: sum over threads of the largest inclusive value
+    std::shared_ptr<const TrialStatistics> m_stats;
 };
 
 } // namespace parallax::perfdb

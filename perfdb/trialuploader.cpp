@@ -437,11 +437,8 @@ void TrialUploader::insertValues()
         const IntervalRow& row = m_trial.row(ThreadIndex(t));
         const std::size_t n = row.size();
         // Percent of the thread's largest inclusive value (docs/FORMATS.md 2.1), 0-100.
-        for (std::size_t m = 0; m < metrics; ++m) {
-            top[m] = 0;
-            for (std::size_t i = 0; i < n; ++i)
-                top[m] = i == 0 ? row.inclusive(m, i) : std::max(top[m], row.inclusive(m, i));
-        }
+        for (std::size_t m = 0; m < metrics; ++m)
+            top[m] = m_statistics->threadMaxInclusive(ThreadIndex(t), m);
         const bool squares = !row.exclSqr.empty();
         for (std::size_t i = 0; i < n; ++i) {
             const qint64 id = ids.next();

@@ -3,6 +3,7 @@
 // The cross-experiment algebra against docs/SEMANTICS.md 4 (worked examples, identities, thread
 // policies, matching), on literal trials, generated trials and the real samples.
 #include "algebra/derivedmetric.h"
+#include "algebra/contenthash.h"
 #include "algebra/operations.h"
 #include "algebra/parallelfor.h"
 #include "algebra/statistics.h"

@@ -195,6 +195,62 @@ private Q_SLOTS:
         QCOMPARE(n.total, 65.0);
         QVERIFY(trial->warnings().join(QString()).contains(QStringLiteral("pooled")));
     }
+    void derivedRowFigures()
+    {
+        // The figures TAUdb's derived threads and the user-event views take from the kernel:
+        // docs/FORMATS.md 2.1's one-pass std. dev. on docs/SEMANTICS.md 2's 10, 20, 30 (3 of 4 threads),
+        // the raw largest inclusive value of a thread whose values are all negative, and the
+        // user-event total n*mean and pooled sum of squares (docs/SEMANTICS.md 1.5).
+        TrialBuilder b(QStringLiteral("kernel"));
+        b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
+        const EventId e = b.addEvent(QStringLiteral("e"));
+        const EventId f = b.addEvent(QStringLiteral("f"));
+        const AtomicEventId u = b.addAtomicEvent(QStringLiteral("bytes"));
+        const double values[] = { 10, 20, 30 };
+        for (int t = 0; t < 4; ++t) {
+            const ThreadIndex ti = b.addThread({ t, 0, 0 });
+            if (t < 3) {
+                const double v[] = { values[t] };
+                b.addInterval(ti, e, 1, 0, v, v);
+            } else {
+                const double v[] = { -5 }, w[] = { -3 };
+                b.addInterval(ti, e, 1, 0, v, v);
+                b.addInterval(ti, f, 1, 0, w, w);
+            }
+        }
+        b.addAtomic(ThreadIndex(0u), u, 4, 20, 5, 10, 500);
+        b.addAtomic(ThreadIndex(2u), u, 2, 30, 20, 25, 1300);
+        const auto trial = b.build();
+        const auto stats = TrialStatistics::of(*trial);
+        const Stat& s = stats->stat(f, MetricId(0u), ValueKind::Exclusive);
+        QCOMPARE(s.sumSquares, 9.0);
+        const Stat& x = stats->stat(e, MetricId(0u), ValueKind::Exclusive);
+        QCOMPARE(x.sumSquares, 1425.0);
+        QCOMPARE(x.total, 55.0);
+        QCOMPARE(x.min, -5.0);
+        QCOMPARE(x.minThread, ThreadIndex(3u));
+        // sqrt(|1425/4 - 13.75^2|) = sqrt(167.1875)
+        QVERIFY(near(oneShotStdDev(x, 4), std::sqrt(1425.0 / 4 - 13.75 * 13.75)));
+        QVERIFY(near(oneShotStdDev(x, 4), x.sdAll));
+        QCOMPARE(oneShotStdDev(x, 1), 0.0);
+        QCOMPARE(oneShotStdDev(s, s.present), 0.0);
+        QCOMPARE(stats->threadTopInclusive(ThreadIndex(3u), MetricId(0u)), 0.0);
+        QCOMPARE(stats->threadMaxInclusive(ThreadIndex(3u), MetricId(0u)), -3.0);
+        QCOMPARE(stats->threadMaxInclusive(ThreadIndex(1u), MetricId(0u)), 20.0);
+        QCOMPARE(stats->sumMaxInclusive(MetricId(0u)), 10.0 + 20 + 30 - 3);
+        QCOMPARE(stats->sumTopInclusive(MetricId(0u)), 60.0);
+        const Stat& total = stats->atomicStat(u, TrialStatistics::Total);
+        QCOMPARE(total.total, 90.0);
+        QCOMPARE(total.present, std::size_t(2));
+        QCOMPARE(total.min, 40.0);
+        QCOMPARE(total.max, 50.0);
+        QCOMPARE(total.maxThread, ThreadIndex(2u));
+        QCOMPARE(total.meanAll, 22.5);
+        QCOMPARE(total.meanPresent, 45.0);
+        QCOMPARE(total.sdPresent, 5.0);
+        QCOMPARE(stats->atomicStat(u, TrialStatistics::SumSquares).total, 1800.0);
+        QCOMPARE(stats->atomicStat(u, TrialStatistics::Count).total, 6.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStatistics)

@@ -9,7 +9,6 @@
 #include "views/charts/threadaxisticker.h"
 #include "views/charts/valueaxisticker.h"
 #include "views/selectionstate.h"
-#include "views/userevents/atomictotals.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -42,8 +41,9 @@ namespace {
             return TrialStatistics::Min;
         case UserEventChart::Field::Mean:
             return TrialStatistics::Mean;
-        case UserEventChart::Field::StdDev:
         case UserEventChart::Field::Total:
+            return TrialStatistics::Total;
+        case UserEventChart::Field::StdDev:
             break;
         }
         return TrialStatistics::StdDev;
@@ -255,8 +255,6 @@ Stat UserEventChart::fieldStatistics() const
 {
     if (!m_trial || !m_event.isValid())
         return {};
-    if (m_field == Field::Total)
-        return AtomicTotals::of(*m_trial)->total(m_event);
     return TrialStatistics::of(*m_trial)->atomicStat(m_event, atomicField(m_field));
 }
 

@@ -5,7 +5,6 @@
 #include "algebra/statistics.h"
 #include "algebra/units.h"
 #include "views/common/valueformatter.h"
-#include "views/userevents/atomictotals.h"
 
 #include <QBrush>
 #include <QFont>
@@ -35,6 +34,8 @@ namespace {
             return TrialStatistics::Max;
         case UserEventsModel::Mean:
             return TrialStatistics::Mean;
+        case UserEventsModel::Total:
+            return TrialStatistics::Total;
         default:
             return TrialStatistics::StdDev;
         }
@@ -64,7 +65,6 @@ void UserEventsModel::setTrial(std::shared_ptr<const Trial> trial)
     beginResetModel();
     m_trial = std::move(trial);
     m_stats = m_trial ? TrialStatistics::of(*m_trial) : nullptr;
-    m_totals = m_trial ? AtomicTotals::of(*m_trial) : nullptr;
     if (m_mode == RowMode::Thread && (!m_trial || !m_thread.isValid() || m_thread.index() >= m_trial->threadCount())) {
         m_mode = RowMode::MeanAll;
         m_thread = ThreadIndex();
@@ -256,7 +256,7 @@ std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
         if (count.present == 0)
             return std::nullopt;
         const double n = count.total;
-        const double sum = m_totals->total(u).total;
+        const double sum = m_stats->atomicStat(u, TrialStatistics::Total).total;
         switch (column) {
         case Count:
             return n;
@@ -270,7 +270,8 @@ std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
             if (n <= 1)
                 return 0.0;
             const double mean = sum / n;
-            return std::sqrt(std::max(0.0, m_totals->sumSquares(u) / n - mean * mean));
+            return std::sqrt(
+                std::max(0.0, m_stats->atomicStat(u, TrialStatistics::SumSquares).total / n - mean * mean));
         }
         case Total:
             return sum;
@@ -279,7 +280,7 @@ std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
         }
     }
 
-    const Stat& s = column == Total ? m_totals->total(u) : m_stats->atomicStat(u, fieldOf(column));
+    const Stat& s = m_stats->atomicStat(u, fieldOf(column));
     switch (m_mode) {
     case RowMode::MeanAll:
         return s.meanAll;
@@ -428,7 +429,7 @@ QString UserEventsModel::valueToolTip(AtomicEventId u, int column) const
 
     if (m_mode == RowMode::Total) {
         const QString all = modeDescription(count.present);
-        const double sum = m_totals->total(u).total;
+        const double sum = m_stats->atomicStat(u, TrialStatistics::Total).total;
         switch (column) {
         case Count:
             return tr("%1, pooled: Σ count = %2").arg(all, raw(*v));
@@ -445,8 +446,8 @@ QString UserEventsModel::valueToolTip(AtomicEventId u, int column) const
                 .arg(all, raw(sum), raw(count.total), raw(*v));
         case StdDev:
             return tr("%1, pooled: sqrt(Σ sumsqr / Σ count − mean²) = sqrt(%2 / %3 − %4²) = %5")
-                .arg(all, raw(m_totals->sumSquares(u)), raw(count.total), raw(count.total > 0 ? sum / count.total : 0),
-                    raw(*v));
+                .arg(all, raw(m_stats->atomicStat(u, TrialStatistics::SumSquares).total), raw(count.total),
+                    raw(count.total > 0 ? sum / count.total : 0), raw(*v));
         case Total:
             return tr("%1: Σ (count × mean) = %2").arg(all, raw(*v));
         default:
@@ -454,7 +455,7 @@ QString UserEventsModel::valueToolTip(AtomicEventId u, int column) const
         }
     }
 
-    const Stat& s = column == Total ? m_totals->total(u) : m_stats->atomicStat(u, fieldOf(column));
+    const Stat& s = m_stats->atomicStat(u, fieldOf(column));
     QString tip = tr("%1 of the per-thread %2: %3").arg(modeDescription(s.present), fieldName(column), raw(*v));
     if (m_mode == RowMode::MeanAll)
         tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(raw(s.total)).arg(threads);

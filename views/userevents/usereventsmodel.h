@@ -14,7 +14,6 @@
 
 namespace parallax {
 
-class AtomicTotals;
 class TrialStatistics;
 
 /// The user (atomic) events of a trial as a tree: one top-level row per event name, with its
@@ -95,7 +94,6 @@ private:
 
     std::shared_ptr<const Trial> m_trial;
     std::shared_ptr<const TrialStatistics> m_stats;
-    std::shared_ptr<const AtomicTotals> m_totals;
     RowMode m_mode = RowMode::MeanAll;
     ThreadIndex m_thread;
     QLocale m_locale;
