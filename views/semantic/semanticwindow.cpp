@@ -69,15 +69,6 @@ namespace {
 #endif
         return out;
     }
-
-    QWidget* placeholder(const QString& text)
-    {
-        auto* label = new QLabel(text);
-        label->setAlignment(Qt::AlignCenter);
-        label->setWordWrap(true);
-        label->setForegroundRole(QPalette::PlaceholderText);
-        return label;
-    }
 } // namespace
 
 SemanticModelSource SemanticModelSource::fromArgument(const QString& argument)
