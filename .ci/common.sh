@@ -46,3 +46,7 @@ ensure_packages() {
 jobs_count() {
     nproc 2>/dev/null || echo 2
 }
+
+# ccache: paths below the checkout are hashed relative to it, so a clone in another folder (CI)
+# reuses what an earlier build on this machine compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
