@@ -174,12 +174,8 @@ namespace {
         o.algebra.name = o.name;
         if (!cmd.checkReader(o.format))
             return ExitUsage;
-        if (!o.to.isEmpty() && !WriterRegistry::instance().find(o.to)) {
-            QStringList known;
-            for (const WriterInfo* w : WriterRegistry::instance().writers())
-                known.append(w->name);
-            return cmd.usageError(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))));
-        }
+        if (!cmd.checkWriter(o.to))
+            return ExitUsage;
         const auto threadPolicy = choice<ThreadPolicy>(cmd, threads,
             { { "exact", ThreadPolicy::Strict }, { "union", ThreadPolicy::UnionByKey },
                 { "collapse-process", ThreadPolicy::CollapseProcess }, { "collapse-all", ThreadPolicy::CollapseAll },
@@ -537,12 +533,8 @@ int runConvert(const QStringList& args)
     o.out = paths[1];
     if (!cmd.checkReader(o.format))
         return ExitUsage;
-    if (!o.to.isEmpty() && !WriterRegistry::instance().find(o.to)) {
-        QStringList known;
-        for (const WriterInfo* w : WriterRegistry::instance().writers())
-            known.append(w->name);
-        return cmd.usageError(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))));
-    }
+    if (!cmd.checkWriter(o.to))
+        return ExitUsage;
     QString error;
     const auto trial = loadOperand(paths[0], o, &error);
     if (!trial)

@@ -3,6 +3,7 @@
 #include "app/cli/commandline.h"
 
 #include "datasource/readers/readerregistry.h"
+#include "datasource/writers/writerregistry.h"
 
 #include <cstdio>
 #include <limits>
@@ -144,6 +145,17 @@ bool Command::checkReader(const QString& name) const
         names << r->name();
     usageError(
         QStringLiteral("--format: no reader named '%1' (readers: %2)").arg(name, names.join(QStringLiteral(", "))));
+    return false;
+}
+
+bool Command::checkWriter(const QString& name) const
+{
+    if (name.isEmpty() || WriterRegistry::instance().find(name))
+        return true;
+    QStringList known;
+    for (const WriterInfo* w : WriterRegistry::instance().writers())
+        known.append(w->name);
+    usageError(QStringLiteral("--to %1: Parallax writes %2").arg(name, known.join(QStringLiteral(", "))));
     return false;
 }
 

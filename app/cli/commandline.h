@@ -71,6 +71,9 @@ public:
 
     /// A reader name for --format: empty, or a reader Parallax has (else a usage error listing them).
     bool checkReader(const QString& name) const;
+    /// Like checkReader for `--to NAME`: an empty name or a known writer passes; otherwise a usage
+    /// error naming the writers.
+    bool checkWriter(const QString& name) const;
 
     /// An operand of the algebra, convert and semantic commands: a path, or db:ID with ID a whole
     /// number (else a usage error naming the operand).
