@@ -15,6 +15,11 @@ if [ -z "$data_dir" ] || [ ! -d "$data_dir" ]; then
     exit 1
 fi
 
+# Every tracked C++ file formatted as .clang-format says (fix: tools/format-all.sh). A failure fails
+# test.sh at the end; the build, the tests and the fuzzing still run.
+format_status=0
+tools/check-format.sh || format_status=$?
+
 cmake --preset release -DPARALLAX_BUILD_TESTS=ON -DPARALLAX_DATA_DIR="$data_dir" >/dev/null
 cmake --build build -j "$(jobs_count)"
 
@@ -100,5 +105,9 @@ if [ "$status" -eq 0 ]; then
     for target in "${fuzz_targets[@]}"; do
         [[ " ${fuzzed[*]} " == *" $target "* ]] || fuzz_reader "$target" "$target (no seeds)"
     done
+fi
+if [ "$format_status" -ne 0 ]; then
+    echo "error: unformatted C++ files (listed above); run tools/format-all.sh" >&2
+    status=1
 fi
 exit "$status"

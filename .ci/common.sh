@@ -13,6 +13,7 @@ PARALLAX_BUILD_PACKAGES=(
 )
 PARALLAX_TEST_PACKAGES=(
     xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream man-db shared-mime-info
+    clang-format clang-tidy
 )
 
 as_root() {
