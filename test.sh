@@ -20,7 +20,8 @@ fi
 format_status=0
 tools/check-format.sh || format_status=$?
 
-cmake --preset release -DPARALLAX_BUILD_TESTS=ON -DPARALLAX_DATA_DIR="$data_dir" >/dev/null
+# -Werror: a new compiler warning fails CI (PARALLAX_WERROR, top-level CMakeLists.txt).
+cmake --preset release -DPARALLAX_BUILD_TESTS=ON -DPARALLAX_WERROR=ON -DPARALLAX_DATA_DIR="$data_dir" >/dev/null
 cmake --build build -j "$(jobs_count)"
 
 # A throwaway PostgreSQL cluster: temporary directory, Unix socket, own port, run as the
@@ -55,6 +56,20 @@ echo "== PostgreSQL test server on $pg_dir port $pg_port"
 status=0
 (cd build && ctest --output-on-failure -j "$(jobs_count)") || status=$?
 
+# clang-tidy (.clang-tidy) on the sources changed since the merge base with main: the whole tree
+# costs too much for every run (docs/HACKING.md §2); `cmake --build build --target tidy` checks all.
+tools/run-clang-tidy.sh build --changed || status=$?
+
+# The whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (preset asan, gcc,
+# build-asan/), against the same PostgreSQL server. PARALLAX_ASAN=0 skips it on a developer's
+# machine; CI (.ci/run) always runs it.
+if [ "${PARALLAX_ASAN:-1}" != 0 ]; then
+    echo "== AddressSanitizer + UBSan build and tests (preset asan)"
+    cmake --preset asan -DPARALLAX_WERROR=ON -DPARALLAX_DATA_DIR="$data_dir" >/dev/null
+    cmake --build build-asan -j "$(jobs_count)"
+    ctest --preset asan -j "$(jobs_count)" || status=$?
+fi
+
 # Fuzz every reader for a short while (libFuzzer, clang, separate build), seeded with the samples.
 fuzz_reader() { # TARGET NAME SAMPLE...
     local target="$1" name="$2"
@@ -72,7 +87,7 @@ fuzz_reader() { # TARGET NAME SAMPLE...
     rm -rf "$corpus"
 }
 if [ "$status" -eq 0 ]; then
-    cmake --preset fuzz >/dev/null
+    cmake --preset fuzz -DPARALLAX_WERROR=ON >/dev/null
     # The targets are those tests/fuzz/CMakeLists.txt declares (parallax_fuzz_target writes the list).
     mapfile -t fuzz_targets < <(cut -d' ' -f1 build-fuzz/tests/fuzz/fuzz_targets.txt)
     fuzzed=()
