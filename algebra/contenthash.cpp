@@ -4,12 +4,12 @@
 
 #include "algebra/parallelfor.h"
 
-#include <xxhash.h>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
 #include <vector>
+#include <xxhash.h>
 
 namespace parallax {
 

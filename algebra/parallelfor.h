@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QThreadPool>
-
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>

@@ -5,7 +5,6 @@
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
-
 #include <algorithm>
 #include <map>
 
@@ -78,9 +77,8 @@ Model groupModel(const Trial& trial)
         for (GroupId g : trial.event(e).groups)
             ++counts[trial.groupName(g)];
     std::vector<std::pair<QString, int>> groups(counts.begin(), counts.end());
-    std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
-        return a.second != b.second ? a.second < b.second : a.first < b.first;
-    });
+    std::sort(groups.begin(), groups.end(),
+        [](const auto& a, const auto& b) { return a.second != b.second ? a.second < b.second : a.first < b.first; });
     const int n = static_cast<int>(groups.size());
     for (int i = 0; i < n; ++i) {
         const QString& g = groups[static_cast<std::size_t>(i)].first;
@@ -104,7 +102,8 @@ Model layerModel(const Trial& trial)
     const Layer layers[] = { { "layer:mpi", "MPI" }, { "layer:openmp", "OpenMP" }, { "layer:io", "I/O" },
         { "layer:accelerator", "Accelerator" }, { "layer:runtime", "Runtime" }, { "layer:user", "User code" } };
     for (const Layer& l : layers)
-        m.entities.push_back({ QString::fromLatin1(l.id), QStringLiteral("layer"), QString::fromLatin1(l.name), {}, {} });
+        m.entities.push_back(
+            { QString::fromLatin1(l.id), QStringLiteral("layer"), QString::fromLatin1(l.name), {}, {} });
     // Highest priority first; every priority distinct, so no event can be claimed twice.
     struct Rule {
         const char* id;
@@ -118,7 +117,8 @@ Model layerModel(const Trial& trial)
         { "I/O libraries", SelectorKind::Regex,
             "(?:ADIOS|adios_?|adios2|H5[A-Z]|h5|nc_|ncmpi_|NetCDF|HDF5|PnetCDF|SIONlib|sion_).*", "layer:io" },
         { "POSIX I/O", SelectorKind::Regex,
-            "(?:[\\w\\s\\*]*\\s)?(?:f?open|open64|fopen64|f?close|f?read|f?write|pread|pwrite|pread64|pwrite64|readv|writev|"
+            "(?:[\\w\\s\\*]*\\s)?(?:f?open|open64|fopen64|f?close|f?read|f?write|pread|pwrite|pread64|pwrite64|readv|"
+            "writev|"
             "lseek|lseek64|fseek|fsync|fdatasync|fflush|fgets|fputs|fprintf|fscanf|aio_\\w+)\\s*\\(.*",
             "layer:io" },
         { "MPI group", SelectorKind::Group, "MPI", "layer:mpi" },
@@ -129,7 +129,8 @@ Model layerModel(const Trial& trial)
             "\\.omp_fn.*|.*\\[OpenMP\\].*)",
             "layer:openmp" },
         { "accelerator", SelectorKind::Regex,
-            "(?:cuda\\w*|cu[A-Z]\\w*|nccl\\w*|hip[A-Z]\\w*|roctx\\w*|cl[A-Z][a-z]\\w*|omp_target\\w*|CUDA.*|HIP.*|OpenCL.*)(?:\\s*\\(.*)?",
+            "(?:cuda\\w*|cu[A-Z]\\w*|nccl\\w*|hip[A-Z]\\w*|roctx\\w*|cl[A-Z][a-z]\\w*|omp_target\\w*|CUDA.*|HIP.*|"
+            "OpenCL.*)(?:\\s*\\(.*)?",
             "layer:accelerator" },
         { "runtime", SelectorKind::Regex,
             "(?:TAU_\\w+.*|\\.TAU (?!application).*|pthread_\\w+.*|(?:void\\s*\\*?\\s*)?(?:malloc|calloc|realloc|free|"
@@ -145,8 +146,8 @@ Model layerModel(const Trial& trial)
     const std::vector<EventId> flat = flatEvents(trial);
     int priority = static_cast<int>(std::size(rules));
     for (const Rule& r : rules) {
-        Association a = association(QString::fromLatin1(r.id), priority--, r.kind, QString::fromLatin1(r.value),
-            QString::fromLatin1(r.target));
+        Association a = association(
+            QString::fromLatin1(r.id), priority--, r.kind, QString::fromLatin1(r.value), QString::fromLatin1(r.target));
         bool used = QLatin1String(r.id) == QLatin1String("user code");
         for (std::size_t i = 0; !used && i < flat.size(); ++i) {
             if (r.kind == SelectorKind::Group)
@@ -215,17 +216,18 @@ Model phaseModel(const Trial& trial)
             parent.insert(it.key(), *grand.cbegin());
     }
     // Roots first, so that files read naturally.
-    std::stable_sort(order.begin(), order.end(), [&](const QString& a, const QString& b) {
-        return !parent.contains(a) && parent.contains(b);
-    });
+    std::stable_sort(order.begin(), order.end(),
+        [&](const QString& a, const QString& b) { return !parent.contains(a) && parent.contains(b); });
     int n = 0;
     for (const QString& p : order) {
         const QString id = QStringLiteral("phase:") + p;
-        m.entities.push_back({ id, QStringLiteral("phase"), p, parent.contains(p) ? QStringLiteral("phase:") + parent.value(p) : QString(), {} });
+        m.entities.push_back({ id, QStringLiteral("phase"), p,
+            parent.contains(p) ? QStringLiteral("phase:") + parent.value(p) : QString(), {} });
         // A phase's own timer, wherever it is called from, is the phase itself (priority 1); every
         // event called directly in phase P belongs to P (priority 0).
         m.associations.push_back(association(QStringLiteral("phase %1").arg(++n), 1, SelectorKind::Exact, p, id));
-        m.associations.push_back(association(QStringLiteral("in phase %1").arg(n), 0, SelectorKind::CallPathParent, p, id));
+        m.associations.push_back(
+            association(QStringLiteral("in phase %1").arg(n), 0, SelectorKind::CallPathParent, p, id));
     }
     return m;
 }
@@ -241,9 +243,10 @@ Model parameterModel(const Trial& trial)
     Model m;
     m.name = QStringLiteral("By parameter value");
     m.description = builtinModels()[3].description
-        + QStringLiteral(" TAU's parameter timers measure their routine's time a second time; the base timer of such a "
-                         "routine goes to the entity \"(also measured by parameter timers)\" so that the routine is not "
-                         "counted twice.");
+        + QStringLiteral(
+            " TAU's parameter timers measure their routine's time a second time; the base timer of such a "
+            "routine goes to the entity \"(also measured by parameter timers)\" so that the routine is not "
+            "counted twice.");
     QSet<QString> routines;
     std::vector<QString> order;
     for (EventId e : flatEvents(trial)) {
@@ -259,12 +262,15 @@ Model parameterModel(const Trial& trial)
     int n = 0;
     for (const QString& r : order) {
         m.entities.push_back({ QStringLiteral("routine:") + r, QStringLiteral("routine"), r, {}, {} });
-        m.associations.push_back(association(QStringLiteral("base timer %1").arg(++n), 2, SelectorKind::Exact, r, duplicate));
+        m.associations.push_back(
+            association(QStringLiteral("base timer %1").arg(++n), 2, SelectorKind::Exact, r, duplicate));
     }
-    m.associations.push_back(templated(QStringLiteral("parameter values"), 1,
-        QStringLiteral("(.+?) \\[ <(.+?)> = <(.*)> \\]"),
-        EntityTemplate { QStringLiteral("param:{1} [{2} = {3}]"), QStringLiteral("parameter"), QStringLiteral("{2} = {3}"),
-            QStringLiteral("routine:{1}"), { { QStringLiteral("parameter"), QStringLiteral("{2}") }, { QStringLiteral("value"), QStringLiteral("{3}") } } }));
+    m.associations.push_back(
+        templated(QStringLiteral("parameter values"), 1, QStringLiteral("(.+?) \\[ <(.+?)> = <(.*)> \\]"),
+            EntityTemplate { QStringLiteral("param:{1} [{2} = {3}]"), QStringLiteral("parameter"),
+                QStringLiteral("{2} = {3}"), QStringLiteral("routine:{1}"),
+                { { QStringLiteral("parameter"), QStringLiteral("{2}") },
+                    { QStringLiteral("value"), QStringLiteral("{3}") } } }));
     m.associations.push_back(templated(QStringLiteral("routines"), 0, QStringLiteral("(.+)"),
         EntityTemplate { QStringLiteral("routine:{1}"), QStringLiteral("routine"), QStringLiteral("{1}"), {}, {} }));
     return m;

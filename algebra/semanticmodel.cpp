@@ -8,7 +8,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
-
 #include <cmath>
 
 namespace parallax::semantic {
@@ -133,7 +132,8 @@ public:
         qsizetype pos = from < 0 ? 0 : from;
         while ((pos = m_json.indexOf(quoted, pos)) >= 0) {
             qsizetype after = pos + quoted.size();
-            while (after < m_json.size() && (m_json[after] == ' ' || m_json[after] == '\t' || m_json[after] == '\n' || m_json[after] == '\r'))
+            while (after < m_json.size()
+                && (m_json[after] == ' ' || m_json[after] == '\t' || m_json[after] == '\n' || m_json[after] == '\r'))
                 ++after;
             if (after < m_json.size() && m_json[after] == ':')
                 return pos;
@@ -148,7 +148,8 @@ public:
         while ((pos = findKey(QStringLiteral("id"), pos)) >= 0) {
             const qsizetype colon = m_json.indexOf(':', pos);
             qsizetype v = colon + 1;
-            while (v < m_json.size() && (m_json[v] == ' ' || m_json[v] == '\t' || m_json[v] == '\n' || m_json[v] == '\r'))
+            while (
+                v < m_json.size() && (m_json[v] == ' ' || m_json[v] == '\t' || m_json[v] == '\n' || m_json[v] == '\r'))
                 ++v;
             const QByteArray quoted
                 = QJsonDocument(QJsonArray { value }).toJson(QJsonDocument::Compact).mid(1).chopped(1);
@@ -176,8 +177,8 @@ struct ParseContext {
     }
 };
 
-bool checkKeys(ParseContext& ctx, const QJsonObject& o, std::initializer_list<const char*> allowedKeys, const QString& path,
-    qsizetype at)
+bool checkKeys(ParseContext& ctx, const QJsonObject& o, std::initializer_list<const char*> allowedKeys,
+    const QString& path, qsizetype at)
 {
     QSet<QString> allowed;
     for (const char* key : allowedKeys)
@@ -188,7 +189,8 @@ bool checkKeys(ParseContext& ctx, const QJsonObject& o, std::initializer_list<co
             known.sort();
             const qsizetype keyAt = ctx.lines ? ctx.lines->findKey(it.key(), at) : -1;
             return ctx.fail(keyAt >= 0 ? keyAt : at, path + QLatin1Char('.') + it.key(),
-                QStringLiteral("unknown key '%1' (expected one of: %2)").arg(it.key(), known.join(QStringLiteral(", "))));
+                QStringLiteral("unknown key '%1' (expected one of: %2)")
+                    .arg(it.key(), known.join(QStringLiteral(", "))));
         }
     }
     return true;
@@ -224,7 +226,8 @@ bool readAttrs(ParseContext& ctx, const QJsonValue& v, const QString& path, qsiz
             out.insert(it.key(), AttrValue::fromNumber(a.toDouble()));
         } else if (a.isString()) {
             out.insert(it.key(), AttrValue::fromString(a.toString()));
-        } else if (a.isObject() && a.toObject().size() == 1 && a.toObject().value(QStringLiteral("metadata")).isString()) {
+        } else if (a.isObject() && a.toObject().size() == 1
+            && a.toObject().value(QStringLiteral("metadata")).isString()) {
             out.insert(it.key(), AttrValue::fromMetadata(a.toObject().value(QStringLiteral("metadata")).toString()));
         } else {
             return ctx.fail(at, path + QLatin1Char('.') + it.key(),
@@ -311,12 +314,16 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
     const QJsonValue selValue = select.toObject().begin().value();
     static const QHash<QString, SelectorKind> kinds { { QStringLiteral("exact"), SelectorKind::Exact },
         { QStringLiteral("regex"), SelectorKind::Regex }, { QStringLiteral("path_regex"), SelectorKind::PathRegex },
-        { QStringLiteral("group"), SelectorKind::Group }, { QStringLiteral("callpath_parent"), SelectorKind::CallPathParent } };
+        { QStringLiteral("group"), SelectorKind::Group },
+        { QStringLiteral("callpath_parent"), SelectorKind::CallPathParent } };
     if (!kinds.contains(kind))
-        return ctx.fail(ctx.lines ? std::max(here, ctx.lines->findKey(kind, here)) : here, path + QStringLiteral(".select.") + kind,
-            QStringLiteral("unknown selector '%1' (expected exact, regex, path_regex, group or callpath_parent)").arg(kind));
+        return ctx.fail(ctx.lines ? std::max(here, ctx.lines->findKey(kind, here)) : here,
+            path + QStringLiteral(".select.") + kind,
+            QStringLiteral("unknown selector '%1' (expected exact, regex, path_regex, group or callpath_parent)")
+                .arg(kind));
     if (!selValue.isString() || selValue.toString().isEmpty())
-        return ctx.fail(here, path + QStringLiteral(".select.") + kind, QStringLiteral("the selector value must be a non-empty string"));
+        return ctx.fail(here, path + QStringLiteral(".select.") + kind,
+            QStringLiteral("the selector value must be a non-empty string"));
     a.select.kind = kinds.value(kind);
     a.select.value = selValue.toString();
     QString regexError;
@@ -329,7 +336,8 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
     } else if (target.isArray()) {
         for (const QJsonValue& id : target.toArray()) {
             if (!id.isString())
-                return ctx.fail(here, path + QStringLiteral(".target"), QStringLiteral("a target list must hold entity ids (strings)"));
+                return ctx.fail(here, path + QStringLiteral(".target"),
+                    QStringLiteral("a target list must hold entity ids (strings)"));
             a.target.ids << id.toString();
         }
         if (a.target.ids.isEmpty())
@@ -339,7 +347,8 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
         if (!checkKeys(ctx, t, { "template" }, path + QStringLiteral(".target"), here))
             return false;
         EntityTemplate tmpl;
-        if (!readTemplate(ctx, t.value(QStringLiteral("template")), path + QStringLiteral(".target.template"), here, tmpl))
+        if (!readTemplate(
+                ctx, t.value(QStringLiteral("template")), path + QStringLiteral(".target.template"), here, tmpl))
             return false;
         a.target.entityTemplate = tmpl;
     } else {
@@ -359,8 +368,8 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
     if (!readString(ctx, o, QStringLiteral("weight_attr"), path, here, a.weightAttr, false)
         || !readString(ctx, o, QStringLiteral("collection"), path, here, a.collection, false))
         return false;
-    if (!a.collection.isEmpty() && a.collection != QLatin1String("embedded") && a.collection != QLatin1String("external")
-        && a.collection != QLatin1String("posthoc"))
+    if (!a.collection.isEmpty() && a.collection != QLatin1String("embedded")
+        && a.collection != QLatin1String("external") && a.collection != QLatin1String("posthoc"))
         return ctx.fail(here, path + QStringLiteral(".collection"),
             QStringLiteral("'collection' must be embedded, external or posthoc"));
     return true;
@@ -370,8 +379,8 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
 
 namespace {
 
-std::optional<ModelError> validate(const Model& m, const QString& file, const LineFinder* lines, qsizetype entitiesAt,
-    qsizetype associationsAt)
+std::optional<ModelError> validate(
+    const Model& m, const QString& file, const LineFinder* lines, qsizetype entitiesAt, qsizetype associationsAt)
 {
     auto error = [&](qsizetype at, const QString& key, const QString& message) {
         return ModelError { file, lines ? lines->lineAt(at) : 0, key, message };
@@ -414,13 +423,16 @@ std::optional<ModelError> validate(const Model& m, const QString& file, const Li
         if (m.source == SourceSet::Flat
             && (a.select.kind == SelectorKind::PathRegex || a.select.kind == SelectorKind::CallPathParent))
             return error(at, path + QStringLiteral(".select"),
-                QStringLiteral("'%1' needs call paths: set \"source\": \"callpath\"").arg(selectorKindName(a.select.kind)));
+                QStringLiteral("'%1' needs call paths: set \"source\": \"callpath\"")
+                    .arg(selectorKindName(a.select.kind)));
         for (const QString& id : a.target.ids)
             if (!index.contains(id))
-                return error(at, path + QStringLiteral(".target"), QStringLiteral("target '%1' is not a declared entity").arg(id));
+                return error(at, path + QStringLiteral(".target"),
+                    QStringLiteral("target '%1' is not a declared entity").arg(id));
         if (a.policy == Policy::Direct && !a.target.entityTemplate && a.target.ids.size() != 1)
             return error(at, path + QStringLiteral(".policy"),
-                QStringLiteral("DIRECT needs exactly one target entity, this association has %1").arg(a.target.ids.size()));
+                QStringLiteral("DIRECT needs exactly one target entity, this association has %1")
+                    .arg(a.target.ids.size()));
         if (a.policy == Policy::Weighted) {
             if (a.weightAttr.isEmpty())
                 return error(at, path + QStringLiteral(".weight_attr"), QStringLiteral("WEIGHTED needs 'weight_attr'"));
@@ -438,7 +450,8 @@ std::optional<ModelError> validate(const Model& m, const QString& file, const Li
                         QStringLiteral("weight '%1' of '%2' is negative").arg(a.weightAttr, id));
             }
         } else if (!a.weightAttr.isEmpty()) {
-            return error(at, path + QStringLiteral(".weight_attr"), QStringLiteral("'weight_attr' is only for WEIGHTED"));
+            return error(
+                at, path + QStringLiteral(".weight_attr"), QStringLiteral("'weight_attr' is only for WEIGHTED"));
         }
         if (a.target.entityTemplate && a.policy != Policy::Direct)
             return error(at, path + QStringLiteral(".policy"),
@@ -457,10 +470,7 @@ std::optional<ModelError> validate(const Model& m, const QString& file, const Li
 
 } // namespace
 
-std::optional<ModelError> validateModel(const Model& model)
-{
-    return validate(model, {}, nullptr, 0, 0);
-}
+std::optional<ModelError> validateModel(const Model& model) { return validate(model, {}, nullptr, 0, 0); }
 
 std::variant<Model, ModelError> parseModel(const QByteArray& json, const QString& fileName)
 {
@@ -482,31 +492,33 @@ std::variant<Model, ModelError> parseModel(const QByteArray& json, const QString
             QStringLiteral("model"), 0))
         return *ctx.error;
     if (root.value(QStringLiteral("format")).toString() != QLatin1String("parallax-semantic-model"))
-        return ModelError { fileName, lines.lineAt(lines.findKey(QStringLiteral("format"), 0)), QStringLiteral("format"),
-            QStringLiteral("expected \"format\": \"parallax-semantic-model\"") };
+        return ModelError { fileName, lines.lineAt(lines.findKey(QStringLiteral("format"), 0)),
+            QStringLiteral("format"), QStringLiteral("expected \"format\": \"parallax-semantic-model\"") };
     if (root.value(QStringLiteral("version")).toInt(-1) != 1)
-        return ModelError { fileName, lines.lineAt(lines.findKey(QStringLiteral("version"), 0)), QStringLiteral("version"),
-            QStringLiteral("unsupported version (this Parallax reads version 1)") };
+        return ModelError { fileName, lines.lineAt(lines.findKey(QStringLiteral("version"), 0)),
+            QStringLiteral("version"), QStringLiteral("unsupported version (this Parallax reads version 1)") };
     if (!readString(ctx, root, QStringLiteral("name"), QStringLiteral("model"), 0, m.name, false)
         || !readString(ctx, root, QStringLiteral("description"), QStringLiteral("model"), 0, m.description, false))
         return *ctx.error;
     QString source = QStringLiteral("flat");
-    if (!readString(ctx, root, QStringLiteral("source"), QStringLiteral("model"), lines.findKey(QStringLiteral("source"), 0),
-            source, false))
+    if (!readString(ctx, root, QStringLiteral("source"), QStringLiteral("model"),
+            lines.findKey(QStringLiteral("source"), 0), source, false))
         return *ctx.error;
     if (source == QLatin1String("flat"))
         m.source = SourceSet::Flat;
     else if (source == QLatin1String("callpath"))
         m.source = SourceSet::CallPath;
     else
-        return ModelError { fileName, lines.lineAt(lines.findKey(QStringLiteral("source"), 0)), QStringLiteral("source"),
+        return ModelError { fileName, lines.lineAt(lines.findKey(QStringLiteral("source"), 0)),
+            QStringLiteral("source"),
             QStringLiteral("'source' must be \"flat\" or \"callpath\", not '%1'").arg(source) };
 
     const qsizetype entitiesAt = std::max<qsizetype>(0, lines.findKey(QStringLiteral("entities"), 0));
     const qsizetype associationsAt = std::max<qsizetype>(0, lines.findKey(QStringLiteral("associations"), 0));
     const QJsonValue entities = root.value(QStringLiteral("entities"));
     if (!entities.isUndefined() && !entities.isArray())
-        return ModelError { fileName, lines.lineAt(entitiesAt), QStringLiteral("entities"), QStringLiteral("'entities' must be an array") };
+        return ModelError { fileName, lines.lineAt(entitiesAt), QStringLiteral("entities"),
+            QStringLiteral("'entities' must be an array") };
     qsizetype cursor = entitiesAt;
     for (qsizetype i = 0; i < entities.toArray().size(); ++i) {
         Entity e;
@@ -576,9 +588,10 @@ QJsonObject entityToJson(const Entity& e)
 
 QByteArray toJson(const Model& model)
 {
-    QJsonObject root { { QStringLiteral("format"), QStringLiteral("parallax-semantic-model") }, { QStringLiteral("version"), 1 },
-        { QStringLiteral("name"), model.name },
-        { QStringLiteral("source"), model.source == SourceSet::Flat ? QStringLiteral("flat") : QStringLiteral("callpath") } };
+    QJsonObject root { { QStringLiteral("format"), QStringLiteral("parallax-semantic-model") },
+        { QStringLiteral("version"), 1 }, { QStringLiteral("name"), model.name },
+        { QStringLiteral("source"),
+            model.source == SourceSet::Flat ? QStringLiteral("flat") : QStringLiteral("callpath") } };
     if (!model.description.isEmpty())
         root.insert(QStringLiteral("description"), model.description);
     QJsonArray entities;

@@ -7,7 +7,6 @@
 #include <QRegularExpression>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 #include <variant>
 #include <vector>

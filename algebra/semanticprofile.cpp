@@ -6,7 +6,6 @@
 
 #include <QHash>
 #include <QSet>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -99,7 +98,8 @@ Stat SemanticProfile::stat(int r, MetricId m, Quantity q) const
     std::size_t present = 0;
     for (std::size_t t = 0; t < n; ++t) {
         const ThreadIndex ti(t);
-        const bool here = q == Quantity::Roll || q == Quantity::Inclusive ? subtreePresent(r, ti) : this->present(r, ti);
+        const bool here
+            = q == Quantity::Roll || q == Quantity::Inclusive ? subtreePresent(r, ti) : this->present(r, ti);
         if (!here)
             continue;
         const double v = value(r, ti, m, q);
@@ -121,7 +121,8 @@ Stat SemanticProfile::stat(int r, MetricId m, Quantity q) const
     double sqAll = 0, sqPresent = 0;
     for (std::size_t t = 0; t < n; ++t) {
         const ThreadIndex ti(t);
-        const bool here = q == Quantity::Roll || q == Quantity::Inclusive ? subtreePresent(r, ti) : this->present(r, ti);
+        const bool here
+            = q == Quantity::Roll || q == Quantity::Inclusive ? subtreePresent(r, ti) : this->present(r, ti);
         const double v = here ? value(r, ti, m, q) : 0;
         sqAll += (v - s.meanAll) * (v - s.meanAll);
         if (here)
@@ -155,7 +156,8 @@ double SemanticProfile::percentOfTotal(int r, MetricId m, const Scope& scope) co
         for (std::size_t t = 0; t < m_threads; ++t)
             top += threadTop(ThreadIndex(t), m);
     }
-    const double v = scope.kind == Scope::Kind::Thread ? roll(r, scope.thread, m) : scoped(r, m, Quantity::Roll, Scope::total());
+    const double v
+        = scope.kind == Scope::Kind::Thread ? roll(r, scope.thread, m) : scoped(r, m, Quantity::Roll, Scope::total());
     return top != 0 ? 100.0 * v / top : std::numeric_limits<double>::quiet_NaN();
 }
 
@@ -342,8 +344,8 @@ private:
     }
 
     /// The matches of one association for an event (captures[0] = the whole match).
-    bool matches(const Association& a, EventId id, const QString& subject, const QString& path, const QString& parentComponent,
-        QStringList& captures) const
+    bool matches(const Association& a, EventId id, const QString& subject, const QString& path,
+        const QString& parentComponent, QStringList& captures) const
     {
         switch (a.select.kind) {
         case SelectorKind::Exact:
@@ -353,7 +355,8 @@ private:
             return true;
         case SelectorKind::Regex:
         case SelectorKind::PathRegex: {
-            const QRegularExpressionMatch m = a.select.regex.match(a.select.kind == SelectorKind::Regex ? subject : path);
+            const QRegularExpressionMatch m
+                = a.select.regex.match(a.select.kind == SelectorKind::Regex ? subject : path);
             if (!m.hasMatch())
                 return false;
             captures = m.capturedTexts();
@@ -423,7 +426,8 @@ private:
                     consider(ai);
             for (int ai : others)
                 consider(ai);
-            std::sort(found.begin(), found.end(), [](const Match& x, const Match& y) { return x.association < y.association; });
+            std::sort(found.begin(), found.end(),
+                [](const Match& x, const Match& y) { return x.association < y.association; });
             for (const Match& m : found)
                 m_matchedAny[static_cast<std::size_t>(m.association)] = 1;
             if (found.empty()) {
@@ -444,12 +448,13 @@ private:
                 QStringList ids;
                 for (const Match* m : winners)
                     ids << associations[static_cast<std::size_t>(m->association)].id;
-                return fail(QStringLiteral("configuration error: event '%1' is matched by %2 associations of priority %3 (%4); "
-                                           "give one of them a higher priority or narrow its selector")
-                                .arg(path)
-                                .arg(winners.size())
-                                .arg(best)
-                                .arg(ids.join(QStringLiteral(", "))));
+                return fail(
+                    QStringLiteral("configuration error: event '%1' is matched by %2 associations of priority %3 (%4); "
+                                   "give one of them a higher priority or narrow its selector")
+                        .arg(path)
+                        .arg(winners.size())
+                        .arg(best)
+                        .arg(ids.join(QStringLiteral(", "))));
             }
             const Match& win = *winners.front();
             const Association& a = associations[static_cast<std::size_t>(win.association)];
@@ -528,7 +533,8 @@ private:
             if (have == e.attrs.cend())
                 e.attrs.insert(it.key(), it.value());
             else if (!(have.value() == it.value()))
-                return fail(QStringLiteral("association '%1': event '%2' gives entity '%3' attribute %4 = %5, but it already has %6")
+                return fail(QStringLiteral(
+                    "association '%1': event '%2' gives entity '%3' attribute %4 = %5, but it already has %6")
                                 .arg(a.id, m_trial.event(event).name, id, it.key(), it.value().toString(),
                                     have.value().toString()));
         }
@@ -572,28 +578,32 @@ private:
                 const ResolvedEntity& e = m_profile->m_entities[static_cast<std::size_t>(r)];
                 const auto it = e.attrs.constFind(a.weightAttr);
                 if (it == e.attrs.cend())
-                    return fail(QStringLiteral("association '%1': target '%2' has no weight attribute '%3'").arg(a.id, e.id, a.weightAttr));
+                    return fail(QStringLiteral("association '%1': target '%2' has no weight attribute '%3'")
+                                    .arg(a.id, e.id, a.weightAttr));
                 if (it->kind == AttrValue::Kind::Metadata)
-                    return fail(QStringLiteral("association '%1': the weight of '%2' comes from trial metadata '%3', which "
-                                               "this trial does not hold trial-wide%4. WEIGHTED with trial-specific weights "
-                                               "is not linear: attribute each measured trial with its own weights and "
-                                               "compare the semantic profiles (docs/SEMANTICS.md 5.5)")
-                                    .arg(a.id, e.id, it->text,
-                                        m_trial.isDerived() ? QStringLiteral(" (it is a derived trial: ") + m_trial.provenance().operation
-                                                + QStringLiteral(")")
-                                                            : QString()));
+                    return fail(
+                        QStringLiteral("association '%1': the weight of '%2' comes from trial metadata '%3', which "
+                                       "this trial does not hold trial-wide%4. WEIGHTED with trial-specific weights "
+                                       "is not linear: attribute each measured trial with its own weights and "
+                                       "compare the semantic profiles (docs/SEMANTICS.md 5.5)")
+                            .arg(a.id, e.id, it->text,
+                                m_trial.isDerived() ? QStringLiteral(" (it is a derived trial: ")
+                                        + m_trial.provenance().operation + QStringLiteral(")")
+                                                    : QString()));
                 if (it->kind != AttrValue::Kind::Number)
                     return fail(QStringLiteral("association '%1': weight '%2' of '%3' is not a number ('%4')")
                                     .arg(a.id, a.weightAttr, e.id, it->text));
                 if (!(it->number >= 0) || !std::isfinite(it->number))
-                    return fail(QStringLiteral("association '%1': weight '%2' of '%3' is %4; weights must be finite and >= 0")
-                                    .arg(a.id, a.weightAttr, e.id)
-                                    .arg(it->number));
+                    return fail(
+                        QStringLiteral("association '%1': weight '%2' of '%3' is %4; weights must be finite and >= 0")
+                            .arg(a.id, a.weightAttr, e.id)
+                            .arg(it->number));
                 weights.push_back(it->number);
                 sum += it->number;
             }
             if (!(sum > 0))
-                return fail(QStringLiteral("association '%1': the weights '%2' of its targets sum to 0").arg(a.id, a.weightAttr));
+                return fail(QStringLiteral("association '%1': the weights '%2' of its targets sum to 0")
+                                .arg(a.id, a.weightAttr));
             for (std::size_t i = 0; i < targets.size(); ++i)
                 edges.push_back({ event, targets[i], weights[i] / sum, ai });
             return true;
@@ -642,8 +652,9 @@ private:
                 continue;
             const auto it = m_index.constFind(parentId);
             if (it == m_index.cend())
-                return fail(QStringLiteral("entity '%1' has parent '%2', which no entity declares or a template creates")
-                                .arg(entities[r].id, parentId));
+                return fail(
+                    QStringLiteral("entity '%1' has parent '%2', which no entity declares or a template creates")
+                        .arg(entities[r].id, parentId));
             entities[r].parent = it.value();
         }
         // Cycles (templates can make them) and the orders.
@@ -651,7 +662,8 @@ private:
             int p = entities[r].parent;
             for (std::size_t steps = 0; p >= 0; ++steps) {
                 if (p == static_cast<int>(r) || steps > entities.size())
-                    return fail(QStringLiteral("entity '%1' is its own ancestor (hierarchy cycle)").arg(entities[r].id));
+                    return fail(
+                        QStringLiteral("entity '%1' is its own ancestor (hierarchy cycle)").arg(entities[r].id));
                 p = entities[static_cast<std::size_t>(p)].parent;
             }
         }
@@ -740,11 +752,15 @@ private:
                 e.component = profile.m_entities[static_cast<std::size_t>(e.members.front())].component;
         for (auto& report : profile.m_reports) {
             for (int edge : report.edges) {
-                const int comp = profile.m_entities[static_cast<std::size_t>(profile.m_edges[static_cast<std::size_t>(edge)].entity)].component;
+                const int comp
+                    = profile
+                          .m_entities[static_cast<std::size_t>(profile.m_edges[static_cast<std::size_t>(edge)].entity)]
+                          .component;
                 if (comp < 0)
                     continue;
                 const Classification k = profile.m_components[static_cast<std::size_t>(comp)].kind;
-                if (std::find(report.classifications.begin(), report.classifications.end(), k) == report.classifications.end())
+                if (std::find(report.classifications.begin(), report.classifications.end(), k)
+                    == report.classifications.end())
                     report.classifications.push_back(k);
             }
         }
@@ -763,18 +779,20 @@ private:
             const Association& a = associations[i];
             const AssociationReport& report = profile.m_reports[i];
             if (!m_matchedAny[i])
-                profile.m_warnings.push_back({ a.id, QStringLiteral("selector %1 '%2' matched no event of this trial")
-                                                         .arg(selectorKindName(a.select.kind), a.select.value) });
+                profile.m_warnings.push_back({ a.id,
+                    QStringLiteral("selector %1 '%2' matched no event of this trial")
+                        .arg(selectorKindName(a.select.kind), a.select.value) });
             if (!report.shadowed.empty()) {
                 QStringList names;
                 for (std::size_t k = 0; k < report.shadowed.size() && k < 5; ++k)
                     names << QStringLiteral("'%1'").arg(m_trial.event(report.shadowed[k]).name);
                 if (report.shadowed.size() > 5)
                     names << QStringLiteral("and %1 more").arg(report.shadowed.size() - 5);
-                profile.m_warnings.push_back({ a.id, QStringLiteral("%1 event(s) it matches are matched twice and won by a "
-                                                                    "higher-priority association: %2")
-                                                         .arg(report.shadowed.size())
-                                                         .arg(names.join(QStringLiteral(", "))),
+                profile.m_warnings.push_back({ a.id,
+                    QStringLiteral("%1 event(s) it matches are matched twice and won by a "
+                                   "higher-priority association: %2")
+                        .arg(report.shadowed.size())
+                        .arg(names.join(QStringLiteral(", "))),
                     true });
             }
             if (a.policy == Policy::Amortize || a.policy == Policy::Aggregate) {
@@ -786,18 +804,20 @@ private:
                             withTimers << profile.m_entities[static_cast<std::size_t>(member)].id;
                 }
                 if (!withTimers.isEmpty())
-                    profile.m_warnings.push_back({ a.id, QStringLiteral("%1 is used although per-instance timers exist for %2: "
-                                                                        "prefer those measured values")
-                                                             .arg(a.policy == Policy::Amortize ? QStringLiteral("amortisation")
-                                                                                               : QStringLiteral("aggregation"),
-                                                                 withTimers.join(QStringLiteral(", "))) });
+                    profile.m_warnings.push_back({ a.id,
+                        QStringLiteral("%1 is used although per-instance timers exist for %2: "
+                                       "prefer those measured values")
+                            .arg(a.policy == Policy::Amortize ? QStringLiteral("amortisation")
+                                                              : QStringLiteral("aggregation"),
+                                withTimers.join(QStringLiteral(", "))) });
             }
         }
         for (auto it = m_unresolved.cbegin(); it != m_unresolved.cend(); ++it) {
             const QStringList parts = it.key().split(QLatin1Char('\n'));
-            profile.m_warnings.push_back({ {}, QStringLiteral("entity '%1' attribute '%2' refers to metadata '%3', which this trial "
-                                                              "does not hold trial-wide")
-                                                   .arg(parts.value(0), parts.value(1), it.value()) });
+            profile.m_warnings.push_back({ {},
+                QStringLiteral("entity '%1' attribute '%2' refers to metadata '%3', which this trial "
+                               "does not hold trial-wide")
+                    .arg(parts.value(0), parts.value(1), it.value()) });
         }
     }
 
@@ -851,7 +871,8 @@ private:
             }
             for (const auto& [event, weight] : set) {
                 bool covered = false;
-                for (EventId a = m_trial.event(EventId(event)).parent; a.isValid() && !covered; a = m_trial.event(a).parent)
+                for (EventId a = m_trial.event(EventId(event)).parent; a.isValid() && !covered;
+                     a = m_trial.event(a).parent)
                     covered = set.count(a.index()) > 0 || (!m_inSource[a.index()] && leaves.contains(a.index()));
                 if (!covered)
                     top[r].emplace_back(EventId(event), weight);
@@ -888,7 +909,8 @@ private:
                         p.m_present[r * T + t] = 1;
                         if (edge.association >= 0)
                             for (std::size_t m = 0; m < M; ++m)
-                                mine[static_cast<std::size_t>(edge.association) * M + m] += edge.weight * row.excl[m * n + i];
+                                mine[static_cast<std::size_t>(edge.association) * M + m]
+                                    += edge.weight * row.excl[m * n + i];
                     }
                 }
                 for (std::size_t r = 0; r < E; ++r) {
@@ -949,7 +971,8 @@ private:
     QString m_error;
 };
 
-std::variant<ProfilePtr, AttributionError> attribute(const Model& model, TrialPtr trial, const AttributeOptions& options)
+std::variant<ProfilePtr, AttributionError> attribute(
+    const Model& model, TrialPtr trial, const AttributeOptions& options)
 {
     if (!trial)
         return AttributionError { QStringLiteral("no trial") };
@@ -984,7 +1007,8 @@ std::vector<DiffRow> semanticDifference(
             rows[*it].b = v;
             rows[*it].estimate = rows[*it].estimate || e.estimate;
         } else {
-            rows.push_back({ e.id, e.name, e.kind, parentId(b, static_cast<int>(r)), false, true, 0, v, 0, e.estimate });
+            rows.push_back(
+                { e.id, e.name, e.kind, parentId(b, static_cast<int>(r)), false, true, 0, v, 0, e.estimate });
         }
     }
     for (DiffRow& row : rows)
@@ -992,7 +1016,8 @@ std::vector<DiffRow> semanticDifference(
     return rows;
 }
 
-std::vector<AttributeGroup> groupByAttribute(const SemanticProfile& p, const QString& key, MetricId m, const Scope& scope)
+std::vector<AttributeGroup> groupByAttribute(
+    const SemanticProfile& p, const QString& key, MetricId m, const Scope& scope)
 {
     std::vector<AttributeGroup> groups;
     QHash<QString, std::size_t> index;

@@ -193,7 +193,8 @@ using ProfilePtr = std::shared_ptr<const SemanticProfile>;
 /// metadata key the trial does not hold trial-wide, as in every algebra result whose operands
 /// differ — docs/SEMANTICS.md 5.5), a template attribute conflicting with a declared one, a template
 /// parent that does not exist.
-std::variant<ProfilePtr, AttributionError> attribute(const Model& model, TrialPtr trial, const AttributeOptions& options = {});
+std::variant<ProfilePtr, AttributionError> attribute(
+    const Model& model, TrialPtr trial, const AttributeOptions& options = {});
 
 /// One entity row of a semantic comparison.
 struct DiffRow {
@@ -222,6 +223,7 @@ struct AttributeGroup {
     double own = 0;
     std::vector<int> entities;
 };
-std::vector<AttributeGroup> groupByAttribute(const SemanticProfile& p, const QString& key, MetricId m, const Scope& scope);
+std::vector<AttributeGroup> groupByAttribute(
+    const SemanticProfile& p, const QString& key, MetricId m, const Scope& scope);
 
 } // namespace parallax::semantic

@@ -74,8 +74,7 @@ double oneShotStdDev(const Stat& s, std::size_t count)
 
 std::shared_ptr<const TrialStatistics> TrialStatistics::of(const Trial& trial)
 {
-    return trial.cached<TrialStatistics>(
-        [](const Trial& t) { return std::make_shared<const TrialStatistics>(t); });
+    return trial.cached<TrialStatistics>([](const Trial& t) { return std::make_shared<const TrialStatistics>(t); });
 }
 
 std::size_t TrialStatistics::index(EventId e, MetricId m, ValueKind kind) const
@@ -84,7 +83,10 @@ std::size_t TrialStatistics::index(EventId e, MetricId m, ValueKind kind) const
     if (kind == ValueKind::Calls || kind == ValueKind::Subroutines)
         return e.index() * m_kindsPerEvent + (k - 2);
     // per metric: excl, incl, exclPerCall, inclPerCall
-    const std::size_t slot = kind == ValueKind::Exclusive ? 0 : kind == ValueKind::Inclusive ? 1 : kind == ValueKind::ExclusivePerCall ? 2 : 3;
+    const std::size_t slot = kind == ValueKind::Exclusive ? 0
+        : kind == ValueKind::Inclusive                    ? 1
+        : kind == ValueKind::ExclusivePerCall             ? 2
+                                                          : 3;
     return e.index() * m_kindsPerEvent + 2 + m.index() * 4 + slot;
 }
 
@@ -198,10 +200,7 @@ TrialStatistics::TrialStatistics(const Trial& trial)
         m_atomic[k] = finish(aacc[k], m_threads);
 }
 
-const Stat& TrialStatistics::stat(EventId e, MetricId m, ValueKind kind) const
-{
-    return m_stats[index(e, m, kind)];
-}
+const Stat& TrialStatistics::stat(EventId e, MetricId m, ValueKind kind) const { return m_stats[index(e, m, kind)]; }
 
 const Stat& TrialStatistics::atomicStat(AtomicEventId u, AtomicField field) const
 {

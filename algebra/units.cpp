@@ -9,10 +9,14 @@ namespace parallax {
 QString timeUnitName(TimeUnit unit)
 {
     switch (unit) {
-    case TimeUnit::Microseconds: return QStringLiteral("Microseconds");
-    case TimeUnit::Milliseconds: return QStringLiteral("Milliseconds");
-    case TimeUnit::Seconds: return QStringLiteral("Seconds");
-    case TimeUnit::HoursMinutesSeconds: return QStringLiteral("Hours:Minutes:Seconds");
+    case TimeUnit::Microseconds:
+        return QStringLiteral("Microseconds");
+    case TimeUnit::Milliseconds:
+        return QStringLiteral("Milliseconds");
+    case TimeUnit::Seconds:
+        return QStringLiteral("Seconds");
+    case TimeUnit::HoursMinutesSeconds:
+        return QStringLiteral("Hours:Minutes:Seconds");
     }
     return {};
 }
@@ -22,10 +26,14 @@ QString unitLabel(const Metric& metric, TimeUnit unit)
     if (!metric.isTime())
         return metric.unit == QLatin1String("count") ? QString() : metric.unit;
     switch (unit) {
-    case TimeUnit::Microseconds: return QStringLiteral("µs");
-    case TimeUnit::Milliseconds: return QStringLiteral("ms");
-    case TimeUnit::Seconds: return QStringLiteral("s");
-    case TimeUnit::HoursMinutesSeconds: return QStringLiteral("h:m:s");
+    case TimeUnit::Microseconds:
+        return QStringLiteral("µs");
+    case TimeUnit::Milliseconds:
+        return QStringLiteral("ms");
+    case TimeUnit::Seconds:
+        return QStringLiteral("s");
+    case TimeUnit::HoursMinutesSeconds:
+        return QStringLiteral("h:m:s");
     }
     return {};
 }
@@ -67,7 +75,8 @@ QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, con
     if (!metric.isTime())
         return formatNumber(value, locale);
     switch (unit) {
-    case TimeUnit::Microseconds: return formatNumber(value, locale);
+    case TimeUnit::Microseconds:
+        return formatNumber(value, locale);
     case TimeUnit::Milliseconds: {
         const double ms = value / 1e3;
         if (ms != 0 && std::fabs(ms) < 0.001)
@@ -80,7 +89,8 @@ QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, con
             return locale.toString(s, 'g', 3);
         return locale.toString(s, 'f', 3);
     }
-    case TimeUnit::HoursMinutesSeconds: return formatHms(value / 1e6);
+    case TimeUnit::HoursMinutesSeconds:
+        return formatHms(value / 1e6);
     }
     return {};
 }

@@ -9,14 +9,22 @@ namespace parallax {
 QString valueTypeName(ValueType type)
 {
     switch (type) {
-    case ValueType::Exclusive: return QStringLiteral("Exclusive");
-    case ValueType::Inclusive: return QStringLiteral("Inclusive");
-    case ValueType::ExclusivePercent: return QStringLiteral("Exclusive %");
-    case ValueType::InclusivePercent: return QStringLiteral("Inclusive %");
-    case ValueType::Calls: return QStringLiteral("Calls");
-    case ValueType::Subroutines: return QStringLiteral("Subroutines");
-    case ValueType::ExclusivePerCall: return QStringLiteral("Exclusive per call");
-    case ValueType::InclusivePerCall: return QStringLiteral("Inclusive per call");
+    case ValueType::Exclusive:
+        return QStringLiteral("Exclusive");
+    case ValueType::Inclusive:
+        return QStringLiteral("Inclusive");
+    case ValueType::ExclusivePercent:
+        return QStringLiteral("Exclusive %");
+    case ValueType::InclusivePercent:
+        return QStringLiteral("Inclusive %");
+    case ValueType::Calls:
+        return QStringLiteral("Calls");
+    case ValueType::Subroutines:
+        return QStringLiteral("Subroutines");
+    case ValueType::ExclusivePerCall:
+        return QStringLiteral("Exclusive per call");
+    case ValueType::InclusivePerCall:
+        return QStringLiteral("Inclusive per call");
     }
     return {};
 }
@@ -24,13 +32,20 @@ QString valueTypeName(ValueType type)
 QString statisticName(Statistic statistic)
 {
     switch (statistic) {
-    case Statistic::MeanAll: return QStringLiteral("Mean");
-    case Statistic::MeanPresent: return QStringLiteral("Mean (present)");
-    case Statistic::Total: return QStringLiteral("Total");
-    case Statistic::Min: return QStringLiteral("Min");
-    case Statistic::Max: return QStringLiteral("Max");
-    case Statistic::StdDevAll: return QStringLiteral("Std. Dev.");
-    case Statistic::StdDevPresent: return QStringLiteral("Std. Dev. (present)");
+    case Statistic::MeanAll:
+        return QStringLiteral("Mean");
+    case Statistic::MeanPresent:
+        return QStringLiteral("Mean (present)");
+    case Statistic::Total:
+        return QStringLiteral("Total");
+    case Statistic::Min:
+        return QStringLiteral("Min");
+    case Statistic::Max:
+        return QStringLiteral("Max");
+    case Statistic::StdDevAll:
+        return QStringLiteral("Std. Dev.");
+    case Statistic::StdDevPresent:
+        return QStringLiteral("Std. Dev. (present)");
     }
     return {};
 }
@@ -41,24 +56,30 @@ bool isMetricValued(ValueType type)
         || type == ValueType::InclusivePerCall;
 }
 
-bool isPercent(ValueType type)
-{
-    return type == ValueType::ExclusivePercent || type == ValueType::InclusivePercent;
-}
+bool isPercent(ValueType type) { return type == ValueType::ExclusivePercent || type == ValueType::InclusivePercent; }
 
-double cellValue(const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type)
+double cellValue(
+    const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type)
 {
     const IntervalRow& row = trial.row(t);
     const std::size_t mi = m.index();
     switch (type) {
-    case ValueType::Exclusive: return row.exclusive(mi, i);
-    case ValueType::Inclusive: return row.inclusive(mi, i);
-    case ValueType::ExclusivePercent: return stats.threadPercent(row.exclusive(mi, i), t, m);
-    case ValueType::InclusivePercent: return stats.threadPercent(row.inclusive(mi, i), t, m);
-    case ValueType::Calls: return row.calls[i];
-    case ValueType::Subroutines: return row.subrs[i];
-    case ValueType::ExclusivePerCall: return row.calls[i] != 0 ? row.exclusive(mi, i) / row.calls[i] : 0.0;
-    case ValueType::InclusivePerCall: return row.calls[i] != 0 ? row.inclusive(mi, i) / row.calls[i] : 0.0;
+    case ValueType::Exclusive:
+        return row.exclusive(mi, i);
+    case ValueType::Inclusive:
+        return row.inclusive(mi, i);
+    case ValueType::ExclusivePercent:
+        return stats.threadPercent(row.exclusive(mi, i), t, m);
+    case ValueType::InclusivePercent:
+        return stats.threadPercent(row.inclusive(mi, i), t, m);
+    case ValueType::Calls:
+        return row.calls[i];
+    case ValueType::Subroutines:
+        return row.subrs[i];
+    case ValueType::ExclusivePerCall:
+        return row.calls[i] != 0 ? row.exclusive(mi, i) / row.calls[i] : 0.0;
+    case ValueType::InclusivePerCall:
+        return row.calls[i] != 0 ? row.inclusive(mi, i) / row.calls[i] : 0.0;
     }
     return 0.0;
 }
@@ -77,13 +98,20 @@ namespace {
 double pick(const Stat& s, Statistic statistic)
 {
     switch (statistic) {
-    case Statistic::MeanAll: return s.meanAll;
-    case Statistic::MeanPresent: return s.meanPresent;
-    case Statistic::Total: return s.total;
-    case Statistic::Min: return s.min;
-    case Statistic::Max: return s.max;
-    case Statistic::StdDevAll: return s.sdAll;
-    case Statistic::StdDevPresent: return s.sdPresent;
+    case Statistic::MeanAll:
+        return s.meanAll;
+    case Statistic::MeanPresent:
+        return s.meanPresent;
+    case Statistic::Total:
+        return s.total;
+    case Statistic::Min:
+        return s.min;
+    case Statistic::Max:
+        return s.max;
+    case Statistic::StdDevAll:
+        return s.sdAll;
+    case Statistic::StdDevPresent:
+        return s.sdPresent;
     }
     return 0.0;
 }
@@ -103,10 +131,14 @@ std::optional<double> statisticValue(
     if (excl.present == 0 && (statistic == Statistic::Min || statistic == Statistic::Max))
         return std::nullopt;
     switch (type) {
-    case ValueType::Exclusive: return pick(excl, statistic);
-    case ValueType::Inclusive: return pick(stats.stat(e, m, ValueKind::Inclusive), statistic);
-    case ValueType::Calls: return pick(stats.stat(e, m, ValueKind::Calls), statistic);
-    case ValueType::Subroutines: return pick(stats.stat(e, m, ValueKind::Subroutines), statistic);
+    case ValueType::Exclusive:
+        return pick(excl, statistic);
+    case ValueType::Inclusive:
+        return pick(stats.stat(e, m, ValueKind::Inclusive), statistic);
+    case ValueType::Calls:
+        return pick(stats.stat(e, m, ValueKind::Calls), statistic);
+    case ValueType::Subroutines:
+        return pick(stats.stat(e, m, ValueKind::Subroutines), statistic);
     case ValueType::ExclusivePercent:
         if (isSpread(statistic))
             return std::nullopt;

@@ -5,7 +5,6 @@
 #include "algebra/statistics.h"
 
 #include <QString>
-
 #include <optional>
 
 namespace parallax {
@@ -34,7 +33,8 @@ bool isMetricValued(ValueType type);
 bool isPercent(ValueType type);
 
 /// The value of the present cell at position i of thread t's row.
-double cellValue(const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type);
+double cellValue(
+    const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type);
 /// The value of an event on a thread; nullopt when the event did not run there (absent is not 0).
 std::optional<double> threadValue(
     const Trial& trial, const TrialStatistics& stats, ThreadIndex t, EventId e, MetricId m, ValueType type);

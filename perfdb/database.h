@@ -9,7 +9,6 @@
 #include <QDateTime>
 #include <QString>
 #include <QStringList>
-
 #include <memory>
 #include <optional>
 #include <variant>
@@ -25,8 +24,7 @@ struct DbError {
 };
 
 /// A value or a DbError.
-template <typename T>
-class DbResult {
+template <typename T> class DbResult {
 public:
     DbResult(T value)
         : m_data(std::move(value))
@@ -46,8 +44,7 @@ private:
     std::variant<T, DbError> m_data;
 };
 
-struct Done {
-};
+struct Done { };
 
 /// One trial as the database lists it.
 struct TrialInfo {

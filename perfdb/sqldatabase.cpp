@@ -22,84 +22,84 @@ namespace parallax::perfdb {
 
 namespace {
 
-    /// One step of the Parallax schema's history: what turns version-1 into `version`. Opening an
-    /// older Parallax database runs every newer step, then records the version, in one transaction.
-    struct MigrationStep {
-        int version;
-        const char* description;
-        void (*apply)(SqlDatabase& db);
-    };
+/// One step of the Parallax schema's history: what turns version-1 into `version`. Opening an
+/// older Parallax database runs every newer step, then records the version, in one transaction.
+struct MigrationStep {
+    int version;
+    const char* description;
+    void (*apply)(SqlDatabase& db);
+};
 
-    const MigrationStep Migrations[] = {
-        // Version 0 had TAUdb's tables and parallax_schema_version only.
-        { 1,
-            "Parallax side tables (parallax_trial, parallax_metric, parallax_event, parallax_counter, "
-            "parallax_counter_value)",
-            [](SqlDatabase& db) {
-                db.execScript(SqlDatabase::script(db.dialect() == SqlDatabase::Dialect::Sqlite
-                        ? QStringLiteral("parallax-sqlite.sql")
-                        : QStringLiteral("parallax-postgresql.sql")));
-            } },
-        { 2, "PostgreSQL: timer_call_data and timer_value partitioned by call-data id, one partition per trial",
-            [](SqlDatabase& db) {
-                if (db.dialect() != SqlDatabase::Dialect::Postgres)
-                    return; // nothing changes on SQLite
-                // The compatibility views would follow the renamed tables: drop and make them again.
-                db.dropCompatibilityViews();
-                db.execScript(SqlDatabase::script(QStringLiteral("parallax-postgresql-partitions.sql")));
-                db.createCompatibilityViews();
-            } },
-        { 3, "SEAA semantic models (parallax_semantic_model, parallax_trial_semantic_model)",
-            [](SqlDatabase& db) {
-                db.execScript(SqlDatabase::script(db.dialect() == SqlDatabase::Dialect::Sqlite
-                        ? QStringLiteral("parallax-semantic-sqlite.sql")
-                        : QStringLiteral("parallax-semantic-postgresql.sql")));
-            } },
-        { 4,
-            "A TAUdb that TAU's reader reads right: sums of squares in counter_value, no counter_value rows "
-            "for derived threads, views SQLite 3.7 parses, Application/Experiment views",
-            [](SqlDatabase& db) {
-                db.dropCompatibilityViews();
-                db.createCompatibilityViews();
-                db.convertUserEventsForTau();
-            } },
-    };
+const MigrationStep Migrations[] = {
+    // Version 0 had TAUdb's tables and parallax_schema_version only.
+    { 1,
+        "Parallax side tables (parallax_trial, parallax_metric, parallax_event, parallax_counter, "
+        "parallax_counter_value)",
+        [](SqlDatabase& db) {
+            db.execScript(SqlDatabase::script(db.dialect() == SqlDatabase::Dialect::Sqlite
+                    ? QStringLiteral("parallax-sqlite.sql")
+                    : QStringLiteral("parallax-postgresql.sql")));
+        } },
+    { 2, "PostgreSQL: timer_call_data and timer_value partitioned by call-data id, one partition per trial",
+        [](SqlDatabase& db) {
+            if (db.dialect() != SqlDatabase::Dialect::Postgres)
+                return; // nothing changes on SQLite
+            // The compatibility views would follow the renamed tables: drop and make them again.
+            db.dropCompatibilityViews();
+            db.execScript(SqlDatabase::script(QStringLiteral("parallax-postgresql-partitions.sql")));
+            db.createCompatibilityViews();
+        } },
+    { 3, "SEAA semantic models (parallax_semantic_model, parallax_trial_semantic_model)",
+        [](SqlDatabase& db) {
+            db.execScript(SqlDatabase::script(db.dialect() == SqlDatabase::Dialect::Sqlite
+                    ? QStringLiteral("parallax-semantic-sqlite.sql")
+                    : QStringLiteral("parallax-semantic-postgresql.sql")));
+        } },
+    { 4,
+        "A TAUdb that TAU's reader reads right: sums of squares in counter_value, no counter_value rows "
+        "for derived threads, views SQLite 3.7 parses, Application/Experiment views",
+        [](SqlDatabase& db) {
+            db.dropCompatibilityViews();
+            db.createCompatibilityViews();
+            db.convertUserEventsForTau();
+        } },
+};
 
-    /// TAUdb's compatibility views, dependants first.
-    const char* const CompatibilityViews[] = { "interval_location_profile", "interval_total_summary",
-        "interval_mean_summary", "interval_event_value", "interval_event", "atomic_total_summary",
-        "atomic_mean_summary", "atomic_location_profile", "atomic_event_value", "atomic_event" };
+/// TAUdb's compatibility views, dependants first.
+const char* const CompatibilityViews[] = { "interval_location_profile", "interval_total_summary",
+    "interval_mean_summary", "interval_event_value", "interval_event", "atomic_total_summary", "atomic_mean_summary",
+    "atomic_location_profile", "atomic_event_value", "atomic_event" };
 
-    /// Builds a WHERE clause from fixed SQL fragments; every value goes into the parameters.
-    class Conditions {
-    public:
-        explicit Conditions(SqlParams& params)
-            : m_params(params)
-        {
-        }
-        std::string param(const SqlValue& value)
-        {
-            m_params.push_back(value);
-            // Appended, not "$" + to_string(): GCC 12 warns falsely (-Wrestrict) on the latter.
-            std::string name(1, '$');
-            name += std::to_string(m_params.size());
-            return name;
-        }
-
-    private:
-        SqlParams& m_params;
-    };
-
-    std::string join(const std::vector<std::string>& parts, const char* separator)
+/// Builds a WHERE clause from fixed SQL fragments; every value goes into the parameters.
+class Conditions {
+public:
+    explicit Conditions(SqlParams& params)
+        : m_params(params)
     {
-        std::string out;
-        for (std::size_t i = 0; i < parts.size(); ++i) {
-            if (i > 0)
-                out += separator;
-            out += "(" + parts[i] + ")";
-        }
-        return out;
     }
+    std::string param(const SqlValue& value)
+    {
+        m_params.push_back(value);
+        // Appended, not "$" + to_string(): GCC 12 warns falsely (-Wrestrict) on the latter.
+        std::string name(1, '$');
+        name += std::to_string(m_params.size());
+        return name;
+    }
+
+private:
+    SqlParams& m_params;
+};
+
+std::string join(const std::vector<std::string>& parts, const char* separator)
+{
+    std::string out;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0)
+            out += separator;
+        out += "(" + parts[i] + ")";
+    }
+    return out;
+}
 
 } // namespace
 
@@ -794,8 +794,8 @@ DbResult<SemanticModelVersion> SqlDatabase::saveSemanticModel(
         if (dialect() == Dialect::Postgres)
             exec("LOCK TABLE parallax_semantic_model IN SHARE ROW EXCLUSIVE MODE");
         {
-            auto rows = query(
-                "SELECT COALESCE(MAX(version), 0) FROM parallax_semantic_model WHERE name = $1", { name });
+            auto rows
+                = query("SELECT COALESCE(MAX(version), 0) FROM parallax_semantic_model WHERE name = $1", { name });
             saved.version = static_cast<int>((rows->next() ? rows->toInt(0) : 0) + 1);
         }
         const QString now = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
@@ -860,7 +860,8 @@ DbResult<Done> SqlDatabase::attachSemanticModel(qint64 trialId, qint64 modelId)
     return transaction(true, [&] {
         if (!query("SELECT id FROM trial WHERE id = $1", { trialId })->next())
             throw DbException(QStringLiteral("there is no trial %1").arg(trialId));
-        if (!semanticTablesExist() || !query("SELECT id FROM parallax_semantic_model WHERE id = $1", { modelId })->next())
+        if (!semanticTablesExist()
+            || !query("SELECT id FROM parallax_semantic_model WHERE id = $1", { modelId })->next())
             throw DbException(QStringLiteral("there is no semantic model %1").arg(modelId));
         if (query("SELECT 1 FROM parallax_trial_semantic_model WHERE trial = $1 AND model = $2", { trialId, modelId })
                 ->next())
@@ -929,7 +930,8 @@ DbResult<Done> SqlDatabase::deleteSemanticModel(qint64 id, bool force)
         }
         QStringList trials;
         {
-            auto rows = query("SELECT trial FROM parallax_trial_semantic_model WHERE model = $1 ORDER BY trial", { id });
+            auto rows
+                = query("SELECT trial FROM parallax_trial_semantic_model WHERE model = $1 ORDER BY trial", { id });
             while (rows->next())
                 trials.append(QString::number(rows->toInt(0)));
         }

@@ -12,202 +12,202 @@ namespace parallax::perfdb {
 
 namespace {
 
-    QString messageOf(sqlite3* db) { return QString::fromUtf8(sqlite3_errmsg(db)); }
+QString messageOf(sqlite3* db) { return QString::fromUtf8(sqlite3_errmsg(db)); }
 
-    void bindValue(sqlite3* db, sqlite3_stmt* statement, int index, const SqlValue& value)
+void bindValue(sqlite3* db, sqlite3_stmt* statement, int index, const SqlValue& value)
+{
+    int rc = SQLITE_OK;
+    switch (value.type()) {
+    case SqlValue::Type::Null:
+        rc = sqlite3_bind_null(statement, index);
+        break;
+    case SqlValue::Type::Int:
+        rc = sqlite3_bind_int64(statement, index, value.toInt());
+        break;
+    case SqlValue::Type::Double:
+        rc = sqlite3_bind_double(statement, index, value.toDouble());
+        break;
+    case SqlValue::Type::Text: {
+        const QByteArray utf8 = value.toText().toUtf8();
+        rc = sqlite3_bind_text(statement, index, utf8.constData(), static_cast<int>(utf8.size()), SQLITE_TRANSIENT);
+        break;
+    }
+    }
+    if (rc != SQLITE_OK)
+        throw DbException(messageOf(db));
+}
+
+/// Rows of a prepared statement; resets (or finalizes) it when done.
+class SqliteRows : public SqlRows {
+public:
+    SqliteRows(sqlite3* db, sqlite3_stmt* statement, bool owned)
+        : m_db(db)
+        , m_statement(statement)
+        , m_owned(owned)
     {
-        int rc = SQLITE_OK;
-        switch (value.type()) {
-        case SqlValue::Type::Null:
-            rc = sqlite3_bind_null(statement, index);
-            break;
-        case SqlValue::Type::Int:
-            rc = sqlite3_bind_int64(statement, index, value.toInt());
-            break;
-        case SqlValue::Type::Double:
-            rc = sqlite3_bind_double(statement, index, value.toDouble());
-            break;
-        case SqlValue::Type::Text: {
-            const QByteArray utf8 = value.toText().toUtf8();
-            rc = sqlite3_bind_text(statement, index, utf8.constData(), static_cast<int>(utf8.size()), SQLITE_TRANSIENT);
-            break;
-        }
-        }
-        if (rc != SQLITE_OK)
-            throw DbException(messageOf(db));
+    }
+    ~SqliteRows() override
+    {
+        if (m_owned)
+            sqlite3_finalize(m_statement);
+        else
+            sqlite3_reset(m_statement);
+    }
+    bool next() override
+    {
+        if (m_done)
+            return false;
+        const int rc = sqlite3_step(m_statement);
+        if (rc == SQLITE_ROW)
+            return true;
+        m_done = true;
+        if (rc == SQLITE_DONE)
+            return false;
+        throw DbException(messageOf(m_db));
+    }
+    bool isNull(int column) const override { return sqlite3_column_type(m_statement, column) == SQLITE_NULL; }
+    qint64 toInt(int column) const override { return sqlite3_column_int64(m_statement, column); }
+    double toDouble(int column) const override { return sqlite3_column_double(m_statement, column); }
+    QString toText(int column) const override
+    {
+        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(m_statement, column));
+        return QString::fromUtf8(text, sqlite3_column_bytes(m_statement, column));
     }
 
-    /// Rows of a prepared statement; resets (or finalizes) it when done.
-    class SqliteRows : public SqlRows {
-    public:
-        SqliteRows(sqlite3* db, sqlite3_stmt* statement, bool owned)
-            : m_db(db)
-            , m_statement(statement)
-            , m_owned(owned)
-        {
-        }
-        ~SqliteRows() override
-        {
-            if (m_owned)
-                sqlite3_finalize(m_statement);
-            else
-                sqlite3_reset(m_statement);
-        }
-        bool next() override
-        {
-            if (m_done)
-                return false;
-            const int rc = sqlite3_step(m_statement);
-            if (rc == SQLITE_ROW)
-                return true;
-            m_done = true;
-            if (rc == SQLITE_DONE)
-                return false;
-            throw DbException(messageOf(m_db));
-        }
-        bool isNull(int column) const override { return sqlite3_column_type(m_statement, column) == SQLITE_NULL; }
-        qint64 toInt(int column) const override { return sqlite3_column_int64(m_statement, column); }
-        double toDouble(int column) const override { return sqlite3_column_double(m_statement, column); }
-        QString toText(int column) const override
-        {
-            const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(m_statement, column));
-            return QString::fromUtf8(text, sqlite3_column_bytes(m_statement, column));
-        }
+private:
+    sqlite3* m_db;
+    sqlite3_stmt* m_statement;
+    bool m_owned;
+    bool m_done = false;
+};
 
-    private:
-        sqlite3* m_db;
-        sqlite3_stmt* m_statement;
-        bool m_owned;
-        bool m_done = false;
+/// Rows go out in multi-row INSERT statements (INSERT ... VALUES (...), (...), ...): one
+/// sqlite3_step per batch instead of per row, which measured 2-3x faster on 3.3 M rows (SQLite's
+/// per-statement cost, and AUTOINCREMENT's sqlite_sequence update, are paid once per batch).
+/// Values wait in a small buffer until their batch is full; the rest goes row by row at finish().
+class SqliteBulkWriter : public BulkWriter {
+public:
+    SqliteBulkWriter(
+        SqliteDatabase& db, sqlite3* handle, const std::string& table, const std::vector<std::string_view>& columns)
+        : m_db(db)
+        , m_handle(handle)
+        , m_columns(static_cast<int>(columns.size()))
+        , m_batchRows(std::clamp(4000 / std::max(1, m_columns), 1, 256))
+        , m_single(statement(table, columns, 1))
+        , m_batch(m_batchRows > 1 ? statement(table, columns, m_batchRows) : m_single)
+    {
+        m_values.reserve(static_cast<std::size_t>(m_batchRows * m_columns));
+    }
+    ~SqliteBulkWriter() override
+    {
+        release(m_single);
+        if (m_batch.statement != m_single.statement)
+            release(m_batch);
+    }
+    void addNull() override { m_values.push_back({ Value::Null, 0, 0, {} }); }
+    void addInt(qint64 value) override { m_values.push_back({ Value::Int, value, 0, {} }); }
+    void addDouble(double value) override { m_values.push_back({ Value::Double, 0, value, {} }); }
+    void addBool(bool value) override { m_values.push_back({ Value::Int, value ? 1 : 0, 0, {} }); }
+    void addText(const QString& value) override { m_values.push_back({ Value::Text, 0, 0, value.toUtf8() }); }
+    void endRow() override
+    {
+        if (m_values.size() != static_cast<std::size_t>((m_rows + 1) * m_columns))
+            throw DbException(QStringLiteral("a row has the wrong number of values"));
+        if (++m_rows == m_batchRows)
+            flush(m_batch, 0, m_rows);
+    }
+    void finish() override
+    {
+        for (int row = 0; row < m_rows; ++row)
+            flush(m_single, row, 1);
+        m_values.clear();
+        m_rows = 0;
+    }
+
+private:
+    struct Value {
+        enum Type { Null, Int, Double, Text } type;
+        qint64 integer;
+        double real;
+        QByteArray text;
+    };
+    struct Statement {
+        sqlite3_stmt* statement = nullptr;
+        bool owned = false;
     };
 
-    /// Rows go out in multi-row INSERT statements (INSERT ... VALUES (...), (...), ...): one
-    /// sqlite3_step per batch instead of per row, which measured 2-3x faster on 3.3 M rows (SQLite's
-    /// per-statement cost, and AUTOINCREMENT's sqlite_sequence update, are paid once per batch).
-    /// Values wait in a small buffer until their batch is full; the rest goes row by row at finish().
-    class SqliteBulkWriter : public BulkWriter {
-    public:
-        SqliteBulkWriter(
-            SqliteDatabase& db, sqlite3* handle, const std::string& table, const std::vector<std::string_view>& columns)
-            : m_db(db)
-            , m_handle(handle)
-            , m_columns(static_cast<int>(columns.size()))
-            , m_batchRows(std::clamp(4000 / std::max(1, m_columns), 1, 256))
-            , m_single(statement(table, columns, 1))
-            , m_batch(m_batchRows > 1 ? statement(table, columns, m_batchRows) : m_single)
-        {
-            m_values.reserve(static_cast<std::size_t>(m_batchRows * m_columns));
+    Statement statement(const std::string& table, const std::vector<std::string_view>& columns, int rows)
+    {
+        std::string sql = "INSERT INTO " + table + " (";
+        std::string row = "(";
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            sql += i > 0 ? ", " : "";
+            sql += columns[i];
+            row += i > 0 ? ", ?" : "?";
         }
-        ~SqliteBulkWriter() override
-        {
-            release(m_single);
-            if (m_batch.statement != m_single.statement)
-                release(m_batch);
+        sql += ") VALUES ";
+        row += ")";
+        for (int r = 0; r < rows; ++r) {
+            sql += r > 0 ? ", " : "";
+            sql += row;
         }
-        void addNull() override { m_values.push_back({ Value::Null, 0, 0, {} }); }
-        void addInt(qint64 value) override { m_values.push_back({ Value::Int, value, 0, {} }); }
-        void addDouble(double value) override { m_values.push_back({ Value::Double, 0, value, {} }); }
-        void addBool(bool value) override { m_values.push_back({ Value::Int, value ? 1 : 0, 0, {} }); }
-        void addText(const QString& value) override { m_values.push_back({ Value::Text, 0, 0, value.toUtf8() }); }
-        void endRow() override
-        {
-            if (m_values.size() != static_cast<std::size_t>((m_rows + 1) * m_columns))
-                throw DbException(QStringLiteral("a row has the wrong number of values"));
-            if (++m_rows == m_batchRows)
-                flush(m_batch, 0, m_rows);
+        Statement s;
+        s.statement = m_db.prepare(sql, s.owned);
+        return s;
+    }
+    void release(const Statement& s)
+    {
+        if (s.owned)
+            sqlite3_finalize(s.statement);
+        else
+            sqlite3_reset(s.statement);
+    }
+    /// Binds `rows` buffered rows starting at `firstRow` and runs the statement.
+    void flush(const Statement& s, int firstRow, int rows)
+    {
+        const std::size_t first = static_cast<std::size_t>(firstRow * m_columns);
+        const int count = rows * m_columns;
+        for (int i = 0; i < count; ++i) {
+            const Value& v = m_values[first + static_cast<std::size_t>(i)];
+            int rc = SQLITE_OK;
+            switch (v.type) {
+            case Value::Null:
+                rc = sqlite3_bind_null(s.statement, i + 1);
+                break;
+            case Value::Int:
+                rc = sqlite3_bind_int64(s.statement, i + 1, v.integer);
+                break;
+            case Value::Double:
+                rc = sqlite3_bind_double(s.statement, i + 1, v.real);
+                break;
+            case Value::Text:
+                rc = sqlite3_bind_text(
+                    s.statement, i + 1, v.text.constData(), static_cast<int>(v.text.size()), SQLITE_STATIC);
+                break;
+            }
+            if (rc != SQLITE_OK)
+                throw DbException(messageOf(m_handle));
         }
-        void finish() override
-        {
-            for (int row = 0; row < m_rows; ++row)
-                flush(m_single, row, 1);
+        const int rc = sqlite3_step(s.statement);
+        const QString message = rc == SQLITE_DONE ? QString() : messageOf(m_handle);
+        sqlite3_reset(s.statement);
+        if (rc != SQLITE_DONE)
+            throw DbException(message);
+        if (&s == &m_batch) {
             m_values.clear();
             m_rows = 0;
         }
+    }
 
-    private:
-        struct Value {
-            enum Type { Null, Int, Double, Text } type;
-            qint64 integer;
-            double real;
-            QByteArray text;
-        };
-        struct Statement {
-            sqlite3_stmt* statement = nullptr;
-            bool owned = false;
-        };
-
-        Statement statement(const std::string& table, const std::vector<std::string_view>& columns, int rows)
-        {
-            std::string sql = "INSERT INTO " + table + " (";
-            std::string row = "(";
-            for (std::size_t i = 0; i < columns.size(); ++i) {
-                sql += i > 0 ? ", " : "";
-                sql += columns[i];
-                row += i > 0 ? ", ?" : "?";
-            }
-            sql += ") VALUES ";
-            row += ")";
-            for (int r = 0; r < rows; ++r) {
-                sql += r > 0 ? ", " : "";
-                sql += row;
-            }
-            Statement s;
-            s.statement = m_db.prepare(sql, s.owned);
-            return s;
-        }
-        void release(const Statement& s)
-        {
-            if (s.owned)
-                sqlite3_finalize(s.statement);
-            else
-                sqlite3_reset(s.statement);
-        }
-        /// Binds `rows` buffered rows starting at `firstRow` and runs the statement.
-        void flush(const Statement& s, int firstRow, int rows)
-        {
-            const std::size_t first = static_cast<std::size_t>(firstRow * m_columns);
-            const int count = rows * m_columns;
-            for (int i = 0; i < count; ++i) {
-                const Value& v = m_values[first + static_cast<std::size_t>(i)];
-                int rc = SQLITE_OK;
-                switch (v.type) {
-                case Value::Null:
-                    rc = sqlite3_bind_null(s.statement, i + 1);
-                    break;
-                case Value::Int:
-                    rc = sqlite3_bind_int64(s.statement, i + 1, v.integer);
-                    break;
-                case Value::Double:
-                    rc = sqlite3_bind_double(s.statement, i + 1, v.real);
-                    break;
-                case Value::Text:
-                    rc = sqlite3_bind_text(
-                        s.statement, i + 1, v.text.constData(), static_cast<int>(v.text.size()), SQLITE_STATIC);
-                    break;
-                }
-                if (rc != SQLITE_OK)
-                    throw DbException(messageOf(m_handle));
-            }
-            const int rc = sqlite3_step(s.statement);
-            const QString message = rc == SQLITE_DONE ? QString() : messageOf(m_handle);
-            sqlite3_reset(s.statement);
-            if (rc != SQLITE_DONE)
-                throw DbException(message);
-            if (&s == &m_batch) {
-                m_values.clear();
-                m_rows = 0;
-            }
-        }
-
-        SqliteDatabase& m_db;
-        sqlite3* m_handle;
-        int m_columns;
-        int m_batchRows;
-        Statement m_single;
-        Statement m_batch;
-        std::vector<Value> m_values;
-        int m_rows = 0;
-    };
+    SqliteDatabase& m_db;
+    sqlite3* m_handle;
+    int m_columns;
+    int m_batchRows;
+    Statement m_single;
+    Statement m_batch;
+    std::vector<Value> m_values;
+    int m_rows = 0;
+};
 
 } // namespace
 
@@ -377,7 +377,6 @@ bool SqliteDatabase::tableExists(std::string_view table)
         { QString::fromUtf8(table.data(), static_cast<qsizetype>(table.size())) });
     return rows->next();
 }
-
 
 QString SqliteDatabase::columnType(std::string_view table, std::string_view column)
 {

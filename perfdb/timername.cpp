@@ -8,12 +8,12 @@ namespace parallax::perfdb {
 
 namespace {
 
-    int number(const QString& text)
-    {
-        bool ok = false;
-        const int value = text.toInt(&ok);
-        return ok ? value : 0;
-    }
+int number(const QString& text)
+{
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    return ok ? value : 0;
+}
 
 } // namespace
 

@@ -17,99 +17,99 @@ namespace parallax::perfdb {
 
 namespace {
 
-    constexpr qint64 ProgressStep = 65536;
+constexpr qint64 ProgressStep = 65536;
 
-    QStringList fromJsonArray(const QString& text)
+QStringList fromJsonArray(const QString& text)
+{
+    QStringList out;
+    const QJsonArray array = QJsonDocument::fromJson(text.toUtf8()).array();
+    for (const auto& value : array)
+        out.append(value.toString());
+    return out;
+}
+
+/// Where a timer_call_data row's cell lives: thread and position in that thread's row.
+struct CellSlot {
+    std::uint32_t thread = 0;
+    std::uint32_t position = 0;
+};
+
+/// One thread's cells while loading: values cell-major ([cell][metric]), transposed at the end.
+struct ThreadCells {
+    std::vector<EventId> events;
+    std::vector<double> calls;
+    std::vector<double> subrs;
+    std::vector<double> excl;
+    std::vector<double> incl;
+    std::vector<double> squares;
+    bool hasSquares = false;
+};
+
+/// The timer_call_data ids of the loaded cells, sorted, with their places; values are matched to
+/// them by walking forward (the value rows come in id order) or by a binary search otherwise.
+struct CellList {
+    std::vector<qint64> ids;
+    std::vector<CellSlot> places;
+    std::size_t cursor = 0;
+
+    void sort()
     {
-        QStringList out;
-        const QJsonArray array = QJsonDocument::fromJson(text.toUtf8()).array();
-        for (const auto& value : array)
-            out.append(value.toString());
-        return out;
-    }
-
-    /// Where a timer_call_data row's cell lives: thread and position in that thread's row.
-    struct CellSlot {
-        std::uint32_t thread = 0;
-        std::uint32_t position = 0;
-    };
-
-    /// One thread's cells while loading: values cell-major ([cell][metric]), transposed at the end.
-    struct ThreadCells {
-        std::vector<EventId> events;
-        std::vector<double> calls;
-        std::vector<double> subrs;
-        std::vector<double> excl;
-        std::vector<double> incl;
-        std::vector<double> squares;
-        bool hasSquares = false;
-    };
-
-    /// The timer_call_data ids of the loaded cells, sorted, with their places; values are matched to
-    /// them by walking forward (the value rows come in id order) or by a binary search otherwise.
-    struct CellList {
-        std::vector<qint64> ids;
-        std::vector<CellSlot> places;
-        std::size_t cursor = 0;
-
-        void sort()
-        {
-            if (std::is_sorted(ids.begin(), ids.end()))
-                return;
-            std::vector<std::uint32_t> order(ids.size());
-            for (std::uint32_t i = 0; i < order.size(); ++i)
-                order[i] = i;
-            std::sort(order.begin(), order.end(), [&](auto a, auto b) { return ids[a] < ids[b]; });
-            std::vector<qint64> sortedIds(ids.size());
-            std::vector<CellSlot> sortedPlaces(ids.size());
-            for (std::size_t i = 0; i < order.size(); ++i) {
-                sortedIds[i] = ids[order[i]];
-                sortedPlaces[i] = places[order[i]];
-            }
-            ids = std::move(sortedIds);
-            places = std::move(sortedPlaces);
+        if (std::is_sorted(ids.begin(), ids.end()))
+            return;
+        std::vector<std::uint32_t> order(ids.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(), [&](auto a, auto b) { return ids[a] < ids[b]; });
+        std::vector<qint64> sortedIds(ids.size());
+        std::vector<CellSlot> sortedPlaces(ids.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            sortedIds[i] = ids[order[i]];
+            sortedPlaces[i] = places[order[i]];
         }
-        /// The place of a cell id, or nullptr when it is not one of the trial's cells.
-        const CellSlot* find(qint64 id)
-        {
-            if (cursor < ids.size() && ids[cursor] == id)
-                return &places[cursor];
-            if (cursor + 1 < ids.size() && ids[cursor + 1] == id)
-                return &places[++cursor];
-            const auto it = std::lower_bound(ids.begin(), ids.end(), id);
-            if (it == ids.end() || *it != id)
-                return nullptr;
-            cursor = static_cast<std::size_t>(it - ids.begin());
+        ids = std::move(sortedIds);
+        places = std::move(sortedPlaces);
+    }
+    /// The place of a cell id, or nullptr when it is not one of the trial's cells.
+    const CellSlot* find(qint64 id)
+    {
+        if (cursor < ids.size() && ids[cursor] == id)
             return &places[cursor];
-        }
-    };
-
-    /// Values read by the parallel stream, indexed by (cell id - first id) * metrics + metric.
-    struct DenseValues {
-        std::vector<double> excl;
-        std::vector<double> incl;
-        std::vector<double> squares;
-        std::vector<std::uint8_t> flags; ///< 1: a value row was read, 2: it had a SumExclSqr
-    };
-
-    /// Metric-major copy ([metric][cell]) of a cell-major array ([cell][metric]).
-    std::vector<double> transposed(std::vector<double>& cellMajor, std::size_t cells, std::size_t metrics)
-    {
-        if (metrics <= 1)
-            return std::move(cellMajor);
-        std::vector<double> out(cellMajor.size());
-        for (std::size_t i = 0; i < cells; ++i)
-            for (std::size_t m = 0; m < metrics; ++m)
-                out[m * cells + i] = cellMajor[i * metrics + m];
-        return out;
+        if (cursor + 1 < ids.size() && ids[cursor + 1] == id)
+            return &places[++cursor];
+        const auto it = std::lower_bound(ids.begin(), ids.end(), id);
+        if (it == ids.end() || *it != id)
+            return nullptr;
+        cursor = static_cast<std::size_t>(it - ids.begin());
+        return &places[cursor];
     }
+};
 
-    const char* const CellsById = "SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
-                                  "WHERE id BETWEEN $1 AND $2";
-    const char* const CellsByThread = "SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
-                                      "WHERE thread BETWEEN $1 AND $2";
-    const char* const ValuesById = "SELECT timer_call_data, metric, exclusive_value, inclusive_value, "
-                                   "sum_exclusive_squared FROM timer_value WHERE timer_call_data BETWEEN $1 AND $2";
+/// Values read by the parallel stream, indexed by (cell id - first id) * metrics + metric.
+struct DenseValues {
+    std::vector<double> excl;
+    std::vector<double> incl;
+    std::vector<double> squares;
+    std::vector<std::uint8_t> flags; ///< 1: a value row was read, 2: it had a SumExclSqr
+};
+
+/// Metric-major copy ([metric][cell]) of a cell-major array ([cell][metric]).
+std::vector<double> transposed(std::vector<double>& cellMajor, std::size_t cells, std::size_t metrics)
+{
+    if (metrics <= 1)
+        return std::move(cellMajor);
+    std::vector<double> out(cellMajor.size());
+    for (std::size_t i = 0; i < cells; ++i)
+        for (std::size_t m = 0; m < metrics; ++m)
+            out[m * cells + i] = cellMajor[i * metrics + m];
+    return out;
+}
+
+const char* const CellsById = "SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
+                              "WHERE id BETWEEN $1 AND $2";
+const char* const CellsByThread = "SELECT id, thread, timer_callpath, calls, subroutines FROM timer_call_data "
+                                  "WHERE thread BETWEEN $1 AND $2";
+const char* const ValuesById = "SELECT timer_call_data, metric, exclusive_value, inclusive_value, "
+                               "sum_exclusive_squared FROM timer_value WHERE timer_call_data BETWEEN $1 AND $2";
 
 } // namespace
 

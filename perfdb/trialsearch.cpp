@@ -10,39 +10,39 @@ namespace parallax::perfdb {
 
 namespace {
 
-    QString quoted(const QString& text)
-    {
-        return text.contains(QLatin1Char(' ')) || text.isEmpty() ? QLatin1Char('"') + text + QLatin1Char('"') : text;
-    }
+QString quoted(const QString& text)
+{
+    return text.contains(QLatin1Char(' ')) || text.isEmpty() ? QLatin1Char('"') + text + QLatin1Char('"') : text;
+}
 
-    /// The trials matching the search in all of `views` (none: any trial).
-    DbResult<std::vector<TrialInfo>> matching(Database& db, const TrialSearch& search, const std::vector<qint64>& views)
-    {
-        TrialFilter filter;
-        filter.metadata = search.metadata;
-        if (!search.nameWords.isEmpty())
-            filter.nameContains = search.nameWords.first();
-        filter.view = views.empty() ? 0 : views.front();
-        auto listed = db.listTrials(filter);
-        if (!listed)
-            return listed.error();
-        std::vector<TrialInfo> trials = std::move(listed.value());
-        for (std::size_t i = 1; i < views.size(); ++i) {
-            filter.view = views[i];
-            auto more = db.listTrials(filter);
-            if (!more)
-                return more.error();
-            std::set<qint64> ids;
-            for (const auto& t : more.value())
-                ids.insert(t.id);
-            std::erase_if(trials, [&](const TrialInfo& t) { return !ids.contains(t.id); });
-        }
-        std::erase_if(trials, [&](const TrialInfo& t) {
-            return std::any_of(search.nameWords.begin(), search.nameWords.end(),
-                [&](const QString& word) { return !t.name.contains(word, Qt::CaseInsensitive); });
-        });
-        return trials;
+/// The trials matching the search in all of `views` (none: any trial).
+DbResult<std::vector<TrialInfo>> matching(Database& db, const TrialSearch& search, const std::vector<qint64>& views)
+{
+    TrialFilter filter;
+    filter.metadata = search.metadata;
+    if (!search.nameWords.isEmpty())
+        filter.nameContains = search.nameWords.first();
+    filter.view = views.empty() ? 0 : views.front();
+    auto listed = db.listTrials(filter);
+    if (!listed)
+        return listed.error();
+    std::vector<TrialInfo> trials = std::move(listed.value());
+    for (std::size_t i = 1; i < views.size(); ++i) {
+        filter.view = views[i];
+        auto more = db.listTrials(filter);
+        if (!more)
+            return more.error();
+        std::set<qint64> ids;
+        for (const auto& t : more.value())
+            ids.insert(t.id);
+        std::erase_if(trials, [&](const TrialInfo& t) { return !ids.contains(t.id); });
     }
+    std::erase_if(trials, [&](const TrialInfo& t) {
+        return std::any_of(search.nameWords.begin(), search.nameWords.end(),
+            [&](const QString& word) { return !t.name.contains(word, Qt::CaseInsensitive); });
+    });
+    return trials;
+}
 
 } // namespace
 

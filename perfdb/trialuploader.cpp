@@ -2,10 +2,9 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "perfdb/trialuploader.h"
 
+#include "datasource/readers/readerregistry.h"
 #include "perfdb/dbexception.h"
 #include "perfdb/timername.h"
-
-#include "datasource/readers/readerregistry.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -17,42 +16,42 @@ namespace parallax::perfdb {
 
 namespace {
 
-    constexpr qint64 ProgressStep = 4096;
+constexpr qint64 ProgressStep = 4096;
 
-    QString jsonArray(const QStringList& values)
+QString jsonArray(const QStringList& values)
+{
+    return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(values)).toJson(QJsonDocument::Compact));
+}
+
+/// TAUdb data_source table id for the reader that produced the trial, from the reader registry
+/// (Parallax writes table ids, not the Java constants: docs/FORMATS.md 7.1).
+int dataSourceFor(const Trial& trial)
+{
+    const Provenance& p = trial.provenance();
+    if (p.operation != QLatin1String("read"))
+        return ReaderRegistry::NoTaudbDataSource;
+    return ReaderRegistry::instance().taudbDataSource(p.reader);
+}
+
+/// secondary_metadata ids are UUIDs (TAUdb: VARCHAR). Ours share a random prefix per upload and end
+/// in a sequence number, so ordering a trial's rows by id gives back the model's order.
+class UuidSequence {
+public:
+    UuidSequence()
     {
-        return QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(values)).toJson(QJsonDocument::Compact));
+        QRandomGenerator* random = QRandomGenerator::system();
+        m_prefix = QStringLiteral("%1-%2-4%3-%4-")
+                       .arg(random->generate(), 8, 16, QLatin1Char('0'))
+                       .arg(random->generate() & 0xffffu, 4, 16, QLatin1Char('0'))
+                       .arg(random->generate() & 0xfffu, 3, 16, QLatin1Char('0'))
+                       .arg(0x8000u | (random->generate() & 0x3fffu), 4, 16, QLatin1Char('0'));
     }
+    QString next() { return m_prefix + QStringLiteral("%1").arg(m_next++, 12, 16, QLatin1Char('0')); }
 
-    /// TAUdb data_source table id for the reader that produced the trial, from the reader registry
-    /// (Parallax writes table ids, not the Java constants: docs/FORMATS.md 7.1).
-    int dataSourceFor(const Trial& trial)
-    {
-        const Provenance& p = trial.provenance();
-        if (p.operation != QLatin1String("read"))
-            return ReaderRegistry::NoTaudbDataSource;
-        return ReaderRegistry::instance().taudbDataSource(p.reader);
-    }
-
-    /// secondary_metadata ids are UUIDs (TAUdb: VARCHAR). Ours share a random prefix per upload and end
-    /// in a sequence number, so ordering a trial's rows by id gives back the model's order.
-    class UuidSequence {
-    public:
-        UuidSequence()
-        {
-            QRandomGenerator* random = QRandomGenerator::system();
-            m_prefix = QStringLiteral("%1-%2-4%3-%4-")
-                           .arg(random->generate(), 8, 16, QLatin1Char('0'))
-                           .arg(random->generate() & 0xffffu, 4, 16, QLatin1Char('0'))
-                           .arg(random->generate() & 0xfffu, 3, 16, QLatin1Char('0'))
-                           .arg(0x8000u | (random->generate() & 0x3fffu), 4, 16, QLatin1Char('0'));
-        }
-        QString next() { return m_prefix + QStringLiteral("%1").arg(m_next++, 12, 16, QLatin1Char('0')); }
-
-    private:
-        QString m_prefix;
-        qulonglong m_next = 0;
-    };
+private:
+    QString m_prefix;
+    qulonglong m_next = 0;
+};
 
 } // namespace
 

@@ -10,7 +10,6 @@
 #include <QObject>
 #include <QRegularExpression>
 #include <QSet>
-
 #include <memory>
 #include <vector>
 

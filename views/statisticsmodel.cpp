@@ -2,10 +2,9 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/statisticsmodel.h"
 
+#include "algebra/statistics.h"
 #include "algebra/values.h"
 #include "views/common/valueformatter.h"
-
-#include "algebra/statistics.h"
 
 #include <cmath>
 #include <limits>
@@ -14,25 +13,25 @@ namespace parallax {
 
 namespace {
 
-    bool isNumeric(int column) { return column != StatisticsModel::Name && column != StatisticsModel::Groups; }
+bool isNumeric(int column) { return column != StatisticsModel::Name && column != StatisticsModel::Groups; }
 
-    bool isMetricColumn(int column)
-    {
-        switch (column) {
-        case StatisticsModel::Exclusive:
-        case StatisticsModel::Inclusive:
-        case StatisticsModel::ExclusivePerCall:
-        case StatisticsModel::InclusivePerCall:
-            return true;
-        default:
-            return false;
-        }
+bool isMetricColumn(int column)
+{
+    switch (column) {
+    case StatisticsModel::Exclusive:
+    case StatisticsModel::Inclusive:
+    case StatisticsModel::ExclusivePerCall:
+    case StatisticsModel::InclusivePerCall:
+        return true;
+    default:
+        return false;
     }
+}
 
-    /// Blank cells sort after every number in descending order (the usual one).
-    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+/// Blank cells sort after every number in descending order (the usual one).
+constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
 
-    QString raw(double v) { return QString::number(v, 'g', 12); }
+QString raw(double v) { return QString::number(v, 'g', 12); }
 
 } // namespace
 
@@ -212,15 +211,32 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
         return static_cast<double>(m_stats->stat(e, m, ValueKind::Calls).present);
     ValueType type;
     switch (column) {
-    case Exclusive: type = ValueType::Exclusive; break;
-    case Inclusive: type = ValueType::Inclusive; break;
-    case ExclusivePercent: type = ValueType::ExclusivePercent; break;
-    case InclusivePercent: type = ValueType::InclusivePercent; break;
-    case Calls: type = ValueType::Calls; break;
-    case Subroutines: type = ValueType::Subroutines; break;
-    case ExclusivePerCall: type = ValueType::ExclusivePerCall; break;
-    case InclusivePerCall: type = ValueType::InclusivePerCall; break;
-    default: return std::nullopt;
+    case Exclusive:
+        type = ValueType::Exclusive;
+        break;
+    case Inclusive:
+        type = ValueType::Inclusive;
+        break;
+    case ExclusivePercent:
+        type = ValueType::ExclusivePercent;
+        break;
+    case InclusivePercent:
+        type = ValueType::InclusivePercent;
+        break;
+    case Calls:
+        type = ValueType::Calls;
+        break;
+    case Subroutines:
+        type = ValueType::Subroutines;
+        break;
+    case ExclusivePerCall:
+        type = ValueType::ExclusivePerCall;
+        break;
+    case InclusivePerCall:
+        type = ValueType::InclusivePerCall;
+        break;
+    default:
+        return std::nullopt;
     }
     // One definition of every number (algebra/values.h) for the table, the trees and the charts.
     if (m_mode == RowMode::Thread) {
@@ -232,13 +248,26 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
     }
     Statistic statistic = Statistic::MeanAll;
     switch (m_mode) {
-    case RowMode::MeanPresent: statistic = Statistic::MeanPresent; break;
-    case RowMode::Total: statistic = Statistic::Total; break;
-    case RowMode::Min: statistic = Statistic::Min; break;
-    case RowMode::Max: statistic = Statistic::Max; break;
-    case RowMode::StdDevAll: statistic = Statistic::StdDevAll; break;
-    case RowMode::StdDevPresent: statistic = Statistic::StdDevPresent; break;
-    default: break;
+    case RowMode::MeanPresent:
+        statistic = Statistic::MeanPresent;
+        break;
+    case RowMode::Total:
+        statistic = Statistic::Total;
+        break;
+    case RowMode::Min:
+        statistic = Statistic::Min;
+        break;
+    case RowMode::Max:
+        statistic = Statistic::Max;
+        break;
+    case RowMode::StdDevAll:
+        statistic = Statistic::StdDevAll;
+        break;
+    case RowMode::StdDevPresent:
+        statistic = Statistic::StdDevPresent;
+        break;
+    default:
+        break;
     }
     return statisticValue(*m_trial, *m_stats, e, m, type, statistic);
 }
@@ -327,7 +356,10 @@ QString describeRowMode(RowMode mode, std::size_t threads, std::size_t present, 
     case RowMode::StdDevAll:
         return StatisticsModel::tr("Population standard deviation over all %1 threads (absent = 0)").arg(n);
     case RowMode::StdDevPresent:
-        return StatisticsModel::tr("Population standard deviation over the %1 of %2 threads %3").arg(p).arg(n).arg(where);
+        return StatisticsModel::tr("Population standard deviation over the %1 of %2 threads %3")
+            .arg(p)
+            .arg(n)
+            .arg(where);
     case RowMode::Thread:
         return StatisticsModel::tr("Value on %1").arg(threadLabel);
     }
@@ -462,7 +494,8 @@ QVariant StatisticsModel::data(const QModelIndex& index, int role) const
 }
 
 // The value columns run Exclusive..InclusivePerCall in ValueColumn's order.
-static_assert(StatisticsModel::InclusivePerCall - StatisticsModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
+static_assert(
+    StatisticsModel::InclusivePerCall - StatisticsModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
 
 QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {

@@ -31,13 +31,20 @@ constexpr std::size_t MaxThreadEntries = 64;
 Statistic statisticOf(RowMode mode)
 {
     switch (mode) {
-    case RowMode::MeanPresent: return Statistic::MeanPresent;
-    case RowMode::Total: return Statistic::Total;
-    case RowMode::Min: return Statistic::Min;
-    case RowMode::Max: return Statistic::Max;
-    case RowMode::StdDevAll: return Statistic::StdDevAll;
-    case RowMode::StdDevPresent: return Statistic::StdDevPresent;
-    default: return Statistic::MeanAll;
+    case RowMode::MeanPresent:
+        return Statistic::MeanPresent;
+    case RowMode::Total:
+        return Statistic::Total;
+    case RowMode::Min:
+        return Statistic::Min;
+    case RowMode::Max:
+        return Statistic::Max;
+    case RowMode::StdDevAll:
+        return Statistic::StdDevAll;
+    case RowMode::StdDevPresent:
+        return Statistic::StdDevPresent;
+    default:
+        return Statistic::MeanAll;
     }
 }
 
@@ -200,7 +207,8 @@ void StatisticsPanel::fillModeCombo()
         m_modeCombo->setItemData(i, static_cast<int>(mode), ModeRole);
         m_modeCombo->setItemData(i, -1, ThreadRole);
     }
-    m_modeCombo->setItemData(0, tr("Mean over all threads; a thread where the event did not run counts as 0"), Qt::ToolTipRole);
+    m_modeCombo->setItemData(
+        0, tr("Mean over all threads; a thread where the event did not run counts as 0"), Qt::ToolTipRole);
     m_modeCombo->setItemData(1, tr("Mean over the threads where the event ran"), Qt::ToolTipRole);
     const auto& trial = m_state->trial();
     const std::size_t threads = trial ? trial->threadCount() : 0;
@@ -275,7 +283,8 @@ void StatisticsPanel::applyMode()
 void StatisticsPanel::applyFilter()
 {
     SelectionState* state = m_state;
-    const bool filtering = !state->hiddenGroups().isEmpty() || state->onlyGroup().isValid() || !state->nameFilter().isEmpty();
+    const bool filtering
+        = !state->hiddenGroups().isEmpty() || state->onlyGroup().isValid() || !state->nameFilter().isEmpty();
     if (filtering) {
         m_flatModel->setEventFilter([state](EventId e) { return state->isEventVisible(e); });
         m_treeModel->setEventFilter([state](EventId e) { return state->isEventVisible(e); });
@@ -304,15 +313,9 @@ void StatisticsPanel::setTreeMode(bool tree)
     }
 }
 
-bool StatisticsPanel::isTreeMode() const
-{
-    return m_stack->currentIndex() == 1;
-}
+bool StatisticsPanel::isTreeMode() const { return m_stack->currentIndex() == 1; }
 
-QTreeView* StatisticsPanel::currentView() const
-{
-    return isTreeMode() ? m_tree.view : m_flat.view;
-}
+QTreeView* StatisticsPanel::currentView() const { return isTreeMode() ? m_tree.view : m_flat.view; }
 
 void StatisticsPanel::focusSearch()
 {

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
+#include "views/trialsummarywidget.h"
+
 #include "algebra/statistics.h"
 #include "algebra/units.h"
 #include "views/common/valueformatter.h"
-#include "views/trialsummarywidget.h"
-#include <QTreeWidget>
-
 #include "views/viewsetup.h"
 
 #include <QComboBox>
@@ -21,36 +20,34 @@
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace parallax {
 
 namespace {
 
-    enum Scope { TrialWide = 0, OneThread = 1 };
+enum Scope { TrialWide = 0, OneThread = 1 };
 
-    QLabel* valueLabel(QWidget* parent)
-    {
-        auto* label = new QLabel(parent);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        label->setWordWrap(true);
-        label->setTextFormat(Qt::PlainText);
-        return label;
-    }
+QLabel* valueLabel(QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::PlainText);
+    return label;
+}
 
-    QString number(std::size_t n)
-    {
-        return groupingLocale().toString(static_cast<qulonglong>(n));
-    }
+QString number(std::size_t n) { return groupingLocale().toString(static_cast<qulonglong>(n)); }
 
-    QStandardItem* textItem(const QString& text)
-    {
-        auto* item = new QStandardItem(text);
-        item->setEditable(false);
-        item->setData(text, SortRole);
-        item->setToolTip(text);
-        return item;
-    }
+QStandardItem* textItem(const QString& text)
+{
+    auto* item = new QStandardItem(text);
+    item->setEditable(false);
+    item->setData(text, SortRole);
+    item->setToolTip(text);
+    return item;
+}
 
 } // namespace
 
@@ -227,7 +224,8 @@ void TrialSummaryWidget::setTrial(std::shared_ptr<const Trial> trial)
             auto* item = new QTreeWidgetItem(m_top);
             item->setText(0, t->event(e).name);
             item->setToolTip(0, t->event(e).name);
-            item->setText(1, formatMetricValue(value, t->metric(m), TimeUnit::Milliseconds, locale)
+            item->setText(1,
+                formatMetricValue(value, t->metric(m), TimeUnit::Milliseconds, locale)
                     + (t->metric(m).isTime() ? QStringLiteral(" ms") : QString()));
             item->setText(2, locale.toString(stats->totalPercent(e, m, ValueKind::Exclusive), 'f', 2));
             item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);

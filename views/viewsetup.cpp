@@ -30,160 +30,159 @@ namespace parallax {
 
 namespace {
 
-    /// The visible columns of a view, in visual (header) order.
-    QList<int> visibleColumns(const QTreeView* view)
-    {
-        QList<int> columns;
-        const QHeaderView* header = view->header();
-        const QAbstractItemModel* model = view->model();
-        if (!model)
-            return columns;
-        const int count = model->columnCount();
-        for (int visual = 0; visual < count; ++visual) {
-            const int logical = header->logicalIndex(visual);
-            if (logical >= 0 && !header->isSectionHidden(logical))
-                columns.append(logical);
-        }
+/// The visible columns of a view, in visual (header) order.
+QList<int> visibleColumns(const QTreeView* view)
+{
+    QList<int> columns;
+    const QHeaderView* header = view->header();
+    const QAbstractItemModel* model = view->model();
+    if (!model)
         return columns;
+    const int count = model->columnCount();
+    for (int visual = 0; visual < count; ++visual) {
+        const int logical = header->logicalIndex(visual);
+        if (logical >= 0 && !header->isSectionHidden(logical))
+            columns.append(logical);
     }
+    return columns;
+}
 
-    /// Row numbers from the root down to the index: sorts selected indexes in view order.
-    QList<int> rowPath(QModelIndex index)
-    {
-        QList<int> path;
-        while (index.isValid()) {
-            path.prepend(index.row());
-            index = index.parent();
-        }
-        return path;
+/// Row numbers from the root down to the index: sorts selected indexes in view order.
+QList<int> rowPath(QModelIndex index)
+{
+    QList<int> path;
+    while (index.isValid()) {
+        path.prepend(index.row());
+        index = index.parent();
     }
+    return path;
+}
 
-    QString cellText(const QAbstractItemModel* model, const QModelIndex& index)
-    {
-        QString text = model->data(index, Qt::DisplayRole).toString();
-        // One cell must stay one cell in TSV.
-        text.replace(QLatin1Char('\t'), QLatin1Char(' '));
-        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        text.replace(QLatin1Char('\r'), QLatin1Char(' '));
+QString cellText(const QAbstractItemModel* model, const QModelIndex& index)
+{
+    QString text = model->data(index, Qt::DisplayRole).toString();
+    // One cell must stay one cell in TSV.
+    text.replace(QLatin1Char('\t'), QLatin1Char(' '));
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    text.replace(QLatin1Char('\r'), QLatin1Char(' '));
+    return text;
+}
+
+QString headerText(const QAbstractItemModel* model, int column)
+{
+    QString text = model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+    text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+    return text;
+}
+
+QString csvField(const QString& text)
+{
+    const bool quote = text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"'))
+        || text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r'))
+        || (!text.isEmpty() && (text.front().isSpace() || text.back().isSpace()));
+    if (!quote)
         return text;
-    }
+    QString escaped = text;
+    escaped.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + escaped + QLatin1Char('"');
+}
 
-    QString headerText(const QAbstractItemModel* model, int column)
+void appendCsvRows(const QAbstractItemModel* model, const QModelIndex& parent, const QList<int>& columns, QString& out)
+{
+    const int rows = model->rowCount(parent);
+    for (int row = 0; row < rows; ++row) {
+        QStringList fields;
+        fields.reserve(columns.size());
+        for (int column : columns)
+            fields.append(csvField(model->data(model->index(row, column, parent), Qt::DisplayRole).toString()));
+        out += fields.join(QLatin1Char(',')) + QLatin1String("\r\n");
+        const QModelIndex child = model->index(row, 0, parent);
+        if (model->hasChildren(child))
+            appendCsvRows(model, child, columns, out);
+    }
+}
+
+/// Ctrl+C on the view copies the selected rows rather than the current cell only.
+class CopyFilter : public QObject {
+public:
+    explicit CopyFilter(QTreeView* view)
+        : QObject(view)
+        , m_view(view)
     {
-        QString text = model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
-        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        return text;
     }
 
-    QString csvField(const QString& text)
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
     {
-        const bool quote = text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"'))
-            || text.contains(QLatin1Char('\n')) || text.contains(QLatin1Char('\r'))
-            || (!text.isEmpty() && (text.front().isSpace() || text.back().isSpace()));
-        if (!quote)
-            return text;
-        QString escaped = text;
-        escaped.replace(QLatin1String("\""), QLatin1String("\"\""));
-        return QLatin1Char('"') + escaped + QLatin1Char('"');
-    }
-
-    void appendCsvRows(
-        const QAbstractItemModel* model, const QModelIndex& parent, const QList<int>& columns, QString& out)
-    {
-        const int rows = model->rowCount(parent);
-        for (int row = 0; row < rows; ++row) {
-            QStringList fields;
-            fields.reserve(columns.size());
-            for (int column : columns)
-                fields.append(csvField(model->data(model->index(row, column, parent), Qt::DisplayRole).toString()));
-            out += fields.join(QLatin1Char(',')) + QLatin1String("\r\n");
-            const QModelIndex child = model->index(row, 0, parent);
-            if (model->hasChildren(child))
-                appendCsvRows(model, child, columns, out);
-        }
-    }
-
-    /// Ctrl+C on the view copies the selected rows rather than the current cell only.
-    class CopyFilter : public QObject {
-    public:
-        explicit CopyFilter(QTreeView* view)
-            : QObject(view)
-            , m_view(view)
-        {
-        }
-
-    protected:
-        bool eventFilter(QObject* watched, QEvent* event) override
-        {
-            if (watched == m_view && (event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride)) {
-                auto* key = static_cast<QKeyEvent*>(event);
-                if (key->matches(QKeySequence::Copy)) {
-                    if (event->type() == QEvent::KeyPress)
-                        QApplication::clipboard()->setText(ViewSetup::selectionAsText(m_view));
-                    event->accept();
-                    return true;
-                }
+        if (watched == m_view && (event->type() == QEvent::KeyPress || event->type() == QEvent::ShortcutOverride)) {
+            auto* key = static_cast<QKeyEvent*>(event);
+            if (key->matches(QKeySequence::Copy)) {
+                if (event->type() == QEvent::KeyPress)
+                    QApplication::clipboard()->setText(ViewSetup::selectionAsText(m_view));
+                event->accept();
+                return true;
             }
-            return QObject::eventFilter(watched, event);
         }
+        return QObject::eventFilter(watched, event);
+    }
 
-    private:
-        QTreeView* m_view;
-    };
+private:
+    QTreeView* m_view;
+};
 
-    void showHeaderMenu(QTreeView* view, const QPoint& pos)
-    {
-        QHeaderView* header = view->header();
-        QAbstractItemModel* model = view->model();
-        if (!model)
-            return;
-        QMenu menu(view);
-        const int count = model->columnCount();
-        int shown = 0;
-        for (int column = 0; column < count; ++column)
-            shown += header->isSectionHidden(column) ? 0 : 1;
-        for (int visual = 0; visual < count; ++visual) {
-            const int column = header->logicalIndex(visual);
-            QAction* action = menu.addAction(headerText(model, column));
-            action->setCheckable(true);
-            action->setChecked(!header->isSectionHidden(column));
-            // The last visible column cannot be hidden: a view without columns has no header to undo it.
-            action->setEnabled(header->isSectionHidden(column) || shown > 1);
-            QObject::connect(action, &QAction::toggled, view, [view, column](bool on) {
-                view->header()->setSectionHidden(column, !on);
-                if (on)
-                    view->resizeColumnToContents(column);
-            });
-        }
-        menu.addSeparator();
-        menu.addAction(QObject::tr("Show All Columns"), view, [view, count] {
-            for (int column = 0; column < count; ++column)
-                view->header()->setSectionHidden(column, false);
-        });
-        menu.addAction(QObject::tr("Resize Columns to Contents"), view, [view, count] {
-            for (int column = 0; column < count; ++column)
+void showHeaderMenu(QTreeView* view, const QPoint& pos)
+{
+    QHeaderView* header = view->header();
+    QAbstractItemModel* model = view->model();
+    if (!model)
+        return;
+    QMenu menu(view);
+    const int count = model->columnCount();
+    int shown = 0;
+    for (int column = 0; column < count; ++column)
+        shown += header->isSectionHidden(column) ? 0 : 1;
+    for (int visual = 0; visual < count; ++visual) {
+        const int column = header->logicalIndex(visual);
+        QAction* action = menu.addAction(headerText(model, column));
+        action->setCheckable(true);
+        action->setChecked(!header->isSectionHidden(column));
+        // The last visible column cannot be hidden: a view without columns has no header to undo it.
+        action->setEnabled(header->isSectionHidden(column) || shown > 1);
+        QObject::connect(action, &QAction::toggled, view, [view, column](bool on) {
+            view->header()->setSectionHidden(column, !on);
+            if (on)
                 view->resizeColumnToContents(column);
         });
-        menu.exec(header->viewport()->mapToGlobal(pos));
     }
+    menu.addSeparator();
+    menu.addAction(QObject::tr("Show All Columns"), view, [view, count] {
+        for (int column = 0; column < count; ++column)
+            view->header()->setSectionHidden(column, false);
+    });
+    menu.addAction(QObject::tr("Resize Columns to Contents"), view, [view, count] {
+        for (int column = 0; column < count; ++column)
+            view->resizeColumnToContents(column);
+    });
+    menu.exec(header->viewport()->mapToGlobal(pos));
+}
 
-    void showViewMenu(QTreeView* view, const QPoint& pos)
-    {
-        QMenu menu(view);
-        QAction* copy = menu.addAction(QObject::tr("&Copy"), view,
-            [view] { QApplication::clipboard()->setText(ViewSetup::selectionAsText(view)); });
-        copy->setShortcut(QKeySequence::Copy);
-        copy->setEnabled(view->selectionModel() && view->selectionModel()->hasSelection());
-        QAction* copyHeader = menu.addAction(QObject::tr("Copy with &Header"), view,
-            [view] { QApplication::clipboard()->setText(ViewSetup::selectionAsText(view, true)); });
-        copyHeader->setEnabled(copy->isEnabled());
-        QAction* selectAll = menu.addAction(QObject::tr("Select &All"), view, [view] { view->selectAll(); });
-        selectAll->setShortcut(QKeySequence::SelectAll);
-        menu.addSeparator();
-        menu.addAction(
-            QObject::tr("Export CSV…"), view, [view] { ViewSetup::exportCsvInteractively(view, view->window()); });
-        menu.exec(view->viewport()->mapToGlobal(pos));
-    }
+void showViewMenu(QTreeView* view, const QPoint& pos)
+{
+    QMenu menu(view);
+    QAction* copy = menu.addAction(
+        QObject::tr("&Copy"), view, [view] { QApplication::clipboard()->setText(ViewSetup::selectionAsText(view)); });
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setEnabled(view->selectionModel() && view->selectionModel()->hasSelection());
+    QAction* copyHeader = menu.addAction(QObject::tr("Copy with &Header"), view,
+        [view] { QApplication::clipboard()->setText(ViewSetup::selectionAsText(view, true)); });
+    copyHeader->setEnabled(copy->isEnabled());
+    QAction* selectAll = menu.addAction(QObject::tr("Select &All"), view, [view] { view->selectAll(); });
+    selectAll->setShortcut(QKeySequence::SelectAll);
+    menu.addSeparator();
+    menu.addAction(
+        QObject::tr("Export CSV…"), view, [view] { ViewSetup::exportCsvInteractively(view, view->window()); });
+    menu.exec(view->viewport()->mapToGlobal(pos));
+}
 
 } // namespace
 

@@ -26,420 +26,419 @@ namespace parallax {
 
 namespace {
 
-    using namespace cli;
+using namespace cli;
 
-    int fail(const QString& message) { return failure(message); }
+int fail(const QString& message) { return failure(message); }
 
-    void print(const QString& text) { std::fputs(text.toLocal8Bit().constData(), stdout); }
+void print(const QString& text) { std::fputs(text.toLocal8Bit().constData(), stdout); }
 
-    struct Options {
-        QString command;
-        QStringList operands;
-        QString out;
-        QString to;
-        QString format;
-        QString db;
-        QString app;
-        QString exp;
-        QString name;
-        QString metric;
-        QString expression;
-        QString file;
-        DerivedMode mode = DerivedMode::Ieee;
-        AlgebraOptions algebra;
-        int top = 15;
-    };
+struct Options {
+    QString command;
+    QStringList operands;
+    QString out;
+    QString to;
+    QString format;
+    QString db;
+    QString app;
+    QString exp;
+    QString name;
+    QString metric;
+    QString expression;
+    QString file;
+    DerivedMode mode = DerivedMode::Ieee;
+    AlgebraOptions algebra;
+    int top = 15;
+};
 
-    /// One of the words an enumerated option takes; a usage error naming the option, the value
-    /// and the words otherwise.
-    template <typename T>
-    std::optional<T> choice(const Command& cmd, const QCommandLineOption& option,
-        std::initializer_list<std::pair<const char*, T>> words, T fallback)
-    {
-        if (!cmd.isSet(option))
-            return fallback;
-        const QString v = cmd.value(option).toLower();
-        QStringList names;
-        for (const auto& [word, value] : words) {
-            if (v == QLatin1String(word))
-                return value;
-            names << QString::fromLatin1(word);
-        }
-        names.removeDuplicates();
-        cmd.usageError(QStringLiteral("%1: '%2' is not one of %3")
-                           .arg(optionText(option), cmd.value(option), names.join(QStringLiteral(", "))));
-        return std::nullopt;
+/// One of the words an enumerated option takes; a usage error naming the option, the value
+/// and the words otherwise.
+template <typename T>
+std::optional<T> choice(const Command& cmd, const QCommandLineOption& option,
+    std::initializer_list<std::pair<const char*, T>> words, T fallback)
+{
+    if (!cmd.isSet(option))
+        return fallback;
+    const QString v = cmd.value(option).toLower();
+    QStringList names;
+    for (const auto& [word, value] : words) {
+        if (v == QLatin1String(word))
+            return value;
+        names << QString::fromLatin1(word);
     }
+    names.removeDuplicates();
+    cmd.usageError(QStringLiteral("%1: '%2' is not one of %3")
+                       .arg(optionText(option), cmd.value(option), names.join(QStringLiteral(", "))));
+    return std::nullopt;
+}
 
-    /// Synopsis and description of each algebra command (its --help).
-    struct AlgebraCommandText {
-        const char* name;
-        const char* arguments;
-        const char* description;
-    };
-    const AlgebraCommandText algebraTexts[] = {
-        { "diff", "A B",
-            "A - B (A = baseline, B = candidate; positive = B is cheaper), and a table of the largest\n"
-            "changes: per event the mean exclusive value of A and B over the result's threads, Δ and\n"
-            "Δ% = 100·(A−B)/A (docs/SEMANTICS.md 4.6)." },
-        { "ratio", "A B", "A / B cell by cell (IEEE: x/0 = inf, 0/0 = NaN)." },
-        { "mean", "X...", "The mean of N runs, cell by cell." },
-        { "min", "X...", "The minimum of N runs, cell by cell." },
-        { "max", "X...", "The maximum of N runs, cell by cell." },
-        { "stddev", "X...", "The standard deviation of N runs, cell by cell." },
-        { "merge", "X...", "The metrics of several runs in one trial." },
-        { "derive", "(EXPR | --file FILE) X",
-            "A new metric computed from the trial's metrics, e.g. 'IPC = \"PAPI_TOT_INS\" / \"PAPI_TOT_CYC\"':\n"
-            "metric names in double quotes, numbers, + - * / and parentheses." },
-    };
+/// Synopsis and description of each algebra command (its --help).
+struct AlgebraCommandText {
+    const char* name;
+    const char* arguments;
+    const char* description;
+};
+const AlgebraCommandText algebraTexts[] = {
+    { "diff", "A B",
+        "A - B (A = baseline, B = candidate; positive = B is cheaper), and a table of the largest\n"
+        "changes: per event the mean exclusive value of A and B over the result's threads, Δ and\n"
+        "Δ% = 100·(A−B)/A (docs/SEMANTICS.md 4.6)." },
+    { "ratio", "A B", "A / B cell by cell (IEEE: x/0 = inf, 0/0 = NaN)." },
+    { "mean", "X...", "The mean of N runs, cell by cell." },
+    { "min", "X...", "The minimum of N runs, cell by cell." },
+    { "max", "X...", "The maximum of N runs, cell by cell." },
+    { "stddev", "X...", "The standard deviation of N runs, cell by cell." },
+    { "merge", "X...", "The metrics of several runs in one trial." },
+    { "derive", "(EXPR | --file FILE) X",
+        "A new metric computed from the trial's metrics, e.g. 'IPC = \"PAPI_TOT_INS\" / \"PAPI_TOT_CYC\"':\n"
+        "metric names in double quotes, numbers, + - * / and parentheses." },
+};
 
-    const char* const OperandHelp
-        = "Operands: a profile path in any format, or db:ID (a trial of --db LOCATION, $PARALLAX_DB or\n"
-          "the default database). The result is an ordinary trial: -o writes or stores it.";
+const char* const OperandHelp
+    = "Operands: a profile path in any format, or db:ID (a trial of --db LOCATION, $PARALLAX_DB or\n"
+      "the default database). The result is an ordinary trial: -o writes or stores it.";
 
-    /// Parses the options of one algebra command; std::nullopt to run, else the exit code.
-    std::optional<int> parse(const QString& command, const QStringList& args, Options& o)
-    {
-        const AlgebraCommandText* text = nullptr;
-        for (const AlgebraCommandText& t : algebraTexts)
-            if (command == QLatin1String(t.name))
-                text = &t;
-        Command cmd(command, QString::fromUtf8(text->arguments), QString::fromUtf8(text->description));
-        cmd.setEpilogue(QString::fromUtf8(OperandHelp));
-        const bool isDerive = command == QLatin1String("derive");
-        const bool isDiff = command == QLatin1String("diff");
-        const bool isMerge = command == QLatin1String("merge");
-        const bool isSummary = command == QLatin1String("mean") || command == QLatin1String("min")
-            || command == QLatin1String("max") || command == QLatin1String("stddev");
-        const auto out = cmd.add({ QStringLiteral("o"), QStringLiteral("out") },
-            QStringLiteral("Write the result: a TAU directory, FILE.ppk, ... (--to forces a format), or db: to "
-                           "store it in the database (--app, --exp, --name)."),
-            QStringLiteral("OUT"));
-        const auto to = cmd.add({ QStringLiteral("to") }, QStringLiteral("The format -o writes (see 'parallax-cli formats')."),
-            QStringLiteral("FORMAT"));
-        const auto format = cmd.add({ QStringLiteral("format") },
-            QStringLiteral("Read the operands with this reader instead of detecting the format."), QStringLiteral("NAME"));
-        const auto db = cmd.add({ QStringLiteral("db") },
-            QStringLiteral("The database of db:ID operands and of -o db: (an SQLite file or postgresql://...)."),
-            QStringLiteral("LOCATION"));
-        const auto app = cmd.add({ QStringLiteral("app") },
-            QStringLiteral("-o db: the application (default: the trial's, else Parallax)."), QStringLiteral("A"));
-        const auto exp = cmd.add(
-            { QStringLiteral("exp") }, QStringLiteral("-o db: the experiment (default Comparisons)."), QStringLiteral("E"));
-        const auto name = cmd.add({ QStringLiteral("name") }, QStringLiteral("The result's name."), QStringLiteral("T"));
-        const auto threads = cmd.add({ QStringLiteral("threads") },
-            QStringLiteral("Thread sets that overlap or are disjoint: refuse them (exact, the default), keep the "
-                           "union, sum threads per process or into one (collapse-process, collapse-all), or map the "
-                           "i-th threads (by-order). Equal or nested sets are united by (node, context, thread) "
-                           "unless a collapse is asked for, which always applies."),
-            QStringLiteral("POLICY"));
-        std::optional<QCommandLineOption> match, absent, conflict, metric, top, mode, file;
-        if (!isDerive)
-            match = cmd.add({ QStringLiteral("match") },
-                QStringLiteral("Event matching: exact (default), no-source, or normalized (strips source "
-                               "locations, parameters and signatures, for compiler vs source instrumentation)."),
-                QStringLiteral("MATCH"));
-        if (isSummary)
-            absent = cmd.add({ QStringLiteral("absent") },
-                QStringLiteral("Cells absent from a run count as 0 (zero, the default) or are skipped (skip)."),
-                QStringLiteral("HOW"));
-        if (isMerge)
-            conflict = cmd.add({ QStringLiteral("conflict") },
-                QStringLiteral("A metric several runs have: an error (error, the default), the first or the last "
-                               "run's (first, last)."),
-                QStringLiteral("WHICH"));
-        if (isDiff) {
-            metric = cmd.add({ QStringLiteral("metric") },
-                QStringLiteral("The metric of the printed table (default the first)."), QStringLiteral("NAME"));
-            top = cmd.add({ QStringLiteral("top") }, QStringLiteral("Rows of the printed table (default 15; 0 = none)."),
-                QStringLiteral("N"));
-        }
-        if (isDerive) {
-            mode = cmd.add({ QStringLiteral("mode") },
-                QStringLiteral("ieee arithmetic (default) or paraprof's (docs/SEMANTICS.md 3)."), QStringLiteral("MODE"));
-            file = cmd.add({ QStringLiteral("file") }, QStringLiteral("Read the metric definitions from FILE."),
-                QStringLiteral("FILE"));
-        }
-        if (const auto stop = cmd.parse(args))
-            return stop;
-        o.command = command;
-        o.operands = cmd.positional();
-        o.out = cmd.value(out);
-        o.to = cmd.value(to);
-        o.format = cmd.value(format);
-        o.db = cmd.value(db);
-        o.app = cmd.value(app);
-        o.exp = cmd.value(exp);
-        o.name = cmd.value(name);
-        o.algebra.name = o.name;
-        if (!cmd.checkReader(o.format))
-            return ExitUsage;
-        if (!cmd.checkWriter(o.to))
-            return ExitUsage;
-        const auto threadPolicy = choice<ThreadPolicy>(cmd, threads,
-            { { "exact", ThreadPolicy::Strict }, { "union", ThreadPolicy::UnionByKey },
-                { "collapse-process", ThreadPolicy::CollapseProcess }, { "collapse-all", ThreadPolicy::CollapseAll },
-                { "by-order", ThreadPolicy::MapByOrder } },
-            ThreadPolicy::Strict);
-        if (!threadPolicy)
-            return ExitUsage;
-        o.algebra.threads = *threadPolicy;
-        if (match) {
-            const auto policy = choice<EventMatchPolicy>(cmd, *match,
-                { { "exact", EventMatchPolicy::Exact }, { "no-source", EventMatchPolicy::NoSource },
-                    { "no_source", EventMatchPolicy::NoSource }, { "normalized", EventMatchPolicy::Routine },
-                    { "normalised", EventMatchPolicy::Routine }, { "routine", EventMatchPolicy::Routine } },
-                EventMatchPolicy::Exact);
-            if (!policy)
-                return ExitUsage;
-            o.algebra.match.policy = *policy;
-        }
-        if (absent) {
-            const auto a = choice<AbsentCells>(
-                cmd, *absent, { { "zero", AbsentCells::AsZero }, { "skip", AbsentCells::Skip } }, AbsentCells::AsZero);
-            if (!a)
-                return ExitUsage;
-            o.algebra.absent = *a;
-        }
-        if (conflict) {
-            const auto c = choice<MergeConflict>(cmd, *conflict,
-                { { "error", MergeConflict::Error }, { "first", MergeConflict::FirstWins },
-                    { "last", MergeConflict::LastWins } },
-                MergeConflict::Error);
-            if (!c)
-                return ExitUsage;
-            o.algebra.conflict = *c;
-        }
-        if (metric)
-            o.metric = cmd.value(*metric);
-        if (top) {
-            const auto n = cmd.integer(*top, 0, std::numeric_limits<int>::max(), o.top);
-            if (!n)
-                return ExitUsage;
-            o.top = static_cast<int>(*n);
-        }
-        if (mode && cmd.isSet(*mode)) {
-            const auto m = derivedModeFromName(cmd.value(*mode));
-            if (!m)
-                return cmd.usageError(
-                    QStringLiteral("--mode: '%1' is not one of ieee, paraprof").arg(cmd.value(*mode)));
-            o.mode = *m;
-        }
-        if (file)
-            o.file = cmd.value(*file);
-        // The operands each command takes.
-        const bool binary = command == QLatin1String("diff") || command == QLatin1String("ratio");
-        if (isDerive) {
-            if (o.file.isEmpty()) {
-                if (o.operands.size() != 2)
-                    return cmd.usageError(QStringLiteral("needs EXPR and one operand X (or --file FILE X)"));
-                o.expression = o.operands.takeFirst();
-            } else if (o.operands.size() != 1) {
-                return cmd.usageError(QStringLiteral("with --file, needs one operand X"));
-            }
-        } else if (binary && o.operands.size() != 2) {
-            return cmd.usageError(QStringLiteral("needs two operands, A (baseline) and B; got %1").arg(o.operands.size()));
-        } else if (!binary && o.operands.isEmpty()) {
-            return cmd.usageError(QStringLiteral("needs at least one operand"));
-        }
-        for (const QString& operand : std::as_const(o.operands))
-            if (!cmd.checkOperand(operand))
-                return ExitUsage;
-        return std::nullopt;
+/// Parses the options of one algebra command; std::nullopt to run, else the exit code.
+std::optional<int> parse(const QString& command, const QStringList& args, Options& o)
+{
+    const AlgebraCommandText* text = nullptr;
+    for (const AlgebraCommandText& t : algebraTexts)
+        if (command == QLatin1String(t.name))
+            text = &t;
+    Command cmd(command, QString::fromUtf8(text->arguments), QString::fromUtf8(text->description));
+    cmd.setEpilogue(QString::fromUtf8(OperandHelp));
+    const bool isDerive = command == QLatin1String("derive");
+    const bool isDiff = command == QLatin1String("diff");
+    const bool isMerge = command == QLatin1String("merge");
+    const bool isSummary = command == QLatin1String("mean") || command == QLatin1String("min")
+        || command == QLatin1String("max") || command == QLatin1String("stddev");
+    const auto out = cmd.add({ QStringLiteral("o"), QStringLiteral("out") },
+        QStringLiteral("Write the result: a TAU directory, FILE.ppk, ... (--to forces a format), or db: to "
+                       "store it in the database (--app, --exp, --name)."),
+        QStringLiteral("OUT"));
+    const auto to = cmd.add({ QStringLiteral("to") },
+        QStringLiteral("The format -o writes (see 'parallax-cli formats')."), QStringLiteral("FORMAT"));
+    const auto format = cmd.add({ QStringLiteral("format") },
+        QStringLiteral("Read the operands with this reader instead of detecting the format."), QStringLiteral("NAME"));
+    const auto db = cmd.add({ QStringLiteral("db") },
+        QStringLiteral("The database of db:ID operands and of -o db: (an SQLite file or postgresql://...)."),
+        QStringLiteral("LOCATION"));
+    const auto app = cmd.add({ QStringLiteral("app") },
+        QStringLiteral("-o db: the application (default: the trial's, else Parallax)."), QStringLiteral("A"));
+    const auto exp = cmd.add(
+        { QStringLiteral("exp") }, QStringLiteral("-o db: the experiment (default Comparisons)."), QStringLiteral("E"));
+    const auto name = cmd.add({ QStringLiteral("name") }, QStringLiteral("The result's name."), QStringLiteral("T"));
+    const auto threads = cmd.add({ QStringLiteral("threads") },
+        QStringLiteral("Thread sets that overlap or are disjoint: refuse them (exact, the default), keep the "
+                       "union, sum threads per process or into one (collapse-process, collapse-all), or map the "
+                       "i-th threads (by-order). Equal or nested sets are united by (node, context, thread) "
+                       "unless a collapse is asked for, which always applies."),
+        QStringLiteral("POLICY"));
+    std::optional<QCommandLineOption> match, absent, conflict, metric, top, mode, file;
+    if (!isDerive)
+        match = cmd.add({ QStringLiteral("match") },
+            QStringLiteral("Event matching: exact (default), no-source, or normalized (strips source "
+                           "locations, parameters and signatures, for compiler vs source instrumentation)."),
+            QStringLiteral("MATCH"));
+    if (isSummary)
+        absent = cmd.add({ QStringLiteral("absent") },
+            QStringLiteral("Cells absent from a run count as 0 (zero, the default) or are skipped (skip)."),
+            QStringLiteral("HOW"));
+    if (isMerge)
+        conflict = cmd.add({ QStringLiteral("conflict") },
+            QStringLiteral("A metric several runs have: an error (error, the default), the first or the last "
+                           "run's (first, last)."),
+            QStringLiteral("WHICH"));
+    if (isDiff) {
+        metric = cmd.add({ QStringLiteral("metric") },
+            QStringLiteral("The metric of the printed table (default the first)."), QStringLiteral("NAME"));
+        top = cmd.add({ QStringLiteral("top") }, QStringLiteral("Rows of the printed table (default 15; 0 = none)."),
+            QStringLiteral("N"));
     }
-
-    /// A path in any readable format, or db:ID.
-    std::shared_ptr<const Trial> loadOperand(const QString& spec, const Options& o, QString* error)
-    {
-        if (spec.startsWith(QLatin1String("db:"))) {
-            bool ok = false;
-            const qint64 id = spec.mid(3).toLongLong(&ok);
-            if (!ok) {
-                *error = QStringLiteral("%1: db: needs a trial number, as in db:12").arg(spec);
-                return nullptr;
-            }
-            const auto stored = loadTrialFromDatabase(databaseLocation(o.db), id);
-            if (!stored) {
-                *error = stored.error().toString();
-                return nullptr;
-            }
-            return stored.value();
+    if (isDerive) {
+        mode = cmd.add({ QStringLiteral("mode") },
+            QStringLiteral("ieee arithmetic (default) or paraprof's (docs/SEMANTICS.md 3)."), QStringLiteral("MODE"));
+        file = cmd.add({ QStringLiteral("file") }, QStringLiteral("Read the metric definitions from FILE."),
+            QStringLiteral("FILE"));
+    }
+    if (const auto stop = cmd.parse(args))
+        return stop;
+    o.command = command;
+    o.operands = cmd.positional();
+    o.out = cmd.value(out);
+    o.to = cmd.value(to);
+    o.format = cmd.value(format);
+    o.db = cmd.value(db);
+    o.app = cmd.value(app);
+    o.exp = cmd.value(exp);
+    o.name = cmd.value(name);
+    o.algebra.name = o.name;
+    if (!cmd.checkReader(o.format))
+        return ExitUsage;
+    if (!cmd.checkWriter(o.to))
+        return ExitUsage;
+    const auto threadPolicy = choice<ThreadPolicy>(cmd, threads,
+        { { "exact", ThreadPolicy::Strict }, { "union", ThreadPolicy::UnionByKey },
+            { "collapse-process", ThreadPolicy::CollapseProcess }, { "collapse-all", ThreadPolicy::CollapseAll },
+            { "by-order", ThreadPolicy::MapByOrder } },
+        ThreadPolicy::Strict);
+    if (!threadPolicy)
+        return ExitUsage;
+    o.algebra.threads = *threadPolicy;
+    if (match) {
+        const auto policy = choice<EventMatchPolicy>(cmd, *match,
+            { { "exact", EventMatchPolicy::Exact }, { "no-source", EventMatchPolicy::NoSource },
+                { "no_source", EventMatchPolicy::NoSource }, { "normalized", EventMatchPolicy::Routine },
+                { "normalised", EventMatchPolicy::Routine }, { "routine", EventMatchPolicy::Routine } },
+            EventMatchPolicy::Exact);
+        if (!policy)
+            return ExitUsage;
+        o.algebra.match.policy = *policy;
+    }
+    if (absent) {
+        const auto a = choice<AbsentCells>(
+            cmd, *absent, { { "zero", AbsentCells::AsZero }, { "skip", AbsentCells::Skip } }, AbsentCells::AsZero);
+        if (!a)
+            return ExitUsage;
+        o.algebra.absent = *a;
+    }
+    if (conflict) {
+        const auto c = choice<MergeConflict>(cmd, *conflict,
+            { { "error", MergeConflict::Error }, { "first", MergeConflict::FirstWins },
+                { "last", MergeConflict::LastWins } },
+            MergeConflict::Error);
+        if (!c)
+            return ExitUsage;
+        o.algebra.conflict = *c;
+    }
+    if (metric)
+        o.metric = cmd.value(*metric);
+    if (top) {
+        const auto n = cmd.integer(*top, 0, std::numeric_limits<int>::max(), o.top);
+        if (!n)
+            return ExitUsage;
+        o.top = static_cast<int>(*n);
+    }
+    if (mode && cmd.isSet(*mode)) {
+        const auto m = derivedModeFromName(cmd.value(*mode));
+        if (!m)
+            return cmd.usageError(QStringLiteral("--mode: '%1' is not one of ieee, paraprof").arg(cmd.value(*mode)));
+        o.mode = *m;
+    }
+    if (file)
+        o.file = cmd.value(*file);
+    // The operands each command takes.
+    const bool binary = command == QLatin1String("diff") || command == QLatin1String("ratio");
+    if (isDerive) {
+        if (o.file.isEmpty()) {
+            if (o.operands.size() != 2)
+                return cmd.usageError(QStringLiteral("needs EXPR and one operand X (or --file FILE X)"));
+            o.expression = o.operands.takeFirst();
+        } else if (o.operands.size() != 1) {
+            return cmd.usageError(QStringLiteral("with --file, needs one operand X"));
         }
-        ReadOptions options;
-        Progress progress;
-        auto read = ReaderRegistry::instance().read(spec, options, progress, o.format);
-        if (!read) {
-            *error = read.error().toString();
+    } else if (binary && o.operands.size() != 2) {
+        return cmd.usageError(QStringLiteral("needs two operands, A (baseline) and B; got %1").arg(o.operands.size()));
+    } else if (!binary && o.operands.isEmpty()) {
+        return cmd.usageError(QStringLiteral("needs at least one operand"));
+    }
+    for (const QString& operand : std::as_const(o.operands))
+        if (!cmd.checkOperand(operand))
+            return ExitUsage;
+    return std::nullopt;
+}
+
+/// A path in any readable format, or db:ID.
+std::shared_ptr<const Trial> loadOperand(const QString& spec, const Options& o, QString* error)
+{
+    if (spec.startsWith(QLatin1String("db:"))) {
+        bool ok = false;
+        const qint64 id = spec.mid(3).toLongLong(&ok);
+        if (!ok) {
+            *error = QStringLiteral("%1: db: needs a trial number, as in db:12").arg(spec);
             return nullptr;
         }
-        return read.value();
+        const auto stored = loadTrialFromDatabase(databaseLocation(o.db), id);
+        if (!stored) {
+            *error = stored.error().toString();
+            return nullptr;
+        }
+        return stored.value();
     }
+    ReadOptions options;
+    Progress progress;
+    auto read = ReaderRegistry::instance().read(spec, options, progress, o.format);
+    if (!read) {
+        *error = read.error().toString();
+        return nullptr;
+    }
+    return read.value();
+}
 
-    /// Writes or stores the result as -o asks; prints where it went.
-    int output(const Trial& result, const Options& o)
-    {
-        if (o.out.isEmpty())
-            return 0;
-        if (o.out == QLatin1String("db:") || o.out == QLatin1String("db")) {
-            const QString location = databaseLocation(o.db);
-            auto opened = perfdb::Database::open(location);
-            if (!opened)
-                return fail(opened.error().toString());
-            perfdb::UploadOptions upload;
-            upload.application = o.app.isEmpty() ? result.metadataValue(QStringLiteral("Application")) : o.app;
-            if (upload.application.isEmpty())
-                upload.application = QStringLiteral("Parallax");
-            upload.experiment = o.exp.isEmpty() ? QStringLiteral("Comparisons") : o.exp;
-            upload.name = o.name;
-            Progress progress;
-            const auto id = opened.value()->uploadTrial(result, upload, progress);
-            if (!id)
-                return fail(id.error().toString());
-            print(QStringLiteral("stored as trial %1 in %2 (%3 / %4)\n")
-                      .arg(id.value())
-                      .arg(opened.value()->location(), upload.application, upload.experiment));
-            return 0;
-        }
-        const WriterInfo* writer
-            = o.to.isEmpty() ? WriterRegistry::instance().forPath(o.out) : WriterRegistry::instance().find(o.to);
-        if (!writer) {
-            QStringList known;
-            for (const WriterInfo* w : WriterRegistry::instance().writers())
-                known.append(w->name);
-            return fail(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))));
-        }
-        if (writer->directory && QFileInfo::exists(o.out) && !QDir(o.out).isEmpty())
-            return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(o.out));
-        if (!writer->directory && QFileInfo::exists(o.out))
-            return fail(QStringLiteral("%1 exists; choose a new file name").arg(o.out));
-        const QString error = writer->write(result, o.out);
-        if (!error.isEmpty())
-            return fail(error);
-        print(QStringLiteral("wrote %1 (%2)\n").arg(o.out, writer->name));
+/// Writes or stores the result as -o asks; prints where it went.
+int output(const Trial& result, const Options& o)
+{
+    if (o.out.isEmpty())
+        return 0;
+    if (o.out == QLatin1String("db:") || o.out == QLatin1String("db")) {
+        const QString location = databaseLocation(o.db);
+        auto opened = perfdb::Database::open(location);
+        if (!opened)
+            return fail(opened.error().toString());
+        perfdb::UploadOptions upload;
+        upload.application = o.app.isEmpty() ? result.metadataValue(QStringLiteral("Application")) : o.app;
+        if (upload.application.isEmpty())
+            upload.application = QStringLiteral("Parallax");
+        upload.experiment = o.exp.isEmpty() ? QStringLiteral("Comparisons") : o.exp;
+        upload.name = o.name;
+        Progress progress;
+        const auto id = opened.value()->uploadTrial(result, upload, progress);
+        if (!id)
+            return fail(id.error().toString());
+        print(QStringLiteral("stored as trial %1 in %2 (%3 / %4)\n")
+                  .arg(id.value())
+                  .arg(opened.value()->location(), upload.application, upload.experiment));
         return 0;
     }
-
-    QString number(double v)
-    {
-        if (std::isnan(v))
-            return QStringLiteral("NaN");
-        if (std::isinf(v))
-            return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-        return QString::number(v, 'g', 6);
+    const WriterInfo* writer
+        = o.to.isEmpty() ? WriterRegistry::instance().forPath(o.out) : WriterRegistry::instance().find(o.to);
+    if (!writer) {
+        QStringList known;
+        for (const WriterInfo* w : WriterRegistry::instance().writers())
+            known.append(w->name);
+        return fail(QStringLiteral("--to %1: Parallax writes %2").arg(o.to, known.join(QStringLiteral(", "))));
     }
+    if (writer->directory && QFileInfo::exists(o.out) && !QDir(o.out).isEmpty())
+        return fail(QStringLiteral("%1 exists and is not empty; choose a new directory").arg(o.out));
+    if (!writer->directory && QFileInfo::exists(o.out))
+        return fail(QStringLiteral("%1 exists; choose a new file name").arg(o.out));
+    const QString error = writer->write(result, o.out);
+    if (!error.isEmpty())
+        return fail(error);
+    print(QStringLiteral("wrote %1 (%2)\n").arg(o.out, writer->name));
+    return 0;
+}
 
-    /// Δ% of docs/SEMANTICS.md 4.6: 100·(A−B)/A, "new" if A = 0 < B, blank if both 0.
-    QString deltaPercent(double a, double b)
-    {
-        if (a == 0 && b == 0)
-            return {};
-        if (a == 0)
-            return QStringLiteral("new");
-        if (b == 0 && a > 0)
-            return QStringLiteral("removed");
-        return QString::asprintf("%+.1f%%", 100.0 * (a - b) / a);
+QString number(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    return QString::number(v, 'g', 6);
+}
+
+/// Δ% of docs/SEMANTICS.md 4.6: 100·(A−B)/A, "new" if A = 0 < B, blank if both 0.
+QString deltaPercent(double a, double b)
+{
+    if (a == 0 && b == 0)
+        return {};
+    if (a == 0)
+        return QStringLiteral("new");
+    if (b == 0 && a > 0)
+        return QStringLiteral("removed");
+    return QString::asprintf("%+.1f%%", 100.0 * (a - b) / a);
+}
+
+/// The table `diff` prints: per event, the mean exclusive value per thread of A and B, Δ and Δ%,
+/// largest |Δ| first.
+void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Options& o)
+{
+    if (o.top == 0 || diff.metricCount() == 0)
+        return;
+    MetricId metric(0u);
+    if (!o.metric.isEmpty()) {
+        bool found = false;
+        for (std::size_t m = 0; m < diff.metricCount(); ++m)
+            if (diff.metric(MetricId(m)).name == o.metric) {
+                metric = MetricId(m);
+                found = true;
+            }
+        if (!found) {
+            std::fprintf(stderr, "parallax-cli: no metric %s in the result; the table shows %s\n",
+                o.metric.toLocal8Bit().constData(), diff.metric(metric).name.toLocal8Bit().constData());
+        }
     }
-
-    /// The table `diff` prints: per event, the mean exclusive value per thread of A and B, Δ and Δ%,
-    /// largest |Δ| first.
-    void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Options& o)
-    {
-        if (o.top == 0 || diff.metricCount() == 0)
-            return;
-        MetricId metric(0u);
-        if (!o.metric.isEmpty()) {
-            bool found = false;
-            for (std::size_t m = 0; m < diff.metricCount(); ++m)
-                if (diff.metric(MetricId(m)).name == o.metric) {
-                    metric = MetricId(m);
-                    found = true;
-                }
-            if (!found) {
-                std::fprintf(stderr, "parallax-cli: no metric %s in the result; the table shows %s\n",
-                    o.metric.toLocal8Bit().constData(), diff.metric(metric).name.toLocal8Bit().constData());
-            }
+    const QString metricName = diff.metric(metric).name;
+    // A's and B's values per matching key (events several of one trial map to are summed).
+    const EventMatch match = matchEvents({ &a, &b }, o.algebra.match);
+    // Totals over the result's threads N: A, B and the diff are then means over the same N, so
+    // that Δ = A − B holds in every row also when the thread sets differ.
+    const double n = static_cast<double>(std::max<std::size_t>(1, diff.threadCount()));
+    auto side = [&](const Trial& t, std::size_t operand) {
+        QHash<QString, double> values;
+        std::ptrdiff_t m = -1;
+        for (std::size_t i = 0; i < t.metricCount(); ++i)
+            if (t.metric(MetricId(i)).name == metricName)
+                m = static_cast<std::ptrdiff_t>(i);
+        const auto stats = TrialStatistics::of(t);
+        for (std::size_t e = 0; e < t.eventCount(); ++e) {
+            const std::uint32_t k = match.map[operand][e];
+            if (k == EventMatch::Dropped)
+                continue;
+            double& v = values[match.keys[k]];
+            if (m >= 0)
+                v += stats->stat(EventId(e), MetricId(static_cast<std::size_t>(m)), ValueKind::Exclusive).total / n;
         }
-        const QString metricName = diff.metric(metric).name;
-        // A's and B's values per matching key (events several of one trial map to are summed).
-        const EventMatch match = matchEvents({ &a, &b }, o.algebra.match);
-        // Totals over the result's threads N: A, B and the diff are then means over the same N, so
-        // that Δ = A − B holds in every row also when the thread sets differ.
-        const double n = static_cast<double>(std::max<std::size_t>(1, diff.threadCount()));
-        auto side = [&](const Trial& t, std::size_t operand) {
-            QHash<QString, double> values;
-            std::ptrdiff_t m = -1;
-            for (std::size_t i = 0; i < t.metricCount(); ++i)
-                if (t.metric(MetricId(i)).name == metricName)
-                    m = static_cast<std::ptrdiff_t>(i);
-            const auto stats = TrialStatistics::of(t);
-            for (std::size_t e = 0; e < t.eventCount(); ++e) {
-                const std::uint32_t k = match.map[operand][e];
-                if (k == EventMatch::Dropped)
-                    continue;
-                double& v = values[match.keys[k]];
-                if (m >= 0)
-                    v += stats->stat(EventId(e), MetricId(static_cast<std::size_t>(m)), ValueKind::Exclusive).total / n;
-            }
-            return values;
-        };
-        const QHash<QString, double> av = side(a, 0);
-        const QHash<QString, double> bv = side(b, 1);
-        const auto stats = TrialStatistics::of(diff);
-        struct Row {
-            QString name;
-            double delta;
-            QString a;
-            QString b;
-            QString percent;
-        };
-        std::vector<Row> rows;
-        for (std::size_t e = 0; e < diff.eventCount(); ++e) {
-            const QString& name = diff.event(EventId(e)).name;
-            const double delta = stats->stat(EventId(e), metric, ValueKind::Exclusive).total / n;
-            const bool inA = av.contains(name);
-            const bool inB = bv.contains(name);
-            rows.push_back({ name, delta, inA ? number(av.value(name)) : QStringLiteral("-"),
-                inB ? number(bv.value(name)) : QStringLiteral("-"), deltaPercent(av.value(name), bv.value(name)) });
-        }
-        std::stable_sort(
-            rows.begin(), rows.end(), [](const Row& x, const Row& y) { return std::abs(x.delta) > std::abs(y.delta); });
-        const QString unit = diff.metric(metric).unit;
-        print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3 thread(s); Δ = A − B, positive = B cheaper "
-                             "(docs/SEMANTICS.md 4.6)\n")
-                  .arg(metricName, unit.isEmpty() ? QString() : QStringLiteral(" [") + unit + QStringLiteral("]"))
-                  .arg(diff.threadCount()));
+        return values;
+    };
+    const QHash<QString, double> av = side(a, 0);
+    const QHash<QString, double> bv = side(b, 1);
+    const auto stats = TrialStatistics::of(diff);
+    struct Row {
+        QString name;
+        double delta;
+        QString a;
+        QString b;
+        QString percent;
+    };
+    std::vector<Row> rows;
+    for (std::size_t e = 0; e < diff.eventCount(); ++e) {
+        const QString& name = diff.event(EventId(e)).name;
+        const double delta = stats->stat(EventId(e), metric, ValueKind::Exclusive).total / n;
+        const bool inA = av.contains(name);
+        const bool inB = bv.contains(name);
+        rows.push_back({ name, delta, inA ? number(av.value(name)) : QStringLiteral("-"),
+            inB ? number(bv.value(name)) : QStringLiteral("-"), deltaPercent(av.value(name), bv.value(name)) });
+    }
+    std::stable_sort(
+        rows.begin(), rows.end(), [](const Row& x, const Row& y) { return std::abs(x.delta) > std::abs(y.delta); });
+    const QString unit = diff.metric(metric).unit;
+    print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3 thread(s); Δ = A − B, positive = B cheaper "
+                         "(docs/SEMANTICS.md 4.6)\n")
+              .arg(metricName, unit.isEmpty() ? QString() : QStringLiteral(" [") + unit + QStringLiteral("]"))
+              .arg(diff.threadCount()));
+    print(QStringLiteral("%1 %2 %3 %4  %5\n")
+              .arg(QStringLiteral("A"), 12)
+              .arg(QStringLiteral("B"), 12)
+              .arg(QStringLiteral("Δ"), 12)
+              .arg(QStringLiteral("Δ%"), 9)
+              .arg(QStringLiteral("event")));
+    const std::size_t shown = std::min<std::size_t>(rows.size(), static_cast<std::size_t>(o.top));
+    for (std::size_t i = 0; i < shown; ++i)
         print(QStringLiteral("%1 %2 %3 %4  %5\n")
-                  .arg(QStringLiteral("A"), 12)
-                  .arg(QStringLiteral("B"), 12)
-                  .arg(QStringLiteral("Δ"), 12)
-                  .arg(QStringLiteral("Δ%"), 9)
-                  .arg(QStringLiteral("event")));
-        const std::size_t shown = std::min<std::size_t>(rows.size(), static_cast<std::size_t>(o.top));
-        for (std::size_t i = 0; i < shown; ++i)
-            print(QStringLiteral("%1 %2 %3 %4  %5\n")
-                      .arg(rows[i].a, 12)
-                      .arg(rows[i].b, 12)
-                      .arg(number(rows[i].delta), 12)
-                      .arg(rows[i].percent, 9)
-                      .arg(rows[i].name));
-    }
+                  .arg(rows[i].a, 12)
+                  .arg(rows[i].b, 12)
+                  .arg(number(rows[i].delta), 12)
+                  .arg(rows[i].percent, 9)
+                  .arg(rows[i].name));
+}
 
-    void printSummary(const Trial& result)
-    {
-        print(QStringLiteral("%1: %2 threads, %3 events, %4 metrics (%5)\n")
-                  .arg(result.name())
-                  .arg(result.threadCount())
-                  .arg(result.eventCount())
-                  .arg(result.metricCount())
-                  .arg([&] {
-                      QStringList names;
-                      for (std::size_t m = 0; m < result.metricCount(); ++m)
-                          names.append(result.metric(MetricId(m)).name);
-                      return names.join(QStringLiteral(", "));
-                  }()));
-        for (const QString& warning : result.warnings())
-            std::fprintf(stderr, "warning: %s\n", warning.toLocal8Bit().constData());
-    }
+void printSummary(const Trial& result)
+{
+    print(QStringLiteral("%1: %2 threads, %3 events, %4 metrics (%5)\n")
+              .arg(result.name())
+              .arg(result.threadCount())
+              .arg(result.eventCount())
+              .arg(result.metricCount())
+              .arg([&] {
+                  QStringList names;
+                  for (std::size_t m = 0; m < result.metricCount(); ++m)
+                      names.append(result.metric(MetricId(m)).name);
+                  return names.join(QStringLiteral(", "));
+              }()));
+    for (const QString& warning : result.warnings())
+        std::fprintf(stderr, "warning: %s\n", warning.toLocal8Bit().constData());
+}
 
 } // namespace
 
@@ -513,12 +512,12 @@ int runConvert(const QStringList& args)
     Command cmd(QStringLiteral("convert"), QStringLiteral("IN OUT"),
         QStringLiteral("Read IN in any format Parallax reads (or db:ID), write OUT in the format its name says\n"
                        "(a TAU directory, FILE.ppk, .csv, .json...) or --to FORMAT."));
-    const auto to = cmd.add({ QStringLiteral("to") }, QStringLiteral("The format to write (see 'parallax-cli formats')."),
-        QStringLiteral("FORMAT"));
+    const auto to = cmd.add({ QStringLiteral("to") },
+        QStringLiteral("The format to write (see 'parallax-cli formats')."), QStringLiteral("FORMAT"));
     const auto format = cmd.add({ QStringLiteral("format") },
         QStringLiteral("Read IN with this reader instead of detecting the format."), QStringLiteral("NAME"));
-    const auto db = cmd.add({ QStringLiteral("db") }, QStringLiteral("The database of a db:ID input."),
-        QStringLiteral("LOCATION"));
+    const auto db = cmd.add(
+        { QStringLiteral("db") }, QStringLiteral("The database of a db:ID input."), QStringLiteral("LOCATION"));
     if (const auto stop = cmd.parse(args))
         return *stop;
     const QStringList paths = cmd.positional();
@@ -542,7 +541,8 @@ int runConvert(const QStringList& args)
     return output(*trial, o);
 }
 
-std::shared_ptr<const Trial> loadTrialOperand(const QString& spec, const QString& db, const QString& format, QString* error)
+std::shared_ptr<const Trial> loadTrialOperand(
+    const QString& spec, const QString& db, const QString& format, QString* error)
 {
     Options o;
     o.db = db;

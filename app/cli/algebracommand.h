@@ -2,11 +2,10 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include <QString>
-#include <QStringList>
-
 #include "datasource/model/trial.h"
 
+#include <QString>
+#include <QStringList>
 #include <memory>
 
 namespace parallax {
@@ -25,6 +24,7 @@ int runConvert(const QStringList& args);
 
 /// A trial from a path in any readable format (`format` forces a reader) or from the database
 /// (`db:ID`, in `db` or $PARALLAX_DB or the default database); nullptr and `error` on failure.
-std::shared_ptr<const Trial> loadTrialOperand(const QString& spec, const QString& db, const QString& format, QString* error);
+std::shared_ptr<const Trial> loadTrialOperand(
+    const QString& spec, const QString& db, const QString& format, QString* error);
 
 } // namespace parallax

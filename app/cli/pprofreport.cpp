@@ -91,8 +91,7 @@ void sortRows(std::vector<Row>& rows, Compare cmp, int sign)
     glibcMergeSort(rows.data(), rows.size(), tmp.data(), cmp, sign);
 }
 
-template <typename... Args>
-void appendf(std::string& out, const char* format, Args... args)
+template <typename... Args> void appendf(std::string& out, const char* format, Args... args)
 {
     char buf[512];
     const int n = std::snprintf(buf, sizeof buf, format, args...);
@@ -122,17 +121,32 @@ public:
     Report(const Trial& trial, const PprofOptions& options)
         : m_trial(trial)
         , m_opt(options)
-        , m_metric(options.metric.isValid() && options.metric.index() < trial.metricCount() ? options.metric.index() : 0)
+        , m_metric(
+              options.metric.isValid() && options.metric.index() < trial.metricCount() ? options.metric.index() : 0)
     {
         m_time = trial.metricCount() > 0 && pprofUsesTimeFormat(trial.metric(MetricId(m_metric)));
         switch (options.sort) {
-        case PprofOptions::Sort::Inclusive: m_cmp = cumMsecCmp; break;
-        case PprofOptions::Sort::Exclusive: m_cmp = msecCmp; break;
-        case PprofOptions::Sort::Calls: m_cmp = callCmp; break;
-        case PprofOptions::Sort::Subroutines: m_cmp = subrCmp; break;
-        case PprofOptions::Sort::ExclusivePerCall: m_cmp = msecPerCallCmp; break;
-        case PprofOptions::Sort::InclusivePerCall: m_cmp = cumMsecPerCallCmp; break;
-        case PprofOptions::Sort::StdDev: m_cmp = stdDevCmp; break;
+        case PprofOptions::Sort::Inclusive:
+            m_cmp = cumMsecCmp;
+            break;
+        case PprofOptions::Sort::Exclusive:
+            m_cmp = msecCmp;
+            break;
+        case PprofOptions::Sort::Calls:
+            m_cmp = callCmp;
+            break;
+        case PprofOptions::Sort::Subroutines:
+            m_cmp = subrCmp;
+            break;
+        case PprofOptions::Sort::ExclusivePerCall:
+            m_cmp = msecPerCallCmp;
+            break;
+        case PprofOptions::Sort::InclusivePerCall:
+            m_cmp = cumMsecPerCallCmp;
+            break;
+        case PprofOptions::Sort::StdDev:
+            m_cmp = stdDevCmp;
+            break;
         }
         m_sign = options.reverse ? -1 : 1;
     }
@@ -145,7 +159,8 @@ public:
             // pprof opens profile.N.0.0 of the first node number to learn the format, and
             // without it takes the directory for an old static profile and fails.
             if (error)
-                *error = QStringLiteral("pprof: no thread %1.0.0 (no file %2.%1.0.0): pprof needs the first node number given to exist")
+                *error = QStringLiteral(
+                    "pprof: no thread %1.0.0 (no file %2.%1.0.0): pprof needs the first node number given to exist")
                              .arg(m_opt.nodes.front())
                              .arg(QString::fromStdString(m_opt.prefix));
             return out;
@@ -208,7 +223,8 @@ private:
             if (!used[e])
                 continue;
             const IntervalEvent& ev = m_trial.event(EventId(e));
-            perEvent[e] = names::pprofName((ev.rawName.isEmpty() ? ev.name : ev.rawName).toStdString(), m_opt.showLocations);
+            perEvent[e]
+                = names::pprofName((ev.rawName.isEmpty() ? ev.name : ev.rawName).toStdString(), m_opt.showLocations);
             index.emplace(perEvent[e], 0);
         }
         std::uint32_t i = 0;
@@ -227,7 +243,8 @@ private:
             if (!usedAtomic[u])
                 continue;
             const AtomicEvent& ev = m_trial.atomicEvent(AtomicEventId(u));
-            perAtomic[u] = names::pprofName((ev.rawName.isEmpty() ? ev.name : ev.rawName).toStdString(), m_opt.showLocations);
+            perAtomic[u]
+                = names::pprofName((ev.rawName.isEmpty() ? ev.name : ev.rawName).toStdString(), m_opt.showLocations);
             uindex.emplace(perAtomic[u], 0);
         }
         i = 0;
@@ -296,21 +313,33 @@ private:
             tot.stddeviation += r.stddeviation;
             Row& mn = m_min[f];
             Row& mx = m_max[f];
-            if (mn.usec > r.usec) mn.usec = r.usec;
-            if (mn.cumusec > r.cumusec) mn.cumusec = r.cumusec;
-            if (mn.numcalls > r.numcalls) mn.numcalls = r.numcalls;
-            if (mn.numsubrs > r.numsubrs) mn.numsubrs = r.numsubrs;
-            if (mn.stddeviation > r.stddeviation) mn.stddeviation = r.stddeviation;
-            if (mx.usec < r.usec) mx.usec = r.usec;
-            if (mx.cumusec < r.cumusec) mx.cumusec = r.cumusec;
-            if (mx.numcalls < r.numcalls) mx.numcalls = r.numcalls;
-            if (mx.numsubrs < r.numsubrs) mx.numsubrs = r.numsubrs;
-            if (mx.stddeviation < r.stddeviation) mx.stddeviation = r.stddeviation;
+            if (mn.usec > r.usec)
+                mn.usec = r.usec;
+            if (mn.cumusec > r.cumusec)
+                mn.cumusec = r.cumusec;
+            if (mn.numcalls > r.numcalls)
+                mn.numcalls = r.numcalls;
+            if (mn.numsubrs > r.numsubrs)
+                mn.numsubrs = r.numsubrs;
+            if (mn.stddeviation > r.stddeviation)
+                mn.stddeviation = r.stddeviation;
+            if (mx.usec < r.usec)
+                mx.usec = r.usec;
+            if (mx.cumusec < r.cumusec)
+                mx.cumusec = r.cumusec;
+            if (mx.numcalls < r.numcalls)
+                mx.numcalls = r.numcalls;
+            if (mx.numsubrs < r.numsubrs)
+                mx.numsubrs = r.numsubrs;
+            if (mx.stddeviation < r.stddeviation)
+                mx.stddeviation = r.stddeviation;
         }
         const double total = numf > 0 ? rows[top].cumusec : 0.0;
         m_totalTotal += total;
-        if (m_minTotal > total) m_minTotal = total;
-        if (m_maxTotal < total) m_maxTotal = total;
+        if (m_minTotal > total)
+            m_minTotal = total;
+        if (m_maxTotal < total)
+            m_maxTotal = total;
 
         if (!m_opt.summaryOnly) {
             const ThreadKey& key = m_trial.threadKey(t);
@@ -357,8 +386,8 @@ private:
             if (v.numevents == 0)
                 continue;
             const double sd = std::sqrt(std::fabs((v.sumsqr / v.numevents) - (v.meanvalue * v.meanvalue)));
-            appendf(out, "%10.4G %10.4G %10.4G %10.4G %10.4G  %s\n", v.numevents, v.maxvalue, v.minvalue, v.meanvalue, sd,
-                m_userNames[u].c_str());
+            appendf(out, "%10.4G %10.4G %10.4G %10.4G %10.4G  %s\n", v.numevents, v.maxvalue, v.minvalue, v.meanvalue,
+                sd, m_userNames[u].c_str());
         }
         out += Dashes;
     }
@@ -368,8 +397,9 @@ private:
         if (r.cumusec > 0.0) {
             if (m_time) {
                 appendf(out, "%5.1f %s %s %11G %11G %10.0f ", r.cumusec / total * 100.0,
-                    pprofTimeString(r.usec, m_opt.plainMsec).c_str(), pprofTimeString(r.cumusec, m_opt.plainMsec).c_str(),
-                    r.numcalls, r.numsubrs, r.cumusec / r.numcalls);
+                    pprofTimeString(r.usec, m_opt.plainMsec).c_str(),
+                    pprofTimeString(r.cumusec, m_opt.plainMsec).c_str(), r.numcalls, r.numsubrs,
+                    r.cumusec / r.numcalls);
             } else {
                 appendf(out, "%5.1f  %10.4G  %10.4G %11G %11G %10.0f ", r.cumusec / total * 100.0, r.usec, r.cumusec,
                     r.numcalls, r.numsubrs, r.cumusec / r.numcalls);

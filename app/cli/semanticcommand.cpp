@@ -11,7 +11,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,10 +43,7 @@ QString number(double v)
     return s == QLatin1String("-0") ? QStringLiteral("0") : s;
 }
 
-QString percent(double v)
-{
-    return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("—");
-}
+QString percent(double v) { return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("—"); }
 
 QString badge(const ResolvedEntity& e)
 {
@@ -65,7 +61,8 @@ QString badge(const ResolvedEntity& e)
 
 QString classification(const SemanticProfile& p, const ResolvedEntity& e)
 {
-    return e.component >= 0 ? classificationShort(p.components()[static_cast<std::size_t>(e.component)].kind) : QString();
+    return e.component >= 0 ? classificationShort(p.components()[static_cast<std::size_t>(e.component)].kind)
+                            : QString();
 }
 
 MetricId metricOf(const SemanticProfile& p, const SemanticReportOptions& o)
@@ -120,7 +117,8 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
                .arg(p.trial().name(), p.model().name,
                    p.model().source == SourceSet::Flat ? QStringLiteral("flat") : QStringLiteral("call-path"),
                    p.trial().metric(m).name,
-                   p.trial().metric(m).unit.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(p.trial().metric(m).unit),
+                   p.trial().metric(m).unit.isEmpty() ? QString()
+                                                      : QStringLiteral(" [%1]").arg(p.trial().metric(m).unit),
                    scopeText(p, s));
     struct Row {
         QString name, kind, value, calls, total, parent, incl, policy, map;
@@ -136,10 +134,10 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
         const QString approx = e.estimate ? QStringLiteral("≈") : QString();
         rows.push_back({ indent + e.name, e.kind,
             na ? QStringLiteral("n/a (aggregated)") : approx + number(p.scoped(r, m, Quantity::Roll, s)),
-            na ? QString() : approx + number(p.scoped(r, m, Quantity::Calls, s)), na ? QString() : percent(p.percentOfTotal(r, m, s)),
-            na ? QString() : percent(p.percentOfParent(r, m, s)),
-            p.inclusiveDerivable(r) ? number(p.scoped(r, m, Quantity::Inclusive, s)) : QStringLiteral("not derivable"), badge(e),
-            classification(p, e) });
+            na ? QString() : approx + number(p.scoped(r, m, Quantity::Calls, s)),
+            na ? QString() : percent(p.percentOfTotal(r, m, s)), na ? QString() : percent(p.percentOfParent(r, m, s)),
+            p.inclusiveDerivable(r) ? number(p.scoped(r, m, Quantity::Inclusive, s)) : QStringLiteral("not derivable"),
+            badge(e), classification(p, e) });
         const std::vector<int> kids = sortedChildren(p, e.children, m, s);
         for (int c : kids)
             walk(c, depth + 1);
@@ -157,7 +155,8 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
     for (const Row& r : rows) {
         const QString cells[] = { r.name, r.kind, r.value, r.calls, r.total, r.parent, r.incl, r.policy, r.map };
         for (int i = 0; i < 9; ++i)
-            width[static_cast<std::size_t>(i)] = std::max(width[static_cast<std::size_t>(i)], static_cast<int>(cells[i].size()));
+            width[static_cast<std::size_t>(i)]
+                = std::max(width[static_cast<std::size_t>(i)], static_cast<int>(cells[i].size()));
     }
     width[0] = std::min(width[0], 60);
     for (const Row& r : rows) {
@@ -185,7 +184,8 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
     }
     if (s.kind == Scope::Kind::Mean && p.threadCount())
         source /= static_cast<double>(p.threadCount());
-    out += QStringLiteral("Total %1 = Σ exclusive of the %2 source events %3; conservation %4 (largest relative error %5)\n")
+    out += QStringLiteral(
+        "Total %1 = Σ exclusive of the %2 source events %3; conservation %4 (largest relative error %5)\n")
                .arg(number(sum))
                .arg(p.sourceEvents().size())
                .arg(number(source))
@@ -203,7 +203,9 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
     if (!o.groupBy.isEmpty()) {
         out += QStringLiteral("By attribute '%1':\n").arg(o.groupBy);
         for (const AttributeGroup& g : groupByAttribute(p, o.groupBy, m, s))
-            out += QStringLiteral("  %1  %2  (%3 entities)\n").arg(g.value.leftJustified(30), number(g.own).rightJustified(14)).arg(g.entities.size());
+            out += QStringLiteral("  %1  %2  (%3 entities)\n")
+                       .arg(g.value.leftJustified(30), number(g.own).rightJustified(14))
+                       .arg(g.entities.size());
     }
     QStringList warnings;
     int notes = 0;
@@ -211,12 +213,15 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
         if (w.note)
             ++notes;
         else
-            warnings << QStringLiteral("  %1%2\n").arg(w.association.isEmpty() ? QString() : w.association + QStringLiteral(": "), w.message);
+            warnings << QStringLiteral("  %1%2\n")
+                            .arg(w.association.isEmpty() ? QString() : w.association + QStringLiteral(": "), w.message);
     }
-    out += warnings.isEmpty() ? QStringLiteral("Warnings: none\n") : QStringLiteral("Warnings:\n") + warnings.join(QString());
+    out += warnings.isEmpty() ? QStringLiteral("Warnings: none\n")
+                              : QStringLiteral("Warnings:\n") + warnings.join(QString());
     if (notes > 0)
-        out += QStringLiteral("Notes: %1 association(s) match events that a higher-priority association wins (see --json or the "
-                              "mapping inspector)\n")
+        out += QStringLiteral(
+            "Notes: %1 association(s) match events that a higher-priority association wins (see --json or the "
+            "mapping inspector)\n")
                    .arg(notes);
     return out;
 }
@@ -229,16 +234,18 @@ QByteArray semanticJson(const SemanticProfile& p, const SemanticReportOptions& o
     QJsonObject root;
     root.insert(QStringLiteral("model"), p.model().name);
     root.insert(QStringLiteral("trial"), p.trial().name());
-    root.insert(QStringLiteral("source"), p.model().source == SourceSet::Flat ? QStringLiteral("flat") : QStringLiteral("callpath"));
+    root.insert(QStringLiteral("source"),
+        p.model().source == SourceSet::Flat ? QStringLiteral("flat") : QStringLiteral("callpath"));
     if (!m.isValid()) {
         root.insert(QStringLiteral("error"), QStringLiteral("no metric '%1'").arg(o.metric));
         return QJsonDocument(root).toJson(QJsonDocument::Indented);
     }
     root.insert(QStringLiteral("metric"), p.trial().metric(m).name);
     root.insert(QStringLiteral("unit"), p.trial().metric(m).unit);
-    root.insert(QStringLiteral("scope"), s.kind == Scope::Kind::Thread ? p.trial().threadKey(s.thread).toString()
-                                           : s.kind == Scope::Kind::Mean ? QStringLiteral("mean")
-                                                                         : QStringLiteral("total"));
+    root.insert(QStringLiteral("scope"),
+        s.kind == Scope::Kind::Thread     ? p.trial().threadKey(s.thread).toString()
+            : s.kind == Scope::Kind::Mean ? QStringLiteral("mean")
+                                          : QStringLiteral("total"));
     root.insert(QStringLiteral("threads"), static_cast<qint64>(p.threadCount()));
     QJsonArray entities;
     for (std::size_t i = 0; i < p.entities().size(); ++i) {
@@ -255,7 +262,8 @@ QByteArray semanticJson(const SemanticProfile& p, const SemanticReportOptions& o
         j.insert(QStringLiteral("roll"), num(p.scoped(r, m, Quantity::Roll, s)));
         j.insert(QStringLiteral("calls"), num(p.scoped(r, m, Quantity::Calls, s)));
         j.insert(QStringLiteral("subroutines"), num(p.scoped(r, m, Quantity::Subroutines, s)));
-        j.insert(QStringLiteral("inclusive"), p.inclusiveDerivable(r) ? num(p.scoped(r, m, Quantity::Inclusive, s)) : QJsonValue());
+        j.insert(QStringLiteral("inclusive"),
+            p.inclusiveDerivable(r) ? num(p.scoped(r, m, Quantity::Inclusive, s)) : QJsonValue());
         j.insert(QStringLiteral("percent_total"), num(p.percentOfTotal(r, m, s)));
         j.insert(QStringLiteral("percent_parent"), num(p.percentOfParent(r, m, s)));
         QJsonArray policies;
@@ -272,10 +280,13 @@ QByteArray semanticJson(const SemanticProfile& p, const SemanticReportOptions& o
             j.insert(QStringLiteral("members"), members);
         }
         j.insert(QStringLiteral("classification"),
-            e.component >= 0 ? QJsonValue(classificationName(p.components()[static_cast<std::size_t>(e.component)].kind)) : QJsonValue());
+            e.component >= 0
+                ? QJsonValue(classificationName(p.components()[static_cast<std::size_t>(e.component)].kind))
+                : QJsonValue());
         QJsonObject attrs;
         for (auto it = e.attrs.cbegin(); it != e.attrs.cend(); ++it)
-            attrs.insert(it.key(), it->kind == AttrValue::Kind::Number ? QJsonValue(it->number) : QJsonValue(it->toString()));
+            attrs.insert(
+                it.key(), it->kind == AttrValue::Kind::Number ? QJsonValue(it->number) : QJsonValue(it->toString()));
         if (!attrs.isEmpty())
             j.insert(QStringLiteral("attrs"), attrs);
         std::size_t present = 0;
@@ -310,8 +321,9 @@ QByteArray semanticJson(const SemanticProfile& p, const SemanticReportOptions& o
         for (EventId e : a.events)
             events.append(p.trial().event(e).name);
         associations.append(QJsonObject { { QStringLiteral("id"), p.model().associations[i].id },
-            { QStringLiteral("policy"), policyName(p.model().associations[i].policy) }, { QStringLiteral("events"), events },
-            { QStringLiteral("targets"), targets }, { QStringLiteral("contributed_total"), num(a.contributed.empty() ? 0.0 : a.contributed[m.index()]) } });
+            { QStringLiteral("policy"), policyName(p.model().associations[i].policy) },
+            { QStringLiteral("events"), events }, { QStringLiteral("targets"), targets },
+            { QStringLiteral("contributed_total"), num(a.contributed.empty() ? 0.0 : a.contributed[m.index()]) } });
     }
     root.insert(QStringLiteral("associations"), associations);
     if (!o.groupBy.isEmpty()) {
@@ -319,12 +331,13 @@ QByteArray semanticJson(const SemanticProfile& p, const SemanticReportOptions& o
         for (const AttributeGroup& g : groupByAttribute(p, o.groupBy, m, s))
             groups.append(QJsonObject { { QStringLiteral("value"), g.value }, { QStringLiteral("own"), num(g.own) },
                 { QStringLiteral("entities"), static_cast<qint64>(g.entities.size()) } });
-        root.insert(QStringLiteral("group_by"), QJsonObject { { QStringLiteral("key"), o.groupBy }, { QStringLiteral("groups"), groups } });
+        root.insert(QStringLiteral("group_by"),
+            QJsonObject { { QStringLiteral("key"), o.groupBy }, { QStringLiteral("groups"), groups } });
     }
     QJsonArray warnings;
     for (const Warning& w : p.warnings())
-        warnings.append(QJsonObject { { QStringLiteral("association"), w.association }, { QStringLiteral("message"), w.message },
-            { QStringLiteral("note"), w.note } });
+        warnings.append(QJsonObject { { QStringLiteral("association"), w.association },
+            { QStringLiteral("message"), w.message }, { QStringLiteral("note"), w.note } });
     root.insert(QStringLiteral("warnings"), warnings);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
@@ -355,19 +368,20 @@ int runSemanticCommand(const QStringList& args)
                        "produced it (≈ marks estimates) and its Table-2 mapping class. With TRIAL_B, the semantic\n"
                        "comparison A − B (each trial attributed with its own weights first)."));
     const auto jsonOption = cmd.add({ QStringLiteral("json") }, QStringLiteral("Print JSON instead of the table."));
-    const auto metricOption = cmd.add({ QStringLiteral("metric") }, QStringLiteral("The metric (default the first)."),
-        QStringLiteral("NAME"));
+    const auto metricOption = cmd.add(
+        { QStringLiteral("metric") }, QStringLiteral("The metric (default the first)."), QStringLiteral("NAME"));
     const auto thread = cmd.add({ QStringLiteral("thread") }, QStringLiteral("One thread."), QStringLiteral("N,C,T"));
     cmd.add({ QStringLiteral("mean") }, QStringLiteral("The mean over all threads (default)."));
     cmd.add({ QStringLiteral("total") }, QStringLiteral("The total over all threads."));
     const auto groupBy = cmd.add({ QStringLiteral("group-by") },
         QStringLiteral("Also sum the entities by the value of their attribute KEY."), QStringLiteral("KEY"));
     const auto saveModelOption = cmd.add({ QStringLiteral("save-model") },
-        QStringLiteral("Write the model (e.g. a built-in made for this trial) as a JSON file."), QStringLiteral("FILE"));
+        QStringLiteral("Write the model (e.g. a built-in made for this trial) as a JSON file."),
+        QStringLiteral("FILE"));
     const auto formatOption = cmd.add({ QStringLiteral("format") },
         QStringLiteral("Read the trials with this reader instead of detecting the format."), QStringLiteral("NAME"));
-    const auto dbOption = cmd.add({ QStringLiteral("db") }, QStringLiteral("The database of db:ID trials."),
-        QStringLiteral("LOCATION"));
+    const auto dbOption = cmd.add(
+        { QStringLiteral("db") }, QStringLiteral("The database of db:ID trials."), QStringLiteral("LOCATION"));
     cmd.addArgument(QStringLiteral("MODEL"),
         QStringLiteral("A model file (JSON, docs/SEMANTICS.md 5.6) or builtin:group|layer|phase|parameter|file."));
     cmd.addArgument(QStringLiteral("TRIAL"), QStringLiteral("A profile path in any format, or db:ID."));
@@ -375,7 +389,8 @@ int runSemanticCommand(const QStringList& args)
         return *stop;
     const QStringList positional = cmd.positional();
     if (positional.size() < 2 || positional.size() > 3)
-        return cmd.usageError(QStringLiteral("needs MODEL and one or two TRIALs, got %1 argument(s)").arg(positional.size()));
+        return cmd.usageError(
+            QStringLiteral("needs MODEL and one or two TRIALs, got %1 argument(s)").arg(positional.size()));
     for (qsizetype i = 1; i < positional.size(); ++i)
         if (!cmd.checkOperand(positional[i]))
             return ExitUsage;
@@ -439,13 +454,15 @@ int runSemanticCommand(const QStringList& args)
     if (!threadSpec.isEmpty()) {
         const ThreadIndex t = trials.front()->findThread(threadKey);
         if (!t.isValid())
-            return fail(QStringLiteral("--thread %1: no such thread (N,C,T) in %2").arg(threadSpec, trials.front()->name()));
+            return fail(
+                QStringLiteral("--thread %1: no such thread (N,C,T) in %2").arg(threadSpec, trials.front()->name()));
         options.scope = Scope::ofThread(t);
     }
     if (!options.metric.isEmpty() && !trials.front()->findMetric(options.metric).isValid())
         return fail(QStringLiteral("no metric '%1' in %2").arg(options.metric, trials.front()->name()));
     if (profiles.size() == 1) {
-        const QByteArray text = json ? semanticJson(*profiles.front(), options) : semanticReport(*profiles.front(), options).toUtf8();
+        const QByteArray text
+            = json ? semanticJson(*profiles.front(), options) : semanticReport(*profiles.front(), options).toUtf8();
         std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
         return 0;
     }
@@ -463,23 +480,27 @@ int runSemanticCommand(const QStringList& args)
         for (const DiffRow& r : rows)
             out.append(QJsonObject { { QStringLiteral("id"), r.id }, { QStringLiteral("name"), r.name },
                 { QStringLiteral("parent"), r.parentId }, { QStringLiteral("a"), r.a }, { QStringLiteral("b"), r.b },
-                { QStringLiteral("diff"), r.diff }, { QStringLiteral("in_a"), r.inA }, { QStringLiteral("in_b"), r.inB },
-                { QStringLiteral("estimate"), r.estimate } });
-        const QByteArray text = QJsonDocument(QJsonObject { { QStringLiteral("model"), model.name },
-                                                  { QStringLiteral("a"), trials[0]->name() }, { QStringLiteral("b"), trials[1]->name() },
-                                                  { QStringLiteral("metric"), metric }, { QStringLiteral("rows"), out } })
-                                    .toJson(QJsonDocument::Indented);
+                { QStringLiteral("diff"), r.diff }, { QStringLiteral("in_a"), r.inA },
+                { QStringLiteral("in_b"), r.inB }, { QStringLiteral("estimate"), r.estimate } });
+        const QByteArray text = QJsonDocument(
+            QJsonObject { { QStringLiteral("model"), model.name }, { QStringLiteral("a"), trials[0]->name() },
+                { QStringLiteral("b"), trials[1]->name() }, { QStringLiteral("metric"), metric },
+                { QStringLiteral("rows"),
+                    out } }).toJson(QJsonDocument::Indented);
         std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
         return 0;
     }
-    QString out = QStringLiteral("Semantic comparison through '%1', metric %2, %3: A = %4, B = %5; Δ = A − B (positive = B is cheaper)\n")
-                      .arg(model.name, metric, scopeText(*profiles[0], options.scope), trials[0]->name(), trials[1]->name());
+    QString out
+        = QStringLiteral(
+            "Semantic comparison through '%1', metric %2, %3: A = %4, B = %5; Δ = A − B (positive = B is cheaper)\n")
+              .arg(model.name, metric, scopeText(*profiles[0], options.scope), trials[0]->name(), trials[1]->name());
     int nameWidth = 6;
     for (const DiffRow& r : rows)
         nameWidth = std::max(nameWidth, std::min(60, static_cast<int>(r.name.size())));
     out += QStringLiteral("%1  %2  %3  %4  %5\n")
                .arg(QStringLiteral("Entity").leftJustified(nameWidth), QStringLiteral("A").rightJustified(14),
-                   QStringLiteral("B").rightJustified(14), QStringLiteral("Δ").rightJustified(14), QStringLiteral("Δ%").rightJustified(9));
+                   QStringLiteral("B").rightJustified(14), QStringLiteral("Δ").rightJustified(14),
+                   QStringLiteral("Δ%").rightJustified(9));
     for (const DiffRow& r : rows) {
         const QString pct = r.a != 0 ? QString::number(100 * r.diff / r.a, 'f', 2) : QStringLiteral("—");
         QString name = r.name.left(nameWidth);
@@ -489,12 +510,14 @@ int runSemanticCommand(const QStringList& args)
             name = QString(QStringLiteral("◀ ") + r.name).left(nameWidth);
         out += QStringLiteral("%1  %2  %3  %4  %5%6\n")
                    .arg(name.leftJustified(nameWidth), (r.inA ? number(r.a) : QStringLiteral("—")).rightJustified(14),
-                       (r.inB ? number(r.b) : QStringLiteral("—")).rightJustified(14), number(r.diff).rightJustified(14),
-                       pct.rightJustified(9), r.estimate ? QStringLiteral("  ≈") : QString());
+                       (r.inB ? number(r.b) : QStringLiteral("—")).rightJustified(14),
+                       number(r.diff).rightJustified(14), pct.rightJustified(9),
+                       r.estimate ? QStringLiteral("  ≈") : QString());
     }
     if (!model.isLinear())
-        out += QStringLiteral("The model takes WEIGHTED weights from each trial's metadata: each trial was attributed with its own "
-                              "weights, then compared (docs/SEMANTICS.md 5.5).\n");
+        out += QStringLiteral(
+            "The model takes WEIGHTED weights from each trial's metadata: each trial was attributed with its own "
+            "weights, then compared (docs/SEMANTICS.md 5.5).\n");
     const QByteArray text = out.toUtf8();
     std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
     return 0;

@@ -24,49 +24,49 @@ namespace parallax {
 
 namespace {
 
-    /// Everything the launch keeps alive until the event loop ends.
-    struct Session {
-        ComparisonLaunch launch;
-        QSize size;
-        QFutureWatcher<LoadedTrials> watcher;
-        std::unique_ptr<QProgressDialog> progress;
-        std::unique_ptr<ComparisonWindow> renderedWindow;
-        std::unique_ptr<ScalingView> renderedScaling;
-    };
+/// Everything the launch keeps alive until the event loop ends.
+struct Session {
+    ComparisonLaunch launch;
+    QSize size;
+    QFutureWatcher<LoadedTrials> watcher;
+    std::unique_ptr<QProgressDialog> progress;
+    std::unique_ptr<ComparisonWindow> renderedWindow;
+    std::unique_ptr<ScalingView> renderedScaling;
+};
 
-    void onLoaded(Session& s, const LoadedTrials& loaded)
-    {
-        s.progress.reset();
-        const bool render = !s.launch.render.isEmpty();
-        if (quitOnLoadError(loaded, !render))
-            return;
-        if (s.launch.mode == ComparisonLaunch::Mode::Compare) {
-            const auto& t = loaded.trials;
-            if (!render) {
-                ComparisonWindow::open(t[0], t[1]);
-                return;
-            }
-            s.renderedWindow = std::make_unique<ComparisonWindow>(t[0], t[1]);
-            ComparisonWindow* window = s.renderedWindow.get();
-            window->resize(s.size);
-            window->show();
-            RenderTarget target;
-            target.comparison = window;
-            renderAndQuit(s.launch.render, target, s.launch.out, s.size);
-            return;
-        }
+void onLoaded(Session& s, const LoadedTrials& loaded)
+{
+    s.progress.reset();
+    const bool render = !s.launch.render.isEmpty();
+    if (quitOnLoadError(loaded, !render))
+        return;
+    if (s.launch.mode == ComparisonLaunch::Mode::Compare) {
+        const auto& t = loaded.trials;
         if (!render) {
-            ScalingView::open(loaded.trials);
+            ComparisonWindow::open(t[0], t[1]);
             return;
         }
-        s.renderedScaling = std::make_unique<ScalingView>(loaded.trials);
-        ScalingView* view = s.renderedScaling.get();
-        view->resize(s.size);
-        view->show();
+        s.renderedWindow = std::make_unique<ComparisonWindow>(t[0], t[1]);
+        ComparisonWindow* window = s.renderedWindow.get();
+        window->resize(s.size);
+        window->show();
         RenderTarget target;
-        target.scaling = view;
+        target.comparison = window;
         renderAndQuit(s.launch.render, target, s.launch.out, s.size);
+        return;
     }
+    if (!render) {
+        ScalingView::open(loaded.trials);
+        return;
+    }
+    s.renderedScaling = std::make_unique<ScalingView>(loaded.trials);
+    ScalingView* view = s.renderedScaling.get();
+    view->resize(s.size);
+    view->show();
+    RenderTarget target;
+    target.scaling = view;
+    renderAndQuit(s.launch.render, target, s.launch.out, s.size);
+}
 
 } // namespace
 
@@ -81,7 +81,7 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
     const bool compare = launch.mode == ComparisonLaunch::Mode::Compare;
     if (compare && launch.paths.size() != 2) {
         printLaunchError(QStringLiteral("--compare needs two trials, A (the baseline) and B (the candidate); got %1")
-                       .arg(launch.paths.size()));
+                             .arg(launch.paths.size()));
         return 2;
     }
     if (!compare && launch.paths.size() < 2) {
@@ -90,8 +90,8 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
     }
     Session session;
     session.launch = launch;
-    if (const int code = checkLaunchOptions(launch.render, launch.out,
-            compare ? RenderWindow::Compare : RenderWindow::Scaling,
+    if (const int code
+        = checkLaunchOptions(launch.render, launch.out, compare ? RenderWindow::Compare : RenderWindow::Scaling,
             compare ? QStringLiteral("--compare") : QStringLiteral("--scaling"), comparisonRenderTargets(), launch.size,
             &session.size))
         return code;

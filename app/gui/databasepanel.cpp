@@ -47,66 +47,66 @@ namespace parallax {
 
 namespace {
 
-    enum Kind { DatabaseKind = 1, ApplicationKind, ExperimentKind, TrialKind, ViewsKind, ViewKind, NoteKind };
-    constexpr int KindRole = Qt::UserRole + 1;
-    constexpr int LocationRole = Qt::UserRole + 2;
-    constexpr int TrialIdRole = Qt::UserRole + 3;
-    /// The application or experiment a node stands for ("" for "(no application)"), a view's name.
-    constexpr int ValueRole = Qt::UserRole + 4;
-    constexpr int ViewIdRole = Qt::UserRole + 5;
+enum Kind { DatabaseKind = 1, ApplicationKind, ExperimentKind, TrialKind, ViewsKind, ViewKind, NoteKind };
+constexpr int KindRole = Qt::UserRole + 1;
+constexpr int LocationRole = Qt::UserRole + 2;
+constexpr int TrialIdRole = Qt::UserRole + 3;
+/// The application or experiment a node stands for ("" for "(no application)"), a view's name.
+constexpr int ValueRole = Qt::UserRole + 4;
+constexpr int ViewIdRole = Qt::UserRole + 5;
 
-    QString quoted(const QString& text)
-    {
-        return text.contains(QLatin1Char(' ')) || text.isEmpty() ? QLatin1Char('"') + text + QLatin1Char('"') : text;
-    }
+QString quoted(const QString& text)
+{
+    return text.contains(QLatin1Char(' ')) || text.isEmpty() ? QLatin1Char('"') + text + QLatin1Char('"') : text;
+}
 
-    /// Local files and directories in dropped data (from a file manager).
-    QStringList localPaths(const QMimeData* data)
-    {
-        QStringList paths;
-        if (!data || !data->hasUrls())
-            return paths;
-        const QList<QUrl> urls = data->urls();
-        for (const QUrl& url : urls)
-            if (url.isLocalFile() && !url.toLocalFile().isEmpty())
-                paths.append(url.toLocalFile());
+/// Local files and directories in dropped data (from a file manager).
+QStringList localPaths(const QMimeData* data)
+{
+    QStringList paths;
+    if (!data || !data->hasUrls())
         return paths;
-    }
+    const QList<QUrl> urls = data->urls();
+    for (const QUrl& url : urls)
+        if (url.isLocalFile() && !url.toLocalFile().isEmpty())
+            paths.append(url.toLocalFile());
+    return paths;
+}
 
-    QList<QStandardItem*> trialRow(const QString& location, const perfdb::TrialInfo& t, bool withPlace)
-    {
-        auto* item = new QStandardItem(QStringLiteral("%1  [%2]").arg(t.name).arg(t.id));
-        item->setData(TrialKind, KindRole);
-        item->setData(location, LocationRole);
-        item->setData(t.id, TrialIdRole);
-        QString place;
-        if (withPlace)
-            place = QObject::tr("%1 › %2\n")
-                        .arg(t.application.isEmpty() ? QObject::tr("(no application)") : t.application,
-                            t.experiment.isEmpty() ? QObject::tr("(no experiment)") : t.experiment);
-        item->setToolTip(place
-            + QObject::tr("Trial %1: %2 threads on %3 nodes; metrics %4; %5%6")
-                  .arg(t.id)
-                  .arg(t.threads)
-                  .arg(t.nodes)
-                  .arg(t.metrics.join(QLatin1String(", ")), t.dataSource,
-                      t.uploaded.isEmpty() ? QString() : QObject::tr("; uploaded %1").arg(t.uploaded)));
-        auto* threads = new QStandardItem(QString::number(t.threads));
-        threads->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        return { item, threads };
-    }
+QList<QStandardItem*> trialRow(const QString& location, const perfdb::TrialInfo& t, bool withPlace)
+{
+    auto* item = new QStandardItem(QStringLiteral("%1  [%2]").arg(t.name).arg(t.id));
+    item->setData(TrialKind, KindRole);
+    item->setData(location, LocationRole);
+    item->setData(t.id, TrialIdRole);
+    QString place;
+    if (withPlace)
+        place = QObject::tr("%1 › %2\n")
+                    .arg(t.application.isEmpty() ? QObject::tr("(no application)") : t.application,
+                        t.experiment.isEmpty() ? QObject::tr("(no experiment)") : t.experiment);
+    item->setToolTip(place
+        + QObject::tr("Trial %1: %2 threads on %3 nodes; metrics %4; %5%6")
+              .arg(t.id)
+              .arg(t.threads)
+              .arg(t.nodes)
+              .arg(t.metrics.join(QLatin1String(", ")), t.dataSource,
+                  t.uploaded.isEmpty() ? QString() : QObject::tr("; uploaded %1").arg(t.uploaded)));
+    auto* threads = new QStandardItem(QString::number(t.threads));
+    threads->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return { item, threads };
+}
 
-    QStandardItem* noteItem(const QString& text)
-    {
-        auto* note = new QStandardItem(text);
-        note->setData(NoteKind, KindRole);
-        note->setFlags(Qt::ItemIsEnabled);
-        QFont font = note->font();
-        font.setItalic(true);
-        note->setFont(font);
-        note->setForeground(QPalette().brush(QPalette::Disabled, QPalette::Text));
-        return note;
-    }
+QStandardItem* noteItem(const QString& text)
+{
+    auto* note = new QStandardItem(text);
+    note->setData(NoteKind, KindRole);
+    note->setFlags(Qt::ItemIsEnabled);
+    QFont font = note->font();
+    font.setItalic(true);
+    note->setFont(font);
+    note->setForeground(QPalette().brush(QPalette::Disabled, QPalette::Text));
+    return note;
+}
 
 } // namespace
 

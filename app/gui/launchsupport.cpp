@@ -61,8 +61,8 @@ int checkLaunchOptions(const QString& render, const QString& out, RenderWindow w
     if (!render.isEmpty()) {
         const ViewInfo* view = findRenderView(render);
         if (!view || view->window != window) {
-            printLaunchError(QStringLiteral("unknown view '%1' for --render with %2 (expected %3)")
-                                 .arg(render, option, expected));
+            printLaunchError(
+                QStringLiteral("unknown view '%1' for --render with %2 (expected %3)").arg(render, option, expected));
             return 2;
         }
         if (out.isEmpty()) {

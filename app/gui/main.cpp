@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "app/cli/commandline.h"
-#include "app/gui/mainwindow.h"
-#include "parallax_version.h"
-#include "perfdb/databaselocation.h"
 #include "app/gui/comparisonlauncher.h"
+#include "app/gui/mainwindow.h"
 #include "app/gui/semanticlauncher.h"
 #include "app/gui/viewregistry.h"
+#include "parallax_version.h"
+#include "perfdb/databaselocation.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -66,8 +66,7 @@ struct CommandLine {
     const QCommandLineOption quitOption { QStringLiteral("quit-after-load"),
         QStringLiteral("Quit as soon as the trial is shown (exit status 1 if loading failed).") };
     const QCommandLineOption tabOption { QStringLiteral("tab"),
-        QStringLiteral("Start on the given view: %1.").arg(parallax::tabViewNames(true)),
-        QStringLiteral("NAME") };
+        QStringLiteral("Start on the given view: %1.").arg(parallax::tabViewNames(true)), QStringLiteral("NAME") };
     const QCommandLineOption renderOption { QStringLiteral("render"),
         QStringLiteral("Render one view (listed below) to --out and quit, without a display server (offscreen)."),
         QStringLiteral("VIEW") };
@@ -80,8 +79,8 @@ struct CommandLine {
         QStringLiteral("Experiment database (SQLite file or postgresql:// URI) to open --id from; default: "
                        "$PARALLAX_DB, else the default SQLite database."),
         QStringLiteral("LOCATION") };
-    const QCommandLineOption idOption { QStringLiteral("id"), QStringLiteral("Open the trial with this id from the database."),
-        QStringLiteral("N") };
+    const QCommandLineOption idOption { QStringLiteral("id"),
+        QStringLiteral("Open the trial with this id from the database."), QStringLiteral("N") };
     const QCommandLineOption searchOption { QStringLiteral("search"),
         QStringLiteral("Filter the Databases dock as its search field does: key=value, view:NAME, name text."),
         QStringLiteral("TEXT") };
@@ -197,8 +196,9 @@ int main(int argc, char** argv)
                                                                   : RenderWindow::Main;
         renderInfo = parallax::findRenderView(render);
         if (!renderInfo)
-            return usageError(QStringLiteral("unknown view '%1' for --render (with %2: %3)")
-                                  .arg(render, parallax::renderWindowLaunch(window), parallax::renderViewNames(window)));
+            return usageError(
+                QStringLiteral("unknown view '%1' for --render (with %2: %3)")
+                    .arg(render, parallax::renderWindowLaunch(window), parallax::renderViewNames(window)));
         if (renderInfo->window != window)
             return usageError(QStringLiteral("--render %1 is a view of %2, not of %3")
                                   .arg(render, parallax::renderWindowLaunch(renderInfo->window),
@@ -207,7 +207,7 @@ int main(int argc, char** argv)
     if (parser.isSet(o.compareOption) || parser.isSet(o.scalingOption)) {
         parallax::ComparisonLaunch launch;
         launch.mode = parser.isSet(o.compareOption) ? parallax::ComparisonLaunch::Mode::Compare
-                                                  : parallax::ComparisonLaunch::Mode::Scaling;
+                                                    : parallax::ComparisonLaunch::Mode::Scaling;
         launch.paths = parser.positionalArguments();
         launch.format = parser.value(o.formatOption);
         launch.render = parser.value(o.renderOption);
@@ -266,8 +266,8 @@ int main(int argc, char** argv)
         bool ok = false;
         dbId = parser.value(o.idOption).toLongLong(&ok);
         if (!ok || dbId < 0)
-            return usageError(
-                QStringLiteral("--id: '%1' is not a trial number (a whole number from 0)").arg(parser.value(o.idOption)));
+            return usageError(QStringLiteral("--id: '%1' is not a trial number (a whole number from 0)")
+                                  .arg(parser.value(o.idOption)));
         if (!path.isEmpty())
             return usageError(QStringLiteral("give --id N or a PATH, not both"));
     }
@@ -301,36 +301,36 @@ int main(int argc, char** argv)
         const QSize renderSize = parser.isSet(o.sizeOption) ? windowSize : QSize();
         QObject::connect(&window, &parallax::MainWindow::trialShown, &app,
             [&window, screenshot, renderInfo, renderArgument, out, renderSize] {
-            if (renderInfo) {
-                window.renderView(*renderInfo,
-                    { renderArgument, out, renderSize, [](const QString& error) {
-                         if (!error.isEmpty())
-                             printError(error);
-                         QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-                     } });
-                return;
-            }
-            if (screenshot.isEmpty()) {
-                QCoreApplication::exit(0);
-                return;
-            }
-            // One more turn of the event loop so that resized columns are painted.
-            QTimer::singleShot(200, &window, [&window, screenshot] {
-                if (!window.grab().save(screenshot, "PNG")) {
-                    printError(QStringLiteral("could not write %1").arg(screenshot));
-                    QCoreApplication::exit(1);
+                if (renderInfo) {
+                    window.renderView(*renderInfo, { renderArgument, out, renderSize, [](const QString& error) {
+                                                        if (!error.isEmpty())
+                                                            printError(error);
+                                                        QCoreApplication::exit(error.isEmpty() ? 0 : 1);
+                                                    } });
                     return;
                 }
-                QCoreApplication::exit(0);
+                if (screenshot.isEmpty()) {
+                    QCoreApplication::exit(0);
+                    return;
+                }
+                // One more turn of the event loop so that resized columns are painted.
+                QTimer::singleShot(200, &window, [&window, screenshot] {
+                    if (!window.grab().save(screenshot, "PNG")) {
+                        printError(QStringLiteral("could not write %1").arg(screenshot));
+                        QCoreApplication::exit(1);
+                        return;
+                    }
+                    QCoreApplication::exit(0);
+                });
             });
-        });
     }
 
     const QString format = parser.value(o.formatOption);
     if (dbId >= 0) {
         QString location = parser.value(o.dbOption);
         if (location.isEmpty())
-            location = qEnvironmentVariableIsSet("PARALLAX_DB") ? qEnvironmentVariable("PARALLAX_DB") : parallax::defaultDatabasePath();
+            location = qEnvironmentVariableIsSet("PARALLAX_DB") ? qEnvironmentVariable("PARALLAX_DB")
+                                                                : parallax::defaultDatabasePath();
         QTimer::singleShot(0, &window, [&window, location, dbId] { window.openFromDatabase(location, dbId); });
     } else {
         QTimer::singleShot(0, &window, [&window, path, format] { window.openPath(path, format); });

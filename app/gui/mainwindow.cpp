@@ -68,16 +68,16 @@ namespace parallax {
 
 namespace {
 
-    constexpr int MaxRecent = 10;
+constexpr int MaxRecent = 10;
 
-    QString plural(std::size_t n, const QString& one, const QString& many)
-    {
-        QLocale locale;
-        if (locale.language() == QLocale::C)
-            locale = QLocale(QLocale::English, QLocale::UnitedStates);
-        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
-        return QStringLiteral("%1 %2").arg(locale.toString(static_cast<qulonglong>(n)), n == 1 ? one : many);
-    }
+QString plural(std::size_t n, const QString& one, const QString& many)
+{
+    QLocale locale;
+    if (locale.language() == QLocale::C)
+        locale = QLocale(QLocale::English, QLocale::UnitedStates);
+    locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    return QStringLiteral("%1 %2").arg(locale.toString(static_cast<qulonglong>(n)), n == 1 ? one : many);
+}
 
 } // namespace
 

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include "datasource/model/trial.h"
 #include "app/gui/viewregistry.h"
+#include "datasource/model/trial.h"
 
 #include <QMainWindow>
 #include <QStringList>

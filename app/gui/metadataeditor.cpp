@@ -2,7 +2,6 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The Databases dock's metadata editor: a stored trial's primary_metadata, saved in one transaction.
 #include "app/gui/databasepanel.h"
-
 #include "app/gui/databasepanelshared.h"
 #include "perfdb/databaselocation.h"
 

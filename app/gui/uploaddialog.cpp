@@ -2,7 +2,6 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The Databases dock's Upload dialog: trial, application, experiment, name.
 #include "app/gui/databasepanel.h"
-
 #include "app/gui/databasepanelshared.h"
 #include "perfdb/databaselocation.h"
 #include "views/userevents/trialmanagermodel.h"

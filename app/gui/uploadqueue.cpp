@@ -2,7 +2,6 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The Databases dock's uploads: the queue (one upload at a time), the job and its progress dialog.
 #include "app/gui/databasepanel.h"
-
 #include "app/gui/databasepanelshared.h"
 #include "app/gui/loadjob.h"
 #include "datasource/readers/progress.h"

@@ -29,255 +29,253 @@ namespace parallax {
 
 namespace {
 
-    QString tr(const char* text) { return QCoreApplication::translate("parallax::ViewRegistry", text); }
+QString tr(const char* text) { return QCoreApplication::translate("parallax::ViewRegistry", text); }
 
-    template <typename T> T* widget(const RenderTarget& target, const char* name)
-    {
-        return qobject_cast<T*>(target.main->viewWidget(QLatin1String(name)));
+template <typename T> T* widget(const RenderTarget& target, const char* name)
+{
+    return qobject_cast<T*>(target.main->viewWidget(QLatin1String(name)));
+}
+
+/// Shows a main-window view and exports it once shown.
+void exportMain(const RenderTarget& target, const char* name, const RenderRequest& request)
+{
+    QWidget* w = target.main->viewWidget(QLatin1String(name));
+    target.main->showView(w);
+    target.main->exportShown(w, request);
+}
+
+/// The event and histogram views: the event NAME (optional) is selected first.
+bool selectEvent(const RenderTarget& target, const RenderRequest& request)
+{
+    const auto& t = target.main->trial();
+    const EventId e = request.argument.isEmpty() ? EventId() : t->findEvent(request.argument);
+    if (!request.argument.isEmpty() && !e.isValid()) {
+        request.done(tr("no event named '%1' in %2").arg(request.argument, t->name()));
+        return false;
     }
+    if (e.isValid())
+        target.main->selection()->selectEvent(e);
+    return true;
+}
 
-    /// Shows a main-window view and exports it once shown.
-    void exportMain(const RenderTarget& target, const char* name, const RenderRequest& request)
-    {
-        QWidget* w = target.main->viewWidget(QLatin1String(name));
-        target.main->showView(w);
-        target.main->exportShown(w, request);
-    }
+void renderComparison(const RenderTarget& target, ComparisonWindow::Tab tab, const RenderRequest& request)
+{
+    ComparisonWindow* window = target.comparison;
+    window->renderTab(tab, request.fileName, request.size, [window, done = request.done](const QString& error) {
+        QString message = error;
+        if (message.isEmpty() && !window->errorMessage().isEmpty())
+            message = window->errorMessage();
+        done(message);
+    });
+}
 
-    /// The event and histogram views: the event NAME (optional) is selected first.
-    bool selectEvent(const RenderTarget& target, const RenderRequest& request)
-    {
-        const auto& t = target.main->trial();
-        const EventId e = request.argument.isEmpty() ? EventId() : t->findEvent(request.argument);
-        if (!request.argument.isEmpty() && !e.isValid()) {
-            request.done(tr("no event named '%1' in %2").arg(request.argument, t->name()));
-            return false;
-        }
-        if (e.isValid())
-            target.main->selection()->selectEvent(e);
-        return true;
-    }
+void renderSemantic(const RenderTarget& target, SemanticWindow::View view, const RenderRequest& request)
+{
+    target.semantic->renderView(view, request.fileName, request.size, request.done);
+}
 
-    void renderComparison(const RenderTarget& target, ComparisonWindow::Tab tab, const RenderRequest& request)
-    {
-        ComparisonWindow* window = target.comparison;
-        window->renderTab(tab, request.fileName, request.size, [window, done = request.done](const QString& error) {
-            QString message = error;
-            if (message.isEmpty() && !window->errorMessage().isEmpty())
-                message = window->errorMessage();
-            done(message);
-        });
-    }
-
-    void renderSemantic(const RenderTarget& target, SemanticWindow::View view, const RenderRequest& request)
-    {
-        target.semantic->renderView(view, request.fileName, request.size, request.done);
-    }
-
-    // The registry. Main-window tabs come first in their tab order, then its docks; the other
-    // windows' views follow, grouped by window (--help lists them in this order).
-    const ViewInfo table[] = {
-        { RenderWindow::Main, "overview", "", "", "one stacked bar per thread under the mean, min, max and total rows",
-            "overview", QT_TRANSLATE_NOOP("parallax::MainWindow", "&Overview"), ViewPlacement::Tab,
-            [](SelectionState* state) -> QWidget* {
-                auto* overview = new OverviewWidget(state);
-                // The main toolbar holds the metric, value and unit selectors for the tabs; the
-                // docks keep their own, since they can float as windows of their own.
-                overview->selectorBar()->setSelectorVisible(SelectorBar::MetricSelector, false);
-                overview->selectorBar()->setSelectorVisible(SelectorBar::ValueSelector, false);
-                overview->selectorBar()->setSelectorVisible(SelectorBar::UnitSelector, false);
-                return overview;
-            },
-            [](const RenderTarget& target, const RenderRequest& request) {
-                widget<OverviewWidget>(target, "overview")->updateNow();
-                exportMain(target, "overview", request);
-            } },
-        { RenderWindow::Main, "table", "", "statistics", "the Statistics tab: pprof-style columns per event",
-            "statistics", QT_TRANSLATE_NOOP("parallax::MainWindow", "&Statistics"), ViewPlacement::Tab,
-            [](SelectionState* state) -> QWidget* { return new StatisticsPanel(state); },
-            [](const RenderTarget& target, const RenderRequest& request) { exportMain(target, "table", request); } },
-        { RenderWindow::Main, "tree", "", "", "the Statistics tab as a call tree", "", "", ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                widget<StatisticsPanel>(target, "table")->setTreeMode(true);
-                exportMain(target, "table", request);
-            } },
-        { RenderWindow::Main, "callgraph", "", "", "the call graph laid out by Graphviz dot", "callgraph",
-            QT_TRANSLATE_NOOP("parallax::MainWindow", "Call &Graph"), ViewPlacement::Tab,
-            [](SelectionState* state) -> QWidget* { return new CallGraphWidget(state); },
-            [](const RenderTarget& target, const RenderRequest& request) {
-                // The layout comes from dot, asynchronously.
-                auto* graph = widget<CallGraphWidget>(target, "callgraph");
-                target.main->showView(graph);
-                auto connection = std::make_shared<QMetaObject::Connection>();
-                *connection = QObject::connect(graph, &CallGraphWidget::layoutFinished, target.main,
-                    [connection, main = target.main, graph, request](bool) {
-                        QObject::disconnect(*connection);
-                        main->exportShown(graph, request);
-                    });
-                graph->relayout();
-            } },
-        { RenderWindow::Main, "userevents", "", "", "the User Events tab", "userevents",
-            QT_TRANSLATE_NOOP("parallax::MainWindow", "&User Events"), ViewPlacement::Tab,
-            [](SelectionState* state) -> QWidget* { return new UserEventsWidget(state); },
-            [](const RenderTarget& target, const RenderRequest& request) {
-                exportMain(target, "userevents", request);
-            } },
-        { RenderWindow::Main, "summary", "", "", "the Summary tab: source, threads, metrics, warnings, metadata",
-            "summary", QT_TRANSLATE_NOOP("parallax::MainWindow", "Su&mmary"), ViewPlacement::Tab,
-            [](SelectionState*) -> QWidget* { return new TrialSummaryWidget; },
-            [](const RenderTarget& target, const RenderRequest& request) { exportMain(target, "summary", request); } },
-        { RenderWindow::Main, "event", "NAME", "", "one event across all threads", "event",
-            QT_TRANSLATE_NOOP("parallax::MainWindow", "Event"), ViewPlacement::Dock,
-            [](SelectionState* state) -> QWidget* { return new EventBarChart(state); },
-            [](const RenderTarget& target, const RenderRequest& request) {
-                if (selectEvent(target, request))
-                    exportMain(target, "event", request);
-            } },
-        { RenderWindow::Main, "thread", "N,C,T", "", "all events of one thread", "thread",
-            QT_TRANSLATE_NOOP("parallax::MainWindow", "Thread"), ViewPlacement::Dock,
-            [](SelectionState* state) -> QWidget* { return new ThreadBarChart(state); },
-            [](const RenderTarget& target, const RenderRequest& request) {
-                const auto& t = target.main->trial();
-                const QStringList parts = request.argument.split(QLatin1Char(','));
-                bool ok = parts.size() == 3;
-                ThreadKey key;
-                if (ok)
-                    key = { parts[0].toInt(&ok), parts.value(1).toInt(), parts.value(2).toInt() };
-                const ThreadIndex ti = ok ? t->findThread(key) : ThreadIndex();
-                if (!ti.isValid()) {
-                    request.done(tr("no thread '%1' in %2 (expected N,C,T)").arg(request.argument, t->name()));
-                    return;
-                }
-                target.main->selection()->selectThread(ti);
-                exportMain(target, "thread", request);
-            } },
-        { RenderWindow::Main, "histogram", "NAME", "", "the distribution of one event across threads", "histogram",
-            QT_TRANSLATE_NOOP("parallax::MainWindow", "Histogram"), ViewPlacement::Dock,
-            [](SelectionState* state) -> QWidget* { return new HistogramWidget(state); },
-            [](const RenderTarget& target, const RenderRequest& request) {
-                if (selectEvent(target, request))
-                    exportMain(target, "histogram", request);
-            } },
-        { RenderWindow::Main, "databases", "", "", "the Databases dock (with --search)", "databases",
-            QT_TRANSLATE_NOOP("parallax::MainWindow", "Databases"), ViewPlacement::Shell, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                QWidget* dock = target.main->viewWidget(QStringLiteral("databases"));
-                target.main->showView(dock);
-                DatabasePanel* panel = target.main->databasePanel();
-                if (!panel->isBusy()) {
-                    target.main->exportShown(dock, request);
-                    return;
-                }
-                // Listing (through the search) runs on worker threads.
-                auto connection = std::make_shared<QMetaObject::Connection>();
-                *connection = QObject::connect(panel, &DatabasePanel::busy, target.main,
-                    [connection, main = target.main, dock, request](bool running) {
-                        if (running)
-                            return;
-                        QObject::disconnect(*connection);
-                        main->exportShown(dock, request);
-                    });
-            } },
-        { RenderWindow::Main, "metadata", "", "", "the metadata editor of the --db/--id trial", "", "",
-            ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                const QString source = target.main->databaseSource();
-                if (source.isEmpty()) {
-                    request.done(tr("the metadata editor needs a trial opened from a database (--db LOCATION --id N)"));
-                    return;
-                }
-                // The editor reads the metadata on a worker thread, then opens.
-                DatabasePanel* panel = target.main->databasePanel();
-                auto connection = std::make_shared<QMetaObject::Connection>();
-                *connection = QObject::connect(
-                    panel, &DatabasePanel::metadataEditorShown, target.main, [connection, request](QDialog* dialog) {
-                        QObject::disconnect(*connection);
-                        QTimer::singleShot(100, dialog, [dialog, request] {
-                            if (request.size.isValid())
-                                dialog->resize(request.size);
-                            dialog->layout()->activate();
-                            request.done(exportWidget(dialog, request.fileName));
-                        });
-                    });
-                panel->editMetadata(source.section(QLatin1Char('#'), 0, -2), source.section(QLatin1Char('#'), -1).toLongLong());
-            } },
-        { RenderWindow::Compare, "compare-sidebyside", "", "", "A's and B's bars per event with Δ and Δ%", "", "",
-            ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderComparison(target, ComparisonWindow::Tab::SideBySide, request);
-            } },
-        { RenderWindow::Compare, "compare-signed", "", "",
-            "the signed difference around zero (blue: B cheaper, red: regression)", "", "", ViewPlacement::None,
-            nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderComparison(target, ComparisonWindow::Tab::SignedDifference, request);
-            } },
-        { RenderWindow::Compare, "compare-tree", "", "", "the union call tree with A, B, Δ and Δ%", "", "",
-            ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderComparison(target, ComparisonWindow::Tab::Tree, request);
-            } },
-        { RenderWindow::Compare, "compare-callgraph", "", "", "the difference's call graph, coloured by change", "",
-            "", ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderComparison(target, ComparisonWindow::Tab::CallGraph, request);
-            } },
-        { RenderWindow::Compare, "compare-summary", "", "",
-            "metadata side by side, speed-up, top improvements and regressions", "", "", ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderComparison(target, ComparisonWindow::Tab::Summary, request);
-            } },
-        { RenderWindow::Scaling, "scaling", "", "", "time and relative efficiency against the smallest run, per event",
-            "", "", ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                ScalingView* view = target.scaling;
-                view->waitForResult();
-                QTimer::singleShot(100, view, [view, request] {
-                    view->resize(request.size);
-                    if (view->layout())
-                        view->layout()->activate();
-                    request.done(view->exportImage(request.fileName));
+// The registry. Main-window tabs come first in their tab order, then its docks; the other
+// windows' views follow, grouped by window (--help lists them in this order).
+const ViewInfo table[] = {
+    { RenderWindow::Main, "overview", "", "", "one stacked bar per thread under the mean, min, max and total rows",
+        "overview", QT_TRANSLATE_NOOP("parallax::MainWindow", "&Overview"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* {
+            auto* overview = new OverviewWidget(state);
+            // The main toolbar holds the metric, value and unit selectors for the tabs; the
+            // docks keep their own, since they can float as windows of their own.
+            overview->selectorBar()->setSelectorVisible(SelectorBar::MetricSelector, false);
+            overview->selectorBar()->setSelectorVisible(SelectorBar::ValueSelector, false);
+            overview->selectorBar()->setSelectorVisible(SelectorBar::UnitSelector, false);
+            return overview;
+        },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            widget<OverviewWidget>(target, "overview")->updateNow();
+            exportMain(target, "overview", request);
+        } },
+    { RenderWindow::Main, "table", "", "statistics", "the Statistics tab: pprof-style columns per event", "statistics",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "&Statistics"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new StatisticsPanel(state); },
+        [](const RenderTarget& target, const RenderRequest& request) { exportMain(target, "table", request); } },
+    { RenderWindow::Main, "tree", "", "", "the Statistics tab as a call tree", "", "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            widget<StatisticsPanel>(target, "table")->setTreeMode(true);
+            exportMain(target, "table", request);
+        } },
+    { RenderWindow::Main, "callgraph", "", "", "the call graph laid out by Graphviz dot", "callgraph",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "Call &Graph"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new CallGraphWidget(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            // The layout comes from dot, asynchronously.
+            auto* graph = widget<CallGraphWidget>(target, "callgraph");
+            target.main->showView(graph);
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = QObject::connect(graph, &CallGraphWidget::layoutFinished, target.main,
+                [connection, main = target.main, graph, request](bool) {
+                    QObject::disconnect(*connection);
+                    main->exportShown(graph, request);
                 });
-            } },
-        { RenderWindow::Semantic, "semantic-bars", "", "", "the semantic profile as a sorted bar chart", "", "",
-            ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderSemantic(target, SemanticWindow::View::Bars, request);
-            } },
-        { RenderWindow::Semantic, "semantic-tree", "", "", "the entity tree with values, policies and mapping classes",
-            "", "", ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderSemantic(target, SemanticWindow::View::Tree, request);
-            } },
-        { RenderWindow::Semantic, "semantic-matrix", "", "", "one stacked bar per thread coloured by entity", "", "",
-            ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderSemantic(target, SemanticWindow::View::Matrix, request);
-            } },
-        { RenderWindow::Semantic, "semantic-inspector", "", "",
-            "the mapping inspector: associations, events, weights, warnings", "", "", ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderSemantic(target, SemanticWindow::View::Inspector, request);
-            } },
-        { RenderWindow::Semantic, "semantic-rules", "", "", "the model's JSON in the rule editor", "", "",
-            ViewPlacement::None, nullptr,
-            [](const RenderTarget& target, const RenderRequest& request) {
-                renderSemantic(target, SemanticWindow::View::Rules, request);
-            } },
-    };
+            graph->relayout();
+        } },
+    { RenderWindow::Main, "userevents", "", "", "the User Events tab", "userevents",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "&User Events"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new UserEventsWidget(state); },
+        [](const RenderTarget& target, const RenderRequest& request) { exportMain(target, "userevents", request); } },
+    { RenderWindow::Main, "summary", "", "", "the Summary tab: source, threads, metrics, warnings, metadata", "summary",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "Su&mmary"), ViewPlacement::Tab,
+        [](SelectionState*) -> QWidget* { return new TrialSummaryWidget; },
+        [](const RenderTarget& target, const RenderRequest& request) { exportMain(target, "summary", request); } },
+    { RenderWindow::Main, "event", "NAME", "", "one event across all threads", "event",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "Event"), ViewPlacement::Dock,
+        [](SelectionState* state) -> QWidget* { return new EventBarChart(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            if (selectEvent(target, request))
+                exportMain(target, "event", request);
+        } },
+    { RenderWindow::Main, "thread", "N,C,T", "", "all events of one thread", "thread",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "Thread"), ViewPlacement::Dock,
+        [](SelectionState* state) -> QWidget* { return new ThreadBarChart(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            const auto& t = target.main->trial();
+            const QStringList parts = request.argument.split(QLatin1Char(','));
+            bool ok = parts.size() == 3;
+            ThreadKey key;
+            if (ok)
+                key = { parts[0].toInt(&ok), parts.value(1).toInt(), parts.value(2).toInt() };
+            const ThreadIndex ti = ok ? t->findThread(key) : ThreadIndex();
+            if (!ti.isValid()) {
+                request.done(tr("no thread '%1' in %2 (expected N,C,T)").arg(request.argument, t->name()));
+                return;
+            }
+            target.main->selection()->selectThread(ti);
+            exportMain(target, "thread", request);
+        } },
+    { RenderWindow::Main, "histogram", "NAME", "", "the distribution of one event across threads", "histogram",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "Histogram"), ViewPlacement::Dock,
+        [](SelectionState* state) -> QWidget* { return new HistogramWidget(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            if (selectEvent(target, request))
+                exportMain(target, "histogram", request);
+        } },
+    { RenderWindow::Main, "databases", "", "", "the Databases dock (with --search)", "databases",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "Databases"), ViewPlacement::Shell, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            QWidget* dock = target.main->viewWidget(QStringLiteral("databases"));
+            target.main->showView(dock);
+            DatabasePanel* panel = target.main->databasePanel();
+            if (!panel->isBusy()) {
+                target.main->exportShown(dock, request);
+                return;
+            }
+            // Listing (through the search) runs on worker threads.
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = QObject::connect(panel, &DatabasePanel::busy, target.main,
+                [connection, main = target.main, dock, request](bool running) {
+                    if (running)
+                        return;
+                    QObject::disconnect(*connection);
+                    main->exportShown(dock, request);
+                });
+        } },
+    { RenderWindow::Main, "metadata", "", "", "the metadata editor of the --db/--id trial", "", "", ViewPlacement::None,
+        nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            const QString source = target.main->databaseSource();
+            if (source.isEmpty()) {
+                request.done(tr("the metadata editor needs a trial opened from a database (--db LOCATION --id N)"));
+                return;
+            }
+            // The editor reads the metadata on a worker thread, then opens.
+            DatabasePanel* panel = target.main->databasePanel();
+            auto connection = std::make_shared<QMetaObject::Connection>();
+            *connection = QObject::connect(
+                panel, &DatabasePanel::metadataEditorShown, target.main, [connection, request](QDialog* dialog) {
+                    QObject::disconnect(*connection);
+                    QTimer::singleShot(100, dialog, [dialog, request] {
+                        if (request.size.isValid())
+                            dialog->resize(request.size);
+                        dialog->layout()->activate();
+                        request.done(exportWidget(dialog, request.fileName));
+                    });
+                });
+            panel->editMetadata(
+                source.section(QLatin1Char('#'), 0, -2), source.section(QLatin1Char('#'), -1).toLongLong());
+        } },
+    { RenderWindow::Compare, "compare-sidebyside", "", "", "A's and B's bars per event with Δ and Δ%", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderComparison(target, ComparisonWindow::Tab::SideBySide, request);
+        } },
+    { RenderWindow::Compare, "compare-signed", "", "",
+        "the signed difference around zero (blue: B cheaper, red: regression)", "", "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderComparison(target, ComparisonWindow::Tab::SignedDifference, request);
+        } },
+    { RenderWindow::Compare, "compare-tree", "", "", "the union call tree with A, B, Δ and Δ%", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderComparison(target, ComparisonWindow::Tab::Tree, request);
+        } },
+    { RenderWindow::Compare, "compare-callgraph", "", "", "the difference's call graph, coloured by change", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderComparison(target, ComparisonWindow::Tab::CallGraph, request);
+        } },
+    { RenderWindow::Compare, "compare-summary", "", "",
+        "metadata side by side, speed-up, top improvements and regressions", "", "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderComparison(target, ComparisonWindow::Tab::Summary, request);
+        } },
+    { RenderWindow::Scaling, "scaling", "", "", "time and relative efficiency against the smallest run, per event", "",
+        "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            ScalingView* view = target.scaling;
+            view->waitForResult();
+            QTimer::singleShot(100, view, [view, request] {
+                view->resize(request.size);
+                if (view->layout())
+                    view->layout()->activate();
+                request.done(view->exportImage(request.fileName));
+            });
+        } },
+    { RenderWindow::Semantic, "semantic-bars", "", "", "the semantic profile as a sorted bar chart", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderSemantic(target, SemanticWindow::View::Bars, request);
+        } },
+    { RenderWindow::Semantic, "semantic-tree", "", "", "the entity tree with values, policies and mapping classes", "",
+        "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderSemantic(target, SemanticWindow::View::Tree, request);
+        } },
+    { RenderWindow::Semantic, "semantic-matrix", "", "", "one stacked bar per thread coloured by entity", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderSemantic(target, SemanticWindow::View::Matrix, request);
+        } },
+    { RenderWindow::Semantic, "semantic-inspector", "", "",
+        "the mapping inspector: associations, events, weights, warnings", "", "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderSemantic(target, SemanticWindow::View::Inspector, request);
+        } },
+    { RenderWindow::Semantic, "semantic-rules", "", "", "the model's JSON in the rule editor", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            renderSemantic(target, SemanticWindow::View::Rules, request);
+        } },
+};
 
-    QString displayName(const ViewInfo& v)
-    {
-        QString s = QLatin1String(v.name);
-        if (*v.argument)
-            s += QLatin1Char(' ') + QLatin1String(v.argument);
-        return s;
-    }
+QString displayName(const ViewInfo& v)
+{
+    QString s = QLatin1String(v.name);
+    if (*v.argument)
+        s += QLatin1Char(' ') + QLatin1String(v.argument);
+    return s;
+}
 
-    bool named(const char* text, const QString& name)
-    {
-        return *text && name.compare(QLatin1String(text), Qt::CaseInsensitive) == 0;
-    }
+bool named(const char* text, const QString& name)
+{
+    return *text && name.compare(QLatin1String(text), Qt::CaseInsensitive) == 0;
+}
 
 } // namespace
 

@@ -13,8 +13,7 @@ namespace parallax {
 
 /// A 32-bit index that cannot be mixed up with an index of another kind.
 /// The default-constructed value is invalid.
-template <typename Tag>
-class TypedId {
+template <typename Tag> class TypedId {
 public:
     static constexpr std::uint32_t InvalidValue = std::numeric_limits<std::uint32_t>::max();
 
@@ -46,7 +45,6 @@ using StringId = TypedId<struct StringTag>;
 
 } // namespace parallax
 
-template <typename Tag>
-struct std::hash<parallax::TypedId<Tag>> {
+template <typename Tag> struct std::hash<parallax::TypedId<Tag>> {
     std::size_t operator()(parallax::TypedId<Tag> id) const noexcept { return std::hash<std::uint32_t>()(id.index()); }
 };

@@ -6,10 +6,7 @@ namespace parallax::names {
 
 namespace {
 
-bool isSpace(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
 void appendCollapsed(std::string& out, std::string_view component)
 {
@@ -57,7 +54,8 @@ std::string canonical(std::string_view raw)
     bool first = true;
     while (true) {
         const std::size_t arrow = raw.find("=>", start);
-        const std::string_view component = raw.substr(start, arrow == std::string_view::npos ? raw.npos : arrow - start);
+        const std::string_view component
+            = raw.substr(start, arrow == std::string_view::npos ? raw.npos : arrow - start);
         if (!first)
             out.append(CallPathSeparator);
         appendCollapsed(out, component);

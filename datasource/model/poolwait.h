@@ -5,7 +5,6 @@
 #include <QScopeGuard>
 #include <QThread>
 #include <QThreadPool>
-
 #include <utility>
 
 namespace parallax {

@@ -15,9 +15,6 @@ StringId StringPool::intern(const QString& text)
     return id;
 }
 
-StringId StringPool::find(const QString& text) const
-{
-    return m_index.value(text, StringId());
-}
+StringId StringPool::find(const QString& text) const { return m_index.value(text, StringId()); }
 
 } // namespace parallax

@@ -60,10 +60,7 @@ std::size_t Trial::nodeCount() const
     return count;
 }
 
-EventId Trial::findEvent(const QString& canonicalName) const
-{
-    return m_eventIndex.value(canonicalName, EventId());
-}
+EventId Trial::findEvent(const QString& canonicalName) const { return m_eventIndex.value(canonicalName, EventId()); }
 
 std::size_t Trial::cellCount() const
 {
@@ -73,10 +70,7 @@ std::size_t Trial::cellCount() const
     return n;
 }
 
-AtomicEventId Trial::findAtomicEvent(const QString& name) const
-{
-    return m_atomicIndex.value(name, AtomicEventId());
-}
+AtomicEventId Trial::findAtomicEvent(const QString& name) const { return m_atomicIndex.value(name, AtomicEventId()); }
 
 GroupId Trial::findGroup(const QString& name) const
 {

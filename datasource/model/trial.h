@@ -7,7 +7,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <any>
 #ifndef Q_MOC_RUN // Qt 6.4's moc cannot parse libstdc++ 12's <compare>/<concepts>
 #include <compare>
@@ -214,7 +213,8 @@ public:
     template <typename T>
     std::shared_ptr<const T> cached(const std::function<std::shared_ptr<const T>(const Trial&)>& make) const
     {
-        std::call_once(cacheSlot(typeid(T)).once, [&] { cacheSlot(typeid(T)).value = std::shared_ptr<const void>(make(*this)); });
+        std::call_once(
+            cacheSlot(typeid(T)).once, [&] { cacheSlot(typeid(T)).value = std::shared_ptr<const void>(make(*this)); });
         return std::static_pointer_cast<const T>(cacheSlot(typeid(T)).value);
     }
 

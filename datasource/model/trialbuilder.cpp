@@ -7,7 +7,6 @@
 
 #include <QSet>
 #include <QtConcurrent/QtConcurrentMap>
-
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -17,8 +16,7 @@ namespace parallax {
 
 namespace {
 
-template <typename Vec>
-Vec permuted(const Vec& v, const std::vector<std::uint32_t>& order)
+template <typename Vec> Vec permuted(const Vec& v, const std::vector<std::uint32_t>& order)
 {
     Vec out;
     out.reserve(order.size());
@@ -247,8 +245,8 @@ AtomicEventId TrialBuilder::addAtomicEvent(const QString& name, const QString& r
     return id;
 }
 
-void TrialBuilder::addInterval(ThreadIndex t, EventId e, double calls, double subrs, std::span<const double> excl,
-    std::span<const double> incl)
+void TrialBuilder::addInterval(
+    ThreadIndex t, EventId e, double calls, double subrs, std::span<const double> excl, std::span<const double> incl)
 {
     // Rows are built column-wise per thread; metric-major arrays are re-laid out in build().
     auto& row = m_trial->m_rows[t.index()];
@@ -285,10 +283,7 @@ void TrialBuilder::setIntervalRows(std::vector<IntervalRow> rows)
     m_cellMajor = false;
 }
 
-void TrialBuilder::setAtomicRows(std::vector<AtomicRow> rows)
-{
-    m_trial->m_atomicRows = std::move(rows);
-}
+void TrialBuilder::setAtomicRows(std::vector<AtomicRow> rows) { m_trial->m_atomicRows = std::move(rows); }
 
 void TrialBuilder::addMetadata(const QString& key, const QString& value)
 {

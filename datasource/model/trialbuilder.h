@@ -5,7 +5,6 @@
 #include "datasource/model/trial.h"
 
 #include <QSet>
-
 #include <map>
 #include <span>
 
@@ -38,7 +37,8 @@ public:
     void addInterval(ThreadIndex t, EventId e, double calls, double subrs, std::span<const double> excl,
         std::span<const double> incl);
     /// Adds an atomic record; a duplicate is pooled (docs/SEMANTICS.md 1.5).
-    void addAtomic(ThreadIndex t, AtomicEventId e, double count, double max, double min, double mean, double sumSquares);
+    void addAtomic(
+        ThreadIndex t, AtomicEventId e, double count, double max, double min, double mean, double sumSquares);
 
     /// Bulk path for readers: replaces the rows (one per thread, in thread-index order). Rows may
     /// be unsorted and contain duplicates; build() handles both.
@@ -52,7 +52,10 @@ public:
     void addWarning(const QString& warning) { m_trial->m_warnings.append(warning); }
     /// Bulk path for readers: the trial's string pool, and raw per-thread entries using its ids.
     StringPool& strings() { return m_trial->m_strings; }
-    void setThreadMetadataEntries(ThreadIndex t, std::vector<MetadataEntry> entries) { m_rawThreadMetadata[t.index()] = std::move(entries); }
+    void setThreadMetadataEntries(ThreadIndex t, std::vector<MetadataEntry> entries)
+    {
+        m_rawThreadMetadata[t.index()] = std::move(entries);
+    }
     void forcePerThreadKey(StringId key) { m_forcedPerThreadKeys.insert(key); }
 
     /// A statistics row given by the source (event ids of this builder); build() sorts its cells.

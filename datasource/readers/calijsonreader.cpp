@@ -843,7 +843,8 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
     CaliProfile profile;
     profile.format = QStringLiteral("json-split");
     QByteArray text;
-    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {}, [&text](qint64 offset) { return lineOf(text, offset); } };
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {},
+        [&text](qint64 offset) { return lineOf(text, offset); } };
     return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         GzipInput input(progress);
         const QString error = input.open(path);

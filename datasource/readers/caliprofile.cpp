@@ -322,7 +322,8 @@ private:
         for (std::size_t r = 0; r < R; ++r) {
             auto& region = m_p.regions[r];
             if (region.parent >= static_cast<int>(r) || region.parent < -1)
-                throw ParseError::atLine(0, QStringLiteral("region %1 ('%2') has the parent %3, which is not an earlier region")
+                throw ParseError::atLine(0,
+                    QStringLiteral("region %1 ('%2') has the parent %3, which is not an earlier region")
                         .arg(r)
                         .arg(region.name)
                         .arg(region.parent));
@@ -363,7 +364,8 @@ private:
         std::size_t repeatedStats = 0;
         for (auto& rec : m_p.records) {
             if (rec.region >= static_cast<int>(m_R) || rec.region < -1)
-                throw ParseError::atLine(rec.line, QStringLiteral("record names region %1, which does not exist").arg(rec.region));
+                throw ParseError::atLine(
+                    rec.line, QStringLiteral("record names region %1, which does not exist").arg(rec.region));
             if (std::size_t(rec.first) + rec.count > m_p.values.size())
                 throw ParseError::atLine(rec.line, QStringLiteral("record values out of range"));
             const std::size_t slot
@@ -460,7 +462,8 @@ private:
                 paths[r] = paths[static_cast<std::size_t>(p)] + QStringLiteral(" => ") + m_leaf[r];
                 pathChars += paths[r].size();
                 if (pathChars > MaxPathCharacters)
-                    throw ParseError::atLine(0, QStringLiteral("the call-path names need more than %1 characters (region tree too deep "
+                    throw ParseError::atLine(0,
+                        QStringLiteral("the call-path names need more than %1 characters (region tree too deep "
                                        "for the model)")
                             .arg(MaxPathCharacters));
             }
@@ -550,7 +553,8 @@ private:
         // Cell budget: 4 Mi cells plus 16 per byte of input, so a corrupt file cannot exhaust memory.
         const double budget = double(1 << 22) + 16.0 * double(std::max<qint64>(0, m_p.sourceBytes));
         if (double(slotCount) * double(std::max<std::size_t>(M, 1)) > budget)
-            throw ParseError::atLine(0, QStringLiteral("%1 regions x %2 metrics is more than this file can hold").arg(m_R).arg(M));
+            throw ParseError::atLine(
+                0, QStringLiteral("%1 regions x %2 metrics is more than this file can hold").arg(m_R).arg(M));
         // Records grouped by thread (counting sort).
         std::vector<std::uint32_t> start(T + 1, 0);
         for (std::uint32_t t : m_threadOfRecord)
@@ -692,7 +696,8 @@ private:
             const std::size_t n = row.events.size();
             cells += double(n) * double(std::max<std::size_t>(M, 1));
             if (cells > budget)
-                throw ParseError::atLine(0, QStringLiteral("the profile expands to more than %1 values (region tree too deep or too many "
+                throw ParseError::atLine(0,
+                    QStringLiteral("the profile expands to more than %1 values (region tree too deep or too many "
                                    "ranks for this file size)")
                         .arg(budget, 0, 'f', 0));
             row.calls.assign(n, 0.0);

@@ -660,7 +660,8 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
                 if (nl == std::string_view::npos) {
                     pending.append(data);
                     if (pending.size() > MaxLineBytes)
-                        throw ParseError::atLine(lineNo + 1, QStringLiteral("line longer than %1 bytes").arg(MaxLineBytes));
+                        throw ParseError::atLine(
+                            lineNo + 1, QStringLiteral("line longer than %1 bytes").arg(MaxLineBytes));
                     break;
                 }
                 ++lineNo;

@@ -12,19 +12,18 @@ namespace parallax {
 
 namespace {
 
-    /// The component as the model will spell it: "=>" (the call-path separator) written "= >",
-    /// white space collapsed (rule W), never empty.
-    QString cleanComponent(const QString& raw, bool& cut)
-    {
-        QString s
-            = raw.size() > CallTreeEvents::MaxComponentLength ? raw.left(CallTreeEvents::MaxComponentLength) : raw;
-        cut = raw.size() > CallTreeEvents::MaxComponentLength;
-        s.replace(QLatin1String("=>"), QLatin1String("= >"));
-        s = QString::fromStdString(names::canonical(s.toStdString()));
-        if (s.isEmpty())
-            s = QStringLiteral("<unnamed>");
-        return s;
-    }
+/// The component as the model will spell it: "=>" (the call-path separator) written "= >",
+/// white space collapsed (rule W), never empty.
+QString cleanComponent(const QString& raw, bool& cut)
+{
+    QString s = raw.size() > CallTreeEvents::MaxComponentLength ? raw.left(CallTreeEvents::MaxComponentLength) : raw;
+    cut = raw.size() > CallTreeEvents::MaxComponentLength;
+    s.replace(QLatin1String("=>"), QLatin1String("= >"));
+    s = QString::fromStdString(names::canonical(s.toStdString()));
+    if (s.isEmpty())
+        s = QStringLiteral("<unnamed>");
+    return s;
+}
 
 } // namespace
 

@@ -95,14 +95,13 @@
 // Errors name the file, the member, and the XML line or the byte offset in the member, and say what
 // was expected there.
 
-#include "datasource/model/poolwait.h"
 #include "datasource/readers/cubereader.h"
 
+#include "datasource/model/names.h"
+#include "datasource/model/poolwait.h"
+#include "datasource/model/trialbuilder.h"
 #include "datasource/readers/gzipinput.h"
 #include "datasource/readers/textnumber.h"
-
-#include "datasource/model/names.h"
-#include "datasource/model/trialbuilder.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -1202,25 +1201,32 @@ QString classifyMetric(CubeMetric& m, int major)
         const qsizetype open = d.indexOf(QLatin1Char('('));
         const QString base = (open < 0 ? d : d.left(open)).trimmed();
         bool ok = false;
-        const int n = open < 0 || !d.endsWith(QLatin1Char(')')) ? -1 : d.mid(open + 1, d.size() - open - 2).trimmed().toInt(&ok);
+        const int n = open < 0 || !d.endsWith(QLatin1Char(')'))
+            ? -1
+            : d.mid(open + 1, d.size() - open - 2).trimmed().toInt(&ok);
         if (d == QLatin1String("RATE")) {
-            parts = { { QStringLiteral("main"), 0, ValueType::Double, 0 }, { QStringLiteral("duration"), 8, ValueType::Double, 0 } };
+            parts = { { QStringLiteral("main"), 0, ValueType::Double, 0 },
+                { QStringLiteral("duration"), 8, ValueType::Double, 0 } };
         } else if (d == QLatin1String("COMPLEX")) {
-            parts = { { QStringLiteral("re"), 0, ValueType::Double, 0 }, { QStringLiteral("im"), 8, ValueType::Double, 0 } };
+            parts = { { QStringLiteral("re"), 0, ValueType::Double, 0 },
+                { QStringLiteral("im"), 8, ValueType::Double, 0 } };
         } else if (d == QLatin1String("TAU_ATOMIC")) {
-            parts = { { QStringLiteral("count"), 0, ValueType::UInt32, 0 }, { QStringLiteral("min"), 4, ValueType::Double, -1 },
-                { QStringLiteral("max"), 12, ValueType::Double, 1 }, { QStringLiteral("sum"), 20, ValueType::Double, 0 },
+            parts = { { QStringLiteral("count"), 0, ValueType::UInt32, 0 },
+                { QStringLiteral("min"), 4, ValueType::Double, -1 },
+                { QStringLiteral("max"), 12, ValueType::Double, 1 },
+                { QStringLiteral("sum"), 20, ValueType::Double, 0 },
                 { QStringLiteral("sum of squares"), 28, ValueType::Double, 0 } };
         } else if ((base == QLatin1String("NDOUBLES") || base == QLatin1String("HISTOGRAM")) && ok && n > 0
             && n <= MaxComponents) {
             int at = 0;
             if (base == QLatin1String("HISTOGRAM")) {
-                parts = { { QStringLiteral("min"), 0, ValueType::Double, -1 }, { QStringLiteral("max"), 8, ValueType::Double, 1 } };
+                parts = { { QStringLiteral("min"), 0, ValueType::Double, -1 },
+                    { QStringLiteral("max"), 8, ValueType::Double, 1 } };
                 at = 16;
             }
             for (int i = 0; i < n; ++i)
                 parts.push_back({ base == QLatin1String("HISTOGRAM") ? QStringLiteral("bin %1").arg(i + 1)
-                                                                    : QStringLiteral("%1").arg(i + 1),
+                                                                     : QStringLiteral("%1").arg(i + 1),
                     at + 8 * i, ValueType::Double, 0 });
         }
         if (parts.empty())
@@ -2186,18 +2192,17 @@ private:
         const QString mangled = region.mangled.trimmed();
         if (mangled.size() != 1)
             return false;
-        static const QHash<QChar, QLatin1String> builtin {
-            { QLatin1Char('v'), QLatin1String("void") }, { QLatin1Char('w'), QLatin1String("wchar_t") },
-            { QLatin1Char('b'), QLatin1String("bool") }, { QLatin1Char('c'), QLatin1String("char") },
-            { QLatin1Char('a'), QLatin1String("signed char") }, { QLatin1Char('h'), QLatin1String("unsigned char") },
-            { QLatin1Char('s'), QLatin1String("short") }, { QLatin1Char('t'), QLatin1String("unsigned short") },
-            { QLatin1Char('i'), QLatin1String("int") }, { QLatin1Char('j'), QLatin1String("unsigned int") },
-            { QLatin1Char('l'), QLatin1String("long") }, { QLatin1Char('m'), QLatin1String("unsigned long") },
-            { QLatin1Char('x'), QLatin1String("long long") }, { QLatin1Char('y'), QLatin1String("unsigned long long") },
-            { QLatin1Char('n'), QLatin1String("__int128") }, { QLatin1Char('o'), QLatin1String("unsigned __int128") },
-            { QLatin1Char('f'), QLatin1String("float") }, { QLatin1Char('d'), QLatin1String("double") },
-            { QLatin1Char('e'), QLatin1String("long double") }, { QLatin1Char('g'), QLatin1String("__float128") },
-            { QLatin1Char('z'), QLatin1String("...") } };
+        static const QHash<QChar, QLatin1String> builtin { { QLatin1Char('v'), QLatin1String("void") },
+            { QLatin1Char('w'), QLatin1String("wchar_t") }, { QLatin1Char('b'), QLatin1String("bool") },
+            { QLatin1Char('c'), QLatin1String("char") }, { QLatin1Char('a'), QLatin1String("signed char") },
+            { QLatin1Char('h'), QLatin1String("unsigned char") }, { QLatin1Char('s'), QLatin1String("short") },
+            { QLatin1Char('t'), QLatin1String("unsigned short") }, { QLatin1Char('i'), QLatin1String("int") },
+            { QLatin1Char('j'), QLatin1String("unsigned int") }, { QLatin1Char('l'), QLatin1String("long") },
+            { QLatin1Char('m'), QLatin1String("unsigned long") }, { QLatin1Char('x'), QLatin1String("long long") },
+            { QLatin1Char('y'), QLatin1String("unsigned long long") }, { QLatin1Char('n'), QLatin1String("__int128") },
+            { QLatin1Char('o'), QLatin1String("unsigned __int128") }, { QLatin1Char('f'), QLatin1String("float") },
+            { QLatin1Char('d'), QLatin1String("double") }, { QLatin1Char('e'), QLatin1String("long double") },
+            { QLatin1Char('g'), QLatin1String("__float128") }, { QLatin1Char('z'), QLatin1String("...") } };
         const auto it = builtin.constFind(mangled.front());
         return it != builtin.cend() && region.name.trimmed() == it.value();
     }

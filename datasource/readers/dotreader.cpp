@@ -64,7 +64,6 @@ constexpr qint64 MaxBytes = qint64(1) << 30;
 /// Subgraph nesting accepted (the parser recurses once per level).
 constexpr int MaxDepth = 200;
 
-
 // ---- tokens ------------------------------------------------------------------------------------
 
 enum class Kind { End, Id, String, Html, Punct, EdgeOp };
@@ -142,10 +141,12 @@ public:
         const QString shown = c >= 0x20 && c < 0x7f
             ? QString(QLatin1Char(c))
             : QStringLiteral("0x%1").arg(static_cast<unsigned char>(c), 2, 16, QLatin1Char('0'));
-        throw ParseError { QStringLiteral(
+        throw ParseError {
+            QStringLiteral(
                 "unexpected character %1 (expected a DOT name, string, number or one of { } [ ] ; , = : -> --)")
                 .arg(quoted(shown, 60)),
-            m_line, m_pos };
+            m_line, m_pos
+        };
     }
 
 private:
@@ -189,8 +190,8 @@ private:
                 m_pos += 2;
                 for (;;) {
                     if (m_pos + 1 >= n)
-                        throw ParseError { QStringLiteral("the comment opened here is not closed (expected '*/')"), line,
-                            offset };
+                        throw ParseError { QStringLiteral("the comment opened here is not closed (expected '*/')"),
+                            line, offset };
                     if (m_data[m_pos] == '*' && m_data[m_pos + 1] == '/') {
                         m_pos += 2;
                         break;
@@ -290,7 +291,7 @@ private:
         }
         if (digits == 0)
             throw ParseError { QStringLiteral("expected a number after %1")
-                                 .arg(quoted(QString::fromLatin1(m_data.constData() + begin, m_pos - begin), 60)),
+                                   .arg(quoted(QString::fromLatin1(m_data.constData() + begin, m_pos - begin), 60)),
                 t.line, t.offset };
         t.kind = Kind::Id;
         t.text = QString::fromLatin1(m_data.constData() + begin, m_pos - begin);
@@ -416,7 +417,7 @@ private:
         while (!m_tok.is('}')) {
             if (m_tok.kind == Kind::End)
                 throw ParseError { QStringLiteral(
-                                     "the '{' opened here is not closed (expected '}' before the end of the file)"),
+                                       "the '{' opened here is not closed (expected '}' before the end of the file)"),
                     open.line, open.offset };
             statement(scope, members, depth);
             if (m_tok.is(';') || m_tok.is(','))
@@ -523,8 +524,8 @@ private:
                 for (int b : chain[k]) {
                     if (static_cast<qint64>(m_graph.edges.size()) >= m_maxEdges)
                         throw ParseError { QStringLiteral(
-                                             "more than %1 edges (expected a call graph of this file's size)")
-                                             .arg(m_maxEdges),
+                                               "more than %1 edges (expected a call graph of this file's size)")
+                                               .arg(m_maxEdges),
                             line, -1 };
                     m_graph.edges.push_back({ a, b, attrs, line });
                 }
@@ -746,12 +747,15 @@ void buildTrial(const Graph& g, TrialBuilder& builder, QStringList& warnings)
             noSelf << names[i];
     }
     if (n == 0 || valueless.size() == static_cast<qsizetype>(n))
-        throw ParseError { QStringLiteral("no node label in gprof2dot form 'name\\ntotal%\\n(self%)\\ncalls×'%1")
-                .arg(firstNode ? QStringLiteral(" (the first node, %1, has the label %2)")
-                                     .arg(quoted(firstNode->id, 60),
-                                         quoted(firstNode->attrs.value(QStringLiteral("label"), QStringLiteral("\\N")), 60))
-                               : QStringLiteral(" (the graph has no nodes)")),
-            firstNode ? firstNode->line : 0, -1 };
+        throw ParseError {
+            QStringLiteral("no node label in gprof2dot form 'name\\ntotal%\\n(self%)\\ncalls×'%1")
+                .arg(firstNode
+                        ? QStringLiteral(" (the first node, %1, has the label %2)")
+                              .arg(quoted(firstNode->id, 60),
+                                  quoted(firstNode->attrs.value(QStringLiteral("label"), QStringLiteral("\\N")), 60))
+                        : QStringLiteral(" (the graph has no nodes)")),
+            firstNode ? firstNode->line : 0, -1
+        };
 
     // Edges: merge parallel ones, find the roots and the callers' subrs.
     struct EdgeValue {

@@ -71,7 +71,6 @@ constexpr std::size_t ChunkSize = 256 * 1024;
 constexpr qsizetype MaxLineLength = 4 * 1024 * 1024;
 const QString CycleGroup = QStringLiteral("GPROF_CYCLE");
 
-
 [[noreturn]] void fail(qint64 line, const QString& message) { throw ParseError { message, line, -1 }; }
 
 /// Splits the decompressed bytes into lines (without "\n" or "\r\n"), counting them.
@@ -967,7 +966,8 @@ TrialResult GprofReader::read(const QString& path, const ReadOptions& options, P
                             .arg(quoted(option));
     }
     TrialBuilder builder(info.fileName());
-    const ReadJob job { path, {}, QStringLiteral("out of memory (the file is too large, or corrupt)"), options.formatOptions, {} };
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the file is too large, or corrupt)"),
+        options.formatOptions, {} };
     return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         progress.setStage(QStringLiteral("Reading gprof text"), info.size());
         GzipInput input(progress, ChunkSize);

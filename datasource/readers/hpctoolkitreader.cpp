@@ -88,396 +88,396 @@ namespace parallax {
 
 namespace {
 
-    constexpr char MetricDbMagic[] = "HPCPROF-metricdb__";
-    constexpr qsizetype MetricDbMagicLength = 18;
-    constexpr qint64 MetricDbHeader = 32;
+constexpr char MetricDbMagic[] = "HPCPROF-metricdb__";
+constexpr qsizetype MetricDbMagicLength = 18;
+constexpr qint64 MetricDbHeader = 32;
 
-    struct MetricDb {
-        QString id;
-        QString name;
-        QString type;
-        QString partner;
-        QString glob;
-        qint64 column = -1;
-        qint64 columns = -1;
-    };
+struct MetricDb {
+    QString id;
+    QString name;
+    QString type;
+    QString partner;
+    QString glob;
+    qint64 column = -1;
+    qint64 columns = -1;
+};
 
-    /// One element of the XML tree (C and folded elements included, for the exclusive-only case).
-    struct XmlNode {
-        quint32 id = 0;
-        qint64 parent = -1; // index into the XML node list
-        qint64 modelNode = -1;
-        /// Everything but PF (S, L, C, Pr): a static scope inside the enclosing frame, whose exclusive
-        /// cost HPCToolkit also counts in the exclusive of the enclosing scope (a frame's exclusive is
-        /// everything in it but its callees).
-        bool nested = false;
-    };
+/// One element of the XML tree (C and folded elements included, for the exclusive-only case).
+struct XmlNode {
+    quint32 id = 0;
+    qint64 parent = -1; // index into the XML node list
+    qint64 modelNode = -1;
+    /// Everything but PF (S, L, C, Pr): a static scope inside the enclosing frame, whose exclusive
+    /// cost HPCToolkit also counts in the exclusive of the enclosing scope (a frame's exclusive is
+    /// everything in it but its callees).
+    bool nested = false;
+};
 
-    struct Experiment {
-        QString version;
-        QString program;
-        QStringList metrics; // MetricTable, for the metadata
-        std::vector<MetricDb> metricDbs;
-        QHash<QString, QString> modules, files, procedures;
-        qint64 moduleCount = 0, fileCount = 0, procedureCount = 0;
-        std::vector<XmlNode> xmlNodes;
-        quint32 maxId = 0;
-        CallTreeEvents* tree = nullptr;
-        std::vector<qint64> modelToXml;
-        /// Source location per procedure name (first frame), in order of appearance.
-        std::vector<std::pair<QString, QString>> locations;
-        QSet<QString> locationNames;
-        QStringList unknownElements;
-        bool flatProfile = false;
-        bool sawTree = false;
-    };
+struct Experiment {
+    QString version;
+    QString program;
+    QStringList metrics; // MetricTable, for the metadata
+    std::vector<MetricDb> metricDbs;
+    QHash<QString, QString> modules, files, procedures;
+    qint64 moduleCount = 0, fileCount = 0, procedureCount = 0;
+    std::vector<XmlNode> xmlNodes;
+    quint32 maxId = 0;
+    CallTreeEvents* tree = nullptr;
+    std::vector<qint64> modelToXml;
+    /// Source location per procedure name (first frame), in order of appearance.
+    std::vector<std::pair<QString, QString>> locations;
+    QSet<QString> locationNames;
+    QStringList unknownElements;
+    bool flatProfile = false;
+    bool sawTree = false;
+};
 
-    QString lookup(const QHash<QString, QString>& table, const QString& value)
+QString lookup(const QHash<QString, QString>& table, const QString& value)
+{
+    const auto it = table.constFind(value);
+    return it != table.cend() ? it.value() : value;
+}
+
+QString baseName(const QString& file)
+{
+    const qsizetype slash = file.lastIndexOf(QLatin1Char('/'));
+    return slash >= 0 ? file.mid(slash + 1) : file;
+}
+
+/// "12" or "12-15" -> "12".
+QString firstLine(const QString& l)
+{
+    const qsizetype dash = l.indexOf(QLatin1Char('-'));
+    return (dash > 0 ? l.left(dash) : l).trimmed();
+}
+
+class XmlParser {
+public:
+    XmlParser(const QString& path, Experiment& exp, Progress& progress)
+        : m_path(path)
+        , m_exp(exp)
+        , m_progress(progress)
     {
-        const auto it = table.constFind(value);
-        return it != table.cend() ? it.value() : value;
     }
 
-    QString baseName(const QString& file)
+    void run()
     {
-        const qsizetype slash = file.lastIndexOf(QLatin1Char('/'));
-        return slash >= 0 ? file.mid(slash + 1) : file;
-    }
-
-    /// "12" or "12-15" -> "12".
-    QString firstLine(const QString& l)
-    {
-        const qsizetype dash = l.indexOf(QLatin1Char('-'));
-        return (dash > 0 ? l.left(dash) : l).trimmed();
-    }
-
-    class XmlParser {
-    public:
-        XmlParser(const QString& path, Experiment& exp, Progress& progress)
-            : m_path(path)
-            , m_exp(exp)
-            , m_progress(progress)
-        {
-        }
-
-        void run()
-        {
-            QFile file(m_path);
-            if (!file.open(QIODevice::ReadOnly))
-                throw ParseError { QStringLiteral("cannot open: %1").arg(file.errorString()), 0, -1, m_path };
-            m_xml.setDevice(&file);
-            bool root = false;
-            qint64 lastPos = 0;
-            while (!m_xml.atEnd()) {
-                const auto token = m_xml.readNext();
-                if ((m_count++ & 0x3ff) == 0) {
-                    if (m_progress.isCancelled())
-                        throw Cancelled {};
-                    const qint64 pos = file.pos();
-                    m_progress.advance(pos - lastPos);
-                    lastPos = pos;
+        QFile file(m_path);
+        if (!file.open(QIODevice::ReadOnly))
+            throw ParseError { QStringLiteral("cannot open: %1").arg(file.errorString()), 0, -1, m_path };
+        m_xml.setDevice(&file);
+        bool root = false;
+        qint64 lastPos = 0;
+        while (!m_xml.atEnd()) {
+            const auto token = m_xml.readNext();
+            if ((m_count++ & 0x3ff) == 0) {
+                if (m_progress.isCancelled())
+                    throw Cancelled {};
+                const qint64 pos = file.pos();
+                m_progress.advance(pos - lastPos);
+                lastPos = pos;
+            }
+            if (token == QXmlStreamReader::StartElement) {
+                if (!root) {
+                    if (m_xml.name() != QLatin1String("HPCToolkitExperiment"))
+                        fail(QStringLiteral("expected the root element <HPCToolkitExperiment>, found <%1>")
+                                 .arg(m_xml.name().toString()));
+                    root = true;
+                    m_exp.version = attr("version");
+                    continue;
                 }
-                if (token == QXmlStreamReader::StartElement) {
-                    if (!root) {
-                        if (m_xml.name() != QLatin1String("HPCToolkitExperiment"))
-                            fail(QStringLiteral("expected the root element <HPCToolkitExperiment>, found <%1>")
-                                     .arg(m_xml.name().toString()));
-                        root = true;
-                        m_exp.version = attr("version");
-                        continue;
-                    }
-                    startElement();
-                } else if (token == QXmlStreamReader::EndElement) {
-                    endElement();
-                }
+                startElement();
+            } else if (token == QXmlStreamReader::EndElement) {
+                endElement();
             }
-            if (m_xml.hasError())
-                fail(QStringLiteral("malformed XML: %1").arg(m_xml.errorString()));
-            if (!root)
-                fail(QStringLiteral("no <HPCToolkitExperiment> element"));
         }
+        if (m_xml.hasError())
+            fail(QStringLiteral("malformed XML: %1").arg(m_xml.errorString()));
+        if (!root)
+            fail(QStringLiteral("no <HPCToolkitExperiment> element"));
+    }
 
-    private:
-        struct Frame {
-            QString tag;
-            qint64 xmlNode = -1; // -1: not a tree node
-            qint64 modelNode = -1; // the model node children attach to
-            QString file; // the file statements inside belong to
-        };
+private:
+    struct Frame {
+        QString tag;
+        qint64 xmlNode = -1; // -1: not a tree node
+        qint64 modelNode = -1; // the model node children attach to
+        QString file; // the file statements inside belong to
+    };
 
-        [[noreturn]] void fail(const QString& message) { throw ParseError { message, m_xml.lineNumber(), -1, m_path }; }
+    [[noreturn]] void fail(const QString& message) { throw ParseError { message, m_xml.lineNumber(), -1, m_path }; }
 
-        QString attr(const char* name) const { return m_xml.attributes().value(QLatin1String(name)).toString(); }
+    QString attr(const char* name) const { return m_xml.attributes().value(QLatin1String(name)).toString(); }
 
-        void startElement()
-        {
-            const QString tag = m_xml.name().toString();
-            Frame frame { tag, -1, m_stack.empty() ? -1 : m_stack.back().modelNode,
-                m_stack.empty() ? QString() : m_stack.back().file };
-            if (m_inTree) {
-                treeElement(frame);
-            } else if (tag == QLatin1String("Header")) {
-                if (m_exp.program.isEmpty())
-                    m_exp.program = attr("n");
-            } else if (tag == QLatin1String("Metric") && parentIs("MetricTable")) {
-                m_exp.metrics << QStringLiteral("%1 (id %2, %3)").arg(attr("n"), attr("i"), attr("t"));
-            } else if (tag == QLatin1String("MetricDB")) {
-                MetricDb db;
-                db.id = attr("i");
-                db.name = attr("n");
-                db.type = attr("t");
-                db.partner = attr("partner");
-                db.glob = attr("db-glob");
-                bool ok = false;
-                db.column = attr("db-id").toLongLong(&ok);
-                if (!ok || db.column < 0)
-                    fail(QStringLiteral("<MetricDB n=\"%1\"> needs a db-id attribute (a column number), found '%2'")
-                             .arg(db.name, attr("db-id")));
-                const QString columns = attr("db-num-metrics");
-                db.columns = columns.isEmpty() ? -1 : columns.toLongLong(&ok);
-                if (!columns.isEmpty() && (!ok || db.columns <= db.column))
-                    fail(QStringLiteral("<MetricDB n=\"%1\">: db-num-metrics '%2' must be a number above db-id %3")
-                             .arg(db.name, columns)
-                             .arg(db.column));
-                m_exp.metricDbs.push_back(db);
-            } else if (tag == QLatin1String("LoadModule")) {
-                m_exp.modules.insert(attr("i"), attr("n"));
-                ++m_exp.moduleCount;
-            } else if (tag == QLatin1String("File")) {
-                m_exp.files.insert(attr("i"), attr("n"));
-                ++m_exp.fileCount;
-            } else if (tag == QLatin1String("Procedure")) {
-                m_exp.procedures.insert(attr("i"), attr("n"));
-                ++m_exp.procedureCount;
-            } else if (tag == QLatin1String("SecCallPathProfileData")) {
-                if (m_exp.sawTree)
-                    fail(QStringLiteral("a second <SecCallPathProfileData>; one call-path profile per database is "
-                                        "supported"));
-                m_exp.sawTree = true;
-                m_inTree = true;
-                m_treeDepth = m_stack.size();
-                frame.modelNode = -1;
-            } else if (tag == QLatin1String("SecFlatProfile")) {
-                m_exp.flatProfile = true;
-            }
-            m_stack.push_back(frame);
-        }
-
-        bool parentIs(const char* tag) const { return !m_stack.empty() && m_stack.back().tag == QLatin1String(tag); }
-
-        void treeElement(Frame& frame)
-        {
-            const QString& tag = frame.tag;
-            frame.xmlNode = m_stack.empty() ? -1 : m_stack.back().xmlNode;
-            if (tag == QLatin1String("M") || tag == QLatin1String("Info") || tag == QLatin1String("NV"))
-                return; // hpcprof's summary values; the metric-db files hold the per-thread ones
-            const bool procedure = tag == QLatin1String("PF") || tag == QLatin1String("Pr");
-            const bool known
-                = procedure || tag == QLatin1String("C") || tag == QLatin1String("S") || tag == QLatin1String("L");
-            const QString idText = attr("i");
-            if (!known) {
-                if (!m_exp.unknownElements.contains(tag) && m_exp.unknownElements.size() < 20)
-                    m_exp.unknownElements << tag;
-                if (idText.isEmpty())
-                    return; // transparent: its children belong to the enclosing node
-            }
+    void startElement()
+    {
+        const QString tag = m_xml.name().toString();
+        Frame frame { tag, -1, m_stack.empty() ? -1 : m_stack.back().modelNode,
+            m_stack.empty() ? QString() : m_stack.back().file };
+        if (m_inTree) {
+            treeElement(frame);
+        } else if (tag == QLatin1String("Header")) {
+            if (m_exp.program.isEmpty())
+                m_exp.program = attr("n");
+        } else if (tag == QLatin1String("Metric") && parentIs("MetricTable")) {
+            m_exp.metrics << QStringLiteral("%1 (id %2, %3)").arg(attr("n"), attr("i"), attr("t"));
+        } else if (tag == QLatin1String("MetricDB")) {
+            MetricDb db;
+            db.id = attr("i");
+            db.name = attr("n");
+            db.type = attr("t");
+            db.partner = attr("partner");
+            db.glob = attr("db-glob");
             bool ok = false;
-            const qulonglong id = idText.toULongLong(&ok);
-            if (!ok || id == 0 || id > 0xffffffffULL)
-                fail(QStringLiteral("<%1> needs a node id attribute i (a positive integer), found '%2'")
-                         .arg(tag, idText));
-            if (!m_ids.contains(static_cast<quint32>(id)))
-                m_ids.insert(static_cast<quint32>(id));
-            else
-                fail(QStringLiteral("node id %1 occurs twice in the call tree").arg(id));
-            m_exp.maxId = std::max(m_exp.maxId, static_cast<quint32>(id));
-            XmlNode node;
-            node.id = static_cast<quint32>(id);
-            node.parent = frame.xmlNode;
-            node.nested = tag != QLatin1String("PF");
-            frame.xmlNode = static_cast<qint64>(m_exp.xmlNodes.size());
-            const QString line = firstLine(attr("l"));
-            const std::size_t parentModel
-                = frame.modelNode < 0 ? CallTreeEvents::NoParent : static_cast<std::size_t>(frame.modelNode);
-            QString name;
-            QString group;
-            if (procedure) {
-                const QString n = attr("n");
-                name = lookup(m_exp.procedures, n);
-                if (!attr("f").isEmpty())
-                    frame.file = lookup(m_exp.files, attr("f"));
-                if (!name.isEmpty()) {
-                    group = QStringLiteral("HPCTOOLKIT_PROCEDURE");
-                    if (!m_exp.locationNames.contains(name) && m_exp.locationNames.size() < 100000) {
-                        m_exp.locationNames.insert(name);
-                        const QString module = lookup(m_exp.modules, attr("lm"));
-                        m_exp.locations.emplace_back(name,
-                            QStringLiteral("%1:%2 in %3")
-                                .arg(frame.file.isEmpty() ? QStringLiteral("<unknown file>") : frame.file,
-                                    line.isEmpty() ? QStringLiteral("0") : line,
-                                    module.isEmpty() ? QStringLiteral("<unknown load module>") : module));
-                    }
-                }
-            } else if (tag == QLatin1String("L")) {
-                if (!attr("f").isEmpty())
-                    frame.file = lookup(m_exp.files, attr("f"));
-                name = QStringLiteral("Loop@%1:%2")
-                           .arg(baseName(frame.file.isEmpty() ? QStringLiteral("<unknown file>") : frame.file),
-                               line.isEmpty() ? QStringLiteral("0") : line);
-                group = QStringLiteral("HPCTOOLKIT_LOOP");
-            } else if (tag == QLatin1String("S")) {
-                name = QStringLiteral("%1:%2").arg(
-                    baseName(frame.file.isEmpty() ? QStringLiteral("<unknown file>") : frame.file),
-                    line.isEmpty() ? QStringLiteral("0") : line);
-                group = QStringLiteral("HPCTOOLKIT_STATEMENT");
-            }
-            if (!name.isEmpty()) {
-                const std::size_t model
-                    = m_exp.tree->addNode(parentModel, name, QStringLiteral("node %1").arg(id), QStringList { group });
-                frame.modelNode = static_cast<qint64>(model);
-                node.modelNode = static_cast<qint64>(model);
-                m_exp.modelToXml.push_back(frame.xmlNode);
-            }
-            m_exp.xmlNodes.push_back(node);
+            db.column = attr("db-id").toLongLong(&ok);
+            if (!ok || db.column < 0)
+                fail(QStringLiteral("<MetricDB n=\"%1\"> needs a db-id attribute (a column number), found '%2'")
+                         .arg(db.name, attr("db-id")));
+            const QString columns = attr("db-num-metrics");
+            db.columns = columns.isEmpty() ? -1 : columns.toLongLong(&ok);
+            if (!columns.isEmpty() && (!ok || db.columns <= db.column))
+                fail(QStringLiteral("<MetricDB n=\"%1\">: db-num-metrics '%2' must be a number above db-id %3")
+                         .arg(db.name, columns)
+                         .arg(db.column));
+            m_exp.metricDbs.push_back(db);
+        } else if (tag == QLatin1String("LoadModule")) {
+            m_exp.modules.insert(attr("i"), attr("n"));
+            ++m_exp.moduleCount;
+        } else if (tag == QLatin1String("File")) {
+            m_exp.files.insert(attr("i"), attr("n"));
+            ++m_exp.fileCount;
+        } else if (tag == QLatin1String("Procedure")) {
+            m_exp.procedures.insert(attr("i"), attr("n"));
+            ++m_exp.procedureCount;
+        } else if (tag == QLatin1String("SecCallPathProfileData")) {
+            if (m_exp.sawTree)
+                fail(QStringLiteral("a second <SecCallPathProfileData>; one call-path profile per database is "
+                                    "supported"));
+            m_exp.sawTree = true;
+            m_inTree = true;
+            m_treeDepth = m_stack.size();
+            frame.modelNode = -1;
+        } else if (tag == QLatin1String("SecFlatProfile")) {
+            m_exp.flatProfile = true;
         }
+        m_stack.push_back(frame);
+    }
 
-        void endElement()
-        {
-            if (m_stack.empty())
-                return;
-            if (m_inTree && m_stack.size() == m_treeDepth + 1
-                && m_stack.back().tag == QLatin1String("SecCallPathProfileData"))
-                m_inTree = false;
-            m_stack.pop_back();
+    bool parentIs(const char* tag) const { return !m_stack.empty() && m_stack.back().tag == QLatin1String(tag); }
+
+    void treeElement(Frame& frame)
+    {
+        const QString& tag = frame.tag;
+        frame.xmlNode = m_stack.empty() ? -1 : m_stack.back().xmlNode;
+        if (tag == QLatin1String("M") || tag == QLatin1String("Info") || tag == QLatin1String("NV"))
+            return; // hpcprof's summary values; the metric-db files hold the per-thread ones
+        const bool procedure = tag == QLatin1String("PF") || tag == QLatin1String("Pr");
+        const bool known
+            = procedure || tag == QLatin1String("C") || tag == QLatin1String("S") || tag == QLatin1String("L");
+        const QString idText = attr("i");
+        if (!known) {
+            if (!m_exp.unknownElements.contains(tag) && m_exp.unknownElements.size() < 20)
+                m_exp.unknownElements << tag;
+            if (idText.isEmpty())
+                return; // transparent: its children belong to the enclosing node
         }
-
-        QString m_path;
-        Experiment& m_exp;
-        Progress& m_progress;
-        QXmlStreamReader m_xml;
-        std::vector<Frame> m_stack;
-        QSet<quint32> m_ids;
-        bool m_inTree = false;
-        std::size_t m_treeDepth = 0;
-        quint64 m_count = 0;
-    };
-
-    struct ModelMetric {
+        bool ok = false;
+        const qulonglong id = idText.toULongLong(&ok);
+        if (!ok || id == 0 || id > 0xffffffffULL)
+            fail(QStringLiteral("<%1> needs a node id attribute i (a positive integer), found '%2'").arg(tag, idText));
+        if (!m_ids.contains(static_cast<quint32>(id)))
+            m_ids.insert(static_cast<quint32>(id));
+        else
+            fail(QStringLiteral("node id %1 occurs twice in the call tree").arg(id));
+        m_exp.maxId = std::max(m_exp.maxId, static_cast<quint32>(id));
+        XmlNode node;
+        node.id = static_cast<quint32>(id);
+        node.parent = frame.xmlNode;
+        node.nested = tag != QLatin1String("PF");
+        frame.xmlNode = static_cast<qint64>(m_exp.xmlNodes.size());
+        const QString line = firstLine(attr("l"));
+        const std::size_t parentModel
+            = frame.modelNode < 0 ? CallTreeEvents::NoParent : static_cast<std::size_t>(frame.modelNode);
         QString name;
-        QString unit;
-        qint64 inclColumn = -1;
-        qint64 exclColumn = -1;
-    };
-
-    QString metricBaseName(QString name)
-    {
-        for (const char* suffix : { " (I)", " (E)", ":Sum (I)", ":Sum (E)" })
-            if (name.endsWith(QLatin1String(suffix))) {
-                name.chop(static_cast<qsizetype>(std::strlen(suffix)));
-                break;
-            }
-        return name.trimmed().isEmpty() ? QStringLiteral("metric") : name.trimmed();
-    }
-
-    QString unitOf(const QString& name)
-    {
-        if (name.contains(QLatin1String("(usec)"), Qt::CaseInsensitive) || name.contains(QLatin1String("(us)")))
-            return QStringLiteral("us");
-        if (name.contains(QLatin1String("(sec)"), Qt::CaseInsensitive) || name.contains(QLatin1String("(s)")))
-            return QStringLiteral("sec");
-        if (name.startsWith(QLatin1String("PAPI_")) || name.startsWith(QLatin1String("perf::")))
-            return QStringLiteral("count");
-        return {};
-    }
-
-    std::vector<ModelMetric> pairMetrics(const Experiment& exp, const QString& xmlPath, QStringList& warnings)
-    {
-        std::vector<ModelMetric> out;
-        QSet<QString> done;
-        auto byId = [&](const QString& id) -> const MetricDb* {
-            for (const MetricDb& db : exp.metricDbs)
-                if (db.id == id)
-                    return &db;
-            return nullptr;
-        };
-        for (const MetricDb& db : exp.metricDbs) {
-            if (done.contains(db.id))
-                continue;
-            done.insert(db.id);
-            ModelMetric m;
-            m.name = metricBaseName(db.name);
-            const MetricDb* partner = db.partner.isEmpty() ? nullptr : byId(db.partner);
-            if (partner && done.contains(partner->id))
-                partner = nullptr;
-            if (db.type == QLatin1String("inclusive")) {
-                m.inclColumn = db.column;
-                if (partner && partner->type == QLatin1String("exclusive")) {
-                    m.exclColumn = partner->column;
-                    done.insert(partner->id);
+        QString group;
+        if (procedure) {
+            const QString n = attr("n");
+            name = lookup(m_exp.procedures, n);
+            if (!attr("f").isEmpty())
+                frame.file = lookup(m_exp.files, attr("f"));
+            if (!name.isEmpty()) {
+                group = QStringLiteral("HPCTOOLKIT_PROCEDURE");
+                if (!m_exp.locationNames.contains(name) && m_exp.locationNames.size() < 100000) {
+                    m_exp.locationNames.insert(name);
+                    const QString module = lookup(m_exp.modules, attr("lm"));
+                    m_exp.locations.emplace_back(name,
+                        QStringLiteral("%1:%2 in %3")
+                            .arg(frame.file.isEmpty() ? QStringLiteral("<unknown file>") : frame.file,
+                                line.isEmpty() ? QStringLiteral("0") : line,
+                                module.isEmpty() ? QStringLiteral("<unknown load module>") : module));
                 }
-            } else if (db.type == QLatin1String("exclusive")) {
-                m.exclColumn = db.column;
-                if (partner && partner->type == QLatin1String("inclusive")) {
-                    m.inclColumn = partner->column;
-                    done.insert(partner->id);
-                }
-            } else {
-                warnings << QStringLiteral(
-                    "metric '%1' (MetricDB %2) is neither inclusive nor exclusive (t=\"%3\"); it "
-                    "was read as an inclusive metric")
-                                .arg(db.name, db.id, db.type);
-                m.inclColumn = db.column;
             }
-            m.unit = unitOf(m.name);
-            out.push_back(m);
+        } else if (tag == QLatin1String("L")) {
+            if (!attr("f").isEmpty())
+                frame.file = lookup(m_exp.files, attr("f"));
+            name = QStringLiteral("Loop@%1:%2")
+                       .arg(baseName(frame.file.isEmpty() ? QStringLiteral("<unknown file>") : frame.file),
+                           line.isEmpty() ? QStringLiteral("0") : line);
+            group = QStringLiteral("HPCTOOLKIT_LOOP");
+        } else if (tag == QLatin1String("S")) {
+            name = QStringLiteral("%1:%2").arg(
+                baseName(frame.file.isEmpty() ? QStringLiteral("<unknown file>") : frame.file),
+                line.isEmpty() ? QStringLiteral("0") : line);
+            group = QStringLiteral("HPCTOOLKIT_STATEMENT");
         }
-        // Distinct names.
-        QHash<QString, int> seen;
-        for (ModelMetric& m : out)
-            if (seen[m.name]++ > 0)
-                m.name += QStringLiteral(" (%1)").arg(seen[m.name]);
-        if (out.empty())
-            throw ParseError { QStringLiteral(
-                    "experiment.xml has no <MetricDBTable>: the columns of the *.metric-db files are unknown "
-                    "(expected hpcprof-mpi output with a MetricDBTable in the SecHeader)"), 0, -1, xmlPath };
-        return out;
+        if (!name.isEmpty()) {
+            const std::size_t model
+                = m_exp.tree->addNode(parentModel, name, QStringLiteral("node %1").arg(id), QStringList { group });
+            frame.modelNode = static_cast<qint64>(model);
+            node.modelNode = static_cast<qint64>(model);
+            m_exp.modelToXml.push_back(frame.xmlNode);
+        }
+        m_exp.xmlNodes.push_back(node);
     }
 
-    struct DbFile {
-        QString path;
-        ThreadKey key;
-        QString host;
-        QString pid;
+    void endElement()
+    {
+        if (m_stack.empty())
+            return;
+        if (m_inTree && m_stack.size() == m_treeDepth + 1
+            && m_stack.back().tag == QLatin1String("SecCallPathProfileData"))
+            m_inTree = false;
+        m_stack.pop_back();
+    }
+
+    QString m_path;
+    Experiment& m_exp;
+    Progress& m_progress;
+    QXmlStreamReader m_xml;
+    std::vector<Frame> m_stack;
+    QSet<quint32> m_ids;
+    bool m_inTree = false;
+    std::size_t m_treeDepth = 0;
+    quint64 m_count = 0;
+};
+
+struct ModelMetric {
+    QString name;
+    QString unit;
+    qint64 inclColumn = -1;
+    qint64 exclColumn = -1;
+};
+
+QString metricBaseName(QString name)
+{
+    for (const char* suffix : { " (I)", " (E)", ":Sum (I)", ":Sum (E)" })
+        if (name.endsWith(QLatin1String(suffix))) {
+            name.chop(static_cast<qsizetype>(std::strlen(suffix)));
+            break;
+        }
+    return name.trimmed().isEmpty() ? QStringLiteral("metric") : name.trimmed();
+}
+
+QString unitOf(const QString& name)
+{
+    if (name.contains(QLatin1String("(usec)"), Qt::CaseInsensitive) || name.contains(QLatin1String("(us)")))
+        return QStringLiteral("us");
+    if (name.contains(QLatin1String("(sec)"), Qt::CaseInsensitive) || name.contains(QLatin1String("(s)")))
+        return QStringLiteral("sec");
+    if (name.startsWith(QLatin1String("PAPI_")) || name.startsWith(QLatin1String("perf::")))
+        return QStringLiteral("count");
+    return {};
+}
+
+std::vector<ModelMetric> pairMetrics(const Experiment& exp, const QString& xmlPath, QStringList& warnings)
+{
+    std::vector<ModelMetric> out;
+    QSet<QString> done;
+    auto byId = [&](const QString& id) -> const MetricDb* {
+        for (const MetricDb& db : exp.metricDbs)
+            if (db.id == id)
+                return &db;
+        return nullptr;
     };
-
-    /// 1.<prog>-<rank>-<thread>-<host>-<pid>-<gen>.metric-db, split from the right.
-    bool parseDbName(const QString& fileName, DbFile& out)
-    {
-        QString stem = fileName;
-        if (stem.endsWith(QLatin1String(".metric-db")))
-            stem.chop(10);
-        const QStringList parts = stem.split(QLatin1Char('-'));
-        if (parts.size() < 6)
-            return false;
-        const qsizetype n = parts.size();
-        bool okRank = false, okThread = false;
-        const long long rank = parts[n - 5].toLongLong(&okRank);
-        const long long thread = parts[n - 4].toLongLong(&okThread);
-        if (!okRank || !okThread || rank < 0 || thread < 0 || rank > INT32_MAX || thread > INT32_MAX)
-            return false;
-        out.key = ThreadKey { static_cast<int>(rank), 0, static_cast<int>(thread) };
-        out.host = parts[n - 3];
-        out.pid = parts[n - 2];
-        return true;
+    for (const MetricDb& db : exp.metricDbs) {
+        if (done.contains(db.id))
+            continue;
+        done.insert(db.id);
+        ModelMetric m;
+        m.name = metricBaseName(db.name);
+        const MetricDb* partner = db.partner.isEmpty() ? nullptr : byId(db.partner);
+        if (partner && done.contains(partner->id))
+            partner = nullptr;
+        if (db.type == QLatin1String("inclusive")) {
+            m.inclColumn = db.column;
+            if (partner && partner->type == QLatin1String("exclusive")) {
+                m.exclColumn = partner->column;
+                done.insert(partner->id);
+            }
+        } else if (db.type == QLatin1String("exclusive")) {
+            m.exclColumn = db.column;
+            if (partner && partner->type == QLatin1String("inclusive")) {
+                m.inclColumn = partner->column;
+                done.insert(partner->id);
+            }
+        } else {
+            warnings << QStringLiteral("metric '%1' (MetricDB %2) is neither inclusive nor exclusive (t=\"%3\"); it "
+                                       "was read as an inclusive metric")
+                            .arg(db.name, db.id, db.type);
+            m.inclColumn = db.column;
+        }
+        m.unit = unitOf(m.name);
+        out.push_back(m);
     }
+    // Distinct names.
+    QHash<QString, int> seen;
+    for (ModelMetric& m : out)
+        if (seen[m.name]++ > 0)
+            m.name += QStringLiteral(" (%1)").arg(seen[m.name]);
+    if (out.empty())
+        throw ParseError {
+            QStringLiteral("experiment.xml has no <MetricDBTable>: the columns of the *.metric-db files are unknown "
+                           "(expected hpcprof-mpi output with a MetricDBTable in the SecHeader)"),
+            0, -1, xmlPath
+        };
+    return out;
+}
 
-    double readDouble(const uchar* p, bool big)
-    {
-        const quint64 bits = big ? qFromBigEndian<quint64>(p) : qFromLittleEndian<quint64>(p);
-        double v;
-        std::memcpy(&v, &bits, sizeof v);
-        return v;
-    }
+struct DbFile {
+    QString path;
+    ThreadKey key;
+    QString host;
+    QString pid;
+};
+
+/// 1.<prog>-<rank>-<thread>-<host>-<pid>-<gen>.metric-db, split from the right.
+bool parseDbName(const QString& fileName, DbFile& out)
+{
+    QString stem = fileName;
+    if (stem.endsWith(QLatin1String(".metric-db")))
+        stem.chop(10);
+    const QStringList parts = stem.split(QLatin1Char('-'));
+    if (parts.size() < 6)
+        return false;
+    const qsizetype n = parts.size();
+    bool okRank = false, okThread = false;
+    const long long rank = parts[n - 5].toLongLong(&okRank);
+    const long long thread = parts[n - 4].toLongLong(&okThread);
+    if (!okRank || !okThread || rank < 0 || thread < 0 || rank > INT32_MAX || thread > INT32_MAX)
+        return false;
+    out.key = ThreadKey { static_cast<int>(rank), 0, static_cast<int>(thread) };
+    out.host = parts[n - 3];
+    out.pid = parts[n - 2];
+    return true;
+}
+
+double readDouble(const uchar* p, bool big)
+{
+    const quint64 bits = big ? qFromBigEndian<quint64>(p) : qFromLittleEndian<quint64>(p);
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+}
 
 } // namespace
 
@@ -530,7 +530,8 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
         exp.tree = &tree;
         XmlParser(xmlPath, exp, progress).run();
         if (!exp.sawTree)
-            throw ParseError { QStringLiteral("no <SecCallPathProfileData> (call tree) in experiment.xml"), 0, -1, xmlPath };
+            throw ParseError { QStringLiteral("no <SecCallPathProfileData> (call tree) in experiment.xml"), 0, -1,
+                xmlPath };
         if (exp.flatProfile)
             warnings << QStringLiteral("the flat profile section (SecFlatProfile) was not read; the call tree holds "
                                        "the same data");
@@ -562,9 +563,11 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
             dbFiles.push_back(f);
         }
         if (dbFiles.empty())
-            throw ParseError { QStringLiteral("no metric-db files matching '%1' next to experiment.xml (expected one per rank and "
-                               "thread, written by hpcprof-mpi)")
-                    .arg(glob), 0, -1, dirPath };
+            throw ParseError { QStringLiteral(
+                                   "no metric-db files matching '%1' next to experiment.xml (expected one per rank and "
+                                   "thread, written by hpcprof-mpi)")
+                                   .arg(glob),
+                0, -1, dirPath };
         std::stable_sort(
             dbFiles.begin(), dbFiles.end(), [](const DbFile& a, const DbFile& b) { return a.key < b.key; });
 
@@ -615,16 +618,22 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
             const qint64 size = file.size();
             const QByteArray header = file.read(MetricDbHeader);
             if (header.size() < MetricDbHeader)
-                throw ParseError { QStringLiteral("truncated header: %1 bytes, expected %2 (magic \"HPCPROF-metricdb__\", version, "
+                throw ParseError {
+                    QStringLiteral("truncated header: %1 bytes, expected %2 (magic \"HPCPROF-metricdb__\", version, "
                                    "node and metric counts)")
                         .arg(header.size())
-                        .arg(MetricDbHeader), 0, header.size(), path };
+                        .arg(MetricDbHeader),
+                    0, header.size(), path
+                };
             if (std::memcmp(header.constData(), MetricDbMagic, MetricDbMagicLength) != 0)
-                throw ParseError { QStringLiteral("not a metric-db file: expected the magic \"HPCPROF-metricdb__\""), 0, 0, path };
+                throw ParseError { QStringLiteral("not a metric-db file: expected the magic \"HPCPROF-metricdb__\""), 0,
+                    0, path };
             const char endian = header[23];
             if (endian != 'b' && endian != 'l')
-                throw ParseError { QStringLiteral("unknown byte order '%1' at the end of the magic (expected 'b' or 'l')")
-                        .arg(QString::fromLatin1(header.mid(23, 1).toHex())), 0, 23, path };
+                throw ParseError { QStringLiteral(
+                                       "unknown byte order '%1' at the end of the magic (expected 'b' or 'l')")
+                                       .arg(QString::fromLatin1(header.mid(23, 1).toHex())),
+                    0, 23, path };
             const bool big = endian == 'b';
             const QByteArray version = header.mid(18, 5);
             if (version != "00.10" && k == 0)
@@ -633,24 +642,31 @@ TrialResult HpcToolkitReader::read(const QString& inputPath, const ReadOptions& 
             const quint32 nodes = big ? qFromBigEndian<quint32>(h + 24) : qFromLittleEndian<quint32>(h + 24);
             const quint32 cols = big ? qFromBigEndian<quint32>(h + 28) : qFromLittleEndian<quint32>(h + 28);
             if (static_cast<qint64>(cols) != columns)
-                throw ParseError { QStringLiteral("the file has %1 metric column(s); experiment.xml's MetricDBTable describes %2")
-                        .arg(cols)
-                        .arg(columns), 0, 28, path };
+                throw ParseError { QStringLiteral(
+                                       "the file has %1 metric column(s); experiment.xml's MetricDBTable describes %2")
+                                       .arg(cols)
+                                       .arg(columns),
+                    0, 28, path };
             if (nodes < exp.maxId)
-                throw ParseError { QStringLiteral("the file has %1 node row(s), but experiment.xml's call tree uses node id %2")
-                        .arg(nodes)
-                        .arg(exp.maxId), 0, 24, path };
+                throw ParseError { QStringLiteral(
+                                       "the file has %1 node row(s), but experiment.xml's call tree uses node id %2")
+                                       .arg(nodes)
+                                       .arg(exp.maxId),
+                    0, 24, path };
             const qint64 expected = MetricDbHeader + qint64(nodes) * qint64(cols) * 8;
             if (size != expected)
-                throw ParseError { QStringLiteral("the file is %1 bytes; %2 nodes x %3 metrics of 8-byte values need exactly %4")
-                        .arg(size)
-                        .arg(nodes)
-                        .arg(cols)
-                        .arg(expected), 0, std::min(size, expected), path };
+                throw ParseError { QStringLiteral(
+                                       "the file is %1 bytes; %2 nodes x %3 metrics of 8-byte values need exactly %4")
+                                       .arg(size)
+                                       .arg(nodes)
+                                       .arg(cols)
+                                       .arg(expected),
+                    0, std::min(size, expected), path };
             // Only the rows of the tree's nodes are needed.
             const QByteArray body = file.read(qint64(exp.maxId) * cols * 8);
             if (body.size() != qint64(exp.maxId) * cols * 8)
-                throw ParseError { QStringLiteral("read error: %1").arg(file.errorString()), 0, MetricDbHeader + body.size(), path };
+                throw ParseError { QStringLiteral("read error: %1").arg(file.errorString()), 0,
+                    MetricDbHeader + body.size(), path };
             const uchar* data = reinterpret_cast<const uchar*>(body.constData());
             auto value = [&](quint32 id, qint64 column) {
                 return readDouble(data + ((id - 1) * qint64(cols) + column) * 8, big);

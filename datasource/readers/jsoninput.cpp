@@ -2,25 +2,24 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/jsoninput.h"
 
-#include <QLocale>
-
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonParseError>
+#include <QLocale>
 #include <algorithm>
 
 namespace parallax {
 
 namespace {
 
-    qsizetype skipSpace(const QByteArray& text, qsizetype i)
-    {
-        if (i == 0 && text.startsWith("\xEF\xBB\xBF"))
-            i = 3;
-        while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
-            ++i;
-        return i;
-    }
+qsizetype skipSpace(const QByteArray& text, qsizetype i)
+{
+    if (i == 0 && text.startsWith("\xEF\xBB\xBF"))
+        i = 3;
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        ++i;
+    return i;
+}
 
 } // namespace
 

@@ -5,8 +5,8 @@
 #include "datasource/readers/reader.h"
 
 #include <QByteArray>
-#include <QJsonValue>
 #include <QJsonDocument>
+#include <QJsonValue>
 #include <QString>
 #include <optional>
 

@@ -70,7 +70,8 @@ private:
 
     void skipSpace()
     {
-        while (m_pos < m_s.size() && (m_s[m_pos] == ' ' || m_s[m_pos] == '\t' || m_s[m_pos] == '\n' || m_s[m_pos] == '\r'))
+        while (
+            m_pos < m_s.size() && (m_s[m_pos] == ' ' || m_s[m_pos] == '\t' || m_s[m_pos] == '\n' || m_s[m_pos] == '\r'))
             ++m_pos;
     }
 
@@ -218,7 +219,8 @@ std::string trimmed(const std::string& s)
     return s.substr(b, e - b);
 }
 
-void collect(const Element& attribute, const std::string& prefix, bool parentContext, std::vector<MetadataAttribute>& out)
+void collect(
+    const Element& attribute, const std::string& prefix, bool parentContext, std::vector<MetadataAttribute>& out)
 {
     const Element* nameEl = attribute.child("name");
     if (!nameEl)
@@ -272,14 +274,29 @@ std::string escapeMetadataText(std::string_view text)
     out.reserve(text.size());
     for (const char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
-        case '\n': out += "&#xa;"; break;
-        case '\r': out += "&#xd;"; break;
-        default: out.push_back(c);
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&apos;";
+            break;
+        case '\n':
+            out += "&#xa;";
+            break;
+        case '\r':
+            out += "&#xd;";
+            break;
+        default:
+            out.push_back(c);
         }
     }
     return out;

@@ -60,21 +60,20 @@
 //   sections of other titles (e.g. mpiP 3.5's collective/point-to-point histograms).
 //
 // Errors: a missing `@ mpiP` first line, a row with the wrong number of fields or a field that is
-// not a number (or not finite, or beyond 1e60 in magnitude, so that no sum overflows), a statistics row naming a call site not in the Callsites section, a task or (site,
-// rank) or (site, level) listed twice, a missing MPI Time or Callsite Time statistics section, and
-// a report that stops before `@--- End of Report` (a truncated file) name the file and the line.
+// not a number (or not finite, or beyond 1e60 in magnitude, so that no sum overflows), a statistics row naming a call
+// site not in the Callsites section, a task or (site, rank) or (site, level) listed twice, a missing MPI Time or
+// Callsite Time statistics section, and a report that stops before `@--- End of Report` (a truncated file) name the
+// file and the line.
 
 #include "datasource/readers/mpipreader.h"
 
-#include "datasource/readers/gzipinput.h"
-
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/gzipinput.h"
 #include "datasource/readers/textnumber.h"
 
 #include <QFileInfo>
 #include <QHash>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -96,7 +95,6 @@ constexpr int MaxLevel = 4096;
 /// that should agree may differ by about 1 %.
 constexpr double Rounding = 0.011;
 constexpr double MaxMagnitude = 1e60;
-
 
 using Tokens = std::vector<std::string_view>;
 
@@ -155,7 +153,19 @@ bool isBlank(std::string_view line)
     return true;
 }
 
-enum class Section { None, MpiTime, Callsites, AggregateTime, AggregateSent, AggregateIo, TimeStats, SentStats, IoStats, Skipped, End };
+enum class Section {
+    None,
+    MpiTime,
+    Callsites,
+    AggregateTime,
+    AggregateSent,
+    AggregateIo,
+    TimeStats,
+    SentStats,
+    IoStats,
+    Skipped,
+    End
+};
 
 struct Frame {
     QString where;
@@ -215,8 +225,8 @@ struct Report {
     bool ended = false;
 };
 
-const char* const StatTitles[3] = { "Callsite Time statistics", "Callsite Message Sent statistics",
-    "Callsite I/O statistics" };
+const char* const StatTitles[3]
+    = { "Callsite Time statistics", "Callsite Message Sent statistics", "Callsite I/O statistics" };
 const char* const AggregateTitles[3] = { "Aggregate Time", "Aggregate Sent Message Size", "Aggregate I/O Size" };
 
 class Parser {
@@ -415,9 +425,8 @@ private:
             if (ok && (m_tokens.size() < 3 || m_tokens[2] != "Rank")) {
                 // A concise report: one row per site, no per-rank values.
                 m_concise = true;
-                m_report.skipped << QStringLiteral("'%1' (line %2; concise, without per-rank rows)")
-                                        .arg(m_sectionTitle)
-                                        .arg(m_line);
+                m_report.skipped
+                    << QStringLiteral("'%1' (line %2; concise, without per-rank rows)").arg(m_sectionTitle).arg(m_line);
             }
             break;
         default:
@@ -523,7 +532,8 @@ private:
         std::size_t last = m_tokens.size(); // one past the function name
         if (level == 0) {
             if (last - first < 2)
-                fail(QStringLiteral("expected 'Parent_Funct MPI_Call' after the file and line of call site %1").arg(id));
+                fail(
+                    QStringLiteral("expected 'Parent_Funct MPI_Call' after the file and line of call site %1").arg(id));
             site.call = text(m_tokens[last - 1]);
             --last;
         } else if (last - first >= 2 && !site.call.isEmpty() && text(m_tokens[last - 1]) == site.call) {
@@ -679,7 +689,8 @@ private:
             for (auto it = site.frames.rbegin(); it != site.frames.rend(); ++it)
                 parts << component(it->second, m_arrows);
             if (site.call.isEmpty())
-                throw ParseError::atLine(site.lineNo, QStringLiteral("call site %1 has no level 0 row (the MPI call)").arg(id));
+                throw ParseError::atLine(
+                    site.lineNo, QStringLiteral("call site %1 has no level 0 row (the MPI call)").arg(id));
             const QString flat = mpiName(site.call);
             parts << flat;
             const QString path = parts.join(QStringLiteral(" => "));
@@ -692,7 +703,8 @@ private:
             m_flatEvent[id] = m_builder.addEvent(flat, { QStringLiteral("MPI") });
             m_paths[id] = QString::fromStdString(names::canonical(path.toStdString()));
         }
-        if (m_report.declaredCallsites >= 0 && m_report.declaredCallsites != static_cast<qint64>(m_report.callsites.size()))
+        if (m_report.declaredCallsites >= 0
+            && m_report.declaredCallsites != static_cast<qint64>(m_report.callsites.size()))
             m_warnings << QStringLiteral("the Callsites section (line %1) announces %2 call sites but lists %3")
                               .arg(m_report.callsitesLine)
                               .arg(m_report.declaredCallsites)
@@ -743,8 +755,8 @@ private:
                 for (const StatRow& r : *rows) {
                     const auto site = m_report.callsites.find(r.site);
                     if (site == m_report.callsites.end())
-                        throw ParseError::atLine(r.line,
-                            QStringLiteral("call site %1 is not in the Callsites section").arg(r.site));
+                        throw ParseError::atLine(
+                            r.line, QStringLiteral("call site %1 is not in the Callsites section").arg(r.site));
                     if (site->second.call != r.name && mpiName(site->second.call) != mpiName(r.name))
                         names.add(QStringLiteral("line %1: '%2' for site %3 ('%4')")
                                       .arg(r.line)
@@ -797,8 +809,8 @@ private:
                 const double excl = incl - total.second;
                 if (excl < 0 && negative++ == 0)
                     firstNegative = QStringLiteral("rank %1: %2 us").arg(rank).arg(excl);
-                m_builder.addInterval(thread, app, 1, total.first, std::span<const double>(&excl, 1),
-                    std::span<const double>(&incl, 1));
+                m_builder.addInterval(
+                    thread, app, 1, total.first, std::span<const double>(&excl, 1), std::span<const double>(&incl, 1));
                 if (!agree(task->second.mpi * 1e6, total.second))
                     mpiTime.add(QStringLiteral("rank %1 (line %2): MPITime %3 s, call sites %4 s")
                                     .arg(rank)
@@ -825,8 +837,9 @@ private:
         }
         mpiTime.report(m_warnings);
         if (negative > 0)
-            m_warnings << QStringLiteral("%1 tasks have call-site times above their AppTime, so .MpiP.Application has a "
-                                         "negative exclusive time (kept; rounding of the report); first: %2")
+            m_warnings << QStringLiteral(
+                "%1 tasks have call-site times above their AppTime, so .MpiP.Application has a "
+                "negative exclusive time (kept; rounding of the report); first: %2")
                               .arg(negative)
                               .arg(firstNegative);
         // Time per call.
@@ -843,9 +856,11 @@ private:
             if (it == events.end())
                 it = events.insert(r.site, m_builder.addAtomicEvent(prefix + m_paths[r.site]));
             const double mean = r.mean * scale;
-            m_builder.addAtomic(m_thread[r.rank], it.value(), r.count, r.max * scale, r.min * scale, mean, r.count * mean * mean);
+            m_builder.addAtomic(
+                m_thread[r.rank], it.value(), r.count, r.max * scale, r.min * scale, mean, r.count * mean * mean);
             if (kind != 0 && !agree(r.sum, r.count * r.mean))
-                sums.add(QStringLiteral("line %1: Sum %2, Count x Mean %3").arg(r.line).arg(r.sum).arg(r.count * r.mean));
+                sums.add(
+                    QStringLiteral("line %1: Sum %2, Count x Mean %3").arg(r.line).arg(r.sum).arg(r.count * r.mean));
         }
         sums.report(m_warnings);
     }
@@ -865,7 +880,9 @@ private:
                 a.total += r.count * r.mean;
                 a.sum += r.sum;
             }
-            Mismatch m { QStringLiteral("'*' rows of '%1' against their rank rows").arg(QLatin1String(StatTitles[kind])) };
+            Mismatch m {
+                QStringLiteral("'*' rows of '%1' against their rank rows").arg(QLatin1String(StatTitles[kind]))
+            };
             for (const StatRow& s : m_report.stars[kind]) {
                 const auto it = bySite.find(s.site);
                 if (it == bySite.end()) {
@@ -886,7 +903,10 @@ private:
                 if (kind != 0 && !agree(s.sum, a.sum))
                     bad << QStringLiteral("Sum %1 vs %2").arg(s.sum).arg(a.sum);
                 if (!bad.isEmpty())
-                    m.add(QStringLiteral("line %1 (site %2): %3").arg(s.line).arg(s.site).arg(bad.join(QStringLiteral(", "))));
+                    m.add(QStringLiteral("line %1 (site %2): %3")
+                              .arg(s.line)
+                              .arg(s.site)
+                              .arg(bad.join(QStringLiteral(", "))));
             }
             m.report(m_warnings);
         }
@@ -926,7 +946,9 @@ private:
                     v.second += r.count * r.mean;
                 }
             }
-            Mismatch m { QStringLiteral("'%1' against the call-site statistics").arg(QLatin1String(AggregateTitles[kind])) };
+            Mismatch m {
+                QStringLiteral("'%1' against the call-site statistics").arg(QLatin1String(AggregateTitles[kind]))
+            };
             for (const AggregateRow& a : m_report.aggregates[kind]) {
                 if (!m_report.callsites.count(a.site)) {
                     m.add(QStringLiteral("line %1: site %2 is not in the Callsites section").arg(a.line).arg(a.site));
@@ -971,8 +993,7 @@ private:
 };
 
 /// Feeds the lines of a (possibly gzipped) file to `onLine`; returns the number of the last line.
-template <typename OnLine>
-qint64 forEachLine(GzipInput& input, const QString& path, Progress& progress, OnLine onLine)
+template <typename OnLine> qint64 forEachLine(GzipInput& input, const QString& path, Progress& progress, OnLine onLine)
 {
     (void)path;
     std::vector<char> buffer(ChunkSize);
@@ -992,7 +1013,8 @@ qint64 forEachLine(GzipInput& input, const QString& path, Progress& progress, On
             if (nl == std::string_view::npos) {
                 pending.append(chunk);
                 if (pending.size() > MaxLineBytes)
-                    throw ParseError::atLine(lineNo + 1, QStringLiteral("a line longer than %1 bytes").arg(MaxLineBytes));
+                    throw ParseError::atLine(
+                        lineNo + 1, QStringLiteral("a line longer than %1 bytes").arg(MaxLineBytes));
                 break;
             }
             ++lineNo;
@@ -1056,9 +1078,8 @@ TrialResult MpipReader::read(const QString& path, const ReadOptions& options, Pr
             return ReadError { path, 0, -1, openError };
         Report report;
         Parser parser(report);
-        const qint64 last = forEachLine(input, path, progress, [&](std::string_view line, qint64 number) {
-            parser.line(line, number);
-        });
+        const qint64 last = forEachLine(
+            input, path, progress, [&](std::string_view line, qint64 number) { parser.line(line, number); });
         if (input.cutShort())
             warnings << QStringLiteral("the gzip data ends early (truncated file)");
         parser.finish(last);

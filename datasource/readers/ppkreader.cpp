@@ -2,17 +2,13 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/ppkreader.h"
 
-#include "datasource/readers/gzipinput.h"
-
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/gzipinput.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QThread>
 #include <QtEndian>
-
-#include <zlib.h>
-
 #include <algorithm>
 #include <bit>
 #include <condition_variable>
@@ -24,6 +20,7 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <zlib.h>
 
 namespace parallax {
 
@@ -311,8 +308,7 @@ private:
 
     /// A u16 byte length and that many bytes of modified UTF-8 (docs/FORMATS.md 3).
     /// `what` describes the string for error messages; it is called only when something is wrong.
-    template <typename Describe>
-    QString str(const Describe& what)
+    template <typename Describe> QString str(const Describe& what)
     {
         const qint64 at = offset();
         if (available() < 2)
@@ -548,8 +544,7 @@ private:
                     .arg(headerSize));
     }
 
-    template <typename Describe>
-    ThreadKey threadKey(const Describe& which)
+    template <typename Describe> ThreadKey threadKey(const Describe& which)
     {
         if (available() < 12)
             refill(12, QStringLiteral("i32 node, context and thread ids of %1").arg(which()));

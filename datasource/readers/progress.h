@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QString>
-
 #include <atomic>
 #include <functional>
 #include <mutex>

@@ -63,7 +63,6 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QSet>
-
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -145,10 +144,12 @@ public:
             const qint64 index = i32("a reference index");
             if (index < 0 || index >= static_cast<qint64>(m_refs.size()))
                 throw ParseError::at(start,
-                    QStringLiteral("reference %1 to an object that was not read (%2 so far)").arg(index).arg(m_refs.size()));
+                    QStringLiteral("reference %1 to an object that was not read (%2 so far)")
+                        .arg(index)
+                        .arg(m_refs.size()));
             if (!m_refs[static_cast<std::size_t>(index)])
-                throw ParseError::at(start,
-                    QStringLiteral("reference %1 to an object that is still being read").arg(index));
+                throw ParseError::at(
+                    start, QStringLiteral("reference %1 to an object that is still being read").arg(index));
             return m_refs[static_cast<std::size_t>(index)];
         }
         if (type == 'R') {
@@ -227,7 +228,9 @@ public:
             const qint64 length = (type == 'z' || type == 'Z') ? u8("a string length") : i32("a string length");
             if (length < 0 || length > m_size - m_pos)
                 throw ParseError::at(start,
-                    QStringLiteral("a string of %1 bytes does not fit in the %2 bytes left").arg(length).arg(m_size - m_pos));
+                    QStringLiteral("a string of %1 bytes does not fit in the %2 bytes left")
+                        .arg(length)
+                        .arg(m_size - m_pos));
             const char* p = reinterpret_cast<const char*>(m_data + m_pos);
             const bool ascii = type == 'a' || type == 'A' || type == 'z' || type == 'Z';
             v->kind = Value::Kind::String;
@@ -246,10 +249,12 @@ public:
             // Every item takes at least one byte.
             if (count < 0 || count > m_size - m_pos)
                 throw ParseError::at(start,
-                    QStringLiteral("a container of %1 items does not fit in the %2 bytes left").arg(count).arg(m_size - m_pos));
+                    QStringLiteral("a container of %1 items does not fit in the %2 bytes left")
+                        .arg(count)
+                        .arg(m_size - m_pos));
             v->kind = type == '(' || type == ')' ? Value::Kind::Tuple
-                : type == '['                   ? Value::Kind::List
-                                                : Value::Kind::Set;
+                : type == '['                    ? Value::Kind::List
+                                                 : Value::Kind::Set;
             v->items.reserve(static_cast<std::size_t>(std::min<qint64>(count, 4096)));
             for (qint64 i = 0; i < count; ++i)
                 v->items.push_back(readObject(depth + 1));
@@ -337,8 +342,8 @@ private:
         textnumber::NumberRange range;
         const auto parsed = textnumber::parseDouble(std::string_view(p, static_cast<std::size_t>(n)), &range);
         if (!parsed || range != textnumber::NumberRange::InRange)
-            throw ParseError::at(start,
-                QStringLiteral("'%1' is not a float").arg(QString::fromLatin1(p, static_cast<qsizetype>(n))));
+            throw ParseError::at(
+                start, QStringLiteral("'%1' is not a float").arg(QString::fromLatin1(p, static_cast<qsizetype>(n))));
         m_pos += n;
         return *parsed;
     }
@@ -349,7 +354,9 @@ private:
         const qint64 digits = n < 0 ? -n : n;
         if (digits > (m_size - m_pos) / 2)
             throw ParseError::at(start,
-                QStringLiteral("a long of %1 digits does not fit in the %2 bytes left").arg(digits).arg(m_size - m_pos));
+                QStringLiteral("a long of %1 digits does not fit in the %2 bytes left")
+                    .arg(digits)
+                    .arg(m_size - m_pos));
         double value = 0;
         double scale = 1;
         for (qint64 i = 0; i < digits; ++i) {
@@ -529,7 +536,8 @@ private:
             const EventId e = m_builder.addEvent(f.name, flatGroups);
             const double excl = f.tt;
             const double incl = f.ct;
-            m_builder.addInterval(thread, e, f.nc, f.subrs, std::span<const double>(&excl, 1), std::span<const double>(&incl, 1));
+            m_builder.addInterval(
+                thread, e, f.nc, f.subrs, std::span<const double>(&excl, 1), std::span<const double>(&incl, 1));
             totalTt += f.tt;
             files.insert(f.file);
             if (f.cc != f.nc)
@@ -552,7 +560,8 @@ private:
         if (m_functions.empty())
             m_warnings << QStringLiteral("the stats dict is empty: no function was profiled");
         if (m_nonFinite > 0)
-            m_warnings << QStringLiteral("%1 values were not finite (NaN or infinite) and are stored as 0").arg(m_nonFinite);
+            m_warnings
+                << QStringLiteral("%1 values were not finite (NaN or infinite) and are stored as 0").arg(m_nonFinite);
         if (m_negative > 0)
             m_warnings << QStringLiteral("%1 values are negative (kept as written)").arg(m_negative);
         if (m_arrows > 0)
@@ -560,7 +569,8 @@ private:
                                          "not taken for call paths")
                               .arg(m_arrows);
         if (!m_duplicates.isEmpty())
-            m_warnings << QStringLiteral("%1 functions have the same event name as another one and are summed with it: %2")
+            m_warnings << QStringLiteral(
+                "%1 functions have the same event name as another one and are summed with it: %2")
                               .arg(m_duplicates.size())
                               .arg(m_duplicates.mid(0, 5).join(QStringLiteral("; ")));
         if (m_unknownCallers > 0)

@@ -63,10 +63,12 @@ TrialResult PyinstrumentReader::read(const QString& path, const ReadOptions& opt
         return *error;
     TrialBuilder builder(QFileInfo(path).fileName());
     QStringList warnings;
-    const ReadJob job { path, {}, QStringLiteral("out of memory"), {}, [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
+    const ReadJob job { path, {}, QStringLiteral("out of memory"), {},
+        [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
     return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         if (!doc.isObject())
-            throw ParseError::at(0, QStringLiteral("expected a JSON object with a \"root_frame\" (pyinstrument -r json)"));
+            throw ParseError::at(
+                0, QStringLiteral("expected a JSON object with a \"root_frame\" (pyinstrument -r json)"));
         const QJsonObject top = doc.object();
         const QJsonValue rootValue = top.value(QLatin1String("root_frame"));
         if (!rootValue.isObject())

@@ -7,7 +7,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -41,8 +40,7 @@ struct ReadError {
 };
 
 /// A value or a ReadError.
-template <typename T>
-class Result {
+template <typename T> class Result {
 public:
     Result(T value)
         : m_data(std::move(value))

@@ -27,8 +27,8 @@ public:
     int taudbDataSource(const QString& readerName) const;
 
     /// Reads a trial, with the named format or by detection. Errors name the path.
-    TrialResult read(const QString& path, const ReadOptions& options, Progress& progress,
-        const QString& format = {}) const;
+    TrialResult read(
+        const QString& path, const ReadOptions& options, Progress& progress, const QString& format = {}) const;
 
 private:
     ReaderRegistry();

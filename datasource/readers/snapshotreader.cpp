@@ -2,11 +2,10 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/snapshotreader.h"
 
-#include "datasource/readers/gzipinput.h"
-#include "datasource/readers/snapshotstream.h"
-
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/gzipinput.h"
+#include "datasource/readers/snapshotstream.h"
 #include "datasource/readers/textnumber.h"
 
 #include <QDir>
@@ -632,7 +631,8 @@ private:
             bool okInt = false;
             v[i] = s.trimmed().toInt(&okInt);
             if (!s.isNull() && (!okInt || v[i] < 0)) {
-                failAtTag(QStringLiteral("<thread %1=%2>: expected a non-negative integer").arg(fields[i], quoted(s, 60)));
+                failAtTag(
+                    QStringLiteral("<thread %1=%2>: expected a non-negative integer").arg(fields[i], quoted(s, 60)));
                 return;
             }
             all = all && okInt;
@@ -987,7 +987,8 @@ private:
                 return;
             }
             if (std::find(snapshot.metrics.begin(), snapshot.metrics.end(), temp) != snapshot.metrics.end()) {
-                failAtTag(QStringLiteral("<%1 metrics=%2> lists metric %3 twice").arg(element, quoted(list, 60)).arg(id));
+                failAtTag(
+                    QStringLiteral("<%1 metrics=%2> lists metric %3 twice").arg(element, quoted(list, 60)).arg(id));
                 return;
             }
             snapshot.metrics.push_back(temp);

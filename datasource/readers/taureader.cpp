@@ -14,7 +14,6 @@
 #include <QThread>
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -228,10 +227,7 @@ private:
     qint64 m_lineNo = 0;
 };
 
-bool isBlank(char c)
-{
-    return c == ' ' || c == '\t';
-}
+bool isBlank(char c) { return c == ' ' || c == '\t'; }
 
 /// A number field: textnumber::parseDouble (std::from_chars; out-of-range text reads as strtod
 /// reads it, +-inf or +-0).
@@ -306,10 +302,7 @@ bool parseLeadingInt(std::string_view line, long long& value, std::string_view& 
     return true;
 }
 
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
+QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString metricFromLineOne(std::string_view line)
 {
@@ -386,7 +379,9 @@ private:
 
         // Line 2: the column header with the metadata block, or (very old files) an event line.
         if (!cursor.next(line)) {
-            fail(result, 2, QStringLiteral("the file ends after line 1; expected the column header '# Name Calls Subrs Excl Incl ProfileCalls'"));
+            fail(result, 2,
+                QStringLiteral("the file ends after line 1; expected the column header '# Name Calls Subrs Excl Incl "
+                               "ProfileCalls'"));
             return;
         }
         bool haveLine = false;
@@ -395,7 +390,8 @@ private:
             constexpr std::string_view header = "# Name Calls Subrs Excl Incl ";
             if (line.substr(0, header.size()) != header) {
                 fail(result, 2,
-                    QStringLiteral("expected the column header '# Name Calls Subrs Excl Incl [SumExclSqr] ProfileCalls', found %1")
+                    QStringLiteral(
+                        "expected the column header '# Name Calls Subrs Excl Incl [SumExclSqr] ProfileCalls', found %1")
                         .arg(qs(quoteForMessage(line))));
                 return;
             }
@@ -404,7 +400,8 @@ private:
                 sumExclSqr = true;
             else if (tail.substr(0, 12) != "ProfileCalls") {
                 fail(result, 2,
-                    QStringLiteral("expected 'ProfileCalls' or 'SumExclSqr ProfileCalls' after the Incl column, found %1")
+                    QStringLiteral(
+                        "expected 'ProfileCalls' or 'SumExclSqr ProfileCalls' after the Incl column, found %1")
                         .arg(qs(quoteForMessage(tail))));
                 return;
             }
@@ -415,10 +412,12 @@ private:
                     mdStart, mdEnd == std::string_view::npos ? std::string_view::npos : mdEnd + 11 - mdStart);
                 const auto parsed = parseTauMetadata(xml);
                 if (!parsed.error.empty() || mdEnd == std::string_view::npos) {
-                    result.warnings << QStringLiteral("%1:2: metadata block is malformed at byte %2 of the line (%3); kept the %4 attributes read before it")
+                    result.warnings << QStringLiteral("%1:2: metadata block is malformed at byte %2 of the line (%3); "
+                                                      "kept the %4 attributes read before it")
                                            .arg(result.path)
                                            .arg(static_cast<qint64>(mdStart + parsed.errorOffset))
-                                           .arg(parsed.error.empty() ? QStringLiteral("no </metadata>") : qs(parsed.error))
+                                           .arg(parsed.error.empty() ? QStringLiteral("no </metadata>")
+                                                                     : qs(parsed.error))
                                            .arg(parsed.attributes.size());
                 }
                 for (const auto& attr : parsed.attributes) {
@@ -438,7 +437,8 @@ private:
         result.metricName = metric.toStdString();
 
         const int numFields = sumExclSqr ? 6 : 5;
-        const std::size_t reserve = static_cast<std::size_t>(std::min<long long>(nFunc, static_cast<long long>(text.size() / 8 + 1)));
+        const std::size_t reserve
+            = static_cast<std::size_t>(std::min<long long>(nFunc, static_cast<long long>(text.size() / 8 + 1)));
         IntervalRow& row = result.row;
         row.events.reserve(reserve);
         row.calls.reserve(reserve);
@@ -451,7 +451,8 @@ private:
         for (long long i = 0; i < nFunc; ++i) {
             if (!haveLine && !cursor.next(line)) {
                 fail(result, cursor.lineNo() + 1,
-                    QStringLiteral("the file ends after %1 of the %2 event lines announced on line 1 (truncated file, or a wrong count on line 1)")
+                    QStringLiteral("the file ends after %1 of the %2 event lines announced on line 1 (truncated file, "
+                                   "or a wrong count on line 1)")
                         .arg(i)
                         .arg(nFunc));
                 return;
@@ -464,7 +465,8 @@ private:
             for (double k = 0; k < profileCalls; ++k) {
                 if (!cursor.next(line)) {
                     fail(result, cursor.lineNo() + 1,
-                        QStringLiteral("the file ends inside the %1 per-call lines (ProfileCalls) of the event on line %2")
+                        QStringLiteral(
+                            "the file ends inside the %1 per-call lines (ProfileCalls) of the event on line %2")
                             .arg(profileCalls)
                             .arg(cursor.lineNo()));
                     return;
@@ -475,7 +477,8 @@ private:
         // "<n> aggregates", then n lines to skip.
         if (!cursor.next(line)) {
             fail(result, cursor.lineNo() + 1,
-                QStringLiteral("the file ends after the %1 event lines; expected '0 aggregates' (truncated file?)").arg(nFunc));
+                QStringLiteral("the file ends after the %1 event lines; expected '0 aggregates' (truncated file?)")
+                    .arg(nFunc));
             return;
         }
         long long nAggr = 0;
@@ -483,13 +486,15 @@ private:
         if (!parseLeadingInt(line, nAggr, word) || word.substr(0, 10) != "aggregates") {
             const bool looksLikeEvent = !line.empty() && line.front() == '"';
             fail(result, cursor.lineNo(),
-                looksLikeEvent ? QStringLiteral("expected '<n> aggregates' after the %1 event lines announced on line 1, found another event line: the count on line 1 is too small")
+                looksLikeEvent ? QStringLiteral("expected '<n> aggregates' after the %1 event lines announced on line "
+                                                "1, found another event line: the count on line 1 is too small")
                                      .arg(nFunc)
                                : QStringLiteral("expected '<n> aggregates', found %1").arg(qs(quoteForMessage(line))));
             return;
         }
         if (nAggr > 0)
-            result.warnings << QStringLiteral("%1:%2: %3 aggregate lines skipped (TAU never wrote aggregates; Parallax does not read them)")
+            result.warnings << QStringLiteral(
+                "%1:%2: %3 aggregate lines skipped (TAU never wrote aggregates; Parallax does not read them)")
                                    .arg(result.path)
                                    .arg(cursor.lineNo())
                                    .arg(nAggr);
@@ -504,7 +509,8 @@ private:
             long long nUser = 0;
             if (!parseLeadingInt(line, nUser, word) || word.substr(0, 10) != "userevents") {
                 fail(result, cursor.lineNo(),
-                    QStringLiteral("expected '<n> userevents' or the end of the file, found %1").arg(qs(quoteForMessage(line))));
+                    QStringLiteral("expected '<n> userevents' or the end of the file, found %1")
+                        .arg(qs(quoteForMessage(line))));
                 return;
             }
             if (nUser < 0) {
@@ -513,13 +519,16 @@ private:
             }
             if (!cursor.next(line) || line.substr(0, 11) != "# eventname") {
                 fail(result, cursor.lineNo(),
-                    QStringLiteral("expected the header '# eventname numevents max min mean sumsqr' after '%1 userevents'").arg(nUser));
+                    QStringLiteral(
+                        "expected the header '# eventname numevents max min mean sumsqr' after '%1 userevents'")
+                        .arg(nUser));
                 return;
             }
             for (long long k = 0; k < nUser; ++k) {
                 if (!cursor.next(line)) {
                     fail(result, cursor.lineNo() + 1,
-                        QStringLiteral("the file ends after %1 of the %2 user event lines (truncated file, or a wrong count)")
+                        QStringLiteral(
+                            "the file ends after %1 of the %2 user event lines (truncated file, or a wrong count)")
                             .arg(k)
                             .arg(nUser));
                     return;
@@ -530,7 +539,8 @@ private:
             while (cursor.next(line)) {
                 if (line.find_first_not_of(" \t") != std::string_view::npos) {
                     fail(result, cursor.lineNo(),
-                        QStringLiteral("unexpected text after the %1 user event lines: %2 (is the user event count wrong?)")
+                        QStringLiteral(
+                            "unexpected text after the %1 user event lines: %2 (is the user event count wrong?)")
                             .arg(nUser)
                             .arg(qs(quoteForMessage(line))));
                     return;
@@ -539,12 +549,15 @@ private:
         }
     }
 
-    bool parseEventLine(std::string_view line, qint64 lineNo, int numFields, long long index, long long count, FileResult& result)
+    bool parseEventLine(
+        std::string_view line, qint64 lineNo, int numFields, long long index, long long count, FileResult& result)
     {
         if (line.empty() || line.front() != '"') {
-            if (line.substr(0, 1) >= "0" && line.substr(0, 1) <= "9" && line.find("aggregates") != std::string_view::npos) {
+            if (line.substr(0, 1) >= "0" && line.substr(0, 1) <= "9"
+                && line.find("aggregates") != std::string_view::npos) {
                 fail(result, lineNo,
-                    QStringLiteral("found '%1' after %2 event lines, but line 1 announces %3: the count on line 1 is too large")
+                    QStringLiteral(
+                        "found '%1' after %2 event lines, but line 1 announces %3: the count on line 1 is too large")
                         .arg(qs(std::string(line)))
                         .arg(index)
                         .arg(count));
@@ -564,7 +577,8 @@ private:
         else
             closing = line.rfind('"');
         if (closing == 0 || closing == std::string_view::npos) {
-            fail(result, lineNo, QStringLiteral("unterminated quote in the event name: expected '\"name\" calls subrs excl incl ...'"));
+            fail(result, lineNo,
+                QStringLiteral("unterminated quote in the event name: expected '\"name\" calls subrs excl incl ...'"));
             return false;
         }
         const std::string_view raw = line.substr(1, closing - 1);
@@ -634,11 +648,13 @@ private:
         for (int k = 0; k < n; ++k) {
             if (!std::isfinite(v[k])) {
                 if (result.nonFiniteValues == 0)
-                    result.firstNonFinite = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
+                    result.firstNonFinite
+                        = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
                 ++result.nonFiniteValues;
             } else if (k < countFields && v[k] < 0) {
                 if (result.negativeCounts == 0)
-                    result.firstNegativeCount = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
+                    result.firstNegativeCount
+                        = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
                 ++result.negativeCounts;
             }
         }
@@ -671,7 +687,8 @@ private:
         for (int k = 0; k < 5; ++k) {
             if (!parseNumber(tokens[k], v[k])) {
                 fail(result, lineNo,
-                    QStringLiteral("expected a number for %1, found %2").arg(QLatin1String(fieldNames[k]), qs(quoteForMessage(tokens[k]))));
+                    QStringLiteral("expected a number for %1, found %2")
+                        .arg(QLatin1String(fieldNames[k]), qs(quoteForMessage(tokens[k]))));
                 return false;
             }
         }
@@ -716,11 +733,14 @@ std::vector<FileWork> listProfiles(const QDir& dir)
 }
 
 /// Parses all files of one metric directory in parallel.
-std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options, Progress& progress)
+std::vector<FileResult> parseFiles(
+    const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options, Progress& progress)
 {
     std::vector<FileResult> results(files.size());
     std::atomic<std::size_t> next { 0 };
-    const int workers = std::max(1, std::min<int>(options.threads > 0 ? options.threads : QThread::idealThreadCount(), static_cast<int>(files.size())));
+    const int workers = std::max(1,
+        std::min<int>(
+            options.threads > 0 ? options.threads : QThread::idealThreadCount(), static_cast<int>(files.size())));
     auto work = [&]() {
         LocalEvents events(shared.events);
         LocalEvents atomics(shared.atomics);
@@ -792,7 +812,8 @@ int TauReader::sniff(const QString& path) const
             return 100;
     // Case-sensitive (QDir matches name filters case-insensitively by default): Extra-P's scaling
     // sets have "multi_parameter/" folders of CUBE profiles, which are no TAU metric directories.
-    if (!dir.entryList({ QStringLiteral("MULTI_*") }, QDir::Dirs | QDir::NoDotAndDotDot | QDir::CaseSensitive).isEmpty())
+    if (!dir.entryList({ QStringLiteral("MULTI_*") }, QDir::Dirs | QDir::NoDotAndDotDot | QDir::CaseSensitive)
+             .isEmpty())
         return 100;
     return 1; // any directory: TAU is the directory format, and its error says what is missing
 }
@@ -804,7 +825,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     if (info.isFile()) {
         ThreadKey key;
         if (!parseProfileFileName(info.fileName(), key))
-            return ReadError { inputPath, 0, -1, QStringLiteral("not a TAU profile file: expected a name like profile.0.0.0") };
+            return ReadError { inputPath, 0, -1,
+                QStringLiteral("not a TAU profile file: expected a name like profile.0.0.0") };
         path = info.absolutePath(); // a profile file stands for its whole directory
         info = QFileInfo(path);
     }
@@ -823,17 +845,21 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         for (const QString& sub : multi) {
             auto files = listProfiles(QDir(dir.filePath(sub)));
             if (files.empty())
-                return ReadError { dir.filePath(sub), 0, -1, QStringLiteral("metric directory without profile.N.C.T files") };
+                return ReadError { dir.filePath(sub), 0, -1,
+                    QStringLiteral("metric directory without profile.N.C.T files") };
             metricDirs.push_back({ sub, std::move(files) });
         }
     }
     if (metricDirs.empty()) {
         const QStringList all = dir.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
         if (all.isEmpty())
-            return ReadError { path, 0, -1, QStringLiteral("the directory is empty; expected TAU profile files profile.N.C.T or MULTI__<metric> directories") };
+            return ReadError { path, 0, -1,
+                QStringLiteral("the directory is empty; expected TAU profile files profile.N.C.T or MULTI__<metric> "
+                               "directories") };
         QStringList shown = all.mid(0, 5);
         return ReadError { path, 0, -1,
-            QStringLiteral("no TAU profiles here: expected files named profile.N.C.T (N, C, T non-negative integers) or MULTI__<metric> directories; found %1%2")
+            QStringLiteral("no TAU profiles here: expected files named profile.N.C.T (N, C, T non-negative integers) "
+                           "or MULTI__<metric> directories; found %1%2")
                 .arg(shown.join(QStringLiteral(", ")), all.size() > 5 ? QStringLiteral(", ...") : QString()) };
     }
 
@@ -878,7 +904,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 namedBy = r.path;
             } else if (m != name) {
                 return ReadError { QFileInfo(r.path).absolutePath(), 0, -1,
-                    QStringLiteral("a mix of metrics that cannot be merged into one trial: %1 measures '%2' but %3 measures '%4'")
+                    QStringLiteral(
+                        "a mix of metrics that cannot be merged into one trial: %1 measures '%2' but %3 measures '%4'")
                         .arg(fileLabel(namedBy), name, fileLabel(r.path), m) };
             }
         }
@@ -901,7 +928,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 keys.insert(f.key);
             if (keys != first) {
                 std::vector<ThreadKey> diff;
-                std::set_symmetric_difference(first.begin(), first.end(), keys.begin(), keys.end(), std::back_inserter(diff));
+                std::set_symmetric_difference(
+                    first.begin(), first.end(), keys.begin(), keys.end(), std::back_inserter(diff));
                 const ThreadKey k = diff.front();
                 const bool inFirst = first.count(k) > 0;
                 return ReadError { path, 0, -1,
@@ -932,13 +960,15 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         warnings << QStringLiteral("skipped %1 unreadable profile file(s); the trial has the other %2 thread(s): %3")
                         .arg(reasons.size())
                         .arg(goodThreads)
-                        .arg(reasons.mid(0, 10).join(QStringLiteral("; ")) + (reasons.size() > 10 ? QStringLiteral("; ...") : QString()));
+                        .arg(reasons.mid(0, 10).join(QStringLiteral("; "))
+                            + (reasons.size() > 10 ? QStringLiteral("; ...") : QString()));
     }
 
     for (const QString& m : metricNames) {
         Metric metric;
         metric.name = m.isNull() ? QStringLiteral("Time") : m;
-        metric.unit = metric.name.toUpper().contains(QLatin1String("TIME")) ? QStringLiteral("us") : QStringLiteral("count");
+        metric.unit
+            = metric.name.toUpper().contains(QLatin1String("TIME")) ? QStringLiteral("us") : QStringLiteral("count");
         builder.addMetric(metric);
     }
 
@@ -970,7 +1000,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             continue;
         for (AtomicEventId temp : r.atomicRow.events)
             if (!atomicRemap[temp.index()].isValid())
-                atomicRemap[temp.index()] = builder.addAtomicEvent(qs(atomicEntries[temp.index()].canonical), qs(atomicEntries[temp.index()].raw));
+                atomicRemap[temp.index()] = builder.addAtomicEvent(
+                    qs(atomicEntries[temp.index()].canonical), qs(atomicEntries[temp.index()].raw));
     }
 
     // Remap and sort every row (in parallel), then merge the metric directories.
@@ -1017,7 +1048,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             if (!r.duplicateNames.empty()) {
                 ++duplicateFiles;
                 if (duplicateExamples.size() < 5)
-                    duplicateExamples << fileLabel(r.path) + QStringLiteral(" '") + qs(r.duplicateNames.front()) + QLatin1Char('\'');
+                    duplicateExamples << fileLabel(r.path) + QStringLiteral(" '") + qs(r.duplicateNames.front())
+                            + QLatin1Char('\'');
             }
             if (r.negativeValues > 0) {
                 ++negativeFiles;
@@ -1101,7 +1133,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         entries.reserve(r.metadata.size());
         for (const auto& [k, v] : r.metadata) {
             const MetadataEntry entry { poolId(k), poolId(v) };
-            auto existing = std::find_if(entries.begin(), entries.end(), [&](const MetadataEntry& e) { return e.key == entry.key; });
+            auto existing = std::find_if(
+                entries.begin(), entries.end(), [&](const MetadataEntry& e) { return e.key == entry.key; });
             if (existing != entries.end())
                 existing->value = entry.value;
             else
@@ -1113,11 +1146,14 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     }
 
     if (duplicateFiles > 0)
-        warnings << QStringLiteral("duplicate event names were summed in %1 file(s) (excl, incl, calls, subrs), e.g. %2")
+        warnings << QStringLiteral(
+            "duplicate event names were summed in %1 file(s) (excl, incl, calls, subrs), e.g. %2")
                         .arg(duplicateFiles)
                         .arg(duplicateExamples.join(QStringLiteral(", ")));
     if (duplicateAtomicTotal > 0)
-        warnings << QStringLiteral("%1 duplicate user event records were merged (pooled count, min, max, mean, sum of squares)").arg(duplicateAtomicTotal);
+        warnings << QStringLiteral(
+            "%1 duplicate user event records were merged (pooled count, min, max, mean, sum of squares)")
+                        .arg(duplicateAtomicTotal);
     // A result of the algebra (a difference, a ratio) has negative values, negative counts, NaN
     // and infinities by design (docs/SEMANTICS.md 3): its metadata names the operation, and then they
     // are no oddity worth a warning.
@@ -1132,7 +1168,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 }
     }
     if (negativeTotal > 0 && !algebraResult)
-        warnings << QStringLiteral("%1 negative exclusive or inclusive value(s) in %2 file(s), kept as they are (first: %3)")
+        warnings << QStringLiteral(
+            "%1 negative exclusive or inclusive value(s) in %2 file(s), kept as they are (first: %3)")
                         .arg(negativeTotal)
                         .arg(negativeFiles)
                         .arg(negativeExample);
@@ -1142,12 +1179,15 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                         .arg(nonFiniteFiles)
                         .arg(nonFiniteExample);
     if (negativeCountTotal > 0 && !algebraResult)
-        warnings << QStringLiteral("%1 negative count(s) (calls, subrs or numevents) in %2 file(s), kept as they are (first: %3)")
+        warnings << QStringLiteral(
+            "%1 negative count(s) (calls, subrs or numevents) in %2 file(s), kept as they are (first: %3)")
                         .arg(negativeCountTotal)
                         .arg(negativeCountFiles)
                         .arg(negativeCountExample);
     if (missingMetricCells > 0)
-        warnings << QStringLiteral("%1 (thread, event) cell(s) are missing from some metric directories; their values there are 0").arg(missingMetricCells);
+        warnings << QStringLiteral(
+            "%1 (thread, event) cell(s) are missing from some metric directories; their values there are 0")
+                        .arg(missingMetricCells);
     return finishRead(*this, ReadJob { path }, builder, warnings);
 }
 

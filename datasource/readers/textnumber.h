@@ -51,37 +51,37 @@ enum class NumberRange : std::uint8_t {
 
 namespace detail {
 
-    /// The library path: libstdc++'s std::from_chars (correctly rounded, locale-independent, no
-    /// leading '+'); out-of-range text is given strtod's answer (+-inf, +-0) in the C locale.
-    inline std::optional<double> fromChars(const char* first, const char* last, NumberRange* range)
-    {
-        double v = 0;
-        const auto result = std::from_chars(first, last, v);
-        if (result.ec == std::errc::result_out_of_range && result.ptr == last) {
-            static const locale_t cLocale = newlocale(LC_ALL_MASK, "C", locale_t(0));
-            const std::string copy(first, last);
-            char* end = nullptr;
-            v = strtod_l(copy.c_str(), &end, cLocale);
-            if (end != copy.c_str() + copy.size())
-                return std::nullopt;
-            if (range)
-                *range = std::isinf(v) ? NumberRange::Overflow : NumberRange::Underflow;
-            return v;
-        }
-        if (result.ec != std::errc() || result.ptr != last)
+/// The library path: libstdc++'s std::from_chars (correctly rounded, locale-independent, no
+/// leading '+'); out-of-range text is given strtod's answer (+-inf, +-0) in the C locale.
+inline std::optional<double> fromChars(const char* first, const char* last, NumberRange* range)
+{
+    double v = 0;
+    const auto result = std::from_chars(first, last, v);
+    if (result.ec == std::errc::result_out_of_range && result.ptr == last) {
+        static const locale_t cLocale = newlocale(LC_ALL_MASK, "C", locale_t(0));
+        const std::string copy(first, last);
+        char* end = nullptr;
+        v = strtod_l(copy.c_str(), &end, cLocale);
+        if (end != copy.c_str() + copy.size())
             return std::nullopt;
+        if (range)
+            *range = std::isinf(v) ? NumberRange::Overflow : NumberRange::Underflow;
         return v;
     }
+    if (result.ec != std::errc() || result.ptr != last)
+        return std::nullopt;
+    return v;
+}
 
-    /// Strips one leading '+' (from_chars takes none; a hand-written file may have it).
-    inline bool prepare(std::string_view text, const char*& first, const char*& last)
-    {
-        first = text.data();
-        last = first + text.size();
-        if (first != last && *first == '+')
-            ++first;
-        return first != last && *first != '+';
-    }
+/// Strips one leading '+' (from_chars takes none; a hand-written file may have it).
+inline bool prepare(std::string_view text, const char*& first, const char*& last)
+{
+    first = text.data();
+    last = first + text.size();
+    if (first != last && *first == '+')
+        ++first;
+    return first != last && *first != '+';
+}
 
 } // namespace detail
 

@@ -49,54 +49,54 @@ namespace parallax {
 
 namespace {
 
-    /// A union call tree of every component and thread, merged by path.
-    struct Trie {
-        struct Node {
-            QString name;
-            std::map<QString, std::size_t> children; // by name; ordered for a stable pre-order
-            std::size_t parent = static_cast<std::size_t>(-1);
-            std::size_t firstSeen = 0;
-        };
-        std::vector<Node> nodes;
-        std::size_t child(std::size_t parent, const QString& name)
-        {
-            auto& kids = parent == static_cast<std::size_t>(-1) ? roots : nodes[parent].children;
-            const auto it = kids.find(name);
-            if (it != kids.end())
-                return it->second;
-            const std::size_t index = nodes.size();
-            kids.emplace(name, index); // before push_back, which may move the parent's map
-            nodes.push_back({ name, {}, parent, index });
-            return index;
-        }
-        std::map<QString, std::size_t> roots;
+/// A union call tree of every component and thread, merged by path.
+struct Trie {
+    struct Node {
+        QString name;
+        std::map<QString, std::size_t> children; // by name; ordered for a stable pre-order
+        std::size_t parent = static_cast<std::size_t>(-1);
+        std::size_t firstSeen = 0;
     };
-
-    struct Record {
-        std::size_t thread;
-        std::size_t metric;
-        std::size_t node; // trie node
-        double incl, excl, calls;
-        bool hasStats;
-        double count, min, max, mean, sqr;
-    };
-
-    QString cleanPrefix(QString p)
+    std::vector<Node> nodes;
+    std::size_t child(std::size_t parent, const QString& name)
     {
-        p = p.trimmed();
-        if (p.startsWith(QLatin1String(">>>")))
-            p = p.mid(3).trimmed();
-        while (p.startsWith(QLatin1String("|_")))
-            p = p.mid(2).trimmed();
-        return p;
+        auto& kids = parent == static_cast<std::size_t>(-1) ? roots : nodes[parent].children;
+        const auto it = kids.find(name);
+        if (it != kids.end())
+            return it->second;
+        const std::size_t index = nodes.size();
+        kids.emplace(name, index); // before push_back, which may move the parent's map
+        nodes.push_back({ name, {}, parent, index });
+        return index;
     }
+    std::map<QString, std::size_t> roots;
+};
 
-    QString unitOf(const QString& repr)
-    {
-        if (repr == QLatin1String("usec") || repr == QLatin1String("us"))
-            return QStringLiteral("us");
-        return repr;
-    }
+struct Record {
+    std::size_t thread;
+    std::size_t metric;
+    std::size_t node; // trie node
+    double incl, excl, calls;
+    bool hasStats;
+    double count, min, max, mean, sqr;
+};
+
+QString cleanPrefix(QString p)
+{
+    p = p.trimmed();
+    if (p.startsWith(QLatin1String(">>>")))
+        p = p.mid(3).trimmed();
+    while (p.startsWith(QLatin1String("|_")))
+        p = p.mid(2).trimmed();
+    return p;
+}
+
+QString unitOf(const QString& repr)
+{
+    if (repr == QLatin1String("usec") || repr == QLatin1String("us"))
+        return QStringLiteral("us");
+    return repr;
+}
 
 } // namespace
 
@@ -119,12 +119,13 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
         return *error;
     TrialBuilder builder(QFileInfo(path).fileName());
     QStringList warnings;
-    const ReadJob job { path, {}, QStringLiteral("out of memory"), {}, [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
+    const ReadJob job { path, {}, QStringLiteral("out of memory"), {},
+        [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
     return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
         const QJsonValue tm = doc.object().value(QLatin1String("timemory"));
         if (!doc.isObject() || !tm.isObject())
-            throw ParseError::at(0,
-                QStringLiteral("expected a JSON object with a \"timemory\" object (timemory tree JSON)"));
+            throw ParseError::at(
+                0, QStringLiteral("expected a JSON object with a \"timemory\" object (timemory tree JSON)"));
         const QJsonObject components = tm.toObject();
         Trie trie;
         std::vector<Record> records;
@@ -223,7 +224,8 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
                                 if (inclusive)
                                     out.calls = entry.value(QLatin1String("laps")).toDouble();
                             } else if (!side.isEmpty() || inclusive) {
-                                throw ParseError::at(JsonInput::offsetOfKey(text, inclusive ? "inclusive" : "exclusive"),
+                                throw ParseError::at(
+                                    JsonInput::offsetOfKey(text, inclusive ? "inclusive" : "exclusive"),
                                     QStringLiteral("%1 (%2): expected \"%3\" with \"stats\" {sum, count, ...} or an "
                                                    "\"entry\" with repr_data")
                                         .arg(p.where, prefix.toString(),
@@ -244,7 +246,8 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
             }
         }
         if (metricNames.isEmpty())
-            throw ParseError::at(JsonInput::offsetOfKey(text, "timemory"), QStringLiteral("no component in \"timemory\""));
+            throw ParseError::at(
+                JsonInput::offsetOfKey(text, "timemory"), QStringLiteral("no component in \"timemory\""));
         if (duplicates > 0)
             warnings << QStringLiteral("%1 record(s) repeat the call path of an earlier sibling record; their values "
                                        "were summed")

@@ -5,7 +5,6 @@
 #include "datasource/model/trialbuilder.h"
 
 #include <QtConcurrent/QtConcurrentMap>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -36,24 +35,24 @@ private:
 };
 
 const char* const MpiRoutines[] = { "MPI_Allreduce()", "MPI_Send()", "MPI_Recv()", "MPI_Isend()", "MPI_Irecv()",
-    "MPI_Wait()", "MPI_Waitall()", "MPI_Bcast()", "MPI_Reduce()", "MPI_Barrier()", "MPI_Alltoall()",
-    "MPI_Alltoallv()", "MPI_Allgather()", "MPI_Gather()", "MPI_Scatter()", "MPI_Comm_rank()", "MPI_Comm_size()",
-    "MPI_Comm_split()", "MPI_Comm_dup()", "MPI_Sendrecv()", "MPI_File_open()", "MPI_File_write_at_all()",
-    "MPI_File_read_at_all()", "MPI_File_close()", "MPI_Test()", "MPI_Testall()", "MPI_Probe()", "MPI_Iprobe()",
-    "MPI_Type_commit()", "MPI_Type_free()", "MPI_Win_fence()", "MPI_Put()", "MPI_Get()", "MPI_Ibcast()",
-    "MPI_Iallreduce()", "MPI_Scan()", "MPI_Exscan()", "MPI_Init()", "MPI_Finalize()" };
+    "MPI_Wait()", "MPI_Waitall()", "MPI_Bcast()", "MPI_Reduce()", "MPI_Barrier()", "MPI_Alltoall()", "MPI_Alltoallv()",
+    "MPI_Allgather()", "MPI_Gather()", "MPI_Scatter()", "MPI_Comm_rank()", "MPI_Comm_size()", "MPI_Comm_split()",
+    "MPI_Comm_dup()", "MPI_Sendrecv()", "MPI_File_open()", "MPI_File_write_at_all()", "MPI_File_read_at_all()",
+    "MPI_File_close()", "MPI_Test()", "MPI_Testall()", "MPI_Probe()", "MPI_Iprobe()", "MPI_Type_commit()",
+    "MPI_Type_free()", "MPI_Win_fence()", "MPI_Put()", "MPI_Get()", "MPI_Ibcast()", "MPI_Iallreduce()", "MPI_Scan()",
+    "MPI_Exscan()", "MPI_Init()", "MPI_Finalize()" };
 const char* const Classes[] = { "Solver", "Mesh", "HaloExchange", "Assembler", "Preconditioner", "Timestepper",
     "Particles", "FluxCalculator", "EquationOfState", "LinearSystem", "Checkpoint", "Diagnostics" };
-const char* const Methods[] = { "assemble", "solve", "apply", "update", "compute", "exchange", "refine",
-    "interpolate", "integrate", "project", "reduce", "pack", "unpack", "advance", "evaluate", "write" };
-const char* const Arguments[] = { "(int)", "(double, int)", "(const Vector &)", "()", "(double *, int)",
-    "(const Field &, double)" };
-const char* const FortranRoutines[] = { "FLUX_X", "FLUX_Y", "FLUX_Z", "RHSF", "INTEGRATE", "GETRATES",
-    "TRANSPORT", "BOUNDARY", "SMOOTH", "RESTRICT", "PROLONG" };
-const char* const UserEventNames[] = { "Message size for all-reduce", "Message size sent to all nodes",
-    "Message size for broadcast", "Bytes Read", "Bytes Written", "Memory Footprint (VmRSS) (KB)",
-    "Heap Memory Used (KB) at exit", "Message size received from all nodes", "Message size for reduce",
-    "MPI-IO Bytes Written" };
+const char* const Methods[] = { "assemble", "solve", "apply", "update", "compute", "exchange", "refine", "interpolate",
+    "integrate", "project", "reduce", "pack", "unpack", "advance", "evaluate", "write" };
+const char* const Arguments[]
+    = { "(int)", "(double, int)", "(const Vector &)", "()", "(double *, int)", "(const Field &, double)" };
+const char* const FortranRoutines[] = { "FLUX_X", "FLUX_Y", "FLUX_Z", "RHSF", "INTEGRATE", "GETRATES", "TRANSPORT",
+    "BOUNDARY", "SMOOTH", "RESTRICT", "PROLONG" };
+const char* const UserEventNames[]
+    = { "Message size for all-reduce", "Message size sent to all nodes", "Message size for broadcast", "Bytes Read",
+          "Bytes Written", "Memory Footprint (VmRSS) (KB)", "Heap Memory Used (KB) at exit",
+          "Message size received from all nodes", "Message size for reduce", "MPI-IO Bytes Written" };
 
 QString flatName(int i, Random& rng)
 {
@@ -106,11 +105,11 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
     Random rng(o.seed);
 
     TrialBuilder builder(QStringLiteral("synth-%1x%2").arg(nThreads).arg(nEvents));
-    const char* const metricNames[] = { "TIME", "PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_FP_OPS", "PAPI_L1_DCM",
-        "PAPI_L2_TCM", "PAPI_BR_MSP" };
+    const char* const metricNames[]
+        = { "TIME", "PAPI_TOT_CYC", "PAPI_TOT_INS", "PAPI_FP_OPS", "PAPI_L1_DCM", "PAPI_L2_TCM", "PAPI_BR_MSP" };
     for (int m = 0; m < nMetrics; ++m) {
         const QString name = m < static_cast<int>(std::size(metricNames)) ? QString::fromLatin1(metricNames[m])
-                                                                         : QStringLiteral("PAPI_NATIVE_%1").arg(m);
+                                                                          : QStringLiteral("PAPI_NATIVE_%1").arg(m);
         Metric metric;
         metric.name = name;
         metric.unit = m == 0 ? QStringLiteral("us") : QStringLiteral("count");
@@ -133,7 +132,8 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         const int maxLevel = std::max(1, (depth > 0 ? depth : 3) - 1);
         for (int tries = 0; tries < 4; ++tries) {
             const int cand = rng.below(i);
-            if (level[static_cast<std::size_t>(cand)] <= maxLevel && !names[static_cast<std::size_t>(cand)].startsWith(QLatin1String("MPI_"))) {
+            if (level[static_cast<std::size_t>(cand)] <= maxLevel
+                && !names[static_cast<std::size_t>(cand)].startsWith(QLatin1String("MPI_"))) {
                 p = cand;
                 break;
             }
@@ -172,7 +172,7 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
     std::vector<AtomicEventId> userIds;
     for (int u = 0; u < nUser; ++u) {
         QString name = u < static_cast<int>(std::size(UserEventNames)) ? QString::fromLatin1(UserEventNames[u])
-                                                                      : QStringLiteral("User counter %1").arg(u);
+                                                                       : QStringLiteral("User counter %1").arg(u);
         if (u % 3 == 2 && nEvents > 1)
             name += QStringLiteral(" : .TAU application => ") + names[1];
         userIds.push_back(builder.addAtomicEvent(name));
@@ -195,7 +195,8 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         std::vector<double> excl(static_cast<std::size_t>(nEvents)), incl(static_cast<std::size_t>(nEvents)),
             calls(static_cast<std::size_t>(nEvents)), subrs(static_cast<std::size_t>(nEvents), 0.0);
         for (int i = 0; i < nEvents; ++i) {
-            excl[static_cast<std::size_t>(i)] = std::floor(baseExcl[static_cast<std::size_t>(i)] * imbalance * (0.9 + 0.2 * r.uniform()));
+            excl[static_cast<std::size_t>(i)]
+                = std::floor(baseExcl[static_cast<std::size_t>(i)] * imbalance * (0.9 + 0.2 * r.uniform()));
             calls[static_cast<std::size_t>(i)] = baseCalls[static_cast<std::size_t>(i)];
         }
         incl = excl;
@@ -223,7 +224,8 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         for (int m = 0; m < nMetrics; ++m) {
             const double f = metricFactor[static_cast<std::size_t>(m)];
             for (std::size_t k = 0; k < n; ++k) {
-                const int i = k < static_cast<std::size_t>(nEvents) ? static_cast<int>(k) : static_cast<int>(k) - nEvents + 1;
+                const int i
+                    = k < static_cast<std::size_t>(nEvents) ? static_cast<int>(k) : static_cast<int>(k) - nEvents + 1;
                 row.excl[static_cast<std::size_t>(m) * n + k] = std::floor(excl[static_cast<std::size_t>(i)] * f);
                 row.incl[static_cast<std::size_t>(m) * n + k] = std::floor(incl[static_cast<std::size_t>(i)] * f);
             }
@@ -249,7 +251,8 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         const ThreadKey& key = { t / std::max(1, o.threadsPerNode), 0, t % std::max(1, o.threadsPerNode) };
         const ThreadIndex ti = threads[static_cast<std::size_t>(t)];
         const qint64 start = 1700000000000000LL + static_cast<qint64>(key.node) * 37;
-        builder.addThreadMetadata(ti, QStringLiteral("Hostname"), QStringLiteral("nid%1").arg(key.node / 64, 5, 10, QLatin1Char('0')));
+        builder.addThreadMetadata(
+            ti, QStringLiteral("Hostname"), QStringLiteral("nid%1").arg(key.node / 64, 5, 10, QLatin1Char('0')));
         builder.addThreadMetadata(ti, QStringLiteral("pid"), QString::number(40000 + key.node));
         builder.addThreadMetadata(ti, QStringLiteral("tid"), QString::number(40000 + key.node + key.thread));
         builder.addThreadMetadata(ti, QStringLiteral("Starting Timestamp"), QString::number(start));
@@ -265,7 +268,8 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
     builder.addMetadata(QStringLiteral("TAU_CALLPATH"), depth > 0 ? QStringLiteral("on") : QStringLiteral("off"));
     builder.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QString::number(depth > 0 ? depth : 2));
     builder.addMetadata(QStringLiteral("Synthesized by"),
-        QStringLiteral("parallax-cli synth --threads %1 --events %2 --callpath-depth %3 --metrics %4 --user-events %5 --seed %6")
+        QStringLiteral(
+            "parallax-cli synth --threads %1 --events %2 --callpath-depth %3 --metrics %4 --user-events %5 --seed %6")
             .arg(nThreads)
             .arg(nEvents)
             .arg(depth)

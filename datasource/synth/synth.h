@@ -5,7 +5,6 @@
 #include "datasource/model/trial.h"
 
 #include <QString>
-
 #include <cstdint>
 #include <memory>
 

@@ -52,316 +52,316 @@ namespace parallax {
 
 namespace {
 
-    constexpr std::size_t FlushSize = 1 << 20;
+constexpr std::size_t FlushSize = 1 << 20;
 
-    enum Column {
-        Kind,
-        Node,
-        Context,
-        ThreadCol,
-        Event,
-        Groups,
-        MetricCol,
-        Units,
-        Exclusive,
-        Inclusive,
-        Calls,
-        Subroutines,
-        SumExclSqr,
-        Count,
-        Max,
-        Min,
-        Mean,
-        SumSquares,
-        StdDev,
-        Name,
-        Value,
-        ColumnCount
-    };
+enum Column {
+    Kind,
+    Node,
+    Context,
+    ThreadCol,
+    Event,
+    Groups,
+    MetricCol,
+    Units,
+    Exclusive,
+    Inclusive,
+    Calls,
+    Subroutines,
+    SumExclSqr,
+    Count,
+    Max,
+    Min,
+    Mean,
+    SumSquares,
+    StdDev,
+    Name,
+    Value,
+    ColumnCount
+};
 
-    struct WriteFailure {
-        QString message;
-    };
+struct WriteFailure {
+    QString message;
+};
 
-    /// A field as CSV text: quoted when it must be.
-    std::string csvField(const QString& text)
+/// A field as CSV text: quoted when it must be.
+std::string csvField(const QString& text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    bool quote
+        = !utf8.isEmpty() && (utf8.front() == ' ' || utf8.front() == '\t' || utf8.back() == ' ' || utf8.back() == '\t');
+    for (const char c : utf8)
+        if (c == ',' || c == '"' || c == '\n' || c == '\r')
+            quote = true;
+    if (!quote)
+        return utf8.toStdString();
+    std::string out;
+    out.reserve(static_cast<std::size_t>(utf8.size()) + 2);
+    out += '"';
+    for (const char c : utf8) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+QString escapedGroup(const QString& group)
+{
+    QString out;
+    for (const QChar c : group) {
+        if (c == u'\\' || c == u'|')
+            out += u'\\';
+        out += c;
+    }
+    return out;
+}
+
+class CsvOut {
+public:
+    explicit CsvOut(QSaveFile& file)
+        : m_file(file)
     {
-        const QByteArray utf8 = text.toUtf8();
-        bool quote = !utf8.isEmpty()
-            && (utf8.front() == ' ' || utf8.front() == '\t' || utf8.back() == ' ' || utf8.back() == '\t');
-        for (const char c : utf8)
-            if (c == ',' || c == '"' || c == '\n' || c == '\r')
-                quote = true;
-        if (!quote)
-            return utf8.toStdString();
-        std::string out;
-        out.reserve(static_cast<std::size_t>(utf8.size()) + 2);
-        out += '"';
-        for (const char c : utf8) {
-            if (c == '"')
-                out += '"';
-            out += c;
-        }
-        out += '"';
-        return out;
+        m_buffer.reserve(FlushSize + 4096);
     }
 
-    QString escapedGroup(const QString& group)
+    /// Starts a row: the kind, then fields in increasing column order, then end().
+    void begin(const char* kind)
     {
-        QString out;
-        for (const QChar c : group) {
-            if (c == u'\\' || c == u'|')
-                out += u'\\';
-            out += c;
-        }
-        return out;
+        m_buffer += kind;
+        m_column = 0;
+    }
+    std::string& at(Column c)
+    {
+        for (; m_column < c; ++m_column)
+            m_buffer += ',';
+        return m_buffer;
+    }
+    void raw(const char* text) { m_buffer += text; }
+    void text(Column c, const std::string& csvText) { at(c) += csvText; }
+    void text(Column c, const QString& s) { at(c) += csvField(s); }
+    void number(Column c, double v) { textnumber::appendDouble(at(c), v); }
+    template <typename Int> void integer(Column c, Int v) { textnumber::appendInt(at(c), v); }
+    void end()
+    {
+        at(static_cast<Column>(ColumnCount - 1));
+        m_buffer += '\n';
+        if (m_buffer.size() >= FlushSize)
+            flush();
+    }
+    void flush()
+    {
+        const auto n = static_cast<qint64>(m_buffer.size());
+        if (n > 0 && m_file.write(m_buffer.data(), n) != n)
+            throw WriteFailure { QStringLiteral("write failed: %1").arg(m_file.errorString()) };
+        m_buffer.clear();
     }
 
-    class CsvOut {
-    public:
-        explicit CsvOut(QSaveFile& file)
-            : m_file(file)
-        {
-            m_buffer.reserve(FlushSize + 4096);
-        }
+private:
+    QSaveFile& m_file;
+    std::string m_buffer;
+    int m_column = 0;
+};
 
-        /// Starts a row: the kind, then fields in increasing column order, then end().
-        void begin(const char* kind)
-        {
-            m_buffer += kind;
-            m_column = 0;
-        }
-        std::string& at(Column c)
-        {
-            for (; m_column < c; ++m_column)
-                m_buffer += ',';
-            return m_buffer;
-        }
-        void raw(const char* text) { m_buffer += text; }
-        void text(Column c, const std::string& csvText) { at(c) += csvText; }
-        void text(Column c, const QString& s) { at(c) += csvField(s); }
-        void number(Column c, double v) { textnumber::appendDouble(at(c), v); }
-        template <typename Int> void integer(Column c, Int v) { textnumber::appendInt(at(c), v); }
-        void end()
-        {
-            at(static_cast<Column>(ColumnCount - 1));
-            m_buffer += '\n';
-            if (m_buffer.size() >= FlushSize)
-                flush();
-        }
-        void flush()
-        {
-            const auto n = static_cast<qint64>(m_buffer.size());
-            if (n > 0 && m_file.write(m_buffer.data(), n) != n)
-                throw WriteFailure { QStringLiteral("write failed: %1").arg(m_file.errorString()) };
-            m_buffer.clear();
-        }
+void threadColumns(CsvOut& out, const ThreadKey& k)
+{
+    out.integer(Node, k.node);
+    out.integer(Context, k.context);
+    out.integer(ThreadCol, k.thread);
+}
 
-    private:
-        QSaveFile& m_file;
-        std::string m_buffer;
-        int m_column = 0;
-    };
-
-    void threadColumns(CsvOut& out, const ThreadKey& k)
+class TrialCsv {
+public:
+    TrialCsv(const Trial& trial, CsvOut& out)
+        : m_trial(trial)
+        , m_out(out)
     {
-        out.integer(Node, k.node);
-        out.integer(Context, k.context);
-        out.integer(ThreadCol, k.thread);
+        for (const IntervalEvent& e : trial.events())
+            m_eventText.push_back(csvField(e.name));
+        for (const AtomicEvent& e : trial.atomicEvents())
+            m_atomicText.push_back(csvField(e.name));
+        for (const Metric& m : trial.metrics())
+            m_metricText.push_back(csvField(m.name));
     }
 
-    class TrialCsv {
-    public:
-        TrialCsv(const Trial& trial, CsvOut& out)
-            : m_trial(trial)
-            , m_out(out)
-        {
-            for (const IntervalEvent& e : trial.events())
-                m_eventText.push_back(csvField(e.name));
-            for (const AtomicEvent& e : trial.atomicEvents())
-                m_atomicText.push_back(csvField(e.name));
-            for (const Metric& m : trial.metrics())
-                m_metricText.push_back(csvField(m.name));
+    void write()
+    {
+        const Trial& trial = m_trial;
+        const StringPool& strings = trial.strings();
+        m_out.begin("trial");
+        m_out.text(Name, QStringLiteral("format"));
+        m_out.text(Value, QStringLiteral("parallax-csv 1"));
+        m_out.end();
+        m_out.begin("trial");
+        m_out.text(Name, QStringLiteral("name"));
+        m_out.text(Value, trial.name());
+        m_out.end();
+        if (trial.isDerived()) {
+            const Provenance& p = trial.provenance();
+            provenance(QStringLiteral("operation"), p.operation);
+            provenance(QStringLiteral("source"), p.source);
+            provenance(QStringLiteral("reader"), p.reader);
+            for (const QString& operand : p.operands)
+                provenance(QStringLiteral("operand"), operand);
+            for (const QString& option : p.options)
+                provenance(QStringLiteral("option"), option);
         }
-
-        void write()
-        {
-            const Trial& trial = m_trial;
-            const StringPool& strings = trial.strings();
-            m_out.begin("trial");
-            m_out.text(Name, QStringLiteral("format"));
-            m_out.text(Value, QStringLiteral("parallax-csv 1"));
+        for (const QString& warning : trial.warnings()) {
+            m_out.begin("warning");
+            m_out.text(Value, warning);
             m_out.end();
-            m_out.begin("trial");
-            m_out.text(Name, QStringLiteral("name"));
-            m_out.text(Value, trial.name());
+        }
+        for (const MetadataEntry& e : trial.metadata()) {
+            m_out.begin("metadata");
+            m_out.text(Name, strings.get(e.key));
+            m_out.text(Value, strings.get(e.value));
             m_out.end();
-            if (trial.isDerived()) {
-                const Provenance& p = trial.provenance();
-                provenance(QStringLiteral("operation"), p.operation);
-                provenance(QStringLiteral("source"), p.source);
-                provenance(QStringLiteral("reader"), p.reader);
-                for (const QString& operand : p.operands)
-                    provenance(QStringLiteral("operand"), operand);
-                for (const QString& option : p.options)
-                    provenance(QStringLiteral("option"), option);
-            }
-            for (const QString& warning : trial.warnings()) {
-                m_out.begin("warning");
-                m_out.text(Value, warning);
-                m_out.end();
-            }
-            for (const MetadataEntry& e : trial.metadata()) {
-                m_out.begin("metadata");
+        }
+        for (const Metric& m : trial.metrics()) {
+            m_out.begin("metric");
+            m_out.text(MetricCol, m.name);
+            m_out.text(Units, m.unit);
+            QStringList flags;
+            if (m.derived)
+                flags << QStringLiteral("derived");
+            if (m.higherIsBetter)
+                flags << QStringLiteral("higher-is-better");
+            m_out.text(Name, flags.join(u'|'));
+            m_out.text(Value, m.expression);
+            m_out.end();
+        }
+        for (std::size_t g = 0; g < trial.groupCount(); ++g) {
+            m_out.begin("group");
+            m_out.text(Name, trial.groupName(GroupId(g)));
+            m_out.end();
+        }
+        for (std::size_t i = 0; i < trial.eventCount(); ++i) {
+            const IntervalEvent& e = trial.event(EventId(i));
+            m_out.begin("event");
+            m_out.text(Event, m_eventText[i]);
+            QStringList groups;
+            for (const GroupId g : e.groups)
+                groups << escapedGroup(trial.groupName(g));
+            m_out.text(Groups, groups.join(u'|'));
+            if (e.rawName != e.name)
+                m_out.text(Value, e.rawName);
+            m_out.end();
+        }
+        for (std::size_t i = 0; i < trial.atomicEventCount(); ++i) {
+            const AtomicEvent& e = trial.atomicEvent(AtomicEventId(i));
+            m_out.begin("atomic-event");
+            m_out.text(Event, m_atomicText[i]);
+            if (e.rawName != e.name)
+                m_out.text(Value, e.rawName);
+            m_out.end();
+        }
+        for (std::size_t t = 0; t < trial.threadCount(); ++t) {
+            const ThreadKey& k = trial.threadKey(ThreadIndex(t));
+            m_out.begin("thread");
+            threadColumns(m_out, k);
+            m_out.end();
+            for (const MetadataEntry& e : trial.threadMetadata(ThreadIndex(t))) {
+                m_out.begin("thread-metadata");
+                threadColumns(m_out, k);
                 m_out.text(Name, strings.get(e.key));
                 m_out.text(Value, strings.get(e.value));
                 m_out.end();
             }
-            for (const Metric& m : trial.metrics()) {
-                m_out.begin("metric");
-                m_out.text(MetricCol, m.name);
-                m_out.text(Units, m.unit);
-                QStringList flags;
-                if (m.derived)
-                    flags << QStringLiteral("derived");
-                if (m.higherIsBetter)
-                    flags << QStringLiteral("higher-is-better");
-                m_out.text(Name, flags.join(u'|'));
-                m_out.text(Value, m.expression);
-                m_out.end();
-            }
-            for (std::size_t g = 0; g < trial.groupCount(); ++g) {
-                m_out.begin("group");
-                m_out.text(Name, trial.groupName(GroupId(g)));
-                m_out.end();
-            }
-            for (std::size_t i = 0; i < trial.eventCount(); ++i) {
-                const IntervalEvent& e = trial.event(EventId(i));
-                m_out.begin("event");
-                m_out.text(Event, m_eventText[i]);
-                QStringList groups;
-                for (const GroupId g : e.groups)
-                    groups << escapedGroup(trial.groupName(g));
-                m_out.text(Groups, groups.join(u'|'));
-                if (e.rawName != e.name)
-                    m_out.text(Value, e.rawName);
-                m_out.end();
-            }
-            for (std::size_t i = 0; i < trial.atomicEventCount(); ++i) {
-                const AtomicEvent& e = trial.atomicEvent(AtomicEventId(i));
-                m_out.begin("atomic-event");
-                m_out.text(Event, m_atomicText[i]);
-                if (e.rawName != e.name)
-                    m_out.text(Value, e.rawName);
-                m_out.end();
-            }
+        }
+        for (std::size_t t = 0; t < trial.threadCount(); ++t)
+            intervals("interval", &trial.threadKey(ThreadIndex(t)), trial.row(ThreadIndex(t)), nullptr);
+        for (std::size_t t = 0; t < trial.threadCount(); ++t)
+            atomics("atomic", &trial.threadKey(ThreadIndex(t)), trial.atomicRow(ThreadIndex(t)), nullptr);
+        for (const ProvidedStatistic& s : trial.providedStatistics()) {
+            m_out.begin("statistic");
+            m_out.text(Name, s.name);
+            m_out.integer(Value, s.derivedId);
+            m_out.end();
+            const std::string name = csvField(s.name);
+            intervals("statistic-interval", nullptr, s.row, &name);
+            atomics("statistic-atomic", nullptr, s.atomicRow, &name);
+        }
+        if (trial.hasTimeSeries()) {
             for (std::size_t t = 0; t < trial.threadCount(); ++t) {
                 const ThreadKey& k = trial.threadKey(ThreadIndex(t));
-                m_out.begin("thread");
-                threadColumns(m_out, k);
-                m_out.end();
-                for (const MetadataEntry& e : trial.threadMetadata(ThreadIndex(t))) {
-                    m_out.begin("thread-metadata");
+                for (const ProfileSnapshot& s : trial.timeSeries(ThreadIndex(t))) {
+                    m_out.begin("snapshot");
                     threadColumns(m_out, k);
-                    m_out.text(Name, strings.get(e.key));
-                    m_out.text(Value, strings.get(e.value));
+                    m_out.text(Name, s.name);
+                    m_out.integer(Value, s.timestamp);
                     m_out.end();
-                }
-            }
-            for (std::size_t t = 0; t < trial.threadCount(); ++t)
-                intervals("interval", &trial.threadKey(ThreadIndex(t)), trial.row(ThreadIndex(t)), nullptr);
-            for (std::size_t t = 0; t < trial.threadCount(); ++t)
-                atomics("atomic", &trial.threadKey(ThreadIndex(t)), trial.atomicRow(ThreadIndex(t)), nullptr);
-            for (const ProvidedStatistic& s : trial.providedStatistics()) {
-                m_out.begin("statistic");
-                m_out.text(Name, s.name);
-                m_out.integer(Value, s.derivedId);
-                m_out.end();
-                const std::string name = csvField(s.name);
-                intervals("statistic-interval", nullptr, s.row, &name);
-                atomics("statistic-atomic", nullptr, s.atomicRow, &name);
-            }
-            if (trial.hasTimeSeries()) {
-                for (std::size_t t = 0; t < trial.threadCount(); ++t) {
-                    const ThreadKey& k = trial.threadKey(ThreadIndex(t));
-                    for (const ProfileSnapshot& s : trial.timeSeries(ThreadIndex(t))) {
-                        m_out.begin("snapshot");
-                        threadColumns(m_out, k);
-                        m_out.text(Name, s.name);
-                        m_out.integer(Value, s.timestamp);
-                        m_out.end();
-                        intervals("snapshot-interval", &k, s.row, nullptr);
-                        atomics("snapshot-atomic", &k, s.atomicRow, nullptr);
-                    }
-                }
-            }
-            m_out.flush();
-        }
-
-    private:
-        void provenance(const QString& name, const QString& value)
-        {
-            m_out.begin("provenance");
-            m_out.text(Name, name);
-            m_out.text(Value, value);
-            m_out.end();
-        }
-
-        void intervals(const char* kind, const ThreadKey* key, const IntervalRow& row, const std::string* name)
-        {
-            const std::size_t metrics = m_trial.metricCount();
-            const std::size_t n = row.size();
-            const bool sqr = !row.exclSqr.empty();
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t e = row.events[i].index();
-                for (std::size_t m = 0; m < std::max<std::size_t>(metrics, 1); ++m) {
-                    m_out.begin(kind);
-                    if (key)
-                        threadColumns(m_out, *key);
-                    m_out.text(Event, m_eventText[e]);
-                    if (metrics > 0) {
-                        m_out.text(MetricCol, m_metricText[m]);
-                        m_out.number(Exclusive, row.excl[m * n + i]);
-                        m_out.number(Inclusive, row.incl[m * n + i]);
-                    }
-                    m_out.number(Calls, row.calls[i]);
-                    m_out.number(Subroutines, row.subrs[i]);
-                    if (sqr && metrics > 0)
-                        m_out.number(SumExclSqr, row.exclSqr[m * n + i]);
-                    if (name)
-                        m_out.text(Name, *name);
-                    m_out.end();
+                    intervals("snapshot-interval", &k, s.row, nullptr);
+                    atomics("snapshot-atomic", &k, s.atomicRow, nullptr);
                 }
             }
         }
+        m_out.flush();
+    }
 
-        void atomics(const char* kind, const ThreadKey* key, const AtomicRow& row, const std::string* name)
-        {
-            const bool sd = row.stdDev.size() == row.size() && row.size() > 0;
-            for (std::size_t i = 0; i < row.size(); ++i) {
+private:
+    void provenance(const QString& name, const QString& value)
+    {
+        m_out.begin("provenance");
+        m_out.text(Name, name);
+        m_out.text(Value, value);
+        m_out.end();
+    }
+
+    void intervals(const char* kind, const ThreadKey* key, const IntervalRow& row, const std::string* name)
+    {
+        const std::size_t metrics = m_trial.metricCount();
+        const std::size_t n = row.size();
+        const bool sqr = !row.exclSqr.empty();
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t e = row.events[i].index();
+            for (std::size_t m = 0; m < std::max<std::size_t>(metrics, 1); ++m) {
                 m_out.begin(kind);
                 if (key)
                     threadColumns(m_out, *key);
-                m_out.text(Event, m_atomicText[row.events[i].index()]);
-                m_out.number(Count, row.count[i]);
-                m_out.number(Max, row.max[i]);
-                m_out.number(Min, row.min[i]);
-                m_out.number(Mean, row.mean[i]);
-                m_out.number(SumSquares, row.sumSquares[i]);
-                if (sd)
-                    m_out.number(StdDev, row.stdDev[i]);
+                m_out.text(Event, m_eventText[e]);
+                if (metrics > 0) {
+                    m_out.text(MetricCol, m_metricText[m]);
+                    m_out.number(Exclusive, row.excl[m * n + i]);
+                    m_out.number(Inclusive, row.incl[m * n + i]);
+                }
+                m_out.number(Calls, row.calls[i]);
+                m_out.number(Subroutines, row.subrs[i]);
+                if (sqr && metrics > 0)
+                    m_out.number(SumExclSqr, row.exclSqr[m * n + i]);
                 if (name)
                     m_out.text(Name, *name);
                 m_out.end();
             }
         }
+    }
 
-        const Trial& m_trial;
-        CsvOut& m_out;
-        std::vector<std::string> m_eventText;
-        std::vector<std::string> m_atomicText;
-        std::vector<std::string> m_metricText;
-    };
+    void atomics(const char* kind, const ThreadKey* key, const AtomicRow& row, const std::string* name)
+    {
+        const bool sd = row.stdDev.size() == row.size() && row.size() > 0;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            m_out.begin(kind);
+            if (key)
+                threadColumns(m_out, *key);
+            m_out.text(Event, m_atomicText[row.events[i].index()]);
+            m_out.number(Count, row.count[i]);
+            m_out.number(Max, row.max[i]);
+            m_out.number(Min, row.min[i]);
+            m_out.number(Mean, row.mean[i]);
+            m_out.number(SumSquares, row.sumSquares[i]);
+            if (sd)
+                m_out.number(StdDev, row.stdDev[i]);
+            if (name)
+                m_out.text(Name, *name);
+            m_out.end();
+        }
+    }
+
+    const Trial& m_trial;
+    CsvOut& m_out;
+    std::vector<std::string> m_eventText;
+    std::vector<std::string> m_atomicText;
+    std::vector<std::string> m_metricText;
+};
 
 } // namespace
 

@@ -6,14 +6,12 @@
 
 #include <QSaveFile>
 #include <QtEndian>
-
-#include <zlib.h>
-
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <zlib.h>
 
 namespace parallax {
 
@@ -47,8 +45,7 @@ public:
     /// A u16 byte length and modified UTF-8: U+0000 as C0 80, every UTF-16 unit on its own (so a
     /// non-BMP character becomes two 3-byte surrogates), as Java's writeUTF.
     /// `what` names the string in an error; it is called only then.
-    template <typename Describe>
-    void str(const QString& s, const Describe& what)
+    template <typename Describe> void str(const QString& s, const Describe& what)
     {
         std::size_t len = 0;
         for (const QChar c : s) {

@@ -8,11 +8,9 @@
 #include <QDir>
 #include <QSaveFile>
 #include <QtConcurrent/QtConcurrentMap>
-
+#include <charconv>
 #include <mutex>
 #include <numeric>
-
-#include <charconv>
 #include <string>
 
 namespace parallax {
@@ -36,10 +34,7 @@ void appendAttribute(std::string& out, const QString& key, const QString& value)
     out += "</value></attribute>";
 }
 
-std::string quotedName(const QString& name)
-{
-    return name.toStdString();
-}
+std::string quotedName(const QString& name) { return name.toStdString(); }
 
 QString writeFile(const Trial& trial, std::size_t metricIndex, ThreadIndex t, const QString& path)
 {

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The cross-experiment algebra against docs/SEMANTICS.md 4 (worked examples, identities, thread
 // policies, matching), on literal trials, generated trials and the real samples.
-#include "algebra/derivedmetric.h"
 #include "algebra/contenthash.h"
+#include "algebra/derivedmetric.h"
 #include "algebra/operations.h"
 #include "algebra/parallelfor.h"
 #include "algebra/statistics.h"
@@ -14,7 +14,6 @@
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
-#include <xxhash.h>
 #include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
@@ -22,6 +21,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <xxhash.h>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -1251,8 +1251,8 @@ private Q_SLOTS:
         const TrialP empty = TrialBuilder(QStringLiteral("empty")).build();
         QVERIFY(empty);
         const unsigned char zeros[40] = {};
-        QCOMPARE(contentHash(*empty),
-            QStringLiteral("%1").arg(XXH3_64bits(zeros, sizeof zeros), 16, 16, QLatin1Char('0')));
+        QCOMPARE(
+            contentHash(*empty), QStringLiteral("%1").arg(XXH3_64bits(zeros, sizeof zeros), 16, 16, QLatin1Char('0')));
         QCOMPARE(contentHashAlgorithm(), QStringLiteral("xxh3-64"));
 
         // A new result names its algorithm, and its operands compare under it.
@@ -1283,8 +1283,8 @@ private Q_SLOTS:
         // A result written by Parallax before the algorithm was recorded (the same diff, saved as
         // JSON by the build of commit 4def1ac): its hashes were Parallax's former mixer, and
         // they still match the same files, through the former function.
-        const TrialP old = mustLoad(
-            QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/provenance/diff-openmp-wrap-before-xxh3.json"));
+        const TrialP old
+            = mustLoad(QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/provenance/diff-openmp-wrap-before-xxh3.json"));
         QVERIFY(old);
         const Provenance& q = old->provenance();
         QCOMPARE(q.operation, QStringLiteral("diff"));
@@ -1345,9 +1345,8 @@ private Q_SLOTS:
             QVERIFY2(job.isFinished(), "a parallelFor inside a pool job did not finish (deadlock)");
             QVERIFY(job.result());
         }
-        QVERIFY2(most.load() <= poolSize, qPrintable(QStringLiteral("%1 bodies ran at once on a pool of %2")
-                                                          .arg(most.load())
-                                                          .arg(poolSize)));
+        QVERIFY2(most.load() <= poolSize,
+            qPrintable(QStringLiteral("%1 bodies ran at once on a pool of %2").arg(most.load()).arg(poolSize)));
 
         // A pool of one thread, taken by the job: the nested call runs on the job's thread alone.
         const int saved = pool->maxThreadCount();

@@ -26,16 +26,20 @@ private Q_SLOTS:
         for (int c : root.children)
             children << tree->nodes()[static_cast<std::size_t>(c)].label;
         children.sort();
-        QCOMPARE(children, (QStringList { QStringLiteral("MPI_Bcast()"), QStringLiteral("MPI_Comm_rank()"),
-                               QStringLiteral("MPI_Comm_size()"), QStringLiteral("MPI_Finalize()"),
-                               QStringLiteral("MPI_Get_processor_name()"), QStringLiteral("MPI_Init()"),
-                               QStringLiteral("MPI_Reduce()") }));
+        QCOMPARE(children,
+            (QStringList { QStringLiteral("MPI_Bcast()"), QStringLiteral("MPI_Comm_rank()"),
+                QStringLiteral("MPI_Comm_size()"), QStringLiteral("MPI_Finalize()"),
+                QStringLiteral("MPI_Get_processor_name()"), QStringLiteral("MPI_Init()"),
+                QStringLiteral("MPI_Reduce()") }));
         QVERIFY(!tree->isTruncated()); // TAU_CALLPATH_DEPTH = 100
         const int fin = tree->nodeOf(trial->findEvent(QStringLiteral(".TAU application => MPI_Finalize()")));
         QCOMPARE(tree->nodes()[static_cast<std::size_t>(fin)].children.size(), std::size_t(4));
         // Residual r = incl - excl - sum(children incl) = 0 on rank 0 (docs/SEMANTICS.md 1.4 example).
         const IntervalRow& row = trial->row(ThreadIndex(0u));
-        auto incl = [&](int node) { return row.inclusive(0, static_cast<std::size_t>(row.find(tree->nodes()[static_cast<std::size_t>(node)].event))); };
+        auto incl = [&](int node) {
+            return row.inclusive(
+                0, static_cast<std::size_t>(row.find(tree->nodes()[static_cast<std::size_t>(node)].event)));
+        };
         double children0 = 0;
         for (int c : root.children)
             children0 += incl(c);
@@ -49,7 +53,8 @@ private Q_SLOTS:
         const auto tree = CallTree::of(*trial);
         QCOMPARE(tree->nodes().size(), std::size_t(8));
         QCOMPARE(tree->roots().size(), std::size_t(1));
-        QCOMPARE(tree->nodes()[static_cast<std::size_t>(tree->roots().front())].label, QStringLiteral("main() (calls f1, f5)"));
+        QCOMPARE(tree->nodes()[static_cast<std::size_t>(tree->roots().front())].label,
+            QStringLiteral("main() (calls f1, f5)"));
         int maxDepth = 0;
         for (const auto& n : tree->nodes()) {
             maxDepth = std::max(maxDepth, n.depth);
@@ -71,9 +76,12 @@ private Q_SLOTS:
         b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
         const ThreadIndex t = b.addThread({ 0, 0, 0 });
         const double v[] = { 1 };
-        // Phase profile (docs/FORMATS.md 1.7): "Iteration 0 => IO Phase => write()"; "Iteration 0 => IO Phase" is absent.
+        // Phase profile (docs/FORMATS.md 1.7): "Iteration 0 => IO Phase => write()"; "Iteration 0 => IO Phase" is
+        // absent.
         b.addInterval(t, b.addEvent(QStringLiteral("Iteration 0"), { QStringLiteral("TAU_PHASE") }), 1, 1, v, v);
-        b.addInterval(t, b.addEvent(QStringLiteral("Iteration 0 => IO Phase => write()"), { QStringLiteral("TAU_CALLPATH") }), 1, 0, v, v);
+        b.addInterval(t,
+            b.addEvent(QStringLiteral("Iteration 0 => IO Phase => write()"), { QStringLiteral("TAU_CALLPATH") }), 1, 0,
+            v, v);
         b.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QStringLiteral("3"));
         const auto trial = b.build();
         const auto tree = CallTree::of(*trial);

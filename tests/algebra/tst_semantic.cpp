@@ -12,7 +12,6 @@
 
 #include <QRandomGenerator>
 #include <QTest>
-
 #include <cmath>
 
 using namespace parallax;
@@ -94,8 +93,9 @@ const ThreadIndex T0 { 0u };
 /// Example A's trial (cube, per-face timers present).
 TrialPtr cubeWithFaces(const QString& name, const std::vector<double>& faces, double generate = 2)
 {
-    static const char* faceNames[] = { "cost of processing face #0", "cost of processing face #1", "cost of processing face #2",
-        "cost of processing face #3", "cost of processing face #4", "cost of processing face #5" };
+    static const char* faceNames[]
+        = { "cost of processing face #0", "cost of processing face #1", "cost of processing face #2",
+              "cost of processing face #3", "cost of processing face #4", "cost of processing face #5" };
     double sum = 0;
     std::vector<Cell> cells;
     for (std::size_t i = 0; i < faces.size(); ++i) {
@@ -130,8 +130,9 @@ QByteArray a2Model(const char* policy, bool metadataWeights = false)
     QByteArray entities = R"M({"id": "pp", "kind": "stage", "name": "particle processing"})M";
     const int particles[] = { 500, 600, 700, 800, 1000, 1300 };
     for (int i = 0; i < 6; ++i) {
-        const QByteArray weight = metadataWeights ? QByteArray(R"M({"metadata": "particles.face)M") + QByteArray::number(i) + "\"}"
-                                                  : QByteArray::number(particles[i]);
+        const QByteArray weight = metadataWeights
+            ? QByteArray(R"M({"metadata": "particles.face)M") + QByteArray::number(i) + "\"}"
+            : QByteArray::number(particles[i]);
         entities += ",\n    {\"id\": \"face:" + QByteArray::number(i) + "\", \"kind\": \"face\", \"name\": \"face #"
             + QByteArray::number(i) + "\", \"parent\": \"pp\", \"attrs\": {\"particles\": " + weight + "}}";
     }
@@ -277,7 +278,8 @@ void TestSemantic::exampleA2()
 void TestSemantic::exampleB()
 {
     const TrialPtr statements = makeTrial(QStringLiteral("b"),
-        { { { "A=1;", 1, 1, -1 }, { "B=2;", 1, 2, -1 }, { "C=3;", 1, 3, -1 }, { "D=4;", 1, 4, -1 }, { "E=5;", 1, 5, -1 } } });
+        { { { "A=1;", 1, 1, -1 }, { "B=2;", 1, 2, -1 }, { "C=3;", 1, 3, -1 }, { "D=4;", 1, 4, -1 },
+            { "E=5;", 1, 5, -1 } } });
     // B1: one entity per statement (template), grouped by the attribute form.
     const Model b1 = parse(R"M({"format": "parallax-semantic-model", "version": 1, "name": "B1", "associations": [
         {"id": "stmt", "select": {"regex": "(.)=(\\d);"},
@@ -330,7 +332,8 @@ void TestSemantic::exampleC()
         { { { "main", 1, 0, 100 }, { "Pooma::blockAndEvaluate()", 1, 99.81, -1 }, { "A=B+C+D;", 1, 0.10, -1 },
               { "C=E-A+2.0*B;", 1, 0.09, -1 } },
             { { "main", 1, 0, 100 }, { "A=B+C+D;", 1, 60, -1 }, { "C=E-A+2.0*B;", 1, 38, -1 }, { "other", 1, 2, -1 } },
-            { { "main", 1, 0, 100 }, { "A=B+C+D;", 1, 58, -1 }, { "C=E-A+2.0*B;", 1, 40, -1 }, { "other", 1, 2, -1 } } });
+            { { "main", 1, 0, 100 }, { "A=B+C+D;", 1, 58, -1 }, { "C=E-A+2.0*B;", 1, 40, -1 },
+                { "other", 1, 2, -1 } } });
     const Model model = parse(R"M({"format": "parallax-semantic-model", "version": 1, "name": "POOMA",
         "entities": [{"id": "s1", "kind": "statement", "name": "A=B+C+D;"}, {"id": "s2", "kind": "statement", "name": "C=E-A+2.0*B;"}],
         "associations": [{"id": "s1", "select": {"exact": "A=B+C+D;"}, "target": "s1", "collection": "external"},
@@ -354,7 +357,8 @@ void TestSemantic::exampleC()
             all += p->own(static_cast<int>(r), ThreadIndex(t), Time);
     QCOMPARE(std::round(all * 100) / 100, 300.0);
     // On t0 alone the statements are 0.19 % of the thread.
-    const double t0 = p->percentOfTotal(s1, Time, Scope::ofThread(T0)) + p->percentOfTotal(s2, Time, Scope::ofThread(T0));
+    const double t0
+        = p->percentOfTotal(s1, Time, Scope::ofThread(T0)) + p->percentOfTotal(s2, Time, Scope::ofThread(T0));
     QCOMPARE(std::round(t0 * 100) / 100, 0.19);
     // Present on every thread where one of its events ran (all three).
     QCOMPARE(a.present, std::size_t(3));
@@ -385,8 +389,8 @@ void TestSemantic::exampleD()
     const int exec = entity(*p, "Task execution");
     const Scope node0 = Scope::ofThread(T0);
     QCOMPARE(std::round(p->roll(exec, T0, Time) * 100) / 100, 79.91);
-    const char* tasks[] = { "task:interpolateParticlesToGrid", "task:computeStressTensor", "task:interpolateToParticlesAndUpdate",
-        "task:computeInternalForce" };
+    const char* tasks[] = { "task:interpolateParticlesToGrid", "task:computeStressTensor",
+        "task:interpolateToParticlesAndUpdate", "task:computeInternalForce" };
     const double parent[] = { 37.54, 25.03, 18.77, 12.51 };
     double sum = 0;
     for (int i = 0; i < 4; ++i) {
@@ -422,7 +426,8 @@ void TestSemantic::exampleE()
     // Amortising onto r2, which also has a per-instance timer (e2), is flagged.
     bool warned = false;
     for (const Warning& w : p->warnings())
-        warned = warned || (w.association == QLatin1String("a1") && w.message.contains(QLatin1String("per-instance timers")));
+        warned = warned
+            || (w.association == QLatin1String("a1") && w.message.contains(QLatin1String("per-instance timers")));
     QVERIFY(warned);
 }
 
@@ -469,7 +474,8 @@ void TestSemantic::exampleF()
     const AlgebraResult diff = difference(*b2, *a2, options);
     QVERIFY2(diff.ok(), qPrintable(diff.error()));
     const QString error = attrError(weighted, diff.trial());
-    QVERIFY2(error.contains(QLatin1String("particles.face2")) || error.contains(QLatin1String("particles.face")), qPrintable(error));
+    QVERIFY2(error.contains(QLatin1String("particles.face2")) || error.contains(QLatin1String("particles.face")),
+        qPrintable(error));
     QVERIFY2(error.contains(QLatin1String("not linear")), qPrintable(error));
     // The linear DIRECT model maps the diff fine, and equals the semantic diff (5.5).
     const AlgebraResult faceDiff = difference(*b, *a, options);
@@ -489,34 +495,51 @@ void TestSemantic::modelFileErrors()
     };
     const QByteArray head = "{\"format\": \"parallax-semantic-model\", \"version\": 1, \"name\": \"x\",\n";
     // Unknown key, with its line and key path.
-    expectError(head + "\"entities\": [\n {\"id\": \"a\"},\n {\"id\": \"b\", \"colour\": \"red\"}\n],\n\"associations\": []}",
+    expectError(
+        head + "\"entities\": [\n {\"id\": \"a\"},\n {\"id\": \"b\", \"colour\": \"red\"}\n],\n\"associations\": []}",
         "unknown key 'colour'", 4);
     // Duplicate ids.
-    expectError(head + "\"entities\": [\n {\"id\": \"a\"},\n {\"id\": \"a\"}\n], \"associations\": []}", "duplicate entity id 'a'", 4);
+    expectError(head + "\"entities\": [\n {\"id\": \"a\"},\n {\"id\": \"a\"}\n], \"associations\": []}",
+        "duplicate entity id 'a'", 4);
     // Dangling parent.
     expectError(head + "\"entities\": [\n {\"id\": \"a\", \"parent\": \"zz\"}\n], \"associations\": []}",
         "parent 'zz', which is not declared", 3);
     // Hierarchy cycle.
-    expectError(head + "\"entities\": [{\"id\": \"a\", \"parent\": \"b\"}, {\"id\": \"b\", \"parent\": \"a\"}], \"associations\": []}",
+    expectError(head
+            + "\"entities\": [{\"id\": \"a\", \"parent\": \"b\"}, {\"id\": \"b\", \"parent\": \"a\"}], "
+              "\"associations\": []}",
         "hierarchy cycle", 0);
     // path_regex and callpath_parent in flat mode.
-    expectError(head + "\"entities\": [{\"id\": \"a\"}],\n\"associations\": [\n{\"id\": \"p\", \"select\": {\"path_regex\": \"x.*\"}, \"target\": \"a\"}]}",
+    expectError(head
+            + "\"entities\": [{\"id\": \"a\"}],\n\"associations\": [\n{\"id\": \"p\", \"select\": {\"path_regex\": "
+              "\"x.*\"}, \"target\": \"a\"}]}",
         "needs call paths", 4);
-    expectError(head + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"callpath_parent\": \"x\"}, \"target\": \"a\"}]}",
+    expectError(head
+            + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"callpath_parent\": "
+              "\"x\"}, \"target\": \"a\"}]}",
         "'callpath_parent' needs call paths", 0);
     // Invalid regex, unknown policy, unknown selector, missing target entity, WEIGHTED without attr.
-    expectError(head + "\"associations\": [{\"id\": \"p\", \"select\": {\"regex\": \"(a\"}, \"target\": {\"template\": {\"id\": \"x\"}}}]}",
+    expectError(head
+            + "\"associations\": [{\"id\": \"p\", \"select\": {\"regex\": \"(a\"}, \"target\": {\"template\": {\"id\": "
+              "\"x\"}}}]}",
         "invalid regular expression", 0);
-    expectError(head + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"exact\": \"x\"}, \"target\": \"a\", \"policy\": \"SPLIT\"}]}",
+    expectError(head
+            + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"exact\": \"x\"}, "
+              "\"target\": \"a\", \"policy\": \"SPLIT\"}]}",
         "unknown policy 'SPLIT'", 0);
-    expectError(head + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"name\": \"x\"}, \"target\": \"a\"}]}",
+    expectError(head
+            + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"name\": \"x\"}, "
+              "\"target\": \"a\"}]}",
         "unknown selector 'name'", 0);
     expectError(head + "\"associations\": [{\"id\": \"p\", \"select\": {\"exact\": \"x\"}, \"target\": \"nobody\"}]}",
         "target 'nobody' is not a declared entity", 0);
-    expectError(head + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"exact\": \"x\"}, \"target\": [\"a\"], \"policy\": \"WEIGHTED\"}]}",
+    expectError(head
+            + "\"entities\": [{\"id\": \"a\"}], \"associations\": [{\"id\": \"p\", \"select\": {\"exact\": \"x\"}, "
+              "\"target\": [\"a\"], \"policy\": \"WEIGHTED\"}]}",
         "WEIGHTED needs 'weight_attr'", 0);
     expectError(head + "\"source\": \"tree\", \"associations\": []}", "'source' must be", 2);
-    expectError("{\"format\": \"parallax-semantic-model\", \"version\": 1,\n \"associations\": [\n {\"id\": }]}", "invalid JSON", 3);
+    expectError("{\"format\": \"parallax-semantic-model\", \"version\": 1,\n \"associations\": [\n {\"id\": }]}",
+        "invalid JSON", 3);
     expectError("{\"format\": \"cube\", \"version\": 1, \"associations\": []}", "parallax-semantic-model", 1);
 }
 
@@ -530,12 +553,14 @@ void TestSemantic::modelRoundTrip()
     QCOMPARE(again.entities[1].attrs.value(QStringLiteral("particles")).number, 500.0);
     const Model weighted = parse(a2Model("WEIGHTED", true));
     QCOMPARE(toJson(parse(toJson(weighted))), toJson(weighted));
-    QCOMPARE(parse(toJson(weighted)).entities[1].attrs.value(QStringLiteral("particles")).kind, AttrValue::Kind::Metadata);
+    QCOMPARE(
+        parse(toJson(weighted)).entities[1].attrs.value(QStringLiteral("particles")).kind, AttrValue::Kind::Metadata);
 }
 
 void TestSemantic::resolutionErrorsAndWarnings()
 {
-    const TrialPtr trial = makeTrial(QStringLiteral("r"), { { { "MPI_Send()", 4, 3, -1 }, { "MPI_Recv()", 4, 5, -1 }, { "compute", 1, 10, -1 } } });
+    const TrialPtr trial = makeTrial(
+        QStringLiteral("r"), { { { "MPI_Send()", 4, 3, -1 }, { "MPI_Recv()", 4, 5, -1 }, { "compute", 1, 10, -1 } } });
     // Two associations of the same (highest) priority match one event: a configuration error
     // naming the event and both associations.
     const Model tie = parse(R"M({"format": "parallax-semantic-model", "version": 1, "name": "tie",
@@ -561,7 +586,12 @@ void TestSemantic::resolutionErrorsAndWarnings()
     QStringList warnings;
     for (const Warning& w : p->warnings())
         warnings << w.association + QLatin1String(": ") + w.message;
-    QVERIFY2(warnings.filter(QStringLiteral("all-mpi: 1 event(s) it matches are matched twice and won by a higher-priority association: 'MPI_Send()'")).size() == 1, qPrintable(warnings.join(QLatin1Char('\n'))));
+    QVERIFY2(
+        warnings.filter(QStringLiteral("all-mpi: 1 event(s) it matches are matched twice and won by a higher-priority "
+                                       "association: 'MPI_Send()'"))
+                .size()
+            == 1,
+        qPrintable(warnings.join(QLatin1Char('\n'))));
     QVERIFY2(warnings.filter(QStringLiteral("io: selector regex 'fread|fwrite' matched no event")).size() == 1,
         qPrintable(warnings.join(QLatin1Char('\n'))));
     // A template attribute that conflicts with the declared one is an error.
@@ -593,8 +623,10 @@ void TestSemantic::callPathSource()
     // main => solve => MPI_Send; main => io. Call-path source: each node's exclusive once.
     const TrialPtr trial = makeTrial(QStringLiteral("cp"),
         { { { "main", 1, 2, 40 }, { "solve", 1, 20, 30 }, { "MPI_Send()", 2, 10, -1 }, { "io", 1, 8, -1 },
-            { "main => solve", 1, 20, 30 }, { "main => solve => MPI_Send()", 2, 10, -1 }, { "main => io", 1, 8, -1 } } });
-    const Model model = parse(R"M({"format": "parallax-semantic-model", "version": 1, "name": "cp", "source": "callpath",
+            { "main => solve", 1, 20, 30 }, { "main => solve => MPI_Send()", 2, 10, -1 },
+            { "main => io", 1, 8, -1 } } });
+    const Model model
+        = parse(R"M({"format": "parallax-semantic-model", "version": 1, "name": "cp", "source": "callpath",
         "entities": [{"id": "solver"}, {"id": "comm", "parent": "solver"}, {"id": "main"}],
         "associations": [{"id": "solver", "select": {"callpath_parent": "main"}, "target": "solver"},
                          {"id": "comm", "priority": 1, "select": {"path_regex": ".* => MPI_.*"}, "target": "comm"},
@@ -629,7 +661,10 @@ void TestSemantic::conservationProperty()
         const bool paths = rng.bounded(2) == 1;
         QStringList names;
         for (int e = 0; e < events; ++e)
-            names << QStringLiteral("%1_%2").arg(QStringList { QStringLiteral("MPI"), QStringLiteral("solve"), QStringLiteral("io"), QStringLiteral("omp") }[rng.bounded(4)]).arg(e);
+            names << QStringLiteral("%1_%2")
+                         .arg(QStringList { QStringLiteral("MPI"), QStringLiteral("solve"), QStringLiteral("io"),
+                             QStringLiteral("omp") }[rng.bounded(4)])
+                         .arg(e);
         if (paths)
             for (int e = 1; e < events; ++e)
                 names << names[0] + QStringLiteral(" => ") + names[e];
@@ -638,7 +673,8 @@ void TestSemantic::conservationProperty()
             for (const QString& n : names) {
                 if (rng.bounded(5) == 0)
                     continue; // absent on this thread
-                const EventId e = b.addEvent(n, { n.contains(QLatin1String("MPI")) ? QStringLiteral("MPI") : QStringLiteral("TAU_USER") });
+                const EventId e = b.addEvent(
+                    n, { n.contains(QLatin1String("MPI")) ? QStringLiteral("MPI") : QStringLiteral("TAU_USER") });
                 const double excl[] = { rng.bounded(1000.0), rng.bounded(1e6) };
                 const double incl[] = { excl[0] + rng.bounded(100.0), excl[1] };
                 b.addInterval(ti, e, 1 + rng.bounded(50), rng.bounded(5), excl, incl);
@@ -655,7 +691,8 @@ void TestSemantic::conservationProperty()
             e.attrs.insert(QStringLiteral("w"), AttrValue::fromNumber(1 + rng.bounded(10)));
             m.entities.push_back(e);
         }
-        const QStringList prefixes { QStringLiteral("MPI"), QStringLiteral("solve"), QStringLiteral("io"), QStringLiteral("omp") };
+        const QStringList prefixes { QStringLiteral("MPI"), QStringLiteral("solve"), QStringLiteral("io"),
+            QStringLiteral("omp") };
         for (int a = 0; a < 1 + rng.bounded(8); ++a) {
             Association as;
             as.id = QStringLiteral("a%1").arg(a);
@@ -669,13 +706,14 @@ void TestSemantic::conservationProperty()
                 as.select.value = QStringLiteral("MPI");
             } else {
                 as.select.kind = SelectorKind::Exact;
-                as.select.value = names[rng.bounded(static_cast<int>(names.size()))].section(QStringLiteral(" => "), -1);
+                as.select.value
+                    = names[rng.bounded(static_cast<int>(names.size()))].section(QStringLiteral(" => "), -1);
             }
             compileSelector(as.select);
             const int policy = rng.bounded(5);
             if (policy == 4 && kind == 0) {
-                as.target.entityTemplate = EntityTemplate { QStringLiteral("t:{1}"), QStringLiteral("gen"), QStringLiteral("{0}"),
-                    m.entities.front().id, { { QStringLiteral("n"), QStringLiteral("{1}") } } };
+                as.target.entityTemplate = EntityTemplate { QStringLiteral("t:{1}"), QStringLiteral("gen"),
+                    QStringLiteral("{0}"), m.entities.front().id, { { QStringLiteral("n"), QStringLiteral("{1}") } } };
                 as.policy = Policy::Direct;
             } else {
                 const int k = policy == 0 ? 1 : 1 + rng.bounded(entityCount);
@@ -696,7 +734,8 @@ void TestSemantic::conservationProperty()
         const auto error = validateModel(m);
         QVERIFY2(!error, error ? qPrintable(error->toString()) : "");
         const ProfilePtr p = attr(m, trial);
-        QVERIFY2(p->conservationError() < 1e-12, qPrintable(QStringLiteral("round %1: %2").arg(round).arg(p->conservationError())));
+        QVERIFY2(p->conservationError() < 1e-12,
+            qPrintable(QStringLiteral("round %1: %2").arg(round).arg(p->conservationError())));
         for (int e : [&] {
                  std::vector<int> all;
                  for (EventId id : p->sourceEvents())
@@ -748,13 +787,16 @@ void TestSemantic::linearityWithAlgebra()
     QVERIFY2(m.ok(), qPrintable(m.error()));
     const ProfilePtr pm = attr(model, m.trial());
     for (const ResolvedEntity& e : pd->entities()) {
-        const int rd = pd->findEntity(e.id), ra = pa->findEntity(e.id), rb = pb->findEntity(e.id), rm = pm->findEntity(e.id);
+        const int rd = pd->findEntity(e.id), ra = pa->findEntity(e.id), rb = pb->findEntity(e.id),
+                  rm = pm->findEntity(e.id);
         for (std::size_t t = 0; t < 2; ++t) {
             const ThreadIndex ti(t);
             const double va = ra >= 0 ? pa->own(ra, ti, Time) : 0, vb = rb >= 0 ? pb->own(rb, ti, Time) : 0;
             QVERIFY2(std::abs(pd->own(rd, ti, Time) - (va - vb)) < 1e-9, qPrintable(e.id));
             QVERIFY2(std::abs(pm->own(rm, ti, Time) - (va + vb) / 2) < 1e-9, qPrintable(e.id));
-            QVERIFY2(std::abs(pd->calls(rd, ti) - ((ra >= 0 ? pa->calls(ra, ti) : 0) - (rb >= 0 ? pb->calls(rb, ti) : 0))) < 1e-9,
+            QVERIFY2(
+                std::abs(pd->calls(rd, ti) - ((ra >= 0 ? pa->calls(ra, ti) : 0) - (rb >= 0 ? pb->calls(rb, ti) : 0)))
+                    < 1e-9,
                 qPrintable(e.id));
         }
     }
@@ -768,7 +810,8 @@ namespace {
 TrialPtr readSample(const QString& relative)
 {
     Progress progress;
-    auto result = ReaderRegistry::instance().read(QStringLiteral(PARALLAX_DATA_DIR "/") + relative, ReadOptions {}, progress);
+    auto result
+        = ReaderRegistry::instance().read(QStringLiteral(PARALLAX_DATA_DIR "/") + relative, ReadOptions {}, progress);
     if (!result)
         qFatal("%s", qPrintable(result.error().toString()));
     return result.value();
@@ -809,7 +852,8 @@ void TestSemantic::builtinParameter()
     checkConservation(*p);
     int dgemm = -1;
     for (std::size_t r = 0; r < p->entities().size(); ++r)
-        if (p->entity(static_cast<int>(r)).kind == QLatin1String("routine") && p->entity(static_cast<int>(r)).name.contains(QLatin1String("__wrap_dgemm")))
+        if (p->entity(static_cast<int>(r)).kind == QLatin1String("routine")
+            && p->entity(static_cast<int>(r)).name.contains(QLatin1String("__wrap_dgemm")))
             dgemm = static_cast<int>(r);
     QVERIFY(dgemm >= 0);
     QStringList values;
@@ -823,7 +867,9 @@ void TestSemantic::builtinParameter()
     }
     values.sort();
     QCOMPARE(values, (QStringList { QStringLiteral("100"), QStringLiteral("10000"), QStringLiteral("100000") }));
-    QCOMPARE(p->roll(p->findEntity(QStringLiteral("param:int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [size = 100]")), T0, Time), 28.0);
+    QCOMPARE(p->roll(p->findEntity(QStringLiteral("param:int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [size = 100]")),
+                 T0, Time),
+        28.0);
     // The routine = its parameter values (28 + 18 + 12); the base timer, which measured the same
     // 58 us, is kept apart so the routine is not counted twice.
     QCOMPARE(children, 58.0);
@@ -842,7 +888,10 @@ void TestSemantic::builtinPhase()
         phases += e.kind == QLatin1String("phase") ? 1 : 0;
     int inGroup = 0;
     for (std::size_t i = 0; i < trial->eventCount(); ++i)
-        inGroup += !trial->event(EventId(i)).isCallPath() && trial->eventInGroup(EventId(i), QStringLiteral("TAU_PHASE")) ? 1 : 0;
+        inGroup
+            += !trial->event(EventId(i)).isCallPath() && trial->eventInGroup(EventId(i), QStringLiteral("TAU_PHASE"))
+            ? 1
+            : 0;
     QCOMPARE(phases, inGroup);
     QCOMPARE(phases, 252);
     QCOMPARE(p->entities().size(), std::size_t(253)); // the phases and (unmapped)
@@ -850,11 +899,13 @@ void TestSemantic::builtinPhase()
     // Every phase's roll-up is its inclusive time; the top phase holds the whole run.
     const int mainPhase = p->findEntity(QStringLiteral("phase:main()"));
     QVERIFY(mainPhase >= 0);
-    const double mainIncl = trial->row(T0).inclusive(0, static_cast<std::size_t>(trial->row(T0).find(trial->findEvent(QStringLiteral("main()")))));
+    const double mainIncl = trial->row(T0).inclusive(
+        0, static_cast<std::size_t>(trial->row(T0).find(trial->findEvent(QStringLiteral("main()")))));
     QVERIFY(std::abs(p->roll(mainPhase, T0, Time) - mainIncl) < 1e-6 * mainIncl);
     QVERIFY(std::abs(p->inclusive(mainPhase, T0, Time) - mainIncl) < 1e-6 * mainIncl);
     const int it0 = p->findEntity(QStringLiteral("phase:Iteration 0"));
-    const double it0Incl = trial->row(T0).inclusive(0, static_cast<std::size_t>(trial->row(T0).find(trial->findEvent(QStringLiteral("Iteration 0")))));
+    const double it0Incl = trial->row(T0).inclusive(
+        0, static_cast<std::size_t>(trial->row(T0).find(trial->findEvent(QStringLiteral("Iteration 0")))));
     // Iteration 0's roll-up is its inclusive time minus the IO Phase inside it, which the IO Phase
     // entity holds (IO Phase is entered from every iteration, so it sits under main()).
     const EventId ioInIt0 = trial->findEvent(QStringLiteral("Iteration 0 => IO Phase"));
@@ -864,7 +915,8 @@ void TestSemantic::builtinPhase()
     QVERIFY(std::abs(p->roll(it0, T0, Time) + ioIncl - it0Incl) < 1e-6 * it0Incl);
     QVERIFY(std::abs(p->inclusive(it0, T0, Time) - it0Incl) < 1e-6 * it0Incl);
     QCOMPARE(p->entity(it0).parent, mainPhase);
-    QCOMPARE(p->entity(p->findEntity(QStringLiteral("phase:IO Phase"))).parent, mainPhase); // entered from every iteration
+    QCOMPARE(
+        p->entity(p->findEntity(QStringLiteral("phase:IO Phase"))).parent, mainPhase); // entered from every iteration
 }
 
 void TestSemantic::builtinLayer()
@@ -878,9 +930,12 @@ void TestSemantic::builtinLayer()
     QVERIFY(mpi >= 0 && io >= 0 && user >= 0);
     for (std::size_t t = 0; t < trial->threadCount(); ++t) {
         const ThreadIndex th(t);
-        const double m = flatExclusive(*trial, th, [](const QString& n) { return n.startsWith(QLatin1String("MPI_")); });
-        const double a = flatExclusive(*trial, th, [](const QString& n) { return n.startsWith(QLatin1String("ADIOS")); });
-        const double u = flatExclusive(*trial, th, [](const QString& n) { return n == QLatin1String(".TAU application"); });
+        const double m
+            = flatExclusive(*trial, th, [](const QString& n) { return n.startsWith(QLatin1String("MPI_")); });
+        const double a
+            = flatExclusive(*trial, th, [](const QString& n) { return n.startsWith(QLatin1String("ADIOS")); });
+        const double u
+            = flatExclusive(*trial, th, [](const QString& n) { return n == QLatin1String(".TAU application"); });
         QVERIFY(m > 0 && a > 0 && u > 0);
         QCOMPARE(p->roll(mpi, th, Time), m);
         QCOMPARE(p->roll(io, th, Time), a);
@@ -888,7 +943,8 @@ void TestSemantic::builtinLayer()
         QCOMPARE(p->roll(p->unmappedEntity(), th, Time), 0.0);
         // The three layers sum to the thread's total (.TAU application inclusive).
         QVERIFY(std::abs(m + a + u - p->threadTop(th, Time)) <= 1e-9 * p->threadTop(th, Time));
-        QCOMPARE(std::round(p->percentOfTotal(mpi, Time, Scope::ofThread(th)) + p->percentOfTotal(io, Time, Scope::ofThread(th))
+        QCOMPARE(std::round(p->percentOfTotal(mpi, Time, Scope::ofThread(th))
+                     + p->percentOfTotal(io, Time, Scope::ofThread(th))
                      + p->percentOfTotal(user, Time, Scope::ofThread(th))),
             100.0);
     }

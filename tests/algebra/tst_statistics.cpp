@@ -140,11 +140,14 @@ private Q_SLOTS:
         const MetricId m(0u);
         QCOMPARE(*statisticValue(*trial, *stats, open, m, ValueType::Exclusive, Statistic::MeanAll), 27118.5);
         QVERIFY(!statisticValue(*trial, *stats, open, m, ValueType::ExclusivePercent, Statistic::Min)); // not shown
-        QVERIFY(std::abs(*statisticValue(*trial, *stats, open, m, ValueType::ExclusivePercent, Statistic::Total) - 50.68) < 5e-3);
+        QVERIFY(
+            std::abs(*statisticValue(*trial, *stats, open, m, ValueType::ExclusivePercent, Statistic::Total) - 50.68)
+            < 5e-3);
         QCOMPARE(*statisticValue(*trial, *stats, open, m, ValueType::ExclusivePerCall, Statistic::Total), 27118.5);
         QCOMPARE(*statisticValue(*trial, *stats, open, m, ValueType::ExclusivePerCall, Statistic::Min), 26904.0);
         QCOMPARE(*threadValue(*trial, *stats, ThreadIndex(0u), open, m, ValueType::Exclusive), 27490.0);
-        QVERIFY(std::abs(*threadValue(*trial, *stats, ThreadIndex(0u), open, m, ValueType::ExclusivePercent) - 53.089) < 1e-3);
+        QVERIFY(std::abs(*threadValue(*trial, *stats, ThreadIndex(0u), open, m, ValueType::ExclusivePercent) - 53.089)
+            < 1e-3);
     }
 
     void realCpi()
@@ -165,12 +168,16 @@ private Q_SLOTS:
         QVERIFY(std::abs(fo.sdAll - 221.692) < 1e-3);
         const Stat& root = stats->stat(trial->findEvent(QStringLiteral(".TAU application")), m, ValueKind::Exclusive);
         QCOMPARE(root.meanAll, 426.5);
-        QCOMPARE(stats->stat(trial->findEvent(QStringLiteral(".TAU application")), m, ValueKind::Inclusive).meanAll, 53511.75);
+        QCOMPARE(stats->stat(trial->findEvent(QStringLiteral(".TAU application")), m, ValueKind::Inclusive).meanAll,
+            53511.75);
         QCOMPARE(stats->sumTopInclusive(m), 214047.0);
         QVERIFY(std::abs(stats->threadPercent(27490, ThreadIndex(0u), m) - 53.09) < 5e-3);
         QVERIFY(std::abs(stats->totalPercent(open, m, ValueKind::Exclusive) - 50.68) < 5e-3);
         QVERIFY(std::abs(100.0 * 4458 / 51781 - 8.6093) < 1e-4);
-        QVERIFY(std::abs(stats->totalPercent(trial->findEvent(QStringLiteral("MPI_Finalize()")), m, ValueKind::Exclusive) - 8.9518) < 1e-4);
+        QVERIFY(
+            std::abs(stats->totalPercent(trial->findEvent(QStringLiteral("MPI_Finalize()")), m, ValueKind::Exclusive)
+                - 8.9518)
+            < 1e-4);
     }
 
     void atomicPooled()

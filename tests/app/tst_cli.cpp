@@ -3,11 +3,11 @@
 // The parallax-cli executable as a user runs it: exit codes, JSON, messages, the help of every
 // command, option syntax (--opt=value, compacted pprof options), numbers and unknown options.
 #include "app/cli/pprofreport.h"
-#include "tests/common/testutil.h"
 #include "parallax_version.h"
+#include "tests/common/testutil.h"
 
-#include <QJsonArray>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -34,15 +34,31 @@ Run cli(const QStringList& args)
 
 /// Every command and subcommand, as typed before --help.
 const QList<QStringList> everyCommand = {
-    { QStringLiteral("pprof") }, { QStringLiteral("info") }, { QStringLiteral("synth") }, { QStringLiteral("formats") },
-    { QStringLiteral("db") }, { QStringLiteral("diff") }, { QStringLiteral("ratio") }, { QStringLiteral("mean") },
-    { QStringLiteral("min") }, { QStringLiteral("max") }, { QStringLiteral("stddev") }, { QStringLiteral("merge") },
-    { QStringLiteral("derive") }, { QStringLiteral("convert") }, { QStringLiteral("semantic") },
-    { QStringLiteral("db"), QStringLiteral("init") }, { QStringLiteral("db"), QStringLiteral("load") },
-    { QStringLiteral("db"), QStringLiteral("list") }, { QStringLiteral("db"), QStringLiteral("rename") },
-    { QStringLiteral("db"), QStringLiteral("delete") }, { QStringLiteral("db"), QStringLiteral("meta") },
-    { QStringLiteral("db"), QStringLiteral("export") }, { QStringLiteral("db"), QStringLiteral("views") },
-    { QStringLiteral("db"), QStringLiteral("semantic") }, { QStringLiteral("db"), QStringLiteral("model") },
+    { QStringLiteral("pprof") },
+    { QStringLiteral("info") },
+    { QStringLiteral("synth") },
+    { QStringLiteral("formats") },
+    { QStringLiteral("db") },
+    { QStringLiteral("diff") },
+    { QStringLiteral("ratio") },
+    { QStringLiteral("mean") },
+    { QStringLiteral("min") },
+    { QStringLiteral("max") },
+    { QStringLiteral("stddev") },
+    { QStringLiteral("merge") },
+    { QStringLiteral("derive") },
+    { QStringLiteral("convert") },
+    { QStringLiteral("semantic") },
+    { QStringLiteral("db"), QStringLiteral("init") },
+    { QStringLiteral("db"), QStringLiteral("load") },
+    { QStringLiteral("db"), QStringLiteral("list") },
+    { QStringLiteral("db"), QStringLiteral("rename") },
+    { QStringLiteral("db"), QStringLiteral("delete") },
+    { QStringLiteral("db"), QStringLiteral("meta") },
+    { QStringLiteral("db"), QStringLiteral("export") },
+    { QStringLiteral("db"), QStringLiteral("views") },
+    { QStringLiteral("db"), QStringLiteral("semantic") },
+    { QStringLiteral("db"), QStringLiteral("model") },
     { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save") },
     { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list") },
     { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show") },
@@ -252,8 +268,8 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("as trial 1 "));
         // An invalid model is refused before it is stored; the message names the file and line.
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
-            bad });
+        r = cli(
+            { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db, bad });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("bad.json:3") && r.err.contains("nowhere"), r.err.constData());
         r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
@@ -285,11 +301,16 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray profiles = QJsonDocument::fromJson(r.out).array();
         QCOMPARE(profiles.size(), 1);
-        QCOMPARE(profiles[0].toObject().value(QStringLiteral("model")).toObject().value(QStringLiteral("version")).toInt(),
+        QCOMPARE(
+            profiles[0].toObject().value(QStringLiteral("model")).toObject().value(QStringLiteral("version")).toInt(),
             1);
         QMap<QString, double> roll;
-        const QJsonArray entities
-            = profiles[0].toObject().value(QStringLiteral("profile")).toObject().value(QStringLiteral("entities")).toArray();
+        const QJsonArray entities = profiles[0]
+                                        .toObject()
+                                        .value(QStringLiteral("profile"))
+                                        .toObject()
+                                        .value(QStringLiteral("entities"))
+                                        .toArray();
         for (const QJsonValue& e : entities)
             roll.insert(e.toObject().value(QStringLiteral("id")).toString(),
                 e.toObject().value(QStringLiteral("roll")).toDouble());
@@ -326,7 +347,8 @@ private Q_SLOTS:
         const QString workflow = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
         const QString model = QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/workflow-io.json");
         // JSON: per entity, and the whole run conserved (Σ roots = Σ flat exclusive).
-        Run r = cli({ QStringLiteral("semantic"), model, workflow, QStringLiteral("--json"), QStringLiteral("--total") });
+        Run r
+            = cli({ QStringLiteral("semantic"), model, workflow, QStringLiteral("--json"), QStringLiteral("--total") });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("model")).toString(), QStringLiteral("workflow: communication and output"));
@@ -336,7 +358,8 @@ private Q_SLOTS:
         for (const QJsonValue& v : o.value(QStringLiteral("entities")).toArray())
             entities.insert(v.toObject().value(QStringLiteral("id")).toString(), v.toObject());
         QVERIFY(entities.contains(QStringLiteral("adios:close")));
-        QCOMPARE(entities.value(QStringLiteral("adios:close")).value(QStringLiteral("parent")).toString(), QStringLiteral("output"));
+        QCOMPARE(entities.value(QStringLiteral("adios:close")).value(QStringLiteral("parent")).toString(),
+            QStringLiteral("output"));
         QCOMPARE(entities.value(QStringLiteral("adios:close")).value(QStringLiteral("classification")).toString(),
             QStringLiteral("one-to-one"));
         QCOMPARE(entities.value(QStringLiteral("comm")).value(QStringLiteral("classification")).toString(),
@@ -369,7 +392,8 @@ private Q_SLOTS:
         for (const QJsonValue& v : rows)
             QCOMPARE(v.toObject().value(QStringLiteral("diff")).toDouble(), 0.0);
         // Errors: a bad model names its file and line; an unknown built-in lists the built-ins.
-        r = cli({ QStringLiteral("semantic"), QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/bad-duplicate.json"), workflow });
+        r = cli({ QStringLiteral("semantic"),
+            QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/bad-duplicate.json"), workflow });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("bad-duplicate.json:7: entities[1].id: duplicate entity id 'comm'"), r.err.constData());
         r = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:stack"), workflow });
@@ -507,8 +531,8 @@ private Q_SLOTS:
         const QByteArray out = p.readAllStandardOutput();
         QVERIFY(out.contains("f3() (sleeps 3 sec)"));
         // pprof names the prefix it reads: "$PROFILEDIR/profile".
-        const QByteArray first = QByteArray("Reading Profile files in ") + dataPath(QStringLiteral("cubelib/test/test28/profile2")).toUtf8()
-            + QByteArray("/profile.*\n");
+        const QByteArray first = QByteArray("Reading Profile files in ")
+            + dataPath(QStringLiteral("cubelib/test/test28/profile2")).toUtf8() + QByteArray("/profile.*\n");
         QVERIFY2(out.startsWith(first), out.left(200).constData());
         // pprof fails when the first node number given has no profile.N.0.0, after its first line.
         p.start(QStringLiteral(PARALLAX_CLI), { QStringLiteral("pprof"), QStringLiteral("3"), QStringLiteral("0") });
@@ -552,14 +576,14 @@ private Q_SLOTS:
         const Run db = cli({ QStringLiteral("db"), QStringLiteral("--help") });
         QCOMPARE(db.exitCode, 0);
         QCOMPARE(listedCommands(db.out),
-            QStringList({ QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"), QStringLiteral("rename"),
-                QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"), QStringLiteral("views"),
-                QStringLiteral("model"), QStringLiteral("semantic") }));
+            QStringList({ QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"),
+                QStringLiteral("rename"), QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"),
+                QStringLiteral("views"), QStringLiteral("model"), QStringLiteral("semantic") }));
         QVERIFY(db.out.contains("PGPASSWORD"));
         const Run model = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("--help") });
         QCOMPARE(listedCommands(model.out),
-            QStringList({ QStringLiteral("save"), QStringLiteral("list"), QStringLiteral("show"), QStringLiteral("attach"),
-                QStringLiteral("detach"), QStringLiteral("delete") }));
+            QStringList({ QStringLiteral("save"), QStringLiteral("list"), QStringLiteral("show"),
+                QStringLiteral("attach"), QStringLiteral("detach"), QStringLiteral("delete") }));
     }
 
     void commandHelp_data()
@@ -582,7 +606,8 @@ private Q_SLOTS:
         QCOMPARE(cli(QStringList(command) << QStringLiteral("-h")).out, r.out);
         QCOMPARE(cli(QStringList { QStringLiteral("help") } + command).out, r.out);
         // --help wins over the rest of the line, even an unknown option.
-        const Run withJunk = cli(QStringList(command) << QStringLiteral("--no-such-option") << QStringLiteral("--help"));
+        const Run withJunk
+            = cli(QStringList(command) << QStringLiteral("--no-such-option") << QStringLiteral("--help"));
         if (command.last() != QLatin1String("db") && command.last() != QLatin1String("model"))
             QCOMPARE(withJunk.out, r.out);
     }
@@ -599,15 +624,18 @@ private Q_SLOTS:
         const QStringList synthSeparate = { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("3"),
             QStringLiteral("--events"), QStringLiteral("9"), QStringLiteral("--seed"), QStringLiteral("4"),
             QStringLiteral("--metrics"), QStringLiteral("2"), tmp.filePath(QStringLiteral("a")) };
-        const QStringList synthJoined = { QStringLiteral("synth"), QStringLiteral("--threads=3"), QStringLiteral("--events=9"),
-            QStringLiteral("--seed=4"), QStringLiteral("--metrics=2"), tmp.filePath(QStringLiteral("b")) };
+        const QStringList synthJoined
+            = { QStringLiteral("synth"), QStringLiteral("--threads=3"), QStringLiteral("--events=9"),
+                  QStringLiteral("--seed=4"), QStringLiteral("--metrics=2"), tmp.filePath(QStringLiteral("b")) };
         QCOMPARE(cli(synthSeparate).exitCode, 0);
         QCOMPARE(cli(synthJoined).exitCode, 0);
         const Run a = cli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("TIME"),
             tmp.filePath(QStringLiteral("a")) });
-        const Run b = cli({ QStringLiteral("pprof"), QStringLiteral("--metric=TIME"), tmp.filePath(QStringLiteral("b")) });
+        const Run b
+            = cli({ QStringLiteral("pprof"), QStringLiteral("--metric=TIME"), tmp.filePath(QStringLiteral("b")) });
         QCOMPARE(a.exitCode, 0);
-        QVERIFY(a.out != cli({ QStringLiteral("pprof"), tmp.filePath(QStringLiteral("a")) }).out); // not the first metric
+        QVERIFY(
+            a.out != cli({ QStringLiteral("pprof"), tmp.filePath(QStringLiteral("a")) }).out); // not the first metric
         QCOMPARE(b.out, a.out);
         // Options after the operands, and -o OUT as -oOUT.
         const QString ring2 = dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
@@ -623,7 +651,9 @@ private Q_SLOTS:
             QStringLiteral("-s"), gprof });
         QCOMPARE(fixed.exitCode, 0);
         QVERIFY(fixed.out != cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof }).out);
-        QCOMPARE(cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof, QStringLiteral("--reader-option=fixnames") }).out,
+        QCOMPARE(
+            cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof, QStringLiteral("--reader-option=fixnames") })
+                .out,
             fixed.out);
     }
 
@@ -639,46 +669,59 @@ private Q_SLOTS:
         };
         row("pprof -n ten", { QStringLiteral("pprof"), QStringLiteral("-n"), QStringLiteral("ten"), cpi }, "-n: 'ten'");
         row("pprof -n5x", { QStringLiteral("pprof"), QStringLiteral("-sn5x"), cpi }, "-n: '5x'");
-        row("pprof -n -3", { QStringLiteral("pprof"), QStringLiteral("-n"), QStringLiteral("-3"), cpi }, "-n: -3 is out of range");
-        row("pprof node", { QStringLiteral("pprof"), cpi, QStringLiteral("0"), QStringLiteral("seven") }, "node number: 'seven'");
-        row("pprof --id", { QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("12x") },
+        row("pprof -n -3", { QStringLiteral("pprof"), QStringLiteral("-n"), QStringLiteral("-3"), cpi },
+            "-n: -3 is out of range");
+        row("pprof node", { QStringLiteral("pprof"), cpi, QStringLiteral("0"), QStringLiteral("seven") },
+            "node number: 'seven'");
+        row("pprof --id",
+            { QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("12x") },
             "--id: '12x'");
-        row("info --id=", { QStringLiteral("info"), QStringLiteral("--db"), db, QStringLiteral("--id=x") }, "--id: 'x'");
+        row("info --id=", { QStringLiteral("info"), QStringLiteral("--db"), db, QStringLiteral("--id=x") },
+            "--id: 'x'");
         row("synth --threads=abc",
-            { QStringLiteral("synth"), QStringLiteral("--threads=abc"), QStringLiteral("--events"), QStringLiteral("3"), out },
+            { QStringLiteral("synth"), QStringLiteral("--threads=abc"), QStringLiteral("--events"), QStringLiteral("3"),
+                out },
             "--threads: 'abc'");
         row("synth --threads 0",
-            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("0"), QStringLiteral("--events"), QStringLiteral("3"), out },
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("0"), QStringLiteral("--events"),
+                QStringLiteral("3"), out },
             "--threads: 0 is out of range");
         row("synth --events 1e3",
-            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"), QStringLiteral("1e3"), out },
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"),
+                QStringLiteral("1e3"), out },
             "--events: '1e3'");
         row("synth --seed -1",
-            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"), QStringLiteral("3"),
-                QStringLiteral("--seed"), QStringLiteral("-1"), out },
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"),
+                QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("-1"), out },
             "--seed: -1 is out of range");
         row("synth --callpath-depth 1",
-            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"), QStringLiteral("3"),
-                QStringLiteral("--callpath-depth"), QStringLiteral("1"), out },
+            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--events"),
+                QStringLiteral("3"), QStringLiteral("--callpath-depth"), QStringLiteral("1"), out },
             "--callpath-depth: 1");
-        row("diff --top", { QStringLiteral("diff"), QStringLiteral("--top"), QStringLiteral("many"), cpi, cpi }, "--top: 'many'");
+        row("diff --top", { QStringLiteral("diff"), QStringLiteral("--top"), QStringLiteral("many"), cpi, cpi },
+            "--top: 'many'");
         row("diff db:x", { QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("db:x"), cpi }, "db:x");
-        row("db list --view", { QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--view"),
-                                  QStringLiteral("v") },
+        row("db list --view",
+            { QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--view"),
+                QStringLiteral("v") },
             "--view: 'v'");
-        row("db delete --id 1.5", { QStringLiteral("db"), QStringLiteral("delete"), QStringLiteral("--db"), db,
-                                      QStringLiteral("--id"), QStringLiteral("1.5") },
+        row("db delete --id 1.5",
+            { QStringLiteral("db"), QStringLiteral("delete"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+                QStringLiteral("1.5") },
             "--id: '1.5'");
-        row("db model attach", { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("attach"), QStringLiteral("--db"), db,
-                                   QStringLiteral("abc"), QStringLiteral("m") },
+        row("db model attach",
+            { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("attach"), QStringLiteral("--db"), db,
+                QStringLiteral("abc"), QStringLiteral("m") },
             "TRIAL_ID: 'abc'");
-        row("db semantic", { QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("-4") },
+        row("db semantic",
+            { QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("-4") },
             "Unknown option '4'");
-        row("semantic --thread", { QStringLiteral("semantic"), QStringLiteral("builtin:layer"), cpi, QStringLiteral("--thread"),
-                                     QStringLiteral("0,x,0") },
+        row("semantic --thread",
+            { QStringLiteral("semantic"), QStringLiteral("builtin:layer"), cpi, QStringLiteral("--thread"),
+                QStringLiteral("0,x,0") },
             "--thread: 'x'");
-        row("semantic --thread N,C", { QStringLiteral("semantic"), QStringLiteral("builtin:layer"), cpi,
-                                         QStringLiteral("--thread=0,0") },
+        row("semantic --thread N,C",
+            { QStringLiteral("semantic"), QStringLiteral("builtin:layer"), cpi, QStringLiteral("--thread=0,0") },
             "--thread: '0,0' is not N,C,T");
     }
 
@@ -708,27 +751,37 @@ private Q_SLOTS:
         row("pprof -q", { QStringLiteral("pprof"), QStringLiteral("-sq"), cpi }, "Unknown option 'q'");
         row("pprof --bogus=1", { QStringLiteral("pprof"), QStringLiteral("--bogus=1"), cpi }, "Unknown option 'bogus'");
         row("pprof -d", { QStringLiteral("pprof"), QStringLiteral("-d"), cpi }, "-d (the dump format");
-        row("pprof -f", { QStringLiteral("pprof"), QStringLiteral("-f"), QStringLiteral("profile"), cpi }, "-f PREFIX is not supported");
+        row("pprof -f", { QStringLiteral("pprof"), QStringLiteral("-f"), QStringLiteral("profile"), cpi },
+            "-f PREFIX is not supported");
         row("info --jsn", { QStringLiteral("info"), QStringLiteral("--jsn"), cpi }, "Unknown option 'jsn'");
         row("info --format", { QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("nope"), cpi },
             "no reader named 'nope'");
-        row("mean --top", { QStringLiteral("mean"), QStringLiteral("--top"), QStringLiteral("3"), cpi }, "Unknown option 'top'");
+        row("mean --top", { QStringLiteral("mean"), QStringLiteral("--top"), QStringLiteral("3"), cpi },
+            "Unknown option 'top'");
         row("diff --absent", { QStringLiteral("diff"), QStringLiteral("--absent"), QStringLiteral("skip"), cpi, cpi },
             "Unknown option 'absent'");
         row("diff --match", { QStringLiteral("diff"), QStringLiteral("--match=fuzzy"), cpi, cpi }, "--match: 'fuzzy'");
-        row("derive --mode", { QStringLiteral("derive"), QStringLiteral("--mode"), QStringLiteral("exact"), QStringLiteral("X = 1"), cpi },
+        row("derive --mode",
+            { QStringLiteral("derive"), QStringLiteral("--mode"), QStringLiteral("exact"), QStringLiteral("X = 1"),
+                cpi },
             "--mode: 'exact'");
-        row("convert --to", { QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("xls"), cpi, QStringLiteral("x.xls") },
+        row("convert --to",
+            { QStringLiteral("convert"), QStringLiteral("--to"), QStringLiteral("xls"), cpi, QStringLiteral("x.xls") },
             "--to xls");
-        row("semantic --frob", { QStringLiteral("semantic"), QStringLiteral("--frob"), QStringLiteral("builtin:layer"), cpi },
+        row("semantic --frob",
+            { QStringLiteral("semantic"), QStringLiteral("--frob"), QStringLiteral("builtin:layer"), cpi },
             "Unknown option 'frob'");
-        row("db list --jason", { QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--jason") }, "Unknown option 'jason'");
-        row("db model list --force", { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list"), QStringLiteral("--force") },
+        row("db list --jason", { QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--jason") },
+            "Unknown option 'jason'");
+        row("db model list --force",
+            { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list"), QStringLiteral("--force") },
             "Unknown option 'force'");
         row("db frob", { QStringLiteral("db"), QStringLiteral("frob") }, "unknown command 'frob'");
-        row("missing value", { QStringLiteral("synth"), QStringLiteral("--events"), QStringLiteral("3"), QStringLiteral("--threads") },
+        row("missing value",
+            { QStringLiteral("synth"), QStringLiteral("--events"), QStringLiteral("3"), QStringLiteral("--threads") },
             "Missing value after '--threads'");
-        row("missing argument", { QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--id"), QStringLiteral("1") },
+        row("missing argument",
+            { QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--id"), QStringLiteral("1") },
             "needs --id N NAME");
     }
 
@@ -776,7 +829,8 @@ private Q_SLOTS:
         QFile plain(tmp.filePath(QStringLiteral("plain")));
         QVERIFY(plain.open(QIODevice::WriteOnly));
         plain.close();
-        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), tmp.filePath(QStringLiteral("plain/x.sqlite")) });
+        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"),
+            tmp.filePath(QStringLiteral("plain/x.sqlite")) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("x.sqlite"), r.err.constData());
         const QString db = tmp.filePath(QStringLiteral("perf.sqlite"));
@@ -830,7 +884,8 @@ private Q_SLOTS:
                 opts(Sort::Exclusive, true, all, false, false, {}) },
             { { QStringLiteral("-n10"), dir }, { QStringLiteral("-n"), QStringLiteral("10"), dir },
                 opts(Sort::Inclusive, false, 10, false, false, {}) },
-            { { QStringLiteral("-smn5"), dir }, { dir, QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("-n"), QStringLiteral("5") },
+            { { QStringLiteral("-smn5"), dir },
+                { dir, QStringLiteral("-s"), QStringLiteral("-m"), QStringLiteral("-n"), QStringLiteral("5") },
                 opts(Sort::Exclusive, true, 5, false, false, {}) },
             { { QStringLiteral("-crx"), dir, QStringLiteral("0") },
                 { QStringLiteral("-c"), QStringLiteral("-r"), QStringLiteral("-x"), dir, QStringLiteral("0") },
@@ -840,9 +895,11 @@ private Q_SLOTS:
             { { QStringLiteral("-mc"), dir, QStringLiteral("0"), QStringLiteral("1") },
                 { QStringLiteral("-m"), QStringLiteral("-c"), dir, QStringLiteral("0"), QStringLiteral("1") },
                 opts(Sort::Calls, false, all, false, false, { 0, 1 }) },
-            { { QStringLiteral("-ebn3"), dir }, { QStringLiteral("-e"), QStringLiteral("-b"), QStringLiteral("-n3"), dir },
+            { { QStringLiteral("-ebn3"), dir },
+                { QStringLiteral("-e"), QStringLiteral("-b"), QStringLiteral("-n3"), dir },
                 opts(Sort::Subroutines, false, 3, false, false, {}) },
-            { { QStringLiteral("-siv"), dir }, { QStringLiteral("-s"), QStringLiteral("-i"), QStringLiteral("-v"), dir },
+            { { QStringLiteral("-siv"), dir },
+                { QStringLiteral("-s"), QStringLiteral("-i"), QStringLiteral("-v"), dir },
                 opts(Sort::StdDev, true, all, false, false, {}) },
         };
         for (const Case& c : cases) {

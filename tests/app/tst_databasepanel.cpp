@@ -4,8 +4,8 @@
 // the Trials dock and a profile directory dropped from a file manager are uploaded through the
 // same dialog, off the GUI thread; Cancel rolls an upload back; the metadata editor saves in one
 // transaction and moves the trial in the tree; the search filters every database's tree.
-#include "datasource/synth/synth.h"
 #include "app/gui/databasepanel.h"
+#include "datasource/synth/synth.h"
 #include "perfdb/database.h"
 #include "tests/common/testutil.h"
 #include "views/userevents/trialmanagermodel.h"

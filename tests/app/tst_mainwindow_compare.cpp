@@ -3,20 +3,19 @@
 // The main window's ways into a comparison, as a user takes them: two trials open, one dragged
 // onto the other in the Trials dock opens a comparison window with the dragged one as A.
 #include "app/gui/mainwindow.h"
+#include "datasource/readers/readerregistry.h"
+#include "perfdb/database.h"
 #include "tests/common/testutil.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/semantic/semanticwindow.h"
-#include "perfdb/database.h"
-#include "datasource/readers/readerregistry.h"
-
-#include <QFile>
-#include <QTemporaryDir>
 #include "views/userevents/trialmanagermodel.h"
 
 #include <QApplication>
 #include <QDropEvent>
+#include <QFile>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -37,8 +36,8 @@ private Q_SLOTS:
             auto db = perfdb::Database::open(location);
             QVERIFY2(db, db ? "" : qPrintable(db.error().toString()));
             Progress progress;
-            auto read = ReaderRegistry::instance().read(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")),
-                ReadOptions {}, progress);
+            auto read = ReaderRegistry::instance().read(
+                dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")), ReadOptions {}, progress);
             QVERIFY(read);
             perfdb::UploadOptions upload;
             upload.application = QStringLiteral("app");
@@ -62,13 +61,13 @@ private Q_SLOTS:
         QVERIFY(trial);
         window.openSemanticView(trial);
         SemanticWindow* semantic = nullptr;
-        QTRY_VERIFY_WITH_TIMEOUT((semantic = window.findChild<SemanticWindow*>()) != nullptr
-                || [&] {
-                       for (QWidget* w : QApplication::topLevelWidgets())
-                           if (auto* s = qobject_cast<SemanticWindow*>(w))
-                               semantic = s;
-                       return semantic != nullptr;
-                   }(),
+        QTRY_VERIFY_WITH_TIMEOUT((semantic = window.findChild<SemanticWindow*>()) != nullptr ||
+                [&] {
+                    for (QWidget* w : QApplication::topLevelWidgets())
+                        if (auto* s = qobject_cast<SemanticWindow*>(w))
+                            semantic = s;
+                    return semantic != nullptr;
+                }(),
             20000);
         semantic->waitForResult();
         QVERIFY(semantic->profile());

@@ -12,10 +12,7 @@ using namespace parallax::test;
 
 namespace {
 
-QStringList lines(const std::string& text)
-{
-    return QString::fromStdString(text).split(QLatin1Char('\n'));
-}
+QStringList lines(const std::string& text) { return QString::fromStdString(text).split(QLatin1Char('\n')); }
 
 QStringList expectedLines(const QString& file)
 {
@@ -30,7 +27,8 @@ void compareLineByLine(const QStringList& actual, const QStringList& expected)
     QVERIFY(!expected.isEmpty());
     for (qsizetype i = 0; i < std::min(actual.size(), expected.size()); ++i)
         QVERIFY2(actual[i] == expected[i],
-            qPrintable(QStringLiteral("line %1:\n  got      [%2]\n  expected [%3]").arg(i + 1).arg(actual[i], expected[i])));
+            qPrintable(
+                QStringLiteral("line %1:\n  got      [%2]\n  expected [%3]").arg(i + 1).arg(actual[i], expected[i])));
     QCOMPARE(actual.size(), expected.size());
 }
 
@@ -45,24 +43,51 @@ PprofOptions optionsFromArgs(const QString& args)
         const QString& w = words[i];
         for (qsizetype k = 1; k < w.size(); ++k) {
             switch (w[k].toLatin1()) {
-            case 'a': o.showLocations = true; break;
-            case 'c': o.sort = PprofOptions::Sort::Calls; break;
-            case 'b': o.sort = PprofOptions::Sort::Subroutines; break;
-            case 'm': o.sort = PprofOptions::Sort::Exclusive; break;
-            case 't': o.sort = PprofOptions::Sort::Inclusive; break;
-            case 'e': o.sort = PprofOptions::Sort::ExclusivePerCall; break;
-            case 'i': o.sort = PprofOptions::Sort::InclusivePerCall; break;
-            case 'v': o.sort = PprofOptions::Sort::StdDev; break;
-            case 'r': o.reverse = true; break;
-            case 's': o.summaryOnly = true; break;
-            case 'p': o.plainMsec = true; break;
-            case 'l': o.list = true; break;
-            case 'x': o.minMax = true; break;
+            case 'a':
+                o.showLocations = true;
+                break;
+            case 'c':
+                o.sort = PprofOptions::Sort::Calls;
+                break;
+            case 'b':
+                o.sort = PprofOptions::Sort::Subroutines;
+                break;
+            case 'm':
+                o.sort = PprofOptions::Sort::Exclusive;
+                break;
+            case 't':
+                o.sort = PprofOptions::Sort::Inclusive;
+                break;
+            case 'e':
+                o.sort = PprofOptions::Sort::ExclusivePerCall;
+                break;
+            case 'i':
+                o.sort = PprofOptions::Sort::InclusivePerCall;
+                break;
+            case 'v':
+                o.sort = PprofOptions::Sort::StdDev;
+                break;
+            case 'r':
+                o.reverse = true;
+                break;
+            case 's':
+                o.summaryOnly = true;
+                break;
+            case 'p':
+                o.plainMsec = true;
+                break;
+            case 'l':
+                o.list = true;
+                break;
+            case 'x':
+                o.minMax = true;
+                break;
             case 'n':
                 o.max = k + 1 < w.size() ? w.mid(k + 1).toInt() : words[++i].toInt();
                 k = w.size();
                 break;
-            default: qFatal("unexpected pprof option in cases.txt: %s", qPrintable(w));
+            default:
+                qFatal("unexpected pprof option in cases.txt: %s", qPrintable(w));
             }
         }
     }
@@ -91,7 +116,8 @@ private Q_SLOTS:
                 continue;
             const QString dir = QString::fromUtf8(fields[0]);
             const QString args = QString::fromUtf8(fields[1]);
-            QTest::newRow(qPrintable(dir + QStringLiteral(" [") + args + QLatin1Char(']'))) << dir << args << QString::fromUtf8(fields[2]);
+            QTest::newRow(qPrintable(dir + QStringLiteral(" [") + args + QLatin1Char(']')))
+                << dir << args << QString::fromUtf8(fields[2]);
             ++n;
         }
         QVERIFY(n >= 18);
@@ -156,23 +182,28 @@ private Q_SLOTS:
             QStringLiteral("              msec   total msec                          usec/call "),
             QStringLiteral("---------------------------------------------------------------------------------------"),
             QStringLiteral("100.0        0.449           51           1           7      51781 .TAU application"),
-            QStringLiteral(" 62.4            4           32           1           4      32304 .TAU application => MPI_Finalize() "),
+            QStringLiteral(" 62.4            4           32           1           4      32304 .TAU application => "
+                           "MPI_Finalize() "),
             // docs/FORMATS.md's excerpt leaves this tie out; pprof prints it (byte order after the call path).
             QStringLiteral(" 62.4            4           32           1           4      32304 MPI_Finalize() "),
-            QStringLiteral(" 53.1           27           27           1           0      27490 .TAU application => MPI_Finalize() => MPI_File_open()"),
+            QStringLiteral(" 53.1           27           27           1           0      27490 .TAU application => "
+                           "MPI_Finalize() => MPI_File_open()"),
         };
         QCOMPARE(out.mid(2, expected.size()), expected);
         // Four thread tables with user events, then total and mean summaries; no user-event summary.
         QCOMPARE(out.count(QStringLiteral("USER EVENTS Profile :NODE 3, CONTEXT 0, THREAD 0")), 1);
-        QVERIFY(out.contains(QStringLiteral("         1          4          4          4          0  Message size for broadcast")));
+        QVERIFY(out.contains(
+            QStringLiteral("         1          4          4          4          0  Message size for broadcast")));
         const auto total = out.indexOf(QStringLiteral("FUNCTION SUMMARY (total):"));
         const auto mean = out.indexOf(QStringLiteral("FUNCTION SUMMARY (mean):"));
         QVERIFY(total > 0 && mean > total);
         // Total row of the root: excl 1706 µs -> "1" msec (truncated), incl D = 214047 µs -> "214",
         // 4 calls, 28 subrs, 214047/4 = 53511.75 -> 53512 per call.
-        QCOMPARE(out[total + 5], QStringLiteral("100.0            1          214           4          28      53512 .TAU application"));
+        QCOMPARE(out[total + 5],
+            QStringLiteral("100.0            1          214           4          28      53512 .TAU application"));
         // Mean: everything divided by the 4 files: excl 426.5 µs -> %9.3G of 0.4265 ms.
-        QCOMPARE(out[mean + 5], QStringLiteral("100.0        0.426           53           1           7      53512 .TAU application"));
+        QCOMPARE(out[mean + 5],
+            QStringLiteral("100.0        0.426           53           1           7      53512 .TAU application"));
     }
 
     void timeFormatting()
@@ -200,12 +231,14 @@ private Q_SLOTS:
         const QStringList out = lines(pprofReport(*trial, {}));
         QCOMPARE(out[4], QStringLiteral("%Time   Exclusive   Inclusive       #Call      #Subrs Count/Call Name"));
         QCOMPARE(out[7], QStringLiteral("100.0   1.886E+05   3.115E+09           1          22 3115316613 S3D "));
-        QVERIFY(out.contains(QStringLiteral(" 20.3   4.783E+08   6.327E+08    1.35E+06     2.8E+06        469 RATX_I ")));
+        QVERIFY(
+            out.contains(QStringLiteral(" 20.3   4.783E+08   6.327E+08    1.35E+06     2.8E+06        469 RATX_I ")));
         // -a keeps the source locations.
         PprofOptions a;
         a.showLocations = true;
-        QVERIFY(lines(pprofReport(*trial, a)).contains(
-            QStringLiteral("100.0   1.886E+05   3.115E+09           1          22 3115316613 S3D [{main.pp.f90} {4,3}-{130,17}]")));
+        QVERIFY(lines(pprofReport(*trial, a))
+                    .contains(QStringLiteral("100.0   1.886E+05   3.115E+09           1          22 3115316613 S3D "
+                                             "[{main.pp.f90} {4,3}-{130,17}]")));
     }
 
     void sortOptionsAndTopN()
@@ -225,10 +258,13 @@ private Q_SLOTS:
         QCOMPARE(names(m).last(), QStringLiteral("main() (calls f1, f5)")); // 98
         PprofOptions c;
         c.sort = PprofOptions::Sort::Calls;
-        QCOMPARE(names(c).mid(0, 2), (QStringList { QStringLiteral("f2() (sleeps 2 sec, calls f3)"), QStringLiteral("f3() (sleeps 3 sec)") }));
+        QCOMPARE(names(c).mid(0, 2),
+            (QStringList { QStringLiteral("f2() (sleeps 2 sec, calls f3)"), QStringLiteral("f3() (sleeps 3 sec)") }));
         PprofOptions r;
         r.reverse = true;
-        QCOMPARE(names(r).first(), QStringLiteral("main() (calls f1, f5) => f1() (sleeps 1 sec, calls f2, f4) => f2() (sleeps 2 sec, calls f3) => f3() (sleeps 3 sec)"));
+        QCOMPARE(names(r).first(),
+            QStringLiteral("main() (calls f1, f5) => f1() (sleeps 1 sec, calls f2, f4) => f2() (sleeps 2 sec, calls "
+                           "f3) => f3() (sleeps 3 sec)"));
         QCOMPARE(names(r).last(), QStringLiteral("main() (calls f1, f5)"));
         PprofOptions n;
         n.max = 3;
@@ -238,7 +274,8 @@ private Q_SLOTS:
         const QStringList out = lines(pprofReport(*trial, n));
         // Others: the 10 remaining rows: excl 38012700 µs, incl 60021124 µs (1 min 0.021 s), 12 calls,
         // 6 subrs, 5001760 µs per call; %Time 300.0 exceeds 100.
-        QCOMPARE(out[10], QStringLiteral("300.0       38,012     1:00.021          12           6    5001760 -others-"));
+        QCOMPARE(
+            out[10], QStringLiteral("300.0       38,012     1:00.021          12           6    5001760 -others-"));
         PprofOptions b;
         b.sort = PprofOptions::Sort::Subroutines;
         QCOMPARE(names(b).size(), 13);
@@ -279,15 +316,23 @@ private Q_SLOTS:
         const auto second = out.indexOf(QStringLiteral("USER EVENTS Profile :NODE 1, CONTEXT 0, THREAD 0"));
         QVERIFY(first > 0 && second > first);
         const QStringList node0 = out.mid(first, second - first);
-        QVERIFY(node0.contains(QStringLiteral("       101          0          0          0          0  ADIOS total size")));
+        QVERIFY(
+            node0.contains(QStringLiteral("       101          0          0          0          0  ADIOS total size")));
         for (const QString& line : node0)
-            QVERIFY2(!line.startsWith(QStringLiteral("         0 ")) && !line.endsWith(QStringLiteral("[GROUP=MAX_MARKER] ADIOS data size")), qPrintable(line));
+            QVERIFY2(!line.startsWith(QStringLiteral("         0 "))
+                    && !line.endsWith(QStringLiteral("[GROUP=MAX_MARKER] ADIOS data size")),
+                qPrintable(line));
         // ... which other ranks do record.
-        QCOMPARE(out.filter(QRegularExpression(QStringLiteral("^ +[1-9][0-9]* .*  \\[GROUP=MAX_MARKER\\] ADIOS data size$"))).size(), 4); // ranks 2 to 5
+        QCOMPARE(
+            out.filter(QRegularExpression(QStringLiteral("^ +[1-9][0-9]* .*  \\[GROUP=MAX_MARKER\\] ADIOS data size$")))
+                .size(),
+            4); // ranks 2 to 5
         QCOMPARE(out.filter(QStringLiteral("E-308")).size(), 0);
         // Rank 1's "Message size for broadcast" 64 4096 4 72.875 16808256: sd 507.3.
-        QVERIFY(out.contains(QStringLiteral("        64       4096          4      72.88      507.3  Message size for broadcast")));
-        QCOMPARE(out.count(QStringLiteral("       101          0          0          0          0  ADIOS total size")), 8);
+        QVERIFY(out.contains(
+            QStringLiteral("        64       4096          4      72.88      507.3  Message size for broadcast")));
+        QCOMPARE(
+            out.count(QStringLiteral("       101          0          0          0          0  ADIOS total size")), 8);
     }
 
     void userEventExtremesLikeTauMacros()
@@ -296,8 +341,9 @@ private Q_SLOTS:
         // an event with zero samples has no row, and a thread with user-event records but no
         // samples still prints the (empty) table.
         QTemporaryDir dir;
-        const QByteArray header = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name>"
-                                  "<value>TIME</value></attribute></metadata>\n";
+        const QByteArray header
+            = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name>"
+              "<value>TIME</value></attribute></metadata>\n";
         writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
             QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + header
                 + "\"main\" 1 0 10 10 0 GROUP=\"TAU_DEFAULT\"\n0 aggregates\n3 userevents\n"
@@ -310,16 +356,20 @@ private Q_SLOTS:
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);
         const QStringList out = lines(pprofReport(*trial, {}));
-        const QString dashes = QStringLiteral("---------------------------------------------------------------------------------------");
+        const QString dashes
+            = QStringLiteral("---------------------------------------------------------------------------------------");
         const QString head = QStringLiteral("NumSamples   MaxValue   MinValue  MeanValue  Std. Dev.  Event Name");
         auto table = [&](int node) {
             const auto at = out.indexOf(QStringLiteral("USER EVENTS Profile :NODE %1, CONTEXT 0, THREAD 0").arg(node));
             return at < 0 ? QStringList() : out.mid(at, 6);
         };
-        QCOMPARE(table(0), (QStringList { QStringLiteral("USER EVENTS Profile :NODE 0, CONTEXT 0, THREAD 0"), dashes, head, dashes,
-                               QStringLiteral("         2         -1         -3         -2          1  neg"),
-                               QStringLiteral("         1          5          5          5          0  pos") }));
-        QCOMPARE(table(1).mid(0, 5), (QStringList { QStringLiteral("USER EVENTS Profile :NODE 1, CONTEXT 0, THREAD 0"), dashes, head, dashes, dashes }));
+        QCOMPARE(table(0),
+            (QStringList { QStringLiteral("USER EVENTS Profile :NODE 0, CONTEXT 0, THREAD 0"), dashes, head, dashes,
+                QStringLiteral("         2         -1         -3         -2          1  neg"),
+                QStringLiteral("         1          5          5          5          0  pos") }));
+        QCOMPARE(table(1).mid(0, 5),
+            (QStringList {
+                QStringLiteral("USER EVENTS Profile :NODE 1, CONTEXT 0, THREAD 0"), dashes, head, dashes, dashes }));
     }
 
     void nodeSelection()

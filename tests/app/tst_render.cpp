@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The headless renderer (parallax --render VIEW --out FILE), as the docs and CI use it: every view
 // of a real trial becomes a non-blank image of the requested size, without a display server.
-#include "tests/common/testutil.h"
-#include "parallax_version.h"
 #include "app/gui/viewregistry.h"
+#include "parallax_version.h"
+#include "tests/common/testutil.h"
 
 #include <QImage>
 #include <QProcess>
@@ -48,7 +48,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<int>("minColours");
         const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
-        auto row = [&](const char* name, QStringList args, int colours) { QTest::newRow(name) << (args << cpi) << colours; };
+        auto row
+            = [&](const char* name, QStringList args, int colours) { QTest::newRow(name) << (args << cpi) << colours; };
         row("overview", { QStringLiteral("--render"), QStringLiteral("overview") }, 8);
         row("table", { QStringLiteral("--render"), QStringLiteral("table") }, 4);
         row("tree", { QStringLiteral("--render"), QStringLiteral("tree") }, 4);
@@ -57,7 +58,8 @@ private Q_SLOTS:
         row("summary", { QStringLiteral("--render"), QStringLiteral("summary") }, 4);
         row("event", { QStringLiteral("--render"), QStringLiteral("event"), QStringLiteral("MPI_File_open()") }, 4);
         row("thread", { QStringLiteral("--render"), QStringLiteral("thread"), QStringLiteral("1,0,0") }, 6);
-        row("histogram", { QStringLiteral("--render"), QStringLiteral("histogram"), QStringLiteral("MPI_File_open()") }, 4);
+        row("histogram", { QStringLiteral("--render"), QStringLiteral("histogram"), QStringLiteral("MPI_File_open()") },
+            4);
     }
 
     void views()
@@ -67,7 +69,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("view.png"));
         QProcess p;
-        p.start(QStringLiteral(PARALLAX_GUI), arguments << QStringLiteral("--out") << out << QStringLiteral("--size") << QStringLiteral("900x600"));
+        p.start(QStringLiteral(PARALLAX_GUI),
+            arguments << QStringLiteral("--out") << out << QStringLiteral("--size") << QStringLiteral("900x600"));
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         QImage image(out);
@@ -85,8 +88,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QProcess p;
         p.start(QStringLiteral(PARALLAX_GUI),
-            { QStringLiteral("--render"), QStringLiteral("event"), QStringLiteral("NoSuchEvent"), QStringLiteral("--out"),
-                dir.filePath(QStringLiteral("x.png")), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+            { QStringLiteral("--render"), QStringLiteral("event"), QStringLiteral("NoSuchEvent"),
+                QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png")),
+                dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         QVERIFY(p.readAllStandardError().contains("no event named 'NoSuchEvent'"));
@@ -98,8 +102,9 @@ private Q_SLOTS:
         for (const char* suffix : { "svg", "pdf" }) {
             const QString out = dir.filePath(QStringLiteral("overview.") + QLatin1String(suffix));
             QProcess p;
-            p.start(QStringLiteral(PARALLAX_GUI), { QStringLiteral("--render"), QStringLiteral("overview"), QStringLiteral("--out"), out,
-                                                      dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+            p.start(QStringLiteral(PARALLAX_GUI),
+                { QStringLiteral("--render"), QStringLiteral("overview"), QStringLiteral("--out"), out,
+                    dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
             QVERIFY(p.waitForFinished(60000));
             QCOMPARE(p.exitCode(), 0);
             QFile f(out);
@@ -155,7 +160,8 @@ private Q_SLOTS:
             { parallax::RenderWindow::Main, { cpi } },
             { parallax::RenderWindow::Compare, { QStringLiteral("--compare"), cpi, cpi } },
             { parallax::RenderWindow::Scaling, { QStringLiteral("--scaling"), cpi, cpi } },
-            { parallax::RenderWindow::Semantic, { QStringLiteral("--semantic"), QStringLiteral("builtin:layer"), cpi } },
+            { parallax::RenderWindow::Semantic,
+                { QStringLiteral("--semantic"), QStringLiteral("builtin:layer"), cpi } },
         };
         for (auto it = launches.cbegin(); it != launches.cend(); ++it) {
             QStringList args = it.value();
@@ -177,10 +183,12 @@ private Q_SLOTS:
         Run r = gui({ QStringLiteral("--no-such-option"), cpi });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("Unknown option 'no-such-option'"), r.err.constData());
-        r = gui({ QStringLiteral("--render"), QStringLiteral("pie"), QStringLiteral("--out"), QStringLiteral("x.png"), cpi });
+        r = gui({ QStringLiteral("--render"), QStringLiteral("pie"), QStringLiteral("--out"), QStringLiteral("x.png"),
+            cpi });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("unknown view 'pie'") && r.err.contains("histogram NAME"), r.err.constData());
-        r = gui({ QStringLiteral("--render=overview"), QStringLiteral("--size=wide"), QStringLiteral("--out=x.png"), cpi });
+        r = gui(
+            { QStringLiteral("--render=overview"), QStringLiteral("--size=wide"), QStringLiteral("--out=x.png"), cpi });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--size: 'wide'"), r.err.constData());
         r = gui({ QStringLiteral("--id"), QStringLiteral("seven") });

@@ -57,9 +57,10 @@ private Q_SLOTS:
         QFETCH(QString, scope);
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("view.png"));
-        const Run r = run({ QStringLiteral("--semantic"), modelFile, dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")),
-            QStringLiteral("--semantic-scope"), scope, QStringLiteral("--render"), view, QStringLiteral("--out"), out,
-            QStringLiteral("--size"), QStringLiteral("1000x700") });
+        const Run r = run({ QStringLiteral("--semantic"), modelFile,
+            dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")), QStringLiteral("--semantic-scope"),
+            scope, QStringLiteral("--render"), view, QStringLiteral("--out"), out, QStringLiteral("--size"),
+            QStringLiteral("1000x700") });
         QVERIFY2(r.code == 0, qPrintable(r.error));
         QImage image(out);
         QVERIFY(!image.isNull());
@@ -78,17 +79,18 @@ private Q_SLOTS:
         const QString out = dir.filePath(QStringLiteral("x.png"));
         const QString trial = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
         // A configuration error (two associations of one priority match an event).
-        Run r = run({ QStringLiteral("--semantic"), QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/broken-model.json"),
-            trial, QStringLiteral("--render"), QStringLiteral("semantic-bars"), QStringLiteral("--out"), out });
+        Run r = run({ QStringLiteral("--semantic"),
+            QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/broken-model.json"), trial,
+            QStringLiteral("--render"), QStringLiteral("semantic-bars"), QStringLiteral("--out"), out });
         QCOMPARE(r.code, 1);
         QVERIFY2(r.error.contains(QStringLiteral("parallax:")), qPrintable(r.error));
         QVERIFY(!QFileInfo::exists(out));
         // An unknown view, a missing model file.
-        r = run({ QStringLiteral("--semantic"), modelFile, trial, QStringLiteral("--render"), QStringLiteral("semantic-pie"),
-            QStringLiteral("--out"), out });
+        r = run({ QStringLiteral("--semantic"), modelFile, trial, QStringLiteral("--render"),
+            QStringLiteral("semantic-pie"), QStringLiteral("--out"), out });
         QCOMPARE(r.code, 2);
-        r = run({ QStringLiteral("--semantic"), QStringLiteral("/no/such/model.json"), trial, QStringLiteral("--render"),
-            QStringLiteral("semantic-tree"), QStringLiteral("--out"), out });
+        r = run({ QStringLiteral("--semantic"), QStringLiteral("/no/such/model.json"), trial,
+            QStringLiteral("--render"), QStringLiteral("semantic-tree"), QStringLiteral("--out"), out });
         QCOMPARE(r.code, 1);
         QVERIFY(r.error.contains(QStringLiteral("model.json")));
     }

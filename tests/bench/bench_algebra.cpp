@@ -9,8 +9,8 @@
 // provenance (cached afterwards), so it is reported separately as well.
 #include "algebra/derivedmetric.h"
 #include "algebra/operations.h"
-#include "datasource/synth/synth.h"
 #include "datasource/readers/readerregistry.h"
+#include "datasource/synth/synth.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -9,13 +9,12 @@
 // literal weights, AGGREGATE), each at its own priority. Prints every run, the median, the
 // conservation error and the peak resident memory.
 #include "algebra/semanticprofile.h"
-#include "datasource/synth/synth.h"
 #include "datasource/readers/readerregistry.h"
+#include "datasource/synth/synth.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QRegularExpression>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -77,8 +76,9 @@ Model benchmarkModel(const Trial& trial, int rules)
         case 0: // a template per source file / routine prefix
             a.select.kind = SelectorKind::Regex;
             a.select.value = QRegularExpression::escape(name.left(6)) + QStringLiteral("(\\w*).*");
-            a.target.entityTemplate = EntityTemplate { QStringLiteral("t%1:{1}").arg(i), QStringLiteral("routine"), QStringLiteral("{0}"),
-                QStringLiteral("e%1").arg(i % declared), { { QStringLiteral("rule"), QString::number(i) } } };
+            a.target.entityTemplate
+                = EntityTemplate { QStringLiteral("t%1:{1}").arg(i), QStringLiteral("routine"), QStringLiteral("{0}"),
+                      QStringLiteral("e%1").arg(i % declared), { { QStringLiteral("rule"), QString::number(i) } } };
             break;
         case 1:
             a.select.kind = SelectorKind::Exact;
@@ -87,7 +87,8 @@ Model benchmarkModel(const Trial& trial, int rules)
             break;
         case 2:
             a.select.kind = SelectorKind::Regex;
-            a.select.value = QStringLiteral(".*") + QRegularExpression::escape(name.mid(name.size() / 3, 5)) + QStringLiteral(".*");
+            a.select.value = QStringLiteral(".*") + QRegularExpression::escape(name.mid(name.size() / 3, 5))
+                + QStringLiteral(".*");
             a.target.ids << QStringLiteral("e%1").arg(i % declared) << QStringLiteral("e%1").arg((i + 1) % declared)
                          << QStringLiteral("e%1").arg((i + 2) % declared);
             a.policy = Policy::Amortize;
@@ -107,7 +108,8 @@ Model benchmarkModel(const Trial& trial, int rules)
             } else {
                 a.select.kind = SelectorKind::Regex;
                 a.select.value = QStringLiteral(".*") + QRegularExpression::escape(name.right(4));
-                a.target.ids << QStringLiteral("e%1").arg(i % declared) << QStringLiteral("e%1").arg((i + 3) % declared);
+                a.target.ids << QStringLiteral("e%1").arg(i % declared)
+                             << QStringLiteral("e%1").arg((i + 3) % declared);
                 a.policy = Policy::Aggregate;
             }
             break;
@@ -138,7 +140,8 @@ int main(int argc, char* argv[])
         else if (std::strcmp(argv[i], "--workers") == 0)
             workers = std::max(0, std::atoi(value()));
         else if (argv[i][0] == '-') {
-            std::fprintf(stderr, "usage: bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]\n");
+            std::fprintf(stderr,
+                "usage: bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]\n");
             return 1;
         } else
             dir = argv[i];
@@ -165,9 +168,11 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "bench_semantic: %s\n", qPrintable(error->toString()));
         return 2;
     }
-    std::printf("{\"trial\":\"%s\",\"threads\":%zu,\"events\":%zu,\"cells\":%zu,\"rules\":%zu,\"prepare_wall_s\":%.3f,\"cores\":%u}\n",
-        dir ? dir : "synthesized", trial->threadCount(), trial->eventCount(), trial->cellCount(), model.associations.size(),
-        static_cast<double>(timer.nsecsElapsed()) / 1e9, std::thread::hardware_concurrency());
+    std::printf("{\"trial\":\"%s\",\"threads\":%zu,\"events\":%zu,\"cells\":%zu,\"rules\":%zu,\"prepare_wall_s\":%.3f,"
+                "\"cores\":%u}\n",
+        dir ? dir : "synthesized", trial->threadCount(), trial->eventCount(), trial->cellCount(),
+        model.associations.size(), static_cast<double>(timer.nsecsElapsed()) / 1e9,
+        std::thread::hardware_concurrency());
     std::vector<double> wall;
     ProfilePtr profile;
     AttributeOptions options;
@@ -191,7 +196,8 @@ int main(int argc, char* argv[])
     std::printf("{\"mode\":\"attribute\",\"runs\":%d,\"median_wall_s\":%.4f,\"min_wall_s\":%.4f,\"entities\":%zu,"
                 "\"components\":%zu,\"source_events\":%zu,\"matched_events\":%zu,\"conservation_error\":%.3g,"
                 "\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
-        runs, median(wall), *std::min_element(wall.begin(), wall.end()), profile->entities().size(), profile->components().size(),
-        profile->sourceEvents().size(), matched, profile->conservationError(), peakRssMb(), loadAverage());
+        runs, median(wall), *std::min_element(wall.begin(), wall.end()), profile->entities().size(),
+        profile->components().size(), profile->sourceEvents().size(), matched, profile->conservationError(),
+        peakRssMb(), loadAverage());
     return 0;
 }

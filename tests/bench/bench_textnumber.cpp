@@ -27,10 +27,10 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
-#include <cstdint>
-#include <optional>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -275,10 +275,9 @@ int main(int argc, char** argv)
     }
     const double f = median(fast), l = median(library), rd = median(reader);
     const double gainOnReader = (l - f) / rd;
-    std::printf(
-        "{\"runs\":%d,\"parse_fast_path_s\":%.4f,\"parse_from_chars_s\":%.4f,\"parse_speedup\":%.3f,"
-        "\"ns_per_token_fast\":%.2f,\"ns_per_token_from_chars\":%.2f,\"tau_reader_s\":%.4f,"
-        "\"fast_path_gain_on_reader\":%.4f,\"keep_fast_path\":%s,\"sink\":%g}\n",
+    std::printf("{\"runs\":%d,\"parse_fast_path_s\":%.4f,\"parse_from_chars_s\":%.4f,\"parse_speedup\":%.3f,"
+                "\"ns_per_token_fast\":%.2f,\"ns_per_token_from_chars\":%.2f,\"tau_reader_s\":%.4f,"
+                "\"fast_path_gain_on_reader\":%.4f,\"keep_fast_path\":%s,\"sink\":%g}\n",
         runs, f, l, l / f, f / static_cast<double>(tokens.size()) * 1e9, l / static_cast<double>(tokens.size()) * 1e9,
         rd, gainOnReader, gainOnReader >= 0.05 ? "true" : "false", sink);
     std::printf("{\"load_after\":\"%s\"}\n", loadavg().c_str());

@@ -37,7 +37,6 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -55,10 +54,7 @@ using namespace parallax;
 
 namespace {
 
-double seconds(const timeval& tv)
-{
-    return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
-}
+double seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
 
 int loadOnce(const char* dir)
 {
@@ -959,8 +955,7 @@ int benchRead(int argc, char* argv[])
                     "\"mb_per_s\":%.1f,\"events_x_threads_per_s\":%.3g,\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
             qPrintable(reader->name()), qPrintable(path), static_cast<long long>(bytes), runs, threads, events, cells,
             med, *std::min_element(wall.begin(), wall.end()), static_cast<double>(bytes) / 1e6 / med,
-            static_cast<double>(events * threads) / med, static_cast<double>(usage.ru_maxrss) / 1024.0,
-            loadAverage());
+            static_cast<double>(events * threads) / med, static_cast<double>(usage.ru_maxrss) / 1024.0, loadAverage());
         std::fflush(stdout);
     }
     return 0;
@@ -1013,8 +1008,8 @@ int main(int argc, char* argv[])
         wall.push_back(f.wall);
         cpu.push_back(f.cpu);
         rss.push_back(f.rssMb);
-        std::printf("{\"label\":\"%s\",\"run\":%d,\"wall_s\":%.3f,\"cpu_s\":%.3f,\"peak_rss_mb\":%.1f}\n", label.c_str(), r + 1,
-            f.wall, f.cpu, f.rssMb);
+        std::printf("{\"label\":\"%s\",\"run\":%d,\"wall_s\":%.3f,\"cpu_s\":%.3f,\"peak_rss_mb\":%.1f}\n",
+            label.c_str(), r + 1, f.wall, f.cpu, f.rssMb);
     }
     double load[3] = { 0, 0, 0 };
     if (FILE* f = std::fopen("/proc/loadavg", "r")) {
@@ -1022,8 +1017,9 @@ int main(int argc, char* argv[])
             load[0] = -1;
         std::fclose(f);
     }
-    std::printf("{\"label\":\"%s\",\"runs\":%d,\"median_wall_s\":%.3f,\"median_cpu_s\":%.3f,\"median_peak_rss_mb\":%.1f,"
-                "\"loadavg_1min\":%.2f}\n",
+    std::printf(
+        "{\"label\":\"%s\",\"runs\":%d,\"median_wall_s\":%.3f,\"median_cpu_s\":%.3f,\"median_peak_rss_mb\":%.1f,"
+        "\"loadavg_1min\":%.2f}\n",
         label.c_str(), runs, median(wall), median(cpu), median(rss), load[0]);
     return 0;
 }

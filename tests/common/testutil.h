@@ -11,10 +11,7 @@
 
 namespace parallax::test {
 
-inline QString dataPath(const QString& relative)
-{
-    return QStringLiteral(PARALLAX_DATA_DIR "/") + relative;
-}
+inline QString dataPath(const QString& relative) { return QStringLiteral(PARALLAX_DATA_DIR "/") + relative; }
 
 inline TrialResult load(const QString& path, bool strict = false)
 {

@@ -27,7 +27,6 @@
 #include <QProcess>
 #include <QSet>
 #include <QTest>
-
 #include <algorithm>
 #include <array>
 
@@ -37,7 +36,8 @@ namespace {
 
 // The issue numbers are those of the issue texts (issue 12 "0."); the tracker numbers them 4 higher.
 const char* const Otf2 = "OTF2 traces: the OTF2 reader of issue 15 (tracker #19, \"profiles cut from OTF2 traces\")";
-const char* const ExtraP = "Extra-P input: the Extra-P readers of issue 13 (tracker #17, \"scaling and parameter models\")";
+const char* const ExtraP
+    = "Extra-P input: the Extra-P readers of issue 13 (tracker #17, \"scaling and parameter models\")";
 const char* const NoIssue = "no issue adds a reader for this format yet";
 
 struct Pending {
@@ -249,14 +249,16 @@ void TestAllSamples::everySampleOpens()
     for (const Pending& p : pending) {
         const QString path = root + QLatin1Char('/') + QLatin1String(p.path);
         if (!QFileInfo::exists(path))
-            failures << QStringLiteral("%1: listed as not yet readable, but it is not in the data folder").arg(QLatin1String(p.path));
+            failures << QStringLiteral("%1: listed as not yet readable, but it is not in the data folder")
+                            .arg(QLatin1String(p.path));
         pendingByPath.insert(path, &p);
     }
 
     QStringList units; // what a user would open: a directory a reader takes, or a file
     QSet<QString> covered;
     auto inside = [&](const QString& path) {
-        return std::any_of(covered.cbegin(), covered.cend(), [&](const QString& c) { return path.startsWith(c + QLatin1Char('/')); });
+        return std::any_of(
+            covered.cbegin(), covered.cend(), [&](const QString& c) { return path.startsWith(c + QLatin1Char('/')); });
     };
     QDirIterator dirs(root, QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     QStringList allDirs;
@@ -314,7 +316,8 @@ void TestAllSamples::everySampleOpens()
                 }
             }
             if (!readable.isEmpty())
-                failures << QStringLiteral("%1: listed as not yet readable (%2), but %3 now reads (%4): take it off the list")
+                failures << QStringLiteral(
+                    "%1: listed as not yet readable (%2), but %3 now reads (%4): take it off the list")
                                 .arg(relative(root, unit), QLatin1String((*p)->why), relative(root, readable), format);
             ++stillPending;
             continue;
@@ -337,8 +340,8 @@ void TestAllSamples::everySampleOpens()
     QString skipSummary;
     for (auto it = skipped.cbegin(); it != skipped.cend(); ++it)
         skipSummary += QStringLiteral("%1: %2; ").arg(it.key()).arg(it.value());
-    qInfo("%d samples read (%s), %d not yet readable (listed), non-profile files skipped: %s", read, qPrintable(summary),
-        stillPending, qPrintable(skipSummary));
+    qInfo("%d samples read (%s), %d not yet readable (listed), non-profile files skipped: %s", read,
+        qPrintable(summary), stillPending, qPrintable(skipSummary));
     QCOMPARE(stillPending, int(std::size(pending)));
     QVERIFY(read >= 101); // 101 profiles in the data folder on 2026-11-25
 }
@@ -360,7 +363,8 @@ void TestAllSamples::drawGraphScalingSeries()
         QCOMPARE(o.value(QStringLiteral("threads")).toInt(), ranks);
         QCOMPARE(o.value(QStringLiteral("nodes")).toInt(), ranks);
         QCOMPARE(o.value(QStringLiteral("metrics")).toArray(), strings({ "Time" }));
-        QCOMPARE(o.value(QStringLiteral("groups")).toArray(), strings({ "COMPUTATIONOMPUTATION", "MPI", "TAU_DEFAULT" }));
+        QCOMPARE(
+            o.value(QStringLiteral("groups")).toArray(), strings({ "COMPUTATIONOMPUTATION", "MPI", "TAU_DEFAULT" }));
         QCOMPARE(o.value(QStringLiteral("events")).toInt(), 10);
         QCOMPARE(o.value(QStringLiteral("callpaths")).toInt(), 0);
         QCOMPARE(o.value(QStringLiteral("user_events")).toInt(), 3);
@@ -374,8 +378,8 @@ void TestAllSamples::drawGraphScalingSeries()
         for (const char* e : { "MPI_Barrier()", "MPI_Bcast()", "MPI_Comm_rank()", "MPI_Comm_size()", "MPI_Finalize()",
                  "MPI_Init()", "MPI_Recv()", "MPI_Send()" })
             QVERIFY2(t->findEvent(QLatin1String(e)).isValid(), e);
-        for (const char* u : { "Message size for broadcast", "Message size received from all nodes",
-                 "Message size sent to all nodes" })
+        for (const char* u :
+            { "Message size for broadcast", "Message size received from all nodes", "Message size sent to all nodes" })
             QVERIFY2(t->findAtomicEvent(QLatin1String(u)).isValid(), u);
         for (int r = 0; r < ranks; ++r) {
             QCOMPARE(timer(*t, ThreadKey { r, 0, 0 }, main)[3], mainIncl[i][r]);
@@ -414,11 +418,16 @@ void TestAllSamples::matmultHeatmap()
     QVERIFY(metadata.value(QStringLiteral("TAU Version")).toString().contains(QLatin1String("2.22.2")));
     const auto t = mustRead(path);
     QVERIFY(t);
-    const auto main = timer(*t, ThreadKey { 0, 0, 0 }, QStringLiteral("int main(int, char **) C [{matmult.c} {225,1}-{301,1}]"));
+    const auto main
+        = timer(*t, ThreadKey { 0, 0, 0 }, QStringLiteral("int main(int, char **) C [{matmult.c} {225,1}-{301,1}]"));
     QCOMPARE(main, (std::array<double, 4> { 1, 1, 107, 2506795 }));
-    QVERIFY(t->findEvent(QStringLiteral(
-        "OpenMP_PARALLEL_REGION: [OPENMP] compute [{/home/users/khuck/src/tau2/examples/mm/matmult.c} {86}]")).isValid());
-    QVERIFY(t->findEvent(QStringLiteral("[SAMPLE] compute.omp_fn.2 [{/home/users/khuck/src/tau2/examples/mm/matmult.c} {93}]"))
+    QVERIFY(
+        t->findEvent(
+             QStringLiteral(
+                 "OpenMP_PARALLEL_REGION: [OPENMP] compute [{/home/users/khuck/src/tau2/examples/mm/matmult.c} {86}]"))
+            .isValid());
+    QVERIFY(t->findEvent(
+                 QStringLiteral("[SAMPLE] compute.omp_fn.2 [{/home/users/khuck/src/tau2/examples/mm/matmult.c} {93}]"))
                 .isValid());
 }
 
@@ -428,8 +437,9 @@ void TestAllSamples::wrapParamsBesideItsSources()
     // skipped as such); the 8 timers and their values per rank.
     const QString dir = data("tau2/tau-profiles-wrap-params");
     for (const char* source : { "main.c", "foo.c", "wb.c", "dgemm.c", "README" })
-        QVERIFY2(!notAProfile(QFileInfo(dir + QLatin1Char('/') + QLatin1String(source)), QStringLiteral(PARALLAX_DATA_DIR))
-                      .isEmpty(),
+        QVERIFY2(
+            !notAProfile(QFileInfo(dir + QLatin1Char('/') + QLatin1String(source)), QStringLiteral(PARALLAX_DATA_DIR))
+                 .isEmpty(),
             source);
     const QJsonObject o = cliInfo(dir);
     QCOMPARE(o.value(QStringLiteral("format")).toString(), QStringLiteral("tau"));
@@ -448,7 +458,8 @@ void TestAllSamples::wrapParamsBesideItsSources()
         QString name;
         std::array<double, 4> rank0, rank1;
     } timers[] = {
-        { QStringLiteral("int main(int, char **) C [{main.c} {5,1}-{17,1}]"), { 1, 6, 51, 1049725 }, { 1, 6, 81, 1048975 } },
+        { QStringLiteral("int main(int, char **) C [{main.c} {5,1}-{17,1}]"), { 1, 6, 51, 1049725 },
+            { 1, 6, 81, 1048975 } },
         { QStringLiteral("MPI_Init()"), { 1, 0, 1047345, 1047345 }, { 1, 0, 1046279, 1046279 } },
         { QStringLiteral("int foo(int) C [{foo.c} {3,1}-{7,1}]"), { 1, 0, 15, 15 }, { 1, 0, 21, 21 } },
         { wrap, { 3, 0, 58, 58 }, { 3, 0, 64, 64 } },
@@ -493,7 +504,9 @@ void TestAllSamples::hatchetTauCpi()
              "MPI_Bcast()", "MPI_Reduce()", "MPI_Finalize()" })
         QVERIFY2(t->findEvent(QStringLiteral(".TAU application => ") + QLatin1String(child)).isValid(), child);
     for (const char* child : { "MPI_Info_create()", "MPI_File_open()", "MPI_Info_free()", "MPI_Comm_get_attr()" })
-        QVERIFY2(t->findEvent(QStringLiteral(".TAU application => MPI_Finalize() => ") + QLatin1String(child)).isValid(), child);
+        QVERIFY2(
+            t->findEvent(QStringLiteral(".TAU application => MPI_Finalize() => ") + QLatin1String(child)).isValid(),
+            child);
 }
 
 void TestAllSamples::mergedXmlAgainstItsCsv()

@@ -11,13 +11,15 @@ using namespace parallax::test;
 
 namespace {
 
-const QByteArray Header = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value></attribute></metadata>\n";
+const QByteArray Header = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric "
+                          "Name</name><value>TIME</value></attribute></metadata>\n";
 
 QByteArray goodFile(const QByteArray& metric = "TIME")
 {
     QByteArray h = Header;
     h.replace(QByteArray("<value>TIME</value>"), QByteArray("<value>" + metric + "</value>"));
-    return QByteArray("2 templated_functions_MULTI_") + metric + "\n" + h + "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"\n0 aggregates\n";
+    return QByteArray("2 templated_functions_MULTI_") + metric + "\n" + h
+        + "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"\n0 aggregates\n";
 }
 
 /// Reads a directory holding one bad profile.0.0.0 and expects an error mentioning all `parts`.
@@ -114,13 +116,17 @@ private Q_SLOTS:
         for (int i = 0; i < 512; ++i)
             garbage.append(static_cast<char>((i * 131 + 7) % 256));
         expectError(garbage, { QStringLiteral("binary data"), QStringLiteral("byte") });
-        expectError(QByteArray("\x7f" "ELF\x02\x01\x01", 7), { QStringLiteral(":1:") });
+        expectError(QByteArray("\x7f"
+                               "ELF\x02\x01\x01",
+                        7),
+            { QStringLiteral(":1:") });
         expectError(QByteArray(), { QStringLiteral("empty") });
     }
 
     void badUserEvents()
     {
-        expectError(goodFile() + "1 userevents\n\"x\" 1 1 1 1 1\n", { QStringLiteral(":7:"), QStringLiteral("# eventname") });
+        expectError(
+            goodFile() + "1 userevents\n\"x\" 1 1 1 1 1\n", { QStringLiteral(":7:"), QStringLiteral("# eventname") });
         expectError(goodFile() + "2 userevents\n# eventname numevents max min mean sumsqr\n\"x\" 1 1 1 1 1\n",
             { QStringLiteral("1 of the 2 user event lines") });
         expectError(goodFile() + "1 userevents\n# eventname numevents max min mean sumsqr\n\"x\" 1 1 one 1 1\n",
@@ -169,7 +175,8 @@ private Q_SLOTS:
             const auto r = load(dir.path());
             QVERIFY(!r.ok());
             const QString m = r.error().toString();
-            QVERIFY2(m.contains(QStringLiteral("profile.1.0.0")) && m.contains(QStringLiteral("MULTI__PAPI_FP_OPS")), qPrintable(m));
+            QVERIFY2(m.contains(QStringLiteral("profile.1.0.0")) && m.contains(QStringLiteral("MULTI__PAPI_FP_OPS")),
+                qPrintable(m));
         }
         {
             QTemporaryDir dir; // two directories claiming one metric
@@ -177,7 +184,8 @@ private Q_SLOTS:
             writeText(dir.filePath(QStringLiteral("MULTI__TIME_copy/profile.0.0.0")), goodFile("TIME"));
             const auto r = load(dir.path());
             QVERIFY(!r.ok());
-            QVERIFY2(r.error().toString().contains(QStringLiteral("both hold metric 'TIME'")), qPrintable(r.error().toString()));
+            QVERIFY2(r.error().toString().contains(QStringLiteral("both hold metric 'TIME'")),
+                qPrintable(r.error().toString()));
         }
     }
 

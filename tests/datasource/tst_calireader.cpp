@@ -660,14 +660,16 @@ void TestCaliReader::fixtureSkippedValuesAndStrict()
     QTemporaryDir dir;
     QByteArray text = fixtureCali();
     // A string-typed immediate (not a metric) and a record kind this reader does not know.
-    text.replace("__rec=globals", "__rec=node,id=30,attr=8,data=note,parent=3\n__rec=ctx,ref=20,attr=30,data=hi\n"
-                                  "__rec=snapshot,ref=20\n__rec=globals");
+    text.replace("__rec=globals",
+        "__rec=node,id=30,attr=8,data=note,parent=3\n__rec=ctx,ref=20,attr=30,data=hi\n"
+        "__rec=snapshot,ref=20\n__rec=globals");
     const auto t = readText(dir, QStringLiteral("s.cali"), text);
     QVERIFY(t);
     const QString warnings = t->warnings().join(QLatin1Char(' '));
     QVERIFY2(warnings.contains(QStringLiteral("1 immediate value(s) of non-numeric attributes were not loaded (note)")),
         qPrintable(warnings));
-    QVERIFY2(warnings.contains(QStringLiteral("1 record(s) of unknown kind were skipped (first: 'snapshot' at line 17)")),
+    QVERIFY2(
+        warnings.contains(QStringLiteral("1 record(s) of unknown kind were skipped (first: 'snapshot' at line 17)")),
         qPrintable(warnings));
     const QString path = dir.filePath(QStringLiteral("s.cali"));
     ReadOptions strict;

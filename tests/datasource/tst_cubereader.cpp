@@ -378,7 +378,8 @@ AnchorFacts anchorFacts(const QString& cubex)
                 QString name = regionName.value(callee);
                 if (regionMangled.value(callee).size() == 1 && regionMangled.value(callee) != name)
                     name = regionMangled.value(callee);
-                f.path.insert(id, cnodeStack.isEmpty() ? name : f.path.value(cnodeStack.last()) + QStringLiteral(" => ") + name);
+                f.path.insert(
+                    id, cnodeStack.isEmpty() ? name : f.path.value(cnodeStack.last()) + QStringLiteral(" => ") + name);
                 if (!cnodeStack.isEmpty())
                     f.children[cnodeStack.last()] << id;
                 f.cnodes << id;
@@ -511,7 +512,10 @@ int compareCsvDump(const Trial& t, const AnchorFacts& a, const QString& csvPath,
 }
 
 QString pycubexr(const char* relative) { return dataPath(QStringLiteral("cube/pycubexr/") + QLatin1String(relative)); }
-QString cube3(const char* relative) { return dataPath(QStringLiteral("cube/scalasca-cube3/") + QLatin1String(relative)); }
+QString cube3(const char* relative)
+{
+    return dataPath(QStringLiteral("cube/scalasca-cube3/") + QLatin1String(relative));
+}
 
 } // namespace
 
@@ -1558,7 +1562,8 @@ private Q_SLOTS:
         QCOMPARE(paths, 45); // 46 cnodes under the one root bg_time
         QCOMPARE(flat, 31); // distinct regions on cnodes
         QVERIFY(t->findEvent(QStringLiteral("bg_time => main")).isValid());
-        QVERIFY(t->findEvent(QStringLiteral("bg_time => main => MODEL_1(unsigned long, unsigned long, int, int)")).isValid());
+        QVERIFY(t->findEvent(QStringLiteral("bg_time => main => MODEL_1(unsigned long, unsigned long, int, int)"))
+                    .isValid());
         const double rootIncl[] = { 0.8534074635, 0.8439409241, 0.8427086890, 0.8440937403 };
         const double rootExcl[] = { 3.5713e-05, 3.46356e-05, 3.72385e-05, 3.70558e-05 };
         const double init[] = { 0.46024222, 0.45069852, 0.44946289, 0.45093212 };
@@ -1566,7 +1571,8 @@ private Q_SLOTS:
         for (int r = 0; r < 4; ++r) {
             QVERIFY(std::fabs(incl(*t, r, QStringLiteral("bg_time"), QStringLiteral("Time")) - rootIncl[r]) <= 5e-11);
             QVERIFY(std::fabs(excl(*t, r, QStringLiteral("bg_time"), QStringLiteral("Time")) - rootExcl[r]) <= 5e-10);
-            QVERIFY(std::fabs(incl(*t, r, QStringLiteral("bg_time => main => MPI_Init"), QStringLiteral("Time")) - init[r])
+            QVERIFY(
+                std::fabs(incl(*t, r, QStringLiteral("bg_time => main => MPI_Init"), QStringLiteral("Time")) - init[r])
                 <= 5e-9);
             QCOMPARE(incl(*t, r, QStringLiteral("bg_time"), QStringLiteral("Visits")), visits[r]);
         }
@@ -1626,7 +1632,8 @@ private Q_SLOTS:
         // a warning, an error under strict mode.
         const QStringList plain { QStringLiteral("INT8"), QStringLiteral("UINT8"), QStringLiteral("INT16"),
             QStringLiteral("UINT16"), QStringLiteral("INT32"), QStringLiteral("UINT32"), QStringLiteral("INT64"),
-            QStringLiteral("UINT64"), QStringLiteral("DOUBLE"), QStringLiteral("MINDOUBLE"), QStringLiteral("MAXDOUBLE") };
+            QStringLiteral("UINT64"), QStringLiteral("DOUBLE"), QStringLiteral("MINDOUBLE"),
+            QStringLiteral("MAXDOUBLE") };
         QStringList expectedMetrics = plain;
         auto parts = [&](const QString& name, const QStringList& list) {
             for (const QString& p : list)
@@ -1636,8 +1643,9 @@ private Q_SLOTS:
             QStringLiteral("sum"), QStringLiteral("sum of squares") };
         parts(QStringLiteral("RATE"), { QStringLiteral("main"), QStringLiteral("duration") });
         parts(QStringLiteral("TAU_ATOMIC"), atomic);
-        parts(QStringLiteral("HISTOGRAM5"), { QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("bin 1"),
-            QStringLiteral("bin 2"), QStringLiteral("bin 3"), QStringLiteral("bin 4"), QStringLiteral("bin 5") });
+        parts(QStringLiteral("HISTOGRAM5"),
+            { QStringLiteral("min"), QStringLiteral("max"), QStringLiteral("bin 1"), QStringLiteral("bin 2"),
+                QStringLiteral("bin 3"), QStringLiteral("bin 4"), QStringLiteral("bin 5") });
         QStringList ten;
         for (int i = 1; i <= 10; ++i)
             ten << QString::number(i);
@@ -1646,10 +1654,13 @@ private Q_SLOTS:
         parts(QStringLiteral("TAU_ATOMIC2"), atomic);
         QCOMPARE(metricNames(*t), expectedMetrics);
         QVERIFY(hasWarning(*t, QStringLiteral("'SCALE_FUNC3' has the data type SCALE_FUNC")));
-        QVERIFY(hasWarning(*t, QStringLiteral("member '15.data' belongs to metric 'SCALE_FUNC3', which is not imported")));
+        QVERIFY(
+            hasWarning(*t, QStringLiteral("member '15.data' belongs to metric 'SCALE_FUNC3', which is not imported")));
         QCOMPARE(t->warnings().size(), 3); // SCALE_FUNC, its member, no Visits metric
-        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric TAU_ATOMIC (min)")).contains(QLatin1String("dtype TAU_ATOMIC, part min")));
-        QVERIFY(t->metadataValue(QStringLiteral("CUBE non-additive metrics")).contains(QLatin1String("TAU_ATOMIC (max)")));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE metric TAU_ATOMIC (min)"))
+                    .contains(QLatin1String("dtype TAU_ATOMIC, part min")));
+        QVERIFY(
+            t->metadataValue(QStringLiteral("CUBE non-additive metrics")).contains(QLatin1String("TAU_ATOMIC (max)")));
         QCOMPARE(t->metric(t->findMetric(QStringLiteral("TAU_ATOMIC (count)"))).unit, QStringLiteral("count"));
         const auto strict = readCube(file, true);
         QVERIFY(!strict.ok());
@@ -1662,7 +1673,8 @@ private Q_SLOTS:
         QCOMPARE(a.location.value(2).toString(), QStringLiteral("0,0,2"));
         QCOMPARE(a.location.value(1).toString(), QStringLiteral("1,0,1"));
         const double doubles[3][4] = { { 1.1, 2.2, 3.3, 4.4 }, { 5.5, 6.6, 7.7, 8.8 }, { 9.9, 10.1, 11.11, 12.12 } };
-        const QString paths[3] = { QStringLiteral("main"), QStringLiteral("main => foo"), QStringLiteral("main => bar") };
+        const QString paths[3]
+            = { QStringLiteral("main"), QStringLiteral("main => foo"), QStringLiteral("main => bar") };
         for (int c = 0; c < 3; ++c) {
             for (int l = 0; l < 4; ++l) {
                 const ThreadKey key = a.location.value(l);
@@ -1681,7 +1693,8 @@ private Q_SLOTS:
         QCOMPARE(cell(*t, a.location.value(0), paths[0], QStringLiteral("INT8"), false), -13.0);
         // RATE on main: (1, 1), (1, 2), (1, 3), (1, 4); TAU_ATOMIC on main (n, min, max, sum, sum2):
         // (1,1,1,1,1), (2,1,3,4,10), (3,1,5,9,35), (5,1,11,27,205); foo on location 0 all zero.
-        const double atomicMain[4][5] = { { 1, 1, 1, 1, 1 }, { 2, 1, 3, 4, 10 }, { 3, 1, 5, 9, 35 }, { 5, 1, 11, 27, 205 } };
+        const double atomicMain[4][5]
+            = { { 1, 1, 1, 1, 1 }, { 2, 1, 3, 4, 10 }, { 3, 1, 5, 9, 35 }, { 5, 1, 11, 27, 205 } };
         for (int l = 0; l < 4; ++l) {
             const ThreadKey key = a.location.value(l);
             QCOMPARE(cell(*t, key, paths[0], QStringLiteral("RATE (main)"), true), 1.0);
@@ -1738,8 +1751,8 @@ private Q_SLOTS:
         QCOMPARE(t->threadCount(), std::size_t(64));
         // Pattern metrics: display name, unique name, dtype, unit, URL, description.
         const QString barrier = t->metadataValue(QStringLiteral("CUBE metric Wait at Barrier"));
-        for (const char* part : { "uniq_name mpi_barrier_wait", "dtype FLOAT", "uom sec", "url http://www.cs.utk.edu/sys.html",
-                 "Waiting time in front of MPI barriers" })
+        for (const char* part : { "uniq_name mpi_barrier_wait", "dtype FLOAT", "uom sec",
+                 "url http://www.cs.utk.edu/sys.html", "Waiting time in front of MPI barriers" })
             QVERIFY2(barrier.contains(QLatin1String(part)), qPrintable(barrier));
         // "@mirror@" is the first <murl>.
         QVERIFY2(t->metadataValue(QStringLiteral("CUBE metric Time"))
@@ -1786,24 +1799,30 @@ private Q_SLOTS:
         QVERIFY(t->metadataValue(QStringLiteral("CUBE topologies")).isEmpty()); // an empty <topologies>
         // KOJAK unique names (id + display name), pattern hierarchy, URLs from the mirror.
         const QString lateSender = t->metadataValue(QStringLiteral("CUBE metric Late Sender"));
-        QVERIFY2(lateSender.contains(QLatin1String("uniq_name 11Late Sender")) && lateSender.contains(QLatin1String("parent P2P"))
+        QVERIFY2(lateSender.contains(QLatin1String("uniq_name 11Late Sender"))
+                && lateSender.contains(QLatin1String("parent P2P"))
                 && lateSender.contains(QLatin1String(
                     "url http://icl.cs.utk.edu/projectsfiles/kojak/software/kojak/patterns-2.2.html#mpi_late_sender")),
             qPrintable(lateSender));
         QVERIFY(t->metadataValue(QStringLiteral("CUBE metric P2P")).contains(QLatin1String("parent Communication")));
         QVERIFY(t->metadataValue(QStringLiteral("CUBE metric Wait at Barrier (26Wait at Barrier)"))
                     .contains(QLatin1String("parent Implict")));
-        for (const char* e : { "main => parallel => sequential => !$omp parallel @ctest-pomp.c:48 => !$omp for @ctest-pomp.c:53 => step",
-                 "main => parallel => p2p => MPI_Wait", "main => MPI_Finalize => TRACING" })
+        for (const char* e :
+            { "main => parallel => sequential => !$omp parallel @ctest-pomp.c:48 => !$omp for @ctest-pomp.c:53 => step",
+                "main => parallel => p2p => MPI_Wait", "main => MPI_Finalize => TRACING" })
             QVERIFY2(t->findEvent(QLatin1String(e)).isValid(), e);
         // 0Time on cnode 0 (main), and 17Wait at Barrier only on cnodes 12 and 14 (both MPI_Barrier).
         for (int th = 0; th < 4; ++th) {
-            QCOMPARE(cell(*t, ThreadKey { 0, 0, th }, QStringLiteral("main"), QStringLiteral("Time")), 0.000181790997885);
-            QCOMPARE(cell(*t, ThreadKey { 1, 0, th }, QStringLiteral("main"), QStringLiteral("Time")), 0.000236111001868);
+            QCOMPARE(
+                cell(*t, ThreadKey { 0, 0, th }, QStringLiteral("main"), QStringLiteral("Time")), 0.000181790997885);
+            QCOMPARE(
+                cell(*t, ThreadKey { 1, 0, th }, QStringLiteral("main"), QStringLiteral("Time")), 0.000236111001868);
         }
         const QString wait = QStringLiteral("Wait at Barrier (17Wait at Barrier)");
-        QCOMPARE(cell(*t, ThreadKey { 0, 0, 0 }, QStringLiteral("main => parallel => MPI_Barrier"), wait), 0.0403733120002);
-        QCOMPARE(cell(*t, ThreadKey { 1, 0, 0 }, QStringLiteral("main => parallel => MPI_Barrier"), wait), 0.042913903002);
+        QCOMPARE(
+            cell(*t, ThreadKey { 0, 0, 0 }, QStringLiteral("main => parallel => MPI_Barrier"), wait), 0.0403733120002);
+        QCOMPARE(
+            cell(*t, ThreadKey { 1, 0, 0 }, QStringLiteral("main => parallel => MPI_Barrier"), wait), 0.042913903002);
         const double elsewhere = cell(*t, ThreadKey { 0, 0, 0 }, QStringLiteral("main => MPI_Init"), wait);
         QVERIFY(elsewhere == 0 || elsewhere == Absent);
         checkConsistency(*t);
@@ -1825,16 +1844,20 @@ private Q_SLOTS:
         // Values (MANIFEST, verified there with pycubexr), to the digits given.
         QVERIFY(std::fabs(excl(*t, 0, QStringLiteral("main"), QStringLiteral("Time")) - 1.2093e-05) <= 5e-10);
         QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main"), QStringLiteral("Time")) - 4.5026e-05) <= 5e-10);
-        QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main => init_mat"), QStringLiteral("Time")) - 1.5117e-05) <= 5e-10);
-        QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main => zero_mat"), QStringLiteral("Time")) - 1.655e-06) <= 5e-10);
-        QVERIFY(std::fabs(incl(*t, 0, QStringLiteral("main => mat_mul"), QStringLiteral("Time")) - 1.6161e-05) <= 5e-10);
+        QVERIFY(
+            std::fabs(incl(*t, 0, QStringLiteral("main => init_mat"), QStringLiteral("Time")) - 1.5117e-05) <= 5e-10);
+        QVERIFY(
+            std::fabs(incl(*t, 0, QStringLiteral("main => zero_mat"), QStringLiteral("Time")) - 1.655e-06) <= 5e-10);
+        QVERIFY(
+            std::fabs(incl(*t, 0, QStringLiteral("main => mat_mul"), QStringLiteral("Time")) - 1.6161e-05) <= 5e-10);
         checkConsistency(*t);
         // Every run of the 3x3x3 grid reads.
         for (const char* x : { "1", "10", "25" })
             for (const char* y : { "1", "10", "25" })
                 for (const char* z : { "1", "10", "25" }) {
-                    const QString run = dataPath(QStringLiteral("extrap/cubeset/multi_parameter/mm.x%1y%2z%3.r1/profile.cubex")
-                                                     .arg(QLatin1String(x), QLatin1String(y), QLatin1String(z)));
+                    const QString run
+                        = dataPath(QStringLiteral("extrap/cubeset/multi_parameter/mm.x%1y%2z%3.r1/profile.cubex")
+                                       .arg(QLatin1String(x), QLatin1String(y), QLatin1String(z)));
                     QVERIFY2(readCube(run).ok(), qPrintable(describe(readCube(run))));
                 }
     }
@@ -1843,8 +1866,8 @@ private Q_SLOTS:
     {
         // 2 processes x 2 threads; every value scales linearly with f (MANIFEST C).
         for (int f : { 1, 5 }) {
-            const auto t = mustRead(dataPath(
-                QStringLiteral("extrap/cubeset/simple_threaded/example.f%1/cube-example%1.cubex").arg(f)));
+            const auto t = mustRead(
+                dataPath(QStringLiteral("extrap/cubeset/simple_threaded/example.f%1/cube-example%1.cubex").arg(f)));
             QVERIFY(t);
             const ThreadKey keys[] = { { 0, 0, 0 }, { 0, 0, 1 }, { 1, 0, 0 }, { 1, 0, 1 } };
             const double foo[] = { 5.0, 0, 4.9, 0 }, bar[] = { 4.2, 0, 4.1, 0 }, omp[] = { 3.5, 3.2, 3.4, 3.1 },
@@ -1909,11 +1932,13 @@ private Q_SLOTS:
             qPrintable(describe(r)));
         // (Bytes after the end of the XML are not read, as in a plain anchor.xml; bytes between gzip
         // members, inside the document, are an error.)
-        member(zipped, QStringLiteral("anchor.xml"))->data = gzip(anchorXml.left(half)) + "junk" + gzip(anchorXml.mid(half));
+        member(zipped, QStringLiteral("anchor.xml"))->data
+            = gzip(anchorXml.left(half)) + "junk" + gzip(anchorXml.mid(half));
         writeFile(path, makeTar(zipped));
         r = readCube(path);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().message.contains(QLatin1String("data after the end of the gzip stream")), qPrintable(describe(r)));
+        QVERIFY2(r.error().message.contains(QLatin1String("data after the end of the gzip stream")),
+            qPrintable(describe(r)));
     }
 
     void sniffTextAboutCube()
@@ -1923,7 +1948,8 @@ private Q_SLOTS:
         const QString md = dir.filePath(QStringLiteral("MANIFEST.md"));
         writeFile(md, "# notes\n\n| producer | `<cube version=\"4.4\">`; Cube 4.8.2 |\n");
         QCOMPARE(CubeReader().sniff(md), 0);
-        QVERIFY(!ReaderRegistry::instance().detect(md) || ReaderRegistry::instance().detect(md)->name() != QLatin1String("cube"));
+        QVERIFY(!ReaderRegistry::instance().detect(md)
+            || ReaderRegistry::instance().detect(md)->name() != QLatin1String("cube"));
         QCOMPARE(CubeReader().sniff(dataPath(QStringLiteral("cube/pycubexr/MANIFEST.md"))), 0);
         // XML with a byte-order mark, or white space first, still is.
         const QString bom = dir.filePath(QStringLiteral("bom.xml"));

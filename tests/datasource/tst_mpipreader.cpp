@@ -25,7 +25,10 @@ namespace {
 
 constexpr double Absent = -1e300;
 
-QString fixture(const char* name) { return QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/mpip/") + QLatin1String(name); }
+QString fixture(const char* name)
+{
+    return QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/mpip/") + QLatin1String(name);
+}
 QString heat2d() { return fixture("heat2d.4.12345.1.mpiP"); }
 QString allreduce() { return fixture("allreduce.1.4242.1.mpiP"); }
 
@@ -167,12 +170,16 @@ QByteArray gzip(const QByteArray& data)
     return out;
 }
 
-const QString Waitall = QStringLiteral("timestep [{heat2d.c} {210}] => exchange_halo [{heat2d.c} {131}] => MPI_Waitall");
-const QString IsendLeft = QStringLiteral("timestep [{heat2d.c} {210}] => exchange_halo [{heat2d.c} {120}] => MPI_Isend");
-const QString IsendRight = QStringLiteral("timestep [{heat2d.c} {210}] => exchange_halo [{heat2d.c} {140}] => MPI_Isend");
+const QString Waitall
+    = QStringLiteral("timestep [{heat2d.c} {210}] => exchange_halo [{heat2d.c} {131}] => MPI_Waitall");
+const QString IsendLeft
+    = QStringLiteral("timestep [{heat2d.c} {210}] => exchange_halo [{heat2d.c} {120}] => MPI_Isend");
+const QString IsendRight
+    = QStringLiteral("timestep [{heat2d.c} {210}] => exchange_halo [{heat2d.c} {140}] => MPI_Isend");
 const QString Allreduce4 = QStringLiteral("main [{heat2d.c} {305}] => timestep [{heat2d.c} {228}] => MPI_Allreduce");
 const QString Bcast = QStringLiteral("[unknown] [{0x7f3a2c23d0b3}] => main [{heat2d.c} {288}] => MPI_Bcast");
-const QString FileWrite = QStringLiteral("main [{heat2d.c} {318}] => write_checkpoint [{io.c} {60}] => MPI_File_write_at");
+const QString FileWrite
+    = QStringLiteral("main [{heat2d.c} {318}] => write_checkpoint [{io.c} {60}] => MPI_File_write_at");
 const QString App = QStringLiteral(".MpiP.Application");
 
 void checkHeat2d(const Trial& t)
@@ -281,7 +288,8 @@ private Q_SLOTS:
     void detection()
     {
         QCOMPARE(MpipReader().sniff(heat2d()), 100);
-        QCOMPARE(MpipReader().sniff(dataPath(QStringLiteral("hatchet/cprofile-hatchet-pstats/cprofile-cycle.pstats"))), 0);
+        QCOMPARE(
+            MpipReader().sniff(dataPath(QStringLiteral("hatchet/cprofile-hatchet-pstats/cprofile-cycle.pstats"))), 0);
         QCOMPARE(MpipReader().sniff(dataPath(QStringLiteral("hatchet/tau-cpi-mpi/profile.0.0.0"))), 0);
         const auto t = mustLoad(heat2d());
         QVERIFY(t);
@@ -351,8 +359,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const auto t = mustRead(writeTemp(dir, text));
         QVERIFY(t);
-        const QString path = QStringLiteral("main [{main.cpp} {5}] => ns::Solver::step(int, double) [{solver.cpp} {10}] => "
-                                            "MPI_Allreduce");
+        const QString path
+            = QStringLiteral("main [{main.cpp} {5}] => ns::Solver::step(int, double) [{solver.cpp} {10}] => "
+                             "MPI_Allreduce");
         QCOMPARE(value(*t, 0, path, "calls"), 3.0);
         QVERIFY(near(value(*t, 0, path, "excl"), 2500.0));
         QVERIFY(near(value(*t, 0, QStringLiteral("[unknown] [{0x4005ac}] => MPI_Send"), "excl"), 500.0));
@@ -394,10 +403,11 @@ private Q_SLOTS:
     {
         const QByteArray text = contents(heat2d());
         const QByteArray waitall = "Waitall              3    1   2000     7.08     1.38";
-        expectError(edited(text, waitall, "Waitall              3    1   2000     7.08     1.3x"), lineOf(text, waitall),
-            QStringLiteral("expected a number for Mean (field 6), found '1.3x'"));
+        expectError(edited(text, waitall, "Waitall              3    1   2000     7.08     1.3x"),
+            lineOf(text, waitall), QStringLiteral("expected a number for Mean (field 6), found '1.3x'"));
         // Found by fuzz_mpipreader: a huge Mean made Count x Mean infinite.
-        expectError(edited(text, waitall, "Waitall              3    1   2000     7.08   1e+308"), lineOf(text, waitall),
+        expectError(edited(text, waitall, "Waitall              3    1   2000     7.08   1e+308"),
+            lineOf(text, waitall),
             QStringLiteral("Mean (field 6) is not a finite number of magnitude at most 1e60: '1e+308'"));
         const QByteArray barrier = "Barrier              6    0";
         expectError(edited(text, barrier, "Barrier             66    0"), lineOf(text, barrier),
@@ -406,7 +416,8 @@ private Q_SLOTS:
             QStringLiteral("expected a rank or '*'"));
         const QByteArray task = "   1       12.6       3.94    31.37\n";
         expectError(edited(text, task, task + task), lineOf(text, task) + 1,
-            QStringLiteral("task 1 is listed twice in the MPI Time section (first on line %1)").arg(lineOf(text, task)));
+            QStringLiteral("task 1 is listed twice in the MPI Time section (first on line %1)")
+                .arg(lineOf(text, task)));
         expectError(edited(text, "Task    AppTime", "Tusk    AppTime"), lineOf(text, "Task    AppTime"),
             QStringLiteral("expected the column header 'Task AppTime MPITime MPI%'"));
         expectError(edited(text, "@ mpiP\n", "@ mpiQ\n"), 1, QStringLiteral("expected '@ mpiP'"));
@@ -434,7 +445,8 @@ private Q_SLOTS:
             QStringLiteral("'*' rows of 'Callsite Message Sent statistics'"));
         expectWarning(edited(text, "   *       49.9", "   *       59.9"), QStringLiteral("'*' row of MPI Time"));
         expectWarning(edited(text, "   0       12.4       2.41", "   0       12.4       3.41"),
-            QStringLiteral("MPITime of a task against the sum of its call-site times: 1 disagreement(s); first: rank 0"));
+            QStringLiteral(
+                "MPITime of a task against the sum of its call-site times: 1 disagreement(s); first: rank 0"));
         expectWarning(edited(text, "Waitall                 3   7.39e+03", "Waitall                 3   8.39e+03"),
             QStringLiteral("'Aggregate Time' against the call-site statistics"));
         expectWarning(edited(text, "Gather                  8         80", "Gather                  8         90"),
@@ -460,8 +472,9 @@ private Q_SLOTS:
         expectWarning(edited(text, "@--- End of Report", extra + "@--- End of Report"),
             QStringLiteral("sections not read: 'Aggregate Collective Time (top twenty, descending)'"));
         // A concise statistics section (no Rank column) is named, not read.
-        const QByteArray concise = edited(text, "Name              Site Rank  Count      Max     Mean      Min   App%   MPI%",
-            "Name              Site  Count      Max     Mean      Min   App%   MPI%");
+        const QByteArray concise
+            = edited(text, "Name              Site Rank  Count      Max     Mean      Min   App%   MPI%",
+                "Name              Site  Count      Max     Mean      Min   App%   MPI%");
         expectWarning(concise, QStringLiteral("concise, without per-rank rows"));
     }
 };

@@ -11,12 +11,10 @@
 
 #include <QTemporaryDir>
 #include <QtEndian>
-
-#include <zlib.h>
-
 #include <bit>
 #include <cstring>
 #include <random>
+#include <zlib.h>
 
 using namespace parallax;
 using namespace parallax::test;

@@ -117,7 +117,8 @@ struct Marshal {
         return tuple(3).str(file).integer(line).str(func);
     }
     /// One stats entry: key, then (cc, nc, tt, ct, callers...) with `callers` already encoded.
-    Marshal& entry(const QByteArray& func, int line, int cc, int nc, double tt, double ct, const QByteArray& callers = "{0")
+    Marshal& entry(
+        const QByteArray& func, int line, int cc, int nc, double tt, double ct, const QByteArray& callers = "{0")
     {
         key("m.py", line, func).tuple(5).integer(cc).integer(nc).real(tt).real(ct);
         bytes += callers;
@@ -220,9 +221,10 @@ private Q_SLOTS:
         QVERIFY(near(value(*t, FnG, "excl"), 257369.0));
         QVERIFY(near(value(*t, Disable, "excl"), 1.0));
         QVERIFY(near(value(*t, QStringLiteral("<built-in method builtins.next>"), "incl"), 40.0));
-        QVERIFY(t->findEvent(QStringLiteral("__exit__ [{/usr/tce/packages/python/python-3.7.2/lib/python3.7/contextlib.py} "
-                                            "{116}]"))
-                    .isValid());
+        QVERIFY(
+            t->findEvent(QStringLiteral("__exit__ [{/usr/tce/packages/python/python-3.7.2/lib/python3.7/contextlib.py} "
+                                        "{116}]"))
+                .isValid());
         // subrs = calls made to profiled functions (from the callers dicts).
         QCOMPARE(value(*t, FnE, "subrs"), 1000.0);
         QCOMPARE(value(*t, FnF, "subrs"), 2000.0);
@@ -279,8 +281,8 @@ private Q_SLOTS:
         // Python 3 types: FLAG_REF, short ASCII strings, 'r' references, small tuples, text floats,
         // longs and unicode; a profile-module caller given as a bare count.
         QByteArray b;
-        b += char('{' | 0x80);                          // ref 0: the dict
-        b += char(')' | 0x80) + QByteArray(1, 3);       // ref 1: key tuple
+        b += char('{' | 0x80); // ref 0: the dict
+        b += char(')' | 0x80) + QByteArray(1, 3); // ref 1: key tuple
         b += char('z' | 0x80) + QByteArray(1, 4) + "a.py"; // ref 2: "a.py"
         b += char('i') + QByteArray("\x05\x00\x00\x00", 4);
         b += char('u') + QByteArray("\x05\x00\x00\x00", 4) + "caf\xc3\xa9"; // "café"
@@ -364,7 +366,8 @@ private Q_SLOTS:
         QFile f(py3());
         QVERIFY(f.open(QIODevice::ReadOnly));
         // Byte 0x2e starts tottime of `g` ('g' + 8 bytes).
-        expectError(f.readAll().left(50), QStringLiteral("the data ends at byte 50 while reading a binary float"), 0x2f);
+        expectError(
+            f.readAll().left(50), QStringLiteral("the data ends at byte 50 while reading a binary float"), 0x2f);
     }
 
     void corruptedBytes()
@@ -406,7 +409,8 @@ private Q_SLOTS:
         // A stats value with 4 fields instead of 5.
         Marshal four;
         four.code('{').key("m.py", 1, "f").tuple(4).integer(1).integer(1).real(0).real(0).code('0');
-        expectError(four.bytes, QStringLiteral("(primitive calls, calls, tottime, cumtime, callers dict) tuple of 'f'"));
+        expectError(
+            four.bytes, QStringLiteral("(primitive calls, calls, tottime, cumtime, callers dict) tuple of 'f'"));
         // A caller value that is a string.
         Marshal caller;
         caller.code('{').key("m.py", 1, "f").tuple(5).integer(1).integer(1).real(0).real(0);
@@ -428,7 +432,8 @@ private Q_SLOTS:
         self += QByteArray("\x00\x00\x00\x00", 4);
         expectError(self, QStringLiteral("still being read"), 1);
         // A text float that is not a number.
-        expectError(Marshal().code('{').key("m.py", 1, "f").tuple(5).integer(1).integer(1).code('f').raw("\x03x.5").bytes,
+        expectError(
+            Marshal().code('{').key("m.py", 1, "f").tuple(5).integer(1).integer(1).code('f').raw("\x03x.5").bytes,
             QStringLiteral("'x.5' is not a float"));
         // Not marshal at all.
         expectError(QByteArray("Flat profile:\n"), QStringLiteral("expected a marshal dict"), 0);

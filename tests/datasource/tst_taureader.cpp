@@ -5,7 +5,6 @@
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
-
 #include <cmath>
 #include <limits>
 
@@ -38,7 +37,8 @@ QString topExclusive(const Trial& trial, ThreadIndex t)
     return name;
 }
 
-const char* const MinimalHeader = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value></attribute></metadata>\n";
+const char* const MinimalHeader = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric "
+                                  "Name</name><value>TIME</value></attribute></metadata>\n";
 
 } // namespace
 
@@ -47,7 +47,8 @@ class TestTauReader : public QObject {
 private Q_SLOTS:
     void callpathCpi()
     {
-        for (const QString& dir : { QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"), QStringLiteral("hatchet/tau-cpi-mpi") }) {
+        for (const QString& dir :
+            { QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"), QStringLiteral("hatchet/tau-cpi-mpi") }) {
             const auto trial = mustLoad(dataPath(dir));
             QVERIFY(trial);
             QCOMPARE(trial->threadCount(), std::size_t(4));
@@ -77,7 +78,8 @@ private Q_SLOTS:
             QCOMPARE(exclOf(*trial, 0, QStringLiteral(".TAU application")), 449.0);
             QCOMPARE(exclOf(*trial, 1, QStringLiteral("MPI_Bcast()")), 333.0);
             // Call paths: normalised names, parent and leaf links, groups.
-            const EventId path = trial->findEvent(QStringLiteral(".TAU application => MPI_Finalize() => MPI_File_open()"));
+            const EventId path
+                = trial->findEvent(QStringLiteral(".TAU application => MPI_Finalize() => MPI_File_open()"));
             QVERIFY(path.isValid());
             const IntervalEvent& ev = trial->event(path);
             QCOMPARE(ev.depth, 3);
@@ -111,7 +113,8 @@ private Q_SLOTS:
         QVERIFY(!trial->metadataValue(QStringLiteral("pid"), ThreadIndex(3u)).isNull());
         QCOMPARE(trial->threadCount(), std::size_t(8));
         QVERIFY(trial->eventCount() <= 27);
-        const AtomicEventId ctx = trial->findAtomicEvent(QStringLiteral("[GROUP=MAX_MARKER] Message size for broadcast : ADIOS open => MPI_Bcast()"));
+        const AtomicEventId ctx = trial->findAtomicEvent(
+            QStringLiteral("[GROUP=MAX_MARKER] Message size for broadcast : ADIOS open => MPI_Bcast()"));
         QVERIFY(ctx.isValid());
         QVERIFY(trial->atomicEvent(ctx).hasContext());
         QCOMPARE(trial->atomicEvent(ctx).context, QStringLiteral("ADIOS open => MPI_Bcast()"));
@@ -132,7 +135,8 @@ private Q_SLOTS:
         QCOMPARE(row.mean[static_cast<std::size_t>(i)], 72.875);
         QVERIFY(std::abs(row.stddev(static_cast<std::size_t>(i)) - 507.265) < 1e-3);
         // Rank 1 repeats "[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size": merged, with a warning.
-        const auto dup = row.find(trial->findAtomicEvent(QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size")));
+        const auto dup
+            = row.find(trial->findAtomicEvent(QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size")));
         QVERIFY(dup >= 0);
         QCOMPARE(row.count[static_cast<std::size_t>(dup)], 2.0);
         QCOMPARE(row.sumSquares[static_cast<std::size_t>(dup)], 2 * 70361093975104.0);
@@ -160,7 +164,12 @@ private Q_SLOTS:
         QCOMPARE(trial->threadMetadata(ThreadIndex(0u)).size(), std::size_t(0));
         QCOMPARE(trial->threadMetadata(ThreadIndex(1u)).size(), std::size_t(0));
         QCOMPARE(exclOf(*trial, 0, QStringLiteral("compute OpenMP region")), 1080268.0);
-        QCOMPARE(trial->row(ThreadIndex(1u)).exclusive(0, static_cast<std::size_t>(trial->row(ThreadIndex(1u)).find(trial->findEvent(QStringLiteral("compute OpenMP region"))))), 1120473.0);
+        QCOMPARE(
+            trial->row(ThreadIndex(1u))
+                .exclusive(0,
+                    static_cast<std::size_t>(
+                        trial->row(ThreadIndex(1u)).find(trial->findEvent(QStringLiteral("compute OpenMP region"))))),
+            1120473.0);
     }
 
     void wrapParams()
@@ -169,7 +178,8 @@ private Q_SLOTS:
         QVERIFY(trial);
         QCOMPARE(trial->threadCount(), std::size_t(2));
         QCOMPARE(trial->eventCount(), std::size_t(8));
-        const EventId p = trial->findEvent(QStringLiteral("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [ <size> = <100> ]"));
+        const EventId p
+            = trial->findEvent(QStringLiteral("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [ <size> = <100> ]"));
         QVERIFY(p.isValid());
         QVERIFY(trial->eventInGroup(p, QStringLiteral("TAU_PARAM")));
         QVERIFY(trial->eventInGroup(p, QStringLiteral("TAU_USER")));
@@ -185,7 +195,8 @@ private Q_SLOTS:
         QCOMPARE(countCallPaths(*p1), std::size_t(0));
         QCOMPARE(p1->metric(MetricId(0u)).name, QStringLiteral("BGP Timers")); // text after _MULTI_, spaces kept
         QCOMPARE(topExclusive(*p1, ThreadIndex(0u)), QStringLiteral("RATX_I [{getrates_i.pp.f} {1013,7}-{1964,9}]"));
-        QVERIFY(std::abs(exclOf(*p1, 0, QStringLiteral("RATX_I [{getrates_i.pp.f} {1013,7}-{1964,9}]")) - 478345065.35) < 0.01);
+        QVERIFY(std::abs(exclOf(*p1, 0, QStringLiteral("RATX_I [{getrates_i.pp.f} {1013,7}-{1964,9}]")) - 478345065.35)
+            < 0.01);
         QVERIFY(std::abs(inclOf(*p1, 0, QStringLiteral("S3D [{main.pp.f90} {4,3}-{130,17}]")) - 3115316612.87) < 0.01);
         double sum = 0;
         const IntervalRow& row = p1->row(ThreadIndex(0u));
@@ -223,7 +234,8 @@ private Q_SLOTS:
             + "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"\n0 aggregates\n"
               "1 userevents\n# eventname numevents max min mean sumsqr\n\"bytes\" 2 8 4 6 80\n";
         QByteArray cyc = QByteArrayLiteral("2 templated_functions_MULTI_PAPI_TOT_CYC\n") + MinimalHeader
-            + "\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 2000 2000 0 GROUP=\"TAU_USER\"\n0 aggregates\n";
+            + "\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 2000 2000 0 GROUP=\"TAU_USER\"\n0 "
+              "aggregates\n";
         cyc.replace("<value>TIME</value>", "<value>PAPI_TOT_CYC</value>");
         for (int n = 0; n < 2; ++n) {
             writeText(dir.filePath(QStringLiteral("MULTI__TIME/profile.%1.0.0").arg(n)), time);
@@ -257,18 +269,22 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QLatin1String("no TAU profiles here")), qPrintable(r.error().toString()));
         writeText(dir.filePath(QStringLiteral("MULTI__TIME/profile.0.0.0")),
-            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader
+                + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
         QCOMPARE(TauReader().sniff(dir.path()), 100);
     }
 
     void metricNameRules()
     {
-        QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions_MULTI_BGP Timers")), QStringLiteral("BGP Timers"));
-        QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions_hw_counters")), QStringLiteral("Hardware Counter"));
+        QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions_MULTI_BGP Timers")),
+            QStringLiteral("BGP Timers"));
+        QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions_hw_counters")),
+            QStringLiteral("Hardware Counter"));
         QCOMPARE(TauReader::metricNameFromHeader(QStringLiteral("4 templated_functions")), QStringLiteral("Time"));
         QTemporaryDir dir;
         writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
-            "1 templated_functions\n# Name Calls Subrs Excl Incl ProfileCalls\n\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+            "1 templated_functions\n# Name Calls Subrs Excl Incl ProfileCalls\n\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 "
+            "aggregates\n");
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);
         QCOMPARE(trial->metric(MetricId(0u)).name, QStringLiteral("Time"));
@@ -282,9 +298,11 @@ private Q_SLOTS:
         // a quote inside a name, Java-style numbers, CRLF line ends, no trailing newline.
         writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
             "4 templated_functions_MULTI_TIME\r\n"
-            "# Name Calls Subrs Excl Incl SumExclSqr ProfileCalls # <metadata><attribute><name>Metric Name</name><value>TIME</value></attribute>"
+            "# Name Calls Subrs Excl Incl SumExclSqr ProfileCalls # <metadata><attribute><name>Metric "
+            "Name</name><value>TIME</value></attribute>"
             "<attribute><name>Note</name><value>a &amp; b &lt;c&gt;&#xa;next</value></attribute>"
-            "<attribute><name>Ctx</name><timer_context>main</timer_context><call_number>1</call_number><timestamp>5</timestamp><value>v</value></attribute></metadata>\r\n"
+            "<attribute><name>Ctx</name><timer_context>main</timer_context><call_number>1</call_number><timestamp>5</"
+            "timestamp><value>v</value></attribute></metadata>\r\n"
             "\"main\" 1 2 10 100 100 0 GROUP=\"TAU_DEFAULT\"\r\n"
             "\"f(\"x\")\" 2 0 30 30 500 2 GROUP=\"TAU_USER\"\r\n"
             "5 5\r\n6 6\r\n"
@@ -325,7 +343,8 @@ private Q_SLOTS:
                   "\"u\" -3 1 1 1 3\n"
                   "\"w\" 2 -nan 1 1 2\n");
         writeText(dir.filePath(QStringLiteral("profile.1.0.0")),
-            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader + "\"main\" 1 0 1 Infinity 0 GROUP=\"g\"\n0 aggregates\n");
+            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader
+                + "\"main\" 1 0 1 Infinity 0 GROUP=\"g\"\n0 aggregates\n");
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);
         QVERIFY(std::isnan(inclOf(*trial, 0, QStringLiteral("main"))));
@@ -351,11 +370,14 @@ private Q_SLOTS:
                      + QFileInfo(dir.path()).fileName() + QStringLiteral("/profile.0.0.0 line 3 'main' Incl)")),
             qPrintable(all));
         // f calls, h subrs, u numevents.
-        QVERIFY2(all.contains(QStringLiteral("3 negative count(s) (calls, subrs or numevents) in 1 file(s), kept as they are (first: ")
-                     + QFileInfo(dir.path()).fileName() + QStringLiteral("/profile.0.0.0 line 4 'f' Calls)")),
+        QVERIFY2(
+            all.contains(QStringLiteral(
+                             "3 negative count(s) (calls, subrs or numevents) in 1 file(s), kept as they are (first: ")
+                + QFileInfo(dir.path()).fileName() + QStringLiteral("/profile.0.0.0 line 4 'f' Calls)")),
             qPrintable(all));
         // -inf as an inclusive time is also a negative time.
-        QVERIFY2(all.contains(QStringLiteral("1 negative exclusive or inclusive value(s) in 1 file(s)")), qPrintable(all));
+        QVERIFY2(
+            all.contains(QStringLiteral("1 negative exclusive or inclusive value(s) in 1 file(s)")), qPrintable(all));
     }
 
     void finiteValuesGiveNoOddityWarning()
@@ -363,13 +385,15 @@ private Q_SLOTS:
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
         QVERIFY(trial);
         const QString all = trial->warnings().join(QLatin1Char('\n'));
-        QVERIFY2(!all.contains(QStringLiteral("NaN or infinite")) && !all.contains(QStringLiteral("negative count")), qPrintable(all));
+        QVERIFY2(!all.contains(QStringLiteral("NaN or infinite")) && !all.contains(QStringLiteral("negative count")),
+            qPrintable(all));
     }
 
     void oldFormatWithoutColumnHeader()
     {
         QTemporaryDir dir;
-        writeText(dir.filePath(QStringLiteral("profile.3.0.0")), "1 templated_functions\n\"f\" 1 0 1 1 0\n0 aggregates\n");
+        writeText(
+            dir.filePath(QStringLiteral("profile.3.0.0")), "1 templated_functions\n\"f\" 1 0 1 1 0\n0 aggregates\n");
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);
         QCOMPARE(trial->threadKey(ThreadIndex(0u)), (ThreadKey { 3, 0, 0 }));
@@ -384,14 +408,16 @@ private Q_SLOTS:
                                                   "<attribute><name>Metric Name</name><value>TIME</value></attribute>"
                                                   "<attribute><name>Hostname</name><value>nid001</value></attribute>"
                                                   "<attribute><name>Timestamp</name><value>T</value></attribute>");
-            header.replace(QByteArray("<value>T</value>"), QByteArray("<value>" + QByteArray::number(100 + n) + "</value>"));
+            header.replace(
+                QByteArray("<value>T</value>"), QByteArray("<value>" + QByteArray::number(100 + n) + "</value>"));
             if (n == 0)
                 header += "<attribute><name>Only0</name><value>x</value></attribute>";
             if (n == 1)
                 header += "<attribute><name>Only1</name><value>y</value></attribute>";
             header += "</metadata>\n";
             writeText(dir.filePath(QStringLiteral("profile.%1.0.0").arg(n)),
-                QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + header + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+                QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + header
+                    + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
         }
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);
@@ -411,8 +437,11 @@ private Q_SLOTS:
     void emptyThreadIsAThread()
     {
         QTemporaryDir dir;
-        writeText(dir.filePath(QStringLiteral("profile.0.0.0")), QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
-        writeText(dir.filePath(QStringLiteral("profile.1.0.0")), QByteArrayLiteral("0 templated_functions_MULTI_TIME\n") + MinimalHeader + "0 aggregates\n");
+        writeText(dir.filePath(QStringLiteral("profile.0.0.0")),
+            QByteArrayLiteral("1 templated_functions_MULTI_TIME\n") + MinimalHeader
+                + "\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+        writeText(dir.filePath(QStringLiteral("profile.1.0.0")),
+            QByteArrayLiteral("0 templated_functions_MULTI_TIME\n") + MinimalHeader + "0 aggregates\n");
         writeText(dir.filePath(QStringLiteral("profile.x.0.0")), "ignored: the ids do not parse\n");
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);

@@ -8,9 +8,9 @@
 //   size % 4 == 2: as a .cube (XML, or gzip when it starts with the gzip magic);
 //   size % 4 == 3: gzip-compressed into a .cube.gz.
 // Seeds: the CUBE samples under ../shared/data (see tests/fuzz/cubereader.dict for tokens).
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/cubereader.h"
 #include "tests/common/minitar.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,8 +3,8 @@
 // libFuzzer entry point for the gprof2dot DOT reader: any bytes must give a trial or a ReadError that
 // names the file, never a crash. Seeds: hatchet/gprof2dot-cpi/callgrind.dot.64042.0.1 (see
 // tests/fuzz/dot.dict for the DOT tokens).
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/dotreader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,8 +4,8 @@
 // names the file, never a crash. Odd sizes are read with the "fixnames" option; sizes divisible by 4
 // are gzip-compressed first (the reader takes gzip input through GzipInput).
 // Seeds: the gprof samples under ../shared/data (gprof2dot/prof/*.prof, tau2/gprof-wrf/gprof.out).
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/gprofreader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

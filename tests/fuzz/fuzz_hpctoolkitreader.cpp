@@ -6,8 +6,8 @@
 //   input starting with '<' or white space: experiment.xml (the four real metric-db files stay);
 //   anything else: the rank-0 metric-db (the real experiment.xml and ranks 1-3 stay).
 // Seeds: the sample's experiment.xml and metric-db files as they are.
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/hpctoolkitreader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,10 +6,10 @@
 // any other first byte leaves the whole input as the file, read by the reader whose sniff() claims
 // it, else by the one chosen by size % 3, so the raw samples work as seeds.
 // Seeds: hatchet/timemory/wall.tree.json, hatchet/json/*.json, hatchet/pyinstrument-hatchet-json/*.json.
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/hatchetjsonreader.h"
 #include "datasource/readers/pyinstrumentreader.h"
 #include "datasource/readers/timemoryreader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

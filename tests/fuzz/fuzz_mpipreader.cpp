@@ -3,8 +3,8 @@
 // libFuzzer entry point for the mpiP reader: any bytes must give a trial or a ReadError that names the
 // file, never a crash. size % 4 == 3: the bytes are gzip-compressed into a .mpiP.gz; otherwise they
 // are the report itself (.mpiP). Seeds: tests/data/mpip/*.mpiP (see tests/fuzz/mpipreader.dict).
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/mpipreader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,14 +2,13 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point: any bytes as a .ppk (gzip or raw) must give a trial or a ReadError, never a
 // crash. A trial that reads must also survive the writer and read back with the same shape.
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/ppkreader.h"
 #include "datasource/writers/ppkwriter.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
-
 #include <cstdint>
 #include <cstdlib>
 

@@ -3,8 +3,8 @@
 // libFuzzer entry point for the Python pstats reader (marshal decoder and stats mapping): any bytes,
 // written as a .pstats file, must give a trial or a ReadError that names the file and a byte offset,
 // never a crash. Seeds: ../shared/data/hatchet/cprofile-hatchet-pstats/*.pstats.
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/pstatsreader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,8 +4,8 @@
 // tauprofile.xml must give a trial or a ReadError with a message and a position, never a crash.
 // An input starting with byte 0x01 is split at the next 0x01 into snapshot.0.0.0 and
 // snapshot.0.0.1 of one directory, which exercises the parallel, multi-file path.
-#include "tests/fuzz/fuzzscratch.h"
 #include "datasource/readers/snapshotreader.h"
+#include "tests/fuzz/fuzzscratch.h"
 
 #include <QDir>
 #include <QFile>

@@ -6,8 +6,8 @@
 #include "algebra/presence.h"
 #include "algebra/semanticmodel.h"
 #include "algebra/semanticprofile.h"
-#include "datasource/synth/synth.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/synth/synth.h"
 #include "perfdb/database.h"
 #include "perfdb/databaselocation.h"
 #include "perfdb/dbexception.h"
@@ -18,11 +18,11 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QScopeGuard>
-#include <libpq-fe.h>
 #include <QTemporaryDir>
 #include <QUrl>
 #include <atomic>
 #include <cmath>
+#include <libpq-fe.h>
 #include <limits>
 #include <map>
 #include <thread>

@@ -17,13 +17,13 @@
 #include <QApplication>
 #include <QGraphicsScene>
 #include <QHeaderView>
+#include <QImage>
 #include <QLineEdit>
 #include <QPalette>
 #include <QSet>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
-#include <QImage>
 #include <QTemporaryDir>
 #include <QTreeView>
 
@@ -603,8 +603,9 @@ private Q_SLOTS:
         for (int c = 0; c < CallTreeModel::ColumnCount; ++c)
             view->resizeColumnToContents(c);
         QTemporaryDir temporary;
-        const QString folder
-            = qEnvironmentVariableIsSet("PARALLAX_SCREENSHOTS") ? qEnvironmentVariable("PARALLAX_SCREENSHOTS") : temporary.path();
+        const QString folder = qEnvironmentVariableIsSet("PARALLAX_SCREENSHOTS")
+            ? qEnvironmentVariable("PARALLAX_SCREENSHOTS")
+            : temporary.path();
         const QImage image = setup.widget->grab().toImage();
         QCOMPARE(image.size(), QSize(1000, 200));
         QVERIFY(image.save(folder + QStringLiteral("/call-tree.png")));

@@ -2,18 +2,18 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // SelectionState (the one state every view follows) and the group legend that drives its filters.
 #include "tests/common/testutil.h"
+#include "views/callgraph/calltreemodel.h"
 #include "views/common/job.h"
 #include "views/common/selectionview.h"
-#include "views/callgraph/calltreemodel.h"
 #include "views/grouplegend.h"
-#include "views/statisticspanel.h"
 #include "views/selectionstate.h"
+#include "views/statisticspanel.h"
 
 #include <QListWidget>
-#include <QTreeView>
 #include <QSignalSpy>
 #include <QThread>
 #include <QThreadPool>
+#include <QTreeView>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -135,8 +135,8 @@ private Q_SLOTS:
         QVERIFY(all.testFlag(SelectionChange::Trial) && all.testFlag(SelectionChange::Metric)
             && all.testFlag(SelectionChange::Filters) && !all.testFlag(SelectionChange::View));
         state.selectThread(ThreadIndex(1u));
-        QCOMPARE(changed.takeFirst().at(0).value<SelectionChanges>(),
-            SelectionChange::Thread | SelectionChange::History);
+        QCOMPARE(
+            changed.takeFirst().at(0).value<SelectionChanges>(), SelectionChange::Thread | SelectionChange::History);
         state.setTimeUnit(TimeUnit::Seconds);
         state.setTimeUnit(TimeUnit::Seconds); // no change, no signal
         QCOMPARE(changed.count(), 1);

@@ -9,12 +9,12 @@
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/selectionstate.h"
-#include "views/viewsetup.h"
 #include "views/semantic/semanticbarchart.h"
 #include "views/semantic/semanticformat.h"
 #include "views/semantic/semanticmatrixview.h"
 #include "views/semantic/semanticprofilemodel.h"
 #include "views/semantic/semanticwindow.h"
+#include "views/viewsetup.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -89,7 +89,8 @@ void checkChildrenSum(const SemanticProfileModel& model, const QModelIndex& pare
                     sum += v;
             }
             const double value = model.number(model.index(r, SemanticProfileModel::Value, parent));
-            QVERIFY2(near(sum, value), qPrintable(QStringLiteral("%1: children %2 != %3").arg(row.data().toString()).arg(sum).arg(value)));
+            QVERIFY2(near(sum, value),
+                qPrintable(QStringLiteral("%1: children %2 != %3").arg(row.data().toString()).arg(sum).arg(value)));
             ++*checked;
         }
         checkChildrenSum(model, row, checked);
@@ -146,7 +147,8 @@ private Q_SLOTS:
         // Members of the AGGREGATE show n/a, the aggregate carries the number.
         const QModelIndex comms = findRow(model, QStringLiteral("communicators"));
         QVERIFY(comms.isValid());
-        QCOMPARE(comms.siblingAtColumn(SemanticProfileModel::Own).data().toString(), QStringLiteral("n/a (aggregated)"));
+        QCOMPARE(
+            comms.siblingAtColumn(SemanticProfileModel::Own).data().toString(), QStringLiteral("n/a (aggregated)"));
         QVERIFY(comms.siblingAtColumn(SemanticProfileModel::Own).data(SemanticProfileModel::NotAvailableRole).toBool());
         bool aggregateSeen = false;
         for (std::size_t r = 0; r < m_profile->entities().size(); ++r)
@@ -154,15 +156,22 @@ private Q_SLOTS:
                 const QModelIndex i = model.indexOfEntity(static_cast<int>(r));
                 QVERIFY(i.isValid());
                 QVERIFY(model.number(i.siblingAtColumn(SemanticProfileModel::Value)) > 0);
-                QVERIFY(i.siblingAtColumn(SemanticProfileModel::Policy).data().toString().contains(QStringLiteral("AGGREGATE")));
-                QCOMPARE(i.siblingAtColumn(SemanticProfileModel::Classification).data().toString(), QStringLiteral("n:m"));
+                QVERIFY(i.siblingAtColumn(SemanticProfileModel::Policy)
+                            .data()
+                            .toString()
+                            .contains(QStringLiteral("AGGREGATE")));
+                QCOMPARE(
+                    i.siblingAtColumn(SemanticProfileModel::Classification).data().toString(), QStringLiteral("n:m"));
                 aggregateSeen = true;
             }
         QVERIFY(aggregateSeen);
 
         // Badges and Table 2.
         const QModelIndex write = findRow(model, QStringLiteral("ADIOS write"));
-        QVERIFY(write.siblingAtColumn(SemanticProfileModel::Policy).data().toString().contains(QStringLiteral("AMORTIZE ≈")));
+        QVERIFY(write.siblingAtColumn(SemanticProfileModel::Policy)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("AMORTIZE ≈")));
         QVERIFY(write.siblingAtColumn(SemanticProfileModel::Own).data().toString().startsWith(QStringLiteral("≈")));
         const QModelIndex coll = findRow(model, QStringLiteral("collectives"));
         QCOMPARE(coll.siblingAtColumn(SemanticProfileModel::Policy).data().toString(), QStringLiteral("DIRECT"));
@@ -176,7 +185,8 @@ private Q_SLOTS:
         // Inclusive: one event (ADIOS open) is derivable, several events without call paths are not.
         const QModelIndex open = findRow(model, QStringLiteral("ADIOS open"));
         QVERIFY(!std::isnan(model.number(open.siblingAtColumn(SemanticProfileModel::Inclusive))));
-        QCOMPARE(coll.siblingAtColumn(SemanticProfileModel::Inclusive).data().toString(), QStringLiteral("not derivable"));
+        QCOMPARE(
+            coll.siblingAtColumn(SemanticProfileModel::Inclusive).data().toString(), QStringLiteral("not derivable"));
         // Sorting is numeric.
         QCOMPARE(coll.siblingAtColumn(SemanticProfileModel::Value).data(SortRole).typeId(), QMetaType::Double);
     }
@@ -200,7 +210,8 @@ private Q_SLOTS:
             qPrintable(groups.join(QLatin1Char('|'))));
         // Groups sum own values: they conserve.
         QVERIFY(near(sum, semanticview::sourceTotal(*m_profile, model.metric(), Scope::mean())));
-        const auto byAlgebra = parallax::semantic::groupByAttribute(*m_profile, QStringLiteral("layer"), model.metric(), Scope::mean());
+        const auto byAlgebra
+            = parallax::semantic::groupByAttribute(*m_profile, QStringLiteral("layer"), model.metric(), Scope::mean());
         QCOMPARE(static_cast<std::size_t>(model.rowCount()), byAlgebra.size());
         model.setGroupByAttribute({});
         QVERIFY(findRow(model, QStringLiteral("application")).isValid());
@@ -280,7 +291,8 @@ private Q_SLOTS:
             }
         }
         const TrialPtr trial = b.build();
-        auto parsed = parseModel(R"J({"format": "parallax-semantic-model", "version": 1, "name": "phases", "source": "flat",
+        auto parsed
+            = parseModel(R"J({"format": "parallax-semantic-model", "version": 1, "name": "phases", "source": "flat",
             "entities": [], "associations": [{"id": "p", "select": {"regex": "phase(\\d)_kernel(\\d+)"},
             "target": {"template": {"id": "phase{1}", "kind": "phase", "name": "phase {1}"}}, "policy": "DIRECT"}]})J");
         QVERIFY(std::holds_alternative<Model>(parsed));

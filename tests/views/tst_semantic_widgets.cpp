@@ -40,7 +40,8 @@ using Kind = SemanticInspectorModel::RowKind;
 
 TrialPtr xmain()
 {
-    static const TrialPtr trial = test::mustLoad(test::dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+    static const TrialPtr trial
+        = test::mustLoad(test::dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
     return trial;
 }
 
@@ -98,7 +99,10 @@ double sumExclusive(const Trial& trial, const std::function<bool(const QString&)
     return sum;
 }
 
-bool near(double a, double b, double rel = 1e-9) { return std::abs(a - b) <= rel * std::max({ 1.0, std::abs(a), std::abs(b) }); }
+bool near(double a, double b, double rel = 1e-9)
+{
+    return std::abs(a - b) <= rel * std::max({ 1.0, std::abs(a), std::abs(b) });
+}
 
 QModelIndex childOfKind(const QAbstractItemModel& m, const QModelIndex& parent, Kind kind, int nth = 0)
 {
@@ -168,10 +172,12 @@ QByteArray weightedModel()
 {
     QByteArray entities = R"M({"id": "pp", "kind": "stage", "name": "particle processing"})M";
     for (int i = 0; i < 6; ++i)
-        entities += ",\n    {\"id\": \"face:" + QByteArray::number(i) + "\", \"kind\": \"face\", \"name\": \"face #" + QByteArray::number(i)
-            + "\", \"parent\": \"pp\", \"attrs\": {\"particles\": {\"metadata\": \"particles.face" + QByteArray::number(i) + "\"}}}";
-    return R"M({"format": "parallax-semantic-model", "version": 1, "name": "cube faces (weighted)", "entities": [)M" + entities
-        + R"M(], "associations": [{"id": "pp", "select": {"exact": "ProcessParticle"},
+        entities += ",\n    {\"id\": \"face:" + QByteArray::number(i) + "\", \"kind\": \"face\", \"name\": \"face #"
+            + QByteArray::number(i)
+            + "\", \"parent\": \"pp\", \"attrs\": {\"particles\": {\"metadata\": \"particles.face"
+            + QByteArray::number(i) + "\"}}}";
+    return R"M({"format": "parallax-semantic-model", "version": 1, "name": "cube faces (weighted)", "entities": [)M"
+        + entities + R"M(], "associations": [{"id": "pp", "select": {"exact": "ProcessParticle"},
         "target": ["face:0", "face:1", "face:2", "face:3", "face:4", "face:5"], "policy": "WEIGHTED", "weight_attr": "particles"}]})M";
 }
 
@@ -213,7 +219,8 @@ const SemanticComparisonRow& rowOf(const SemanticComparisonModel& m, const QStri
 }
 
 /// Renders to a temporary file (checked) and, when asked, to the screenshot directory.
-template <typename Widget> void checkRender(Widget& widget, const QString& name, const QSize& size, bool screenshot = true)
+template <typename Widget>
+void checkRender(Widget& widget, const QString& name, const QSize& size, bool screenshot = true)
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -272,7 +279,8 @@ void TestSemanticWidgets::inspectorRows()
 
     // MPI: every MPI_ routine, one-to-one, what they cost in all.
     int mpiEvents = 0;
-    const double mpiTotal = sumExclusive(*trial, [](const QString& n) { return n.startsWith(QLatin1String("MPI_")); }, &mpiEvents);
+    const double mpiTotal = sumExclusive(
+        *trial, [](const QString& n) { return n.startsWith(QLatin1String("MPI_")); }, &mpiEvents);
     QVERIFY(mpiEvents >= 20);
     const QModelIndex mpi = model.associationIndex(QStringLiteral("mpi"));
     QCOMPARE(cell(model, mpi, SemanticInspectorModel::Selector), QStringLiteral("regex: MPI_(\\w+)\\(\\)\\s*"));
@@ -323,7 +331,8 @@ void TestSemanticWidgets::inspectorRows()
     QCOMPARE(cell(model, helpers, SemanticInspectorModel::Classification), QStringLiteral("n:m"));
     const QStringList helperWarnings = helpers.data(SemanticInspectorModel::WarningRole).toStringList();
     QCOMPARE(helperWarnings.size(), 1);
-    QVERIFY2(helperWarnings.front().contains(QLatin1String("amortisation is used although per-instance timers exist for io:write, io:close")),
+    QVERIFY2(helperWarnings.front().contains(
+                 QLatin1String("amortisation is used although per-instance timers exist for io:write, io:close")),
         qPrintable(helperWarnings.front()));
     QVERIFY(cell(model, helpers, SemanticInspectorModel::Warnings).contains(QLatin1String("per-instance timers")));
     QCOMPARE(helpers.data(Qt::BackgroundRole).value<QBrush>().color(), QColor(0xff, 0xe8, 0xa8));
@@ -347,7 +356,10 @@ void TestSemanticWidgets::inspectorRows()
     QCOMPARE(model.rowCount(cuda), 1); // the warning row only
     QCOMPARE(model.index(cuda.row(), SemanticInspectorModel::Events).data(SortRole).toInt(), 0);
     QCOMPARE(cell(model, cuda, SemanticInspectorModel::Targets), QStringLiteral("gpu"));
-    QVERIFY(cuda.data(SemanticInspectorModel::WarningRole).toStringList().join(QString()).contains(QLatin1String("matched no event")));
+    QVERIFY(cuda.data(SemanticInspectorModel::WarningRole)
+                .toStringList()
+                .join(QString())
+                .contains(QLatin1String("matched no event")));
     QVERIFY(model.value(cuda) == 0);
 
     // (unmapped): the other events (.TAU application), and everything adds up to the total: 100 %.
@@ -357,7 +369,8 @@ void TestSemanticWidgets::inspectorRows()
     QStringList unmappedEvents;
     for (int r = 0; r < model.rowCount(unmapped); ++r)
         unmappedEvents << model.index(r, 0, unmapped).data().toString();
-    QVERIFY2(unmappedEvents.contains(QStringLiteral(".TAU application")), qPrintable(unmappedEvents.join(QLatin1Char('|'))));
+    QVERIFY2(
+        unmappedEvents.contains(QStringLiteral(".TAU application")), qPrintable(unmappedEvents.join(QLatin1Char('|'))));
     for (const QString& e : unmappedEvents)
         QVERIFY2(!e.startsWith(QLatin1String("MPI_")) && !e.startsWith(QLatin1String("ADIOS")), qPrintable(e));
     const double all = sumExclusive(*trial, [](const QString&) { return true; });
@@ -374,7 +387,8 @@ void TestSemanticWidgets::inspectorRows()
     QVERIFY(model.headerData(SemanticInspectorModel::Value, Qt::Horizontal).toString().contains(QLatin1String("mean")));
     const QString percentText = cell(model, mpi, SemanticInspectorModel::Percent);
     QVERIFY(percentText.endsWith(QLatin1String(" %")));
-    QVERIFY(near(QLocale(QLocale::English).toDouble(percentText.chopped(2).remove(QLatin1Char(','))), 100 * mpiTotal / all, 1e-3));
+    QVERIFY(near(QLocale(QLocale::English).toDouble(percentText.chopped(2).remove(QLatin1Char(','))),
+        100 * mpiTotal / all, 1e-3));
 }
 
 void TestSemanticWidgets::inspectorWidget()
@@ -461,7 +475,8 @@ void TestSemanticWidgets::ruleEditorPreview()
     QVERIFY(!editor.apply());
 
     // A JSON syntax error, typed (debounced): also with its line.
-    editor.editor()->setPlainText(QString(broken).replace(QStringLiteral("\"colour\": \"red\""), QStringLiteral("\"kind\": ")));
+    editor.editor()->setPlainText(
+        QString(broken).replace(QStringLiteral("\"colour\": \"red\""), QStringLiteral("\"kind\": ")));
     QVERIFY(editor.isPreviewing());
     editor.waitForPreview();
     QVERIFY(!editor.previewOk());
@@ -545,7 +560,8 @@ void TestSemanticWidgets::ruleEditorInsertAndApply()
     draft.targets = { QStringLiteral("app") };
     draft.policy = Policy::Direct;
     QCOMPARE(editor.insertAssociation(draft), QString());
-    QVERIFY(editor.text().contains(QLatin1String("{\"id\": \"rule-5\", \"policy\": \"DIRECT\", \"select\": {\"exact\": \".TAU application\"}, \"target\": \"app\"}")));
+    QVERIFY(editor.text().contains(QLatin1String("{\"id\": \"rule-5\", \"policy\": \"DIRECT\", \"select\": {\"exact\": "
+                                                 "\".TAU application\"}, \"target\": \"app\"}")));
     QVERIFY(editor.text().contains(QLatin1String("{\"id\": \"app\", \"kind\": \"entity\", \"name\": \"app\"}")));
     editor.waitForPreview();
     QVERIFY2(editor.previewOk(), qPrintable(editor.errorMessage()));
@@ -614,7 +630,8 @@ void TestSemanticWidgets::comparisonExampleF()
     // Δ% = 100·(A − B)/A: face 2 is 18 vs 14.
     const QModelIndex face2 = m.index(m.findRow(QStringLiteral("face:2")), SemanticComparisonModel::DeltaPercent);
     QCOMPARE(face2.data().toString(), QStringLiteral("+22.2 %"));
-    QCOMPARE(m.index(m.findRow(QStringLiteral("face:0")), SemanticComparisonModel::DeltaPercent).data().toString(), QStringLiteral("0.0 %"));
+    QCOMPARE(m.index(m.findRow(QStringLiteral("face:0")), SemanticComparisonModel::DeltaPercent).data().toString(),
+        QStringLiteral("0.0 %"));
     // The bars: the changed entities, largest first; the unchanged faces have none.
     QCOMPARE(direct.barEntities().size(), 5);
     QCOMPARE(direct.barEntities().front(), QStringLiteral("pp"));
@@ -643,9 +660,11 @@ void TestSemanticWidgets::comparisonExampleF()
     const SemanticComparisonModel& w = *weighted.comparisonModel();
     for (int i = 0; i < 6; ++i) {
         const SemanticComparisonRow& row = rowOf(w, QStringLiteral("face:%1").arg(i));
-        QVERIFY2(std::abs(row.diff.diff - expected[static_cast<std::size_t>(i)]) < 1e-9, qPrintable(QString::number(row.diff.diff)));
+        QVERIFY2(std::abs(row.diff.diff - expected[static_cast<std::size_t>(i)]) < 1e-9,
+            qPrintable(QString::number(row.diff.diff)));
         QVERIFY(row.diff.estimate);
-        QCOMPARE(w.index(w.findRow(row.diff.id), SemanticComparisonModel::Estimate).data().toString(), QStringLiteral("≈"));
+        QCOMPARE(
+            w.index(w.findRow(row.diff.id), SemanticComparisonModel::Estimate).data().toString(), QStringLiteral("≈"));
     }
     // Never the diff trial: the check cannot be switched on, and the UI says why.
     weighted.setCheckDiffTrial(true);
@@ -712,10 +731,12 @@ void TestSemanticWidgets::comparisonRealSamples()
     auto excl = [](const Trial& t, const char* prefix) {
         return sumExclusive(t, [prefix](const QString& n) { return n.startsWith(QLatin1String(prefix)); });
     };
-    QVERIFY(near(rowOf(r, QStringLiteral("mpi:Barrier")).diff.diff, excl(*rank0, "MPI_Barrier(") - excl(*rank1, "MPI_Barrier(")));
+    QVERIFY(near(rowOf(r, QStringLiteral("mpi:Barrier")).diff.diff,
+        excl(*rank0, "MPI_Barrier(") - excl(*rank1, "MPI_Barrier(")));
     QVERIFY(near(rowOf(r, QStringLiteral("mpi")).diff.diff, excl(*rank0, "MPI_") - excl(*rank1, "MPI_")));
-    QVERIFY(near(ranks.totalA() - ranks.totalB(), sumExclusive(*rank0, [](const QString&) { return true; })
-                - sumExclusive(*rank1, [](const QString&) { return true; })));
+    QVERIFY(near(ranks.totalA() - ranks.totalB(), sumExclusive(*rank0, [](const QString&) {
+        return true;
+    }) - sumExclusive(*rank1, [](const QString&) { return true; })));
     QVERIFY2(ranks.diffTrialError().isEmpty(), qPrintable(ranks.diffTrialError()));
     QVERIFY(ranks.diffTrialDisagreement() <= 1e-6 * std::max(std::abs(ranks.totalA()), 1.0));
     // Sorted by |Δ|.

@@ -8,7 +8,7 @@ namespace parallax {
 
 namespace {
 
-    const QLatin1String separator(" => ");
+const QLatin1String separator(" => ");
 
 } // namespace
 

@@ -13,8 +13,8 @@ namespace parallax {
 
 namespace {
 
-    /// dot leaves this much room (arrowsize 1 = 10 points) between the spline end and the node.
-    constexpr double arrowLength = 10.0;
+/// dot leaves this much room (arrowsize 1 = 10 points) between the spline end and the node.
+constexpr double arrowLength = 10.0;
 
 } // namespace
 

@@ -11,17 +11,17 @@ namespace parallax {
 
 namespace {
 
-    constexpr double radius = 4.0;
-    /// Room around the box for the selection and search outlines.
-    constexpr double outline = 4.0;
+constexpr double radius = 4.0;
+/// Room around the box for the selection and search outlines.
+constexpr double outline = 4.0;
 
-    QColor textOn(const QColor& fill)
-    {
-        // Relative luminance decides between dark and light text, so labels stay readable on the
-        // whole sequential map (light pink to dark red).
-        const double l = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
-        return l > 0.5 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
-    }
+QColor textOn(const QColor& fill)
+{
+    // Relative luminance decides between dark and light text, so labels stay readable on the
+    // whole sequential map (light pink to dark red).
+    const double l = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
+    return l > 0.5 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
+}
 
 } // namespace
 

@@ -14,9 +14,9 @@ namespace parallax {
 
 namespace {
 
-    constexpr double minZoom = 0.05;
-    constexpr double maxZoom = 8.0;
-    constexpr double step = 1.25;
+constexpr double minZoom = 0.05;
+constexpr double maxZoom = 8.0;
+constexpr double step = 1.25;
 
 } // namespace
 

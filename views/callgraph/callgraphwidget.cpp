@@ -35,57 +35,57 @@ namespace parallax {
 
 namespace {
 
-    constexpr int threadSource = 100;
-    constexpr int selectedMetric = -1;
-    constexpr double pointsPerInch = 72.0;
-    constexpr double minBoxWidth = 60.0;
-    constexpr double maxBoxWidth = 320.0;
-    constexpr double sceneMargin = 16.0;
+constexpr int threadSource = 100;
+constexpr int selectedMetric = -1;
+constexpr double pointsPerInch = 72.0;
+constexpr double minBoxWidth = 60.0;
+constexpr double maxBoxWidth = 320.0;
+constexpr double sceneMargin = 16.0;
 
-    const ValueType sizeTypes[] = { ValueType::Inclusive, ValueType::Exclusive, ValueType::Calls,
-        ValueType::Subroutines, ValueType::InclusivePerCall, ValueType::ExclusivePerCall };
+const ValueType sizeTypes[] = { ValueType::Inclusive, ValueType::Exclusive, ValueType::Calls, ValueType::Subroutines,
+    ValueType::InclusivePerCall, ValueType::ExclusivePerCall };
 
-    std::size_t at(int i) { return static_cast<std::size_t>(i); }
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
-    QFont nodeFont(const QFont& base)
-    {
-        QFont font = base;
-        font.setPixelSize(12);
-        return font;
+QFont nodeFont(const QFont& base)
+{
+    QFont font = base;
+    font.setPixelSize(12);
+    return font;
+}
+
+QFont edgeFont(const QFont& base)
+{
+    QFont font = base;
+    font.setPixelSize(10);
+    return font;
+}
+
+QString nodeName(int node) { return QStringLiteral("n%1").arg(node); }
+
+int nodeFromName(const QString& name)
+{
+    bool ok = false;
+    const int node = name.mid(1).toInt(&ok);
+    return ok && name.startsWith(QLatin1Char('n')) ? node : -1;
+}
+
+QPixmap legendPixmap(bool change)
+{
+    QPixmap pixmap(96, 12);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    for (int x = 0; x < pixmap.width(); ++x) {
+        const double t = static_cast<double>(x) / (pixmap.width() - 1);
+        // Change: regression (red) on the left, improvement (blue) on the right.
+        painter.setPen(change ? divergingColor(1.0 - 2.0 * t) : sequentialColor(t));
+        painter.drawLine(x, 0, x, pixmap.height() - 1);
     }
-
-    QFont edgeFont(const QFont& base)
-    {
-        QFont font = base;
-        font.setPixelSize(10);
-        return font;
-    }
-
-    QString nodeName(int node) { return QStringLiteral("n%1").arg(node); }
-
-    int nodeFromName(const QString& name)
-    {
-        bool ok = false;
-        const int node = name.mid(1).toInt(&ok);
-        return ok && name.startsWith(QLatin1Char('n')) ? node : -1;
-    }
-
-    QPixmap legendPixmap(bool change)
-    {
-        QPixmap pixmap(96, 12);
-        pixmap.fill(Qt::transparent);
-        QPainter painter(&pixmap);
-        for (int x = 0; x < pixmap.width(); ++x) {
-            const double t = static_cast<double>(x) / (pixmap.width() - 1);
-            // Change: regression (red) on the left, improvement (blue) on the right.
-            painter.setPen(change ? divergingColor(1.0 - 2.0 * t) : sequentialColor(t));
-            painter.drawLine(x, 0, x, pixmap.height() - 1);
-        }
-        painter.setPen(QColor(0x80, 0x80, 0x80));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(pixmap.rect().adjusted(0, 0, -1, -1));
-        return pixmap;
-    }
+    painter.setPen(QColor(0x80, 0x80, 0x80));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(pixmap.rect().adjusted(0, 0, -1, -1));
+    return pixmap;
+}
 
 } // namespace
 

@@ -17,48 +17,48 @@ namespace parallax {
 
 namespace {
 
-    bool isMetricColumn(int column)
-    {
-        switch (column) {
-        case CallTreeModel::Value:
-        case CallTreeModel::Exclusive:
-        case CallTreeModel::Inclusive:
-        case CallTreeModel::ExclusivePerCall:
-        case CallTreeModel::InclusivePerCall:
-            return true;
-        default:
-            return false;
-        }
+bool isMetricColumn(int column)
+{
+    switch (column) {
+    case CallTreeModel::Value:
+    case CallTreeModel::Exclusive:
+    case CallTreeModel::Inclusive:
+    case CallTreeModel::ExclusivePerCall:
+    case CallTreeModel::InclusivePerCall:
+        return true;
+    default:
+        return false;
     }
+}
 
-    ValueType valueTypeOf(int column)
-    {
-        switch (column) {
-        case CallTreeModel::Inclusive:
-            return ValueType::Inclusive;
-        case CallTreeModel::ExclusivePercent:
-            return ValueType::ExclusivePercent;
-        case CallTreeModel::InclusivePercent:
-            return ValueType::InclusivePercent;
-        case CallTreeModel::Calls:
-            return ValueType::Calls;
-        case CallTreeModel::Subroutines:
-            return ValueType::Subroutines;
-        case CallTreeModel::ExclusivePerCall:
-            return ValueType::ExclusivePerCall;
-        case CallTreeModel::InclusivePerCall:
-            return ValueType::InclusivePerCall;
-        default:
-            return ValueType::Exclusive;
-        }
+ValueType valueTypeOf(int column)
+{
+    switch (column) {
+    case CallTreeModel::Inclusive:
+        return ValueType::Inclusive;
+    case CallTreeModel::ExclusivePercent:
+        return ValueType::ExclusivePercent;
+    case CallTreeModel::InclusivePercent:
+        return ValueType::InclusivePercent;
+    case CallTreeModel::Calls:
+        return ValueType::Calls;
+    case CallTreeModel::Subroutines:
+        return ValueType::Subroutines;
+    case CallTreeModel::ExclusivePerCall:
+        return ValueType::ExclusivePerCall;
+    case CallTreeModel::InclusivePerCall:
+        return ValueType::InclusivePerCall;
+    default:
+        return ValueType::Exclusive;
     }
+}
 
-    /// Blank cells sort after every number in descending order (the usual one).
-    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+/// Blank cells sort after every number in descending order (the usual one).
+constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
 
-    QString raw(double v) { return QString::number(v, 'g', 12); }
+QString raw(double v) { return QString::number(v, 'g', 12); }
 
-    std::size_t at(int i) { return static_cast<std::size_t>(i); }
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
 } // namespace
 
@@ -504,7 +504,8 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
 }
 
 // The value columns run Exclusive..InclusivePerCall in ValueColumn's order.
-static_assert(CallTreeModel::InclusivePerCall - CallTreeModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
+static_assert(
+    CallTreeModel::InclusivePerCall - CallTreeModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
 
 QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {

@@ -8,14 +8,14 @@ namespace parallax {
 
 namespace {
 
-    constexpr double pointsPerInch = 72.0;
+constexpr double pointsPerInch = 72.0;
 
-    bool toDouble(const QString& text, double& out)
-    {
-        bool ok = false;
-        out = text.toDouble(&ok);
-        return ok;
-    }
+bool toDouble(const QString& text, double& out)
+{
+    bool ok = false;
+    out = text.toDouble(&ok);
+    return ok;
+}
 
 } // namespace
 

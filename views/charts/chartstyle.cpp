@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/charts/chartstyle.h"
+
 #include "views/common/valueformatter.h"
 
 #include <QFileDialog>
@@ -13,39 +14,39 @@ namespace parallax {
 
 namespace {
 
-    void styleAxis(QCPAxis* axis, const QPalette& palette)
-    {
-        const QColor text = palette.color(QPalette::WindowText);
-        QColor grid = palette.color(QPalette::Mid);
-        grid.setAlpha(110);
-        QColor subGrid = grid;
-        subGrid.setAlpha(50);
-        axis->setBasePen(QPen(text, 1));
-        axis->setTickPen(QPen(text, 1));
-        axis->setSubTickPen(QPen(text, 1));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
-        axis->grid()->setSubGridPen(QPen(subGrid, 1, Qt::DotLine));
-        axis->grid()->setZeroLinePen(QPen(grid, 1));
-        axis->setSelectedTickLabelColor(palette.color(QPalette::Highlight));
-        axis->setSelectedLabelColor(palette.color(QPalette::Highlight));
-    }
+void styleAxis(QCPAxis* axis, const QPalette& palette)
+{
+    const QColor text = palette.color(QPalette::WindowText);
+    QColor grid = palette.color(QPalette::Mid);
+    grid.setAlpha(110);
+    QColor subGrid = grid;
+    subGrid.setAlpha(50);
+    axis->setBasePen(QPen(text, 1));
+    axis->setTickPen(QPen(text, 1));
+    axis->setSubTickPen(QPen(text, 1));
+    axis->setTickLabelColor(text);
+    axis->setLabelColor(text);
+    axis->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+    axis->grid()->setSubGridPen(QPen(subGrid, 1, Qt::DotLine));
+    axis->grid()->setZeroLinePen(QPen(grid, 1));
+    axis->setSelectedTickLabelColor(palette.color(QPalette::Highlight));
+    axis->setSelectedLabelColor(palette.color(QPalette::Highlight));
+}
 
-    void styleLayout(QCPLayout* layout, const QPalette& palette)
-    {
-        for (int i = 0; i < layout->elementCount(); ++i) {
-            QCPLayoutElement* element = layout->elementAt(i);
-            if (auto* text = qobject_cast<QCPTextElement*>(element))
-                text->setTextColor(palette.color(QPalette::WindowText));
-            else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
-                legend->setBrush(palette.brush(QPalette::Base));
-                legend->setBorderPen(QPen(palette.color(QPalette::Mid)));
-                legend->setTextColor(palette.color(QPalette::Text));
-            } else if (auto* sub = qobject_cast<QCPLayout*>(element))
-                styleLayout(sub, palette);
-        }
+void styleLayout(QCPLayout* layout, const QPalette& palette)
+{
+    for (int i = 0; i < layout->elementCount(); ++i) {
+        QCPLayoutElement* element = layout->elementAt(i);
+        if (auto* text = qobject_cast<QCPTextElement*>(element))
+            text->setTextColor(palette.color(QPalette::WindowText));
+        else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
+            legend->setBrush(palette.brush(QPalette::Base));
+            legend->setBorderPen(QPen(palette.color(QPalette::Mid)));
+            legend->setTextColor(palette.color(QPalette::Text));
+        } else if (auto* sub = qobject_cast<QCPLayout*>(element))
+            styleLayout(sub, palette);
     }
+}
 
 } // namespace
 

@@ -23,8 +23,8 @@ QColor eventColor(const QString& name)
 {
     // Tableau 20-like palette: readable on light and dark backgrounds.
     static const QRgb palette[] = { 0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7,
-        0x9c755f, 0xbab0ac, 0x1f77b4, 0xaec7e8, 0xff7f0e, 0xffbb78, 0x2ca02c, 0x98df8a, 0xd62728, 0xff9896,
-        0x9467bd, 0xc5b0d5, 0x8c564b, 0xc49c94, 0xe377c2, 0x17becf };
+        0x9c755f, 0xbab0ac, 0x1f77b4, 0xaec7e8, 0xff7f0e, 0xffbb78, 0x2ca02c, 0x98df8a, 0xd62728, 0xff9896, 0x9467bd,
+        0xc5b0d5, 0x8c564b, 0xc49c94, 0xe377c2, 0x17becf };
     std::uint32_t h = 2166136261u; // FNV-1a over UTF-16 code units
     for (const QChar c : name) {
         h ^= c.unicode();
@@ -35,16 +35,16 @@ QColor eventColor(const QString& name)
     constexpr std::uint32_t base = sizeof palette / sizeof palette[0];
     const QColor colour(palette[h % base]);
     switch ((h / base) % 3) {
-    case 1: return colour.darker(135);
-    case 2: return colour.lighter(125);
-    default: return colour;
+    case 1:
+        return colour.darker(135);
+    case 2:
+        return colour.lighter(125);
+    default:
+        return colour;
     }
 }
 
-QColor sequentialColor(double t)
-{
-    return mix(QColor(0xfe, 0xe5, 0xd9), QColor(0xa5, 0x0f, 0x15), t);
-}
+QColor sequentialColor(double t) { return mix(QColor(0xfe, 0xe5, 0xd9), QColor(0xa5, 0x0f, 0x15), t); }
 
 QColor divergingColor(double t)
 {

@@ -5,7 +5,6 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <atomic>
 #include <cstdint>
 #include <functional>

@@ -31,5 +31,4 @@ int TreeModel::rowCount(const QModelIndex& parent) const
     return children ? static_cast<int>(children->size()) : 0;
 }
 
-
 } // namespace parallax

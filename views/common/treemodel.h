@@ -3,7 +3,6 @@
 #pragma once
 
 #include <QAbstractItemModel>
-
 #include <vector>
 
 namespace parallax {
@@ -34,7 +33,10 @@ protected:
     virtual int rowOfNode(int node) const = 0;
 
     /// The node of an index of this model (NoNode for the root or an invalid index).
-    static int nodeOfIndex(const QModelIndex& index) { return index.isValid() ? static_cast<int>(index.internalId()) : NoNode; }
+    static int nodeOfIndex(const QModelIndex& index)
+    {
+        return index.isValid() ? static_cast<int>(index.internalId()) : NoNode;
+    }
     /// The index of a shown node.
     QModelIndex createNodeIndex(int node, int column = 0) const
     {

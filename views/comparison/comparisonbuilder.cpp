@@ -12,32 +12,32 @@ namespace parallax {
 
 namespace {
 
-    QString tr(const char* text) { return QCoreApplication::translate("ComparisonBuilder", text); }
+QString tr(const char* text) { return QCoreApplication::translate("ComparisonBuilder", text); }
 
-    bool cancelled(const std::atomic_bool* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+bool cancelled(const std::atomic_bool* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 
-    RunTime runTime(const Trial& trial, const TrialStatistics& stats, MetricId metric)
-    {
-        RunTime time;
-        time.threads = trial.threadCount();
-        if (!metric.isValid())
-            return time;
-        for (std::size_t t = 0; t < trial.threadCount(); ++t)
-            time.slowest = std::max(time.slowest, stats.threadTopInclusive(ThreadIndex(t), metric));
-        time.sum = stats.sumTopInclusive(metric);
+RunTime runTime(const Trial& trial, const TrialStatistics& stats, MetricId metric)
+{
+    RunTime time;
+    time.threads = trial.threadCount();
+    if (!metric.isValid())
         return time;
-    }
+    for (std::size_t t = 0; t < trial.threadCount(); ++t)
+        time.slowest = std::max(time.slowest, stats.threadTopInclusive(ThreadIndex(t), metric));
+    time.sum = stats.sumTopInclusive(metric);
+    return time;
+}
 
-    std::map<QString, QString> trialMetadata(const Trial& trial)
-    {
-        std::map<QString, QString> result;
-        for (const MetadataEntry& entry : trial.metadata()) {
-            const QString key = trial.strings().get(entry.key);
-            if (!Presence::isPresenceKey(key))
-                result[key] = trial.strings().get(entry.value);
-        }
-        return result;
+std::map<QString, QString> trialMetadata(const Trial& trial)
+{
+    std::map<QString, QString> result;
+    for (const MetadataEntry& entry : trial.metadata()) {
+        const QString key = trial.strings().get(entry.key);
+        if (!Presence::isPresenceKey(key))
+            result[key] = trial.strings().get(entry.value);
     }
+    return result;
+}
 
 } // namespace
 

@@ -12,7 +12,7 @@ namespace parallax {
 
 namespace {
 
-    QString tr(const char* text) { return QCoreApplication::translate("Comparison", text); }
+QString tr(const char* text) { return QCoreApplication::translate("Comparison", text); }
 
 } // namespace
 

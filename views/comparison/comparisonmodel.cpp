@@ -14,15 +14,15 @@ namespace parallax {
 
 namespace {
 
-    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
 
-    const ComparisonEntry& emptyEntry()
-    {
-        static const ComparisonEntry entry;
-        return entry;
-    }
+const ComparisonEntry& emptyEntry()
+{
+    static const ComparisonEntry entry;
+    return entry;
+}
 
-    bool isNumeric(int column) { return column != ComparisonModel::Name && column != ComparisonModel::Marker; }
+bool isNumeric(int column) { return column != ComparisonModel::Name && column != ComparisonModel::Marker; }
 
 } // namespace
 

@@ -22,41 +22,41 @@ namespace parallax {
 
 namespace {
 
-    QColor differingBackground() { return QColor(0xff, 0xe9, 0xa8); }
+QColor differingBackground() { return QColor(0xff, 0xe9, 0xa8); }
 
-    QLabel* heading(const QString& text, QWidget* parent)
-    {
-        auto* label = new QLabel(text, parent);
-        QFont font = label->font();
-        font.setBold(true);
-        label->setFont(font);
-        return label;
-    }
+QLabel* heading(const QString& text, QWidget* parent)
+{
+    auto* label = new QLabel(text, parent);
+    QFont font = label->font();
+    font.setBold(true);
+    label->setFont(font);
+    return label;
+}
 
-    /// Makes a small table exactly as tall as `rows` rows, so the metadata below gets the room.
-    void fitRows(QTreeWidget* tree, int rows)
-    {
-        const int row = tree->topLevelItemCount() > 0 ? tree->sizeHintForRow(0) : tree->fontMetrics().height() + 4;
-        tree->setFixedHeight(tree->header()->sizeHint().height() + rows * row + 2 * tree->frameWidth() + 2);
-    }
+/// Makes a small table exactly as tall as `rows` rows, so the metadata below gets the room.
+void fitRows(QTreeWidget* tree, int rows)
+{
+    const int row = tree->topLevelItemCount() > 0 ? tree->sizeHintForRow(0) : tree->fontMetrics().height() + 4;
+    tree->setFixedHeight(tree->header()->sizeHint().height() + rows * row + 2 * tree->frameWidth() + 2);
+}
 
-    QTreeWidget* smallTable(const QStringList& headers, QWidget* parent)
-    {
-        auto* tree = new QTreeWidget(parent);
-        tree->setColumnCount(static_cast<int>(headers.size()));
-        tree->setHeaderLabels(headers);
-        tree->setRootIsDecorated(false);
-        tree->setUniformRowHeights(true);
-        tree->setAlternatingRowColors(true);
-        tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
-        tree->header()->setStretchLastSection(false);
-        tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-        for (int c = 1; c < headers.size(); ++c) {
-            tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-            tree->headerItem()->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        }
-        return tree;
+QTreeWidget* smallTable(const QStringList& headers, QWidget* parent)
+{
+    auto* tree = new QTreeWidget(parent);
+    tree->setColumnCount(static_cast<int>(headers.size()));
+    tree->setHeaderLabels(headers);
+    tree->setRootIsDecorated(false);
+    tree->setUniformRowHeights(true);
+    tree->setAlternatingRowColors(true);
+    tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    tree->header()->setStretchLastSection(false);
+    tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < headers.size(); ++c) {
+        tree->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+        tree->headerItem()->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     }
+    return tree;
+}
 
 } // namespace
 

@@ -15,19 +15,18 @@ namespace parallax {
 
 namespace {
 
-    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
 
-    bool isInclusive(int column)
-    {
-        return column >= ComparisonTreeModel::InclusiveA && column <= ComparisonTreeModel::InclusivePercent;
-    }
+bool isInclusive(int column)
+{
+    return column >= ComparisonTreeModel::InclusiveA && column <= ComparisonTreeModel::InclusivePercent;
+}
 
-    /// 0 A, 1 B, 2 Δ, 3 Δ% within a value group.
-    int part(int column)
-    {
-        return isInclusive(column) ? column - ComparisonTreeModel::InclusiveA
-                                   : column - ComparisonTreeModel::ExclusiveA;
-    }
+/// 0 A, 1 B, 2 Δ, 3 Δ% within a value group.
+int part(int column)
+{
+    return isInclusive(column) ? column - ComparisonTreeModel::InclusiveA : column - ComparisonTreeModel::ExclusiveA;
+}
 
 } // namespace
 

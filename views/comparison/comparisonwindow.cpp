@@ -35,48 +35,48 @@ namespace parallax {
 
 namespace {
 
-    const ThreadPolicy policies[] = { ThreadPolicy::Strict, ThreadPolicy::UnionByKey, ThreadPolicy::CollapseProcess,
-        ThreadPolicy::CollapseAll, ThreadPolicy::MapByOrder };
-    const EventMatchPolicy matchPolicies[]
-        = { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine };
+const ThreadPolicy policies[] = { ThreadPolicy::Strict, ThreadPolicy::UnionByKey, ThreadPolicy::CollapseProcess,
+    ThreadPolicy::CollapseAll, ThreadPolicy::MapByOrder };
+const EventMatchPolicy matchPolicies[]
+    = { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine };
 
-    ValueType graphValueType(CompareValue value)
-    {
-        switch (value) {
-        case CompareValue::Exclusive:
-            return ValueType::Exclusive;
-        case CompareValue::Inclusive:
-            return ValueType::Inclusive;
-        case CompareValue::Calls:
-            return ValueType::Calls;
-        }
+ValueType graphValueType(CompareValue value)
+{
+    switch (value) {
+    case CompareValue::Exclusive:
         return ValueType::Exclusive;
+    case CompareValue::Inclusive:
+        return ValueType::Inclusive;
+    case CompareValue::Calls:
+        return ValueType::Calls;
     }
+    return ValueType::Exclusive;
+}
 
-    /// The metric a comparison starts with: a time metric if there is one (TIME, then the first).
-    int defaultMetric(const ComparisonSnapshot& snapshot)
-    {
-        for (std::size_t m = 0; m < snapshot.metrics.size(); ++m)
-            if (snapshot.metrics[m].metric.isTime() && snapshot.metrics[m].inA.isValid()
-                && snapshot.metrics[m].inB.isValid())
-                return static_cast<int>(m);
-        return 0;
-    }
+/// The metric a comparison starts with: a time metric if there is one (TIME, then the first).
+int defaultMetric(const ComparisonSnapshot& snapshot)
+{
+    for (std::size_t m = 0; m < snapshot.metrics.size(); ++m)
+        if (snapshot.metrics[m].metric.isTime() && snapshot.metrics[m].inA.isValid()
+            && snapshot.metrics[m].inB.isValid())
+            return static_cast<int>(m);
+    return 0;
+}
 
-    QString relationText(ThreadSetRelation relation)
-    {
-        switch (relation) {
-        case ThreadSetRelation::Identical:
-            return QObject::tr("identical thread sets");
-        case ThreadSetRelation::Subset:
-            return QObject::tr("one thread set contains the other");
-        case ThreadSetRelation::Overlap:
-            return QObject::tr("overlapping thread sets");
-        case ThreadSetRelation::Disjoint:
-            return QObject::tr("disjoint thread sets");
-        }
-        return {};
+QString relationText(ThreadSetRelation relation)
+{
+    switch (relation) {
+    case ThreadSetRelation::Identical:
+        return QObject::tr("identical thread sets");
+    case ThreadSetRelation::Subset:
+        return QObject::tr("one thread set contains the other");
+    case ThreadSetRelation::Overlap:
+        return QObject::tr("overlapping thread sets");
+    case ThreadSetRelation::Disjoint:
+        return QObject::tr("disjoint thread sets");
     }
+    return {};
+}
 
 } // namespace
 

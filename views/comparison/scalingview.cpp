@@ -26,57 +26,57 @@ namespace parallax {
 
 namespace {
 
-    void setUpRect(QCPAxisRect* rect, const QString& yLabel)
-    {
-        rect->axis(QCPAxis::atBottom)->setScaleType(QCPAxis::stLogarithmic);
-        rect->axis(QCPAxis::atBottom)->setLabel(QObject::tr("Threads P (log₂ scale)"));
-        rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
-        rect->setRangeDrag(Qt::Orientations());
-        rect->setRangeZoom(Qt::Orientations());
-    }
+void setUpRect(QCPAxisRect* rect, const QString& yLabel)
+{
+    rect->axis(QCPAxis::atBottom)->setScaleType(QCPAxis::stLogarithmic);
+    rect->axis(QCPAxis::atBottom)->setLabel(QObject::tr("Threads P (log₂ scale)"));
+    rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
+    rect->setRangeDrag(Qt::Orientations());
+    rect->setRangeZoom(Qt::Orientations());
+}
 
-    /// A bold title over a caption line, like ChartStyle::addTitle, at a given cell.
-    QCPTextElement* addTitle(QCustomPlot* plot, int row)
-    {
-        auto* grid = new QCPLayoutGrid;
-        plot->plotLayout()->addElement(row, 0, grid);
-        grid->setRowSpacing(0);
-        QFont bold = plot->font();
-        bold.setBold(true);
-        auto* title = new QCPTextElement(plot, QString(), bold);
-        title->setMargins(QMargins(8, 6, 8, 0));
-        auto* caption = new QCPTextElement(plot, QString(), plot->font());
-        caption->setMargins(QMargins(8, 2, 8, 0));
-        grid->addElement(0, 0, title);
-        grid->addElement(1, 0, caption);
-        return title;
-    }
+/// A bold title over a caption line, like ChartStyle::addTitle, at a given cell.
+QCPTextElement* addTitle(QCustomPlot* plot, int row)
+{
+    auto* grid = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(row, 0, grid);
+    grid->setRowSpacing(0);
+    QFont bold = plot->font();
+    bold.setBold(true);
+    auto* title = new QCPTextElement(plot, QString(), bold);
+    title->setMargins(QMargins(8, 6, 8, 0));
+    auto* caption = new QCPTextElement(plot, QString(), plot->font());
+    caption->setMargins(QMargins(8, 2, 8, 0));
+    grid->addElement(0, 0, title);
+    grid->addElement(1, 0, caption);
+    return title;
+}
 
-    /// Event colours are tuned for bars; very light ones are darkened so that lines read on white.
-    QColor lineColor(const QString& event)
-    {
-        const QColor colour = eventColor(event);
-        return colour.lightness() > 180 ? colour.darker(150) : colour;
-    }
+/// Event colours are tuned for bars; very light ones are darkened so that lines read on white.
+QColor lineColor(const QString& event)
+{
+    const QColor colour = eventColor(event);
+    return colour.lightness() > 180 ? colour.darker(150) : colour;
+}
 
-    QSharedPointer<QCPAxisTickerText> threadTicker(const ScalingSnapshot& snapshot, const QLocale& locale)
-    {
-        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        std::vector<std::size_t> seen;
-        for (const auto& trial : snapshot.trials) {
-            const std::size_t p = trial->threadCount();
-            if (std::find(seen.begin(), seen.end(), p) != seen.end())
-                continue;
-            seen.push_back(p);
-            ticker->addTick(static_cast<double>(p), locale.toString(static_cast<qulonglong>(p)));
-        }
-        return ticker;
+QSharedPointer<QCPAxisTickerText> threadTicker(const ScalingSnapshot& snapshot, const QLocale& locale)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    std::vector<std::size_t> seen;
+    for (const auto& trial : snapshot.trials) {
+        const std::size_t p = trial->threadCount();
+        if (std::find(seen.begin(), seen.end(), p) != seen.end())
+            continue;
+        seen.push_back(p);
+        ticker->addTick(static_cast<double>(p), locale.toString(static_cast<qulonglong>(p)));
     }
+    return ticker;
+}
 
-    QString shortLabel(const QString& name)
-    {
-        return name.size() > 36 ? QString(name.left(17) + QStringLiteral("…") + name.right(17)) : name;
-    }
+QString shortLabel(const QString& name)
+{
+    return name.size() > 36 ? QString(name.left(17) + QStringLiteral("…") + name.right(17)) : name;
+}
 
 } // namespace
 

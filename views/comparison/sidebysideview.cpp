@@ -18,10 +18,10 @@ namespace parallax {
 
 namespace {
 
-    QString swatch(const QColor& colour)
-    {
-        return QStringLiteral("<span style=\"color:%1; font-size:large\">■</span>").arg(colour.name());
-    }
+QString swatch(const QColor& colour)
+{
+    return QStringLiteral("<span style=\"color:%1; font-size:large\">■</span>").arg(colour.name());
+}
 
 } // namespace
 

@@ -18,24 +18,24 @@ namespace parallax {
 
 namespace {
 
-    /// The colour scale of the legend: Δ from −max (left) to +max (right); `sign` = improvementSign.
-    QPixmap gradientPixmap(double sign)
-    {
-        QPixmap pixmap(140, 14);
-        pixmap.fill(Qt::transparent);
-        QPainter painter(&pixmap);
-        const int w = pixmap.width();
-        for (int x = 0; x < w; ++x) {
-            // -1 at the left end, +1 at the right end, in Δ terms.
-            const double delta = 2.0 * x / (w - 1) - 1.0;
-            painter.setPen(changeColor(sign * delta));
-            painter.drawLine(x, 0, x, pixmap.height() - 1);
-        }
-        painter.setPen(QColor(0x80, 0x80, 0x80));
-        painter.drawLine(w / 2, 0, w / 2, pixmap.height() - 1);
-        painter.drawRect(pixmap.rect().adjusted(0, 0, -1, -1));
-        return pixmap;
+/// The colour scale of the legend: Δ from −max (left) to +max (right); `sign` = improvementSign.
+QPixmap gradientPixmap(double sign)
+{
+    QPixmap pixmap(140, 14);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    const int w = pixmap.width();
+    for (int x = 0; x < w; ++x) {
+        // -1 at the left end, +1 at the right end, in Δ terms.
+        const double delta = 2.0 * x / (w - 1) - 1.0;
+        painter.setPen(changeColor(sign * delta));
+        painter.drawLine(x, 0, x, pixmap.height() - 1);
     }
+    painter.setPen(QColor(0x80, 0x80, 0x80));
+    painter.drawLine(w / 2, 0, w / 2, pixmap.height() - 1);
+    painter.drawRect(pixmap.rect().adjusted(0, 0, -1, -1));
+    return pixmap;
+}
 
 } // namespace
 

@@ -20,40 +20,40 @@ namespace parallax {
 
 namespace {
 
-    constexpr int Margin = 6;
-    constexpr int LabelGap = 8;
-    constexpr int TextGap = 4;
-    constexpr int SeparatorHeight = 6;
-    /// How many of the longest labels are measured (labels of equal length have similar widths).
-    constexpr std::size_t MeasuredLabels = 64;
+constexpr int Margin = 6;
+constexpr int LabelGap = 8;
+constexpr int TextGap = 4;
+constexpr int SeparatorHeight = 6;
+/// How many of the longest labels are measured (labels of equal length have similar widths).
+constexpr std::size_t MeasuredLabels = 64;
 
-    QFont boldFont(QFont font)
-    {
-        font.setBold(true);
-        return font;
-    }
+QFont boldFont(QFont font)
+{
+    font.setBold(true);
+    return font;
+}
 
-    /// Width of the widest of the strings, measuring only the longest ones: 16,384 thread labels
-    /// need not all go through the font engine.
-    template <typename Get>
-    int widestText(const std::vector<BarRow>& rows, std::size_t from, std::size_t to, const QFontMetrics& fm, Get get)
-    {
-        if (from >= to)
-            return 0;
-        qsizetype longest = 0;
-        for (std::size_t i = from; i < to; ++i)
-            longest = std::max(longest, get(rows[i]).size());
-        int width = 0;
-        std::size_t measured = 0;
-        for (std::size_t i = from; i < to && measured < MeasuredLabels; ++i) {
-            const QString& text = get(rows[i]);
-            if (text.size() + 2 < longest)
-                continue;
-            width = std::max(width, fm.horizontalAdvance(text));
-            ++measured;
-        }
-        return width;
+/// Width of the widest of the strings, measuring only the longest ones: 16,384 thread labels
+/// need not all go through the font engine.
+template <typename Get>
+int widestText(const std::vector<BarRow>& rows, std::size_t from, std::size_t to, const QFontMetrics& fm, Get get)
+{
+    if (from >= to)
+        return 0;
+    qsizetype longest = 0;
+    for (std::size_t i = from; i < to; ++i)
+        longest = std::max(longest, get(rows[i]).size());
+    int width = 0;
+    std::size_t measured = 0;
+    for (std::size_t i = from; i < to && measured < MeasuredLabels; ++i) {
+        const QString& text = get(rows[i]);
+        if (text.size() + 2 < longest)
+            continue;
+        width = std::max(width, fm.horizontalAdvance(text));
+        ++measured;
     }
+    return width;
+}
 
 } // namespace
 

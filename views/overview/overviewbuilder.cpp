@@ -15,64 +15,64 @@ namespace parallax {
 
 namespace {
 
-    struct Cell {
-        std::int32_t rank;
-        double value;
-    };
+struct Cell {
+    std::int32_t rank;
+    double value;
+};
 
-    /// The values of one row as segments in value units: stacked modes accumulate from the origin
-    /// (positive values right, negative left), unstacked keeps the raw value in x1 for a second
-    /// pass that knows the column widths.
-    struct RowBuilder {
-        OverviewMode mode;
-        std::vector<BarSegment>& segments;
-        const std::vector<EventId>& order;
+/// The values of one row as segments in value units: stacked modes accumulate from the origin
+/// (positive values right, negative left), unstacked keeps the raw value in x1 for a second
+/// pass that knows the column widths.
+struct RowBuilder {
+    OverviewMode mode;
+    std::vector<BarSegment>& segments;
+    const std::vector<EventId>& order;
 
-        /// Appends the row's segments; returns the sum of the values and (for stacked bars) the
-        /// positive and negative extents.
-        double add(const std::vector<Cell>& cells, double& positive, double& negative) const
-        {
-            double total = 0;
-            positive = 0;
-            negative = 0;
-            double magnitude = 0;
-            for (const Cell& c : cells)
-                magnitude += std::fabs(c.value);
-            double cumulative = 0;
-            for (const Cell& c : cells) {
-                BarSegment s;
-                s.key = order[static_cast<std::size_t>(c.rank)].index();
-                const double v = c.value;
-                total += v;
-                switch (mode) {
-                case OverviewMode::Stacked:
-                    if (v >= 0) {
-                        s.x0 = static_cast<float>(positive);
-                        positive += v;
-                        s.x1 = static_cast<float>(positive);
-                    } else {
-                        s.x1 = static_cast<float>(negative);
-                        negative += v;
-                        s.x0 = static_cast<float>(negative);
-                    }
-                    break;
-                case OverviewMode::Normalised:
-                    s.x0 = magnitude > 0 ? static_cast<float>(cumulative / magnitude) : 0.0f;
-                    cumulative += std::fabs(v);
-                    s.x1 = magnitude > 0 ? static_cast<float>(cumulative / magnitude) : 0.0f;
-                    break;
-                case OverviewMode::Unstacked:
-                    s.x0 = 0;
-                    s.x1 = static_cast<float>(v);
-                    break;
+    /// Appends the row's segments; returns the sum of the values and (for stacked bars) the
+    /// positive and negative extents.
+    double add(const std::vector<Cell>& cells, double& positive, double& negative) const
+    {
+        double total = 0;
+        positive = 0;
+        negative = 0;
+        double magnitude = 0;
+        for (const Cell& c : cells)
+            magnitude += std::fabs(c.value);
+        double cumulative = 0;
+        for (const Cell& c : cells) {
+            BarSegment s;
+            s.key = order[static_cast<std::size_t>(c.rank)].index();
+            const double v = c.value;
+            total += v;
+            switch (mode) {
+            case OverviewMode::Stacked:
+                if (v >= 0) {
+                    s.x0 = static_cast<float>(positive);
+                    positive += v;
+                    s.x1 = static_cast<float>(positive);
+                } else {
+                    s.x1 = static_cast<float>(negative);
+                    negative += v;
+                    s.x0 = static_cast<float>(negative);
                 }
-                segments.push_back(s);
+                break;
+            case OverviewMode::Normalised:
+                s.x0 = magnitude > 0 ? static_cast<float>(cumulative / magnitude) : 0.0f;
+                cumulative += std::fabs(v);
+                s.x1 = magnitude > 0 ? static_cast<float>(cumulative / magnitude) : 0.0f;
+                break;
+            case OverviewMode::Unstacked:
+                s.x0 = 0;
+                s.x1 = static_cast<float>(v);
+                break;
             }
-            return total;
+            segments.push_back(s);
         }
-    };
+        return total;
+    }
+};
 
-    bool cancelled(const std::atomic_bool* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+bool cancelled(const std::atomic_bool* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
 
 } // namespace
 

@@ -188,10 +188,7 @@ void OverviewWidget::doUpdate(SelectionChanges)
         });
 }
 
-void OverviewWidget::finishUpdate()
-{
-    m_job.waitAndDeliver();
-}
+void OverviewWidget::finishUpdate() { m_job.waitAndDeliver(); }
 
 void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)
 {

@@ -13,17 +13,17 @@ namespace parallax {
 
 namespace {
 
-    QComboBox* addBox(QHBoxLayout* layout, QWidget* parent, const QString& label, QWidget** titleOut)
-    {
-        auto* title = new QLabel(label, parent);
-        *titleOut = title;
-        auto* box = new QComboBox(parent);
-        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-        title->setBuddy(box);
-        layout->addWidget(title);
-        layout->addWidget(box);
-        return box;
-    }
+QComboBox* addBox(QHBoxLayout* layout, QWidget* parent, const QString& label, QWidget** titleOut)
+{
+    auto* title = new QLabel(label, parent);
+    *titleOut = title;
+    auto* box = new QComboBox(parent);
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    title->setBuddy(box);
+    layout->addWidget(title);
+    layout->addWidget(box);
+    return box;
+}
 
 } // namespace
 

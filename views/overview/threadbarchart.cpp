@@ -21,7 +21,7 @@ namespace parallax {
 
 namespace {
 
-    constexpr int ThreadSource = -1;
+constexpr int ThreadSource = -1;
 
 } // namespace
 

@@ -24,17 +24,18 @@ namespace parallax {
 using namespace parallax::semantic;
 
 namespace {
-    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-    QString percent(double p, const QLocale& locale)
-    {
-        return std::isnan(p) ? QString() : locale.toString(p, 'f', p != 0 && std::abs(p) < 0.1 ? 3 : 1) + QStringLiteral(" %");
-    }
+QString percent(double p, const QLocale& locale)
+{
+    return std::isnan(p) ? QString()
+                         : locale.toString(p, 'f', p != 0 && std::abs(p) < 0.1 ? 3 : 1) + QStringLiteral(" %");
+}
 
-    QString elide(const QString& text, int max)
-    {
-        return text.size() <= max ? text : text.left(max - 1) + QStringLiteral("…");
-    }
+QString elide(const QString& text, int max)
+{
+    return text.size() <= max ? text : text.left(max - 1) + QStringLiteral("…");
+}
 } // namespace
 
 SemanticBarChart::SemanticBarChart(QWidget* parent)
@@ -303,8 +304,8 @@ void SemanticBarChart::rebuild()
     QString what = m_withMapping ? (m_level < 0 ? tr("leaf entities") : tr("entities at level %1").arg(m_level + 1))
                                  : tr("raw events without mapping");
     QString caption = tr("%1 — %2, %3 — %4, sorted by value")
-                          .arg(p.model().name.isEmpty() ? tr("semantic model") : p.model().name,
-                              trial.metric(m).name, semanticview::scopeText(trial, m_scope), what);
+                          .arg(p.model().name.isEmpty() ? tr("semantic model") : p.model().name, trial.metric(m).name,
+                              semanticview::scopeText(trial, m_scope), what);
     if (hidden > 0)
         caption += tr("; %n with no value not shown", nullptr, hidden);
     ChartStyle::setTitle(m_title, title, caption);

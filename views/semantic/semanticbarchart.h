@@ -87,7 +87,6 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-
     semantic::ProfilePtr m_profile;
     MetricId m_metric { 0u };
     semantic::Scope m_scope = semantic::Scope::mean();

@@ -14,25 +14,25 @@ namespace parallax {
 
 namespace {
 
-    /// The gutter forwards its painting to the editor, which knows the block geometry.
-    class Gutter : public QWidget {
-    public:
-        explicit Gutter(SemanticCodeEditor* editor)
-            : QWidget(editor)
-            , m_editor(editor)
-        {
-        }
-        QSize sizeHint() const override { return QSize(m_editor->gutterWidth(), 0); }
+/// The gutter forwards its painting to the editor, which knows the block geometry.
+class Gutter : public QWidget {
+public:
+    explicit Gutter(SemanticCodeEditor* editor)
+        : QWidget(editor)
+        , m_editor(editor)
+    {
+    }
+    QSize sizeHint() const override { return QSize(m_editor->gutterWidth(), 0); }
 
-    protected:
-        void paintEvent(QPaintEvent* event) override { m_editor->paintGutter(event); }
+protected:
+    void paintEvent(QPaintEvent* event) override { m_editor->paintGutter(event); }
 
-    private:
-        SemanticCodeEditor* m_editor;
-    };
+private:
+    SemanticCodeEditor* m_editor;
+};
 
-    QColor errorLineColor() { return QColor(0xff, 0xd6, 0xd6); }
-    QColor errorMarkColor() { return QColor(0xc0, 0x10, 0x10); }
+QColor errorLineColor() { return QColor(0xff, 0xd6, 0xd6); }
+QColor errorMarkColor() { return QColor(0xc0, 0x10, 0x10); }
 
 } // namespace
 

@@ -27,33 +27,33 @@ using namespace parallax::semantic;
 
 namespace {
 
-    constexpr int maxBars = 30;
+constexpr int maxBars = 30;
 
-    double rootTotal(const SemanticProfile& p, MetricId m, const Scope& scope)
-    {
-        double sum = 0;
-        for (int r : p.roots())
-            sum += p.scoped(r, m, Quantity::Roll, scope);
-        return sum;
-    }
+double rootTotal(const SemanticProfile& p, MetricId m, const Scope& scope)
+{
+    double sum = 0;
+    for (int r : p.roots())
+        sum += p.scoped(r, m, Quantity::Roll, scope);
+    return sum;
+}
 
-    /// Entities whose WEIGHTED weights come from trial metadata (what makes a model non-linear).
-    QStringList metadataWeightedAssociations(const Model& model)
-    {
-        QStringList out;
-        for (const Association& a : model.associations) {
-            if (a.policy != Policy::Weighted)
-                continue;
-            for (const QString& id : a.target.ids) {
-                const Entity* e = model.findEntity(id);
-                if (e && e->attrs.value(a.weightAttr).kind == AttrValue::Kind::Metadata) {
-                    out << a.id;
-                    break;
-                }
+/// Entities whose WEIGHTED weights come from trial metadata (what makes a model non-linear).
+QStringList metadataWeightedAssociations(const Model& model)
+{
+    QStringList out;
+    for (const Association& a : model.associations) {
+        if (a.policy != Policy::Weighted)
+            continue;
+        for (const QString& id : a.target.ids) {
+            const Entity* e = model.findEntity(id);
+            if (e && e->attrs.value(a.weightAttr).kind == AttrValue::Kind::Metadata) {
+                out << a.id;
+                break;
             }
         }
-        return out;
     }
+    return out;
+}
 
 } // namespace
 
@@ -296,7 +296,8 @@ QString SemanticComparison::linearityText() const
              "and B differ, so mapping the difference trial A − B with one set of weights would misattribute the "
              "change (docs/SEMANTICS.md 5.5, example F). Only per-trial attribution is used: each trial is mapped with "
              "its own weights, and the entity values are subtracted.")
-              .arg(weighted.isEmpty() ? tr("an association") : tr("association(s) %1").arg(weighted.join(QStringLiteral(", "))))
+              .arg(weighted.isEmpty() ? tr("an association")
+                                      : tr("association(s) %1").arg(weighted.join(QStringLiteral(", "))))
         + QStringLiteral("</span>");
 }
 
@@ -340,16 +341,19 @@ SemanticComparison::Result SemanticComparison::compute(const Input& input)
         }
         auto result = attribute(model, trial);
         if (auto* error = std::get_if<AttributionError>(&result)) {
-            r.error = tr("%1 (%2) cannot be attributed through '%3': %4").arg(which, trial->name(), model.name, error->message);
+            r.error = tr("%1 (%2) cannot be attributed through '%3': %4")
+                          .arg(which, trial->name(), model.name, error->message);
             return false;
         }
         out = std::get<ProfilePtr>(result);
         return true;
     };
-    if (!attributeOne(input.a, QStringLiteral("A"), input.pa, r.pa) || !attributeOne(input.b, QStringLiteral("B"), input.pb, r.pb))
+    if (!attributeOne(input.a, QStringLiteral("A"), input.pa, r.pa)
+        || !attributeOne(input.b, QStringLiteral("B"), input.pb, r.pb))
         return r;
 
-    const QString metric = input.metric.isEmpty() && input.a->metricCount() ? input.a->metric(MetricId(0u)).name : input.metric;
+    const QString metric
+        = input.metric.isEmpty() && input.a->metricCount() ? input.a->metric(MetricId(0u)).name : input.metric;
     const MetricId ma = input.a->findMetric(metric), mb = input.b->findMetric(metric);
     if (!ma.isValid() || !mb.isValid()) {
         r.error = tr("%1 has no metric '%2'.").arg(!ma.isValid() ? QStringLiteral("A") : QStringLiteral("B"), metric);
@@ -362,7 +366,8 @@ SemanticComparison::Result SemanticComparison::compute(const Input& input)
     } else if (input.scope == Scope::Kind::Thread) {
         const ThreadIndex ta = input.a->findThread(input.thread), tb = input.b->findThread(input.thread);
         if (!ta.isValid() || !tb.isValid()) {
-            r.error = tr("%1 has no thread %2.").arg(!ta.isValid() ? QStringLiteral("A") : QStringLiteral("B"), input.thread.toString());
+            r.error = tr("%1 has no thread %2.")
+                          .arg(!ta.isValid() ? QStringLiteral("A") : QStringLiteral("B"), input.thread.toString());
             return r;
         }
         sa = Scope::ofThread(ta);
@@ -467,23 +472,31 @@ void SemanticComparison::apply(const Result& result)
         onlyB += row.diff.inB && !row.diff.inA ? 1 : 0;
         changed += row.diff.diff != 0 ? 1 : 0;
     }
-    QString totals = tr("<b>Totals</b> (Σ over root entities, (unmapped) included): A = %1 %4, B = %2 %4, Δ = %3 %4")
-                         .arg(m_table->number(m_totalA), m_table->number(m_totalB), m_table->number(delta, true), m_table->unit());
+    QString totals
+        = tr("<b>Totals</b> (Σ over root entities, (unmapped) included): A = %1 %4, B = %2 %4, Δ = %3 %4")
+              .arg(m_table->number(m_totalA), m_table->number(m_totalB), m_table->number(delta, true), m_table->unit());
     const QString pct = SemanticComparisonModel::deltaPercentText(m_totalA, m_totalB, locale);
     if (!pct.isEmpty())
         totals += QStringLiteral(" (%1)").arg(pct);
-    totals += tr(" — %1 entities, %2 changed, %3 only in A, %4 only in B.").arg(m_table->rowCount()).arg(changed).arg(onlyA).arg(onlyB);
+    totals += tr(" — %1 entities, %2 changed, %3 only in A, %4 only in B.")
+                  .arg(m_table->rowCount())
+                  .arg(changed)
+                  .arg(onlyA)
+                  .arg(onlyB);
     if (result.diffTried) {
         if (!m_diffError.isEmpty())
-            totals += QStringLiteral("<br><span style='color:#b00000'>") + tr("Diff trial: %1").arg(m_diffError.toHtmlEscaped())
-                + QStringLiteral("</span>");
+            totals += QStringLiteral("<br><span style='color:#b00000'>")
+                + tr("Diff trial: %1").arg(m_diffError.toHtmlEscaped()) + QStringLiteral("</span>");
         else if (result.haveMapped) {
             const bool agrees = m_disagreement <= 1e-9 * std::max({ 1.0, std::abs(m_totalA), std::abs(m_totalB) });
             totals += QStringLiteral("<br>")
-                + (agrees ? tr("<span style='color:#1a6b1a'>✓ The attributed diff trial agrees: max |S(A − B) − Δ| = %1 %2 "
-                               "(the model is linear).</span>")
-                          : tr("<span style='color:#b00000'>✗ The attributed diff trial disagrees: max |S(A − B) − Δ| = %1 %2.</span>"))
-                      .arg(locale.toString(m_disagreement, 'g', 3), m_table->metric().isTime() ? tr("µs") : m_table->metric().unit);
+                + (agrees ? tr(
+                       "<span style='color:#1a6b1a'>✓ The attributed diff trial agrees: max |S(A − B) − Δ| = %1 %2 "
+                       "(the model is linear).</span>")
+                          : tr("<span style='color:#b00000'>✗ The attributed diff trial disagrees: max |S(A − B) − Δ| "
+                               "= %1 %2.</span>"))
+                      .arg(locale.toString(m_disagreement, 'g', 3),
+                          m_table->metric().isTime() ? tr("µs") : m_table->metric().unit);
         }
     }
     m_totals->setText(totals);
@@ -568,9 +581,8 @@ void SemanticComparison::rebuildChart()
     if (n == 0)
         subtitle = tr("no entity changes");
     else
-        subtitle = tr("%1 largest |Δ| of %2 entities; blue = improvement, red = regression")
-                       .arg(n)
-                       .arg(m_table->rowCount());
+        subtitle
+            = tr("%1 largest |Δ| of %2 entities; blue = improvement, red = regression").arg(n).arg(m_table->rowCount());
     ChartStyle::setTitle(m_title, tr("Semantic difference by entity (%1)").arg(metric.name), subtitle);
     m_plot->replot();
 }
@@ -594,8 +606,8 @@ void SemanticComparison::updateHeader()
         break;
     }
     m_header->setText(tr("<b>%1</b>: A = <b>%2</b> (baseline) vs B = <b>%3</b> (candidate), %4%5")
-                          .arg(m_model->name.toHtmlEscaped(), m_a->name().toHtmlEscaped(), m_b->name().toHtmlEscaped(), scope,
-                              m_job.isRunning() ? tr(" — computing…") : QString()));
+                          .arg(m_model->name.toHtmlEscaped(), m_a->name().toHtmlEscaped(), m_b->name().toHtmlEscaped(),
+                              scope, m_job.isRunning() ? tr(" — computing…") : QString()));
     m_linearity->setText(linearityText());
 }
 

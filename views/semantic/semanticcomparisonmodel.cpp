@@ -183,7 +183,8 @@ QVariant SemanticComparisonModel::data(const QModelIndex& index, int role) const
         if (d.estimate)
             lines << tr("≈ an estimate (AMORTIZE or WEIGHTED shares)");
         if (row.haveMapped)
-            lines << tr("S(A − B) = %1 (the difference trial attributed through the same model)").arg(number(row.mapped, true));
+            lines << tr("S(A − B) = %1 (the difference trial attributed through the same model)")
+                         .arg(number(row.mapped, true));
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::TextAlignmentRole:
@@ -194,7 +195,8 @@ QVariant SemanticComparisonModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ForegroundRole:
         if ((index.column() == Delta || index.column() == DeltaPercent) && d.diff != 0)
-            return QBrush(d.diff * improvementSign(m_metric.higherIsBetter) > 0 ? improvementColor() : regressionColor());
+            return QBrush(
+                d.diff * improvementSign(m_metric.higherIsBetter) > 0 ? improvementColor() : regressionColor());
         return {};
     case Qt::FontRole:
         if (index.column() == Delta && d.diff != 0) {

@@ -6,9 +6,9 @@
 #include "views/charts/colors.h"
 
 #include <QCoreApplication>
-#include <cmath>
 #include <QStringList>
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 
 namespace parallax::semanticview {
@@ -46,14 +46,15 @@ QString scopeText(const Trial& trial, const Scope& scope)
     switch (scope.kind) {
     case Scope::Kind::Thread:
         if (scope.thread.isValid() && scope.thread.index() < trial.threadCount())
-            return QCoreApplication::translate("SemanticView", "thread %1").arg(trial.threadKey(scope.thread).toString());
+            return QCoreApplication::translate("SemanticView", "thread %1")
+                .arg(trial.threadKey(scope.thread).toString());
         return QCoreApplication::translate("SemanticView", "thread ?");
     case Scope::Kind::Mean:
-        return QCoreApplication::translate("SemanticView", "mean over %n thread(s)", nullptr,
-            static_cast<int>(trial.threadCount()));
+        return QCoreApplication::translate(
+            "SemanticView", "mean over %n thread(s)", nullptr, static_cast<int>(trial.threadCount()));
     case Scope::Kind::Total:
-        return QCoreApplication::translate("SemanticView", "total over %n thread(s)", nullptr,
-            static_cast<int>(trial.threadCount()));
+        return QCoreApplication::translate(
+            "SemanticView", "total over %n thread(s)", nullptr, static_cast<int>(trial.threadCount()));
     }
     return {};
 }
@@ -173,17 +174,17 @@ double eventExclusive(const Trial& trial, EventId e, MetricId m, const Scope& sc
 }
 
 namespace {
-    void collectSubtree(const SemanticProfile& p, int r, std::vector<int>& out)
-    {
-        out.push_back(r);
-        const ResolvedEntity& e = p.entity(r);
-        for (int c : e.children)
-            collectSubtree(p, c, out);
-        // An aggregate's members have no own values; the events went to the aggregate.
-        for (int member : e.members)
-            if (member != r)
-                out.push_back(member);
-    }
+void collectSubtree(const SemanticProfile& p, int r, std::vector<int>& out)
+{
+    out.push_back(r);
+    const ResolvedEntity& e = p.entity(r);
+    for (int c : e.children)
+        collectSubtree(p, c, out);
+    // An aggregate's members have no own values; the events went to the aggregate.
+    for (int member : e.members)
+        if (member != r)
+            out.push_back(member);
+}
 } // namespace
 
 std::vector<EventId> contributingEvents(const SemanticProfile& p, int entity)

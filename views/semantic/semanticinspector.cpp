@@ -141,8 +141,8 @@ void SemanticInspector::start(std::function<Result()> job)
 {
     m_header->setText(tr("Attributing…"));
     // A newer start() supersedes a running one: its result is dropped.
-    m_job.start([job = std::move(job)](const std::atomic_bool&) { return job(); },
-        [this](Result result) { apply(result); });
+    m_job.start(
+        [job = std::move(job)](const std::atomic_bool&) { return job(); }, [this](Result result) { apply(result); });
 }
 
 bool SemanticInspector::isComputing() const { return m_job.isRunning(); }
@@ -154,7 +154,8 @@ void SemanticInspector::apply(const Result& result)
     m_error = result.error;
     if (!result.error.isEmpty() || !result.snapshot || !result.snapshot->profile) {
         m_model->setSnapshot(nullptr);
-        m_message->setText(tr("<b>The model cannot be applied to this trial.</b><br>%1").arg(result.error.toHtmlEscaped()));
+        m_message->setText(
+            tr("<b>The model cannot be applied to this trial.</b><br>%1").arg(result.error.toHtmlEscaped()));
         m_stack->setCurrentWidget(m_message);
         m_banner->hide();
         updateHeader();
@@ -237,8 +238,9 @@ QString SemanticInspector::warningText() const
     for (std::size_t i = 0; i < ordered.size() && i < shown; ++i) {
         const Warning& w = *ordered[i];
         const QString message = (w.note ? tr("note: ") : QString()) + w.message;
-        items << (w.association.isEmpty() ? message.toHtmlEscaped()
-                                          : QStringLiteral("<b>%1</b>: %2").arg(w.association.toHtmlEscaped(), message.toHtmlEscaped()));
+        items << (w.association.isEmpty()
+                ? message.toHtmlEscaped()
+                : QStringLiteral("<b>%1</b>: %2").arg(w.association.toHtmlEscaped(), message.toHtmlEscaped()));
     }
     if (ordered.size() > shown)
         items << tr("and %1 more (see the Warnings column)").arg(ordered.size() - shown);
@@ -255,7 +257,8 @@ void SemanticInspector::expandWarnings()
     QSortFilterProxyModel* proxy = m_setup->proxy;
     for (int row = 0; row < proxy->rowCount(); ++row) {
         const QModelIndex index = proxy->index(row, 0);
-        const auto kind = static_cast<SemanticInspectorModel::RowKind>(index.data(SemanticInspectorModel::KindRole).toInt());
+        const auto kind
+            = static_cast<SemanticInspectorModel::RowKind>(index.data(SemanticInspectorModel::KindRole).toInt());
         const bool warned = !index.data(SemanticInspectorModel::WarningRole).toStringList().isEmpty();
         const bool smallUnmapped = kind == SemanticInspectorModel::RowKind::Unmapped && proxy->rowCount(index) <= 8;
         if (warned || smallUnmapped)
@@ -292,7 +295,8 @@ void SemanticInspector::updateHeader()
     const QString total = formatMetricValue(attributed, trial.metric(m), m_model->timeUnit()) + QLatin1Char(' ')
         + unitLabel(trial.metric(m), m_model->timeUnit());
     const QString conservation = error < 1e-9
-        ? tr("Conservation: Σ entities = Σ source events = %1 (%2, all threads) ✓").arg(total, metricName.toHtmlEscaped())
+        ? tr("Conservation: Σ entities = Σ source events = %1 (%2, all threads) ✓")
+              .arg(total, metricName.toHtmlEscaped())
         : tr("Conservation is off by %1 (relative)").arg(error, 0, 'g', 3);
     m_header->setText(tr("<b>%1</b> on <b>%2</b> — %3 associations, %4 source events (%5 unmapped), %6 entities, "
                          "%7 components. %8")

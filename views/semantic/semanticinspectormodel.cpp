@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "views/common/valueformatter.h"
 #include "views/semantic/semanticinspectormodel.h"
+
+#include "views/common/valueformatter.h"
 
 #include <QApplication>
 #include <QBrush>
@@ -18,14 +19,14 @@ using namespace parallax::semantic;
 
 namespace {
 
-    constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 
-    QColor warningBackground() { return QColor(0xff, 0xe8, 0xa8); }
-    QColor warningText() { return QColor(0x8a, 0x4b, 0x00); }
-    QColor noteBackground() { return QColor(0xdc, 0xeb, 0xfa); }
-    QColor noteText() { return QColor(0x1f, 0x4e, 0x79); }
+QColor warningBackground() { return QColor(0xff, 0xe8, 0xa8); }
+QColor warningText() { return QColor(0x8a, 0x4b, 0x00); }
+QColor noteBackground() { return QColor(0xdc, 0xeb, 0xfa); }
+QColor noteText() { return QColor(0x1f, 0x4e, 0x79); }
 
-    QString entityLabel(const ResolvedEntity& e) { return e.id; }
+QString entityLabel(const ResolvedEntity& e) { return e.id; }
 
 } // namespace
 
@@ -69,7 +70,10 @@ void SemanticInspectorModel::setSnapshot(std::shared_ptr<const InspectorSnapshot
     endResetModel();
 }
 
-void SemanticInspectorModel::setProfile(ProfilePtr profile) { setSnapshot(InspectorSnapshot::make(std::move(profile))); }
+void SemanticInspectorModel::setProfile(ProfilePtr profile)
+{
+    setSnapshot(InspectorSnapshot::make(std::move(profile)));
+}
 
 ProfilePtr SemanticInspectorModel::profile() const { return m_snapshot ? m_snapshot->profile : nullptr; }
 
@@ -107,7 +111,8 @@ void SemanticInspectorModel::valuesChanged()
         if (n.children.empty())
             continue;
         const QModelIndex parent = createIndex(n.row, 0, static_cast<quintptr>(i));
-        Q_EMIT dataChanged(index(0, 0, parent), index(static_cast<int>(n.children.size()) - 1, ColumnCount - 1, parent));
+        Q_EMIT dataChanged(
+            index(0, 0, parent), index(static_cast<int>(n.children.size()) - 1, ColumnCount - 1, parent));
     }
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -237,7 +242,8 @@ const std::vector<int>* SemanticInspectorModel::childNodes(int node) const
 {
     if (node == NoNode)
         return &m_top;
-    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children : nullptr;
+    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children
+                                                           : nullptr;
 }
 
 int SemanticInspectorModel::parentNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].parent; }
@@ -290,7 +296,8 @@ QVariant SemanticInspectorModel::headerData(int section, Qt::Orientation orienta
         case Weights:
             return tr("The share w(e,r) of an event's value that goes to each target entity; Σ_r w(e,r) = 1 per event");
         case Classification:
-            return tr("Table 2 (docs/SEMANTICS.md 5.1) of the connected components of the event–entity graph the association's "
+            return tr("Table 2 (docs/SEMANTICS.md 5.1) of the connected components of the event–entity graph the "
+                      "association's "
                       "edges are in: 1:1 one-to-one, 1:n one-to-many, n:1 many-to-one, n:m many-to-many");
         case Value:
             return m_scope == ValueScope::Total ? tr("Σ over threads and edges of w(e,r)·excl(t,e)")
@@ -300,7 +307,8 @@ QVariant SemanticInspectorModel::headerData(int section, Qt::Orientation orienta
                       "associations and (unmapped) add up to 100 %");
         }
     }
-    if (role == Qt::TextAlignmentRole && (section == Priority || section == Events || section == Value || section == Percent))
+    if (role == Qt::TextAlignmentRole
+        && (section == Priority || section == Events || section == Value || section == Percent))
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -323,7 +331,9 @@ double SemanticInspectorModel::rawValue(const Node& node) const
     case RowKind::Association: {
         const auto& reports = p->associationReports();
         const auto a = static_cast<std::size_t>(node.association);
-        v = a < reports.size() && m_metric.index() < reports[a].contributed.size() ? reports[a].contributed[m_metric.index()] : 0;
+        v = a < reports.size() && m_metric.index() < reports[a].contributed.size()
+            ? reports[a].contributed[m_metric.index()]
+            : 0;
         break;
     }
     case RowKind::Unmapped:
@@ -479,7 +489,8 @@ QString SemanticInspectorModel::classificationText(const Node& node) const
     }
     case RowKind::Event:
     case RowKind::Edge: {
-        const std::vector<int> edges = node.kind == RowKind::Edge ? std::vector<int> { node.edge } : p->edgesOf(node.event);
+        const std::vector<int> edges
+            = node.kind == RowKind::Edge ? std::vector<int> { node.edge } : p->edgesOf(node.event);
         for (int edge : edges) {
             const int comp = p->entity(p->edges()[static_cast<std::size_t>(edge)].entity).component;
             if (comp >= 0)
@@ -549,7 +560,8 @@ QVariant SemanticInspectorModel::display(const Node& node, int column) const
 {
     const ProfilePtr p = profile();
     const Model& model = p->model();
-    const Association* a = node.association >= 0 ? &model.associations[static_cast<std::size_t>(node.association)] : nullptr;
+    const Association* a
+        = node.association >= 0 ? &model.associations[static_cast<std::size_t>(node.association)] : nullptr;
     switch (column) {
     case Name:
         switch (node.kind) {
@@ -565,7 +577,8 @@ QVariant SemanticInspectorModel::display(const Node& node, int column) const
         case RowKind::Shadowed:
             return p->trial().event(node.event).name;
         case RowKind::Edge:
-            return QString(QStringLiteral("→ ") + p->entity(p->edges()[static_cast<std::size_t>(node.edge)].entity).name);
+            return QString(
+                QStringLiteral("→ ") + p->entity(p->edges()[static_cast<std::size_t>(node.edge)].entity).name);
         }
         return {};
     case Selector:
@@ -577,8 +590,9 @@ QVariant SemanticInspectorModel::display(const Node& node, int column) const
     case Policy:
         if (node.kind == RowKind::Association)
             return QString(policyName(a->policy)
-                + (a->policy == semantic::Policy::Amortize || a->policy == semantic::Policy::Weighted ? QStringLiteral(" ≈")
-                                                                                                    : QString()));
+                + (a->policy == semantic::Policy::Amortize || a->policy == semantic::Policy::Weighted
+                        ? QStringLiteral(" ≈")
+                        : QString()));
         if (node.kind == RowKind::Shadowed)
             return tr("lost");
         return {};
@@ -607,10 +621,12 @@ QVariant SemanticInspectorModel::display(const Node& node, int column) const
         return formatValue(rawValue(node));
     case Percent: {
         const double v = rawValue(node);
-        const double total = m_snapshot->sourceTotals.size() > m_metric.index() ? m_snapshot->sourceTotals[m_metric.index()] : 0;
+        const double total
+            = m_snapshot->sourceTotals.size() > m_metric.index() ? m_snapshot->sourceTotals[m_metric.index()] : 0;
         if (std::isnan(v) || total == 0)
             return {};
-        const double all = m_scope == ValueScope::Mean && p->threadCount() ? v * static_cast<double>(p->threadCount()) : v;
+        const double all
+            = m_scope == ValueScope::Mean && p->threadCount() ? v * static_cast<double>(p->threadCount()) : v;
         return QString(m_locale.toString(100.0 * all / total, 'f', 2) + QStringLiteral(" %"));
     }
     case Warnings: {
@@ -658,12 +674,15 @@ QString SemanticInspectorModel::toolTip(const Node& node, int column) const
         const Association& a = model.associations[static_cast<std::size_t>(node.association)];
         const AssociationReport& r = p->associationReports()[static_cast<std::size_t>(node.association)];
         lines << tr("Association '%1'%2").arg(a.id, a.line > 0 ? tr(" (line %1)").arg(a.line) : QString());
-        lines << tr("Selector %1, policy %2, priority %3").arg(selectorText(node.association), policyName(a.policy)).arg(a.priority);
+        lines << tr("Selector %1, policy %2, priority %3")
+                     .arg(selectorText(node.association), policyName(a.policy))
+                     .arg(a.priority);
         if (a.policy == semantic::Policy::Amortize || a.policy == semantic::Policy::Weighted)
             lines << tr("≈ Its shares are estimates (no per-instance data).");
         lines << tr("Won %n source event(s)", nullptr, static_cast<int>(r.events.size()));
         if (!r.shadowed.empty())
-            lines << tr("Matched %n more event(s) that a higher-priority association won", nullptr, static_cast<int>(r.shadowed.size()));
+            lines << tr("Matched %n more event(s) that a higher-priority association won", nullptr,
+                static_cast<int>(r.shadowed.size()));
         if (column == Classification) {
             QStringList kinds;
             for (semantic::Classification c : r.classifications)
@@ -693,7 +712,10 @@ QString SemanticInspectorModel::toolTip(const Node& node, int column) const
             const Edge& e = p->edges()[static_cast<std::size_t>(edge)];
             lines << tr("→ %1 (%2): w = %3, %4")
                          .arg(p->entity(e.entity).id, p->entity(e.entity).name, m_locale.toString(e.weight, 'g', 6),
-                             formatValue(e.weight * eventTotal(node.event) / (m_scope == ValueScope::Mean && p->threadCount() ? static_cast<double>(p->threadCount()) : 1.0)));
+                             formatValue(e.weight * eventTotal(node.event)
+                                 / (m_scope == ValueScope::Mean && p->threadCount()
+                                         ? static_cast<double>(p->threadCount())
+                                         : 1.0)));
         }
         break;
     }
@@ -764,7 +786,8 @@ QVariant SemanticInspectorModel::data(const QModelIndex& index, int role) const
     case Qt::DecorationRole:
         if (column == Name && !warningsOf(*n).isEmpty() && n->kind != RowKind::Shadowed) {
             if (auto* app = qobject_cast<QApplication*>(QCoreApplication::instance()))
-                return app->style()->standardIcon(onlyNotes(*n) ? QStyle::SP_MessageBoxInformation : QStyle::SP_MessageBoxWarning);
+                return app->style()->standardIcon(
+                    onlyNotes(*n) ? QStyle::SP_MessageBoxInformation : QStyle::SP_MessageBoxWarning);
         }
         return {};
     default:

@@ -41,7 +41,20 @@ struct InspectorSnapshot {
 class SemanticInspectorModel : public TreeModel {
     Q_OBJECT
 public:
-    enum Column { Name, Selector, Policy, Priority, Events, Targets, Weights, Classification, Value, Percent, Warnings, ColumnCount };
+    enum Column {
+        Name,
+        Selector,
+        Policy,
+        Priority,
+        Events,
+        Targets,
+        Weights,
+        Classification,
+        Value,
+        Percent,
+        Warnings,
+        ColumnCount
+    };
     enum class RowKind { Association, Unmapped, ModelWarnings, Warning, Event, Shadowed, Edge };
     /// How values are summed over the threads.
     enum class ValueScope { Total, Mean };

@@ -81,7 +81,8 @@ public:
                 col.first = c * n / cols;
                 col.last = (c + 1) * n / cols;
                 col.x = plot.left() + static_cast<int>(c * static_cast<std::size_t>(plot.width()) / cols);
-                const int next = plot.left() + static_cast<int>((c + 1) * static_cast<std::size_t>(plot.width()) / cols);
+                const int next
+                    = plot.left() + static_cast<int>((c + 1) * static_cast<std::size_t>(plot.width()) / cols);
                 col.width = std::max(1, next - col.x);
                 out.push_back(col);
             }
@@ -102,7 +103,8 @@ public:
     const std::vector<double>& columnValues(const std::vector<Column>& cols)
     {
         const std::size_t slices = m_view->m_slices.size();
-        const std::size_t key = cols.empty() ? 0 : (cols.front().first * 1000003u + cols.size() * 31u + cols.back().last);
+        const std::size_t key
+            = cols.empty() ? 0 : (cols.front().first * 1000003u + cols.size() * 31u + cols.back().last);
         if (key == m_cacheKey && m_cache.size() == cols.size() * (slices + 1))
             return m_cache;
         m_cacheKey = key;
@@ -130,7 +132,8 @@ public:
             horizontalScrollBar()->setRange(0, 0);
             return;
         }
-        const int total = static_cast<int>(std::min<std::size_t>(m_view->m_threads * static_cast<std::size_t>(barWidth), 1u << 30));
+        const int total
+            = static_cast<int>(std::min<std::size_t>(m_view->m_threads * static_cast<std::size_t>(barWidth), 1u << 30));
         horizontalScrollBar()->setRange(0, std::max(0, total - plot.width()));
         horizontalScrollBar()->setPageStep(plot.width());
         horizontalScrollBar()->setSingleStep(barWidth * 4);
@@ -201,8 +204,8 @@ protected:
             return;
         }
         const auto& values = columnValues(cols);
-        m_threadsPerColumn = m_view->m_barWidth > 0 ? 1.0
-                                                    : static_cast<double>(m_view->m_threads) / static_cast<double>(cols.size());
+        m_threadsPerColumn
+            = m_view->m_barWidth > 0 ? 1.0 : static_cast<double>(m_view->m_threads) / static_cast<double>(cols.size());
         const double scale = barScale();
         // Value axis: 0, half, full.
         QColor grid = pal.color(QPalette::Mid);
@@ -212,9 +215,10 @@ protected:
             painter.setPen(QPen(grid, 1, i == 0 ? Qt::SolidLine : Qt::DotLine));
             painter.drawLine(plot.left(), y, plot.right(), y);
             painter.setPen(pal.color(QPalette::WindowText));
-            const QString label = m_view->m_normalized ? QStringLiteral("%1 %").arg(25 * i)
-                                                       : m_view->format(m_max * i / 4.0);
-            painter.drawText(QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
+            const QString label
+                = m_view->m_normalized ? QStringLiteral("%1 %").arg(25 * i) : m_view->format(m_max * i / 4.0);
+            painter.drawText(
+                QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
         }
         // Bars: thin columns are drawn without gaps, wide bars with a 1 px gap.
         for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -253,13 +257,15 @@ protected:
                 continue;
             const QString label = trial.threadKey(ThreadIndex(cols[c].first)).toString();
             painter.drawLine(centre, plot.bottom() + 1, centre, plot.bottom() + 4);
-            painter.drawText(QRect(centre - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()), Qt::AlignHCenter, label);
+            painter.drawText(
+                QRect(centre - labelWidth / 2, plot.bottom() + 4, labelWidth, fm.height()), Qt::AlignHCenter, label);
             lastRight = centre + labelWidth / 2;
         }
         QString axis = QObject::tr("Thread (n,c,t) — %n thread(s)", nullptr, static_cast<int>(m_view->m_threads));
         if (m_threadsPerColumn > 1.0)
             axis += QObject::tr(", each pixel column shows the mean of %1 threads").arg(m_threadsPerColumn, 0, 'f', 1);
-        painter.drawText(QRect(plot.left(), plot.bottom() + 4 + fm.height(), plot.width(), fm.height()), Qt::AlignHCenter, axis);
+        painter.drawText(
+            QRect(plot.left(), plot.bottom() + 4 + fm.height(), plot.width(), fm.height()), Qt::AlignHCenter, axis);
     }
 
     bool viewportEvent(QEvent* event) override
@@ -508,17 +514,19 @@ void SemanticMatrixView::rebuild()
         std::copy_n(&values[s * m_threads], m_threads, &m_values[k * m_threads]);
         for (std::size_t t = 0; t < m_threads; ++t)
             m_threadTotals[t] += std::max(0.0, values[s * m_threads + t]);
-        legend << QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2").arg(slices[s].color.name(),
-            slices[s].label.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
+        legend << QStringLiteral("<span style=\"color:%1\">■</span>&nbsp;%2")
+                      .arg(slices[s].color.name(),
+                          slices[s].label.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
     }
     m_values.resize(m_slices.size() * m_threads);
     m_legend->setText(legend.join(QStringLiteral(" &nbsp; ")));
     const double max = m_threadTotals.empty() ? 0 : *std::max_element(m_threadTotals.begin(), m_threadTotals.end());
     m_canvas->setMaximum(max);
     const Trial& trial = p.trial();
-    m_title->setText(tr("%1 — %2 per thread, stacked by %3 (%n thread(s))", nullptr, static_cast<int>(m_threads))
-                         .arg(p.model().name.isEmpty() ? tr("semantic model") : p.model().name, trial.metric(m_metric).name,
-                             m_level < 0 ? tr("leaf entity") : tr("entity at level %1").arg(m_level + 1)));
+    m_title->setText(
+        tr("%1 — %2 per thread, stacked by %3 (%n thread(s))", nullptr, static_cast<int>(m_threads))
+            .arg(p.model().name.isEmpty() ? tr("semantic model") : p.model().name, trial.metric(m_metric).name,
+                m_level < 0 ? tr("leaf entity") : tr("entity at level %1").arg(m_level + 1)));
     m_canvas->dataChanged();
 }
 

@@ -48,10 +48,7 @@ public:
     /// The stacked parts, bottom to top (largest total first), and their colours.
     const std::vector<semanticview::Slice>& slices() const { return m_slices; }
     /// A part's value on a thread (the per-thread matrix the bars are drawn from).
-    double value(std::size_t slice, ThreadIndex thread) const
-    {
-        return m_values[slice * m_threads + thread.index()];
-    }
+    double value(std::size_t slice, ThreadIndex thread) const { return m_values[slice * m_threads + thread.index()]; }
     std::size_t threadCount() const { return m_threads; }
     /// The drawing area (for tests and rendering).
     QWidget* canvas() const;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "views/common/valueformatter.h"
 #include "views/semantic/semanticpreviewmodel.h"
+
+#include "views/common/valueformatter.h"
 
 #include <QBrush>
 #include <QFont>
@@ -16,36 +17,36 @@ using namespace parallax::semantic;
 
 namespace {
 
-    /// Entities in tree order (roots, each followed by its subtree) with their depth.
-    std::vector<std::pair<int, int>> treeOrder(const SemanticProfile& p)
-    {
-        std::vector<std::pair<int, int>> order;
-        std::function<void(int, int)> visit = [&](int r, int depth) {
-            order.emplace_back(r, depth);
-            for (int c : p.entity(r).children)
-                visit(c, depth + 1);
-        };
-        for (int r : p.roots())
-            visit(r, 0);
-        return order;
-    }
+/// Entities in tree order (roots, each followed by its subtree) with their depth.
+std::vector<std::pair<int, int>> treeOrder(const SemanticProfile& p)
+{
+    std::vector<std::pair<int, int>> order;
+    std::function<void(int, int)> visit = [&](int r, int depth) {
+        order.emplace_back(r, depth);
+        for (int c : p.entity(r).children)
+            visit(c, depth + 1);
+    };
+    for (int r : p.roots())
+        visit(r, 0);
+    return order;
+}
 
-    std::vector<double> totals(const SemanticProfile& p, int r, Quantity q)
-    {
-        std::vector<double> v(p.metricCount(), 0.0);
+std::vector<double> totals(const SemanticProfile& p, int r, Quantity q)
+{
+    std::vector<double> v(p.metricCount(), 0.0);
+    for (std::size_t m = 0; m < p.metricCount(); ++m)
+        v[m] = p.scoped(r, MetricId(m), q, Scope::total());
+    return v;
+}
+
+std::vector<double> attributed(const SemanticProfile& p)
+{
+    std::vector<double> v(p.metricCount(), 0.0);
+    for (std::size_t r = 0; r < p.entities().size(); ++r)
         for (std::size_t m = 0; m < p.metricCount(); ++m)
-            v[m] = p.scoped(r, MetricId(m), q, Scope::total());
-        return v;
-    }
-
-    std::vector<double> attributed(const SemanticProfile& p)
-    {
-        std::vector<double> v(p.metricCount(), 0.0);
-        for (std::size_t r = 0; r < p.entities().size(); ++r)
-            for (std::size_t m = 0; m < p.metricCount(); ++m)
-                v[m] += p.scoped(static_cast<int>(r), MetricId(m), Quantity::Own, Scope::total());
-        return v;
-    }
+            v[m] += p.scoped(static_cast<int>(r), MetricId(m), Quantity::Own, Scope::total());
+    return v;
+}
 
 } // namespace
 
@@ -184,9 +185,15 @@ int SemanticPreviewModel::findRow(const QString& id) const
     return -1;
 }
 
-double SemanticPreviewModel::beforeValue(int row) const { return metricValue(m_data->rows[static_cast<std::size_t>(row)].before); }
+double SemanticPreviewModel::beforeValue(int row) const
+{
+    return metricValue(m_data->rows[static_cast<std::size_t>(row)].before);
+}
 
-double SemanticPreviewModel::afterValue(int row) const { return metricValue(m_data->rows[static_cast<std::size_t>(row)].after); }
+double SemanticPreviewModel::afterValue(int row) const
+{
+    return metricValue(m_data->rows[static_cast<std::size_t>(row)].after);
+}
 
 double SemanticPreviewModel::sourceTotal() const { return m_data ? metricValue(m_data->sourceTotal) : 0; }
 
@@ -277,13 +284,15 @@ QVariant SemanticPreviewModel::data(const QModelIndex& index, int role) const
         case Change: {
             if (!m_data->haveBefore)
                 return {};
-            const QString text = formatMetricValue(change, m_data->metrics[static_cast<std::size_t>(m_metric)], m_unit, m_locale);
+            const QString text
+                = formatMetricValue(change, m_data->metrics[static_cast<std::size_t>(m_metric)], m_unit, m_locale);
             return change > 0 ? QString(QLatin1Char('+') + text) : text;
         }
         case ChangePercent:
             if (!m_data->haveBefore || std::isnan(percent) || !changed)
                 return {};
-            return QString((percent > 0 ? QStringLiteral("+") : QString()) + m_locale.toString(percent, 'f', std::abs(percent) < 1 ? 3 : 1) + QStringLiteral(" %"));
+            return QString((percent > 0 ? QStringLiteral("+") : QString())
+                + m_locale.toString(percent, 'f', std::abs(percent) < 1 ? 3 : 1) + QStringLiteral(" %"));
         }
         return {};
     case SortRole:

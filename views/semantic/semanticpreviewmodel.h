@@ -39,7 +39,8 @@ struct PreviewData {
     bool haveBefore = false;
 
     /// `before` may be null (no applied model, or it cannot be applied to the trial).
-    static std::shared_ptr<const PreviewData> make(const semantic::SemanticProfile* before, const semantic::SemanticProfile& after);
+    static std::shared_ptr<const PreviewData> make(
+        const semantic::SemanticProfile* before, const semantic::SemanticProfile& after);
 };
 
 /// The preview table of the rule editor: entity, kind, value before (the applied model), value

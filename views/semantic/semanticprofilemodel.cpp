@@ -19,16 +19,16 @@ namespace parallax {
 using namespace parallax::semantic;
 
 namespace {
-    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-    QString percentText(double p)
-    {
-        if (std::isnan(p))
-            return {};
-        return groupingLocale().toString(p, 'f', 2) + QStringLiteral(" %");
-    }
+QString percentText(double p)
+{
+    if (std::isnan(p))
+        return {};
+    return groupingLocale().toString(p, 'f', 2) + QStringLiteral(" %");
+}
 
-    const QString notAggregated = QStringLiteral("n/a (aggregated)");
+const QString notAggregated = QStringLiteral("n/a (aggregated)");
 } // namespace
 
 SemanticProfileModel::SemanticProfileModel(QObject* parent)
@@ -214,7 +214,9 @@ void SemanticProfileModel::recompute()
             n.own = p.scoped(n.entity, m, Quantity::Own, s);
             n.value = n.own;
             n.calls = p.scoped(n.entity, m, Quantity::Calls, s);
-            n.percentTotal = top != 0 ? 100.0 * (s.kind == Scope::Kind::Mean ? n.own * static_cast<double>(p.threadCount()) : n.own) / top : nan;
+            n.percentTotal = top != 0
+                ? 100.0 * (s.kind == Scope::Kind::Mean ? n.own * static_cast<double>(p.threadCount()) : n.own) / top
+                : nan;
             const double roll = p.scoped(n.entity, m, Quantity::Roll, s);
             n.percentParent = roll != 0 ? 100.0 * n.own / roll : nan;
             n.inclusive = nan;
@@ -241,7 +243,8 @@ void SemanticProfileModel::recompute()
             n.calls = p.scoped(n.entity, m, Quantity::Calls, s);
             const double scaled = s.kind == Scope::Kind::Mean ? n.own * static_cast<double>(p.threadCount()) : n.own;
             n.percentTotal = top != 0 ? 100.0 * scaled / top : nan;
-            const AttributeGroup& g = m_groups[static_cast<std::size_t>(m_nodes[static_cast<std::size_t>(n.parent)].group)];
+            const AttributeGroup& g
+                = m_groups[static_cast<std::size_t>(m_nodes[static_cast<std::size_t>(n.parent)].group)];
             n.percentParent = g.own != 0 ? 100.0 * n.own / g.own : nan;
             n.inclusive = nan;
             break;
@@ -260,7 +263,8 @@ void SemanticProfileModel::emitAllChanged()
         if (n.children.empty())
             continue;
         const QModelIndex parent = createIndex(n.row, 0, static_cast<quintptr>(id));
-        Q_EMIT dataChanged(index(0, 0, parent), index(static_cast<int>(n.children.size()) - 1, ColumnCount - 1, parent));
+        Q_EMIT dataChanged(
+            index(0, 0, parent), index(static_cast<int>(n.children.size()) - 1, ColumnCount - 1, parent));
     }
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -299,7 +303,8 @@ const std::vector<int>* SemanticProfileModel::childNodes(int node) const
 {
     if (node == NoNode)
         return &m_top;
-    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children : nullptr;
+    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children
+                                                           : nullptr;
 }
 
 int SemanticProfileModel::parentNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].parent; }
@@ -356,8 +361,8 @@ QVariant SemanticProfileModel::data(const QModelIndex& index, int role) const
         return static_cast<int>(n->kind);
     const double v = number(index);
     const bool isNumberColumn = column >= Own && column <= Inclusive;
-    const bool notAvailable = isNumberColumn && std::isnan(v)
-        && (n->aggregated || (column == Inclusive && (n->kind == RowKind::Entity)));
+    const bool notAvailable
+        = isNumberColumn && std::isnan(v) && (n->aggregated || (column == Inclusive && (n->kind == RowKind::Entity)));
     if (role == NotAvailableRole)
         return notAvailable;
 
@@ -386,7 +391,8 @@ QVariant SemanticProfileModel::data(const QModelIndex& index, int role) const
                 return QString((e && e->estimate && !whole ? QStringLiteral("≈ ") : QString())
                     + (whole ? locale.toString(v, 'f', 0) : locale.toString(v, 'f', 1)));
             }
-            return QString((e && e->estimate && n->kind != RowKind::Group ? QStringLiteral("≈ ") : QString()) + formatValue(v));
+            return QString(
+                (e && e->estimate && n->kind != RowKind::Group ? QStringLiteral("≈ ") : QString()) + formatValue(v));
         case PercentTotal:
         case PercentParent:
             if (std::isnan(v))
@@ -458,12 +464,14 @@ QString SemanticProfileModel::tooltip(const Node& n, int column) const
                 nullptr, static_cast<int>(m_groups[static_cast<std::size_t>(n.group)].entities.size()))
                 .arg(m_groupKey, m_groups[static_cast<std::size_t>(n.group)].value);
         if (n.kind == RowKind::Self)
-            return tr("(self): the own value of %1, shown as a child so that the children sum to the parent").arg(e->name);
+            return tr("(self): the own value of %1, shown as a child so that the children sum to the parent")
+                .arg(e->name);
         {
-            QString text = QStringLiteral("<b>%1</b><br>id: %2<br>kind: %3").arg(e->name.toHtmlEscaped(),
-                e->id.toHtmlEscaped(), e->kind.toHtmlEscaped());
+            QString text = QStringLiteral("<b>%1</b><br>id: %2<br>kind: %3")
+                               .arg(e->name.toHtmlEscaped(), e->id.toHtmlEscaped(), e->kind.toHtmlEscaped());
             for (auto it = e->attrs.cbegin(); it != e->attrs.cend(); ++it)
-                text += QStringLiteral("<br>%1 = %2").arg(it.key().toHtmlEscaped(), it.value().toString().toHtmlEscaped());
+                text += QStringLiteral("<br>%1 = %2")
+                            .arg(it.key().toHtmlEscaped(), it.value().toString().toHtmlEscaped());
             if (e->isAggregate())
                 text += tr("<br>synthetic entity of an AGGREGATE association");
             if (e->isUnmapped())
@@ -478,7 +486,8 @@ QString SemanticProfileModel::tooltip(const Node& n, int column) const
         return tr("%1").arg(scope);
     case Calls:
         return tr("calls = Σ w(e,r)·calls(e), %1%2")
-            .arg(scope, e && e->estimate ? tr(" — an estimate (AMORTIZE / WEIGHTED shares can be fractional)") : QString());
+            .arg(scope,
+                e && e->estimate ? tr(" — an estimate (AMORTIZE / WEIGHTED shares can be fractional)") : QString());
     case PercentTotal:
         return m_scope.kind == Scope::Kind::Thread ? tr("100 · value / T, T = the thread's top inclusive value")
                                                    : tr("100 · Σ_t value / Σ_t T over all threads");
@@ -512,7 +521,9 @@ QVariant SemanticProfileModel::headerData(int section, Qt::Orientation orientati
     QString unit;
     if (m_profile && m_metric.index() < m_profile->trial().metricCount())
         unit = unitLabel(m_profile->trial().metric(m_metric), m_unit);
-    auto withUnit = [&](const QString& title) { return unit.isEmpty() ? title : title + QStringLiteral(" (") + unit + QLatin1Char(')'); };
+    auto withUnit = [&](const QString& title) {
+        return unit.isEmpty() ? title : title + QStringLiteral(" (") + unit + QLatin1Char(')');
+    };
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Entity:

@@ -25,8 +25,8 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QSortFilterProxyModel>
 #include <QSet>
+#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
@@ -41,157 +41,159 @@ using namespace parallax::semantic;
 
 namespace {
 
-    constexpr int debounceMs = 350;
+constexpr int debounceMs = 350;
 
-    /// Where a key of the root object holds an array: the indices of '[' and of its ']'.
-    struct Span {
-        qsizetype open = -1;
-        qsizetype close = -1;
-    };
+/// Where a key of the root object holds an array: the indices of '[' and of its ']'.
+struct Span {
+    qsizetype open = -1;
+    qsizetype close = -1;
+};
 
-    /// Scans JSON text (already known to be valid) for the array value of a root-object key, and
-    /// for the root object's closing brace.
-    Span findRootArray(const QString& text, const QString& key, qsizetype* rootClose = nullptr)
-    {
-        Span span;
-        int depth = 0;
-        bool inString = false;
-        bool escape = false;
-        qsizetype stringStart = -1;
-        QString lastString;
-        bool expectValue = false;
-        for (qsizetype i = 0; i < text.size(); ++i) {
-            const QChar c = text[i];
-            if (inString) {
-                if (escape)
-                    escape = false;
-                else if (c == QLatin1Char('\\'))
-                    escape = true;
-                else if (c == QLatin1Char('"')) {
-                    inString = false;
-                    lastString = text.mid(stringStart + 1, i - stringStart - 1);
-                }
-                continue;
+/// Scans JSON text (already known to be valid) for the array value of a root-object key, and
+/// for the root object's closing brace.
+Span findRootArray(const QString& text, const QString& key, qsizetype* rootClose = nullptr)
+{
+    Span span;
+    int depth = 0;
+    bool inString = false;
+    bool escape = false;
+    qsizetype stringStart = -1;
+    QString lastString;
+    bool expectValue = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (inString) {
+            if (escape)
+                escape = false;
+            else if (c == QLatin1Char('\\'))
+                escape = true;
+            else if (c == QLatin1Char('"')) {
+                inString = false;
+                lastString = text.mid(stringStart + 1, i - stringStart - 1);
             }
-            if (c == QLatin1Char('"')) {
-                inString = true;
-                stringStart = i;
-            } else if (c == QLatin1Char(':') && depth == 1) {
-                expectValue = lastString == key;
-            } else if (c == QLatin1Char(',')) {
-                expectValue = false;
-            } else if (c == QLatin1Char('{') || c == QLatin1Char('[')) {
-                if (depth == 1 && expectValue && c == QLatin1Char('[') && span.open < 0)
-                    span.open = i;
-                expectValue = false;
-                ++depth;
-            } else if (c == QLatin1Char('}') || c == QLatin1Char(']')) {
-                --depth;
-                if (c == QLatin1Char(']') && depth == 1 && span.open >= 0 && span.close < 0)
-                    span.close = i;
-                if (c == QLatin1Char('}') && depth == 0 && rootClose)
-                    *rootClose = i;
+            continue;
+        }
+        if (c == QLatin1Char('"')) {
+            inString = true;
+            stringStart = i;
+        } else if (c == QLatin1Char(':') && depth == 1) {
+            expectValue = lastString == key;
+        } else if (c == QLatin1Char(',')) {
+            expectValue = false;
+        } else if (c == QLatin1Char('{') || c == QLatin1Char('[')) {
+            if (depth == 1 && expectValue && c == QLatin1Char('[') && span.open < 0)
+                span.open = i;
+            expectValue = false;
+            ++depth;
+        } else if (c == QLatin1Char('}') || c == QLatin1Char(']')) {
+            --depth;
+            if (c == QLatin1Char(']') && depth == 1 && span.open >= 0 && span.close < 0)
+                span.close = i;
+            if (c == QLatin1Char('}') && depth == 0 && rootClose)
+                *rootClose = i;
+        }
+    }
+    return span;
+}
+
+qsizetype lastNonSpace(const QString& text, qsizetype before)
+{
+    qsizetype i = before - 1;
+    while (i >= 0 && text[i].isSpace())
+        --i;
+    return i;
+}
+
+/// Compact JSON with a space after ':' and ',' (outside strings), for one-line items.
+QString spaced(const QJsonObject& object)
+{
+    const QString compact = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+    QString out;
+    bool inString = false;
+    bool escape = false;
+    for (const QChar c : compact) {
+        out += c;
+        if (inString) {
+            if (escape)
+                escape = false;
+            else if (c == QLatin1Char('\\'))
+                escape = true;
+            else if (c == QLatin1Char('"'))
+                inString = false;
+            continue;
+        }
+        if (c == QLatin1Char('"'))
+            inString = true;
+        else if (c == QLatin1Char(':') || c == QLatin1Char(','))
+            out += QLatin1Char(' ');
+    }
+    return out;
+}
+
+/// Appends items to the array of a root key (creating the key when missing); returns the
+/// position of the first inserted item, or -1.
+qsizetype appendToRootArray(QString& text, const QString& key, const QStringList& items)
+{
+    if (items.isEmpty())
+        return -1;
+    qsizetype rootClose = -1;
+    const Span span = findRootArray(text, key, &rootClose);
+    if (span.open >= 0 && span.close > span.open) {
+        const qsizetype last = lastNonSpace(text, span.close);
+        // The indentation of the first existing item, else two more than the key's line.
+        QString indent = QStringLiteral("    ");
+        if (last > span.open) {
+            qsizetype first = span.open + 1;
+            while (first < span.close && text[first].isSpace() && text[first] != QLatin1Char('\n'))
+                ++first;
+            if (first < span.close && text[first] == QLatin1Char('\n')) {
+                qsizetype k = first + 1;
+                while (k < span.close && (text[k] == QLatin1Char(' ') || text[k] == QLatin1Char('\t')))
+                    ++k;
+                indent = text.mid(first + 1, k - first - 1);
             }
         }
-        return span;
-    }
-
-    qsizetype lastNonSpace(const QString& text, qsizetype before)
-    {
-        qsizetype i = before - 1;
-        while (i >= 0 && text[i].isSpace())
-            --i;
-        return i;
-    }
-
-    /// Compact JSON with a space after ':' and ',' (outside strings), for one-line items.
-    QString spaced(const QJsonObject& object)
-    {
-        const QString compact = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-        QString out;
-        bool inString = false;
-        bool escape = false;
-        for (const QChar c : compact) {
-            out += c;
-            if (inString) {
-                if (escape)
-                    escape = false;
-                else if (c == QLatin1Char('\\'))
-                    escape = true;
-                else if (c == QLatin1Char('"'))
-                    inString = false;
-                continue;
-            }
-            if (c == QLatin1Char('"'))
-                inString = true;
-            else if (c == QLatin1Char(':') || c == QLatin1Char(','))
-                out += QLatin1Char(' ');
+        QString insert;
+        qsizetype at;
+        if (last > span.open) {
+            at = last + 1;
+            insert = QStringLiteral(",\n") + indent + items.join(QStringLiteral(",\n") + indent);
+            text.insert(at, insert);
+            return at + 2 + indent.size();
         }
-        return out;
+        // An empty array: put the items on their own lines.
+        at = span.open + 1;
+        insert = QStringLiteral("\n") + indent + items.join(QStringLiteral(",\n") + indent) + QStringLiteral("\n  ");
+        text.replace(at, span.close - at, insert);
+        return at + 1 + indent.size();
     }
+    if (span.open >= 0 || rootClose < 0)
+        return -1; // the key holds something else, or the text is not an object
+    const qsizetype last = lastNonSpace(text, rootClose);
+    const bool empty = last >= 0 && text[last] == QLatin1Char('{');
+    const QString indent = QStringLiteral("    ");
+    const QString insert = (empty ? QStringLiteral("\n  \"") : QStringLiteral(",\n  \"")) + key
+        + QStringLiteral("\": [\n") + indent + items.join(QStringLiteral(",\n") + indent) + QStringLiteral("\n  ]")
+        + (empty ? QStringLiteral("\n") : QString());
+    text.insert(last + 1, insert);
+    return last + 1 + insert.indexOf(QLatin1Char('[')) + 2 + indent.size();
+}
 
-    /// Appends items to the array of a root key (creating the key when missing); returns the
-    /// position of the first inserted item, or -1.
-    qsizetype appendToRootArray(QString& text, const QString& key, const QStringList& items)
-    {
-        if (items.isEmpty())
-            return -1;
-        qsizetype rootClose = -1;
-        const Span span = findRootArray(text, key, &rootClose);
-        if (span.open >= 0 && span.close > span.open) {
-            const qsizetype last = lastNonSpace(text, span.close);
-            // The indentation of the first existing item, else two more than the key's line.
-            QString indent = QStringLiteral("    ");
-            if (last > span.open) {
-                qsizetype first = span.open + 1;
-                while (first < span.close && text[first].isSpace() && text[first] != QLatin1Char('\n'))
-                    ++first;
-                if (first < span.close && text[first] == QLatin1Char('\n')) {
-                    qsizetype k = first + 1;
-                    while (k < span.close && (text[k] == QLatin1Char(' ') || text[k] == QLatin1Char('\t')))
-                        ++k;
-                    indent = text.mid(first + 1, k - first - 1);
-                }
-            }
-            QString insert;
-            qsizetype at;
-            if (last > span.open) {
-                at = last + 1;
-                insert = QStringLiteral(",\n") + indent + items.join(QStringLiteral(",\n") + indent);
-                text.insert(at, insert);
-                return at + 2 + indent.size();
-            }
-            // An empty array: put the items on their own lines.
-            at = span.open + 1;
-            insert = QStringLiteral("\n") + indent + items.join(QStringLiteral(",\n") + indent) + QStringLiteral("\n  ");
-            text.replace(at, span.close - at, insert);
-            return at + 1 + indent.size();
-        }
-        if (span.open >= 0 || rootClose < 0)
-            return -1; // the key holds something else, or the text is not an object
-        const qsizetype last = lastNonSpace(text, rootClose);
-        const bool empty = last >= 0 && text[last] == QLatin1Char('{');
-        const QString indent = QStringLiteral("    ");
-        const QString insert = (empty ? QStringLiteral("\n  \"") : QStringLiteral(",\n  \"")) + key + QStringLiteral("\": [\n")
-            + indent + items.join(QStringLiteral(",\n") + indent) + QStringLiteral("\n  ]") + (empty ? QStringLiteral("\n") : QString());
-        text.insert(last + 1, insert);
-        return last + 1 + insert.indexOf(QLatin1Char('[')) + 2 + indent.size();
+/// The line of the association an attribution error names ('id'), 0 when none.
+int lineOfError(const Model& model, const QString& message)
+{
+    // "association 'id': ..." first, then an id in a list ("(a, b)") as a whole word.
+    for (const Association& a : model.associations)
+        if (a.line > 0 && message.contains(QLatin1Char('\'') + a.id + QLatin1Char('\'')))
+            return a.line;
+    for (const Association& a : model.associations) {
+        const QRegularExpression word(
+            QStringLiteral("(?<![\\w:.-])%1(?![\\w:.-])").arg(QRegularExpression::escape(a.id)));
+        if (a.line > 0 && word.match(message).hasMatch())
+            return a.line;
     }
-
-    /// The line of the association an attribution error names ('id'), 0 when none.
-    int lineOfError(const Model& model, const QString& message)
-    {
-        // "association 'id': ..." first, then an id in a list ("(a, b)") as a whole word.
-        for (const Association& a : model.associations)
-            if (a.line > 0 && message.contains(QLatin1Char('\'') + a.id + QLatin1Char('\'')))
-                return a.line;
-        for (const Association& a : model.associations) {
-            const QRegularExpression word(QStringLiteral("(?<![\\w:.-])%1(?![\\w:.-])").arg(QRegularExpression::escape(a.id)));
-            if (a.line > 0 && word.match(message).hasMatch())
-                return a.line;
-        }
-        return 0;
-    }
+    return 0;
+}
 
 } // namespace
 
@@ -286,7 +288,8 @@ SemanticRuleEditor::SemanticRuleEditor(QWidget* parent)
         updateStatus();
     });
     connect(m_scopeBox, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_preview->setValueScope(i == 0 ? SemanticPreviewModel::ValueScope::Total : SemanticPreviewModel::ValueScope::Mean);
+        m_preview->setValueScope(
+            i == 0 ? SemanticPreviewModel::ValueScope::Total : SemanticPreviewModel::ValueScope::Mean);
         updateStatus();
     });
     updateStatus();
@@ -559,7 +562,8 @@ void SemanticRuleEditor::updateStatus()
         int changed = 0;
         if (const auto& data = m_preview->preview())
             for (int r = 0; r < m_preview->rowCount(); ++r)
-                changed += std::abs(m_preview->afterValue(r) - m_preview->beforeValue(r)) > 1e-12 || !data->rows[static_cast<std::size_t>(r)].inBefore
+                changed += std::abs(m_preview->afterValue(r) - m_preview->beforeValue(r)) > 1e-12
+                        || !data->rows[static_cast<std::size_t>(r)].inBefore
                         || !data->rows[static_cast<std::size_t>(r)].inAfter
                     ? 1
                     : 0;
@@ -569,7 +573,8 @@ void SemanticRuleEditor::updateStatus()
                   .arg(m_preview->rowCount())
                   .arg(changed);
         if (!m_beforeError.isEmpty())
-            text += QStringLiteral("<br>") + tr("The model in use cannot be applied to this trial: %1").arg(m_beforeError.toHtmlEscaped());
+            text += QStringLiteral("<br>")
+                + tr("The model in use cannot be applied to this trial: %1").arg(m_beforeError.toHtmlEscaped());
         else if (!m_applied)
             text += QStringLiteral("<br>") + tr("No model in use yet: 'before' is empty.");
         m_status->setText(text);
@@ -653,7 +658,8 @@ QString SemanticRuleEditor::insertAssociation(const AssociationDraft& draft)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject())
-        return tr("Fix the JSON first: %1").arg(parseError.error != QJsonParseError::NoError ? parseError.errorString() : tr("not an object"));
+        return tr("Fix the JSON first: %1")
+            .arg(parseError.error != QJsonParseError::NoError ? parseError.errorString() : tr("not an object"));
     const QJsonObject root = doc.object();
     if (root.contains(QLatin1String("associations")) && !root.value(QLatin1String("associations")).isArray())
         return tr("'associations' is not an array.");
@@ -692,8 +698,8 @@ QString SemanticRuleEditor::insertAssociation(const AssociationDraft& draft)
         QStringList declarations;
         for (const QString& t : targets)
             if (!entityIds.contains(t))
-                declarations << spaced(QJsonObject { { QStringLiteral("id"), t }, { QStringLiteral("kind"), QStringLiteral("entity") },
-                    { QStringLiteral("name"), t } });
+                declarations << spaced(QJsonObject { { QStringLiteral("id"), t },
+                    { QStringLiteral("kind"), QStringLiteral("entity") }, { QStringLiteral("name"), t } });
         if (!declarations.isEmpty() && appendToRootArray(text, QStringLiteral("entities"), declarations) < 0)
             return tr("Cannot find where to declare the entities.");
     }

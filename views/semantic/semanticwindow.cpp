@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-#include "views/semantic/semanticcomparison.h"
-#include "views/semantic/semanticinspector.h"
-#include "views/semantic/semanticruleeditor.h"
+#include "views/semantic/semanticwindow.h"
+
+#include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
+#include "views/charts/chartexport.h"
+#include "views/percentbardelegate.h"
+#include "views/selectionstate.h"
+#include "views/semantic/semanticbarchart.h"
+#include "views/semantic/semanticcomparison.h"
+#include "views/semantic/semanticformat.h"
+#include "views/semantic/semanticinspector.h"
+#include "views/semantic/semanticmatrixview.h"
+#include "views/semantic/semanticprofilemodel.h"
+#include "views/semantic/semanticruleeditor.h"
+#include "views/viewsetup.h"
 
 #include <QFileDialog>
 #include <QFutureWatcher>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QtConcurrent>
-#include "views/semantic/semanticwindow.h"
-
-#include "algebra/statistics.h"
-#include "views/charts/chartexport.h"
-#include "views/percentbardelegate.h"
-#include "views/selectionstate.h"
-#include "views/semantic/semanticbarchart.h"
-#include "views/semantic/semanticformat.h"
-#include "views/semantic/semanticmatrixview.h"
-#include "views/semantic/semanticprofilemodel.h"
-#include "views/viewsetup.h"
 
 #ifdef PARALLAX_HAVE_SEMANTIC_BUILTINS
 #include "algebra/semanticbuiltin.h"
@@ -52,23 +52,23 @@ namespace parallax {
 using namespace parallax::semantic;
 
 namespace {
-    const QString openFileItem = QStringLiteral("open-file");
+const QString openFileItem = QStringLiteral("open-file");
 
-    struct BuiltinEntry {
-        QString name;
-        QString title;
-        QString description;
-    };
+struct BuiltinEntry {
+    QString name;
+    QString title;
+    QString description;
+};
 
-    std::vector<BuiltinEntry> builtins()
-    {
-        std::vector<BuiltinEntry> out;
+std::vector<BuiltinEntry> builtins()
+{
+    std::vector<BuiltinEntry> out;
 #ifdef PARALLAX_HAVE_SEMANTIC_BUILTINS
-        for (const BuiltinModel& m : builtinModels())
-            out.push_back({ m.name, m.title, m.description });
+    for (const BuiltinModel& m : builtinModels())
+        out.push_back({ m.name, m.title, m.description });
 #endif
-        return out;
-    }
+    return out;
+}
 } // namespace
 
 SemanticModelSource SemanticModelSource::fromArgument(const QString& argument)
@@ -229,7 +229,8 @@ void SemanticWindow::buildUi()
     treeView->header()->resizeSection(SemanticProfileModel::Entity, 230);
     treeView->header()->resizeSection(SemanticProfileModel::Kind, 70);
     for (int c = SemanticProfileModel::Own; c <= SemanticProfileModel::Inclusive; ++c)
-        treeView->header()->resizeSection(c, c == SemanticProfileModel::PercentTotal || c == SemanticProfileModel::PercentParent ? 80 : 100);
+        treeView->header()->resizeSection(
+            c, c == SemanticProfileModel::PercentTotal || c == SemanticProfileModel::PercentParent ? 80 : 100);
     treeView->header()->resizeSection(SemanticProfileModel::Policy, 110);
     treeView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_chart = new SemanticBarChart(central);
@@ -256,8 +257,8 @@ void SemanticWindow::buildUi()
     auto* compareLayout = new QVBoxLayout(comparePage);
     compareLayout->setContentsMargins(0, 0, 0, 0);
     auto* compareBar = new QHBoxLayout;
-    auto* compareLabel = new QLabel(tr("Compare this trial (A) with another run (B), each attributed with its own weights."),
-        comparePage);
+    auto* compareLabel = new QLabel(
+        tr("Compare this trial (A) with another run (B), each attributed with its own weights."), comparePage);
     auto* compareOpen = new QPushButton(tr("Open B…"), comparePage);
     compareBar->addWidget(compareLabel, 1);
     compareBar->addWidget(compareOpen);
@@ -305,8 +306,8 @@ void SemanticWindow::buildUi()
     connect(m_modelBox, &QComboBox::activated, this, [this](int index) {
         const QString data = m_modelBox->itemData(index).toString();
         if (data == openFileItem) {
-            const QString path = QFileDialog::getOpenFileName(this, tr("Open a Semantic Model"), QString(),
-                tr("Semantic models (*.json);;All files (*)"));
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Open a Semantic Model"), QString(), tr("Semantic models (*.json);;All files (*)"));
             if (!path.isEmpty())
                 setModelFile(path);
             else
@@ -315,12 +316,13 @@ void SemanticWindow::buildUi()
         }
         setModelSource(SemanticModelSource::fromArgument(data));
     });
-    connect(m_metricBox, &QComboBox::activated, this,
-        [this] { setMetric(MetricId(m_metricBox->currentData().toUInt())); });
+    connect(
+        m_metricBox, &QComboBox::activated, this, [this] { setMetric(MetricId(m_metricBox->currentData().toUInt())); });
     auto applyScope = [this] {
         const auto kind = static_cast<Scope::Kind>(m_scopeBox->currentData().toInt());
-        setScope(kind == Scope::Kind::Thread ? Scope::ofThread(ThreadIndex(static_cast<std::uint32_t>(m_threadSpin->value())))
-                                             : Scope { kind, {} });
+        setScope(kind == Scope::Kind::Thread
+                ? Scope::ofThread(ThreadIndex(static_cast<std::uint32_t>(m_threadSpin->value())))
+                : Scope { kind, {} });
     };
     connect(m_scopeBox, &QComboBox::activated, this, applyScope);
     connect(m_threadSpin, &QSpinBox::valueChanged, this, [this, applyScope] {
@@ -330,16 +332,18 @@ void SemanticWindow::buildUi()
     });
     connect(m_unitBox, &QComboBox::activated, this,
         [this] { setTimeUnit(static_cast<TimeUnit>(m_unitBox->currentData().toInt())); });
-    connect(m_groupBox, &QComboBox::activated, this, [this] { setGroupByAttribute(m_groupBox->currentData().toString()); });
+    connect(
+        m_groupBox, &QComboBox::activated, this, [this] { setGroupByAttribute(m_groupBox->currentData().toString()); });
 
-    connect(m_tree->view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (m_syncing)
-            return;
-        const QModelIndex source = m_tree->proxy->mapToSource(current);
-        const int entity = m_model->entityAt(source);
-        if (entity >= 0)
-            selectEntity(entity);
-    });
+    connect(m_tree->view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            if (m_syncing)
+                return;
+            const QModelIndex source = m_tree->proxy->mapToSource(current);
+            const int entity = m_model->entityAt(source);
+            if (entity >= 0)
+                selectEntity(entity);
+        });
     connect(m_chart, &SemanticBarChart::entityClicked, this, &SemanticWindow::selectEntity);
     connect(m_chart, &SemanticBarChart::eventClicked, this, [this](EventId e) {
         if (m_selection && m_selection->trial() == m_trial)
@@ -455,8 +459,8 @@ void SemanticWindow::start()
         }
         auto attributed = attribute(*model, trial);
         if (auto* error = std::get_if<AttributionError>(&attributed)) {
-            result.error = tr("The model \"%1\" cannot be applied to %2: %3")
-                               .arg(model->name, trial->name(), error->message);
+            result.error
+                = tr("The model \"%1\" cannot be applied to %2: %3").arg(model->name, trial->name(), error->message);
             return result;
         }
         result.profile = std::get<ProfilePtr>(std::move(attributed));
@@ -483,7 +487,8 @@ void SemanticWindow::onFinished()
         QStringList warnings;
         for (const Warning& w : m_profile->warnings())
             if (!w.note) // notes (overlaps resolved by priority) are in the Inspector
-                warnings << (w.association.isEmpty() ? w.message : QStringLiteral("%1: %2").arg(w.association, w.message));
+                warnings << (w.association.isEmpty() ? w.message
+                                                     : QStringLiteral("%1: %2").arg(w.association, w.message));
         if (!warnings.isEmpty())
             showMessage(warnings.join(QLatin1Char('\n')), false);
         else
@@ -519,8 +524,9 @@ void SemanticWindow::applyProfile()
     fillSelectors();
     m_tree->view->expandToDepth(1);
     if (m_profile) {
-        setWindowTitle(tr("Semantic View — %1 — %2").arg(m_trial->name(),
-            m_profile->model().name.isEmpty() ? m_source.displayName() : m_profile->model().name));
+        setWindowTitle(tr("Semantic View — %1 — %2")
+                           .arg(m_trial->name(),
+                               m_profile->model().name.isEmpty() ? m_source.displayName() : m_profile->model().name));
         m_status->setText(tr("%n entit(ies)", nullptr, static_cast<int>(m_profile->entities().size())));
     }
 }

@@ -57,8 +57,8 @@ public:
     /// What --render semantic-NAME renders.
     enum class View { Bars, Tree, Matrix, Inspector, Rules };
 
-    explicit SemanticWindow(std::shared_ptr<const Trial> trial, SelectionState* selection = nullptr,
-        QWidget* parent = nullptr);
+    explicit SemanticWindow(
+        std::shared_ptr<const Trial> trial, SelectionState* selection = nullptr, QWidget* parent = nullptr);
     ~SemanticWindow() override;
 
     /// A top-level window that deletes itself when closed, attributing with `source` (none: the
@@ -109,8 +109,8 @@ public:
     static std::optional<View> viewFromName(const QString& name);
     /// Renders one view to an image (PNG, SVG or PDF by suffix) once attribution is done; calls
     /// done with an empty string or the error (an attribution error is an error).
-    void renderView(View view, const QString& fileName, const QSize& size,
-        const std::function<void(const QString&)>& done);
+    void renderView(
+        View view, const QString& fileName, const QSize& size, const std::function<void(const QString&)>& done);
 
     SemanticProfileModel* profileModel() const { return m_model; }
     QTreeView* treeView() const;

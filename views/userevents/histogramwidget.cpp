@@ -24,10 +24,7 @@ namespace parallax {
 
 namespace {
 
-    bool isPerCall(ValueType type)
-    {
-        return type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall;
-    }
+bool isPerCall(ValueType type) { return type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall; }
 
 } // namespace
 

@@ -26,28 +26,28 @@ namespace parallax {
 
 namespace {
 
-    constexpr UserEventChart::Field allFields[]
-        = { UserEventChart::Field::Count, UserEventChart::Field::Max, UserEventChart::Field::Min,
-              UserEventChart::Field::Mean, UserEventChart::Field::StdDev, UserEventChart::Field::Total };
+constexpr UserEventChart::Field allFields[]
+    = { UserEventChart::Field::Count, UserEventChart::Field::Max, UserEventChart::Field::Min,
+          UserEventChart::Field::Mean, UserEventChart::Field::StdDev, UserEventChart::Field::Total };
 
-    TrialStatistics::AtomicField atomicField(UserEventChart::Field field)
-    {
-        switch (field) {
-        case UserEventChart::Field::Count:
-            return TrialStatistics::Count;
-        case UserEventChart::Field::Max:
-            return TrialStatistics::Max;
-        case UserEventChart::Field::Min:
-            return TrialStatistics::Min;
-        case UserEventChart::Field::Mean:
-            return TrialStatistics::Mean;
-        case UserEventChart::Field::Total:
-            return TrialStatistics::Total;
-        case UserEventChart::Field::StdDev:
-            break;
-        }
-        return TrialStatistics::StdDev;
+TrialStatistics::AtomicField atomicField(UserEventChart::Field field)
+{
+    switch (field) {
+    case UserEventChart::Field::Count:
+        return TrialStatistics::Count;
+    case UserEventChart::Field::Max:
+        return TrialStatistics::Max;
+    case UserEventChart::Field::Min:
+        return TrialStatistics::Min;
+    case UserEventChart::Field::Mean:
+        return TrialStatistics::Mean;
+    case UserEventChart::Field::Total:
+        return TrialStatistics::Total;
+    case UserEventChart::Field::StdDev:
+        break;
     }
+    return TrialStatistics::StdDev;
+}
 
 } // namespace
 

@@ -18,28 +18,28 @@ namespace parallax {
 
 namespace {
 
-    /// Blank cells sort after every number in descending order (the usual one).
-    constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
+/// Blank cells sort after every number in descending order (the usual one).
+constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
 
-    QString raw(double v) { return QString::number(v, 'g', 12); }
+QString raw(double v) { return QString::number(v, 'g', 12); }
 
-    TrialStatistics::AtomicField fieldOf(int column)
-    {
-        switch (column) {
-        case UserEventsModel::Count:
-            return TrialStatistics::Count;
-        case UserEventsModel::Min:
-            return TrialStatistics::Min;
-        case UserEventsModel::Max:
-            return TrialStatistics::Max;
-        case UserEventsModel::Mean:
-            return TrialStatistics::Mean;
-        case UserEventsModel::Total:
-            return TrialStatistics::Total;
-        default:
-            return TrialStatistics::StdDev;
-        }
+TrialStatistics::AtomicField fieldOf(int column)
+{
+    switch (column) {
+    case UserEventsModel::Count:
+        return TrialStatistics::Count;
+    case UserEventsModel::Min:
+        return TrialStatistics::Min;
+    case UserEventsModel::Max:
+        return TrialStatistics::Max;
+    case UserEventsModel::Mean:
+        return TrialStatistics::Mean;
+    case UserEventsModel::Total:
+        return TrialStatistics::Total;
+    default:
+        return TrialStatistics::StdDev;
     }
+}
 
 } // namespace
 

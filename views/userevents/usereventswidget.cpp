@@ -20,8 +20,8 @@ namespace parallax {
 
 namespace {
 
-    constexpr RowMode modes[] = { RowMode::Thread, RowMode::MeanAll, RowMode::MeanPresent, RowMode::Total, RowMode::Min,
-        RowMode::Max, RowMode::StdDevAll, RowMode::StdDevPresent };
+constexpr RowMode modes[] = { RowMode::Thread, RowMode::MeanAll, RowMode::MeanPresent, RowMode::Total, RowMode::Min,
+    RowMode::Max, RowMode::StdDevAll, RowMode::StdDevPresent };
 
 } // namespace
 
