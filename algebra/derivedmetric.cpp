@@ -735,8 +735,8 @@ AlgebraResult derive(const Trial& trial, const std::vector<DerivedMetricDefiniti
     builder.setProvenance(provenance);
     std::shared_ptr<Trial> result = builder.build();
     // Same events and threads in the same order: the operand's presence markers still apply.
-    const auto presence = Presence::of(trial);
-    result->cached<Presence>([&](const Trial&) { return presence; });
+    auto presence = Presence::of(trial);
+    result->cached<Presence>([&](const Trial&) { return std::move(presence); });
     return AlgebraResult(result);
 }
 

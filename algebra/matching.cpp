@@ -403,6 +403,7 @@ std::optional<ThreadMapping> mapThreads(
             for (auto& k : keys)
                 k.thread = 0;
         std::vector<std::vector<ThreadKey>> unique;
+        unique.reserve(collapsed.size());
         for (const auto& keys : collapsed)
             unique.push_back(sortedUnique(keys));
         const ThreadSetRelation again = classifyThreadSets(unique);

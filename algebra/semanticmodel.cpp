@@ -334,7 +334,7 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
     if (target.isString()) {
         a.target.ids << target.toString();
     } else if (target.isArray()) {
-        for (const QJsonValue& id : target.toArray()) {
+        for (const auto& id : target.toArray()) {
             if (!id.isString())
                 return ctx.fail(here, path + QStringLiteral(".target"),
                     QStringLiteral("a target list must hold entity ids (strings)"));

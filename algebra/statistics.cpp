@@ -87,7 +87,7 @@ std::size_t TrialStatistics::index(EventId e, MetricId m, ValueKind kind) const
         : kind == ValueKind::Inclusive                    ? 1
         : kind == ValueKind::ExclusivePerCall             ? 2
                                                           : 3;
-    return e.index() * m_kindsPerEvent + 2 + m.index() * 4 + slot;
+    return e.index() * m_kindsPerEvent + 2 + std::size_t { m.index() } * 4 + slot;
 }
 
 TrialStatistics::TrialStatistics(const Trial& trial)

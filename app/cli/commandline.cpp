@@ -44,7 +44,7 @@ QString optionText(const QCommandLineOption& option)
     return names.isEmpty() ? QString() : QStringLiteral("-") + names.first();
 }
 
-Command::Command(QString name, QString arguments, QString description)
+Command::Command(QString name, QString arguments, const QString& description)
     : m_name(std::move(name))
     , m_arguments(std::move(arguments))
     , m_help({ QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Print this help and exit."))
@@ -55,7 +55,7 @@ Command::Command(QString name, QString arguments, QString description)
     m_parser.addOption(m_help);
 }
 
-QCommandLineOption Command::add(QCommandLineOption option)
+QCommandLineOption Command::add(const QCommandLineOption& option)
 {
     m_parser.addOption(option);
     return option;

@@ -35,10 +35,10 @@ public:
     /// `name` as typed after parallax-cli ("pprof", "db load"); `arguments` the synopsis of the
     /// positional arguments ("[DIR] [node numbers...]"); `description` the lines printed under
     /// the usage line.
-    Command(QString name, QString arguments, QString description);
+    Command(QString name, QString arguments, const QString& description);
 
     /// Adds an option and returns it, to be kept for isSet()/value().
-    QCommandLineOption add(QCommandLineOption option);
+    QCommandLineOption add(const QCommandLineOption& option);
     QCommandLineOption add(const QStringList& names, const QString& description, const QString& valueName = {});
     /// A positional argument, for the help text only.
     void addArgument(const QString& name, const QString& description);

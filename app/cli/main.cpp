@@ -154,9 +154,10 @@ int runPprof(const QStringList& args)
         return ExitUsage;
     QStringList positional = cmd.positional();
     QString dir;
-    if (!positional.isEmpty() && !isInteger(positional.first()) && !useDb)
-        dir = positional.takeFirst();
-    else if (!positional.isEmpty() && QFileInfo(positional.first()).isDir() && positional.size() == 1)
+    // A leading non-number is the directory (not with --db); so is a lone argument naming a directory.
+    if (!positional.isEmpty()
+        && ((!isInteger(positional.first()) && !useDb)
+            || (QFileInfo(positional.first()).isDir() && positional.size() == 1)))
         dir = positional.takeFirst();
     if (dir.isEmpty() && qEnvironmentVariableIsSet("PROFILEDIR")) {
         dir = qEnvironmentVariable("PROFILEDIR");
@@ -248,7 +249,7 @@ int runInfo(const QStringList& args)
         return cmd.usageError(QStringLiteral("give a PATH (a profile directory or file), or --db LOCATION --id N"));
     if (positional.size() > 1)
         return cmd.usageError(QStringLiteral("one PATH only, got %1").arg(positional.size()));
-    const QString path = positional.first();
+    const QString& path = positional.first();
     const QString formatName = cmd.value(format);
     const Reader* reader
         = formatName.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(formatName);
@@ -315,7 +316,7 @@ int runSynth(const QStringList& args)
         return cmd.usageError(positional.isEmpty()
                 ? QStringLiteral("give the OUT directory")
                 : QStringLiteral("one OUT directory only, got %1").arg(positional.size()));
-    const QString out = positional.first();
+    const QString& out = positional.first();
     if (QFileInfo(out).exists() && !QDir(out).isEmpty())
         return failure(QStringLiteral("synth: %1 exists and is not empty; choose a new directory").arg(out));
     QElapsedTimer timer;

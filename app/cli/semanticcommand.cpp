@@ -89,6 +89,7 @@ QString scopeText(const SemanticProfile& p, const Scope& s)
 std::vector<int> sortedChildren(const SemanticProfile& p, const std::vector<int>& ids, MetricId m, const Scope& s)
 {
     std::vector<std::pair<double, int>> keyed;
+    keyed.reserve(ids.size());
     for (int r : ids)
         keyed.emplace_back(p.scoped(r, m, Quantity::Roll, s), r);
     std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
@@ -99,6 +100,7 @@ std::vector<int> sortedChildren(const SemanticProfile& p, const std::vector<int>
         return std::abs(a.first) > std::abs(b.first);
     });
     std::vector<int> out;
+    out.reserve(keyed.size());
     for (const auto& [v, r] : keyed)
         out.push_back(r);
     return out;
@@ -129,7 +131,7 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
         QStringLiteral("Map") });
     std::function<void(int, int)> walk = [&](int r, int depth) {
         const ResolvedEntity& e = p.entity(r);
-        const QString indent(depth * 2, QLatin1Char(' '));
+        const QString indent(qsizetype { depth } * 2, QLatin1Char(' '));
         const bool na = e.aggregatedMember && !p.entity(r).policies && p.scoped(r, m, Quantity::Roll, s) == 0;
         const QString approx = e.estimate ? QStringLiteral("≈") : QString();
         rows.push_back({ indent + e.name, e.kind,
