@@ -4,7 +4,11 @@
 # clang-tidy (Debian's, with the repository's .clang-tidy) over the project's C++ sources.
 #   tools/run-clang-tidy.sh BUILD_DIR                 every .cpp of app/ datasource/ algebra/ perfdb/ views/ tests/
 #   tools/run-clang-tidy.sh BUILD_DIR --changed [REF] only those changed since the merge base with REF
-#                                                     (default origin/main, else main): what test.sh runs
+#                                                     (default origin/main, else main)
+#   tools/run-clang-tidy.sh BUILD_DIR --since-baseline those changed since the commit in .ci/tidy-base, the
+#                                                     last one at which the whole tree was checked clean:
+#                                                     what test.sh runs (every source if that commit is
+#                                                     not in this clone's history)
 # BUILD_DIR needs compile_commands.json (every preset writes it). Headers are checked through the
 # sources that include them (HeaderFilterRegex). Exit 1 on any finding (WarningsAsErrors: '*').
 set -euo pipefail
@@ -18,6 +22,15 @@ if [ ! -f "$build/compile_commands.json" ]; then
 fi
 clang_tidy="${CLANG_TIDY:-clang-tidy}"
 modules=(app datasource algebra perfdb views tests)
+if [ "${1:-}" = "--since-baseline" ]; then
+    baseline="$(tr -d '[:space:]' <.ci/tidy-base)"
+    if git cat-file -e "$baseline^{commit}" 2>/dev/null; then
+        set -- --changed "$baseline"
+    else
+        echo "== .ci/tidy-base ($baseline) is not in this clone's history: checking every source"
+        set --
+    fi
+fi
 if [ "${1:-}" = "--changed" ]; then
     ref="${2:-}"
     if [ -z "$ref" ]; then
