@@ -45,7 +45,7 @@ if [ "$(id -u)" -eq 0 ]; then
     chown postgres "$pg_dir"
 fi
 run_pg "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U postgres >/dev/null
-# The superuser connects without a password; every other role must give one (tst_perfdb checks
+# The superuser connects without a password; every other role must give one (tst_perfdb_postgres checks
 # that a wrong password is refused and never shown).
 printf 'local all postgres trust\nlocal all all scram-sha-256\n' >"$pg_dir/data/pg_hba.conf"
 run_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/server.log" -w \

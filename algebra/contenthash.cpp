@@ -77,6 +77,20 @@ private:
     std::uint64_t m_h[4];
 };
 
+/// Every column of one thread's interval and atomic rows that the content hash covers, in the order
+/// both algorithms hash them: the event ids, then the values.
+template <typename Hash> void forEachColumn(const Trial& t, std::size_t i, Hash hash)
+{
+    const IntervalRow& row = t.row(ThreadIndex(i));
+    hash(row.events);
+    for (const auto* column : { &row.calls, &row.subrs, &row.excl, &row.incl })
+        hash(*column);
+    const AtomicRow& a = t.atomicRow(ThreadIndex(i));
+    hash(a.events);
+    for (const auto* column : { &a.count, &a.max, &a.min, &a.mean, &a.sumSquares, &a.stdDev })
+        hash(*column);
+}
+
 /// The part of the content hash that covers one thread: its key, interval and atomic rows and
 /// per-thread metadata.
 std::uint64_t legacyThreadHash(const Trial& t, std::size_t i)
@@ -84,14 +98,7 @@ std::uint64_t legacyThreadHash(const Trial& t, std::size_t i)
     const ThreadKey& k = t.threadKey(ThreadIndex(i));
     Lanes lanes(mix(mix(mix(0, static_cast<std::uint64_t>(k.node)), static_cast<std::uint64_t>(k.context)),
         static_cast<std::uint64_t>(k.thread)));
-    const IntervalRow& row = t.row(ThreadIndex(i));
-    lanes.add(row.events);
-    for (const auto* column : { &row.calls, &row.subrs, &row.excl, &row.incl })
-        lanes.add(*column);
-    const AtomicRow& a = t.atomicRow(ThreadIndex(i));
-    lanes.add(a.events);
-    for (const auto* column : { &a.count, &a.max, &a.min, &a.mean, &a.sumSquares, &a.stdDev })
-        lanes.add(*column);
+    forEachColumn(t, i, [&](const auto& column) { lanes.add(column); });
     std::uint64_t r = lanes.finish();
     for (const MetadataEntry& e : t.threadMetadata(ThreadIndex(i)))
         r = mixString(mixString(r, t.strings().get(e.key)), t.strings().get(e.value));
@@ -172,14 +179,7 @@ std::uint64_t xxh3ThreadHash(const Trial& t, std::size_t i)
     h.u64(static_cast<std::uint64_t>(k.node));
     h.u64(static_cast<std::uint64_t>(k.context));
     h.u64(static_cast<std::uint64_t>(k.thread));
-    const IntervalRow& row = t.row(ThreadIndex(i));
-    h.column(row.events);
-    for (const auto* column : { &row.calls, &row.subrs, &row.excl, &row.incl })
-        h.column(*column);
-    const AtomicRow& a = t.atomicRow(ThreadIndex(i));
-    h.column(a.events);
-    for (const auto* column : { &a.count, &a.max, &a.min, &a.mean, &a.sumSquares, &a.stdDev })
-        h.column(*column);
+    forEachColumn(t, i, [&](const auto& column) { h.column(column); });
     const auto& metadata = t.threadMetadata(ThreadIndex(i));
     h.u64(metadata.size());
     for (const MetadataEntry& e : metadata) {

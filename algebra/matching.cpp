@@ -5,6 +5,7 @@
 #include "datasource/model/names.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 #include <map>
 
@@ -97,6 +98,18 @@ bool keptVerbatim(const QString& component)
         || component.contains(QLatin1String("openmp"), Qt::CaseInsensitive);
 }
 
+/// The policy named `name` (any case, '-' for '_'), by the policies' own names.
+template <typename Policy>
+std::optional<Policy> policyFromName(QStringView name, std::initializer_list<Policy> all, QString (*nameOf)(Policy))
+{
+    QString n = name.toString().toUpper();
+    n.replace(QLatin1Char('-'), QLatin1Char('_'));
+    for (const Policy p : all)
+        if (nameOf(p) == n)
+            return p;
+    return std::nullopt;
+}
+
 QString keyString(const ThreadKey& k) { return QStringLiteral("(%1,%2,%3)").arg(k.node).arg(k.context).arg(k.thread); }
 
 } // namespace
@@ -116,12 +129,8 @@ QString eventMatchPolicyName(EventMatchPolicy policy)
 
 std::optional<EventMatchPolicy> eventMatchPolicyFromName(QStringView name)
 {
-    QString n = name.toString().toUpper();
-    n.replace(QLatin1Char('-'), QLatin1Char('_'));
-    for (auto p : { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine })
-        if (eventMatchPolicyName(p) == n)
-            return p;
-    return std::nullopt;
+    return policyFromName(
+        name, { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine }, eventMatchPolicyName);
 }
 
 QString EventMatching::toString() const
@@ -257,13 +266,10 @@ QString threadPolicyName(ThreadPolicy policy)
 
 std::optional<ThreadPolicy> threadPolicyFromName(QStringView name)
 {
-    QString n = name.toString().toUpper();
-    n.replace(QLatin1Char('-'), QLatin1Char('_'));
-    for (auto p : { ThreadPolicy::Strict, ThreadPolicy::UnionByKey, ThreadPolicy::CollapseProcess,
-             ThreadPolicy::CollapseAll, ThreadPolicy::MapByOrder })
-        if (threadPolicyName(p) == n)
-            return p;
-    return std::nullopt;
+    return policyFromName(name,
+        { ThreadPolicy::Strict, ThreadPolicy::UnionByKey, ThreadPolicy::CollapseProcess, ThreadPolicy::CollapseAll,
+            ThreadPolicy::MapByOrder },
+        threadPolicyName);
 }
 
 ThreadSetRelation classifyThreadSets(const std::vector<std::vector<ThreadKey>>& sets)

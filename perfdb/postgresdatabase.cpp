@@ -6,6 +6,7 @@
 
 #include <QRegularExpression>
 #include <QStringList>
+#include <QtEndian>
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -82,33 +83,13 @@ qint64 truncated(double value)
     return static_cast<qint64>(std::clamp(std::trunc(value), -9.2e18, 9.2e18));
 }
 
-template <typename T> T readBigEndian(const char* bytes)
-{
-    T value;
-    std::memcpy(&value, bytes, sizeof value);
-    if constexpr (std::endian::native == std::endian::little) {
-        if constexpr (sizeof(T) == 2)
-            value = static_cast<T>(__builtin_bswap16(static_cast<quint16>(value)));
-        else if constexpr (sizeof(T) == 4)
-            value = static_cast<T>(__builtin_bswap32(static_cast<quint32>(value)));
-        else
-            value = static_cast<T>(__builtin_bswap64(static_cast<quint64>(value)));
-    }
-    return value;
-}
+/// A big-endian integer of PostgreSQL's binary format, at any alignment.
+template <typename T> T readBigEndian(const char* bytes) { return qFromBigEndian<T>(bytes); }
 
 template <typename T> void appendBigEndian(std::string& out, T value)
 {
-    if constexpr (std::endian::native == std::endian::little) {
-        if constexpr (sizeof(T) == 2)
-            value = static_cast<T>(__builtin_bswap16(static_cast<quint16>(value)));
-        else if constexpr (sizeof(T) == 4)
-            value = static_cast<T>(__builtin_bswap32(static_cast<quint32>(value)));
-        else
-            value = static_cast<T>(__builtin_bswap64(static_cast<quint64>(value)));
-    }
     char bytes[sizeof(T)];
-    std::memcpy(bytes, &value, sizeof value);
+    qToBigEndian<T>(value, bytes);
     out.append(bytes, sizeof bytes);
 }
 
@@ -127,6 +108,25 @@ qint64 binaryInt(Oid type, const char* value)
     default:
         throw DbException(QStringLiteral("cannot read a column of type %1 as a number").arg(type));
     }
+}
+
+/// libpq's last error on the connection, as a DbException.
+[[noreturn]] void throwConnectionError(PGconn* conn)
+{
+    throw DbException(QString::fromUtf8(PQerrorMessage(conn)).trimmed());
+}
+
+/// Collects the results that follow the end of a COPY; throws the first error among them.
+void finishCopy(PGconn* conn)
+{
+    QString message;
+    while (PGresult* result = PQgetResult(conn)) {
+        if (PQresultStatus(result) != PGRES_COMMAND_OK && message.isEmpty())
+            message = QString::fromUtf8(PQresultErrorMessage(result)).trimmed();
+        PQclear(result);
+    }
+    if (!message.isEmpty())
+        throw DbException(message);
 }
 
 /// Query rows from one PGresult in text format (PostgreSQL 12+ prints doubles in their
@@ -216,19 +216,12 @@ public:
             const int size = PQgetCopyData(m_conn, &m_buffer, 0);
             if (size == -1) {
                 m_done = true;
-                QString message;
-                while (PGresult* result = PQgetResult(m_conn)) {
-                    if (PQresultStatus(result) != PGRES_COMMAND_OK && message.isEmpty())
-                        message = QString::fromUtf8(PQresultErrorMessage(result)).trimmed();
-                    PQclear(result);
-                }
-                if (!message.isEmpty())
-                    throw DbException(message);
+                finishCopy(m_conn);
                 return false;
             }
             if (size < 0) {
                 m_done = true;
-                throw DbException(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
+                throwConnectionError(m_conn);
             }
             const char* at = m_buffer;
             const char* end = m_buffer + size;
@@ -449,15 +442,8 @@ public:
         flush();
         m_open = false;
         if (PQputCopyEnd(m_conn, nullptr) != 1)
-            throw DbException(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
-        QString message;
-        while (PGresult* result = PQgetResult(m_conn)) {
-            if (PQresultStatus(result) != PGRES_COMMAND_OK && message.isEmpty())
-                message = QString::fromUtf8(PQresultErrorMessage(result)).trimmed();
-            PQclear(result);
-        }
-        if (!message.isEmpty())
-            throw DbException(message);
+            throwConnectionError(m_conn);
+        finishCopy(m_conn);
     }
 
 private:
@@ -526,7 +512,7 @@ private:
         if (m_buffer.empty())
             return;
         if (PQputCopyData(m_conn, m_buffer.data(), static_cast<int>(m_buffer.size())) != 1)
-            throw DbException(QString::fromUtf8(PQerrorMessage(m_conn)).trimmed());
+            throwConnectionError(m_conn);
         m_buffer.clear();
     }
 

@@ -31,6 +31,41 @@ int fail(const QString& message) { return failure(message); }
 
 void print(const QString& text) { printOut(text); }
 
+void printJson(const QJsonArray& array)
+{
+    print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+}
+
+/// The items as a JSON array of objects.
+template <typename T, typename ToObject> void printJsonArray(const std::vector<T>& items, ToObject toObject)
+{
+    QJsonArray array;
+    for (const T& item : items)
+        array.append(toObject(item));
+    printJson(array);
+}
+
+/// One column of a listing: its header, field width (negative: left-aligned; 0: not padded) and text.
+template <typename T> struct Column {
+    const char* header;
+    int width;
+    QString (*text)(const T&);
+};
+
+/// The items as a table: a header line, then a line an item, the columns two blanks apart.
+template <typename T, std::size_t N> void printTable(const std::vector<T>& items, const Column<T> (&columns)[N])
+{
+    auto line = [&](auto textOf) {
+        QStringList cells;
+        for (const Column<T>& column : columns)
+            cells << QStringLiteral("%1").arg(textOf(column), column.width);
+        print(cells.join(QStringLiteral("  ")) + QLatin1Char('\n'));
+    };
+    line([](const Column<T>& column) { return QString::fromLatin1(column.header); });
+    for (const T& item : items)
+        line([&](const Column<T>& column) { return column.text(item); });
+}
+
 /// The options of the db commands, parsed by each command's own parser.
 struct Options {
     QString db;
@@ -106,41 +141,24 @@ int cmdList(perfdb::Database& db, const Options& o)
     if (!trials)
         return fail(trials.error().toString());
     if (o.json) {
-        QJsonArray array;
-        for (const auto& t : trials.value()) {
-            QJsonObject item;
-            item.insert(QStringLiteral("id"), t.id);
-            item.insert(QStringLiteral("name"), t.name);
-            item.insert(QStringLiteral("application"), t.application);
-            item.insert(QStringLiteral("experiment"), t.experiment);
-            item.insert(QStringLiteral("threads"), t.threads);
-            item.insert(QStringLiteral("nodes"), t.nodes);
-            item.insert(QStringLiteral("metrics"), QJsonArray::fromStringList(t.metrics));
-            item.insert(QStringLiteral("data_source"), t.dataSource);
-            item.insert(QStringLiteral("uploaded"), t.uploaded);
-            array.append(item);
-        }
-        print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+        printJsonArray(trials.value(), [](const perfdb::TrialInfo& t) {
+            return QJsonObject { { QStringLiteral("id"), t.id }, { QStringLiteral("name"), t.name },
+                { QStringLiteral("application"), t.application }, { QStringLiteral("experiment"), t.experiment },
+                { QStringLiteral("threads"), t.threads }, { QStringLiteral("nodes"), t.nodes },
+                { QStringLiteral("metrics"), QJsonArray::fromStringList(t.metrics) },
+                { QStringLiteral("data_source"), t.dataSource }, { QStringLiteral("uploaded"), t.uploaded } };
+        });
         return 0;
     }
-    print(QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
-              .arg(QStringLiteral("id"), 6)
-              .arg(QStringLiteral("application"), -16)
-              .arg(QStringLiteral("experiment"), -16)
-              .arg(QStringLiteral("name"), -32)
-              .arg(QStringLiteral("threads"), 8)
-              .arg(QStringLiteral("metrics"), -20)
-              .arg(QStringLiteral("uploaded")));
-    for (const auto& t : trials.value()) {
-        print(QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
-                  .arg(t.id, 6)
-                  .arg(t.application, -16)
-                  .arg(t.experiment, -16)
-                  .arg(t.name, -32)
-                  .arg(t.threads, 8)
-                  .arg(t.metrics.join(QLatin1Char(',')), -20)
-                  .arg(t.uploaded));
-    }
+    using Info = perfdb::TrialInfo;
+    static const Column<Info> columns[] = { { "id", 6, [](const Info& t) { return QString::number(t.id); } },
+        { "application", -16, [](const Info& t) { return t.application; } },
+        { "experiment", -16, [](const Info& t) { return t.experiment; } },
+        { "name", -32, [](const Info& t) { return t.name; } },
+        { "threads", 8, [](const Info& t) { return QString::number(t.threads); } },
+        { "metrics", -20, [](const Info& t) { return t.metrics.join(QLatin1Char(',')); } },
+        { "uploaded", 0, [](const Info& t) { return t.uploaded; } } };
+    printTable(trials.value(), columns);
     return 0;
 }
 
@@ -244,35 +262,21 @@ int cmdModelList(perfdb::Database& db, const Options& o)
     if (!models)
         return fail(models.error().toString());
     if (o.json) {
-        QJsonArray array;
-        for (const auto& m : models.value()) {
-            QJsonObject item;
-            item.insert(QStringLiteral("id"), m.id);
-            item.insert(QStringLiteral("name"), m.name);
-            item.insert(QStringLiteral("version"), m.version);
-            item.insert(QStringLiteral("created"), m.created);
-            item.insert(QStringLiteral("comment"), m.comment);
-            item.insert(QStringLiteral("attached_trials"), m.attachedTrials);
-            array.append(item);
-        }
-        print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+        printJsonArray(models.value(), [](const perfdb::SemanticModelInfo& m) {
+            return QJsonObject { { QStringLiteral("id"), m.id }, { QStringLiteral("name"), m.name },
+                { QStringLiteral("version"), m.version }, { QStringLiteral("created"), m.created },
+                { QStringLiteral("comment"), m.comment }, { QStringLiteral("attached_trials"), m.attachedTrials } };
+        });
         return 0;
     }
-    print(QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-              .arg(QStringLiteral("id"), 6)
-              .arg(QStringLiteral("name"), -24)
-              .arg(QStringLiteral("version"), 7)
-              .arg(QStringLiteral("created"), -20)
-              .arg(QStringLiteral("trials"), 6)
-              .arg(QStringLiteral("comment")));
-    for (const auto& m : models.value())
-        print(QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                  .arg(m.id, 6)
-                  .arg(m.name, -24)
-                  .arg(m.version, 7)
-                  .arg(m.created, -20)
-                  .arg(m.attachedTrials, 6)
-                  .arg(m.comment));
+    using Info = perfdb::SemanticModelInfo;
+    static const Column<Info> columns[] = { { "id", 6, [](const Info& m) { return QString::number(m.id); } },
+        { "name", -24, [](const Info& m) { return m.name; } },
+        { "version", 7, [](const Info& m) { return QString::number(m.version); } },
+        { "created", -20, [](const Info& m) { return m.created; } },
+        { "trials", 6, [](const Info& m) { return QString::number(m.attachedTrials); } },
+        { "comment", 0, [](const Info& m) { return m.comment; } } };
+    printTable(models.value(), columns);
     return 0;
 }
 
@@ -428,7 +432,7 @@ int cmdSemantic(perfdb::Database& db, const Options& o)
         print(semanticReport(p, report));
     }
     if (o.json)
-        print(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+        printJson(array);
     return 0;
 }
 

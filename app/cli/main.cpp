@@ -117,22 +117,14 @@ int runPprof(const QStringList& args)
 
     PprofOptions options;
     // The sort keys in the order given: the last one wins, as with pprof's getopt loop.
-    for (const QString& name : cmd.parser().optionNames()) {
-        if (name == QLatin1String("c"))
-            options.sort = PprofOptions::Sort::Calls;
-        else if (name == QLatin1String("b"))
-            options.sort = PprofOptions::Sort::Subroutines;
-        else if (name == QLatin1String("m"))
-            options.sort = PprofOptions::Sort::Exclusive;
-        else if (name == QLatin1String("t"))
-            options.sort = PprofOptions::Sort::Inclusive;
-        else if (name == QLatin1String("e"))
-            options.sort = PprofOptions::Sort::ExclusivePerCall;
-        else if (name == QLatin1String("i"))
-            options.sort = PprofOptions::Sort::InclusivePerCall;
-        else if (name == QLatin1String("v"))
-            options.sort = PprofOptions::Sort::StdDev;
-    }
+    static const std::pair<const char*, PprofOptions::Sort> sortKeys[] = { { "c", PprofOptions::Sort::Calls },
+        { "b", PprofOptions::Sort::Subroutines }, { "m", PprofOptions::Sort::Exclusive },
+        { "t", PprofOptions::Sort::Inclusive }, { "e", PprofOptions::Sort::ExclusivePerCall },
+        { "i", PprofOptions::Sort::InclusivePerCall }, { "v", PprofOptions::Sort::StdDev } };
+    for (const QString& name : cmd.parser().optionNames())
+        for (const auto& [key, sort] : sortKeys)
+            if (name == QLatin1String(key))
+                options.sort = sort;
     options.showLocations = cmd.isSet(a);
     options.reverse = cmd.isSet(r);
     options.summaryOnly = cmd.isSet(s);

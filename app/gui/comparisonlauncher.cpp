@@ -34,38 +34,38 @@ struct Session {
     std::unique_ptr<ScalingView> renderedScaling;
 };
 
+/// Shows a window made for --render at the session's size, renders the view from it and quits;
+/// `slot` is where RenderTarget expects a window of its kind.
+template <typename Window>
+void renderFrom(
+    Session& s, std::unique_ptr<Window>& holder, std::unique_ptr<Window> window, Window* RenderTarget::*slot)
+{
+    holder = std::move(window);
+    holder->resize(s.size);
+    holder->show();
+    RenderTarget target;
+    target.*slot = holder.get();
+    renderAndQuit(s.launch.render, target, s.launch.out, s.size);
+}
+
 void onLoaded(Session& s, const LoadedTrials& loaded)
 {
     s.progress.reset();
     const bool render = !s.launch.render.isEmpty();
     if (quitOnLoadError(loaded, !render))
         return;
+    const auto& t = loaded.trials;
     if (s.launch.mode == ComparisonLaunch::Mode::Compare) {
-        const auto& t = loaded.trials;
-        if (!render) {
+        if (render)
+            renderFrom(s, s.renderedWindow, std::make_unique<ComparisonWindow>(t[0], t[1]), &RenderTarget::comparison);
+        else
             ComparisonWindow::open(t[0], t[1]);
-            return;
-        }
-        s.renderedWindow = std::make_unique<ComparisonWindow>(t[0], t[1]);
-        ComparisonWindow* window = s.renderedWindow.get();
-        window->resize(s.size);
-        window->show();
-        RenderTarget target;
-        target.comparison = window;
-        renderAndQuit(s.launch.render, target, s.launch.out, s.size);
         return;
     }
-    if (!render) {
-        ScalingView::open(loaded.trials);
-        return;
-    }
-    s.renderedScaling = std::make_unique<ScalingView>(loaded.trials);
-    ScalingView* view = s.renderedScaling.get();
-    view->resize(s.size);
-    view->show();
-    RenderTarget target;
-    target.scaling = view;
-    renderAndQuit(s.launch.render, target, s.launch.out, s.size);
+    if (render)
+        renderFrom(s, s.renderedScaling, std::make_unique<ScalingView>(t), &RenderTarget::scaling);
+    else
+        ScalingView::open(t);
 }
 
 } // namespace

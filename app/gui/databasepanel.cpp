@@ -436,22 +436,23 @@ void DatabasePanel::fill(QStandardItem* dbItem, const perfdb::TrialListing& list
     for (const auto& t : listing.trials)
         tree[t.application][t.experiment].push_back(&t);
     std::vector<QStandardItem*> expand;
+    // An application or experiment folder: a drop target for uploads under its value.
+    auto folderItem = [&](const QString& value, const QString& unnamed, int kind, const QString& toolTip) {
+        auto* item = new QStandardItem(value.isEmpty() ? unnamed : value);
+        item->setData(kind, KindRole);
+        item->setData(location, LocationRole);
+        item->setData(value, ValueRole);
+        item->setIcon(folder);
+        item->setToolTip(toolTip);
+        return item;
+    };
     for (const auto& [app, experiments] : tree) {
-        auto* appItem = new QStandardItem(app.isEmpty() ? tr("(no application)") : app);
-        appItem->setData(ApplicationKind, KindRole);
-        appItem->setData(location, LocationRole);
-        appItem->setData(app, ValueRole);
-        appItem->setIcon(folder);
-        appItem->setToolTip(
+        auto* appItem = folderItem(app, tr("(no application)"), ApplicationKind,
             tr("Application %1: drop a trial here to upload it under this application").arg(quoted(app)));
         for (const auto& [exp, list] : experiments) {
-            auto* expItem = new QStandardItem(exp.isEmpty() ? tr("(no experiment)") : exp);
-            expItem->setData(ExperimentKind, KindRole);
-            expItem->setData(location, LocationRole);
-            expItem->setData(exp, ValueRole);
-            expItem->setIcon(folder);
-            expItem->setToolTip(tr("Experiment %1 of %2: drop a trial here to upload it under this experiment")
-                                    .arg(quoted(exp), quoted(app)));
+            auto* expItem = folderItem(exp, tr("(no experiment)"), ExperimentKind,
+                tr("Experiment %1 of %2: drop a trial here to upload it under this experiment")
+                    .arg(quoted(exp), quoted(app)));
             for (const perfdb::TrialInfo* t : list) {
                 QList<QStandardItem*> row = trialRow(location, *t, false);
                 row.front()->setIcon(file);

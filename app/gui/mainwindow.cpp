@@ -70,6 +70,28 @@ namespace {
 
 constexpr int MaxRecent = 10;
 
+/// A combo box on the tool bar bound both ways to one setting of the selection state: choosing an
+/// item sets it, and a change made elsewhere shows in the box without echoing back.
+template <typename E>
+QComboBox* addStateCombo(QToolBar* bar, QObject* context, SelectionState* state,
+    const std::vector<std::pair<QString, E>>& items, const QString& toolTip, E current, void (SelectionState::*set)(E),
+    void (SelectionState::*changed)(E))
+{
+    auto* combo = new QComboBox(bar);
+    for (const auto& [name, value] : items)
+        combo->addItem(name, static_cast<int>(value));
+    combo->setCurrentIndex(combo->findData(static_cast<int>(current)));
+    combo->setToolTip(toolTip);
+    bar->addWidget(combo);
+    QObject::connect(combo, &QComboBox::currentIndexChanged, context,
+        [state, combo, set] { (state->*set)(static_cast<E>(combo->currentData().toInt())); });
+    QObject::connect(state, changed, context, [combo](E value) {
+        const QSignalBlocker blocker(combo);
+        combo->setCurrentIndex(combo->findData(static_cast<int>(value)));
+    });
+    return combo;
+}
+
 QString plural(std::size_t n, const QString& one, const QString& many)
 {
     QLocale locale;
@@ -390,32 +412,20 @@ void MainWindow::createToolBar()
     });
 
     bar->addWidget(new QLabel(tr("  Value: "), bar));
-    m_valueCombo = new QComboBox(bar);
+    std::vector<std::pair<QString, ValueType>> valueTypes;
     for (int v = 0; v < ValueTypeCount; ++v)
-        m_valueCombo->addItem(valueTypeName(static_cast<ValueType>(v)), v);
-    m_valueCombo->setToolTip(tr("The value the charts show (the table shows them all)"));
-    bar->addWidget(m_valueCombo);
-    connect(m_valueCombo, &QComboBox::currentIndexChanged, this,
-        [this] { m_state->setValueType(static_cast<ValueType>(m_valueCombo->currentData().toInt())); });
-    connect(m_state, &SelectionState::valueTypeChanged, this, [this](ValueType v) {
-        const QSignalBlocker blocker(m_valueCombo);
-        m_valueCombo->setCurrentIndex(m_valueCombo->findData(static_cast<int>(v)));
-    });
+        valueTypes.emplace_back(valueTypeName(static_cast<ValueType>(v)), static_cast<ValueType>(v));
+    m_valueCombo
+        = addStateCombo(bar, this, m_state, valueTypes, tr("The value the charts show (the table shows them all)"),
+            m_state->valueType(), &SelectionState::setValueType, &SelectionState::valueTypeChanged);
 
     bar->addWidget(new QLabel(tr("  Units: "), bar));
-    m_unitCombo = new QComboBox(bar);
+    std::vector<std::pair<QString, TimeUnit>> units;
     for (TimeUnit u :
         { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds })
-        m_unitCombo->addItem(timeUnitName(u), static_cast<int>(u));
-    m_unitCombo->setCurrentIndex(m_unitCombo->findData(static_cast<int>(m_state->timeUnit())));
-    m_unitCombo->setToolTip(tr("How time values are shown"));
-    bar->addWidget(m_unitCombo);
-    connect(m_unitCombo, &QComboBox::currentIndexChanged, this,
-        [this] { m_state->setTimeUnit(static_cast<TimeUnit>(m_unitCombo->currentData().toInt())); });
-    connect(m_state, &SelectionState::timeUnitChanged, this, [this](TimeUnit u) {
-        const QSignalBlocker blocker(m_unitCombo);
-        m_unitCombo->setCurrentIndex(m_unitCombo->findData(static_cast<int>(u)));
-    });
+        units.emplace_back(timeUnitName(u), u);
+    m_unitCombo = addStateCombo(bar, this, m_state, units, tr("How time values are shown"), m_state->timeUnit(),
+        &SelectionState::setTimeUnit, &SelectionState::timeUnitChanged);
 
     bar->addSeparator();
     m_filterEdit = new QLineEdit(bar);

@@ -3,6 +3,7 @@
 #include "datasource/synth/synth.h"
 
 #include "datasource/model/trialbuilder.h"
+#include "datasource/synth/splitmix.h"
 
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
@@ -13,26 +14,7 @@ namespace parallax {
 
 namespace {
 
-/// splitmix64: tiny, fast and identical on every platform (std distributions are not).
-class Random {
-public:
-    explicit Random(std::uint64_t seed)
-        : m_state(seed)
-    {
-    }
-    std::uint64_t next()
-    {
-        std::uint64_t z = (m_state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
-    int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
-
-private:
-    std::uint64_t m_state;
-};
+using Random = SplitMix64;
 
 const char* const MpiRoutines[] = { "MPI_Allreduce()", "MPI_Send()", "MPI_Recv()", "MPI_Isend()", "MPI_Irecv()",
     "MPI_Wait()", "MPI_Waitall()", "MPI_Bcast()", "MPI_Reduce()", "MPI_Barrier()", "MPI_Alltoall()", "MPI_Alltoallv()",

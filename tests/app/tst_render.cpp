@@ -4,6 +4,7 @@
 // of a real trial becomes a non-blank image of the requested size, without a display server.
 #include "app/gui/viewregistry.h"
 #include "parallax_version.h"
+#include "tests/app/guirun.h"
 #include "tests/common/testutil.h"
 
 #include <QImage>
@@ -12,33 +13,6 @@
 #include <QTemporaryDir>
 
 using namespace parallax::test;
-
-namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run gui(const QStringList& arguments, bool display = true)
-{
-    QProcess p;
-    if (!display) {
-        // No display at all: --help and --version must still answer.
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        p.setProcessEnvironment(env);
-    }
-    p.start(QStringLiteral(PARALLAX_GUI), arguments);
-    p.waitForFinished(60000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
-
-} // namespace
 
 class TestRender : public QObject {
     Q_OBJECT
@@ -68,32 +42,21 @@ private Q_SLOTS:
         QFETCH(int, minColours);
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("view.png"));
-        QProcess p;
-        p.start(QStringLiteral(PARALLAX_GUI),
+        const GuiRun r = runGui(
             arguments << QStringLiteral("--out") << out << QStringLiteral("--size") << QStringLiteral("900x600"));
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        QImage image(out);
-        QVERIFY(!image.isNull());
-        QCOMPARE(image.size(), QSize(900, 600));
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 3)
-            for (int x = 0; x < image.width(); x += 3)
-                colours.insert(image.pixel(x, y));
-        QVERIFY2(colours.size() >= minColours, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString problem = renderedImageProblem(out, QSize(900, 600), minColours);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void errorsAreReported()
     {
         QTemporaryDir dir;
-        QProcess p;
-        p.start(QStringLiteral(PARALLAX_GUI),
-            { QStringLiteral("--render"), QStringLiteral("event"), QStringLiteral("NoSuchEvent"),
-                QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png")),
-                dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
-        QVERIFY(p.waitForFinished(60000));
-        QCOMPARE(p.exitCode(), 1);
-        QVERIFY(p.readAllStandardError().contains("no event named 'NoSuchEvent'"));
+        const GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("event"), QStringLiteral("NoSuchEvent"),
+            QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png")),
+            dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("no event named 'NoSuchEvent'"));
     }
 
     void svgAndPdf()
@@ -101,12 +64,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         for (const char* suffix : { "svg", "pdf" }) {
             const QString out = dir.filePath(QStringLiteral("overview.") + QLatin1String(suffix));
-            QProcess p;
-            p.start(QStringLiteral(PARALLAX_GUI),
-                { QStringLiteral("--render"), QStringLiteral("overview"), QStringLiteral("--out"), out,
-                    dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
-            QVERIFY(p.waitForFinished(60000));
-            QCOMPARE(p.exitCode(), 0);
+            const GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("overview"), QStringLiteral("--out"),
+                out, dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+            QCOMPARE(r.code, 0);
             QFile f(out);
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QByteArray head = f.read(8);
@@ -118,7 +78,7 @@ private Q_SLOTS:
     /// works without a display; --version prints the version of project().
     void helpAndVersion()
     {
-        const Run r = gui({ QStringLiteral("--help") }, false);
+        const GuiRun r = runGui({ QStringLiteral("--help") }, false);
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.startsWith("Usage: parallax [options] [PATH]\n"), r.out.constData());
         const QByteArray views = r.out.mid(r.out.indexOf("Views for --render"));
@@ -135,8 +95,8 @@ private Q_SLOTS:
             QVERIFY2(views.contains(QByteArray(v.description)), v.name);
         }
         QVERIFY(r.out.contains("Exit status: 0 success, 1 the work failed"));
-        QCOMPARE(gui({ QStringLiteral("-h") }, false).out, r.out);
-        const Run version = gui({ QStringLiteral("--version") }, false);
+        QCOMPARE(runGui({ QStringLiteral("-h") }, false).out, r.out);
+        const GuiRun version = runGui({ QStringLiteral("--version") }, false);
         QCOMPARE(version.code, 0);
         QCOMPARE(version.out, QByteArray("parallax " PARALLAX_VERSION "\n"));
     }
@@ -168,7 +128,7 @@ private Q_SLOTS:
             args << QStringLiteral("--render") << name;
             if (*info->argument)
                 args.prepend(QStringLiteral("x")); // the view's argument (the first positional)
-            const Run r = gui(args);
+            const GuiRun r = runGui(args);
             QCOMPARE(r.code, 2);
             if (it.key() == info->window)
                 QVERIFY2(r.err.contains("--render needs --out FILE"), r.err.constData());
@@ -180,18 +140,18 @@ private Q_SLOTS:
     void usageErrors()
     {
         const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
-        Run r = gui({ QStringLiteral("--no-such-option"), cpi });
+        GuiRun r = runGui({ QStringLiteral("--no-such-option"), cpi });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("Unknown option 'no-such-option'"), r.err.constData());
-        r = gui({ QStringLiteral("--render"), QStringLiteral("pie"), QStringLiteral("--out"), QStringLiteral("x.png"),
-            cpi });
+        r = runGui({ QStringLiteral("--render"), QStringLiteral("pie"), QStringLiteral("--out"),
+            QStringLiteral("x.png"), cpi });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("unknown view 'pie'") && r.err.contains("histogram NAME"), r.err.constData());
-        r = gui(
+        r = runGui(
             { QStringLiteral("--render=overview"), QStringLiteral("--size=wide"), QStringLiteral("--out=x.png"), cpi });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--size: 'wide'"), r.err.constData());
-        r = gui({ QStringLiteral("--id"), QStringLiteral("seven") });
+        r = runGui({ QStringLiteral("--id"), QStringLiteral("seven") });
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--id: 'seven'"), r.err.constData());
     }

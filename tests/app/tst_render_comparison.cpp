@@ -3,6 +3,7 @@
 // The headless renderer of the comparison views (parallax --compare A B --render compare-NAME and
 // parallax --scaling A B --render scaling): every view of real trials becomes a non-blank image of
 // the requested size, without a display server.
+#include "tests/app/guirun.h"
 #include "tests/common/testutil.h"
 
 #include <QImage>
@@ -61,18 +62,10 @@ private Q_SLOTS:
                       << dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
         arguments << QStringLiteral("--render") << view << QStringLiteral("--out") << out << QStringLiteral("--size")
                   << QStringLiteral("900x600");
-        QProcess p;
-        p.start(QStringLiteral(PARALLAX_GUI), arguments);
-        QVERIFY(p.waitForFinished(60000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        QImage image(out);
-        QVERIFY(!image.isNull());
-        QCOMPARE(image.size(), QSize(900, 600));
-        QSet<QRgb> colours;
-        for (int y = 0; y < image.height(); y += 3)
-            for (int x = 0; x < image.width(); x += 3)
-                colours.insert(image.pixel(x, y));
-        QVERIFY2(colours.size() >= minColours, qPrintable(QStringLiteral("only %1 colours").arg(colours.size())));
+        const GuiRun r = runGui(arguments);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString problem = renderedImageProblem(out, QSize(900, 600), minColours);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
     void errorsAreReported()
@@ -80,10 +73,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QStringList runs = cpiRuns(dir);
         auto run = [](const QStringList& arguments) {
-            QProcess p;
-            p.start(QStringLiteral(PARALLAX_GUI), arguments);
-            p.waitForFinished(60000);
-            return std::make_pair(p.exitCode(), p.readAllStandardError());
+            const GuiRun r = runGui(arguments);
+            return std::make_pair(r.code, r.err);
         };
         const QString out = dir.filePath(QStringLiteral("x.png"));
         auto [code, err] = run({ QStringLiteral("--compare"), runs[0], QStringLiteral("--render"),

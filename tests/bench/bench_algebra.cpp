@@ -11,6 +11,7 @@
 #include "algebra/operations.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/synth/synth.h"
+#include "tests/bench/benchutil.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -24,51 +25,9 @@
 #include <vector>
 
 using namespace parallax;
+using namespace parallax::bench;
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-double loadAverage()
-{
-    double load = -1;
-    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf", &load) != 1)
-            load = -1;
-        std::fclose(f);
-    }
-    return load;
-}
-
-double cpuSeconds()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-
-double peakRssMb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-std::shared_ptr<const Trial> read(const char* dir)
-{
-    Progress progress;
-    auto result = ReaderRegistry::instance().read(QString::fromLocal8Bit(dir), ReadOptions {}, progress);
-    if (!result) {
-        std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
 
 } // namespace
 
@@ -115,8 +74,8 @@ int main(int argc, char* argv[])
         o.seed = 2;
         b = synthesizeTrial(o);
     } else {
-        a = read(dirs[0]);
-        b = read(dirs[1]);
+        a = readTrial(QString::fromLocal8Bit(dirs[0]));
+        b = readTrial(QString::fromLocal8Bit(dirs[1]));
     }
     if (!a || !b)
         return 2;

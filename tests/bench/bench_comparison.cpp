@@ -12,6 +12,7 @@
 
 #include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
+#include "tests/bench/benchutil.h"
 #include "views/comparison/comparisonbuilder.h"
 #include "views/comparison/comparisonmodel.h"
 #include "views/comparison/comparisonwindow.h"
@@ -33,52 +34,9 @@
 #include <vector>
 
 using namespace parallax;
+using namespace parallax::bench;
 
 namespace {
-
-double residentMb()
-{
-    QFile statm(QStringLiteral("/proc/self/statm"));
-    if (!statm.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> fields = statm.readAll().split(' ');
-    if (fields.size() < 2)
-        return -1;
-    return fields[1].toDouble() * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return -1;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-double ms(const QElapsedTimer& timer) { return static_cast<double>(timer.nsecsElapsed()) / 1e6; }
-
-bool ensure(const QString& dir, int seed)
-{
-    if (QFileInfo::exists(dir))
-        return true;
-    std::fprintf(stderr, "generating %s\n", qPrintable(dir));
-    const int rc = QProcess::execute(QStringLiteral(PARALLAX_CLI),
-        { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("16384"), QStringLiteral("--events"),
-            QStringLiteral("201"), QStringLiteral("--seed"), QString::number(seed), dir });
-    return rc == 0;
-}
-
-std::shared_ptr<const Trial> load(const QString& dir)
-{
-    Progress progress;
-    auto result = ReaderRegistry::instance().read(dir, ReadOptions {}, progress);
-    if (!result.ok()) {
-        std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
 
 /// Trials in memory -> the comparison computed and its first tab painted.
 double openAndPaint(const std::shared_ptr<const Trial>& a, const std::shared_ptr<const Trial>& b, int* rows)
@@ -113,6 +71,11 @@ int main(int argc, char** argv)
         dir1 = args[1];
         dir2 = args[2];
     }
+    auto ensure = [](const QString& dir, int seed) {
+        return synthesizeUnlessPresent(QStringLiteral(PARALLAX_CLI), dir,
+            { QStringLiteral("--threads"), QStringLiteral("16384"), QStringLiteral("--events"), QStringLiteral("201"),
+                QStringLiteral("--seed"), QString::number(seed) });
+    };
     if (!ensure(dir1, 1) || !ensure(dir2, 2)) {
         std::fprintf(stderr, "parallax-cli synth failed\n");
         return 1;
@@ -128,8 +91,8 @@ int main(int argc, char** argv)
     for (int i = 0; i < rounds; ++i) {
         QElapsedTimer timer;
         timer.start();
-        auto a = load(dir1);
-        auto b = load(dir2);
+        auto a = readTrial(dir1);
+        auto b = readTrial(dir2);
         if (!a || !b)
             return 1;
         loads.push_back(ms(timer));
@@ -139,8 +102,8 @@ int main(int argc, char** argv)
     }
 
     // Warm: the same two trials with their statistics computed, as after the main window's load.
-    auto a = load(dir1);
-    auto b = load(dir2);
+    auto a = readTrial(dir1);
+    auto b = readTrial(dir2);
     if (!a || !b)
         return 1;
     TrialStatistics::of(*a);
@@ -150,8 +113,8 @@ int main(int argc, char** argv)
         warm.push_back(openAndPaint(a, b, &rows));
 
     // The stages of one cold build.
-    auto ca = load(dir1);
-    auto cb = load(dir2);
+    auto ca = readTrial(dir1);
+    auto cb = readTrial(dir2);
     QJsonObject stages;
     QElapsedTimer stageTimer;
     stageTimer.start();

@@ -7,6 +7,7 @@
 //   bench_overview [DIR] [--screenshot FILE]     (DIR defaults to /tmp/parallax-bench-16384x101)
 
 #include "datasource/readers/readerregistry.h"
+#include "tests/bench/benchutil.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewbuilder.h"
@@ -30,35 +31,9 @@
 #include <vector>
 
 using namespace parallax;
+using namespace parallax::bench;
 
 namespace {
-
-double residentMb()
-{
-    QFile statm(QStringLiteral("/proc/self/statm"));
-    if (!statm.open(QIODevice::ReadOnly))
-        return -1;
-    const QList<QByteArray> fields = statm.readAll().split(' ');
-    if (fields.size() < 2)
-        return -1;
-    return fields[1].toDouble() * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
-double peakResidentMb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return -1;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 /// Runs the event loop until the overview shows its next layout (every change made here schedules
 /// one), then paints it.
@@ -69,8 +44,6 @@ void waitAndPaint(OverviewWidget& overview)
     loop.exec();
     overview.barList()->viewport()->repaint();
 }
-
-double ms(const QElapsedTimer& timer) { return static_cast<double>(timer.nsecsElapsed()) / 1e6; }
 
 } // namespace
 
@@ -89,28 +62,14 @@ int main(int argc, char** argv)
             dir = args[i];
     }
 
-    if (!QFileInfo::exists(dir)) {
-        std::fprintf(stderr, "generating %s\n", qPrintable(dir));
-        const int rc = QProcess::execute(QStringLiteral(PARALLAX_CLI),
-            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("16384"), QStringLiteral("--events"),
-                QStringLiteral("101"), QStringLiteral("--callpath-depth"), QStringLiteral("2"),
-                QStringLiteral("--user-events"), QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("1"),
-                dir });
-        if (rc != 0) {
-            std::fprintf(stderr, "parallax-cli synth failed (%d)\n", rc);
-            return 1;
-        }
-    }
+    if (!synthesizeUnlessPresent(QStringLiteral(PARALLAX_CLI), dir, overviewTrialArguments()))
+        return 1;
 
     QElapsedTimer timer;
     timer.start();
-    Progress progress;
-    auto result = ReaderRegistry::instance().read(dir, ReadOptions {}, progress);
-    if (!result.ok()) {
-        std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+    const std::shared_ptr<const Trial> trial = readTrial(dir);
+    if (!trial)
         return 1;
-    }
-    const std::shared_ptr<const Trial> trial = result.value();
     const double loadMs = ms(timer);
     const double residentLoaded = residentMb();
 
@@ -230,7 +189,7 @@ int main(int argc, char** argv)
     out[QStringLiteral("thread_window_mean_build_ms")] = threadBuildMs;
     out[QStringLiteral("rss_after_load_mb")] = residentLoaded;
     out[QStringLiteral("rss_with_overview_mb")] = residentMb();
-    out[QStringLiteral("peak_rss_mb")] = peakResidentMb();
+    out[QStringLiteral("peak_rss_mb")] = peakRssMb();
     std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
     return 0;
 }

@@ -9,6 +9,7 @@
 //   bench_perfdb --load LOCATION ID             times one load
 #include "datasource/readers/readerregistry.h"
 #include "perfdb/database.h"
+#include "tests/bench/benchutil.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -22,6 +23,7 @@
 #include <cstdio>
 
 using namespace parallax;
+using namespace parallax::bench;
 
 namespace {
 
@@ -59,17 +61,6 @@ void print(const QJsonObject& object)
 {
     std::printf("%s\n", QJsonDocument(object).toJson(QJsonDocument::Compact).constData());
     std::fflush(stdout);
-}
-
-qint64 directoryBytes(const QString& dir)
-{
-    qint64 bytes = 0;
-    QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        bytes += it.fileInfo().size();
-    }
-    return bytes;
 }
 
 /// Exact comparison of the values that matter for the benchmark: every cell and user event.
@@ -185,18 +176,8 @@ int main(int argc, char** argv)
     }
     const QString dir = args.size() > 1 ? args[1] : QStringLiteral("/tmp/parallax-bench-16384x101");
     const QString pg = args.size() > 2 ? args[2] : QString();
-    if (!QFileInfo::exists(dir)) {
-        std::fprintf(stderr, "generating %s\n", qPrintable(dir));
-        const int rc = QProcess::execute(QStringLiteral(PARALLAX_CLI),
-            { QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("16384"), QStringLiteral("--events"),
-                QStringLiteral("101"), QStringLiteral("--callpath-depth"), QStringLiteral("2"),
-                QStringLiteral("--user-events"), QStringLiteral("5"), QStringLiteral("--seed"), QStringLiteral("1"),
-                dir });
-        if (rc != 0) {
-            std::fprintf(stderr, "parallax-cli synth failed (%d)\n", rc);
-            return 1;
-        }
-    }
+    if (!synthesizeUnlessPresent(QStringLiteral(PARALLAX_CLI), dir, overviewTrialArguments()))
+        return 1;
     QElapsedTimer timer;
     timer.start();
     ReadOptions readOptions;
@@ -207,7 +188,7 @@ int main(int argc, char** argv)
         return 1;
     }
     const Trial& trial = *read.value();
-    const qint64 rawBytes = directoryBytes(dir);
+    const qint64 rawBytes = inputBytes(dir);
     print({ { QStringLiteral("data"), dir }, { QStringLiteral("threads"), static_cast<qint64>(trial.threadCount()) },
         { QStringLiteral("events"), static_cast<qint64>(trial.eventCount()) },
         { QStringLiteral("cells"), static_cast<qint64>(trial.cellCount()) }, { QStringLiteral("raw_bytes"), rawBytes },

@@ -11,6 +11,7 @@
 #include "algebra/semanticprofile.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/synth/synth.h"
+#include "tests/bench/benchutil.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -23,33 +24,10 @@
 #include <vector>
 
 using namespace parallax;
+using namespace parallax::bench;
 using namespace parallax::semantic;
 
 namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-double loadAverage()
-{
-    double load = -1;
-    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf", &load) != 1)
-            load = -1;
-        std::fclose(f);
-    }
-    return load;
-}
-
-double peakRssMb()
-{
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
 
 /// R rules over the trial's flat event names, every selector kind and policy, distinct priorities.
 Model benchmarkModel(const Trial& trial, int rules)
@@ -150,13 +128,9 @@ int main(int argc, char* argv[])
     timer.start();
     std::shared_ptr<const Trial> trial;
     if (dir) {
-        Progress progress;
-        auto result = ReaderRegistry::instance().read(QString::fromLocal8Bit(dir), ReadOptions {}, progress);
-        if (!result) {
-            std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+        trial = readTrial(QString::fromLocal8Bit(dir));
+        if (!trial)
             return 2;
-        }
-        trial = result.value();
     } else {
         SynthOptions o;
         o.threads = threads;

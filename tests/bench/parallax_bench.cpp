@@ -30,6 +30,7 @@
 #include "datasource/readers/readerregistry.h"
 #include "datasource/readers/snapshotreader.h"
 #include "datasource/writers/ppkwriter.h"
+#include "tests/bench/benchutil.h"
 #include "tests/common/minitar.h"
 
 #include <QCoreApplication>
@@ -42,6 +43,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -51,10 +53,9 @@
 #include <zlib.h>
 
 using namespace parallax;
+using namespace parallax::bench;
 
 namespace {
-
-double seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6; }
 
 int loadOnce(const char* dir)
 {
@@ -71,12 +72,9 @@ int loadOnce(const char* dir)
     timer.restart();
     const auto stats = TrialStatistics::of(trial);
     const double statsWall = static_cast<double>(timer.nsecsElapsed()) / 1e9;
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
     std::printf("{\"mode\":\"load\",\"threads\":%zu,\"events\":%zu,\"cells\":%zu,\"load_wall_s\":%.3f,"
                 "\"stats_wall_s\":%.3f,\"cpu_s\":%.3f,\"peak_rss_mb\":%.1f}\n",
-        trial.threadCount(), trial.eventCount(), trial.cellCount(), loadWall, statsWall,
-        seconds(usage.ru_utime) + seconds(usage.ru_stime), static_cast<double>(usage.ru_maxrss) / 1024.0);
+        trial.threadCount(), trial.eventCount(), trial.cellCount(), loadWall, statsWall, cpuSeconds(), peakRssMb());
     return 0;
 }
 
@@ -110,21 +108,37 @@ bool runChild(char** argv, Figures& f)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
+/// `runs` timed reads of one input: the wall and CPU seconds of each, and the shape of the trial.
+struct TimedReads {
+    std::vector<double> wall;
+    std::vector<double> cpu;
+    std::size_t threads = 0, events = 0, cells = 0;
+    double minWall() const { return *std::min_element(wall.begin(), wall.end()); }
+};
 
-double loadAverage()
+/// Reads `path` `runs` times, each trial freed outside the timed region; nullopt (and the error
+/// printed) when a read fails.
+std::optional<TimedReads> timeReads(const Reader& reader, const QString& path, const ReadOptions& options, int runs)
 {
-    double load = -1;
-    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf", &load) != 1)
-            load = -1;
-        std::fclose(f);
+    TimedReads out;
+    for (int r = 0; r < runs; ++r) {
+        Progress progress;
+        const double cpuBefore = cpuSeconds();
+        QElapsedTimer timer;
+        timer.start();
+        auto result = reader.read(path, options, progress);
+        out.wall.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e9);
+        out.cpu.push_back(cpuSeconds() - cpuBefore);
+        if (!result) {
+            std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+            return std::nullopt;
+        }
+        out.threads = result.value()->threadCount();
+        out.events = result.value()->eventCount();
+        out.cells = result.value()->cellCount();
+        result = ReadError {}; // free the trial outside the timed region
     }
-    return load;
+    return out;
 }
 
 /// Inflates the whole file once, to know the uncompressed size and how fast zlib alone goes.
@@ -197,38 +211,14 @@ int benchPpk(int argc, char* argv[])
     std::printf("{\"mode\":\"ppk-inflate-only\",\"uncompressed_bytes\":%lld,\"wall_s\":%.3f,\"mb_per_s\":%.1f}\n",
         static_cast<long long>(raw), inflateWall, static_cast<double>(raw) / 1e6 / inflateWall);
     for (const int threads : { 0, 1, 2 }) {
-        std::vector<double> wall;
-        std::vector<double> cpu;
-        std::size_t threadCount = 0;
-        std::size_t events = 0;
-        std::size_t cells = 0;
-        for (int r = 0; r < runs; ++r) {
-            ReadOptions options;
-            options.threads = threads;
-            Progress progress;
-            rusage before {};
-            getrusage(RUSAGE_SELF, &before);
-            QElapsedTimer timer;
-            timer.start();
-            auto result = reader.read(ppk, options, progress);
-            const double w = static_cast<double>(timer.nsecsElapsed()) / 1e9;
-            rusage after {};
-            getrusage(RUSAGE_SELF, &after);
-            cpu.push_back(seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime)
-                - seconds(before.ru_stime));
-            if (!result) {
-                std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
-                return 2;
-            }
-            threadCount = result.value()->threadCount();
-            events = result.value()->eventCount();
-            cells = result.value()->cellCount();
-            wall.push_back(w);
-            result = ReadError {}; // free the trial outside the timed region
-        }
+        ReadOptions options;
+        options.threads = threads;
+        const auto reads = timeReads(reader, ppk, options, runs);
+        if (!reads)
+            return 2;
+        const std::vector<double>& wall = reads->wall;
+        const std::size_t threadCount = reads->threads, events = reads->events, cells = reads->cells;
         const double med = median(wall);
-        rusage usage {};
-        getrusage(RUSAGE_SELF, &usage);
         std::printf(
             "{\"mode\":\"ppk-read\",\"reader_threads\":\"%s\",\"runs\":%d,\"threads\":%zu,\"events\":%zu,"
             "\"cells\":%zu,\"median_wall_s\":%.3f,\"min_wall_s\":%.3f,\"median_cpu_s\":%.3f,"
@@ -237,9 +227,9 @@ int benchPpk(int argc, char* argv[])
             threads == 1       ? "1 (inflate and decode on one thread)"
                 : threads == 2 ? "2 (inflate on a second thread)"
                                : "default (inflate on a second thread for files of 1 MiB or more)",
-            runs, threadCount, events, cells, med, *std::min_element(wall.begin(), wall.end()), median(cpu),
+            runs, threadCount, events, cells, med, reads->minWall(), median(reads->cpu),
             static_cast<double>(raw) / 1e6 / med, static_cast<double>(events * threadCount) / med,
-            static_cast<double>(cells) / med, static_cast<double>(usage.ru_maxrss) / 1024.0, loadAverage());
+            static_cast<double>(cells) / med, peakRssMb(), loadAverage());
     }
     return 0;
 }
@@ -547,49 +537,26 @@ private:
 /// given beside wall time: on a loaded machine it is the steadier figure.
 bool timeSnapshotRead(const QString& path, const char* label, int runs)
 {
-    const SnapshotReader reader;
-    std::vector<double> wall;
-    std::vector<double> cpu;
-    std::size_t threads = 0, events = 0, cells = 0;
-    for (int r = 0; r < runs; ++r) {
-        Progress progress;
-        rusage before {};
-        getrusage(RUSAGE_SELF, &before);
-        QElapsedTimer timer;
-        timer.start();
-        auto result = reader.read(path, ReadOptions {}, progress);
-        wall.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e9);
-        rusage after {};
-        getrusage(RUSAGE_SELF, &after);
-        cpu.push_back(
-            seconds(after.ru_utime) + seconds(after.ru_stime) - seconds(before.ru_utime) - seconds(before.ru_stime));
-        if (!result) {
-            std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
-            return false;
-        }
-        threads = result.value()->threadCount();
-        events = result.value()->eventCount();
-        cells = result.value()->cellCount();
-        result = ReadError {}; // free the trial outside the timed region
-    }
+    const auto reads = timeReads(SnapshotReader(), path, ReadOptions {}, runs);
+    if (!reads)
+        return false;
+    const std::vector<double>& wall = reads->wall;
+    const std::size_t threads = reads->threads, events = reads->events, cells = reads->cells;
     qint64 bytes = QFileInfo(path).size();
     double inflateWall = 0;
     if (path.endsWith(QLatin1String(".gz")) && !inflateOnly(path, bytes, inflateWall))
         return false;
     const double med = median(wall);
-    const double medCpu = median(cpu);
+    const double medCpu = median(reads->cpu);
     const double mb = static_cast<double>(bytes) / 1e6;
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
     std::printf("{\"mode\":\"snapshot-read\",\"input\":\"%s\",\"file\":\"%s\",\"file_bytes\":%lld,"
                 "\"xml_bytes\":%lld,\"runs\":%d,\"threads\":%zu,\"events\":%zu,\"cells\":%zu,"
                 "\"median_wall_s\":%.3f,\"min_wall_s\":%.3f,\"median_cpu_s\":%.3f,\"xml_mb_per_s\":%.1f,"
                 "\"xml_mb_per_cpu_s\":%.1f,\"events_x_threads_per_s\":%.3g,\"cells_per_s\":%.3g,"
                 "\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
         label, qPrintable(path), static_cast<long long>(QFileInfo(path).size()), static_cast<long long>(bytes), runs,
-        threads, events, cells, med, *std::min_element(wall.begin(), wall.end()), medCpu, mb / med, mb / medCpu,
-        static_cast<double>(events * threads) / med, static_cast<double>(cells) / med,
-        static_cast<double>(usage.ru_maxrss) / 1024.0, loadAverage());
+        threads, events, cells, med, reads->minWall(), medCpu, mb / med, mb / medCpu,
+        static_cast<double>(events * threads) / med, static_cast<double>(cells) / med, peakRssMb(), loadAverage());
     std::fflush(stdout);
     return true;
 }
@@ -800,39 +767,22 @@ bool writeSyntheticCubex(const QString& path, int locations, int cnodes)
 
 bool timeCubeRead(const QString& path, const char* what, int runs, int readerThreads)
 {
-    const CubeReader reader;
     const qint64 bytes = QFileInfo(path).size();
-    std::vector<double> wall;
-    std::size_t threads = 0, events = 0, cells = 0;
-    for (int r = 0; r < runs; ++r) {
-        ReadOptions options;
-        options.threads = readerThreads;
-        Progress progress;
-        QElapsedTimer timer;
-        timer.start();
-        auto result = reader.read(path, options, progress);
-        const double w = static_cast<double>(timer.nsecsElapsed()) / 1e9;
-        if (!result) {
-            std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
-            return false;
-        }
-        threads = result.value()->threadCount();
-        events = result.value()->eventCount();
-        cells = result.value()->cellCount();
-        wall.push_back(w);
-        result = ReadError {}; // free the trial outside the timed region
-    }
+    ReadOptions options;
+    options.threads = readerThreads;
+    const auto reads = timeReads(CubeReader(), path, options, runs);
+    if (!reads)
+        return false;
+    const std::vector<double>& wall = reads->wall;
+    const std::size_t threads = reads->threads, events = reads->events, cells = reads->cells;
     const double med = median(wall);
-    rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
     std::printf("{\"mode\":\"cube-read\",\"input\":\"%s\",\"file\":\"%s\",\"bytes\":%lld,\"reader_threads\":%d,"
                 "\"runs\":%d,\"threads\":%zu,\"events\":%zu,\"cells\":%zu,\"median_wall_s\":%.4f,"
                 "\"min_wall_s\":%.4f,\"mb_per_s\":%.1f,\"events_x_threads_per_s\":%.3g,\"cells_per_s\":%.3g,"
                 "\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
         what, qPrintable(path), static_cast<long long>(bytes), readerThreads, runs, threads, events, cells, med,
-        *std::min_element(wall.begin(), wall.end()), static_cast<double>(bytes) / 1e6 / med,
-        static_cast<double>(events * threads) / med, static_cast<double>(cells) / med,
-        static_cast<double>(usage.ru_maxrss) / 1024.0, loadAverage());
+        reads->minWall(), static_cast<double>(bytes) / 1e6 / med, static_cast<double>(events * threads) / med,
+        static_cast<double>(cells) / med, peakRssMb(), loadAverage());
     std::fflush(stdout);
     return true;
 }
@@ -887,20 +837,6 @@ int benchCube(int argc, char* argv[])
 
 // ---- read: any reader through the registry ------------------------------------------------------
 
-qint64 inputBytes(const QString& path)
-{
-    const QFileInfo info(path);
-    if (!info.isDir())
-        return info.size();
-    qint64 total = 0;
-    QDirIterator it(path, QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        total += it.fileInfo().size();
-    }
-    return total;
-}
-
 int benchRead(int argc, char* argv[])
 {
     int runs = 5;
@@ -930,32 +866,18 @@ int benchRead(int argc, char* argv[])
             return 2;
         }
         const qint64 bytes = inputBytes(path);
-        std::vector<double> wall;
-        std::size_t threads = 0, events = 0, cells = 0;
-        for (int r = 0; r < runs; ++r) {
-            Progress progress;
-            QElapsedTimer timer;
-            timer.start();
-            auto result = reader->read(path, ReadOptions {}, progress);
-            wall.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e9);
-            if (!result) {
-                std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
-                return 2;
-            }
-            threads = result.value()->threadCount();
-            events = result.value()->eventCount();
-            cells = result.value()->cellCount();
-            result = ReadError {}; // free the trial outside the timed region
-        }
+        const auto reads = timeReads(*reader, path, ReadOptions {}, runs);
+        if (!reads)
+            return 2;
+        const std::vector<double>& wall = reads->wall;
+        const std::size_t threads = reads->threads, events = reads->events, cells = reads->cells;
         const double med = median(wall);
-        rusage usage {};
-        getrusage(RUSAGE_SELF, &usage);
         std::printf("{\"mode\":\"read\",\"format\":\"%s\",\"input\":\"%s\",\"bytes\":%lld,\"runs\":%d,"
                     "\"threads\":%zu,\"events\":%zu,\"cells\":%zu,\"median_wall_s\":%.4f,\"min_wall_s\":%.4f,"
                     "\"mb_per_s\":%.1f,\"events_x_threads_per_s\":%.3g,\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
             qPrintable(reader->name()), qPrintable(path), static_cast<long long>(bytes), runs, threads, events, cells,
-            med, *std::min_element(wall.begin(), wall.end()), static_cast<double>(bytes) / 1e6 / med,
-            static_cast<double>(events * threads) / med, static_cast<double>(usage.ru_maxrss) / 1024.0, loadAverage());
+            med, reads->minWall(), static_cast<double>(bytes) / 1e6 / med, static_cast<double>(events * threads) / med,
+            peakRssMb(), loadAverage());
         std::fflush(stdout);
     }
     return 0;
@@ -1011,15 +933,9 @@ int main(int argc, char* argv[])
         std::printf("{\"label\":\"%s\",\"run\":%d,\"wall_s\":%.3f,\"cpu_s\":%.3f,\"peak_rss_mb\":%.1f}\n",
             label.c_str(), r + 1, f.wall, f.cpu, f.rssMb);
     }
-    double load[3] = { 0, 0, 0 };
-    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
-            load[0] = -1;
-        std::fclose(f);
-    }
     std::printf(
         "{\"label\":\"%s\",\"runs\":%d,\"median_wall_s\":%.3f,\"median_cpu_s\":%.3f,\"median_peak_rss_mb\":%.1f,"
         "\"loadavg_1min\":%.2f}\n",
-        label.c_str(), runs, median(wall), median(cpu), median(rss), load[0]);
+        label.c_str(), runs, median(wall), median(cpu), median(rss), loadAverage());
     return 0;
 }

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// What every benchmark in tests/bench measures and reads the same way: the median of runs, the
+// machine's load, CPU time and memory of this process, input sizes, and the big synthesized trials
+// (generated once with `parallax-cli synth`, docs/HACKING.md). Benchmarks print figures; they are
+// not tests.
+#pragma once
+
+#include "datasource/readers/readerregistry.h"
+
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStringList>
+#include <algorithm>
+#include <cstdio>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <vector>
+
+namespace parallax::bench {
+
+/// The median of the values (the mean of the middle two for an even count); -1 for none.
+inline double median(std::vector<double> values)
+{
+    if (values.empty())
+        return -1;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/// The 1-minute load average of the machine; -1 when /proc/loadavg cannot be read.
+inline double loadAverage()
+{
+    double load = -1;
+    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        std::fclose(f);
+    }
+    return load;
+}
+
+inline double seconds(const timeval& tv)
+{
+    return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) / 1e6;
+}
+
+/// The time on a running timer, in milliseconds.
+inline double ms(const QElapsedTimer& timer) { return static_cast<double>(timer.nsecsElapsed()) / 1e6; }
+
+/// User plus system CPU time of this process so far, in seconds.
+inline double cpuSeconds()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// The peak resident memory of this process, in MB.
+inline double peakRssMb()
+{
+    rusage usage {};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+/// The resident memory of this process now, in MB; -1 when /proc/self/statm cannot be read.
+inline double residentMb()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly))
+        return -1;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    if (fields.size() < 2)
+        return -1;
+    return fields[1].toDouble() * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+/// The size of a file, or of all files below a directory.
+inline qint64 inputBytes(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir())
+        return info.size();
+    qint64 total = 0;
+    QDirIterator it(path, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        total += it.fileInfo().size();
+    }
+    return total;
+}
+
+/// Reads a trial with whichever reader the registry picks; prints the error and returns null on failure.
+inline std::shared_ptr<const Trial> readTrial(const QString& path)
+{
+    Progress progress;
+    auto result = ReaderRegistry::instance().read(path, ReadOptions {}, progress);
+    if (!result.ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(result.error().toString()));
+        return nullptr;
+    }
+    return result.value();
+}
+
+/// Makes `dir` with `cli synth <synthArguments> dir` unless it exists; false (and a message) when
+/// the generator fails.
+inline bool synthesizeUnlessPresent(const QString& cli, const QString& dir, const QStringList& synthArguments)
+{
+    if (QFileInfo::exists(dir))
+        return true;
+    std::fprintf(stderr, "generating %s\n", qPrintable(dir));
+    const int rc
+        = QProcess::execute(cli, QStringList { QStringLiteral("synth") } + synthArguments + QStringList { dir });
+    if (rc != 0)
+        std::fprintf(stderr, "parallax-cli synth failed (%d)\n", rc);
+    return rc == 0;
+}
+
+/// The arguments of the 16,384-thread x 101-event trial with call paths and user events that the
+/// overview and database benchmarks share (/tmp/parallax-bench-16384x101).
+inline QStringList overviewTrialArguments()
+{
+    return { QStringLiteral("--threads"), QStringLiteral("16384"), QStringLiteral("--events"), QStringLiteral("101"),
+        QStringLiteral("--callpath-depth"), QStringLiteral("2"), QStringLiteral("--user-events"), QStringLiteral("5"),
+        QStringLiteral("--seed"), QStringLiteral("1") };
+}
+
+} // namespace parallax::bench
