@@ -202,6 +202,56 @@ private Q_SLOTS:
         QCOMPARE(delivered, std::vector<int>({ 2, 3 }));
     }
 
+    void jobReportsProgress()
+    {
+        QObject owner;
+        Job<int> job(&owner);
+        std::vector<int> steps;
+        QStringList texts;
+        job.followProgress(
+            &owner, [&steps](int step) { steps.push_back(step); }, [&texts](const QString& text) { texts << text; });
+        std::vector<int> delivered;
+        std::atomic_bool release = false;
+        // A superseded run with progress is dropped like any other.
+        job.startWithProgress(
+            3,
+            [&release](const std::atomic_bool& cancel, const Job<int>::Progress&) {
+                while (!release.load())
+                    QThread::msleep(1);
+                return cancel.load() ? -1 : 1;
+            },
+            [&delivered](int v) { delivered.push_back(v); });
+        job.startWithProgress(
+            3,
+            [](const std::atomic_bool&, const Job<int>::Progress& progress) {
+                progress(1, QStringLiteral("reading"));
+                progress(3, QStringLiteral("done"));
+                return 7;
+            },
+            [&delivered](int v) { delivered.push_back(v); });
+        release = true;
+        QTRY_VERIFY(!job.isRunning());
+        QCOMPARE(delivered, std::vector<int>({ 7 }));
+        QCOMPARE(job.watcher()->progressMaximum(), 3);
+        QTRY_VERIFY(!steps.empty() && steps.back() == 3);
+        QTRY_VERIFY(!texts.isEmpty() && texts.last() == QLatin1String("done"));
+        // cancelAndWait() returns once the run has ended, and its result never arrives.
+        std::atomic_bool ended = false;
+        job.start(
+            [&ended](const std::atomic_bool& cancel) {
+                while (!cancel.load())
+                    QThread::msleep(1);
+                ended = true;
+                return 8;
+            },
+            [&delivered](int v) { delivered.push_back(v); });
+        job.cancelAndWait();
+        QVERIFY(ended.load());
+        QVERIFY(!job.isRunning());
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, std::vector<int>({ 7 }));
+    }
+
     void legendDrivesFilters()
     {
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
