@@ -28,7 +28,7 @@ bool isNumeric(int column) { return column != ComparisonModel::Name && column !=
 
 ComparisonModel::ComparisonModel(QObject* parent)
     : QAbstractTableModel(parent)
-    , m_locale(comparisonLocale())
+    , m_locale(groupingLocale())
 {
 }
 
@@ -96,8 +96,7 @@ void ComparisonModel::setTimeUnit(TimeUnit unit)
 
 void ComparisonModel::setLocale(const QLocale& locale)
 {
-    m_locale = locale;
-    m_locale.setNumberOptions(m_locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    m_locale = groupingLocale(locale);
     if (!m_rows.empty())
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }

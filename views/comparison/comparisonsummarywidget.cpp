@@ -172,7 +172,7 @@ void ComparisonSummaryWidget::rebuild()
         fillMetadata();
         return;
     }
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     const TimeUnit unit = m_model->timeUnit();
     const Trial& a = *snapshot->a;
     const Trial& b = *snapshot->b;
@@ -301,7 +301,7 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
     const Metric* metric = m_model->metric();
     if (!metric)
         return;
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     const TimeUnit unit = m_model->timeUnit();
     const CompareValue value = m_model->value();
     const double maxDelta = m_model->maximumDelta();

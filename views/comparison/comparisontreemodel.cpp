@@ -32,7 +32,7 @@ int part(int column)
 
 ComparisonTreeModel::ComparisonTreeModel(QObject* parent)
     : TreeModel(parent)
-    , m_locale(comparisonLocale())
+    , m_locale(groupingLocale())
 {
 }
 

@@ -38,19 +38,6 @@ const ThreadPolicy policies[] = { ThreadPolicy::Strict, ThreadPolicy::UnionByKey
 const EventMatchPolicy matchPolicies[]
     = { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine };
 
-ValueType graphValueType(CompareValue value)
-{
-    switch (value) {
-    case CompareValue::Exclusive:
-        return ValueType::Exclusive;
-    case CompareValue::Inclusive:
-        return ValueType::Inclusive;
-    case CompareValue::Calls:
-        return ValueType::Calls;
-    }
-    return ValueType::Exclusive;
-}
-
 /// The metric a comparison starts with: a time metric if there is one (TIME, then the first).
 int defaultMetric(const ComparisonSnapshot& snapshot)
 {
@@ -653,7 +640,7 @@ void ComparisonWindow::syncCallGraph()
     const ComparisonQuery q = m_values->query;
     const ComparisonMetric& metric = m_snapshot->metrics[static_cast<std::size_t>(q.metric)];
     m_graphState->setMetric(metric.inDiff);
-    m_callGraph->setColorValue(graphValueType(m_model->value()));
+    m_callGraph->setColorValue(valueTypeOf(valueColumnOf(m_model->value())));
     switch (q.source) {
     case CompareSource::Mean:
         m_callGraph->setStatistic(Statistic::MeanAll);

@@ -99,7 +99,7 @@ void SignedDifferenceView::rebuild()
     const auto& snapshot = m_model->snapshot();
     const CompareValue value = m_model->value();
     const TimeUnit unit = m_model->timeUnit();
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     if (!metric || !snapshot) {
         m_bars->setData(nullptr);
         m_bars->setTitle({});

@@ -16,7 +16,7 @@ using namespace parallax::semantic;
 
 SemanticComparisonModel::SemanticComparisonModel(QObject* parent)
     : QAbstractTableModel(parent)
-    , m_locale(comparisonLocale())
+    , m_locale(groupingLocale())
 {
 }
 
