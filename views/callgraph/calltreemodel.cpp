@@ -444,7 +444,7 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     QString unit;
     if (isTime())
-        unit = QStringLiteral(" (") + unitLabel(m_trial->metric(m_metric), m_timeUnit) + QLatin1Char(')');
+        unit = unitSuffix(unitLabel(m_trial->metric(m_metric), m_timeUnit));
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Name:

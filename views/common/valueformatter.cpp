@@ -63,6 +63,11 @@ QString valueColumnHeader(ValueColumn column, const QString& unit)
     return isMetricValued(valueTypeOf(column)) ? name + unit : name;
 }
 
+QString unitSuffix(const QString& unit)
+{
+    return unit.isEmpty() ? QString() : QStringLiteral(" (") + unit + QLatin1Char(')');
+}
+
 QString valueColumnToolTip(ValueColumn column, const QString& metric, const QString& where)
 {
     // Not arg(): a tooltip may lack %1, and the metric's name is inserted last, never re-read.

@@ -44,6 +44,8 @@ std::optional<ValueColumn> valueColumnAt(int column, int first);
 /// A value column's header: its name followed by `unit` (" (ms)") for the columns in the
 /// metric's unit, "Excl %", "Calls" ... for the others.
 QString valueColumnHeader(ValueColumn column, const QString& unit);
+/// A unit as a header or title appends it: " (ms)"; empty for no unit.
+QString unitSuffix(const QString& unit);
 /// A value column's header tooltip: what the column is, of the metric named `metric`, with `where`
 /// saying which value over the threads it is ("Mean", "mean over all 8 threads", a thread).
 QString valueColumnToolTip(ValueColumn column, const QString& metric, const QString& where);

@@ -164,7 +164,7 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     const Metric* m = metric();
     const QString unit = m ? compareUnit(*m, m_value, m_unit) : QString();
-    const QString suffix = unit.isEmpty() ? QString() : QStringLiteral(" (") + unit + QLatin1Char(')');
+    const QString suffix = unitSuffix(unit);
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Name:

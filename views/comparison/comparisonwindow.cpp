@@ -4,6 +4,7 @@
 
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
+#include "views/common/toolwindow.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/comparison/comparisonmodel.h"
 #include "views/comparison/comparisonsummarywidget.h"
@@ -25,7 +26,6 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
-#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -93,19 +93,14 @@ ComparisonWindow* ComparisonWindow::open(
     std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b, const AlgebraOptions& options, QWidget* parent)
 {
     auto* window = new ComparisonWindow(std::move(a), std::move(b), options, parent);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    if (parent)
-        window->setWindowFlag(Qt::Window);
-    window->show();
+    showToolWindow(window, parent);
     return window;
 }
 
 void ComparisonWindow::buildControls()
 {
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->setSpacing(4);
+    QVBoxLayout* layout = addCentralLayout(this);
+    QWidget* central = centralWidget();
 
     // Header: the two runs, and the algebra's options.
     m_header = new QLabel(central);
@@ -270,7 +265,6 @@ void ComparisonWindow::buildControls()
     m_stack->addWidget(m_tabs);
     m_stack->addWidget(m_message);
     layout->addWidget(m_stack, 1);
-    setCentralWidget(central);
 
     // Behaviour.
     connect(m_matchBox, &QComboBox::activated, this, [this] {
@@ -696,14 +690,8 @@ void ComparisonWindow::renderTab(
     if (size.isValid())
         resize(size);
     auto finish = [this, fileName, size, done] {
-        QTimer::singleShot(100, this, [this, fileName, size, done] {
-            if (size.isValid()) {
-                resize(size);
-                if (layout())
-                    layout()->activate();
-            }
-            done(exportWidget(this, fileName));
-        });
+        renderWhenSettled(
+            this, size, 100, [this, fileName] { return exportWidget(this, fileName); }, done);
     };
     if (tab != Tab::CallGraph || !m_snapshot || !m_snapshot->ok()) {
         finish();

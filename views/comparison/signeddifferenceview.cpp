@@ -183,8 +183,7 @@ void SignedDifferenceView::rebuild()
     QString what = compareValueName(value);
     if (value != CompareValue::Calls)
         what += QLatin1Char(' ') + metric->name;
-    if (!unitText.isEmpty())
-        what += QStringLiteral(" (") + unitText + QLatin1Char(')');
+    what += unitSuffix(unitText);
     QString source;
     if (const auto& values = m_model->values()) {
         source = compareSourceName(values->query.source).toLower();

@@ -3,6 +3,7 @@
 #include "views/overview/barchartview.h"
 
 #include "views/charts/chartexport.h"
+#include "views/common/valueformatter.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/selectorbar.h"
 #include "views/overview/valuetext.h"
@@ -85,11 +86,8 @@ void BarChartView::selectRow(int row, bool scroll)
 
 QString BarChartView::valueTitle(const Metric& metric, ValueType type, TimeUnit unit)
 {
-    QString value = valueTypeName(type);
     const QString unitText = valueUnit(metric, type, unit);
-    if (!unitText.isEmpty() && unitText != QLatin1String("%"))
-        value += QStringLiteral(" (") + unitText + QLatin1Char(')');
-    return value;
+    return valueTypeName(type) + (unitText == QLatin1String("%") ? QString() : unitSuffix(unitText));
 }
 
 BarScale::BarScale(double lo, double hi)

@@ -485,9 +485,7 @@ QVariant SemanticProfileModel::headerData(int section, Qt::Orientation orientati
     QString unit;
     if (m_profile && m_metric.index() < m_profile->trial().metricCount())
         unit = unitLabel(m_profile->trial().metric(m_metric), m_unit);
-    auto withUnit = [&](const QString& title) {
-        return unit.isEmpty() ? title : title + QStringLiteral(" (") + unit + QLatin1Char(')');
-    };
+    auto withUnit = [&](const QString& title) { return QString(title + unitSuffix(unit)); };
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Entity:

@@ -5,6 +5,7 @@
 #include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
+#include "views/common/toolwindow.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
 #include "views/semantic/semanticbarchart.h"
@@ -38,7 +39,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -124,9 +124,6 @@ SemanticWindow* SemanticWindow::open(
     std::shared_ptr<const Trial> trial, SelectionState* selection, const SemanticModelSource& source, QWidget* parent)
 {
     auto* window = new SemanticWindow(std::move(trial), selection, parent);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    if (parent)
-        window->setWindowFlag(Qt::Window);
     SemanticModelSource s = source;
     if (s.kind == SemanticModelSource::Kind::None) {
         const auto list = builtins();
@@ -136,16 +133,14 @@ SemanticWindow* SemanticWindow::open(
         }
     }
     window->setModelSource(s);
-    window->show();
+    showToolWindow(window, parent);
     return window;
 }
 
 void SemanticWindow::buildUi()
 {
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->setSpacing(4);
+    QVBoxLayout* layout = addCentralLayout(this);
+    QWidget* central = centralWidget();
 
     m_modelBox = new QComboBox(central);
     m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -291,7 +286,6 @@ void SemanticWindow::buildUi()
             });
     });
     layout->addWidget(m_tabs, 1);
-    setCentralWidget(central);
 
     fillModelBox();
 
@@ -733,20 +727,15 @@ void SemanticWindow::renderView(
     if (view == View::Tree)
         m_tree->view->expandAll();
     // Let the layout settle (column widths, the matrix's width) before grabbing.
-    QTimer::singleShot(150, this, [this, view, fileName, size, done] {
-        if (size.isValid())
-            resize(size);
-        if (layout())
-            layout()->activate();
-        QString error;
-        if (view == View::Bars) {
+    renderWhenSettled(
+        this, size, 150,
+        [this, view, fileName, size] {
+            if (view != View::Bars)
+                return exportWidget(this, fileName);
             const QSize s = size.isValid() ? size : QSize(1200, 800);
-            error = m_chart->exportImage(fileName, s.width(), s.height());
-        } else {
-            error = exportWidget(this, fileName);
-        }
-        done(error);
-    });
+            return m_chart->exportImage(fileName, s.width(), s.height());
+        },
+        done);
 }
 
 } // namespace parallax
