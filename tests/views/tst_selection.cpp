@@ -14,6 +14,7 @@
 #include <QThread>
 #include <QThreadPool>
 #include <QTreeView>
+#include <algorithm>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -250,6 +251,39 @@ private Q_SLOTS:
         QVERIFY(!job.isRunning());
         QCoreApplication::processEvents();
         QCOMPARE(delivered, std::vector<int>({ 7 }));
+    }
+
+    void runInBackgroundDeliversEveryRun()
+    {
+        QObject owner;
+        std::vector<int> delivered;
+        const auto record = [&delivered](int v) { delivered.push_back(v); };
+        // Unlike Job<T>, a second run does not supersede the first: both results arrive.
+        QFuture<int> first = runInBackground(
+            &owner, [] { return 1; }, record);
+        QFuture<int> second = runInBackground(
+            &owner, [] { return 2; }, record);
+        first.waitForFinished();
+        second.waitForFinished();
+        QTRY_COMPARE(delivered.size(), std::size_t(2));
+        std::sort(delivered.begin(), delivered.end());
+        QCOMPARE(delivered, std::vector<int>({ 1, 2 }));
+        // A context deleted before the run ends receives nothing.
+        auto* gone = new QObject;
+        std::atomic_bool release = false;
+        QFuture<int> third = runInBackground(
+            gone,
+            [&release] {
+                while (!release.load())
+                    QThread::msleep(1);
+                return 3;
+            },
+            record);
+        delete gone;
+        release = true;
+        third.waitForFinished();
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, std::vector<int>({ 1, 2 }));
     }
 
     void legendDrivesFilters()

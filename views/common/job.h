@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace parallax {
@@ -144,5 +145,22 @@ private:
     std::uint64_t m_generation = 0;
     bool m_running = false;
 };
+
+/// A background computation whose every result counts (a database request, a file read): runs
+/// `work() -> T` on the global thread pool and calls `done(T)` on `context`'s thread when it ends,
+/// unless `context` is gone by then. Unlike Job<T>, runs started one after the other all deliver.
+/// Returns the run's future, for an owner that must wait for its runs before it goes.
+template <typename Work, typename Done> auto runInBackground(QObject* context, Work work, Done done)
+{
+    using T = std::invoke_result_t<Work>;
+    auto* watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done = std::move(done)]() mutable {
+        watcher->deleteLater();
+        done(watcher->result());
+    });
+    QFuture<T> future = QtConcurrent::run(std::move(work));
+    watcher->setFuture(future);
+    return future;
+}
 
 } // namespace parallax
