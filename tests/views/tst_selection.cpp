@@ -5,10 +5,12 @@
 #include "views/callgraph/calltreemodel.h"
 #include "views/common/job.h"
 #include "views/common/selectionview.h"
+#include "views/common/treemodel.h"
 #include "views/grouplegend.h"
 #include "views/selectionstate.h"
 #include "views/statisticspanel.h"
 
+#include <QAbstractItemModelTester>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QThread>
@@ -33,6 +35,65 @@ public:
 protected:
     void doUpdate(SelectionChanges changes) override { updates.push_back(changes); }
 };
+
+} // namespace
+
+namespace {
+
+/// A NodeTreeModel over names: "a/b/c" adds c under b under a (in the order given).
+class PathTreeModel : public NodeTreeModel {
+public:
+    explicit PathTreeModel(const QStringList& paths)
+    {
+        for (const QString& path : paths) {
+            int parent = NoNode;
+            for (const QString& part : path.split(QLatin1Char('/'))) {
+                int found = NoNode;
+                for (int child : *childNodes(parent))
+                    if (m_names[static_cast<std::size_t>(child)] == part)
+                        found = child;
+                if (found == NoNode) {
+                    found = addNode(parent);
+                    m_names.push_back(part);
+                }
+                parent = found;
+            }
+        }
+    }
+    /// Removes a top-level row.
+    void removeTop(int row)
+    {
+        beginRemoveRows({}, row, row);
+        removeNode(topNodes()[static_cast<std::size_t>(row)]);
+        endRemoveRows();
+    }
+    int columnCount(const QModelIndex& = {}) const override { return 1; }
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        if (role != Qt::DisplayRole || !index.isValid())
+            return {};
+        return m_names[static_cast<std::size_t>(nodeOfIndex(index))];
+    }
+
+private:
+    std::vector<QString> m_names;
+};
+
+/// The rows of a model as "name(children...)" in row order.
+QString dump(const QAbstractItemModel& model, const QModelIndex& parent = {})
+{
+    QStringList rows;
+    for (int r = 0; r < model.rowCount(parent); ++r) {
+        const QModelIndex index = model.index(r, 0, parent);
+        QString row = index.data().toString();
+        if (index.parent() != parent)
+            row += QStringLiteral("!parent");
+        if (model.rowCount(index) > 0)
+            row += QLatin1Char('(') + dump(model, index) + QLatin1Char(')');
+        rows << row;
+    }
+    return rows.join(QLatin1Char(' '));
+}
 
 } // namespace
 
@@ -284,6 +345,28 @@ private Q_SLOTS:
         third.waitForFinished();
         QCoreApplication::processEvents();
         QCOMPARE(delivered, std::vector<int>({ 1, 2 }));
+    }
+
+    void nodeTreeModelKeepsItsTree()
+    {
+        // Enough nodes that the node table grows (and moves) while children are added.
+        QStringList paths { QStringLiteral("a/b/c"), QStringLiteral("a/d"), QStringLiteral("e") };
+        for (int i = 0; i < 40; ++i)
+            paths << QStringLiteral("a/b/x%1").arg(i);
+        paths << QStringLiteral("e/f") << QStringLiteral("g/h/i");
+        PathTreeModel model(paths);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QStringList xs;
+        for (int i = 0; i < 40; ++i)
+            xs << QStringLiteral("x%1").arg(i);
+        QCOMPARE(dump(model), QStringLiteral("a(b(c %1) d) e(f) g(h(i))").arg(xs.join(QLatin1Char(' '))));
+        // Removing a row moves the rows below it up; the others keep their places.
+        const QPersistentModelIndex g = model.index(2, 0);
+        model.removeTop(1);
+        QCOMPARE(dump(model), QStringLiteral("a(b(c %1) d) g(h(i))").arg(xs.join(QLatin1Char(' '))));
+        QCOMPARE(g.row(), 1);
+        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("g"));
+        QCOMPARE(model.index(0, 0, model.index(0, 0, model.index(1, 0))).data().toString(), QStringLiteral("i"));
     }
 
     void legendDrivesFilters()

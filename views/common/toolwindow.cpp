@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/common/toolwindow.h"
 
+#include <QLabel>
 #include <QLayout>
 #include <QMainWindow>
 #include <QTimer>
@@ -25,6 +26,16 @@ QVBoxLayout* addCentralLayout(QMainWindow* window)
     layout->setSpacing(4);
     window->setCentralWidget(central);
     return layout;
+}
+
+void addLabelled(QBoxLayout* layout, const QString& label, QWidget* widget)
+{
+    if (!label.isEmpty()) {
+        auto* l = new QLabel(label, widget->parentWidget());
+        l->setBuddy(widget);
+        layout->addWidget(l);
+    }
+    layout->addWidget(widget);
 }
 
 void renderWhenSettled(QWidget* window, const QSize& size, int delayMs, std::function<QString()> render,

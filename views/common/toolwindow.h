@@ -6,6 +6,7 @@
 #include <QString>
 #include <functional>
 
+class QBoxLayout;
 class QMainWindow;
 class QVBoxLayout;
 class QWidget;
@@ -20,6 +21,9 @@ void showToolWindow(QMainWindow* window, QWidget* parent);
 /// A central widget for `window` with the tool windows' margins; returns its layout (put the
 /// controls and the tabs in it).
 QVBoxLayout* addCentralLayout(QMainWindow* window);
+/// Adds `widget` to a control bar, after a label (its mnemonic names the widget; none when
+/// `label` is empty).
+void addLabelled(QBoxLayout* layout, const QString& label, QWidget* widget);
 /// After `delayMs` (column widths and sizes settle through the event loop) resizes `window` to
 /// `size` (when valid), lays it out, and calls done(render()): the image's error or "".
 void renderWhenSettled(QWidget* window, const QSize& size, int delayMs, std::function<QString()> render,

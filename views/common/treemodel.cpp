@@ -58,8 +58,10 @@ std::vector<int>& NodeTreeModel::siblings(int parent)
 int NodeTreeModel::addNode(int parent)
 {
     const int node = static_cast<int>(m_links.size());
+    // The new link first: it may move every node's children, so take the siblings after it.
+    m_links.push_back(Link { parent, 0, {} });
     std::vector<int>& rows = siblings(parent);
-    m_links.push_back(Link { parent, static_cast<int>(rows.size()), {} });
+    m_links.back().row = static_cast<int>(rows.size());
     rows.push_back(node);
     return node;
 }

@@ -166,14 +166,7 @@ void ComparisonWindow::buildControls()
 
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
-    auto add = [&](const QString& label, QWidget* widget) {
-        if (!label.isEmpty()) {
-            auto* l = new QLabel(label, central);
-            l->setBuddy(widget);
-            controls->addWidget(l);
-        }
-        controls->addWidget(widget);
-    };
+    auto add = [controls](const QString& label, QWidget* widget) { addLabelled(controls, label, widget); };
     add(tr("&Metric:"), m_metricBox);
     add(tr("&Value:"), m_valueBox);
     add(tr("&Over threads:"), m_sourceBox);

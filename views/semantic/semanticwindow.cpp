@@ -165,14 +165,7 @@ void SemanticWindow::buildUi()
 
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
-    auto add = [&](const QString& label, QWidget* widget) {
-        if (!label.isEmpty()) {
-            auto* l = new QLabel(label, central);
-            l->setBuddy(widget);
-            controls->addWidget(l);
-        }
-        controls->addWidget(widget);
-    };
+    auto add = [controls](const QString& label, QWidget* widget) { addLabelled(controls, label, widget); };
     add(tr("M&odel:"), m_modelBox);
     controls->addSpacing(6);
     add(tr("&Metric:"), m_metricBox);
