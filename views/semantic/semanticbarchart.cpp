@@ -175,9 +175,7 @@ void SemanticBarChart::highlightEntity(int entity)
 
 QString SemanticBarChart::format(double value) const
 {
-    if (!m_profile || m_metric.index() >= m_profile->trial().metricCount())
-        return formatNumber(value, ChartStyle::locale());
-    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, ChartStyle::locale());
+    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 QString SemanticBarChart::title() const

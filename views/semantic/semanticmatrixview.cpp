@@ -4,6 +4,7 @@
 
 #include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
+#include "views/semantic/semanticformat.h"
 #include "views/semantic/semanticlevelbox.h"
 
 #include <QAbstractScrollArea>
@@ -456,9 +457,7 @@ void SemanticMatrixView::highlightThread(ThreadIndex thread)
 
 QString SemanticMatrixView::format(double value) const
 {
-    if (!m_profile || m_metric.index() >= m_profile->trial().metricCount())
-        return formatNumber(value, ChartStyle::locale());
-    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, ChartStyle::locale());
+    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 void SemanticMatrixView::rebuild()

@@ -281,9 +281,7 @@ QString SemanticProfileModel::formatValue(double value) const
 {
     if (std::isnan(value))
         return {};
-    if (!m_profile || m_metric.index() >= m_profile->trial().metricCount())
-        return formatNumber(value, groupingLocale());
-    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, groupingLocale());
+    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 double SemanticProfileModel::number(const QModelIndex& index) const
