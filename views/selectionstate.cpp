@@ -31,51 +31,43 @@ void SelectionState::setTrial(std::shared_ptr<const Trial> trial)
         | SelectionChange::Filters | SelectionChange::History);
 }
 
+template <typename T>
+void SelectionState::assign(T& field, T value, void (SelectionState::*notify)(T), SelectionChanges change)
+{
+    if (value == field)
+        return;
+    field = value;
+    if (change & SelectionChange::History)
+        record();
+    Q_EMIT(this->*notify)(value);
+    Q_EMIT changed(change);
+}
+
 void SelectionState::setMetric(MetricId metric)
 {
-    if (metric == m_metric || !m_trial || !metric.isValid() || metric.index() >= m_trial->metricCount())
+    if (!m_trial || !metric.isValid() || metric.index() >= m_trial->metricCount())
         return;
-    m_metric = metric;
-    Q_EMIT metricChanged(metric);
-    Q_EMIT changed(SelectionChange::Metric);
+    assign(m_metric, metric, &SelectionState::metricChanged, SelectionChange::Metric);
 }
 
 void SelectionState::setValueType(ValueType type)
 {
-    if (type == m_valueType)
-        return;
-    m_valueType = type;
-    Q_EMIT valueTypeChanged(type);
-    Q_EMIT changed(SelectionChange::ValueType);
+    assign(m_valueType, type, &SelectionState::valueTypeChanged, SelectionChange::ValueType);
 }
 
 void SelectionState::setTimeUnit(TimeUnit unit)
 {
-    if (unit == m_timeUnit)
-        return;
-    m_timeUnit = unit;
-    Q_EMIT timeUnitChanged(unit);
-    Q_EMIT changed(SelectionChange::TimeUnit);
+    assign(m_timeUnit, unit, &SelectionState::timeUnitChanged, SelectionChange::TimeUnit);
 }
 
 void SelectionState::selectEvent(EventId event)
 {
-    if (event == m_event)
-        return;
-    m_event = event;
-    record();
-    Q_EMIT eventSelected(event);
-    Q_EMIT changed(SelectionChange::Event | SelectionChange::History);
+    assign(m_event, event, &SelectionState::eventSelected, SelectionChange::Event | SelectionChange::History);
 }
 
 void SelectionState::selectThread(ThreadIndex thread)
 {
-    if (thread == m_thread)
-        return;
-    m_thread = thread;
-    record();
-    Q_EMIT threadSelected(thread);
-    Q_EMIT changed(SelectionChange::Thread | SelectionChange::History);
+    assign(m_thread, thread, &SelectionState::threadSelected, SelectionChange::Thread | SelectionChange::History);
 }
 
 void SelectionState::record()

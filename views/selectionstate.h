@@ -101,6 +101,9 @@ private:
         EventId event;
         ThreadIndex thread;
     };
+    /// Sets `field` to `value` and announces it: `notify(value)`, then changed(change); a change
+    /// with SelectionChange::History is recorded in the history first. Nothing when equal.
+    template <typename T> void assign(T& field, T value, void (SelectionState::*notify)(T), SelectionChanges change);
     void record();
     void apply(const Entry& entry);
 

@@ -15,23 +15,11 @@ namespace {
 
 bool isNumeric(int column) { return column != StatisticsModel::Name && column != StatisticsModel::Groups; }
 
-bool isMetricColumn(int column)
-{
-    switch (column) {
-    case StatisticsModel::Exclusive:
-    case StatisticsModel::Inclusive:
-    case StatisticsModel::ExclusivePerCall:
-    case StatisticsModel::InclusivePerCall:
-        return true;
-    default:
-        return false;
-    }
-}
+/// The value column of a model column (the value columns run Exclusive..InclusivePerCall).
+std::optional<ValueColumn> valueColumn(int column) { return valueColumnAt(column, StatisticsModel::Exclusive); }
 
 /// Blank cells sort after every number in descending order (the usual one).
 constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
-
-QString raw(double v) { return QString::number(v, 'g', 12); }
 
 } // namespace
 
@@ -209,35 +197,10 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
     const MetricId m = m_metric;
     if (column == ThreadsPresent)
         return static_cast<double>(m_stats->stat(e, m, ValueKind::Calls).present);
-    ValueType type;
-    switch (column) {
-    case Exclusive:
-        type = ValueType::Exclusive;
-        break;
-    case Inclusive:
-        type = ValueType::Inclusive;
-        break;
-    case ExclusivePercent:
-        type = ValueType::ExclusivePercent;
-        break;
-    case InclusivePercent:
-        type = ValueType::InclusivePercent;
-        break;
-    case Calls:
-        type = ValueType::Calls;
-        break;
-    case Subroutines:
-        type = ValueType::Subroutines;
-        break;
-    case ExclusivePerCall:
-        type = ValueType::ExclusivePerCall;
-        break;
-    case InclusivePerCall:
-        type = ValueType::InclusivePerCall;
-        break;
-    default:
+    const std::optional<ValueColumn> shown = valueColumn(column);
+    if (!shown)
         return std::nullopt;
-    }
+    const ValueType type = valueTypeOf(*shown);
     // One definition of every number (algebra/values.h) for the table, the trees and the charts.
     if (m_mode == RowMode::Thread) {
         const std::size_t i = m_cells[row];
@@ -272,24 +235,6 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
     return statisticValue(*m_trial, *m_stats, e, m, type, statistic);
 }
 
-QString StatisticsModel::formatTime(double microseconds) const
-{
-    const double ms = microseconds / 1000.0;
-    // Three decimals are microseconds; smaller non-zero values keep three significant digits.
-    if (ms != 0 && std::abs(ms) < 0.001)
-        return m_locale.toString(ms, 'g', 3);
-    return m_locale.toString(ms, 'f', 3);
-}
-
-QString StatisticsModel::formatCount(double value) const
-{
-    if (std::isfinite(value) && value == std::floor(value) && std::abs(value) < 9.0e15)
-        return m_locale.toString(static_cast<qlonglong>(value));
-    if (value != 0 && std::abs(value) < 0.01)
-        return m_locale.toString(value, 'g', 3);
-    return m_locale.toString(value, 'f', 2);
-}
-
 QString StatisticsModel::display(std::size_t row, int column) const
 {
     const EventId e = m_rows[row];
@@ -304,31 +249,16 @@ QString StatisticsModel::display(std::size_t row, int column) const
     const std::optional<double> v = value(row, column);
     if (!v)
         return {};
-    switch (column) {
-    case ExclusivePercent:
-    case InclusivePercent:
-        return m_locale.toString(*v, 'f', 2);
-    case ThreadsPresent:
+    if (column == ThreadsPresent)
         return QStringLiteral("%1 / %2").arg(m_locale.toString(static_cast<qlonglong>(*v)),
             m_locale.toString(static_cast<qlonglong>(m_trial->threadCount())));
-    default:
-        break;
-    }
-    if (isMetricColumn(column) && isTime())
-        return formatTime(*v);
-    return formatCount(*v);
+    // Time in ms, as the header says.
+    return formatValue(*valueColumn(column), *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale);
 }
 
 QString StatisticsModel::rawText(double value, bool metricValue) const
 {
-    if (!metricValue)
-        return raw(value);
-    const QString& unit = m_trial->metric(m_metric).unit;
-    if (isTime())
-        return raw(value) + QStringLiteral(" µs");
-    if (unit.isEmpty() || unit == QLatin1String("count"))
-        return raw(value);
-    return raw(value) + QLatin1Char(' ') + unit;
+    return rawValueText(value, m_trial->metric(m_metric), metricValue);
 }
 
 QString StatisticsModel::threadLabel() const { return tr("thread %1").arg(m_trial->threadKey(m_thread).toString()); }
@@ -421,19 +351,19 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
             const double cell = excl ? cells.exclusive(m.index(), i) : cells.inclusive(m.index(), i);
             return tr("100 × %1 / %2 (the top inclusive value of %3) = %4 %")
                 .arg(rawText(cell, true), rawText(m_stats->threadTopInclusive(m_thread, m), true), threadLabel(),
-                    raw(*v));
+                    rawNumber(*v));
         }
         const double total = m_stats->stat(e, m, kind).total;
         return tr("100 × total %1 / D %2 = %3 %\nD is the sum over all threads of each thread's top inclusive %4; "
                   "the same on the total and mean rows")
-            .arg(rawText(total, true), rawText(m_stats->sumTopInclusive(m), true), raw(*v), metricName);
+            .arg(rawText(total, true), rawText(m_stats->sumTopInclusive(m), true), rawNumber(*v), metricName);
     }
     case Calls:
     case Subroutines: {
         const Stat& s = column == Calls ? calls : m_stats->stat(e, m, ValueKind::Subroutines);
         const QString name = column == Calls ? tr("calls") : tr("subroutine calls");
         return modeDescription(s.present) + QStringLiteral(" of ") + name + QStringLiteral(": ")
-            + (v ? raw(*v) : tr("undefined (never ran)"));
+            + (v ? rawNumber(*v) : tr("undefined (never ran)"));
     }
     case ExclusivePerCall:
     case InclusivePerCall: {
@@ -444,7 +374,7 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
             const std::size_t i = m_cells[row];
             const double cell = excl ? cells.exclusive(m.index(), i) : cells.inclusive(m.index(), i);
             return tr("%1 / %2 calls on %3 = %4")
-                .arg(rawText(cell, true), raw(cells.calls[i]), threadLabel(), rawText(*v, true));
+                .arg(rawText(cell, true), rawNumber(cells.calls[i]), threadLabel(), rawText(*v, true));
         }
         if (isSpreadRow()) {
             const Stat& s = m_stats->stat(e, m, excl ? ValueKind::ExclusivePerCall : ValueKind::InclusivePerCall);
@@ -459,7 +389,7 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
         if (!v)
             return tr("No calls: per-call value undefined");
         return tr("Σ %1 / Σ calls = %2 / %3 = %4\n(the same on the total and mean rows)")
-            .arg(what, rawText(total, true), raw(calls.total), rawText(*v, true));
+            .arg(what, rawText(total, true), rawNumber(calls.total), rawText(*v, true));
     }
     default:
         return {};
@@ -494,8 +424,7 @@ QVariant StatisticsModel::data(const QModelIndex& index, int role) const
 }
 
 // The value columns run Exclusive..InclusivePerCall in ValueColumn's order.
-static_assert(
-    StatisticsModel::InclusivePerCall - StatisticsModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
+static_assert(StatisticsModel::InclusivePerCall - StatisticsModel::Exclusive == ValueColumnCount - 1);
 
 QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
@@ -511,7 +440,7 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
         case Groups:
             return tr("Groups");
         default:
-            return valueColumnHeader(static_cast<ValueColumn>(section - Exclusive), unit);
+            return valueColumnHeader(*valueColumn(section), unit);
         }
     }
     if (role == Qt::TextAlignmentRole)
@@ -523,27 +452,12 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
         switch (section) {
         case Name:
             return tr("Interval event: a flat routine, or a call path \"a => b\"");
-        case Exclusive:
-            return tr("Exclusive %1: spent in the event itself, not in what it called (%2)").arg(metricName, row);
-        case Inclusive:
-            return tr("Inclusive %1: spent in the event and everything it called (%2)").arg(metricName, row);
-        case ExclusivePercent:
-        case InclusivePercent:
-            return tr("Percent of the top inclusive %1 (per thread), or of the sum of the threads' top inclusive "
-                      "values on the total and mean rows; not shown on min, max and std. dev. rows")
-                .arg(metricName);
-        case Calls:
-            return tr("Number of calls (%1)").arg(row);
-        case Subroutines:
-            return tr("Number of calls made from the event to other events (%1)").arg(row);
-        case ExclusivePerCall:
-            return tr("Exclusive %1 per call (%2)").arg(metricName, row);
-        case InclusivePerCall:
-            return tr("Inclusive %1 per call (%2)").arg(metricName, row);
         case ThreadsPresent:
             return tr("Threads on which the event ran, of all threads");
         case Groups:
             return tr("TAU groups of the event");
+        default:
+            return valueColumnToolTip(*valueColumn(section), metricName, row);
         }
     }
     return {};

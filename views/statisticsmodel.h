@@ -107,8 +107,6 @@ private:
     std::optional<double> value(std::size_t row, int column) const;
     QString display(std::size_t row, int column) const;
     QString toolTip(std::size_t row, int column) const;
-    QString formatTime(double microseconds) const;
-    QString formatCount(double value) const;
     QString rawText(double value, bool metricValue) const;
     QString modeDescription(std::size_t present) const;
     QString threadLabel() const;

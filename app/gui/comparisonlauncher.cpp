@@ -6,16 +6,16 @@
 #include "app/gui/viewregistry.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
+#include "views/common/job.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
 
 #include <QApplication>
-#include <QFutureWatcher>
 #include <QLayout>
 #include <QMessageBox>
+#include <QObject>
 #include <QProgressDialog>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -28,7 +28,8 @@ namespace {
 struct Session {
     ComparisonLaunch launch;
     QSize size;
-    QFutureWatcher<LoadedTrials> watcher;
+    QObject owner;
+    Job<LoadedTrials> job { &owner };
     std::unique_ptr<QProgressDialog> progress;
     std::unique_ptr<ComparisonWindow> renderedWindow;
     std::unique_ptr<ScalingView> renderedScaling;
@@ -101,12 +102,11 @@ int runComparisonLaunch(const ComparisonLaunch& launch)
         session.progress->setWindowTitle(QObject::tr("Parallax"));
         session.progress->setMinimumDuration(300);
     }
-    QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
-        [&session] { onLoaded(session, session.watcher.result()); });
-    session.watcher.setFuture(
-        QtConcurrent::run([paths = launch.paths, format = launch.format] { return readTrials(paths, format); }));
+    session.job.start(
+        [paths = launch.paths, format = launch.format](const std::atomic_bool&) { return readTrials(paths, format); },
+        [&session](const LoadedTrials& loaded) { onLoaded(session, loaded); });
     const int code = QApplication::exec();
-    session.watcher.waitForFinished();
+    session.job.cancelAndWait();
     return code;
 }
 

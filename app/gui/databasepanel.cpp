@@ -6,6 +6,7 @@
 #include "app/gui/loadjob.h"
 #include "datasource/readers/progress.h"
 #include "perfdb/databaselocation.h"
+#include "views/common/job.h"
 #include "views/userevents/trialmanagermodel.h"
 
 #include <QComboBox>
@@ -18,7 +19,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -38,7 +38,6 @@
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
 #include <set>
@@ -316,37 +315,35 @@ void DatabasePanel::run(const QString& location, const QString& what, std::funct
     ++m_running;
     Q_EMIT busy(true);
     Q_EMIT progress(what, 0, 0);
-    auto* watcher = new QFutureWatcher<QString>(this);
-    const QFuture<QString> future = QtConcurrent::run([location, work]() -> QString {
-        try {
-            // A connection of its own, on this worker thread.
-            auto db = perfdb::Database::open(location);
-            if (!db)
-                return db.error().toString();
-            return work(*db.value());
-        } catch (const std::exception& e) {
-            // perfdb reports errors as values; this is the last line for std::bad_alloc and friends.
-            return displayableLocation(location) + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
-        }
-    });
+    const QFuture<QString> future = runInBackground(
+        this,
+        [location, work]() -> QString {
+            try {
+                // A connection of its own, on this worker thread.
+                auto db = perfdb::Database::open(location);
+                if (!db)
+                    return db.error().toString();
+                return work(*db.value());
+            } catch (const std::exception& e) {
+                // perfdb reports errors as values; this is the last line for std::bad_alloc and friends.
+                return displayableLocation(location) + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
+            }
+        },
+        [this, done, onError](const QString& error) {
+            if (--m_running == 0 && !m_uploading && m_queue.empty())
+                Q_EMIT busy(false);
+            if (!error.isEmpty()) {
+                if (onError)
+                    onError(error);
+                else
+                    Q_EMIT failed(error);
+                return;
+            }
+            if (done)
+                done();
+        });
     std::erase_if(m_futures, [](const QFuture<QString>& f) { return f.isFinished(); });
     m_futures.push_back(future);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, done, onError] {
-        watcher->deleteLater();
-        const QString error = watcher->result();
-        if (--m_running == 0 && !m_uploading && m_queue.empty())
-            Q_EMIT busy(false);
-        if (!error.isEmpty()) {
-            if (onError)
-                onError(error);
-            else
-                Q_EMIT failed(error);
-            return;
-        }
-        if (done)
-            done();
-    });
-    watcher->setFuture(future);
 }
 
 std::shared_ptr<Progress> DatabasePanel::makeProgress()

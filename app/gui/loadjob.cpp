@@ -5,10 +5,9 @@
 #include "algebra/statistics.h"
 #include "datasource/readers/progress.h"
 #include "datasource/readers/readerregistry.h"
+#include "views/common/job.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
 
@@ -82,23 +81,20 @@ void LoadJob::start(const QString& path, const QString& format)
     m_path = path;
     m_jobs.push_back(job);
 
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, job, watcher] {
-        watcher->deleteLater();
-        finished(job);
-    });
     Progress* progress = job->progress.get();
-    job->future = QtConcurrent::run([path, format, progress] {
-        try {
-            return run(path, format, *progress);
-        } catch (const std::exception& e) {
-            // Readers report errors as values; this is the last line for std::bad_alloc and friends.
-            Outcome outcome;
-            outcome.error = path + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
-            return outcome;
-        }
-    });
-    watcher->setFuture(job->future);
+    job->future = runInBackground(
+        this,
+        [path, format, progress] {
+            try {
+                return run(path, format, *progress);
+            } catch (const std::exception& e) {
+                // Readers report errors as values; this is the last line for std::bad_alloc and friends.
+                Outcome outcome;
+                outcome.error = path + QStringLiteral(": ") + QString::fromLocal8Bit(e.what());
+                return outcome;
+            }
+        },
+        [this, job](const Outcome&) { finished(job); });
     Q_EMIT started(path);
 }
 

@@ -10,6 +10,7 @@
 #include "perfdb/databaselocation.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
+#include "views/common/job.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
 #include "views/derived/derivedmetricdialog.h"
@@ -41,7 +42,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -62,7 +62,6 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace parallax {
 
@@ -970,29 +969,26 @@ void MainWindow::deriveMetricDialog(std::shared_ptr<const Trial> source)
     const auto definitions = dialog.definitions();
     const DerivedMode mode = dialog.mode();
     // The new trial (a copy with the extra metrics) is computed off the GUI thread.
-    auto* watcher = new QFutureWatcher<AlgebraResult>(this);
-    connect(watcher, &QFutureWatcher<AlgebraResult>::finished, this, [this, watcher] {
-        const AlgebraResult result = watcher->result();
-        watcher->deleteLater();
-        m_progressBar->setVisible(false);
-        if (!result) {
-            m_statusLabel->setText(result.error());
-            if (m_interactive)
-                QMessageBox::warning(this, tr("Derive a Metric"), result.error());
-            return;
-        }
-        const int id = m_trials->addTrial(result.trial());
-        m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
-        m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
-        m_trialView->expand(m_trials->indexForTrial(id));
-        showTrial(result.trial());
-        m_statusLabel->setText(tr("Added %1 — the metric is in the Metric selector of every view")
-                                   .arg(result.trial()->metric(MetricId(result.trial()->metricCount() - 1)).name));
-    });
     m_progressBar->setVisible(true);
     m_progressBar->setRange(0, 0);
-    watcher->setFuture(
-        QtConcurrent::run([source, definitions, mode] { return deriveMetrics(*source, definitions, mode); }));
+    runInBackground(
+        this, [source, definitions, mode] { return deriveMetrics(*source, definitions, mode); },
+        [this](const AlgebraResult& result) {
+            m_progressBar->setVisible(false);
+            if (!result) {
+                m_statusLabel->setText(result.error());
+                if (m_interactive)
+                    QMessageBox::warning(this, tr("Derive a Metric"), result.error());
+                return;
+            }
+            const int id = m_trials->addTrial(result.trial());
+            m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
+            m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
+            m_trialView->expand(m_trials->indexForTrial(id));
+            showTrial(result.trial());
+            m_statusLabel->setText(tr("Added %1 — the metric is in the Metric selector of every view")
+                                       .arg(result.trial()->metric(MetricId(result.trial()->metricCount() - 1)).name));
+        });
 }
 
 void MainWindow::openSemanticView(const std::shared_ptr<const Trial>& trial)
@@ -1013,44 +1009,43 @@ void MainWindow::openSemanticView(const std::shared_ptr<const Trial>& trial)
         QString name;
         QString error;
     };
-    auto* watcher = new QFutureWatcher<Attached>(this);
-    connect(watcher, &QFutureWatcher<Attached>::finished, this, [this, watcher, trial] {
-        const Attached attached = watcher->result();
-        watcher->deleteLater();
-        SemanticModelSource source;
-        if (!attached.json.isEmpty()) {
-            auto parsed = semantic::parseModel(attached.json, attached.name);
-            if (auto* model = std::get_if<semantic::Model>(&parsed)) {
-                source.kind = SemanticModelSource::Kind::Given;
-                source.name = attached.name;
-                source.model = *model;
-            } else {
-                statusBar()->showMessage(std::get<semantic::ModelError>(parsed).toString(), 10000);
+    runInBackground(
+        this,
+        [location, id] {
+            Attached out;
+            auto db = perfdb::Database::open(location);
+            if (!db) {
+                out.error = db.error().toString();
+                return out;
             }
-        } else if (!attached.error.isEmpty()) {
-            statusBar()->showMessage(attached.error, 10000);
-        }
-        SemanticWindow::open(trial, m_state, source, this);
-    });
-    watcher->setFuture(QtConcurrent::run([location, id] {
-        Attached out;
-        auto db = perfdb::Database::open(location);
-        if (!db) {
-            out.error = db.error().toString();
+            auto models = db.value()->semanticModelsOfTrial(id);
+            if (!models) {
+                out.error = models.error().toString();
+                return out;
+            }
+            if (!models.value().empty()) {
+                const perfdb::StoredSemanticModel& newest = models.value().back();
+                out.json = newest.json;
+                out.name = QStringLiteral("%1@%2 (attached)").arg(newest.info.name).arg(newest.info.version);
+            }
             return out;
-        }
-        auto models = db.value()->semanticModelsOfTrial(id);
-        if (!models) {
-            out.error = models.error().toString();
-            return out;
-        }
-        if (!models.value().empty()) {
-            const perfdb::StoredSemanticModel& newest = models.value().back();
-            out.json = newest.json;
-            out.name = QStringLiteral("%1@%2 (attached)").arg(newest.info.name).arg(newest.info.version);
-        }
-        return out;
-    }));
+        },
+        [this, trial](const Attached& attached) {
+            SemanticModelSource source;
+            if (!attached.json.isEmpty()) {
+                auto parsed = semantic::parseModel(attached.json, attached.name);
+                if (auto* model = std::get_if<semantic::Model>(&parsed)) {
+                    source.kind = SemanticModelSource::Kind::Given;
+                    source.name = attached.name;
+                    source.model = *model;
+                } else {
+                    statusBar()->showMessage(std::get<semantic::ModelError>(parsed).toString(), 10000);
+                }
+            } else if (!attached.error.isEmpty()) {
+                statusBar()->showMessage(attached.error, 10000);
+            }
+            SemanticWindow::open(trial, m_state, source, this);
+        });
 }
 
 } // namespace parallax

@@ -5,12 +5,12 @@
 #include "app/gui/launchsupport.h"
 #include "app/gui/viewregistry.h"
 #include "datasource/readers/readerregistry.h"
+#include "views/common/job.h"
 #include "views/semantic/semanticwindow.h"
 
 #include <QApplication>
-#include <QFutureWatcher>
 #include <QMessageBox>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QObject>
 #include <cstdio>
 #include <memory>
 
@@ -42,7 +42,8 @@ bool parseScope(const QString& text, const Trial& trial, semantic::Scope* scope)
 struct Session {
     SemanticLaunch launch;
     QSize size;
-    QFutureWatcher<LoadedTrials> watcher;
+    QObject owner;
+    Job<LoadedTrials> job { &owner };
     std::unique_ptr<SemanticWindow> rendered;
 };
 
@@ -106,12 +107,11 @@ int runSemanticLaunch(const SemanticLaunch& launch)
     if (const int code = checkLaunchOptions(launch.render, launch.out, RenderWindow::Semantic,
             QStringLiteral("--semantic"), semanticRenderTargets(), launch.size, &session.size))
         return code;
-    QObject::connect(&session.watcher, &QFutureWatcherBase::finished, &session.watcher,
-        [&session] { onLoaded(session, session.watcher.result()); });
-    session.watcher.setFuture(
-        QtConcurrent::run([path = launch.path, format = launch.format] { return readTrials({ path }, format); }));
+    session.job.start(
+        [path = launch.path, format = launch.format](const std::atomic_bool&) { return readTrials({ path }, format); },
+        [&session](const LoadedTrials& loaded) { onLoaded(session, loaded); });
     const int code = QApplication::exec();
-    session.watcher.waitForFinished();
+    session.job.cancelAndWait();
     session.rendered.reset();
     return code;
 }

@@ -4,6 +4,7 @@
 // baseline rank 0, B = candidate rank 1), and the ring benchmark at 2 and 8 ranks for scaling.
 #include "algebra/statistics.h"
 #include "datasource/model/trialbuilder.h"
+#include "tests/common/imagecheck.h"
 #include "tests/common/testutil.h"
 #include "views/callgraph/callgraphnodeitem.h"
 #include "views/callgraph/callgraphwidget.h"
@@ -31,6 +32,7 @@
 #include <map>
 
 using namespace parallax;
+using parallax::test::colourCount;
 
 namespace {
 
@@ -117,15 +119,6 @@ std::unique_ptr<ComparisonWindow> window(
 QString nameAt(const ComparisonModel& model, int row)
 {
     return model.index(row, ComparisonModel::Name).data().toString();
-}
-
-int colourCount(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
 }
 
 } // namespace

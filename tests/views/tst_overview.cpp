@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/statistics.h"
 #include "datasource/model/trialbuilder.h"
+#include "tests/common/imagecheck.h"
 #include "tests/common/testutil.h"
 #include "views/charts/colors.h"
 #include "views/overview/barlistwidget.h"
@@ -22,20 +23,11 @@
 #include <QToolTip>
 
 using namespace parallax;
+using parallax::test::colourCount;
 
 namespace {
 
 const QLocale english(QLocale::English, QLocale::UnitedStates);
-
-/// Distinct colours of an image (a blank or one-colour image has 1).
-int colourCount(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
-}
 
 /// Saves an image when PARALLAX_SCREENSHOTS names a directory (to look at the views).
 void keep(const QImage& image, const QString& name)

@@ -5,15 +5,18 @@
 #include "views/callgraph/calltreemodel.h"
 #include "views/common/job.h"
 #include "views/common/selectionview.h"
+#include "views/common/treemodel.h"
 #include "views/grouplegend.h"
 #include "views/selectionstate.h"
 #include "views/statisticspanel.h"
 
+#include <QAbstractItemModelTester>
 #include <QListWidget>
 #include <QSignalSpy>
 #include <QThread>
 #include <QThreadPool>
 #include <QTreeView>
+#include <algorithm>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -32,6 +35,65 @@ public:
 protected:
     void doUpdate(SelectionChanges changes) override { updates.push_back(changes); }
 };
+
+} // namespace
+
+namespace {
+
+/// A NodeTreeModel over names: "a/b/c" adds c under b under a (in the order given).
+class PathTreeModel : public NodeTreeModel {
+public:
+    explicit PathTreeModel(const QStringList& paths)
+    {
+        for (const QString& path : paths) {
+            int parent = NoNode;
+            for (const QString& part : path.split(QLatin1Char('/'))) {
+                int found = NoNode;
+                for (int child : *childNodes(parent))
+                    if (m_names[static_cast<std::size_t>(child)] == part)
+                        found = child;
+                if (found == NoNode) {
+                    found = addNode(parent);
+                    m_names.push_back(part);
+                }
+                parent = found;
+            }
+        }
+    }
+    /// Removes a top-level row.
+    void removeTop(int row)
+    {
+        beginRemoveRows({}, row, row);
+        removeNode(topNodes()[static_cast<std::size_t>(row)]);
+        endRemoveRows();
+    }
+    int columnCount(const QModelIndex& = {}) const override { return 1; }
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        if (role != Qt::DisplayRole || !index.isValid())
+            return {};
+        return m_names[static_cast<std::size_t>(nodeOfIndex(index))];
+    }
+
+private:
+    std::vector<QString> m_names;
+};
+
+/// The rows of a model as "name(children...)" in row order.
+QString dump(const QAbstractItemModel& model, const QModelIndex& parent = {})
+{
+    QStringList rows;
+    for (int r = 0; r < model.rowCount(parent); ++r) {
+        const QModelIndex index = model.index(r, 0, parent);
+        QString row = index.data().toString();
+        if (index.parent() != parent)
+            row += QStringLiteral("!parent");
+        if (model.rowCount(index) > 0)
+            row += QLatin1Char('(') + dump(model, index) + QLatin1Char(')');
+        rows << row;
+    }
+    return rows.join(QLatin1Char(' '));
+}
 
 } // namespace
 
@@ -200,6 +262,111 @@ private Q_SLOTS:
         QThreadPool::globalInstance()->waitForDone();
         QCoreApplication::processEvents();
         QCOMPARE(delivered, std::vector<int>({ 2, 3 }));
+    }
+
+    void jobReportsProgress()
+    {
+        QObject owner;
+        Job<int> job(&owner);
+        std::vector<int> steps;
+        QStringList texts;
+        job.followProgress(
+            &owner, [&steps](int step) { steps.push_back(step); }, [&texts](const QString& text) { texts << text; });
+        std::vector<int> delivered;
+        std::atomic_bool release = false;
+        // A superseded run with progress is dropped like any other.
+        job.startWithProgress(
+            3,
+            [&release](const std::atomic_bool& cancel, const Job<int>::Progress&) {
+                while (!release.load())
+                    QThread::msleep(1);
+                return cancel.load() ? -1 : 1;
+            },
+            [&delivered](int v) { delivered.push_back(v); });
+        job.startWithProgress(
+            3,
+            [](const std::atomic_bool&, const Job<int>::Progress& progress) {
+                progress(1, QStringLiteral("reading"));
+                progress(3, QStringLiteral("done"));
+                return 7;
+            },
+            [&delivered](int v) { delivered.push_back(v); });
+        release = true;
+        QTRY_VERIFY(!job.isRunning());
+        QCOMPARE(delivered, std::vector<int>({ 7 }));
+        QCOMPARE(job.watcher()->progressMaximum(), 3);
+        QTRY_VERIFY(!steps.empty() && steps.back() == 3);
+        QTRY_VERIFY(!texts.isEmpty() && texts.last() == QLatin1String("done"));
+        // cancelAndWait() returns once the run has ended, and its result never arrives.
+        std::atomic_bool ended = false;
+        job.start(
+            [&ended](const std::atomic_bool& cancel) {
+                while (!cancel.load())
+                    QThread::msleep(1);
+                ended = true;
+                return 8;
+            },
+            [&delivered](int v) { delivered.push_back(v); });
+        job.cancelAndWait();
+        QVERIFY(ended.load());
+        QVERIFY(!job.isRunning());
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, std::vector<int>({ 7 }));
+    }
+
+    void runInBackgroundDeliversEveryRun()
+    {
+        QObject owner;
+        std::vector<int> delivered;
+        const auto record = [&delivered](int v) { delivered.push_back(v); };
+        // Unlike Job<T>, a second run does not supersede the first: both results arrive.
+        QFuture<int> first = runInBackground(
+            &owner, [] { return 1; }, record);
+        QFuture<int> second = runInBackground(
+            &owner, [] { return 2; }, record);
+        first.waitForFinished();
+        second.waitForFinished();
+        QTRY_COMPARE(delivered.size(), std::size_t(2));
+        std::sort(delivered.begin(), delivered.end());
+        QCOMPARE(delivered, std::vector<int>({ 1, 2 }));
+        // A context deleted before the run ends receives nothing.
+        auto* gone = new QObject;
+        std::atomic_bool release = false;
+        QFuture<int> third = runInBackground(
+            gone,
+            [&release] {
+                while (!release.load())
+                    QThread::msleep(1);
+                return 3;
+            },
+            record);
+        delete gone;
+        release = true;
+        third.waitForFinished();
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, std::vector<int>({ 1, 2 }));
+    }
+
+    void nodeTreeModelKeepsItsTree()
+    {
+        // Enough nodes that the node table grows (and moves) while children are added.
+        QStringList paths { QStringLiteral("a/b/c"), QStringLiteral("a/d"), QStringLiteral("e") };
+        for (int i = 0; i < 40; ++i)
+            paths << QStringLiteral("a/b/x%1").arg(i);
+        paths << QStringLiteral("e/f") << QStringLiteral("g/h/i");
+        PathTreeModel model(paths);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QStringList xs;
+        for (int i = 0; i < 40; ++i)
+            xs << QStringLiteral("x%1").arg(i);
+        QCOMPARE(dump(model), QStringLiteral("a(b(c %1) d) e(f) g(h(i))").arg(xs.join(QLatin1Char(' '))));
+        // Removing a row moves the rows below it up; the others keep their places.
+        const QPersistentModelIndex g = model.index(2, 0);
+        model.removeTop(1);
+        QCOMPARE(dump(model), QStringLiteral("a(b(c %1) d) g(h(i))").arg(xs.join(QLatin1Char(' '))));
+        QCOMPARE(g.row(), 1);
+        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("g"));
+        QCOMPARE(model.index(0, 0, model.index(0, 0, model.index(1, 0))).data().toString(), QStringLiteral("i"));
     }
 
     void legendDrivesFilters()

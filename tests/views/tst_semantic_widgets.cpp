@@ -10,6 +10,7 @@
 #include "algebra/semanticmodel.h"
 #include "algebra/semanticprofile.h"
 #include "datasource/model/trialbuilder.h"
+#include "tests/common/imagecheck.h"
 #include "tests/common/testutil.h"
 #include "views/charts/qcustomplotwrapper.h"
 #include "views/semantic/semanticcodeeditor.h"
@@ -32,6 +33,7 @@
 #include <map>
 
 using namespace parallax;
+using parallax::test::colourCount;
 using namespace parallax::semantic;
 
 namespace {
@@ -231,11 +233,7 @@ void checkRender(Widget& widget, const QString& name, const QSize& size, bool sc
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), size * image.devicePixelRatio());
     // Not a blank image: more than a handful of distinct colours.
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height() && colours.size() < 50; y += 7)
-        for (int x = 0; x < image.width(); x += 7)
-            colours.insert(image.pixel(x, y));
-    QVERIFY(colours.size() >= 10);
+    QVERIFY(colourCount(image, 7) >= 10);
     const QString shots = qEnvironmentVariable("PARALLAX_SEMANTIC_SCREENSHOTS");
     if (screenshot && !shots.isEmpty()) {
         QDir().mkpath(shots);

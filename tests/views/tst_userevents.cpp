@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/model/trialbuilder.h"
+#include "tests/common/imagecheck.h"
 #include "tests/common/testutil.h"
 #include "views/charts/chartstyle.h"
 #include "views/charts/qcustomplotwrapper.h"
@@ -140,16 +141,6 @@ std::shared_ptr<const Trial> generatedTrial(int threads)
         b.addAtomic(t, message, n, mean * 2, mean / 4, mean, n * mean * mean * 1.1);
     }
     return b.build();
-}
-
-/// Distinct colours in an image (a blank render has one or two).
-int colourCount(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return static_cast<int>(colours.size());
 }
 
 } // namespace

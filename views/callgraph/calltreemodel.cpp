@@ -17,46 +17,11 @@ namespace parallax {
 
 namespace {
 
-bool isMetricColumn(int column)
-{
-    switch (column) {
-    case CallTreeModel::Value:
-    case CallTreeModel::Exclusive:
-    case CallTreeModel::Inclusive:
-    case CallTreeModel::ExclusivePerCall:
-    case CallTreeModel::InclusivePerCall:
-        return true;
-    default:
-        return false;
-    }
-}
-
-ValueType valueTypeOf(int column)
-{
-    switch (column) {
-    case CallTreeModel::Inclusive:
-        return ValueType::Inclusive;
-    case CallTreeModel::ExclusivePercent:
-        return ValueType::ExclusivePercent;
-    case CallTreeModel::InclusivePercent:
-        return ValueType::InclusivePercent;
-    case CallTreeModel::Calls:
-        return ValueType::Calls;
-    case CallTreeModel::Subroutines:
-        return ValueType::Subroutines;
-    case CallTreeModel::ExclusivePerCall:
-        return ValueType::ExclusivePerCall;
-    case CallTreeModel::InclusivePerCall:
-        return ValueType::InclusivePerCall;
-    default:
-        return ValueType::Exclusive;
-    }
-}
+/// The value column of a model column (the value columns run Exclusive..InclusivePerCall).
+std::optional<ValueColumn> valueColumn(int column) { return valueColumnAt(column, CallTreeModel::Exclusive); }
 
 /// Blank cells sort after every number in descending order (the usual one).
 constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
-
-QString raw(double v) { return QString::number(v, 'g', 12); }
 
 std::size_t at(int i) { return static_cast<std::size_t>(i); }
 
@@ -218,25 +183,6 @@ void CallTreeModel::rebuild()
     }
 }
 
-void CallTreeModel::emitAllDataChanged()
-{
-    if (!m_roots.empty())
-        emitDataChangedBelow(QModelIndex());
-}
-
-void CallTreeModel::emitDataChangedBelow(const QModelIndex& parent)
-{
-    const int rows = rowCount(parent);
-    if (rows == 0)
-        return;
-    Q_EMIT dataChanged(index(0, 0, parent), index(rows - 1, ColumnCount - 1, parent));
-    for (int r = 0; r < rows; ++r) {
-        const QModelIndex child = index(r, 0, parent);
-        if (!m_children[at(nodeAt(child))].empty())
-            emitDataChangedBelow(child);
-    }
-}
-
 QModelIndex CallTreeModel::indexOfNode(int node) const
 {
     if (node < 0 || at(node) >= m_row.size() || m_row[at(node)] < 0)
@@ -296,7 +242,7 @@ std::optional<double> CallTreeModel::value(int node, int column) const
         return std::nullopt;
     if (column == Value)
         column = isExpanded(node) ? Exclusive : Inclusive;
-    const ValueType type = valueTypeOf(column);
+    const ValueType type = valueTypeOf(*valueColumn(column));
     if (!m_thread.isValid())
         return statisticValue(*m_trial, *m_stats, n.event, m_metric, type, m_statistic);
     const std::ptrdiff_t cell = m_cell[at(node)];
@@ -309,11 +255,6 @@ std::optional<double> CallTreeModel::value(int node, int column) const
     return cellValue(*m_trial, *m_stats, m_thread, i, m_metric, type);
 }
 
-QString CallTreeModel::formatMetric(double v) const
-{
-    return formatMetricValue(v, m_trial->metric(m_metric), m_timeUnit, m_locale);
-}
-
 QString CallTreeModel::display(int node, int column) const
 {
     if (column == Name)
@@ -321,23 +262,14 @@ QString CallTreeModel::display(int node, int column) const
     const std::optional<double> v = value(node, column);
     if (!v)
         return {};
-    if (column == ExclusivePercent || column == InclusivePercent)
-        return m_locale.toString(*v, 'f', 2);
-    if (isMetricColumn(column))
-        return formatMetric(*v);
-    return formatNumber(*v, m_locale);
+    // Value is exclusive or inclusive: in the metric's unit either way.
+    const ValueColumn shown = column == Value ? ValueColumn::Inclusive : *valueColumn(column);
+    return formatValue(shown, *v, m_trial->metric(m_metric), m_timeUnit, m_locale);
 }
 
 QString CallTreeModel::rawText(double v, bool metricValue) const
 {
-    if (!metricValue)
-        return raw(v);
-    const QString& unit = m_trial->metric(m_metric).unit;
-    if (isTime())
-        return raw(v) + QStringLiteral(" µs");
-    if (unit.isEmpty() || unit == QLatin1String("count"))
-        return raw(v);
-    return raw(v) + QLatin1Char(' ') + unit;
+    return rawValueText(v, m_trial->metric(m_metric), metricValue);
 }
 
 QString CallTreeModel::sourceDescription() const
@@ -418,9 +350,9 @@ QString CallTreeModel::toolTip(int node, int column) const
         if (m_thread.isValid())
             return tr("100 × %1 %2 / the thread's top inclusive %3 (%4) = %5 %")
                 .arg(what, metricName, metricName, rawText(m_stats->threadTopInclusive(m_thread, m_metric), true),
-                    raw(*v));
+                    rawNumber(*v));
         return tr("100 × total %1 %2 / D = %3 %\nD is the sum over all threads of each thread's top inclusive %4")
-            .arg(what, metricName, raw(*v), metricName);
+            .arg(what, metricName, rawNumber(*v), metricName);
     }
     case Calls:
         return tr("Calls of this call path %1: %2").arg(where, valueText(false));
@@ -504,8 +436,7 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
 }
 
 // The value columns run Exclusive..InclusivePerCall in ValueColumn's order.
-static_assert(
-    CallTreeModel::InclusivePerCall - CallTreeModel::Exclusive == static_cast<int>(ValueColumn::InclusivePerCall));
+static_assert(CallTreeModel::InclusivePerCall - CallTreeModel::Exclusive == ValueColumnCount - 1);
 
 QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
@@ -513,7 +444,7 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     QString unit;
     if (isTime())
-        unit = QStringLiteral(" (") + unitLabel(m_trial->metric(m_metric), m_timeUnit) + QLatin1Char(')');
+        unit = unitSuffix(unitLabel(m_trial->metric(m_metric), m_timeUnit));
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Name:
@@ -521,7 +452,7 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
         case Value:
             return QString(tr("Value") + unit);
         default:
-            return valueColumnHeader(static_cast<ValueColumn>(section - Exclusive), unit);
+            return valueColumnHeader(*valueColumn(section), unit);
         }
     }
     if (role == Qt::TextAlignmentRole)
@@ -542,23 +473,8 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
             return tr("%1 %2, as CUBE shows it: a collapsed row shows its inclusive value, an expanded row its "
                       "exclusive value (its children show the rest)")
                 .arg(metricName, where);
-        case Exclusive:
-            return tr("Exclusive %1 of the call path %2").arg(metricName, where);
-        case Inclusive:
-            return tr("Inclusive %1 of the call path %2").arg(metricName, where);
-        case ExclusivePercent:
-        case InclusivePercent:
-            return tr("Percent of the top inclusive %1 (per thread), or of the sum of the threads' top inclusive "
-                      "values on the total and mean; not shown for min, max and std. dev.")
-                .arg(metricName);
-        case Calls:
-            return tr("Number of calls of the call path %1").arg(where);
-        case Subroutines:
-            return tr("Number of calls made from the call path to other events %1").arg(where);
-        case ExclusivePerCall:
-            return tr("Exclusive %1 per call %2").arg(metricName, where);
-        case InclusivePerCall:
-            return tr("Inclusive %1 per call %2").arg(metricName, where);
+        default:
+            return valueColumnToolTip(*valueColumn(section), metricName, where);
         }
     }
     return {};

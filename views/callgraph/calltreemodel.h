@@ -113,14 +113,11 @@ protected:
 
 private:
     void rebuild();
-    void emitAllDataChanged();
-    void emitDataChangedBelow(const QModelIndex& parent);
     bool isTime() const;
     /// The raw value of a column for a node (Value resolves to exclusive or inclusive).
     std::optional<double> value(int node, int column) const;
     QString display(int node, int column) const;
     QString toolTip(int node, int column) const;
-    QString formatMetric(double v) const;
     QString rawText(double v, bool metricValue) const;
     QString sourceDescription() const;
     const IntervalEvent* eventOf(int node) const;

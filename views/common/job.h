@@ -4,11 +4,14 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QPromise>
+#include <QString>
 #include <QtConcurrent/QtConcurrentRun>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace parallax {
@@ -45,13 +48,26 @@ public:
     /// owner's thread unless superseded or cancelled first. Returns the run's generation.
     template <typename Work> std::uint64_t start(Work work, std::function<void(T)> done)
     {
-        cancel();
-        auto flag = std::make_shared<Cancel>(false);
-        m_cancel = flag;
-        m_done = std::move(done);
-        m_running = true;
-        // setFuture() forgets the previous future: its finished signal no longer arrives.
+        auto flag = begin(std::move(done));
         m_watcher->setFuture(QtConcurrent::run([work = std::move(work), flag] { return work(*flag); }));
+        return ++m_generation;
+    }
+
+    /// Reports a run's progress: a step in [0, maximum] and a text, which arrive on the GUI thread
+    /// (followProgress()).
+    using Progress = std::function<void(int step, const QString& text)>;
+
+    /// Like start(), for `work(const std::atomic_bool& cancel, const Progress& progress) -> T`
+    /// that reports its steps (a progress bar follows them through followProgress()).
+    template <typename Work> std::uint64_t startWithProgress(int maximum, Work work, std::function<void(T)> done)
+    {
+        auto flag = begin(std::move(done));
+        m_watcher->setFuture(QtConcurrent::run([work = std::move(work), flag, maximum](QPromise<T>& promise) {
+            promise.setProgressRange(0, maximum);
+            const Progress progress
+                = [&promise](int step, const QString& text) { promise.setProgressValueAndText(step, text); };
+            promise.addResult(work(*flag, progress));
+        }));
         return ++m_generation;
     }
 
@@ -63,6 +79,23 @@ public:
         m_cancel.reset();
         m_running = false;
         m_done = nullptr;
+    }
+
+    /// Asks the running computation to stop, drops its result and blocks until it has ended (an
+    /// owner's destructor: nothing runs on after it).
+    void cancelAndWait()
+    {
+        cancel();
+        m_watcher->waitForFinished();
+    }
+
+    /// Calls `value(int step)` and `text(const QString&)` on `context`'s thread as the runs started
+    /// with startWithProgress() report progress.
+    template <typename ValueSlot, typename TextSlot>
+    void followProgress(QObject* context, ValueSlot value, TextSlot text)
+    {
+        QObject::connect(m_watcher, &QFutureWatcherBase::progressValueChanged, context, std::move(value));
+        QObject::connect(m_watcher, &QFutureWatcherBase::progressTextChanged, context, std::move(text));
     }
 
     /// Whether a run's result is still to come.
@@ -82,6 +115,18 @@ public:
     QFutureWatcherBase* watcher() const { return m_watcher; }
 
 private:
+    /// Supersedes the running computation; returns the new run's cancel flag.
+    std::shared_ptr<Cancel> begin(std::function<void(T)> done)
+    {
+        cancel();
+        auto flag = std::make_shared<Cancel>(false);
+        m_cancel = flag;
+        m_done = std::move(done);
+        m_running = true;
+        // setFuture() then forgets the previous future: its finished signal no longer arrives.
+        return flag;
+    }
+
     void deliver()
     {
         if (!m_running)
@@ -100,5 +145,22 @@ private:
     std::uint64_t m_generation = 0;
     bool m_running = false;
 };
+
+/// A background computation whose every result counts (a database request, a file read): runs
+/// `work() -> T` on the global thread pool and calls `done(T)` on `context`'s thread when it ends,
+/// unless `context` is gone by then. Unlike Job<T>, runs started one after the other all deliver.
+/// Returns the run's future, for an owner that must wait for its runs before it goes.
+template <typename Work, typename Done> auto runInBackground(QObject* context, Work work, Done done)
+{
+    using T = std::invoke_result_t<Work>;
+    auto* watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done = std::move(done)]() mutable {
+        watcher->deleteLater();
+        done(watcher->result());
+    });
+    QFuture<T> future = QtConcurrent::run(std::move(work));
+    watcher->setFuture(future);
+    return future;
+}
 
 } // namespace parallax

@@ -42,6 +42,44 @@ protected:
     {
         return node < 0 ? QModelIndex() : createIndex(rowOfNode(node), column, static_cast<quintptr>(node));
     }
+    /// Emits dataChanged for every row range of every level, all columns (the values changed, the
+    /// rows did not: a tree view keeps its expanded rows, a sorting proxy re-sorts each level).
+    void emitAllDataChanged();
+};
+
+/// A TreeModel that keeps the shape of its tree itself: a subclass adds its nodes in row order
+/// (addNode) and keeps what each shows in a vector of its own, indexed by the node number.
+class NodeTreeModel : public TreeModel {
+public:
+    using TreeModel::TreeModel;
+
+protected:
+    /// Appends a node as the last row under `parent` (NoNode: a top-level row) and returns its
+    /// number: 0, 1, 2, ... in the order of the calls since clearNodes().
+    int addNode(int parent);
+    /// Takes a shown node out of its parent's rows (between beginRemoveRows and endRemoveRows); the
+    /// rows below it move up. Its number is not reused, so a stale index of it finds no row.
+    void removeNode(int node);
+    /// Forgets every node (between beginResetModel and endResetModel).
+    void clearNodes();
+    std::size_t nodeCount() const { return m_links.size(); }
+    /// The top-level nodes in row order.
+    const std::vector<int>& topNodes() const { return m_top; }
+
+    const std::vector<int>* childNodes(int node) const override;
+    int parentNode(int node) const override;
+    int rowOfNode(int node) const override;
+
+private:
+    struct Link {
+        int parent = NoNode;
+        int row = 0; ///< -1 once removed
+        std::vector<int> children;
+    };
+    std::vector<int>& siblings(int parent);
+
+    std::vector<int> m_top;
+    std::vector<Link> m_links;
 };
 
 } // namespace parallax

@@ -2,17 +2,26 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "algebra/units.h"
+#include "algebra/values.h"
+
 #include <QLocale>
 #include <QString>
+#include <optional>
 
 namespace parallax {
+
+// The one table of the value columns and the one number format of the views: the statistics
+// table, the call tree and the comparison tables take their headers, tooltips, value types and
+// number formatting from here (docs/SEMANTICS.md 2 defines the values).
 
 /// The locale every table, chart and summary prints numbers with: `locale` with digit grouping on
 /// (1,234,567), and English (United States) in place of the C locale, which prints 1234567
 /// without separators — nobody reads profiles that way.
 QLocale groupingLocale(QLocale locale = QLocale());
 
-/// The pprof value columns the statistics table and the call tree share, in their order.
+/// The pprof value columns the statistics table and the call tree share, in their order (that of
+/// ValueType, algebra/values.h).
 enum class ValueColumn {
     Exclusive,
     Inclusive,
@@ -23,8 +32,30 @@ enum class ValueColumn {
     ExclusivePerCall,
     InclusivePerCall,
 };
+inline constexpr int ValueColumnCount = 8;
+static_assert(ValueColumnCount == ValueTypeCount);
+
+/// The value a column shows.
+constexpr ValueType valueTypeOf(ValueColumn column) { return static_cast<ValueType>(column); }
+/// The value column of a model's column, for a model whose value columns run from `first` on in
+/// ValueColumn's order; nullopt for its other columns.
+std::optional<ValueColumn> valueColumnAt(int column, int first);
+
 /// A value column's header: its name followed by `unit` (" (ms)") for the columns in the
 /// metric's unit, "Excl %", "Calls" ... for the others.
 QString valueColumnHeader(ValueColumn column, const QString& unit);
+/// A unit as a header or title appends it: " (ms)"; empty for no unit.
+QString unitSuffix(const QString& unit);
+/// A value column's header tooltip: what the column is, of the metric named `metric`, with `where`
+/// saying which value over the threads it is ("Mean", "mean over all 8 threads", a thread).
+QString valueColumnToolTip(ValueColumn column, const QString& metric, const QString& where);
+
+/// A value as its column shows it: percentages with two decimals, the values in the metric's unit
+/// by formatMetricValue (time in `unit`), calls by formatNumber.
+QString formatValue(ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale);
+/// A number as a tooltip writes it exactly (12 significant digits), without grouping.
+QString rawNumber(double value);
+/// rawNumber() with the metric's own unit ("1234.5 µs" for time) when `metricValue`.
+QString rawValueText(double value, const Metric& metric, bool metricValue);
 
 } // namespace parallax

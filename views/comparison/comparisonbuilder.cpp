@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/comparison/comparisonbuilder.h"
 
+#include "views/comparison/comparisonformat.h"
+
 #include <QCoreApplication>
 #include <QLocale>
 #include <algorithm>
@@ -41,18 +43,7 @@ std::map<QString, QString> trialMetadata(const Trial& trial)
 
 } // namespace
 
-QString compareValueName(CompareValue value)
-{
-    switch (value) {
-    case CompareValue::Exclusive:
-        return tr("Exclusive");
-    case CompareValue::Inclusive:
-        return tr("Inclusive");
-    case CompareValue::Calls:
-        return tr("Calls");
-    }
-    return {};
-}
+QString compareValueName(CompareValue value) { return valueColumnHeader(valueColumnOf(value), QString()); }
 
 QString compareSourceName(CompareSource source)
 {

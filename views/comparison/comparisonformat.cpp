@@ -16,8 +16,6 @@ QString tr(const char* text) { return QCoreApplication::translate("Comparison", 
 
 } // namespace
 
-QLocale comparisonLocale() { return groupingLocale(); }
-
 QString compareUnit(const Metric& metric, CompareValue value, TimeUnit unit)
 {
     if (value == CompareValue::Calls)
@@ -30,8 +28,7 @@ QString compareUnit(const Metric& metric, CompareValue value, TimeUnit unit)
 QString compareNumber(
     double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale, bool sign)
 {
-    const QString text = valueType == CompareValue::Calls ? formatNumber(value, locale)
-                                                          : formatMetricValue(value, metric, unit, locale);
+    const QString text = formatValue(valueColumnOf(valueType), value, metric, unit, locale);
     return sign && value > 0 ? QString(QLatin1Char('+') + text) : text;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/units.h"
+#include "views/common/valueformatter.h"
 #include "views/comparison/comparisonbuilder.h"
 
 #include <QColor>
@@ -14,8 +15,20 @@ namespace parallax {
 // Formatting and colours shared by the comparison views, so that every tab writes a number, a sign
 // and a change the same way.
 
-/// The system locale with digit grouping (the C locale becomes US English), as in the tables.
-QLocale comparisonLocale();
+/// The value column (views/common/valueformatter.h) of a compared value: its value type,
+/// name and number format.
+constexpr ValueColumn valueColumnOf(CompareValue value)
+{
+    switch (value) {
+    case CompareValue::Exclusive:
+        return ValueColumn::Exclusive;
+    case CompareValue::Inclusive:
+        return ValueColumn::Inclusive;
+    case CompareValue::Calls:
+        return ValueColumn::Calls;
+    }
+    return ValueColumn::Exclusive;
+}
 
 /// The unit a value is shown in: "ms" for time metrics (by the time unit), the metric's unit for
 /// other metrics, "" for calls.

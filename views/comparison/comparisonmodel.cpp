@@ -28,7 +28,7 @@ bool isNumeric(int column) { return column != ComparisonModel::Name && column !=
 
 ComparisonModel::ComparisonModel(QObject* parent)
     : QAbstractTableModel(parent)
-    , m_locale(comparisonLocale())
+    , m_locale(groupingLocale())
 {
 }
 
@@ -96,8 +96,7 @@ void ComparisonModel::setTimeUnit(TimeUnit unit)
 
 void ComparisonModel::setLocale(const QLocale& locale)
 {
-    m_locale = locale;
-    m_locale.setNumberOptions(m_locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+    m_locale = groupingLocale(locale);
     if (!m_rows.empty())
         Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
@@ -165,7 +164,7 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     const Metric* m = metric();
     const QString unit = m ? compareUnit(*m, m_value, m_unit) : QString();
-    const QString suffix = unit.isEmpty() ? QString() : QStringLiteral(" (") + unit + QLatin1Char(')');
+    const QString suffix = unitSuffix(unit);
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Name:

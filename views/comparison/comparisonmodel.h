@@ -56,6 +56,7 @@ public:
     bool isPercentThreshold() const { return m_percent; }
     void setTimeUnit(TimeUnit unit);
     TimeUnit timeUnit() const { return m_unit; }
+    /// Locale for the formatted numbers (with digit grouping, groupingLocale()).
     void setLocale(const QLocale& locale);
 
     /// The comparison event of a row, and the row of an event (-1 when filtered out).

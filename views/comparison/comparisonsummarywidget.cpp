@@ -172,7 +172,7 @@ void ComparisonSummaryWidget::rebuild()
         fillMetadata();
         return;
     }
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     const TimeUnit unit = m_model->timeUnit();
     const Trial& a = *snapshot->a;
     const Trial& b = *snapshot->b;
@@ -301,13 +301,13 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
     const Metric* metric = m_model->metric();
     if (!metric)
         return;
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     const TimeUnit unit = m_model->timeUnit();
     const CompareValue value = m_model->value();
     const double maxDelta = m_model->maximumDelta();
     const double sign = improvementSign(metric->higherIsBetter);
     const QString unitText = compareUnit(*metric, value, unit);
-    const QString suffix = unitText.isEmpty() ? QString() : QStringLiteral(" (") + unitText + QLatin1Char(')');
+    const QString suffix = unitSuffix(unitText);
     tree->setHeaderLabels({ tr("Event"), tr("A") + suffix, tr("B") + suffix, tr("Δ = A − B") + suffix, tr("Δ %") });
     for (int c = 1; c < 5; ++c)
         tree->headerItem()->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);

@@ -32,7 +32,7 @@ int part(int column)
 
 ComparisonTreeModel::ComparisonTreeModel(QObject* parent)
     : TreeModel(parent)
-    , m_locale(comparisonLocale())
+    , m_locale(groupingLocale())
 {
 }
 
@@ -151,7 +151,7 @@ QVariant ComparisonTreeModel::headerData(int section, Qt::Orientation orientatio
         return {};
     const Metric* m = metric();
     const QString unit = m ? compareUnit(*m, CompareValue::Inclusive, m_unit) : QString();
-    const QString suffix = unit.isEmpty() ? QString() : QStringLiteral(" (") + unit + QLatin1Char(')');
+    const QString suffix = unitSuffix(unit);
     if (role == Qt::DisplayRole) {
         if (section == Name)
             return tr("Call path");

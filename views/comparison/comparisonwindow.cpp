@@ -4,6 +4,7 @@
 
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
+#include "views/common/toolwindow.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/comparison/comparisonmodel.h"
 #include "views/comparison/comparisonsummarywidget.h"
@@ -16,7 +17,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -26,10 +26,8 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
-#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace parallax {
 
@@ -39,19 +37,6 @@ const ThreadPolicy policies[] = { ThreadPolicy::Strict, ThreadPolicy::UnionByKey
     ThreadPolicy::CollapseAll, ThreadPolicy::MapByOrder };
 const EventMatchPolicy matchPolicies[]
     = { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine };
-
-ValueType graphValueType(CompareValue value)
-{
-    switch (value) {
-    case CompareValue::Exclusive:
-        return ValueType::Exclusive;
-    case CompareValue::Inclusive:
-        return ValueType::Inclusive;
-    case CompareValue::Calls:
-        return ValueType::Calls;
-    }
-    return ValueType::Exclusive;
-}
 
 /// The metric a comparison starts with: a time metric if there is one (TIME, then the first).
 int defaultMetric(const ComparisonSnapshot& snapshot)
@@ -86,48 +71,36 @@ ComparisonWindow::ComparisonWindow(
     , m_a(std::move(a))
     , m_b(std::move(b))
     , m_options(options)
-    , m_watcher(new QFutureWatcher<Result>(this))
-    , m_valuesWatcher(new QFutureWatcher<std::shared_ptr<const ComparisonValues>>(this))
-    , m_graphWatcher(new QFutureWatcher<bool>(this))
 {
     setWindowTitle(tr("Compare %1 (A) with %2 (B)").arg(m_a ? m_a->name() : QString(), m_b ? m_b->name() : QString()));
     buildControls();
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &ComparisonWindow::onFinished);
-    connect(m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
-    connect(m_watcher, &QFutureWatcherBase::progressTextChanged, m_stage, &QLabel::setText);
-    connect(m_valuesWatcher, &QFutureWatcherBase::finished, this, &ComparisonWindow::onValuesFinished);
-    connect(m_graphWatcher, &QFutureWatcherBase::finished, this, &ComparisonWindow::onGraphReady);
+    m_job.followProgress(
+        m_progress, [this](int step) { m_progress->setValue(step); },
+        [this](const QString& stage) { m_stage->setText(stage); });
     resize(1300, 850);
     start();
 }
 
 ComparisonWindow::~ComparisonWindow()
 {
-    if (m_cancel)
-        m_cancel->store(true);
     // Jobs read the trials through shared pointers they own; waiting keeps shutdown tidy.
-    m_watcher->waitForFinished();
-    m_valuesWatcher->waitForFinished();
-    m_graphWatcher->waitForFinished();
+    m_job.cancelAndWait();
+    m_valuesJob.cancelAndWait();
+    m_graphJob.cancelAndWait();
 }
 
 ComparisonWindow* ComparisonWindow::open(
     std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b, const AlgebraOptions& options, QWidget* parent)
 {
     auto* window = new ComparisonWindow(std::move(a), std::move(b), options, parent);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    if (parent)
-        window->setWindowFlag(Qt::Window);
-    window->show();
+    showToolWindow(window, parent);
     return window;
 }
 
 void ComparisonWindow::buildControls()
 {
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->setSpacing(4);
+    QVBoxLayout* layout = addCentralLayout(this);
+    QWidget* central = centralWidget();
 
     // Header: the two runs, and the algebra's options.
     m_header = new QLabel(central);
@@ -193,14 +166,7 @@ void ComparisonWindow::buildControls()
 
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
-    auto add = [&](const QString& label, QWidget* widget) {
-        if (!label.isEmpty()) {
-            auto* l = new QLabel(label, central);
-            l->setBuddy(widget);
-            controls->addWidget(l);
-        }
-        controls->addWidget(widget);
-    };
+    auto add = [controls](const QString& label, QWidget* widget) { addLabelled(controls, label, widget); };
     add(tr("&Metric:"), m_metricBox);
     add(tr("&Value:"), m_valueBox);
     add(tr("&Over threads:"), m_sourceBox);
@@ -292,7 +258,6 @@ void ComparisonWindow::buildControls()
     m_stack->addWidget(m_tabs);
     m_stack->addWidget(m_message);
     layout->addWidget(m_stack, 1);
-    setCentralWidget(central);
 
     // Behaviour.
     connect(m_matchBox, &QComboBox::activated, this, [this] {
@@ -358,11 +323,6 @@ void ComparisonWindow::start()
         m_matchBox->setCurrentIndex(m_matchBox->findData(static_cast<int>(m_options.match.policy)));
         m_policyBox->setCurrentIndex(m_policyBox->findData(static_cast<int>(m_options.threads)));
     }
-    if (m_cancel)
-        m_cancel->store(true);
-    auto cancel = std::make_shared<std::atomic_bool>(false);
-    m_cancel = cancel;
-    m_computing = true;
     m_progress->setValue(0);
     m_progress->show();
     m_stage->setText(tr("Comparing…"));
@@ -373,37 +333,29 @@ void ComparisonWindow::start()
     const QString metric = m_metricName;
     const CompareSource source = m_source;
     const int thread = m_thread;
-    m_watcher->setFuture(QtConcurrent::run([a = m_a, b = m_b, options = m_options, metric, source, thread, cancel](
-                                               QPromise<Result>& promise) {
-        promise.setProgressRange(0, ComparisonBuilder::stepCount());
-        Result result;
-        result.snapshot = ComparisonBuilder::build(
-            a, b, options, [&promise](int step, const QString& stage) { promise.setProgressValueAndText(step, stage); },
-            cancel.get());
-        if (result.snapshot->ok() && !cancel->load()) {
-            ComparisonQuery query;
-            const int m = result.snapshot->findMetric(metric);
-            query.metric = m >= 0 ? m : defaultMetric(*result.snapshot);
-            query.source = source;
-            query.thread = std::clamp(thread, 0, std::max(0, static_cast<int>(result.snapshot->threads.size()) - 1));
-            result.values = ComparisonBuilder::values(*result.snapshot, query);
-        }
-        promise.setProgressValueAndText(ComparisonBuilder::stepCount(), tr("Done"));
-        promise.addResult(result);
-    }));
-}
-
-void ComparisonWindow::onFinished()
-{
-    if (!m_computing)
-        return;
-    m_computing = false;
-    m_cancel.reset();
-    m_progress->hide();
-    m_stage->hide();
-    if (m_watcher->future().resultCount() == 0)
-        return;
-    applySnapshot(m_watcher->result());
+    m_job.startWithProgress(
+        ComparisonBuilder::stepCount(),
+        [a = m_a, b = m_b, options = m_options, metric, source, thread](
+            const std::atomic_bool& cancel, const Job<Result>::Progress& progress) {
+            Result result;
+            result.snapshot = ComparisonBuilder::build(a, b, options, progress, &cancel);
+            if (result.snapshot->ok() && !cancel.load()) {
+                ComparisonQuery query;
+                const int m = result.snapshot->findMetric(metric);
+                query.metric = m >= 0 ? m : defaultMetric(*result.snapshot);
+                query.source = source;
+                query.thread
+                    = std::clamp(thread, 0, std::max(0, static_cast<int>(result.snapshot->threads.size()) - 1));
+                result.values = ComparisonBuilder::values(*result.snapshot, query);
+            }
+            progress(ComparisonBuilder::stepCount(), tr("Done"));
+            return result;
+        },
+        [this](const Result& result) {
+            m_progress->hide();
+            m_stage->hide();
+            applySnapshot(result);
+        });
 }
 
 void ComparisonWindow::applySnapshot(const Result& result)
@@ -477,37 +429,27 @@ ComparisonQuery ComparisonWindow::query() const
 
 void ComparisonWindow::requestValues()
 {
-    if (!m_snapshot || !m_snapshot->ok() || m_computing)
+    if (!m_snapshot || !m_snapshot->ok() || m_job.isRunning())
         return;
     const ComparisonQuery q = query();
-    if (m_values && m_values->query == q && !m_computingValues)
+    if (m_values && m_values->query == q && !m_valuesJob.isRunning())
         return;
     if (q.source != CompareSource::Thread) {
         // Mean and total read the cached statistics: a few hundred additions.
-        m_computingValues = false;
-        m_valuesWatcher->setFuture(QFuture<std::shared_ptr<const ComparisonValues>>());
+        m_valuesJob.cancel();
         applyValues(ComparisonBuilder::values(*m_snapshot, q));
         return;
     }
     // One thread of the comparison may stand for many run threads (collapse policies): off the GUI thread.
-    m_computingValues = true;
     m_stage->setText(tr("Reading thread %1…").arg(m_snapshot->threads[static_cast<std::size_t>(q.thread)].toString()));
     m_stage->show();
-    m_valuesWatcher->setFuture(
-        QtConcurrent::run([snapshot = m_snapshot, q] { return ComparisonBuilder::values(*snapshot, q); }));
-}
-
-void ComparisonWindow::onValuesFinished()
-{
-    if (!m_computingValues)
-        return;
-    m_computingValues = false;
-    m_stage->hide();
-    if (m_valuesWatcher->future().resultCount() == 0)
-        return;
-    auto values = m_valuesWatcher->result();
-    if (values && m_snapshot && values->entries.size() == m_snapshot->events.size() && values->query == query())
-        applyValues(std::move(values));
+    m_valuesJob.start(
+        [snapshot = m_snapshot, q](const std::atomic_bool&) { return ComparisonBuilder::values(*snapshot, q); },
+        [this](std::shared_ptr<const ComparisonValues> values) {
+            m_stage->hide();
+            if (values && m_snapshot && values->entries.size() == m_snapshot->events.size() && values->query == query())
+                applyValues(std::move(values));
+        });
 }
 
 void ComparisonWindow::applyValues(std::shared_ptr<const ComparisonValues> values)
@@ -651,26 +593,23 @@ void ComparisonWindow::updateHeader()
 
 void ComparisonWindow::prepareCallGraph()
 {
-    if (!m_snapshot || !m_snapshot->ok() || m_graphPrepared || m_graphPreparing)
+    if (!m_snapshot || !m_snapshot->ok() || m_graphPrepared || m_graphJob.isRunning())
         return;
     // The call graph reads the difference's statistics; they are computed here, off the GUI thread.
-    m_graphPreparing = true;
-    m_graphDiff = m_snapshot->diff;
-    m_graphWatcher->setFuture(QtConcurrent::run([diff = m_snapshot->diff] {
-        TrialStatistics::of(*diff);
-        CallTree::of(*diff);
-        return true;
-    }));
+    m_graphJob.start(
+        [diff = m_snapshot->diff](const std::atomic_bool&) {
+            TrialStatistics::of(*diff);
+            CallTree::of(*diff);
+            return diff;
+        },
+        [this](const std::shared_ptr<const Trial>& diff) { onGraphReady(diff); });
 }
 
-void ComparisonWindow::onGraphReady()
+void ComparisonWindow::onGraphReady(const std::shared_ptr<const Trial>& diff)
 {
-    if (!m_graphPreparing)
-        return;
-    m_graphPreparing = false;
     if (!m_snapshot || !m_snapshot->ok())
         return;
-    if (m_graphDiff != m_snapshot->diff) {
+    if (diff != m_snapshot->diff) {
         // Prepared for a superseded comparison: prepare the current one.
         if (currentTab() == Tab::CallGraph)
             prepareCallGraph();
@@ -688,7 +627,7 @@ void ComparisonWindow::syncCallGraph()
     const ComparisonQuery q = m_values->query;
     const ComparisonMetric& metric = m_snapshot->metrics[static_cast<std::size_t>(q.metric)];
     m_graphState->setMetric(metric.inDiff);
-    m_callGraph->setColorValue(graphValueType(m_model->value()));
+    m_callGraph->setColorValue(valueTypeOf(valueColumnOf(m_model->value())));
     switch (q.source) {
     case CompareSource::Mean:
         m_callGraph->setStatistic(Statistic::MeanAll);
@@ -718,23 +657,17 @@ std::optional<ComparisonWindow::Tab> ComparisonWindow::tabFromName(const QString
     return std::nullopt;
 }
 
-bool ComparisonWindow::isComputing() const { return m_computing || m_computingValues || m_graphPreparing; }
+bool ComparisonWindow::isComputing() const
+{
+    return m_job.isRunning() || m_valuesJob.isRunning() || m_graphJob.isRunning();
+}
 
 void ComparisonWindow::waitForResult()
 {
-    if (m_computing) {
-        m_watcher->waitForFinished();
-        onFinished();
-    }
-    if (m_computingValues) {
-        m_valuesWatcher->waitForFinished();
-        onValuesFinished();
-    }
-    if (m_graphPreparing) {
-        // The finished signal arrives through the event loop; do its work now.
-        m_graphWatcher->waitForFinished();
-        onGraphReady();
-    }
+    // The finished signals arrive through the event loop; deliver the results now.
+    m_job.waitAndDeliver();
+    m_valuesJob.waitAndDeliver();
+    m_graphJob.waitAndDeliver();
 }
 
 QString ComparisonWindow::errorMessage() const
@@ -750,14 +683,8 @@ void ComparisonWindow::renderTab(
     if (size.isValid())
         resize(size);
     auto finish = [this, fileName, size, done] {
-        QTimer::singleShot(100, this, [this, fileName, size, done] {
-            if (size.isValid()) {
-                resize(size);
-                if (layout())
-                    layout()->activate();
-            }
-            done(exportWidget(this, fileName));
-        });
+        renderWhenSettled(
+            this, size, 100, [this, fileName] { return exportWidget(this, fileName); }, done);
     };
     if (tab != Tab::CallGraph || !m_snapshot || !m_snapshot->ok()) {
         finish();

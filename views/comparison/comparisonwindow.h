@@ -4,10 +4,10 @@
 
 #include "algebra/operations.h"
 #include "algebra/units.h"
+#include "views/common/job.h"
 #include "views/comparison/comparisonbuilder.h"
 
 #include <QMainWindow>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -21,7 +21,6 @@ class QSpinBox;
 class QStackedWidget;
 class QTabWidget;
 class QTreeView;
-template <typename T> class QFutureWatcher;
 
 namespace parallax {
 
@@ -119,15 +118,13 @@ private:
     };
     void buildControls();
     void start();
-    void onFinished();
     void applySnapshot(const Result& result);
     void requestValues();
-    void onValuesFinished();
     void applyValues(std::shared_ptr<const ComparisonValues> values);
     ComparisonQuery query() const;
     void syncCallGraph();
     void prepareCallGraph();
-    void onGraphReady();
+    void onGraphReady(const std::shared_ptr<const Trial>& diff);
     void updateHeader();
     void updateThreadLabel();
     void updateThresholdUnit();
@@ -142,16 +139,13 @@ private:
     CompareSource m_source = CompareSource::Mean;
     int m_thread = 0;
 
-    QFutureWatcher<Result>* m_watcher;
-    QFutureWatcher<std::shared_ptr<const ComparisonValues>>* m_valuesWatcher;
-    QFutureWatcher<bool>* m_graphWatcher;
-    /// The difference whose statistics the graph job prepares.
-    std::shared_ptr<const Trial> m_graphDiff;
-    std::shared_ptr<std::atomic_bool> m_cancel;
-    bool m_computing = false;
-    bool m_computingValues = false;
+    /// The difference and the first numbers (with progress).
+    Job<Result> m_job { this };
+    /// One thread's numbers.
+    Job<std::shared_ptr<const ComparisonValues>> m_valuesJob { this };
+    /// The statistics the call graph reads; the result is the difference they belong to.
+    Job<std::shared_ptr<const Trial>> m_graphJob { this };
     bool m_graphPrepared = false;
-    bool m_graphPreparing = false;
 
     QLabel* m_header = nullptr;
     QComboBox* m_metricBox = nullptr;

@@ -241,7 +241,7 @@ void ScalingView::onFinished(std::shared_ptr<const ScalingSnapshot> snapshot)
 
 void ScalingView::fillLists()
 {
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     QStringList runs;
     for (const auto& trial : m_snapshot->trials)
         runs.append(
@@ -332,8 +332,8 @@ QString ScalingView::formatTime(double value) const
     const Trial* trial = m_snapshot && !m_snapshot->trials.empty() ? m_snapshot->trials.front().get() : nullptr;
     const MetricId m = trial ? trial->findMetric(metric()) : MetricId();
     if (!m.isValid())
-        return comparisonLocale().toString(value);
-    return compareText(value, trial->metric(m), CompareValue::Inclusive, m_unit, comparisonLocale());
+        return groupingLocale().toString(value);
+    return compareText(value, trial->metric(m), CompareValue::Inclusive, m_unit, groupingLocale());
 }
 
 void ScalingView::replot()
@@ -343,7 +343,7 @@ void ScalingView::replot()
     m_graphEvents.clear();
     if (!m_snapshot || m_snapshot->trials.empty())
         return;
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     const Trial& smallest = *m_snapshot->trials.front();
     const MetricId m = smallest.findMetric(metric());
     QCPAxis* timeX = m_timeRect->axis(QCPAxis::atBottom);
@@ -466,7 +466,7 @@ void ScalingView::showToolTip(QMouseEvent* event)
                               .arg(points.front().threads)
                               .arg(formatTime(points[r].time))
                               .arg(points[r].threads)
-                              .arg(comparisonLocale().toString(points[r].efficiency, 'f', 3));
+                              .arg(groupingLocale().toString(points[r].efficiency, 'f', 3));
                 break;
             }
         }

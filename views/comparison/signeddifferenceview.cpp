@@ -99,7 +99,7 @@ void SignedDifferenceView::rebuild()
     const auto& snapshot = m_model->snapshot();
     const CompareValue value = m_model->value();
     const TimeUnit unit = m_model->timeUnit();
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     if (!metric || !snapshot) {
         m_bars->setData(nullptr);
         m_bars->setTitle({});
@@ -183,8 +183,7 @@ void SignedDifferenceView::rebuild()
     QString what = compareValueName(value);
     if (value != CompareValue::Calls)
         what += QLatin1Char(' ') + metric->name;
-    if (!unitText.isEmpty())
-        what += QStringLiteral(" (") + unitText + QLatin1Char(')');
+    what += unitSuffix(unitText);
     QString source;
     if (const auto& values = m_model->values()) {
         source = compareSourceName(values->query.source).toLower();

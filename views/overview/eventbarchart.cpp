@@ -3,7 +3,6 @@
 #include "views/overview/eventbarchart.h"
 
 #include "algebra/statistics.h"
-#include "views/charts/chartexport.h"
 #include "views/charts/colors.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/selectorbar.h"
@@ -11,50 +10,24 @@
 #include "views/selectionstate.h"
 
 #include <QComboBox>
-#include <QToolButton>
-#include <QVBoxLayout>
 #include <algorithm>
-#include <numeric>
 
 namespace parallax {
 
 EventBarChart::EventBarChart(SelectionState* state, QWidget* parent)
-    : QWidget(parent)
-    , SelectionView(this, state,
-          SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
-              | SelectionChange::Event)
-    , m_state(state)
+    : BarChartView(state,
+        SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
+            | SelectionChange::Event,
+        QStringLiteral("event.png"), parent)
 {
-    m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
     m_sortBox = new QComboBox(this);
     m_sortBox->addItem(tr("Thread"), static_cast<int>(Sort::ThreadId));
     m_sortBox->addItem(tr("Smallest first"), static_cast<int>(Sort::ValueAscending));
     m_sortBox->addItem(tr("Largest first"), static_cast<int>(Sort::ValueDescending));
     m_selectors->addWidget(m_sortBox, tr("S&ort:"));
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
-    m_selectors->addWidget(exportButton);
-
-    m_bars = new BarListWidget(this);
-    m_bars->setExportName(QStringLiteral("event.png"));
-    m_bars->setToolTipProvider([this](int row, int segment) { return toolTip(row, segment); });
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(m_selectors);
-    layout->addWidget(m_bars, 1);
-
+    addExportButton();
     connect(m_sortBox, &QComboBox::activated, this,
         [this](int index) { setSort(static_cast<Sort>(m_sortBox->itemData(index).toInt())); });
-    connect(exportButton, &QToolButton::clicked, this,
-        [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("event.png")); });
-    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] { updateNow(); });
-    connect(m_bars, &BarListWidget::labelClicked, this, &EventBarChart::activate);
-    connect(m_bars, &BarListWidget::segmentClicked, this, [this](int row, int) { activate(row); });
-    connect(m_bars, &BarListWidget::rowActivated, this, &EventBarChart::activate);
-
     scheduleUpdate();
 }
 
@@ -66,7 +39,7 @@ void EventBarChart::selectionChanged(SelectionChanges changes)
         applySelection(true);
     if (m_pinned.isValid())
         changes &= ~SelectionChanges(SelectionChange::Event);
-    SelectionView::selectionChanged(changes);
+    BarChartView::selectionChanged(changes);
 }
 
 EventBarChart::~EventBarChart() = default;
@@ -92,7 +65,6 @@ void EventBarChart::doUpdate(SelectionChanges)
 {
     m_rows.clear();
     m_rowOfThread.clear();
-    auto data = std::make_shared<BarListData>();
     const auto& trial = m_state->trial();
     const MetricId m = m_state->metric();
     EventId e = event();
@@ -100,10 +72,8 @@ void EventBarChart::doUpdate(SelectionChanges)
         e = EventId();
     m_shown = e;
     if (!trial || !e.isValid() || !m.isValid()) {
-        m_bars->setTitle({});
-        m_bars->setPlaceholderText(
+        showPlaceholder(
             trial ? tr("Select an event: click a bar segment in the overview or a row of a table") : tr("No trial"));
-        m_bars->setData(data);
         return;
     }
     const auto stats = TrialStatistics::of(*trial);
@@ -140,9 +110,9 @@ void EventBarChart::doUpdate(SelectionChanges)
             lo = std::min(lo, *row.value);
             hi = std::max(hi, *row.value);
         }
-    const double span = hi - lo > 0 ? hi - lo : 1.0;
-    const auto origin = static_cast<float>(-lo / span);
-    data->origin = origin;
+    const BarScale scale(lo, hi);
+    auto data = std::make_shared<BarListData>();
+    data->origin = scale.origin();
     data->colors = { eventColor(trial->event(e).name).rgb() };
     data->pinnedRows = pinned;
     data->rows.reserve(m_rows.size());
@@ -152,38 +122,23 @@ void EventBarChart::doUpdate(SelectionChanges)
         bar.kind = row.statistic ? BarRowKind::Summary : BarRowKind::Item;
         bar.label = row.statistic ? statisticName(*row.statistic) : trial->threadKey(row.thread).toString();
         bar.id = row.statistic ? static_cast<std::uint32_t>(*row.statistic) : row.thread.index();
-        bar.firstSegment = static_cast<std::uint32_t>(data->segments.size());
-        bar.end = origin;
         if (row.value) {
-            const auto x = static_cast<float>((*row.value - lo) / span);
-            data->segments.push_back({ std::min(origin, x), std::max(origin, x), 0 });
-            bar.segmentCount = 1;
-            bar.end = std::max(origin, x);
+            scale.addSegment(*data, bar, *row.value, 0);
             bar.text = valueText(*row.value, metric, type, unit, loc);
         } else {
+            bar.firstSegment = static_cast<std::uint32_t>(data->segments.size());
+            bar.end = scale.origin();
             bar.text = absentText();
         }
         data->rows.push_back(std::move(bar));
     }
 
-    QString value = valueTypeName(type);
-    const QString unitText = valueUnit(metric, type, unit);
-    if (!unitText.isEmpty() && unitText != QLatin1String("%"))
-        value += QStringLiteral(" (") + unitText + QLatin1Char(')');
-    m_bars->setTitle(tr("%1 — %2, %3").arg(trial->event(e).name, metric.name, value));
+    m_bars->setTitle(tr("%1 — %2, %3").arg(trial->event(e).name, metric.name, valueTitle(metric, type, unit)));
     m_bars->setData(std::move(data));
     applySelection(false);
 }
 
-void EventBarChart::applySelection(bool scroll)
-{
-    const int row = rowOfThread(m_state->thread());
-    m_bars->setSelectedRow(row);
-    if (scroll && row >= 0) {
-        m_bars->setCurrentRow(row);
-        m_bars->scrollToRow(row);
-    }
-}
+void EventBarChart::applySelection(bool scroll) { selectRow(rowOfThread(m_state->thread()), scroll); }
 
 ThreadIndex EventBarChart::threadAt(int row) const
 {
@@ -198,14 +153,6 @@ std::optional<Statistic> EventBarChart::statisticAt(int row) const
 std::optional<double> EventBarChart::valueAt(int row) const
 {
     return row >= 0 && row < rowCount() ? m_rows[static_cast<std::size_t>(row)].value : std::nullopt;
-}
-
-QString EventBarChart::textAt(int row) const
-{
-    const auto& data = m_bars->data();
-    if (!data || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
-        return {};
-    return data->rows[static_cast<std::size_t>(row)].text;
 }
 
 int EventBarChart::rowOfThread(ThreadIndex thread) const
@@ -249,12 +196,6 @@ void EventBarChart::activate(int row)
         return;
     m_state->selectThread(thread);
     Q_EMIT threadActivated(thread);
-}
-
-QString EventBarChart::exportImage(const QString& fileName)
-{
-    updateNow();
-    return m_bars->exportImage(fileName);
 }
 
 } // namespace parallax

@@ -2,12 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include "algebra/values.h"
-#include "views/common/selectionview.h"
-#include "views/overview/barlistdata.h"
+#include "views/overview/barchartview.h"
 
-#include <QWidget>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -15,15 +11,12 @@ class QComboBox;
 
 namespace parallax {
 
-class BarListWidget;
-class SelectorBar;
-
 /// ParaProf's function bar chart (the Event window): one event across all threads, one bar per
 /// thread under pinned Mean, Max, Min and Std. Dev. rows, in the event's colour, with the value
 /// printed at the bar's end ("—" where the event did not run: absent is not 0). Metric, value type
 /// and time unit come from the SelectionState (a small selector bar changes them); threads sort by
 /// id or by value. Clicking a thread selects it (threadActivated).
-class EventBarChart : public QWidget, public SelectionView {
+class EventBarChart : public BarChartView {
     Q_OBJECT
 public:
     enum class Sort { ThreadId, ValueAscending, ValueDescending };
@@ -46,16 +39,10 @@ public:
     std::optional<Statistic> statisticAt(int row) const;
     /// The raw value of a row (µs for time), nullopt where absent or undefined.
     std::optional<double> valueAt(int row) const;
-    /// The text printed at the end of a row's bar.
-    QString textAt(int row) const;
     /// The value of a thread, nullopt where the event did not run.
     std::optional<double> threadValue(ThreadIndex thread) const;
     std::optional<double> statisticValue(Statistic statistic) const;
     int rowOfThread(ThreadIndex thread) const;
-
-    BarListWidget* barList() const { return m_bars; }
-    SelectorBar* selectorBar() const { return m_selectors; }
-    QString exportImage(const QString& fileName);
 
 Q_SIGNALS:
     /// A thread's label or bar was clicked (or Enter pressed on it); it is now selected.
@@ -70,13 +57,10 @@ private:
     void selectionChanged(SelectionChanges changes) override;
     void doUpdate(SelectionChanges changes) override;
     void applySelection(bool scroll);
-    QString toolTip(int row, int segment) const;
-    void activate(int row);
+    QString toolTip(int row, int segment) const override;
+    void activate(int row) override;
 
-    SelectionState* m_state;
-    SelectorBar* m_selectors = nullptr;
     QComboBox* m_sortBox = nullptr;
-    BarListWidget* m_bars = nullptr;
     EventId m_pinned;
     EventId m_shown;
     Sort m_sort = Sort::ThreadId;

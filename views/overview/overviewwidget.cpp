@@ -3,7 +3,6 @@
 #include "views/overview/overviewwidget.h"
 
 #include "algebra/statistics.h"
-#include "views/charts/chartexport.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/selectorbar.h"
 #include "views/overview/valuetext.h"
@@ -12,19 +11,15 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QToolButton>
-#include <QVBoxLayout>
 
 namespace parallax {
 
 OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
-    : QWidget(parent)
-    , SelectionView(this, state,
-          SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
-              | SelectionChange::Filters | SelectionChange::Event)
-    , m_state(state)
+    : BarChartView(state,
+        SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
+            | SelectionChange::Filters | SelectionChange::Event,
+        QStringLiteral("overview.png"), parent)
 {
-    m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
     m_modeBox = new QComboBox(this);
     m_modeBox->addItem(tr("Stacked"), static_cast<int>(OverviewMode::Stacked));
     m_modeBox->addItem(tr("Unstacked"), static_cast<int>(OverviewMode::Unstacked));
@@ -39,21 +34,8 @@ OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
     m_selectors->addWidget(m_sortBox, tr("S&ort:"));
     m_descendingBox = new QCheckBox(tr("&Descending"), this);
     m_selectors->addWidget(m_descendingBox);
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
-    m_selectors->addWidget(exportButton);
-
-    m_bars = new BarListWidget(this);
+    addExportButton();
     m_bars->setPlaceholderText(tr("No trial"));
-    m_bars->setExportName(QStringLiteral("overview.png"));
-    m_bars->setToolTipProvider([this](int row, int segment) { return toolTip(row, segment); });
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(m_selectors);
-    layout->addWidget(m_bars, 1);
 
     connect(m_modeBox, &QComboBox::activated, this,
         [this](int index) { setMode(static_cast<OverviewMode>(m_modeBox->itemData(index).toInt())); });
@@ -63,13 +45,6 @@ OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
         setSort(sort, sort != OverviewSort::ThreadId);
     });
     connect(m_descendingBox, &QCheckBox::toggled, this, [this](bool on) { setSort(m_sort, on); });
-    connect(exportButton, &QToolButton::clicked, this,
-        [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("overview.png")); });
-
-    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] { updatePending(); });
-    connect(m_bars, &BarListWidget::segmentClicked, this, &OverviewWidget::onSegmentClicked);
-    connect(m_bars, &BarListWidget::labelClicked, this, &OverviewWidget::onLabelClicked);
-    connect(m_bars, &BarListWidget::rowActivated, this, &OverviewWidget::onLabelClicked);
 
     if (m_state->trial())
         scheduleUpdate();
@@ -87,7 +62,7 @@ void OverviewWidget::selectionChanged(SelectionChanges changes)
     }
     if ((changes & SelectionChange::Thread) && !(changes & SelectionChange::Trial))
         applySelection(true);
-    SelectionView::selectionChanged(changes);
+    BarChartView::selectionChanged(changes);
 }
 
 void OverviewWidget::setMode(OverviewMode mode)
@@ -210,10 +185,7 @@ void OverviewWidget::updateTitle()
         return;
     }
     const Metric& metric = trial->metric(m_layout->metric);
-    QString value = valueTypeName(m_layout->valueType);
-    const QString unit = valueUnit(metric, m_layout->valueType, m_state->timeUnit());
-    if (!unit.isEmpty() && unit != QLatin1String("%"))
-        value += QStringLiteral(" (") + unit + QLatin1Char(')');
+    QString value = valueTitle(metric, m_layout->valueType, m_state->timeUnit());
     if (m_layout->valueType != m_state->valueType())
         value += tr(", stacked instead of %1").arg(valueTypeName(m_state->valueType()).toLower());
     const QString mode = m_layout->mode == OverviewMode::Stacked ? tr("stacked")
@@ -225,15 +197,7 @@ void OverviewWidget::updateTitle()
     m_bars->setTitle(tr("%1 — %2 — %3 bars — %4 (n,c,t)").arg(metric.name, value, mode, threads));
 }
 
-void OverviewWidget::applySelection(bool scroll)
-{
-    const int row = rowOfThread(m_state->thread());
-    m_bars->setSelectedRow(row);
-    if (scroll && row >= 0) {
-        m_bars->setCurrentRow(row);
-        m_bars->scrollToRow(row);
-    }
-}
+void OverviewWidget::applySelection(bool scroll) { selectRow(rowOfThread(m_state->thread()), scroll); }
 
 bool OverviewWidget::isCurrent() const
 {
@@ -312,9 +276,8 @@ QString OverviewWidget::toolTip(int row, int segment) const
     return text;
 }
 
-void OverviewWidget::onSegmentClicked(int row, int segment)
+void OverviewWidget::activateSegment(int, int segment)
 {
-    Q_UNUSED(row);
     const EventId event = eventOfSegment(segment);
     if (!event.isValid())
         return;
@@ -322,7 +285,7 @@ void OverviewWidget::onSegmentClicked(int row, int segment)
     Q_EMIT eventActivated(event);
 }
 
-void OverviewWidget::onLabelClicked(int row)
+void OverviewWidget::activate(int row)
 {
     const ThreadIndex thread = threadAtRow(row);
     if (thread.isValid()) {
@@ -332,12 +295,6 @@ void OverviewWidget::onLabelClicked(int row)
     }
     if (const auto statistic = statisticAtRow(row))
         Q_EMIT statisticActivated(*statistic);
-}
-
-QString OverviewWidget::exportImage(const QString& fileName)
-{
-    updateNow();
-    return m_bars->exportImage(fileName);
 }
 
 } // namespace parallax

@@ -3,10 +3,9 @@
 #pragma once
 
 #include "views/common/job.h"
-#include "views/common/selectionview.h"
+#include "views/overview/barchartview.h"
 #include "views/overview/overviewbuilder.h"
 
-#include <QWidget>
 #include <memory>
 #include <optional>
 
@@ -14,9 +13,6 @@ class QCheckBox;
 class QComboBox;
 
 namespace parallax {
-
-class BarListWidget;
-class SelectorBar;
 
 /// ParaProf's main data window: one horizontal bar per thread (labelled n,c,t) under pinned rows
 /// for the mean, std. dev., min, max and total, for the SelectionState's metric and value type.
@@ -26,7 +22,7 @@ class SelectorBar;
 /// the thread (threadActivated); the selected event is outlined in every bar. Follows the
 /// SelectionState's filters. The layout is computed off the paint path, in a background job for big
 /// trials, and only the visible rows are painted, so 16,384 threads stay smooth.
-class OverviewWidget : public QWidget, public SelectionView {
+class OverviewWidget : public BarChartView {
     Q_OBJECT
 public:
     explicit OverviewWidget(SelectionState* state, QWidget* parent = nullptr);
@@ -52,8 +48,6 @@ public:
 
     /// The layout shown (nullptr before the first one).
     const std::shared_ptr<const OverviewLayout>& overviewLayout() const { return m_layout; }
-    BarListWidget* barList() const { return m_bars; }
-    SelectorBar* selectorBar() const { return m_selectors; }
     /// Row of a thread in the bar list, -1 when unknown.
     int rowOfThread(ThreadIndex thread) const;
     /// The thread of a row (invalid for statistic rows).
@@ -62,9 +56,6 @@ public:
     std::optional<Statistic> statisticAtRow(int row) const;
     /// The event of a segment (index into barList()->data()->segments).
     EventId eventOfSegment(int segment) const;
-
-    /// Writes the chart as PNG, SVG or PDF (by suffix); empty string or the error.
-    QString exportImage(const QString& fileName);
 
 Q_SIGNALS:
     /// A segment was clicked: its event is now selected (open its Event window).
@@ -86,16 +77,16 @@ private:
     void applySelection(bool scroll);
     void updateTitle();
     OverviewRequest makeRequest() const;
-    QString toolTip(int row, int segment) const;
-    void onSegmentClicked(int row, int segment);
-    void onLabelClicked(int row);
+    QString toolTip(int row, int segment) const override;
+    /// A segment: selects its event; a label: selects its thread (or opens a statistic row).
+    void activateSegment(int row, int segment) override;
+    void activate(int row) override;
+    /// Painting does not wait for a background layout.
+    void beforePaint() override { updatePending(); }
 
-    SelectionState* m_state;
-    SelectorBar* m_selectors = nullptr;
     QComboBox* m_modeBox = nullptr;
     QComboBox* m_sortBox = nullptr;
     QCheckBox* m_descendingBox = nullptr;
-    BarListWidget* m_bars = nullptr;
     Job<std::shared_ptr<const OverviewLayout>> m_job { this };
     std::shared_ptr<const OverviewLayout> m_layout;
     OverviewMode m_mode = OverviewMode::Stacked;

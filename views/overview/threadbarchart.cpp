@@ -3,7 +3,6 @@
 #include "views/overview/threadbarchart.h"
 
 #include "algebra/statistics.h"
-#include "views/charts/chartexport.h"
 #include "views/charts/colors.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/overviewbuilder.h"
@@ -13,8 +12,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QToolButton>
-#include <QVBoxLayout>
 #include <algorithm>
 
 namespace parallax {
@@ -26,13 +23,11 @@ constexpr int ThreadSource = -1;
 } // namespace
 
 ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
-    : QWidget(parent)
-    , SelectionView(this, state,
-          SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
-              | SelectionChange::Filters | SelectionChange::Thread)
-    , m_state(state)
+    : BarChartView(state,
+        SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
+            | SelectionChange::Filters | SelectionChange::Thread,
+        QStringLiteral("thread.png"), parent)
 {
-    m_selectors = new SelectorBar(state, SelectorBar::AllSelectors, this);
     m_sourceBox = new QComboBox(this);
     m_sourceBox->addItem(tr("Selected thread"), ThreadSource);
     const Statistic statistics[] = { Statistic::MeanAll, Statistic::MeanPresent, Statistic::StdDevAll, Statistic::Min,
@@ -48,21 +43,8 @@ ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
     m_callPathBox = new QCheckBox(tr("&Call paths"), this);
     m_callPathBox->setToolTip(tr("Also show call-path events (a => b); their time is already in their flat events"));
     m_selectors->addWidget(m_callPathBox);
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
-    m_selectors->addWidget(exportButton);
-
-    m_bars = new BarListWidget(this);
-    m_bars->setExportName(QStringLiteral("thread.png"));
+    addExportButton();
     m_bars->setMaxLabelFraction(0.45);
-    m_bars->setToolTipProvider([this](int row, int segment) { return toolTip(row, segment); });
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addWidget(m_selectors);
-    layout->addWidget(m_bars, 1);
 
     connect(m_sourceBox, &QComboBox::activated, this, [this](int index) {
         const int data = m_sourceBox->itemData(index).toInt();
@@ -71,12 +53,6 @@ ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
     connect(m_sortBox, &QComboBox::activated, this,
         [this](int index) { setSort(static_cast<Sort>(m_sortBox->itemData(index).toInt())); });
     connect(m_callPathBox, &QCheckBox::toggled, this, &ThreadBarChart::setShowCallPaths);
-    connect(exportButton, &QToolButton::clicked, this,
-        [this] { exportWidgetInteractively(m_bars->viewport(), this, QStringLiteral("thread.png")); });
-    connect(m_bars, &BarListWidget::aboutToPaint, this, [this] { updateNow(); });
-    connect(m_bars, &BarListWidget::labelClicked, this, &ThreadBarChart::activate);
-    connect(m_bars, &BarListWidget::segmentClicked, this, [this](int row, int) { activate(row); });
-    connect(m_bars, &BarListWidget::rowActivated, this, &ThreadBarChart::activate);
 
     syncSourceBox();
     scheduleUpdate();
@@ -92,7 +68,7 @@ void ThreadBarChart::selectionChanged(SelectionChanges changes)
         syncSourceBox();
     if (m_pinned.isValid() || m_statistic)
         changes &= ~SelectionChanges(SelectionChange::Thread);
-    SelectionView::selectionChanged(changes);
+    BarChartView::selectionChanged(changes);
 }
 
 ThreadBarChart::~ThreadBarChart() = default;
@@ -155,18 +131,14 @@ void ThreadBarChart::doUpdate(SelectionChanges)
 {
     m_rows.clear();
     m_where.clear();
-    auto data = std::make_shared<BarListData>();
-    data->labelAlignment = Qt::AlignLeft;
     const auto& trial = m_state->trial();
     const MetricId m = m_state->metric();
     const ThreadIndex t = thread();
     const bool threadOk = trial && t.isValid() && t.index() < trial->threadCount();
     if (!trial || !m.isValid() || (!m_statistic && !threadOk)) {
-        m_bars->setTitle({});
-        m_bars->setPlaceholderText(trial ? tr("Select a thread: click a thread's label in the overview, or choose a "
-                                              "statistic under Show")
-                                         : tr("No trial"));
-        m_bars->setData(data);
+        showPlaceholder(trial ? tr("Select a thread: click a thread's label in the overview, or choose a "
+                                   "statistic under Show")
+                              : tr("No trial"));
         return;
     }
     const auto stats = TrialStatistics::of(*trial);
@@ -218,9 +190,10 @@ void ThreadBarChart::doUpdate(SelectionChanges)
         lo = std::min(lo, row.value);
         hi = std::max(hi, row.value);
     }
-    const double span = hi - lo > 0 ? hi - lo : 1.0;
-    const auto origin = static_cast<float>(-lo / span);
-    data->origin = origin;
+    const BarScale scale(lo, hi);
+    auto data = std::make_shared<BarListData>();
+    data->labelAlignment = Qt::AlignLeft;
+    data->origin = scale.origin();
     data->colors.assign(trial->eventCount(), 0xff808080u);
     data->rows.reserve(m_rows.size());
     data->segments.reserve(m_rows.size());
@@ -230,20 +203,12 @@ void ThreadBarChart::doUpdate(SelectionChanges)
         BarRow bar;
         bar.label = name;
         bar.id = row.event.index();
-        bar.firstSegment = static_cast<std::uint32_t>(data->segments.size());
-        bar.segmentCount = 1;
-        const auto x = static_cast<float>((row.value - lo) / span);
-        data->segments.push_back({ std::min(origin, x), std::max(origin, x), row.event.index() });
-        bar.end = std::max(origin, x);
+        scale.addSegment(*data, bar, row.value, row.event.index());
         bar.text = valueText(row.value, metric, type, unit, loc);
         data->rows.push_back(std::move(bar));
     }
 
-    QString value = valueTypeName(type);
-    const QString unitText = valueUnit(metric, type, unit);
-    if (!unitText.isEmpty() && unitText != QLatin1String("%"))
-        value += QStringLiteral(" (") + unitText + QLatin1Char(')');
-    m_bars->setTitle(tr("%1 — %2, %3").arg(m_where, metric.name, value));
+    m_bars->setTitle(tr("%1 — %2, %3").arg(m_where, metric.name, valueTitle(metric, type, unit)));
     m_bars->setPlaceholderText(tr("No events to show (check the filters)"));
     m_bars->setData(std::move(data));
     applySelection(false);
@@ -253,12 +218,7 @@ void ThreadBarChart::applySelection(bool scroll)
 {
     const EventId event = m_state->event();
     m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
-    const int row = rowOfEvent(event);
-    m_bars->setSelectedRow(row);
-    if (scroll && row >= 0) {
-        m_bars->setCurrentRow(row);
-        m_bars->scrollToRow(row);
-    }
+    selectRow(rowOfEvent(event), scroll);
 }
 
 EventId ThreadBarChart::eventAt(int row) const
@@ -271,14 +231,6 @@ std::optional<double> ThreadBarChart::valueAt(int row) const
     if (row < 0 || row >= rowCount())
         return std::nullopt;
     return m_rows[static_cast<std::size_t>(row)].value;
-}
-
-QString ThreadBarChart::textAt(int row) const
-{
-    const auto& data = m_bars->data();
-    if (!data || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
-        return {};
-    return data->rows[static_cast<std::size_t>(row)].text;
 }
 
 int ThreadBarChart::rowOfEvent(EventId event) const
@@ -310,12 +262,6 @@ void ThreadBarChart::activate(int row)
         return;
     m_state->selectEvent(event);
     Q_EMIT eventActivated(event);
-}
-
-QString ThreadBarChart::exportImage(const QString& fileName)
-{
-    updateNow();
-    return m_bars->exportImage(fileName);
 }
 
 } // namespace parallax

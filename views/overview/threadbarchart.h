@@ -2,11 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include "algebra/values.h"
-#include "views/common/selectionview.h"
-#include "views/overview/barlistdata.h"
+#include "views/overview/barchartview.h"
 
-#include <QWidget>
 #include <optional>
 #include <vector>
 
@@ -15,14 +12,11 @@ class QComboBox;
 
 namespace parallax {
 
-class BarListWidget;
-class SelectorBar;
-
 /// ParaProf's thread bar chart (the Thread window): every visible event of one thread, or of a
 /// statistic pseudo-thread (mean, std. dev., min, max, total), sorted by the SelectionState's value
 /// type (largest first by default), one bar per event in its colour with the value at the bar's
 /// end. Clicking an event selects it (eventActivated); the selected event is outlined.
-class ThreadBarChart : public QWidget, public SelectionView {
+class ThreadBarChart : public BarChartView {
     Q_OBJECT
 public:
     enum class Sort { ValueDescending, ValueAscending, Name };
@@ -50,12 +44,7 @@ public:
     EventId eventAt(int row) const;
     /// The raw value of a row (µs for time).
     std::optional<double> valueAt(int row) const;
-    QString textAt(int row) const;
     int rowOfEvent(EventId event) const;
-
-    BarListWidget* barList() const { return m_bars; }
-    SelectorBar* selectorBar() const { return m_selectors; }
-    QString exportImage(const QString& fileName);
 
 Q_SIGNALS:
     /// An event's bar or name was clicked (or Enter pressed on it); it is now selected.
@@ -70,15 +59,12 @@ private:
     void doUpdate(SelectionChanges changes) override;
     void applySelection(bool scroll);
     void syncSourceBox();
-    QString toolTip(int row, int segment) const;
-    void activate(int row);
+    QString toolTip(int row, int segment) const override;
+    void activate(int row) override;
 
-    SelectionState* m_state;
-    SelectorBar* m_selectors = nullptr;
     QComboBox* m_sourceBox = nullptr;
     QComboBox* m_sortBox = nullptr;
     QCheckBox* m_callPathBox = nullptr;
-    BarListWidget* m_bars = nullptr;
     std::optional<Statistic> m_statistic;
     ThreadIndex m_pinned;
     Sort m_sort = Sort::ValueDescending;

@@ -6,6 +6,7 @@
 #include "views/charts/qcustomplotwrapper.h"
 #include "views/charts/valueaxisticker.h"
 #include "views/semantic/semanticformat.h"
+#include "views/semantic/semanticlevelbox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -46,7 +47,7 @@ SemanticBarChart::SemanticBarChart(QWidget* parent)
     layout->setSpacing(2);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 0, 4, 0);
-    m_levelBox = new QComboBox(this);
+    m_levelBox = new SemanticLevelBox(SemanticLevelBox::LeavesAt::First, this);
     m_levelBox->setToolTip(tr("Which entities are bars: a level of the entity tree (entities above it show their own "
                               "value as \"(self)\"), or the leaves"));
     m_mappingBox = new QCheckBox(tr("With mapping"), this);
@@ -82,7 +83,7 @@ SemanticBarChart::SemanticBarChart(QWidget* parent)
     layout->addWidget(m_plot, 1);
     ChartStyle::apply(m_plot);
 
-    connect(m_levelBox, &QComboBox::activated, this, [this] { setLevel(m_levelBox->currentData().toInt()); });
+    connect(m_levelBox, &SemanticLevelBox::levelChosen, this, &SemanticBarChart::setLevel);
     connect(m_mappingBox, &QCheckBox::toggled, this, &SemanticBarChart::setWithMapping);
     connect(exportButton, &QToolButton::clicked, this,
         [this] { ChartStyle::exportPlotInteractively(m_plot, this, QStringLiteral("semantic-bars.png")); });
@@ -120,18 +121,7 @@ void SemanticBarChart::setProfile(ProfilePtr profile)
     rebuild();
 }
 
-void SemanticBarChart::fillLevels()
-{
-    const QSignalBlocker block(m_levelBox);
-    m_levelBox->clear();
-    const int depth = m_profile ? semanticview::maxDepth(*m_profile) : 0;
-    m_levelBox->addItem(tr("Leaves"), -1);
-    for (int d = 0; d <= depth; ++d)
-        m_levelBox->addItem(d == 0 ? tr("Top level") : tr("Level %1").arg(d + 1), d);
-    if (m_level > depth)
-        m_level = -1;
-    m_levelBox->setCurrentIndex(std::max(0, m_levelBox->findData(m_level)));
-}
+void SemanticBarChart::fillLevels() { m_level = m_levelBox->fill(m_profile.get(), m_level); }
 
 void SemanticBarChart::setMetric(MetricId metric)
 {
@@ -154,12 +144,7 @@ void SemanticBarChart::setTimeUnit(TimeUnit unit)
 void SemanticBarChart::setLevel(int depth)
 {
     m_level = depth < 0 ? -1 : depth;
-    {
-        const QSignalBlocker block(m_levelBox);
-        const int i = m_levelBox->findData(m_level);
-        if (i >= 0)
-            m_levelBox->setCurrentIndex(i);
-    }
+    m_levelBox->select(m_level);
     rebuild();
 }
 
@@ -190,9 +175,7 @@ void SemanticBarChart::highlightEntity(int entity)
 
 QString SemanticBarChart::format(double value) const
 {
-    if (!m_profile || m_metric.index() >= m_profile->trial().metricCount())
-        return formatNumber(value, ChartStyle::locale());
-    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, ChartStyle::locale());
+    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 QString SemanticBarChart::title() const

@@ -16,6 +16,8 @@ class QMouseEvent;
 
 namespace parallax {
 
+class SemanticLevelBox;
+
 /// The semantic bar chart (issue 5): one horizontal bar per entity at a chosen level of the entity
 /// tree (or the leaves), sorted by value, each labelled with its value, % of total, % of parent and
 /// the badge of the policy that produced it. "Without mapping" shows the same trial as its raw
@@ -102,7 +104,7 @@ private:
     double m_low = 0;
     double m_high = 1;
 
-    QComboBox* m_levelBox = nullptr;
+    SemanticLevelBox* m_levelBox = nullptr;
     QCheckBox* m_mappingBox = nullptr;
     QCustomPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;

@@ -464,7 +464,7 @@ void SemanticComparison::apply(const Result& result)
     rebuildChart();
 
     // Totals: Σ over the roots = Σ own over all entities, (unmapped) included.
-    const QLocale locale = comparisonLocale();
+    const QLocale locale = groupingLocale();
     const double delta = m_totalA - m_totalB;
     int onlyA = 0, onlyB = 0, changed = 0;
     for (const SemanticComparisonRow& row : m_table->rows()) {

@@ -16,7 +16,7 @@ using namespace parallax::semantic;
 
 SemanticComparisonModel::SemanticComparisonModel(QObject* parent)
     : QAbstractTableModel(parent)
-    , m_locale(comparisonLocale())
+    , m_locale(groupingLocale())
 {
 }
 
@@ -82,7 +82,7 @@ QVariant SemanticComparisonModel::headerData(int section, Qt::Orientation orient
     if (orientation != Qt::Horizontal)
         return {};
     const QString u = unit();
-    const QString suffix = u.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(u);
+    const QString suffix = unitSuffix(u);
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Entity:

@@ -4,6 +4,7 @@
 
 #include "algebra/statistics.h"
 #include "views/charts/colors.h"
+#include "views/common/valueformatter.h"
 
 #include <QCoreApplication>
 #include <QStringList>
@@ -77,6 +78,13 @@ std::vector<int> entityDepths(const SemanticProfile& profile)
         depth[static_cast<std::size_t>(*it)] = parent >= 0 ? depth[static_cast<std::size_t>(parent)] + 1 : 0;
     }
     return depth;
+}
+
+QString formatValue(const SemanticProfile* profile, MetricId m, TimeUnit unit, double value)
+{
+    if (!profile || m.index() >= profile->trial().metricCount())
+        return formatNumber(value, groupingLocale());
+    return formatMetricValue(value, profile->trial().metric(m), unit, groupingLocale());
 }
 
 int maxDepth(const SemanticProfile& profile)

@@ -31,6 +31,9 @@ QColor entityColor(const semantic::ResolvedEntity& entity);
 std::vector<int> entityDepths(const semantic::SemanticProfile& profile);
 /// The deepest level of the entity tree.
 int maxDepth(const semantic::SemanticProfile& profile);
+/// A value of metric `m` of the profile's trial, in `unit` for time (groupingLocale()); a plain
+/// number when there is no profile or it lacks the metric.
+QString formatValue(const semantic::SemanticProfile* profile, MetricId m, TimeUnit unit, double value);
 
 /// One part of a cut: an entity's roll-up, or (self) its own value when its children are shown
 /// as separate parts.

@@ -53,7 +53,7 @@ std::shared_ptr<const InspectorSnapshot> InspectorSnapshot::make(ProfilePtr prof
 }
 
 SemanticInspectorModel::SemanticInspectorModel(QObject* parent)
-    : TreeModel(parent)
+    : NodeTreeModel(parent)
     , m_locale(groupingLocale())
 {
 }
@@ -104,38 +104,21 @@ void SemanticInspectorModel::setTimeUnit(TimeUnit unit)
 void SemanticInspectorModel::valuesChanged()
 {
     // Every row of every level: the tree keeps its expanded rows (no reset).
-    if (!m_top.empty())
-        Q_EMIT dataChanged(index(0, 0), index(static_cast<int>(m_top.size()) - 1, ColumnCount - 1));
-    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
-        const Node& n = m_nodes[i];
-        if (n.children.empty())
-            continue;
-        const QModelIndex parent = createIndex(n.row, 0, static_cast<quintptr>(i));
-        Q_EMIT dataChanged(
-            index(0, 0, parent), index(static_cast<int>(n.children.size()) - 1, ColumnCount - 1, parent));
-    }
+    emitAllDataChanged();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
-int SemanticInspectorModel::addNode(Node node)
+int SemanticInspectorModel::addRow(Node node, int parent)
 {
+    const int id = addNode(parent);
     m_nodes.push_back(std::move(node));
-    const int id = static_cast<int>(m_nodes.size()) - 1;
-    const int parent = m_nodes.back().parent;
-    if (parent >= 0) {
-        m_nodes.back().row = static_cast<int>(m_nodes[static_cast<std::size_t>(parent)].children.size());
-        m_nodes[static_cast<std::size_t>(parent)].children.push_back(id);
-    } else {
-        m_nodes.back().row = static_cast<int>(m_top.size());
-        m_top.push_back(id);
-    }
     return id;
 }
 
 void SemanticInspectorModel::rebuild()
 {
     m_nodes.clear();
-    m_top.clear();
+    clearNodes();
     m_associationWarnings.clear();
     m_modelWarnings.clear();
     m_unmappedEvents.clear();
@@ -161,20 +144,18 @@ void SemanticInspectorModel::rebuild()
     auto addEvent = [&](int parent, int association, EventId e) {
         Node n;
         n.kind = RowKind::Event;
-        n.parent = parent;
         n.association = association;
         n.event = e;
-        const int id = addNode(n);
+        const int id = addRow(n, parent);
         const std::vector<int> edges = p->edgesOf(e);
         if (edges.size() > 1) {
             for (int edge : edges) {
                 Node c;
                 c.kind = RowKind::Edge;
-                c.parent = id;
                 c.association = association;
                 c.event = e;
                 c.edge = edge;
-                addNode(c);
+                addRow(c, id);
             }
         }
     };
@@ -183,14 +164,13 @@ void SemanticInspectorModel::rebuild()
         Node n;
         n.kind = RowKind::Association;
         n.association = static_cast<int>(a);
-        const int id = addNode(n);
+        const int id = addRow(n, NoNode);
         for (int w : m_associationWarnings[a]) {
             Node c;
             c.kind = RowKind::Warning;
-            c.parent = id;
             c.association = static_cast<int>(a);
             c.warning = w;
-            addNode(c);
+            addRow(c, id);
         }
         if (a < reports.size()) {
             for (EventId e : reports[a].events)
@@ -198,10 +178,9 @@ void SemanticInspectorModel::rebuild()
             for (EventId e : reports[a].shadowed) {
                 Node c;
                 c.kind = RowKind::Shadowed;
-                c.parent = id;
                 c.association = static_cast<int>(a);
                 c.event = e;
-                addNode(c);
+                addRow(c, id);
             }
         }
     }
@@ -212,20 +191,19 @@ void SemanticInspectorModel::rebuild()
             m_unmappedEvents.push_back(edge.event);
     Node u;
     u.kind = RowKind::Unmapped;
-    const int unmapped = addNode(u);
+    const int unmapped = addRow(u, NoNode);
     for (EventId e : m_unmappedEvents)
         addEvent(unmapped, -1, e);
 
     if (!m_modelWarnings.empty()) {
         Node mw;
         mw.kind = RowKind::ModelWarnings;
-        const int id = addNode(mw);
+        const int id = addRow(mw, NoNode);
         for (int w : m_modelWarnings) {
             Node c;
             c.kind = RowKind::Warning;
-            c.parent = id;
             c.warning = w;
-            addNode(c);
+            addRow(c, id);
         }
     }
 }
@@ -237,18 +215,6 @@ const SemanticInspectorModel::Node* SemanticInspectorModel::nodeOf(const QModelI
     const auto id = static_cast<std::size_t>(index.internalId());
     return id < m_nodes.size() ? &m_nodes[id] : nullptr;
 }
-
-const std::vector<int>* SemanticInspectorModel::childNodes(int node) const
-{
-    if (node == NoNode)
-        return &m_top;
-    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children
-                                                           : nullptr;
-}
-
-int SemanticInspectorModel::parentNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].parent; }
-
-int SemanticInspectorModel::rowOfNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].row; }
 
 int SemanticInspectorModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
@@ -800,8 +766,8 @@ QModelIndex SemanticInspectorModel::associationIndex(const QString& id) const
     const ProfilePtr p = profile();
     if (!p)
         return {};
-    for (std::size_t i = 0; i < m_top.size(); ++i) {
-        const Node& n = m_nodes[static_cast<std::size_t>(m_top[i])];
+    for (std::size_t i = 0; i < topNodes().size(); ++i) {
+        const Node& n = m_nodes[static_cast<std::size_t>(topNodes()[i])];
         if (n.kind == RowKind::Association && p->model().associations[static_cast<std::size_t>(n.association)].id == id)
             return index(static_cast<int>(i), 0);
     }
@@ -810,16 +776,16 @@ QModelIndex SemanticInspectorModel::associationIndex(const QString& id) const
 
 QModelIndex SemanticInspectorModel::unmappedIndex() const
 {
-    for (std::size_t i = 0; i < m_top.size(); ++i)
-        if (m_nodes[static_cast<std::size_t>(m_top[i])].kind == RowKind::Unmapped)
+    for (std::size_t i = 0; i < topNodes().size(); ++i)
+        if (m_nodes[static_cast<std::size_t>(topNodes()[i])].kind == RowKind::Unmapped)
             return index(static_cast<int>(i), 0);
     return {};
 }
 
 QModelIndex SemanticInspectorModel::modelWarningsIndex() const
 {
-    for (std::size_t i = 0; i < m_top.size(); ++i)
-        if (m_nodes[static_cast<std::size_t>(m_top[i])].kind == RowKind::ModelWarnings)
+    for (std::size_t i = 0; i < topNodes().size(); ++i)
+        if (m_nodes[static_cast<std::size_t>(topNodes()[i])].kind == RowKind::ModelWarnings)
             return index(static_cast<int>(i), 0);
     return {};
 }

@@ -38,7 +38,7 @@ struct InspectorSnapshot {
 /// messages in the Warnings column and under WarningRole.
 ///
 /// DisplayRole is text, SortRole the raw number, ToolTipRole explains the row.
-class SemanticInspectorModel : public TreeModel {
+class SemanticInspectorModel : public NodeTreeModel {
     Q_OBJECT
 public:
     enum Column {
@@ -100,17 +100,10 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-protected:
-    const std::vector<int>* childNodes(int node) const override;
-    int parentNode(int node) const override;
-    int rowOfNode(int node) const override;
-
 private:
+    /// What a row (a tree node) shows.
     struct Node {
         RowKind kind = RowKind::Association;
-        int parent = -1;
-        int row = 0;
-        std::vector<int> children;
         int association = -1;
         EventId event;
         int edge = -1;
@@ -118,7 +111,7 @@ private:
     };
     void rebuild();
     void valuesChanged();
-    int addNode(Node node);
+    int addRow(Node node, int parent);
     const Node* nodeOf(const QModelIndex& index) const;
     QVariant display(const Node& node, int column) const;
     QVariant sortValue(const Node& node, int column) const;
@@ -136,8 +129,7 @@ private:
     int eventCount(const Node& node) const;
 
     std::shared_ptr<const InspectorSnapshot> m_snapshot;
-    std::vector<Node> m_nodes;
-    std::vector<int> m_top;
+    std::vector<Node> m_nodes; ///< by tree node
     /// Per association: the indices of its warnings in the profile.
     std::vector<std::vector<int>> m_associationWarnings;
     std::vector<int> m_modelWarnings;

@@ -4,6 +4,8 @@
 
 #include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
+#include "views/semantic/semanticformat.h"
+#include "views/semantic/semanticlevelbox.h"
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
@@ -340,7 +342,7 @@ SemanticMatrixView::SemanticMatrixView(QWidget* parent)
     layout->setSpacing(2);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 0, 4, 0);
-    m_levelBox = new QComboBox(this);
+    m_levelBox = new SemanticLevelBox(SemanticLevelBox::LeavesAt::Last, this);
     m_levelBox->setToolTip(tr("Which entities colour the bars: a level of the entity tree, or the leaves"));
     m_widthBox = new QComboBox(this);
     m_widthBox->addItem(tr("Fit all threads"), 0);
@@ -385,7 +387,7 @@ SemanticMatrixView::SemanticMatrixView(QWidget* parent)
     m_canvas = new SemanticMatrixCanvas(this);
     layout->addWidget(m_canvas, 1);
 
-    connect(m_levelBox, &QComboBox::activated, this, [this] { setLevel(m_levelBox->currentData().toInt()); });
+    connect(m_levelBox, &SemanticLevelBox::levelChosen, this, &SemanticMatrixView::setLevel);
     connect(m_widthBox, &QComboBox::activated, this, [this] { setBarWidth(m_widthBox->currentData().toInt()); });
     connect(m_normalizedBox, &QCheckBox::toggled, this, &SemanticMatrixView::setNormalized);
     connect(exportButton, &QToolButton::clicked, this,
@@ -408,18 +410,7 @@ void SemanticMatrixView::setProfile(ProfilePtr profile)
     rebuild();
 }
 
-void SemanticMatrixView::fillLevels()
-{
-    const QSignalBlocker block(m_levelBox);
-    m_levelBox->clear();
-    const int depth = m_profile ? semanticview::maxDepth(*m_profile) : 0;
-    for (int d = 0; d <= depth; ++d)
-        m_levelBox->addItem(d == 0 ? tr("Top level") : tr("Level %1").arg(d + 1), d);
-    m_levelBox->addItem(tr("Leaves"), -1);
-    if (m_level > depth)
-        m_level = -1;
-    m_levelBox->setCurrentIndex(std::max(0, m_levelBox->findData(m_level)));
-}
+void SemanticMatrixView::fillLevels() { m_level = m_levelBox->fill(m_profile.get(), m_level); }
 
 void SemanticMatrixView::setMetric(MetricId metric)
 {
@@ -436,10 +427,7 @@ void SemanticMatrixView::setTimeUnit(TimeUnit unit)
 void SemanticMatrixView::setLevel(int depth)
 {
     m_level = depth < 0 ? -1 : depth;
-    const QSignalBlocker block(m_levelBox);
-    const int i = m_levelBox->findData(m_level);
-    if (i >= 0)
-        m_levelBox->setCurrentIndex(i);
+    m_levelBox->select(m_level);
     rebuild();
 }
 
@@ -469,9 +457,7 @@ void SemanticMatrixView::highlightThread(ThreadIndex thread)
 
 QString SemanticMatrixView::format(double value) const
 {
-    if (!m_profile || m_metric.index() >= m_profile->trial().metricCount())
-        return formatNumber(value, ChartStyle::locale());
-    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, ChartStyle::locale());
+    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 void SemanticMatrixView::rebuild()

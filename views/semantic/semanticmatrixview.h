@@ -15,6 +15,8 @@ class QLabel;
 
 namespace parallax {
 
+class SemanticLevelBox;
+
 class SemanticMatrixCanvas;
 
 /// The entity × thread matrix (issue 5): one stacked bar per thread, coloured by entity (a cut of
@@ -79,7 +81,7 @@ private:
     std::vector<double> m_threadTotals;
     std::size_t m_threads = 0;
 
-    QComboBox* m_levelBox = nullptr;
+    SemanticLevelBox* m_levelBox = nullptr;
     QComboBox* m_widthBox = nullptr;
     QCheckBox* m_normalizedBox = nullptr;
     QLabel* m_title = nullptr;

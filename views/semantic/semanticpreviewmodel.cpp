@@ -218,7 +218,7 @@ QVariant SemanticPreviewModel::headerData(int section, Qt::Orientation orientati
     QString unit;
     if (m_data && m_metric < static_cast<int>(m_data->metrics.size()))
         unit = unitLabel(m_data->metrics[static_cast<std::size_t>(m_metric)], m_unit);
-    const QString suffix = unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit);
+    const QString suffix = unitSuffix(unit);
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Entity:

@@ -32,7 +32,7 @@ const QString notAggregated = QStringLiteral("n/a (aggregated)");
 } // namespace
 
 SemanticProfileModel::SemanticProfileModel(QObject* parent)
-    : TreeModel(parent)
+    : NodeTreeModel(parent)
 {
 }
 
@@ -99,11 +99,9 @@ QStringList SemanticProfileModel::attributeKeys() const
     return list;
 }
 
-int SemanticProfileModel::addNode(Node node, std::vector<int>& siblings)
+int SemanticProfileModel::addRow(Node node, int parent)
 {
-    const int id = static_cast<int>(m_nodes.size());
-    node.row = static_cast<int>(siblings.size());
-    siblings.push_back(id);
+    const int id = addNode(parent);
     m_nodes.push_back(std::move(node));
     return id;
 }
@@ -112,16 +110,12 @@ void SemanticProfileModel::rebuild()
 {
     beginResetModel();
     m_nodes.clear();
-    m_top.clear();
+    clearNodes();
     m_groups.clear();
     m_entityNode.clear();
     if (m_profile) {
         const SemanticProfile& p = *m_profile;
         m_entityNode.assign(p.entities().size(), -1);
-        // A node's children vector may reallocate m_nodes: always index, never hold references.
-        auto childrenOf = [this](int node) -> std::vector<int>& {
-            return node < 0 ? m_top : m_nodes[static_cast<std::size_t>(node)].children;
-        };
         if (m_groupKey.isEmpty()) {
             // Does an entity with children hold own values anywhere (any thread, any metric)?
             auto hasOwn = [&p](int r) {
@@ -141,21 +135,15 @@ void SemanticProfileModel::rebuild()
                 Node node;
                 node.kind = RowKind::Entity;
                 node.entity = r;
-                node.parent = parentNode;
                 node.aggregated = p.entity(r).aggregatedMember;
-                std::vector<int> siblings = childrenOf(parentNode);
-                const int id = addNode(std::move(node), siblings);
-                childrenOf(parentNode) = std::move(siblings);
+                const int id = addRow(std::move(node), parentNode);
                 m_entityNode[static_cast<std::size_t>(r)] = id;
                 const ResolvedEntity& e = p.entity(r);
                 if (!e.children.empty() && hasOwn(r)) {
                     Node self;
                     self.kind = RowKind::Self;
                     self.entity = r;
-                    self.parent = id;
-                    std::vector<int> kids = childrenOf(id);
-                    addNode(std::move(self), kids);
-                    childrenOf(id) = std::move(kids);
+                    addRow(std::move(self), id);
                 }
                 for (auto c = e.children.rbegin(); c != e.children.rend(); ++c)
                     stack.push_back({ *c, id });
@@ -166,16 +154,13 @@ void SemanticProfileModel::rebuild()
                 Node group;
                 group.kind = RowKind::Group;
                 group.group = static_cast<int>(g);
-                const int gid = addNode(std::move(group), m_top);
+                const int gid = addRow(std::move(group), NoNode);
                 for (int r : m_groups[g].entities) {
                     Node member;
                     member.kind = RowKind::GroupMember;
                     member.entity = r;
-                    member.parent = gid;
                     member.aggregated = p.entity(r).aggregatedMember;
-                    std::vector<int> kids = m_nodes[static_cast<std::size_t>(gid)].children;
-                    const int id = addNode(std::move(member), kids);
-                    m_nodes[static_cast<std::size_t>(gid)].children = std::move(kids);
+                    const int id = addRow(std::move(member), gid);
                     m_entityNode[static_cast<std::size_t>(r)] = id;
                 }
             }
@@ -199,7 +184,8 @@ void SemanticProfileModel::recompute()
     double groupSum = 0;
     for (const AttributeGroup& g : m_groups)
         groupSum += g.own;
-    for (Node& n : m_nodes) {
+    for (std::size_t id = 0; id < m_nodes.size(); ++id) {
+        Node& n = m_nodes[id];
         switch (n.kind) {
         case RowKind::Entity: {
             n.own = p.scoped(n.entity, m, Quantity::Own, s);
@@ -243,8 +229,8 @@ void SemanticProfileModel::recompute()
             n.calls = p.scoped(n.entity, m, Quantity::Calls, s);
             const double scaled = s.kind == Scope::Kind::Mean ? n.own * static_cast<double>(p.threadCount()) : n.own;
             n.percentTotal = top != 0 ? 100.0 * scaled / top : nan;
-            const AttributeGroup& g
-                = m_groups[static_cast<std::size_t>(m_nodes[static_cast<std::size_t>(n.parent)].group)];
+            const AttributeGroup& g = m_groups[static_cast<std::size_t>(
+                m_nodes[static_cast<std::size_t>(parentNode(static_cast<int>(id)))].group)];
             n.percentParent = g.own != 0 ? 100.0 * n.own / g.own : nan;
             n.inclusive = nan;
             break;
@@ -255,17 +241,7 @@ void SemanticProfileModel::recompute()
 
 void SemanticProfileModel::emitAllChanged()
 {
-    // Every sibling range, children included, so that a sorting proxy re-sorts each level.
-    if (!m_top.empty())
-        Q_EMIT dataChanged(index(0, 0), index(static_cast<int>(m_top.size()) - 1, ColumnCount - 1));
-    for (std::size_t id = 0; id < m_nodes.size(); ++id) {
-        const Node& n = m_nodes[id];
-        if (n.children.empty())
-            continue;
-        const QModelIndex parent = createIndex(n.row, 0, static_cast<quintptr>(id));
-        Q_EMIT dataChanged(
-            index(0, 0, parent), index(static_cast<int>(n.children.size()) - 1, ColumnCount - 1, parent));
-    }
+    emitAllDataChanged();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
@@ -296,20 +272,8 @@ QModelIndex SemanticProfileModel::indexOfEntity(int entity) const
     const int id = m_entityNode[static_cast<std::size_t>(entity)];
     if (id < 0)
         return {};
-    return createIndex(m_nodes[static_cast<std::size_t>(id)].row, 0, static_cast<quintptr>(id));
+    return createNodeIndex(id);
 }
-
-const std::vector<int>* SemanticProfileModel::childNodes(int node) const
-{
-    if (node == NoNode)
-        return &m_top;
-    return static_cast<std::size_t>(node) < m_nodes.size() ? &m_nodes[static_cast<std::size_t>(node)].children
-                                                           : nullptr;
-}
-
-int SemanticProfileModel::parentNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].parent; }
-
-int SemanticProfileModel::rowOfNode(int node) const { return m_nodes[static_cast<std::size_t>(node)].row; }
 
 int SemanticProfileModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
@@ -317,9 +281,7 @@ QString SemanticProfileModel::formatValue(double value) const
 {
     if (std::isnan(value))
         return {};
-    if (!m_profile || m_metric.index() >= m_profile->trial().metricCount())
-        return formatNumber(value, groupingLocale());
-    return formatMetricValue(value, m_profile->trial().metric(m_metric), m_unit, groupingLocale());
+    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 double SemanticProfileModel::number(const QModelIndex& index) const
@@ -521,9 +483,7 @@ QVariant SemanticProfileModel::headerData(int section, Qt::Orientation orientati
     QString unit;
     if (m_profile && m_metric.index() < m_profile->trial().metricCount())
         unit = unitLabel(m_profile->trial().metric(m_metric), m_unit);
-    auto withUnit = [&](const QString& title) {
-        return unit.isEmpty() ? title : title + QStringLiteral(" (") + unit + QLatin1Char(')');
-    };
+    auto withUnit = [&](const QString& title) { return QString(title + unitSuffix(unit)); };
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Entity:

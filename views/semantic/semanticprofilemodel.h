@@ -20,7 +20,7 @@ namespace parallax {
 /// Numbers follow one metric and one scope (a thread, the mean over all threads, or the total).
 /// DisplayRole is formatted text, SortRole the raw number (NaN-free: n/a sorts as -inf), ToolTipRole
 /// an explanation, DecorationRole of the Entity column the entity's colour (as in the charts).
-class SemanticProfileModel : public TreeModel {
+class SemanticProfileModel : public NodeTreeModel {
     Q_OBJECT
 public:
     enum Column {
@@ -74,19 +74,12 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-protected:
-    const std::vector<int>* childNodes(int node) const override;
-    int parentNode(int node) const override;
-    int rowOfNode(int node) const override;
-
 private:
+    /// What a row (a tree node) shows.
     struct Node {
         RowKind kind = RowKind::Entity;
         int entity = -1;
         int group = -1;
-        int parent = -1; ///< node index, -1 for top rows
-        int row = 0;
-        std::vector<int> children;
         // Values for the current metric and scope (NaN = n/a).
         double own = 0;
         double value = 0;
@@ -99,7 +92,7 @@ private:
     void rebuild();
     void recompute();
     void emitAllChanged();
-    int addNode(Node node, std::vector<int>& siblings);
+    int addRow(Node node, int parent);
     const Node* nodeAt(const QModelIndex& index) const;
     QString tooltip(const Node& node, int column) const;
 
@@ -109,8 +102,7 @@ private:
     TimeUnit m_unit = TimeUnit::Milliseconds;
     QString m_groupKey;
     std::vector<semantic::AttributeGroup> m_groups;
-    std::vector<Node> m_nodes;
-    std::vector<int> m_top;
+    std::vector<Node> m_nodes; ///< by tree node
     std::vector<int> m_entityNode; ///< per entity: its node, -1 when not shown
 };
 

@@ -12,7 +12,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -32,7 +31,6 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 
 namespace parallax {
@@ -202,7 +200,6 @@ SemanticRuleEditor::SemanticRuleEditor(QWidget* parent)
     , m_editor(new SemanticCodeEditor(this))
     , m_preview(new SemanticPreviewModel(this))
     , m_debounce(new QTimer(this))
-    , m_watcher(new QFutureWatcher<Result>(this))
     , m_status(new QLabel(this))
     , m_conservation(new QLabel(this))
     , m_metricBox(new QComboBox(this))
@@ -275,7 +272,6 @@ SemanticRuleEditor::SemanticRuleEditor(QWidget* parent)
     m_debounce->setInterval(debounceMs);
     connect(m_debounce, &QTimer::timeout, this, &SemanticRuleEditor::startPreview);
     connect(m_editor, &QPlainTextEdit::textChanged, this, &SemanticRuleEditor::onTextChanged);
-    connect(m_watcher, &QFutureWatcher<Result>::finished, this, &SemanticRuleEditor::onFinished);
     connect(m_apply, &QPushButton::clicked, this, [this] { apply(); });
     connect(m_save, &QPushButton::clicked, this, [this] { saveInteractively(); });
     connect(m_revert, &QPushButton::clicked, this, [this] {
@@ -296,7 +292,7 @@ SemanticRuleEditor::SemanticRuleEditor(QWidget* parent)
     updateButtons();
 }
 
-SemanticRuleEditor::~SemanticRuleEditor() { m_watcher->disconnect(this); }
+SemanticRuleEditor::~SemanticRuleEditor() = default;
 
 void SemanticRuleEditor::buildForm(QWidget* form)
 {
@@ -427,12 +423,11 @@ void SemanticRuleEditor::onTextChanged()
 
 void SemanticRuleEditor::startPreview()
 {
-    if (m_computing) {
+    if (m_job.isRunning()) {
         m_rerun = true;
         return;
     }
     m_rerun = false;
-    m_computing = true;
     const quint64 generation = m_generation;
     const QByteArray json = m_editor->toPlainText().toUtf8();
     const QString fileName = m_fileName.isEmpty() ? QStringLiteral("model.json") : QFileInfo(m_fileName).fileName();
@@ -441,43 +436,45 @@ void SemanticRuleEditor::startPreview()
     const ProfilePtr before = m_before;
     const quint64 appliedVersion = m_appliedVersion;
     updateButtons();
-    m_watcher->setFuture(QtConcurrent::run([=]() {
-        Result r;
-        r.generation = generation;
-        r.appliedVersion = appliedVersion;
-        auto parsed = parseModel(json, fileName);
-        if (auto* error = std::get_if<ModelError>(&parsed)) {
-            r.error = error->toString();
-            r.line = error->line;
+    m_job.start(
+        [=](const std::atomic_bool&) {
+            Result r;
+            r.generation = generation;
+            r.appliedVersion = appliedVersion;
+            auto parsed = parseModel(json, fileName);
+            if (auto* error = std::get_if<ModelError>(&parsed)) {
+                r.error = error->toString();
+                r.line = error->line;
+                return r;
+            }
+            r.model = std::get<Model>(std::move(parsed));
+            if (!trial) {
+                r.ok = true; // parses; nothing to preview on
+                return r;
+            }
+            r.before = before;
+            if (!r.before && applied) {
+                auto result = attribute(*applied, trial);
+                if (auto* error = std::get_if<AttributionError>(&result))
+                    r.beforeError = error->message;
+                else
+                    r.before = std::get<ProfilePtr>(result);
+            }
+            auto result = attribute(*r.model, trial);
+            if (auto* error = std::get_if<AttributionError>(&result)) {
+                r.error = tr("%1: cannot be applied to %2: %3").arg(fileName, trial->name(), error->message);
+                r.line = lineOfError(*r.model, error->message);
+                return r;
+            }
+            r.after = std::get<ProfilePtr>(result);
+            r.data = PreviewData::make(r.before.get(), *r.after);
+            r.ok = true;
             return r;
-        }
-        r.model = std::get<Model>(std::move(parsed));
-        if (!trial) {
-            r.ok = true; // parses; nothing to preview on
-            return r;
-        }
-        r.before = before;
-        if (!r.before && applied) {
-            auto result = attribute(*applied, trial);
-            if (auto* error = std::get_if<AttributionError>(&result))
-                r.beforeError = error->message;
-            else
-                r.before = std::get<ProfilePtr>(result);
-        }
-        auto result = attribute(*r.model, trial);
-        if (auto* error = std::get_if<AttributionError>(&result)) {
-            r.error = tr("%1: cannot be applied to %2: %3").arg(fileName, trial->name(), error->message);
-            r.line = lineOfError(*r.model, error->message);
-            return r;
-        }
-        r.after = std::get<ProfilePtr>(result);
-        r.data = PreviewData::make(r.before.get(), *r.after);
-        r.ok = true;
-        return r;
-    }));
+        },
+        [this](const Result& result) { onFinished(result); });
 }
 
-bool SemanticRuleEditor::isPreviewing() const { return m_computing || m_debounce->isActive(); }
+bool SemanticRuleEditor::isPreviewing() const { return m_job.isRunning() || m_debounce->isActive(); }
 
 void SemanticRuleEditor::waitForPreview()
 {
@@ -485,18 +482,12 @@ void SemanticRuleEditor::waitForPreview()
         m_debounce->stop();
         startPreview();
     }
-    while (m_computing) {
-        m_watcher->waitForFinished();
-        onFinished();
-    }
+    while (m_job.isRunning())
+        m_job.waitAndDeliver(); // onFinished() may start the next run
 }
 
-void SemanticRuleEditor::onFinished()
+void SemanticRuleEditor::onFinished(const Result& result)
 {
-    if (!m_computing || !m_watcher->isFinished() || m_watcher->future().resultCount() == 0)
-        return;
-    const Result result = m_watcher->result();
-    m_computing = false;
     if (result.appliedVersion == m_appliedVersion && !m_before && result.before) {
         m_before = result.before;
     }
@@ -550,7 +541,7 @@ QString SemanticRuleEditor::conservationText() const
 
 void SemanticRuleEditor::updateStatus()
 {
-    if (m_computing && m_shownGeneration == 0) {
+    if (m_job.isRunning() && m_shownGeneration == 0) {
         m_status->setText(tr("Previewing…"));
     } else if (!m_previewOk && !m_errorMessage.isEmpty()) {
         const QString where = m_errorLine > 0 ? tr("line %1: ").arg(m_errorLine) : QString();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/semanticprofile.h"
+#include "views/common/job.h"
 #include "views/semantic/semanticpreviewmodel.h"
 
 #include <QWidget>
@@ -17,7 +18,6 @@ class QPushButton;
 class QSpinBox;
 class QTimer;
 class QTreeView;
-template <typename T> class QFutureWatcher;
 
 namespace parallax {
 
@@ -125,7 +125,7 @@ private:
     void buildForm(QWidget* form);
     void onTextChanged();
     void startPreview();
-    void onFinished();
+    void onFinished(const Result& result);
     void applyResult(const Result& result);
     void updateStatus();
     void updateButtons();
@@ -135,7 +135,7 @@ private:
     SemanticPreviewModel* m_preview;
     std::unique_ptr<ViewSetup> m_setup;
     QTimer* m_debounce;
-    QFutureWatcher<Result>* m_watcher;
+    Job<Result> m_job { this };
 
     TrialPtr m_trial;
     std::optional<semantic::Model> m_applied;
@@ -147,7 +147,6 @@ private:
     QString m_fileName;
     quint64 m_generation = 0; ///< of the text: bumped on every edit
     quint64 m_shownGeneration = 0; ///< of the preview shown
-    bool m_computing = false;
     bool m_rerun = false; ///< an edit arrived while a job ran
     bool m_previewOk = false;
     QString m_errorMessage;

@@ -5,6 +5,7 @@
 #include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
+#include "views/common/toolwindow.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
 #include "views/semantic/semanticbarchart.h"
@@ -17,10 +18,8 @@
 #include "views/viewsetup.h"
 
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QtConcurrent>
 
 #ifdef PARALLAX_HAVE_SEMANTIC_BUILTINS
 #include "algebra/semanticbuiltin.h"
@@ -31,7 +30,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFrame>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -41,11 +39,9 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace parallax {
 
@@ -103,11 +99,9 @@ SemanticWindow::SemanticWindow(std::shared_ptr<const Trial> trial, SelectionStat
     : QMainWindow(parent)
     , m_trial(std::move(trial))
     , m_selection(selection)
-    , m_watcher(new QFutureWatcher<Result>(this))
 {
     setWindowTitle(tr("Semantic View — %1").arg(m_trial ? m_trial->name() : QString()));
     buildUi();
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &SemanticWindow::onFinished);
     if (m_selection)
         connect(m_selection, &SelectionState::eventSelected, this, &SemanticWindow::onEventSelected);
     if (m_trial && m_trial->metricCount() > 0) {
@@ -124,15 +118,12 @@ SemanticWindow::SemanticWindow(std::shared_ptr<const Trial> trial, SelectionStat
     resize(1300, 850);
 }
 
-SemanticWindow::~SemanticWindow() { m_watcher->waitForFinished(); }
+SemanticWindow::~SemanticWindow() { m_job.cancelAndWait(); }
 
 SemanticWindow* SemanticWindow::open(
     std::shared_ptr<const Trial> trial, SelectionState* selection, const SemanticModelSource& source, QWidget* parent)
 {
     auto* window = new SemanticWindow(std::move(trial), selection, parent);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    if (parent)
-        window->setWindowFlag(Qt::Window);
     SemanticModelSource s = source;
     if (s.kind == SemanticModelSource::Kind::None) {
         const auto list = builtins();
@@ -142,16 +133,14 @@ SemanticWindow* SemanticWindow::open(
         }
     }
     window->setModelSource(s);
-    window->show();
+    showToolWindow(window, parent);
     return window;
 }
 
 void SemanticWindow::buildUi()
 {
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->setSpacing(4);
+    QVBoxLayout* layout = addCentralLayout(this);
+    QWidget* central = centralWidget();
 
     m_modelBox = new QComboBox(central);
     m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -176,14 +165,7 @@ void SemanticWindow::buildUi()
 
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
-    auto add = [&](const QString& label, QWidget* widget) {
-        if (!label.isEmpty()) {
-            auto* l = new QLabel(label, central);
-            l->setBuddy(widget);
-            controls->addWidget(l);
-        }
-        controls->addWidget(widget);
-    };
+    auto add = [controls](const QString& label, QWidget* widget) { addLabelled(controls, label, widget); };
     add(tr("M&odel:"), m_modelBox);
     controls->addSpacing(6);
     add(tr("&Metric:"), m_metricBox);
@@ -283,23 +265,20 @@ void SemanticWindow::buildUi()
         const QString path = QFileDialog::getExistingDirectory(this, tr("Open run B (a profile directory)"));
         if (path.isEmpty())
             return;
-        auto* watcher = new QFutureWatcher<TrialResult>(this);
-        connect(watcher, &QFutureWatcher<TrialResult>::finished, this, [this, watcher] {
-            const TrialResult result = watcher->result();
-            watcher->deleteLater();
-            if (!result) {
-                showComparisonError(result.error().toString());
-                return;
-            }
-            setComparisonTrial(result.value());
-        });
-        watcher->setFuture(QtConcurrent::run([path] {
-            Progress progress;
-            return ReaderRegistry::instance().read(path, ReadOptions(), progress);
-        }));
+        m_readB.start(
+            [path](const std::atomic_bool&) {
+                Progress progress;
+                return ReaderRegistry::instance().read(path, ReadOptions(), progress);
+            },
+            [this](const TrialResult& result) {
+                if (!result) {
+                    showComparisonError(result.error().toString());
+                    return;
+                }
+                setComparisonTrial(result.value());
+            });
     });
     layout->addWidget(m_tabs, 1);
-    setCentralWidget(central);
 
     fillModelBox();
 
@@ -421,63 +400,57 @@ void SemanticWindow::start()
 {
     if (!m_trial)
         return;
-    m_computing = true;
-    const quint64 generation = ++m_generation;
     m_status->setText(tr("Attributing…"));
-    m_watcher->setFuture(QtConcurrent::run([trial = m_trial, source = m_source, generation]() {
-        Result result;
-        result.generation = generation;
-        std::optional<Model> model;
-        switch (source.kind) {
-        case SemanticModelSource::Kind::None:
-            result.error = tr("No semantic model chosen: pick a built-in model or \"Open model file…\" above.");
-            return result;
-        case SemanticModelSource::Kind::Builtin:
+    m_job.start(
+        [trial = m_trial, source = m_source](const std::atomic_bool&) {
+            Result result;
+            std::optional<Model> model;
+            switch (source.kind) {
+            case SemanticModelSource::Kind::None:
+                result.error = tr("No semantic model chosen: pick a built-in model or \"Open model file…\" above.");
+                return result;
+            case SemanticModelSource::Kind::Builtin:
 #ifdef PARALLAX_HAVE_SEMANTIC_BUILTINS
-            model = makeBuiltinModel(source.name, *trial);
-            if (!model) {
-                result.error = tr("There is no built-in semantic model '%1'.").arg(source.name);
-                return result;
-            }
+                model = makeBuiltinModel(source.name, *trial);
+                if (!model) {
+                    result.error = tr("There is no built-in semantic model '%1'.").arg(source.name);
+                    return result;
+                }
 #else
-            result.error = tr("Built-in semantic models are not available in this build; open a model file.");
-            return result;
+                result.error = tr("Built-in semantic models are not available in this build; open a model file.");
+                return result;
 #endif
-            break;
-        case SemanticModelSource::Kind::File: {
-            auto loaded = loadModelFile(source.name);
-            if (auto* error = std::get_if<ModelError>(&loaded)) {
-                result.error = tr("The model file cannot be used: %1").arg(error->toString());
+                break;
+            case SemanticModelSource::Kind::File: {
+                auto loaded = loadModelFile(source.name);
+                if (auto* error = std::get_if<ModelError>(&loaded)) {
+                    result.error = tr("The model file cannot be used: %1").arg(error->toString());
+                    return result;
+                }
+                model = std::get<Model>(std::move(loaded));
+                break;
+            }
+            case SemanticModelSource::Kind::Given:
+                model = source.model;
+                break;
+            }
+            auto attributed = attribute(*model, trial);
+            if (auto* error = std::get_if<AttributionError>(&attributed)) {
+                result.error = tr("The model \"%1\" cannot be applied to %2: %3")
+                                   .arg(model->name, trial->name(), error->message);
                 return result;
             }
-            model = std::get<Model>(std::move(loaded));
-            break;
-        }
-        case SemanticModelSource::Kind::Given:
-            model = source.model;
-            break;
-        }
-        auto attributed = attribute(*model, trial);
-        if (auto* error = std::get_if<AttributionError>(&attributed)) {
-            result.error
-                = tr("The model \"%1\" cannot be applied to %2: %3").arg(model->name, trial->name(), error->message);
+            result.profile = std::get<ProfilePtr>(std::move(attributed));
+            // The raw-event totals ("without mapping") read the trial's statistics: compute them here.
+            TrialStatistics::of(*trial);
             return result;
-        }
-        result.profile = std::get<ProfilePtr>(std::move(attributed));
-        // The raw-event totals ("without mapping") read the trial's statistics: compute them here.
-        TrialStatistics::of(*trial);
-        return result;
-    }));
+        },
+        [this](const Result& result) { onFinished(result); });
 }
 
-void SemanticWindow::onFinished()
+void SemanticWindow::onFinished(const Result& result)
 {
-    if (m_watcher->future().resultCount() == 0)
-        return;
-    const Result result = m_watcher->result();
-    if (result.generation != m_generation)
-        return; // superseded: a newer job is running
-    m_computing = false;
+    // A superseded run's result never arrives here (Job).
     m_status->clear();
     m_error = result.error;
     m_profile = result.profile;
@@ -616,10 +589,9 @@ void SemanticWindow::setGroupByAttribute(const QString& key)
 
 void SemanticWindow::waitForResult()
 {
-    while (m_computing) {
-        m_watcher->waitForFinished();
-        // Deliver the finished signal (and any newer job's) now.
-        QCoreApplication::sendPostedEvents(m_watcher);
+    while (m_job.isRunning()) {
+        // Deliver the result now, then what it posted.
+        m_job.waitAndDeliver();
         QCoreApplication::processEvents();
     }
 }
@@ -748,20 +720,15 @@ void SemanticWindow::renderView(
     if (view == View::Tree)
         m_tree->view->expandAll();
     // Let the layout settle (column widths, the matrix's width) before grabbing.
-    QTimer::singleShot(150, this, [this, view, fileName, size, done] {
-        if (size.isValid())
-            resize(size);
-        if (layout())
-            layout()->activate();
-        QString error;
-        if (view == View::Bars) {
+    renderWhenSettled(
+        this, size, 150,
+        [this, view, fileName, size] {
+            if (view != View::Bars)
+                return exportWidget(this, fileName);
             const QSize s = size.isValid() ? size : QSize(1200, 800);
-            error = m_chart->exportImage(fileName, s.width(), s.height());
-        } else {
-            error = exportWidget(this, fileName);
-        }
-        done(error);
-    });
+            return m_chart->exportImage(fileName, s.width(), s.height());
+        },
+        done);
 }
 
 } // namespace parallax

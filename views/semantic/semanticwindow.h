@@ -4,6 +4,8 @@
 
 #include "algebra/semanticprofile.h"
 #include "algebra/units.h"
+#include "datasource/readers/reader.h"
+#include "views/common/job.h"
 
 #include <QMainWindow>
 #include <functional>
@@ -16,7 +18,6 @@ class QFrame;
 class QSpinBox;
 class QTabWidget;
 class QTreeView;
-template <typename T> class QFutureWatcher;
 
 namespace parallax {
 
@@ -86,7 +87,7 @@ public:
     const semantic::ProfilePtr& profile() const { return m_profile; }
     /// The last attribution error or model load error, else empty.
     QString errorMessage() const { return m_error; }
-    bool isComputing() const { return m_computing; }
+    bool isComputing() const { return m_job.isRunning(); }
     /// Blocks until the running attribution has finished and its result is shown.
     void waitForResult();
 
@@ -129,12 +130,11 @@ private:
     struct Result {
         semantic::ProfilePtr profile;
         QString error;
-        quint64 generation = 0;
     };
     void buildUi();
     void fillModelBox();
     void start();
-    void onFinished();
+    void onFinished(const Result& result);
     void showMessage(const QString& text, bool error);
     void applyProfile();
     void fillSelectors();
@@ -149,13 +149,13 @@ private:
     MetricId m_metric { 0u };
     semantic::Scope m_scope = semantic::Scope::mean();
     TimeUnit m_unit = TimeUnit::Milliseconds;
-    bool m_computing = false;
-    quint64 m_generation = 0;
     int m_selectedEntity = -1;
     bool m_syncing = false;
     QStringList m_files;
 
-    QFutureWatcher<Result>* m_watcher = nullptr;
+    Job<Result> m_job { this };
+    /// Reads run B of the Compare tab.
+    Job<TrialResult> m_readB { this };
     QComboBox* m_modelBox = nullptr;
     QComboBox* m_metricBox = nullptr;
     QComboBox* m_scopeBox = nullptr;

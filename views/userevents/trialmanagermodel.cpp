@@ -12,20 +12,37 @@
 namespace parallax {
 
 TrialManagerModel::TrialManagerModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : NodeTreeModel(parent)
 {
-    m_groups.push_back(Group { m_nextGroup++, tr("Files"), tr("Trials opened from files and directories"), {} });
+    const int id = m_nextGroup++;
+    m_groups.push_back(
+        Group { id, tr("Files"), tr("Trials opened from files and directories"), addRow(GroupKind, id, NoNode) });
 }
 
 TrialManagerModel::~TrialManagerModel() = default;
+
+int TrialManagerModel::addRow(Kind kind, int id, int parent)
+{
+    const int node = addNode(parent);
+    m_rows.push_back(Row { kind, id });
+    return node;
+}
+
+const TrialManagerModel::Row* TrialManagerModel::rowAt(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return nullptr;
+    return &m_rows[static_cast<std::size_t>(nodeOfIndex(index))];
+}
 
 int TrialManagerModel::addGroup(const QString& name, const QString& toolTip)
 {
     const int row = static_cast<int>(m_groups.size());
     beginInsertRows(QModelIndex(), row, row);
-    m_groups.push_back(Group { m_nextGroup++, name, toolTip, {} });
+    const int id = m_nextGroup++;
+    m_groups.push_back(Group { id, name, toolTip, addRow(GroupKind, id, NoNode) });
     endInsertRows();
-    return m_groups.back().id;
+    return id;
 }
 
 int TrialManagerModel::addTrial(std::shared_ptr<const Trial> trial, int group)
@@ -33,12 +50,14 @@ int TrialManagerModel::addTrial(std::shared_ptr<const Trial> trial, int group)
     const int gRow = groupRow(group);
     if (!trial || gRow < 0)
         return -1;
-    Group& g = m_groups[static_cast<std::size_t>(gRow)];
+    const int groupNode = m_groups[static_cast<std::size_t>(gRow)].node;
     const int id = m_nextTrial++;
-    const int row = static_cast<int>(g.trials.size());
+    const int row = static_cast<int>(childNodes(groupNode)->size());
     beginInsertRows(index(gRow, 0), row, row);
-    m_trials.emplace(id, Entry { std::move(trial), group });
-    g.trials.push_back(id);
+    const int node = addRow(TrialKind, id, groupNode);
+    for (std::size_t m = 0; m < trial->metricCount(); ++m)
+        addRow(MetricKind, id, node);
+    m_trials.emplace(id, Entry { std::move(trial), group, node });
     endInsertRows();
     return id;
 }
@@ -48,11 +67,10 @@ bool TrialManagerModel::removeTrial(int id)
     const auto it = m_trials.find(id);
     if (it == m_trials.end())
         return false;
-    const int gRow = groupRow(it->second.group);
-    Group& g = m_groups[static_cast<std::size_t>(gRow)];
-    const int row = trialRow(id);
-    beginRemoveRows(index(gRow, 0), row, row);
-    g.trials.erase(g.trials.begin() + row);
+    const int node = it->second.node;
+    const int row = rowOfNode(node);
+    beginRemoveRows(createNodeIndex(parentNode(node)), row, row);
+    removeNode(node);
     m_trials.erase(it);
     endRemoveRows();
     return true;
@@ -68,7 +86,8 @@ std::vector<int> TrialManagerModel::trialIds() const
 {
     std::vector<int> ids;
     for (const Group& g : m_groups)
-        ids.insert(ids.end(), g.trials.begin(), g.trials.end());
+        for (int node : *childNodes(g.node))
+            ids.push_back(m_rows[static_cast<std::size_t>(node)].id);
     return ids;
 }
 
@@ -80,21 +99,10 @@ int TrialManagerModel::groupRow(int group) const
     return -1;
 }
 
-int TrialManagerModel::trialRow(int id) const
-{
-    const auto it = m_trials.find(id);
-    if (it == m_trials.end())
-        return -1;
-    const std::vector<int>& trials = m_groups[static_cast<std::size_t>(groupRow(it->second.group))].trials;
-    const auto pos = std::find(trials.begin(), trials.end(), id);
-    return pos == trials.end() ? -1 : static_cast<int>(pos - trials.begin());
-}
-
 int TrialManagerModel::trialIdForIndex(const QModelIndex& index) const
 {
-    if (!index.isValid() || index.model() != this || kindOf(index) == GroupKind)
-        return -1;
-    return idOf(index);
+    const Row* row = rowAt(index);
+    return !row || row->kind == GroupKind ? -1 : row->id;
 }
 
 std::shared_ptr<const Trial> TrialManagerModel::trialForIndex(const QModelIndex& index) const
@@ -105,7 +113,8 @@ std::shared_ptr<const Trial> TrialManagerModel::trialForIndex(const QModelIndex&
 
 MetricId TrialManagerModel::metricForIndex(const QModelIndex& index) const
 {
-    if (!index.isValid() || index.model() != this || kindOf(index) != MetricKind)
+    const Row* row = rowAt(index);
+    if (!row || row->kind != MetricKind)
         return {};
     return MetricId(static_cast<std::uint32_t>(index.row()));
 }
@@ -113,78 +122,22 @@ MetricId TrialManagerModel::metricForIndex(const QModelIndex& index) const
 QModelIndex TrialManagerModel::indexForGroup(int group) const
 {
     const int row = groupRow(group);
-    return row < 0 ? QModelIndex() : createIndex(row, 0, makeId(GroupKind, group));
+    return row < 0 ? QModelIndex() : createNodeIndex(m_groups[static_cast<std::size_t>(row)].node);
 }
 
 QModelIndex TrialManagerModel::indexForTrial(int id) const
 {
-    const int row = trialRow(id);
-    return row < 0 ? QModelIndex() : createIndex(row, 0, makeId(TrialKind, id));
+    const auto it = m_trials.find(id);
+    return it == m_trials.end() ? QModelIndex() : createNodeIndex(it->second.node);
 }
 
 QModelIndex TrialManagerModel::indexForMetric(int id, MetricId metric) const
 {
-    const auto t = trial(id);
-    if (!t || !metric.isValid() || metric.index() >= t->metricCount())
+    const auto it = m_trials.find(id);
+    if (it == m_trials.end() || !metric.isValid())
         return {};
-    return createIndex(static_cast<int>(metric.index()), 0, makeId(MetricKind, id));
-}
-
-QModelIndex TrialManagerModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (!hasIndex(row, column, parent))
-        return {};
-    if (!parent.isValid())
-        return createIndex(row, column, makeId(GroupKind, m_groups[static_cast<std::size_t>(row)].id));
-    switch (kindOf(parent)) {
-    case GroupKind: {
-        const Group& g = m_groups[static_cast<std::size_t>(groupRow(idOf(parent)))];
-        return createIndex(row, column, makeId(TrialKind, g.trials[static_cast<std::size_t>(row)]));
-    }
-    case TrialKind:
-        return createIndex(row, column, makeId(MetricKind, idOf(parent)));
-    case MetricKind:
-        break;
-    }
-    return {};
-}
-
-QModelIndex TrialManagerModel::parent(const QModelIndex& child) const
-{
-    if (!child.isValid())
-        return {};
-    switch (kindOf(child)) {
-    case GroupKind:
-        return {};
-    case TrialKind: {
-        const auto it = m_trials.find(idOf(child));
-        return it == m_trials.end() ? QModelIndex() : indexForGroup(it->second.group);
-    }
-    case MetricKind:
-        return indexForTrial(idOf(child));
-    }
-    return {};
-}
-
-int TrialManagerModel::rowCount(const QModelIndex& parent) const
-{
-    if (!parent.isValid())
-        return static_cast<int>(m_groups.size());
-    if (parent.column() != 0)
-        return 0;
-    switch (kindOf(parent)) {
-    case GroupKind: {
-        const int row = groupRow(idOf(parent));
-        return row < 0 ? 0 : static_cast<int>(m_groups[static_cast<std::size_t>(row)].trials.size());
-    }
-    case TrialKind: {
-        const auto t = trial(idOf(parent));
-        return t ? static_cast<int>(t->metricCount()) : 0;
-    }
-    case MetricKind:
-        return 0;
-    }
-    return 0;
+    const std::vector<int>& metrics = *childNodes(it->second.node);
+    return metric.index() < metrics.size() ? createNodeIndex(metrics[metric.index()]) : QModelIndex();
 }
 
 int TrialManagerModel::columnCount(const QModelIndex&) const { return 1; }
@@ -216,11 +169,12 @@ QVariant TrialManagerModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
-    const Kind kind = kindOf(index);
+    const Row& row = m_rows[static_cast<std::size_t>(nodeOfIndex(index))];
+    const Kind kind = row.kind;
     if (role == KindRole)
         return static_cast<int>(kind);
     if (role == TrialRole)
-        return kind == GroupKind ? -1 : idOf(index);
+        return kind == GroupKind ? -1 : row.id;
     if (role == MetricRole)
         return kind == MetricKind ? index.row() : -1;
     if (kind == GroupKind) {
@@ -231,7 +185,7 @@ QVariant TrialManagerModel::data(const QModelIndex& index, int role) const
             return g.toolTip.isEmpty() ? g.name : g.toolTip;
         return {};
     }
-    const auto t = trial(idOf(index));
+    const auto t = trial(row.id);
     if (!t)
         return {};
     if (kind == TrialKind) {
@@ -265,7 +219,8 @@ QVariant TrialManagerModel::headerData(int section, Qt::Orientation orientation,
 Qt::ItemFlags TrialManagerModel::flags(const QModelIndex& index) const
 {
     Qt::ItemFlags f = QAbstractItemModel::flags(index);
-    if (index.isValid() && kindOf(index) != GroupKind)
+    const Row* row = rowAt(index);
+    if (row && row->kind != GroupKind)
         f |= Qt::ItemIsDragEnabled;
     return f;
 }

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "datasource/model/trial.h"
+#include "views/common/treemodel.h"
 
-#include <QAbstractItemModel>
 #include <QLatin1String>
 #include <map>
 #include <memory>
@@ -22,7 +22,7 @@ namespace parallax {
 /// Trial and metric rows can be dragged: the mime data (TrialMimeType) carries the trial ids and
 /// names this model's identity, so that a drop target in the same window resolves them with
 /// trialIdsFromMimeData(); a drop from another model or process resolves to nothing.
-class TrialManagerModel : public QAbstractItemModel {
+class TrialManagerModel : public NodeTreeModel {
     Q_OBJECT
 public:
     enum Kind { GroupKind, TrialKind, MetricKind };
@@ -62,9 +62,6 @@ public:
     /// empty for data that did not come from this model (another model, another process).
     std::vector<int> trialIdsFromMimeData(const QMimeData* data) const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -79,23 +76,28 @@ private:
         int id = 0;
         QString name;
         QString toolTip;
-        std::vector<int> trials;
+        int node = NoNode;
     };
     struct Entry {
         std::shared_ptr<const Trial> trial;
         int group = 0;
+        int node = NoNode;
+    };
+    /// What a row (a tree node) is: a group, a trial or one of its metrics (`id`: the group's or
+    /// the trial's id). A removed trial's nodes are not reused: a stale index finds no trial.
+    struct Row {
+        Kind kind;
+        int id;
     };
 
-    // internalId: kind in the low two bits, the group or trial id above them.
-    static quintptr makeId(Kind kind, int id) { return (static_cast<quintptr>(id) << 2) | kind; }
-    static Kind kindOf(const QModelIndex& index) { return static_cast<Kind>(index.internalId() & 3); }
-    static int idOf(const QModelIndex& index) { return static_cast<int>(index.internalId() >> 2); }
+    int addRow(Kind kind, int id, int parent);
+    const Row* rowAt(const QModelIndex& index) const;
     int groupRow(int group) const;
-    int trialRow(int id) const;
     QString trialToolTip(const Trial& trial) const;
 
     std::vector<Group> m_groups;
     std::map<int, Entry> m_trials;
+    std::vector<Row> m_rows; ///< by tree node
     int m_nextTrial = 0;
     int m_nextGroup = 0;
 };

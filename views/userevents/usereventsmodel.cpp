@@ -44,13 +44,13 @@ TrialStatistics::AtomicField fieldOf(int column)
 } // namespace
 
 UserEventsModel::UserEventsModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : NodeTreeModel(parent)
     , m_locale(groupingLocale(QLocale()))
 {
 }
 
 UserEventsModel::UserEventsModel(std::shared_ptr<const Trial> trial, RowMode mode, ThreadIndex thread, QObject* parent)
-    : QAbstractItemModel(parent)
+    : NodeTreeModel(parent)
     , m_mode(mode)
     , m_thread(thread)
     , m_locale(groupingLocale(QLocale()))
@@ -91,16 +91,7 @@ void UserEventsModel::setRowMode(RowMode mode, ThreadIndex thread)
     } else {
         m_mode = mode;
         m_thread = thread;
-        if (!m_nodes.empty()) {
-            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-            for (std::size_t i = 0; i < m_nodes.size(); ++i) {
-                const int children = static_cast<int>(m_nodes[i].contexts.size());
-                if (children == 0)
-                    continue;
-                const QModelIndex parent = index(static_cast<int>(i), 0);
-                Q_EMIT dataChanged(index(0, 0, parent), index(children - 1, ColumnCount - 1, parent));
-            }
-        }
+        emitAllDataChanged();
     }
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -115,6 +106,8 @@ void UserEventsModel::setLocale(const QLocale& locale)
 void UserEventsModel::rebuild()
 {
     m_nodes.clear();
+    m_shown.clear();
+    clearNodes();
     if (!m_trial)
         return;
     const AtomicRow* row = m_mode == RowMode::Thread ? &m_trial->atomicRow(m_thread) : nullptr;
@@ -141,6 +134,15 @@ void UserEventsModel::rebuild()
         else
             node.own = u;
     }
+    // The rows: each name, its contexts below it (node numbers follow m_shown).
+    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+        const int top = addNode(NoNode);
+        m_shown.push_back(Shown { i, m_nodes[i].own, false });
+        for (AtomicEventId context : m_nodes[i].contexts) {
+            addNode(top);
+            m_shown.push_back(Shown { i, context, true });
+        }
+    }
 }
 
 QString UserEventsModel::rowModeName(RowMode mode)
@@ -149,52 +151,21 @@ QString UserEventsModel::rowModeName(RowMode mode)
     return mode == RowMode::Total ? tr("Total (all samples)") : StatisticsModel::rowModeName(mode);
 }
 
-QModelIndex UserEventsModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (row < 0 || column < 0 || column >= ColumnCount)
-        return {};
-    if (!parent.isValid()) {
-        if (row >= static_cast<int>(m_nodes.size()))
-            return {};
-        return createIndex(row, column, quintptr(0));
-    }
-    if (parent.internalId() != 0 || parent.column() != 0 || parent.row() >= static_cast<int>(m_nodes.size()))
-        return {};
-    if (row >= static_cast<int>(m_nodes[static_cast<std::size_t>(parent.row())].contexts.size()))
-        return {};
-    return createIndex(row, column, quintptr(parent.row()) + 1);
-}
-
-QModelIndex UserEventsModel::parent(const QModelIndex& child) const
-{
-    if (!child.isValid() || child.internalId() == 0)
-        return {};
-    return createIndex(static_cast<int>(child.internalId() - 1), 0, quintptr(0));
-}
-
-int UserEventsModel::rowCount(const QModelIndex& parent) const
-{
-    if (!parent.isValid())
-        return static_cast<int>(m_nodes.size());
-    if (parent.column() != 0 || parent.internalId() != 0)
-        return 0;
-    return static_cast<int>(m_nodes[static_cast<std::size_t>(parent.row())].contexts.size());
-}
-
 int UserEventsModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
 const UserEventsModel::Node& UserEventsModel::nodeOf(const QModelIndex& index) const
 {
-    const std::size_t top = index.internalId() == 0 ? static_cast<std::size_t>(index.row()) : index.internalId() - 1;
-    return m_nodes[top];
+    return m_nodes[m_shown[static_cast<std::size_t>(nodeOfIndex(index))].name];
+}
+
+bool UserEventsModel::isContextRow(const QModelIndex& index) const
+{
+    return m_shown[static_cast<std::size_t>(nodeOfIndex(index))].context;
 }
 
 AtomicEventId UserEventsModel::eventOf(const QModelIndex& index) const
 {
-    const Node& node = nodeOf(index);
-    if (index.internalId() == 0)
-        return node.own;
-    return node.contexts[static_cast<std::size_t>(index.row())];
+    return m_shown[static_cast<std::size_t>(nodeOfIndex(index))].event;
 }
 
 AtomicEventId UserEventsModel::atomicEventAt(const QModelIndex& index) const
@@ -208,14 +179,9 @@ QModelIndex UserEventsModel::indexOf(AtomicEventId event) const
 {
     if (!m_trial || !event.isValid() || event.index() >= m_trial->atomicEventCount())
         return {};
-    for (std::size_t i = 0; i < m_nodes.size(); ++i) {
-        const Node& node = m_nodes[i];
-        if (node.own == event)
-            return index(static_cast<int>(i), 0);
-        for (std::size_t c = 0; c < node.contexts.size(); ++c)
-            if (node.contexts[c] == event)
-                return index(static_cast<int>(c), 0, index(static_cast<int>(i), 0));
-    }
+    for (std::size_t n = 0; n < m_shown.size(); ++n)
+        if (m_shown[n].event == event)
+            return createNodeIndex(static_cast<int>(n));
     return {};
 }
 
@@ -314,7 +280,7 @@ QString UserEventsModel::display(const QModelIndex& index) const
     const int column = index.column();
     const AtomicEventId u = eventOf(index);
     if (column == Name) {
-        if (index.internalId() == 0)
+        if (!isContextRow(index))
             return nodeOf(index).name;
         return m_trial->atomicEvent(u).context;
     }
@@ -362,7 +328,7 @@ QString UserEventsModel::nameToolTip(const QModelIndex& index) const
 {
     const Node& node = nodeOf(index);
     const AtomicEventId u = eventOf(index);
-    if (index.internalId() != 0) {
+    if (isContextRow(index)) {
         const AtomicEvent& event = m_trial->atomicEvent(u);
         QString tip = event.name + QLatin1Char('\n')
             + tr("Context event: \"%1\" recorded in %2").arg(event.baseName, event.context);

@@ -3,10 +3,10 @@
 #pragma once
 
 #include "datasource/model/trial.h"
+#include "views/common/treemodel.h"
 #include "views/statisticsmodel.h"
 #include "views/viewsetup.h"
 
-#include <QAbstractItemModel>
 #include <QLocale>
 #include <memory>
 #include <optional>
@@ -28,7 +28,7 @@ class TrialStatistics;
 ///
 /// DisplayRole is formatted text, SortRole the raw double (blank cells sort as -inf), ToolTipRole
 /// explains the number, AtomicEventRole the AtomicEventId index (null for synthetic rows).
-class UserEventsModel : public QAbstractItemModel {
+class UserEventsModel : public NodeTreeModel {
     Q_OBJECT
 public:
     enum Column { Name, Count, Min, Max, Mean, StdDev, Total, ThreadsPresent, ColumnCount };
@@ -65,9 +65,6 @@ public:
 
     static QString rowModeName(RowMode mode);
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -79,10 +76,17 @@ private:
         AtomicEventId own;
         std::vector<AtomicEventId> contexts;
     };
+    /// What a row (a tree node) shows: its name's top-level row, or one of its contexts.
+    struct Shown {
+        std::size_t name;
+        AtomicEventId event;
+        bool context;
+    };
 
     void rebuild();
     AtomicEventId eventOf(const QModelIndex& index) const;
     const Node& nodeOf(const QModelIndex& index) const;
+    bool isContextRow(const QModelIndex& index) const;
     QString display(const QModelIndex& index) const;
     QString toolTip(const QModelIndex& index) const;
     QString nameToolTip(const QModelIndex& index) const;
@@ -98,6 +102,7 @@ private:
     ThreadIndex m_thread;
     QLocale m_locale;
     std::vector<Node> m_nodes;
+    std::vector<Shown> m_shown; ///< by tree node
 };
 
 } // namespace parallax
