@@ -5,11 +5,12 @@
 // plausible picture.
 #pragma once
 
+#include "tests/common/imagecheck.h"
+
 #include <QByteArray>
 #include <QImage>
 #include <QProcess>
 #include <QProcessEnvironment>
-#include <QSet>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -55,12 +56,9 @@ inline QString renderedImageProblem(const QString& path, const QSize& size, int 
             .arg(image.height())
             .arg(size.width())
             .arg(size.height());
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    if (colours.size() < minColours)
-        return QStringLiteral("only %1 colours").arg(colours.size());
+    const int colours = colourCount(image, 3);
+    if (colours < minColours)
+        return QStringLiteral("only %1 colours").arg(colours);
     return {};
 }
 
