@@ -11,7 +11,8 @@ namespace parallax {
 /// `.cube.gz` (inflated in chunks). The XML is parsed incrementally with QXmlStreamReader behind a
 /// filter that escapes bare '&' (real CUBE writers leave them raw). Cnodes become call-path events
 /// "root => child => ...", regions flat events, locations threads (node = process rank, context 0,
-/// thread = thread rank). The value conventions are described at the top of cubereader.cpp.
+/// thread = thread rank). The value conventions are described at the top of cubeassembler.cpp, the
+/// parts of the reader at the top of cubereader.cpp.
 class CubeReader : public Reader {
 public:
     QString name() const override { return QStringLiteral("cube"); }
