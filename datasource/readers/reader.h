@@ -5,6 +5,7 @@
 #include "datasource/model/trial.h"
 #include "datasource/readers/progress.h"
 
+#include <QLatin1StringView>
 #include <QString>
 #include <QStringList>
 #include <algorithm>
@@ -128,6 +129,10 @@ inline QString quoted(std::string_view s, qsizetype max = 80)
     const auto n = std::min<std::size_t>(s.size(), static_cast<std::size_t>(max) + 1);
     return quoted(QString::fromLatin1(s.data(), static_cast<qsizetype>(n)), max);
 }
+
+/// True for "<prefix>N.C.T" with N, C, T non-negative decimal integers (TAU's profile.N.C.T and
+/// snapshot.N.C.T file names); fills `key`.
+bool parseThreadFileName(const QString& fileName, QLatin1StringView prefix, ThreadKey& key);
 
 class Reader;
 class TrialBuilder;
