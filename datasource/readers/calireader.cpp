@@ -643,38 +643,10 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
             return ReadError { path, 0, -1, error };
         progress.setStage(QStringLiteral("Reading Caliper records"), info.size());
         CaliParser parser(profile, warnings, options.strict);
-        std::vector<char> chunk(256 * 1024);
-        std::string pending; // a line continued from the previous chunk
-        qint64 lineNo = 0;
-        for (;;) {
-            if (progress.isCancelled())
-                throw Cancelled {};
-            const qint64 n = input.read(chunk.data(), chunk.size());
-            if (n < 0)
-                return ReadError { path, lineNo + 1, input.errorOffset(), input.error() };
-            if (n == 0)
-                break;
-            std::string_view data(chunk.data(), static_cast<std::size_t>(n));
-            while (!data.empty()) {
-                const std::size_t nl = data.find('\n');
-                if (nl == std::string_view::npos) {
-                    pending.append(data);
-                    if (pending.size() > MaxLineBytes)
-                        throw ParseError::atLine(
-                            lineNo + 1, QStringLiteral("line longer than %1 bytes").arg(MaxLineBytes));
-                    break;
-                }
-                ++lineNo;
-                if (pending.empty()) {
-                    parser.line(data.substr(0, nl), lineNo);
-                } else {
-                    pending.append(data.substr(0, nl));
-                    parser.line(pending, lineNo);
-                    pending.clear();
-                }
-                data.remove_prefix(nl + 1);
-            }
-        }
+        const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,
+            [&](std::string_view line, qint64 number) { parser.line(line, number); });
+        const qint64 lineNo = end.lines;
+        const std::string& pending = end.tail;
         if (input.cutShort())
             return ReadError { path, lineNo + 1, -1, QStringLiteral("the gzip data ends early (truncated file)") };
         if (!pending.empty())

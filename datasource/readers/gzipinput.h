@@ -3,11 +3,14 @@
 #pragma once
 
 #include "datasource/readers/progress.h"
+#include "datasource/readers/reader.h"
 
 #include <QFile>
 #include <QString>
 #include <cstddef>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace parallax {
@@ -66,5 +69,58 @@ private:
     QString m_error;
     qint64 m_errorOffset = -1;
 };
+
+/// What forEachLine() leaves: the number of the last complete line, and the bytes after it (a last
+/// line without a newline; empty when the data ends with one).
+struct LineEnd {
+    qint64 lines = 0;
+    std::string tail;
+};
+
+/// Feeds the lines of an opened `input` to onLine(std::string_view line, qint64 number) (1-based,
+/// without the '\n'), reading `chunk` bytes at a time: the text readers' one line loop. Throws
+/// Cancelled when `progress` is cancelled, and ParseError at the line for a read error or corrupt
+/// gzip data, and for a line longer than `maxLineBytes`.
+template <typename OnLine>
+LineEnd forEachLine(GzipInput& input, Progress& progress, std::size_t chunk, std::size_t maxLineBytes, OnLine&& onLine)
+{
+    std::vector<char> buffer(chunk);
+    LineEnd end;
+    std::string& pending = end.tail; // a line continued from the previous chunk
+    qint64& lineNo = end.lines;
+    const auto tooLong = [&](qint64 line) {
+        return ParseError::atLine(line, QStringLiteral("a line longer than %1 bytes").arg(maxLineBytes));
+    };
+    for (;;) {
+        throwIfCancelled(progress);
+        const qint64 n = input.read(buffer.data(), buffer.size());
+        if (n < 0)
+            throw ParseError::atLine(lineNo + 1, input.error(), input.errorOffset());
+        if (n == 0)
+            break;
+        std::string_view data(buffer.data(), static_cast<std::size_t>(n));
+        while (!data.empty()) {
+            const std::size_t nl = data.find('\n');
+            if (nl == std::string_view::npos) {
+                pending.append(data);
+                if (pending.size() > maxLineBytes)
+                    throw tooLong(lineNo + 1);
+                break;
+            }
+            ++lineNo;
+            if (pending.empty()) {
+                onLine(data.substr(0, nl), lineNo);
+            } else {
+                pending.append(data.substr(0, nl));
+                if (pending.size() > maxLineBytes)
+                    throw tooLong(lineNo);
+                onLine(std::string_view(pending), lineNo);
+                pending.clear();
+            }
+            data.remove_prefix(nl + 1);
+        }
+    }
+    return end;
+}
 
 } // namespace parallax
