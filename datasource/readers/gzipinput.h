@@ -5,12 +5,19 @@
 #include "datasource/readers/progress.h"
 #include "datasource/readers/reader.h"
 
+#include <QByteArray>
 #include <QFile>
 #include <QString>
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace parallax {
@@ -21,9 +28,13 @@ inline bool isGzipMagic(const char* p)
     return static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
 }
 
+/// The first `max` uncompressed bytes of gzip data that starts `compressed` (fewer when it holds fewer,
+/// empty when it is not gzip): enough to sniff the format of a compressed file.
+QByteArray gunzipPrefix(const QByteArray& compressed, qsizetype max);
+
 /// A file read in chunks as its uncompressed bytes: inflated with zlib when it starts with the
 /// gzip magic (concatenated members are one stream, as gunzip reads them), passed through
-/// otherwise. The readers' one way to take compressed input (ppk, .cube.gz). Progress advances by
+/// otherwise. The readers' one way to take compressed input (ppk, .cube.gz, the text formats). Progress advances by
 /// the file bytes read, out of the file size.
 class GzipInput {
 public:
@@ -38,6 +49,8 @@ public:
 
     /// Up to `max` uncompressed bytes into `dst`; 0 at the end of the data, -1 on an error.
     qint64 read(char* dst, std::size_t max);
+    /// read(), with an error thrown as a ParseError at the offset of the uncompressed stream.
+    std::size_t readOrThrow(char* dst, std::size_t max);
     /// After read() returned -1: "read error: …" or "corrupt gzip data at compressed byte N (…)".
     const QString& error() const { return m_error; }
     /// After read() returned -1: the file offset of the error.
@@ -68,6 +81,36 @@ private:
     qint64 m_trailingGarbage = 0;
     QString m_error;
     qint64 m_errorOffset = -1;
+};
+
+/// Runs a GzipInput on its own thread, a few chunks ahead of the consumer, so inflating and decoding
+/// overlap (the ppk reader, for large files). An error (a ParseError from readOrThrow(), or running
+/// out of memory) is handed over in stream order, after the chunks produced before it.
+class GzipPipe {
+public:
+    GzipPipe(GzipInput& input, std::size_t chunk, int chunks = 4);
+    ~GzipPipe();
+    GzipPipe(const GzipPipe&) = delete;
+    GzipPipe& operator=(const GzipPipe&) = delete;
+
+    /// Up to `max` uncompressed bytes into `dst`; 0 at the end of the data; throws the input's error.
+    std::size_t read(char* dst, std::size_t max);
+
+private:
+    void produce();
+
+    GzipInput& m_input;
+    std::thread m_thread;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::vector<std::vector<char>> m_free;
+    std::deque<std::pair<std::vector<char>, std::size_t>> m_full;
+    std::optional<ParseError> m_error;
+    bool m_finished = false;
+    bool m_stop = false;
+    std::vector<char> m_current;
+    std::size_t m_currentSize = 0;
+    std::size_t m_currentPos = 0;
 };
 
 /// What forEachLine() leaves: the number of the last complete line, and the bytes after it (a last
