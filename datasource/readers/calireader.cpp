@@ -628,36 +628,33 @@ int CaliReader::sniff(const QString& path) const
 
 TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; a Caliper profile is one .cali file") };
-    TrialBuilder builder(info.fileName());
-    QStringList warnings;
-    CaliProfile profile;
-    profile.format = QStringLiteral("cali");
-    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {}, {} };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        GzipInput input(progress);
-        const QString error = input.open(path);
-        if (!error.isEmpty())
-            return ReadError { path, 0, -1, error };
-        progress.setStage(QStringLiteral("Reading Caliper records"), info.size());
-        CaliParser parser(profile, warnings, options.strict);
-        const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,
-            [&](std::string_view line, qint64 number) { parser.line(line, number); });
-        const qint64 lineNo = end.lines;
-        const std::string& pending = end.tail;
-        if (input.cutShort())
-            return ReadError { path, lineNo + 1, -1, QStringLiteral("the gzip data ends early (truncated file)") };
-        if (!pending.empty())
-            return ReadError { path, lineNo + 1, -1,
-                QStringLiteral("the file ends inside a record (no newline after the last line): truncated file?") };
-        parser.finish();
-        profile.sourceBytes = input.produced();
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-        assembleCaliTrial(profile, builder, warnings, progress);
-        return std::nullopt;
-    });
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)") };
+    const QString notAFile = QStringLiteral("not a file; a Caliper profile is one .cali file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            CaliProfile profile;
+            profile.format = QStringLiteral("cali");
+            GzipInput input(progress);
+            const QString error = input.open(path);
+            if (!error.isEmpty())
+                return ReadError { path, 0, -1, error };
+            progress.setStage(QStringLiteral("Reading Caliper records"), QFileInfo(path).size());
+            CaliParser parser(profile, warnings, options.strict);
+            const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,
+                [&](std::string_view line, qint64 number) { parser.line(line, number); });
+            const qint64 lineNo = end.lines;
+            const std::string& pending = end.tail;
+            if (input.cutShort())
+                return ReadError { path, lineNo + 1, -1, QStringLiteral("the gzip data ends early (truncated file)") };
+            if (!pending.empty())
+                return ReadError { path, lineNo + 1, -1,
+                    QStringLiteral("the file ends inside a record (no newline after the last line): truncated file?") };
+            parser.finish();
+            profile.sourceBytes = input.produced();
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            assembleCaliTrial(profile, builder, warnings, progress);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

@@ -41,24 +41,21 @@ int MpipReader::sniff(const QString& path) const
 TrialResult MpipReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
     (void)options;
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; an mpiP report is one text file") };
-    TrialBuilder builder(info.fileName());
-    QStringList warnings;
-    const ReadJob job { path, {}, QStringLiteral("out of memory (the report is too large, or corrupt)"), {}, {} };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        progress.setStage(QStringLiteral("Reading mpiP report"), info.size());
-        GzipInput input(progress);
-        const QString openError = input.open(path);
-        if (!openError.isEmpty())
-            return ReadError { path, 0, -1, openError };
-        mpip::Report report;
-        mpip::parseReport(input, progress, report, warnings);
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-        mpip::assembleTrial(report, builder, warnings, progress);
-        return std::nullopt;
-    });
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the report is too large, or corrupt)") };
+    const QString notAFile = QStringLiteral("not a file; an mpiP report is one text file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            progress.setStage(QStringLiteral("Reading mpiP report"), QFileInfo(path).size());
+            GzipInput input(progress);
+            const QString openError = input.open(path);
+            if (!openError.isEmpty())
+                return ReadError { path, 0, -1, openError };
+            mpip::Report report;
+            mpip::parseReport(input, progress, report, warnings);
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            mpip::assembleTrial(report, builder, warnings, progress);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

@@ -818,42 +818,42 @@ int PpkReader::sniff(const QString& path) const
 
 TrialResult PpkReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; a ParaProf packed profile is one .ppk file") };
-    progress.setStage(QStringLiteral("Reading ParaProf packed profile"), info.size());
-    GzipInput input(progress, ChunkSize);
-    const QString openError = input.open(path);
-    if (!openError.isEmpty())
-        return ReadError { path, 0, -1, openError };
+    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the packed profile") };
+    const QString notAFile = QStringLiteral("not a file; a ParaProf packed profile is one .ppk file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            const QFileInfo info(path);
+            progress.setStage(QStringLiteral("Reading ParaProf packed profile"), info.size());
+            GzipInput input(progress, ChunkSize);
+            const QString openError = input.open(path);
+            if (!openError.isEmpty())
+                return ReadError { path, 0, -1, openError };
 
-    TrialBuilder builder(info.fileName());
-    QStringList warnings;
-    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the packed profile"), {}, {} };
-    return guardedRead(*this, job, builder, warnings, [&] {
-        // Inflate on a second thread when allowed: it costs about as much as decoding. By default
-        // only for larger files: below that, starting the thread costs more than it saves
-        // (measured on the wrf sample). threads >= 2 asks for it explicitly.
-        const bool pipelined = input.isGzip()
-            && (options.threads >= 2
-                || (options.threads == 0 && QThread::idealThreadCount() > 1 && info.size() >= PipelineMinimumBytes));
-        std::optional<GzipPipe> pipe;
-        if (pipelined)
-            pipe.emplace(input, ChunkSize);
-        Parser parser(input, pipe ? &*pipe : nullptr, progress, builder);
-        try {
-            parser.parse();
-        } catch (ParseError& e) {
-            if (e.offset >= 0) {
-                const QString where
-                    = input.isGzip() ? QStringLiteral("of the uncompressed stream") : QStringLiteral("of the file");
-                e.message = QStringLiteral("%1 (at byte %2 %3)").arg(e.message).arg(e.offset).arg(where);
+            // Inflate on a second thread when allowed: it costs about as much as decoding. By default
+            // only for larger files: below that, starting the thread costs more than it saves
+            // (measured on the wrf sample). threads >= 2 asks for it explicitly.
+            const bool pipelined = input.isGzip()
+                && (options.threads >= 2
+                    || (options.threads == 0 && QThread::idealThreadCount() > 1
+                        && info.size() >= PipelineMinimumBytes));
+            std::optional<GzipPipe> pipe;
+            if (pipelined)
+                pipe.emplace(input, ChunkSize);
+            Parser parser(input, pipe ? &*pipe : nullptr, progress, builder);
+            try {
+                parser.parse();
+            } catch (ParseError& e) {
+                if (e.offset >= 0) {
+                    const QString where
+                        = input.isGzip() ? QStringLiteral("of the uncompressed stream") : QStringLiteral("of the file");
+                    e.message = QStringLiteral("%1 (at byte %2 %3)").arg(e.message).arg(e.offset).arg(where);
+                }
+                throw;
             }
-            throw;
-        }
-        warnings = parser.warnings;
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-    });
+            warnings = parser.warnings;
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax
