@@ -5,6 +5,7 @@
 // 136 rows), the MANIFEST facts, a hand-made database with loops, inlined code and a call site
 // that carries cost, and broken databases.
 #include "datasource/readers/hpctoolkitreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 #include "tests/common/treecheck.h"
 
@@ -20,22 +21,9 @@ namespace {
 
 QString database() { return dataPath(QStringLiteral("hatchet/hpctoolkit-cpi-database")); }
 
-TrialResult readDb(const QString& path)
-{
-    ReadOptions options;
-    Progress progress;
-    return HpcToolkitReader().read(path, options, progress);
-}
+TrialResult readDb(const QString& path) { return readWith(HpcToolkitReader(), path); }
 
-std::shared_ptr<Trial> mustRead(const QString& path)
-{
-    auto result = readDb(path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
+std::shared_ptr<Trial> mustRead(const QString& path) { return mustReadWith(HpcToolkitReader(), path); }
 
 /// The call tree of the sample as Parallax names it: node id -> (parent node id, component).
 /// Written by hand from experiment.xml: C call sites are folded, PF frames are named by their

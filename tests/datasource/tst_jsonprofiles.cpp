@@ -7,6 +7,7 @@
 #include "datasource/readers/jsoninput.h"
 #include "datasource/readers/pyinstrumentreader.h"
 #include "datasource/readers/timemoryreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 #include "tests/common/treecheck.h"
 
@@ -25,22 +26,7 @@ QString pyinstrumentSample()
     return dataPath(QStringLiteral("hatchet/pyinstrument-hatchet-json/pyinstrument-hatchet-profile.json"));
 }
 
-TrialResult readWith(const Reader& reader, const QString& path)
-{
-    ReadOptions options;
-    Progress progress;
-    return reader.read(path, options, progress);
-}
-
-std::shared_ptr<Trial> mustRead(const Reader& reader, const QString& path)
-{
-    auto result = readWith(reader, path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
+std::shared_ptr<Trial> mustRead(const Reader& reader, const QString& path) { return mustReadWith(reader, path); }
 
 /// Exclusive / inclusive / calls of an event on a thread; -1e300 when absent.
 double cell(const Trial& t, const ThreadKey& key, const QString& event, int what, std::size_t metric = 0)
