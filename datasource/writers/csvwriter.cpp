@@ -44,6 +44,7 @@
 #include "datasource/writers/csvwriter.h"
 
 #include "datasource/readers/textnumber.h"
+#include "datasource/writers/savefile.h"
 
 #include <QSaveFile>
 #include <string>
@@ -51,8 +52,6 @@
 namespace parallax {
 
 namespace {
-
-constexpr std::size_t FlushSize = 1 << 20;
 
 enum Column {
     Kind,
@@ -77,10 +76,6 @@ enum Column {
     Name,
     Value,
     ColumnCount
-};
-
-struct WriteFailure {
-    QString message;
 };
 
 /// A field as CSV text: quoted when it must be.
@@ -117,12 +112,11 @@ QString escapedGroup(const QString& group)
     return out;
 }
 
-class CsvOut {
+class CsvOut : public BufferedOut {
 public:
     explicit CsvOut(QSaveFile& file)
-        : m_file(file)
+        : BufferedOut(file)
     {
-        m_buffer.reserve(FlushSize + 4096);
     }
 
     /// Starts a row: the kind, then fields in increasing column order, then end().
@@ -146,20 +140,10 @@ public:
     {
         at(static_cast<Column>(ColumnCount - 1));
         m_buffer += '\n';
-        if (m_buffer.size() >= FlushSize)
-            flush();
-    }
-    void flush()
-    {
-        const auto n = static_cast<qint64>(m_buffer.size());
-        if (n > 0 && m_file.write(m_buffer.data(), n) != n)
-            throw WriteFailure { QStringLiteral("write failed: %1").arg(m_file.errorString()) };
-        m_buffer.clear();
+        maybeFlush();
     }
 
 private:
-    QSaveFile& m_file;
-    std::string m_buffer;
     int m_column = 0;
 };
 
@@ -367,21 +351,12 @@ private:
 
 QString CsvWriter::write(const Trial& trial, const QString& file)
 {
-    QSaveFile save(file);
-    if (!save.open(QIODevice::WriteOnly))
-        return QStringLiteral("%1: cannot write: %2").arg(file, save.errorString());
-    try {
+    return writeSaved(file, [&](QSaveFile& save) {
         CsvOut out(save);
         out.raw("kind,node,context,thread,event,groups,metric,units,exclusive,inclusive,calls,subroutines,"
                 "sum_exclusive_squared,count,max,min,mean,sum_squares,stddev,name,value\n");
         TrialCsv(trial, out).write();
-    } catch (const WriteFailure& failure) {
-        save.cancelWriting();
-        return QStringLiteral("%1: %2").arg(file, failure.message);
-    }
-    if (!save.commit())
-        return QStringLiteral("%1: write failed: %2").arg(file, save.errorString());
-    return {};
+    });
 }
 
 } // namespace parallax
