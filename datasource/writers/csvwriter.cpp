@@ -43,6 +43,7 @@
 // dataframe CSV) is described in csvreader.h.
 #include "datasource/writers/csvwriter.h"
 
+#include "datasource/readers/csvlayout.h"
 #include "datasource/readers/textnumber.h"
 #include "datasource/writers/savefile.h"
 
@@ -53,30 +54,7 @@ namespace parallax {
 
 namespace {
 
-enum Column {
-    Kind,
-    Node,
-    Context,
-    ThreadCol,
-    Event,
-    Groups,
-    MetricCol,
-    Units,
-    Exclusive,
-    Inclusive,
-    Calls,
-    Subroutines,
-    SumExclSqr,
-    Count,
-    Max,
-    Min,
-    Mean,
-    SumSquares,
-    StdDev,
-    Name,
-    Value,
-    ColumnCount
-};
+using namespace csv;
 
 /// A field as CSV text: quoted when it must be.
 std::string csvField(const QString& text)
@@ -138,7 +116,7 @@ public:
     template <typename Int> void integer(Column c, Int v) { textnumber::appendInt(at(c), v); }
     void end()
     {
-        at(static_cast<Column>(ColumnCount - 1));
+        at(static_cast<Column>(ParallaxColumnCount - 1));
         m_buffer += '\n';
         maybeFlush();
     }
