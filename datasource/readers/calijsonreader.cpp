@@ -99,29 +99,10 @@ public:
 
     void parse()
     {
-        ws();
-        expect('{', "'{' (a json-split file is one JSON object)");
-        ws();
-        if (peek() == '}') {
-            ++m_pos;
-        } else {
-            for (;;) {
-                ws();
-                const qint64 keyOffset = pos();
-                const std::string key = string();
-                ws();
-                expect(':', "':' after an object key");
-                ws();
-                member(key, keyOffset);
-                ws();
-                if (peek() == ',') {
-                    ++m_pos;
-                    continue;
-                }
-                expect('}', "',' or '}' after an object member");
-                break;
-            }
-        }
+        object(
+            "'{' (a json-split file is one JSON object)",
+            [&](const std::string& key, qint64 keyOffset) { member(key, keyOffset); },
+            "',' or '}' after an object member");
         ws();
         if (m_pos != m_text.size())
             fail(pos(), QStringLiteral("unexpected data after the top-level object"));
@@ -359,8 +340,9 @@ private:
         }
     }
 
-    /// Calls field(key, keyOffset) for each member of an object; field() parses the value.
-    template <typename Field> void object(const char* what, const Field& field)
+    /// Calls field(key, keyOffset) for each member of an object; field() parses the value. `what`
+    /// is expected at the start, `next` after a member.
+    template <typename Field> void object(const char* what, const Field& field, const char* next = "',' or '}'")
     {
         ws();
         expect('{', what);
@@ -382,7 +364,7 @@ private:
                 ++m_pos;
                 continue;
             }
-            expect('}', "',' or '}'");
+            expect('}', next);
             return;
         }
     }
