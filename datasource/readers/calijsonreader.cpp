@@ -791,19 +791,13 @@ qint64 lineOf(const QByteArray& text, qint64 offset)
 
 int CaliJsonReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
+    if (!head.trimmed().startsWith('{'))
         return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    QByteArray head = file.read(4096);
     QByteArray tail;
-    if (file.size() > 8192 && file.seek(file.size() - 4096))
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly) && file.size() > 8192 && file.seek(file.size() - 4096))
         tail = file.read(4096);
-    const QByteArray start = head.trimmed();
-    if (!start.startsWith('{'))
-        return 0;
     const auto hasKey = [&](const char* key) { return head.contains(key) || tail.contains(key); };
     if (hasKey("\"column_metadata\"") && (hasKey("\"nodes\"") || hasKey("\"columns\"")))
         return 95;

@@ -880,13 +880,10 @@ qsizetype firstToken(const QByteArray& head)
 
 int DotReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const auto read = fileHead(path, 8192);
+    if (!read)
         return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = file.read(8192);
+    const QByteArray& head = *read;
     const qsizetype at = firstToken(head);
     const QByteArray start = head.mid(at, 16).toLower();
     if (!start.startsWith("digraph") && !start.startsWith("graph") && !start.startsWith("strict"))

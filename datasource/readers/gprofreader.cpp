@@ -927,15 +927,11 @@ void buildReport(TrialBuilder& builder, const Report& r, ThreadIndex thread, QSt
 
 int GprofReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const auto head = fileHead(path, 16 * 1024);
+    if (!head)
         return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = file.read(16 * 1024);
     int score = 0;
-    const auto lines = head.split('\n');
+    const auto lines = head->split('\n');
     for (const QByteArray& raw : lines) {
         const QByteArray t = raw.trimmed();
         if (t.startsWith("Flat profile:") || t.startsWith("Call graph (explanation follows)"))
@@ -945,7 +941,7 @@ int GprofReader::sniff(const QString& path) const
         if (t.startsWith("granularity: each sample hit covers") || t.startsWith("Each sample counts as"))
             score = std::max(score, 80);
     }
-    const QString lower = info.fileName().toLower();
+    const QString lower = QFileInfo(path).fileName().toLower();
     if (score == 0 && (lower.endsWith(QLatin1String(".gprof")) || lower.startsWith(QLatin1String("gprof"))))
         score = 20; // so that read() explains what is wrong with it
     return score;

@@ -2,12 +2,23 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/gzipinput.h"
 
+#include <QFileInfo>
 #include <algorithm>
 #include <cstring>
 #include <new>
 #include <zlib.h>
 
 namespace parallax {
+
+std::optional<QByteArray> fileHead(const QString& path, qint64 max)
+{
+    if (!QFileInfo(path).isFile())
+        return std::nullopt;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    return file.read(max);
+}
 
 QByteArray gunzipPrefix(const QByteArray& compressed, qsizetype max)
 {

@@ -28,6 +28,10 @@ inline bool isGzipMagic(const char* p)
     return static_cast<unsigned char>(p[0]) == 0x1f && static_cast<unsigned char>(p[1]) == 0x8b;
 }
 
+/// The first `max` bytes of a regular file, as they are (not inflated), for sniff(); std::nullopt
+/// when `path` is not a regular file or cannot be opened.
+std::optional<QByteArray> fileHead(const QString& path, qint64 max);
+
 /// The first `max` uncompressed bytes of gzip data that starts `compressed` (fewer when it holds fewer,
 /// empty when it is not gzip): enough to sniff the format of a compressed file.
 QByteArray gunzipPrefix(const QByteArray& compressed, qsizetype max);

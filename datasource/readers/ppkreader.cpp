@@ -795,23 +795,15 @@ private:
 
 int PpkReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    char head[6];
-    const qint64 n = file.read(head, 6);
-    if (n == 6 && std::memcmp(head, PpkMagic, 6) == 0)
+    const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
+    if (head.size() >= 6 && std::memcmp(head.constData(), PpkMagic, 6) == 0)
         return 100;
-    if (n < 2 || !isGzipMagic(head))
+    if (head.size() < 2 || !isGzipMagic(head.constData()))
         return 0;
-    if (info.suffix().compare(QLatin1String("ppk"), Qt::CaseInsensitive) == 0)
+    if (QFileInfo(path).suffix().compare(QLatin1String("ppk"), Qt::CaseInsensitive) == 0)
         return 100;
     // gzip under another name: inflate just enough to see the magic.
-    file.seek(0);
-    const QByteArray compressed = file.read(4096);
+    const QByteArray compressed = head;
     const QByteArray out = gunzipPrefix(compressed, 6);
     return out.size() == 6 && std::memcmp(out.constData(), PpkMagic, 6) == 0 ? 90 : 0;
 }
