@@ -119,15 +119,7 @@ std::vector<GoldRow> goldRows()
 
 double value(const Trial& t, const ThreadKey& key, const QString& event, bool inclusive)
 {
-    const ThreadIndex ti = t.findThread(key);
-    const EventId e = t.findEvent(event);
-    if (!ti.isValid() || !e.isValid())
-        return -1e300;
-    const auto i = t.row(ti).find(e);
-    if (i < 0)
-        return -1e300;
-    return inclusive ? t.row(ti).inclusive(0, static_cast<std::size_t>(i))
-                     : t.row(ti).exclusive(0, static_cast<std::size_t>(i));
+    return fieldOf(t, t.findThread(key), event, inclusive ? Field::Incl : Field::Excl);
 }
 
 void writeFile(const QString& path, const QByteArray& bytes)
