@@ -99,29 +99,10 @@ public:
 
     void parse()
     {
-        ws();
-        expect('{', "'{' (a json-split file is one JSON object)");
-        ws();
-        if (peek() == '}') {
-            ++m_pos;
-        } else {
-            for (;;) {
-                ws();
-                const qint64 keyOffset = pos();
-                const std::string key = string();
-                ws();
-                expect(':', "':' after an object key");
-                ws();
-                member(key, keyOffset);
-                ws();
-                if (peek() == ',') {
-                    ++m_pos;
-                    continue;
-                }
-                expect('}', "',' or '}' after an object member");
-                break;
-            }
-        }
+        object(
+            "'{' (a json-split file is one JSON object)",
+            [&](const std::string& key, qint64 keyOffset) { member(key, keyOffset); },
+            "',' or '}' after an object member");
         ws();
         if (m_pos != m_text.size())
             fail(pos(), QStringLiteral("unexpected data after the top-level object"));
@@ -359,8 +340,9 @@ private:
         }
     }
 
-    /// Calls field(key, keyOffset) for each member of an object; field() parses the value.
-    template <typename Field> void object(const char* what, const Field& field)
+    /// Calls field(key, keyOffset) for each member of an object; field() parses the value. `what`
+    /// is expected at the start, `next` after a member.
+    template <typename Field> void object(const char* what, const Field& field, const char* next = "',' or '}'")
     {
         ws();
         expect('{', what);
@@ -382,7 +364,7 @@ private:
                 ++m_pos;
                 continue;
             }
-            expect('}', "',' or '}'");
+            expect('}', next);
             return;
         }
     }
@@ -809,19 +791,13 @@ qint64 lineOf(const QByteArray& text, qint64 offset)
 
 int CaliJsonReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
+    if (!head.trimmed().startsWith('{'))
         return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    QByteArray head = file.read(4096);
     QByteArray tail;
-    if (file.size() > 8192 && file.seek(file.size() - 4096))
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly) && file.size() > 8192 && file.seek(file.size() - 4096))
         tail = file.read(4096);
-    const QByteArray start = head.trimmed();
-    if (!start.startsWith('{'))
-        return 0;
     const auto hasKey = [&](const char* key) { return head.contains(key) || tail.contains(key); };
     if (hasKey("\"column_metadata\"") && (hasKey("\"nodes\"") || hasKey("\"columns\"")))
         return 95;
@@ -835,56 +811,53 @@ int CaliJsonReader::sniff(const QString& path) const
 TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
     Q_UNUSED(options);
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; a Caliper json-split profile is one .json file") };
-    TrialBuilder builder(info.fileName());
-    QStringList warnings;
-    CaliProfile profile;
-    profile.format = QStringLiteral("json-split");
     QByteArray text;
     const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {},
         [&text](qint64 offset) { return lineOf(text, offset); } };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        GzipInput input(progress);
-        const QString error = input.open(path);
-        if (!error.isEmpty())
-            return ReadError { path, 0, -1, error };
-        progress.setStage(QStringLiteral("Reading Caliper json-split"), info.size());
-        std::vector<char> chunk(256 * 1024);
-        for (;;) {
-            if (progress.isCancelled())
-                throw Cancelled {};
-            const qint64 n = input.read(chunk.data(), chunk.size());
-            if (n < 0)
-                return ReadError { path, 0, input.errorOffset(), input.error() };
-            if (n == 0)
-                break;
-            if (text.size() + n > MaxFileBytes)
-                return ReadError { path, 0, text.size(), QStringLiteral("more than 4 GiB of JSON") };
-            text.append(chunk.data(), n);
-        }
-        if (input.cutShort())
-            return ReadError { path, 0, text.size(), QStringLiteral("the gzip data ends early (truncated file)") };
-        JsonSplitParser json(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
-        json.parse();
-        if (json.overflows > 0)
-            warnings << QStringLiteral("%1:%2: number %3 at byte %4 is beyond the range of a double; read as %5%6")
-                            .arg(path)
-                            .arg(lineOf(text, json.firstOverflow))
-                            .arg(json.firstOverflowText)
-                            .arg(json.firstOverflow)
-                            .arg(json.firstOverflowText.startsWith(QLatin1Char('-')) ? QStringLiteral("-inf")
-                                                                                     : QStringLiteral("inf"))
-                            .arg(json.overflows > 1
-                                    ? QStringLiteral(" (%1 such numbers in the file)").arg(json.overflows)
-                                    : QString());
-        JsonSplitInterpreter(json, profile, warnings).run();
-        profile.sourceBytes = text.size();
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-        assembleCaliTrial(profile, builder, warnings, progress);
-        return std::nullopt;
-    });
+    const QString notAFile = QStringLiteral("not a file; a Caliper json-split profile is one .json file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            CaliProfile profile;
+            profile.format = QStringLiteral("json-split");
+            GzipInput input(progress);
+            const QString error = input.open(path);
+            if (!error.isEmpty())
+                return ReadError { path, 0, -1, error };
+            progress.setStage(QStringLiteral("Reading Caliper json-split"), QFileInfo(path).size());
+            std::vector<char> chunk(256 * 1024);
+            for (;;) {
+                if (progress.isCancelled())
+                    throw Cancelled {};
+                const qint64 n = input.read(chunk.data(), chunk.size());
+                if (n < 0)
+                    return ReadError { path, 0, input.errorOffset(), input.error() };
+                if (n == 0)
+                    break;
+                if (text.size() + n > MaxFileBytes)
+                    return ReadError { path, 0, text.size(), QStringLiteral("more than 4 GiB of JSON") };
+                text.append(chunk.data(), n);
+            }
+            if (input.cutShort())
+                return ReadError { path, 0, text.size(), QStringLiteral("the gzip data ends early (truncated file)") };
+            JsonSplitParser json(std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+            json.parse();
+            if (json.overflows > 0)
+                warnings << QStringLiteral("%1:%2: number %3 at byte %4 is beyond the range of a double; read as %5%6")
+                                .arg(path)
+                                .arg(lineOf(text, json.firstOverflow))
+                                .arg(json.firstOverflowText)
+                                .arg(json.firstOverflow)
+                                .arg(json.firstOverflowText.startsWith(QLatin1Char('-')) ? QStringLiteral("-inf")
+                                                                                         : QStringLiteral("inf"))
+                                .arg(json.overflows > 1
+                                        ? QStringLiteral(" (%1 such numbers in the file)").arg(json.overflows)
+                                        : QString());
+            JsonSplitInterpreter(json, profile, warnings).run();
+            profile.sourceBytes = text.size();
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            assembleCaliTrial(profile, builder, warnings, progress);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

@@ -628,64 +628,33 @@ int CaliReader::sniff(const QString& path) const
 
 TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; a Caliper profile is one .cali file") };
-    TrialBuilder builder(info.fileName());
-    QStringList warnings;
-    CaliProfile profile;
-    profile.format = QStringLiteral("cali");
-    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {}, {} };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        GzipInput input(progress);
-        const QString error = input.open(path);
-        if (!error.isEmpty())
-            return ReadError { path, 0, -1, error };
-        progress.setStage(QStringLiteral("Reading Caliper records"), info.size());
-        CaliParser parser(profile, warnings, options.strict);
-        std::vector<char> chunk(256 * 1024);
-        std::string pending; // a line continued from the previous chunk
-        qint64 lineNo = 0;
-        for (;;) {
-            if (progress.isCancelled())
-                throw Cancelled {};
-            const qint64 n = input.read(chunk.data(), chunk.size());
-            if (n < 0)
-                return ReadError { path, lineNo + 1, input.errorOffset(), input.error() };
-            if (n == 0)
-                break;
-            std::string_view data(chunk.data(), static_cast<std::size_t>(n));
-            while (!data.empty()) {
-                const std::size_t nl = data.find('\n');
-                if (nl == std::string_view::npos) {
-                    pending.append(data);
-                    if (pending.size() > MaxLineBytes)
-                        throw ParseError::atLine(
-                            lineNo + 1, QStringLiteral("line longer than %1 bytes").arg(MaxLineBytes));
-                    break;
-                }
-                ++lineNo;
-                if (pending.empty()) {
-                    parser.line(data.substr(0, nl), lineNo);
-                } else {
-                    pending.append(data.substr(0, nl));
-                    parser.line(pending, lineNo);
-                    pending.clear();
-                }
-                data.remove_prefix(nl + 1);
-            }
-        }
-        if (input.cutShort())
-            return ReadError { path, lineNo + 1, -1, QStringLiteral("the gzip data ends early (truncated file)") };
-        if (!pending.empty())
-            return ReadError { path, lineNo + 1, -1,
-                QStringLiteral("the file ends inside a record (no newline after the last line): truncated file?") };
-        parser.finish();
-        profile.sourceBytes = input.produced();
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-        assembleCaliTrial(profile, builder, warnings, progress);
-        return std::nullopt;
-    });
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)") };
+    const QString notAFile = QStringLiteral("not a file; a Caliper profile is one .cali file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            CaliProfile profile;
+            profile.format = QStringLiteral("cali");
+            GzipInput input(progress);
+            const QString error = input.open(path);
+            if (!error.isEmpty())
+                return ReadError { path, 0, -1, error };
+            progress.setStage(QStringLiteral("Reading Caliper records"), QFileInfo(path).size());
+            CaliParser parser(profile, warnings, options.strict);
+            const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,
+                [&](std::string_view line, qint64 number) { parser.line(line, number); });
+            const qint64 lineNo = end.lines;
+            const std::string& pending = end.tail;
+            if (input.cutShort())
+                return ReadError { path, lineNo + 1, -1, QStringLiteral("the gzip data ends early (truncated file)") };
+            if (!pending.empty())
+                return ReadError { path, lineNo + 1, -1,
+                    QStringLiteral("the file ends inside a record (no newline after the last line): truncated file?") };
+            parser.finish();
+            profile.sourceBytes = input.produced();
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            assembleCaliTrial(profile, builder, warnings, progress);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

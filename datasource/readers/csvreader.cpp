@@ -3,6 +3,7 @@
 #include "datasource/readers/csvreader.h"
 
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/csvlayout.h"
 #include "datasource/readers/rowassembler.h"
 #include "datasource/readers/textnumber.h"
 
@@ -235,34 +236,7 @@ private:
     std::string m_scratch;
 };
 
-enum Column {
-    Kind,
-    Node,
-    Context,
-    ThreadCol,
-    Event,
-    Groups,
-    MetricCol,
-    Units,
-    Exclusive,
-    Inclusive,
-    Calls,
-    Subroutines,
-    SumExclSqr,
-    Count,
-    Max,
-    Min,
-    Mean,
-    SumSquares,
-    StdDev,
-    Name,
-    Value,
-    // Hatchet's dataframe
-    HatchetTimeInc,
-    HatchetTime,
-    HatchetNid,
-    ColumnCount
-};
+using namespace csv;
 
 /// Header names (lower case) of each column; the first is the canonical one.
 const std::array<std::vector<std::string_view>, ColumnCount>& columnNames()

@@ -880,13 +880,10 @@ qsizetype firstToken(const QByteArray& head)
 
 int DotReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const auto read = fileHead(path, 8192);
+    if (!read)
         return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = file.read(8192);
+    const QByteArray& head = *read;
     const qsizetype at = firstToken(head);
     const QByteArray start = head.mid(at, 16).toLower();
     if (!start.startsWith("digraph") && !start.startsWith("graph") && !start.startsWith("strict"))
@@ -899,48 +896,45 @@ int DotReader::sniff(const QString& path) const
 
 TrialResult DotReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; a gprof2dot call graph is one DOT file") };
     (void)options; // no format options (ReadOptions::formatOptions is ignored)
-    QStringList warnings;
-    TrialBuilder builder(info.fileName());
-    const ReadJob job { path, {}, QStringLiteral("out of memory (the file is too large, or corrupt)"), {}, {} };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        progress.setStage(QStringLiteral("Reading DOT"), info.size());
-        GzipInput input(progress, ChunkSize);
-        const QString openError = input.open(path);
-        if (!openError.isEmpty())
-            return ReadError { path, 0, -1, openError };
-        QByteArray data;
-        for (;;) {
-            const qsizetype old = data.size();
-            if (old > MaxBytes)
-                return ReadError { path, 0, old,
-                    QStringLiteral("more than %1 bytes of DOT (expected a gprof2dot call graph)").arg(MaxBytes) };
-            data.resize(old + static_cast<qsizetype>(ChunkSize));
-            const qint64 got = input.read(data.data() + old, ChunkSize);
-            if (got < 0)
-                return ReadError { path, 0, input.errorOffset(), input.error() };
-            data.resize(old + static_cast<qsizetype>(got));
-            if (got == 0)
-                break;
-            if (progress.isCancelled())
-                throw Cancelled {};
-        }
-        if (input.cutShort())
-            warnings << QStringLiteral("the gzip stream is cut short (no end marker): the file may be truncated");
-        progress.setStage(QStringLiteral("Parsing DOT"), 0);
-        // Edges are bounded by the file size (subgraph operands multiply them).
-        Parser parser(data, progress, 65536 + 16 * static_cast<qint64>(data.size()));
-        const Graph graph = parser.parse();
-        if (graph.moreGraphs)
-            warnings << QStringLiteral("the file holds more than one graph; only the first was read");
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-        builder.addMetric(Metric(QStringLiteral("TIME (% of total)"), QStringLiteral("%")));
-        buildTrial(graph, builder, warnings);
-        return std::nullopt;
-    });
+    const ReadJob job { path, {}, QStringLiteral("out of memory (the file is too large, or corrupt)") };
+    const QString notAFile = QStringLiteral("not a file; a gprof2dot call graph is one DOT file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            progress.setStage(QStringLiteral("Reading DOT"), QFileInfo(path).size());
+            GzipInput input(progress, ChunkSize);
+            const QString openError = input.open(path);
+            if (!openError.isEmpty())
+                return ReadError { path, 0, -1, openError };
+            QByteArray data;
+            for (;;) {
+                const qsizetype old = data.size();
+                if (old > MaxBytes)
+                    return ReadError { path, 0, old,
+                        QStringLiteral("more than %1 bytes of DOT (expected a gprof2dot call graph)").arg(MaxBytes) };
+                data.resize(old + static_cast<qsizetype>(ChunkSize));
+                const qint64 got = input.read(data.data() + old, ChunkSize);
+                if (got < 0)
+                    return ReadError { path, 0, input.errorOffset(), input.error() };
+                data.resize(old + static_cast<qsizetype>(got));
+                if (got == 0)
+                    break;
+                if (progress.isCancelled())
+                    throw Cancelled {};
+            }
+            if (input.cutShort())
+                warnings << QStringLiteral("the gzip stream is cut short (no end marker): the file may be truncated");
+            progress.setStage(QStringLiteral("Parsing DOT"), 0);
+            // Edges are bounded by the file size (subgraph operands multiply them).
+            Parser parser(data, progress, 65536 + 16 * static_cast<qint64>(data.size()));
+            const Graph graph = parser.parse();
+            if (graph.moreGraphs)
+                warnings << QStringLiteral("the file holds more than one graph; only the first was read");
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            builder.addMetric(Metric(QStringLiteral("TIME (% of total)"), QStringLiteral("%")));
+            buildTrial(graph, builder, warnings);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

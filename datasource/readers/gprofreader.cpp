@@ -927,15 +927,11 @@ void buildReport(TrialBuilder& builder, const Report& r, ThreadIndex thread, QSt
 
 int GprofReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const auto head = fileHead(path, 16 * 1024);
+    if (!head)
         return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = file.read(16 * 1024);
     int score = 0;
-    const auto lines = head.split('\n');
+    const auto lines = head->split('\n');
     for (const QByteArray& raw : lines) {
         const QByteArray t = raw.trimmed();
         if (t.startsWith("Flat profile:") || t.startsWith("Call graph (explanation follows)"))
@@ -945,7 +941,7 @@ int GprofReader::sniff(const QString& path) const
         if (t.startsWith("granularity: each sample hit covers") || t.startsWith("Each sample counts as"))
             score = std::max(score, 80);
     }
-    const QString lower = info.fileName().toLower();
+    const QString lower = QFileInfo(path).fileName().toLower();
     if (score == 0 && (lower.endsWith(QLatin1String(".gprof")) || lower.startsWith(QLatin1String("gprof"))))
         score = 20; // so that read() explains what is wrong with it
     return score;
@@ -953,60 +949,59 @@ int GprofReader::sniff(const QString& path) const
 
 TrialResult GprofReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; gprof output is one text file") };
-    bool fixNames = false;
-    QStringList warnings;
-    for (const QString& option : options.formatOptions) {
-        if (option == QLatin1String("fixnames"))
-            fixNames = true;
-        else
-            warnings << QStringLiteral("reader option %1 is not known to the gprof reader (known: fixnames); ignored")
-                            .arg(quoted(option));
-    }
-    TrialBuilder builder(info.fileName());
     const ReadJob job { path, {}, QStringLiteral("out of memory (the file is too large, or corrupt)"),
-        options.formatOptions, {} };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        progress.setStage(QStringLiteral("Reading gprof text"), info.size());
-        GzipInput input(progress, ChunkSize);
-        const QString openError = input.open(path);
-        if (!openError.isEmpty())
-            return ReadError { path, 0, -1, openError };
-        LineSource source(input);
-        Parser parser(fixNames, progress);
-        parser.parse(source);
-        if (input.cutShort())
-            warnings << QStringLiteral("the gzip stream is cut short (no end marker): the file may be truncated");
-        warnings << parser.warnings();
-        if (parser.renamedArrows() > 0)
-            warnings << QStringLiteral("%1 name(s) contain '=>', which separates call-path components; it was written "
-                                       "'= >'")
-                            .arg(parser.renamedArrows());
-        auto& reports = parser.reports();
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-        Metric time(QStringLiteral("TIME"), QStringLiteral("us"));
-        builder.addMetric(time);
-        if (reports.size() > 1) {
-            QStringList starts;
-            for (const Report& r : reports)
-                starts << QString::number(r.firstLine);
-            warnings << QStringLiteral("the file holds %1 gprof reports (starting at lines %2); report 1 is thread "
-                                       "0,0,0, report 2 is thread 1,0,0, and so on")
-                            .arg(reports.size())
-                            .arg(starts.join(QStringLiteral(", ")));
-        }
-        for (std::size_t k = 0; k < reports.size(); ++k) {
-            const ThreadIndex t = builder.addThread({ static_cast<int>(k), 0, 0 });
-            buildReport(builder, reports[k], t, warnings, reports.size() > 1 ? static_cast<int>(k) : -1);
-        }
-        builder.addMetadata(QStringLiteral("gprof names"),
-            fixNames ? QStringLiteral("fixed (leading '.' or '.*' and trailing '_' removed)")
-                     : QStringLiteral("as written"));
-        builder.addMetadata(QStringLiteral("gprof reports"), QString::number(reports.size()));
-        return std::nullopt;
-    });
+        options.formatOptions };
+    const QString notAFile = QStringLiteral("not a file; gprof output is one text file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            bool fixNames = false;
+            for (const QString& option : options.formatOptions) {
+                if (option == QLatin1String("fixnames"))
+                    fixNames = true;
+                else
+                    warnings << QStringLiteral(
+                        "reader option %1 is not known to the gprof reader (known: fixnames); ignored")
+                                    .arg(quoted(option));
+            }
+            progress.setStage(QStringLiteral("Reading gprof text"), QFileInfo(path).size());
+            GzipInput input(progress, ChunkSize);
+            const QString openError = input.open(path);
+            if (!openError.isEmpty())
+                return ReadError { path, 0, -1, openError };
+            LineSource source(input);
+            Parser parser(fixNames, progress);
+            parser.parse(source);
+            if (input.cutShort())
+                warnings << QStringLiteral("the gzip stream is cut short (no end marker): the file may be truncated");
+            warnings << parser.warnings();
+            if (parser.renamedArrows() > 0)
+                warnings << QStringLiteral(
+                    "%1 name(s) contain '=>', which separates call-path components; it was written "
+                    "'= >'")
+                                .arg(parser.renamedArrows());
+            auto& reports = parser.reports();
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            Metric time(QStringLiteral("TIME"), QStringLiteral("us"));
+            builder.addMetric(time);
+            if (reports.size() > 1) {
+                QStringList starts;
+                for (const Report& r : reports)
+                    starts << QString::number(r.firstLine);
+                warnings << QStringLiteral("the file holds %1 gprof reports (starting at lines %2); report 1 is thread "
+                                           "0,0,0, report 2 is thread 1,0,0, and so on")
+                                .arg(reports.size())
+                                .arg(starts.join(QStringLiteral(", ")));
+            }
+            for (std::size_t k = 0; k < reports.size(); ++k) {
+                const ThreadIndex t = builder.addThread({ static_cast<int>(k), 0, 0 });
+                buildReport(builder, reports[k], t, warnings, reports.size() > 1 ? static_cast<int>(k) : -1);
+            }
+            builder.addMetadata(QStringLiteral("gprof names"),
+                fixNames ? QStringLiteral("fixed (leading '.' or '.*' and trailing '_' removed)")
+                         : QStringLiteral("as written"));
+            builder.addMetadata(QStringLiteral("gprof reports"), QString::number(reports.size()));
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

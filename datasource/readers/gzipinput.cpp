@@ -2,11 +2,41 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/gzipinput.h"
 
+#include <QFileInfo>
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <zlib.h>
 
 namespace parallax {
+
+std::optional<QByteArray> fileHead(const QString& path, qint64 max)
+{
+    if (!QFileInfo(path).isFile())
+        return std::nullopt;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    return file.read(max);
+}
+
+QByteArray gunzipPrefix(const QByteArray& compressed, qsizetype max)
+{
+    z_stream z {};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        return {};
+    QByteArray out(max, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.constData()));
+    z.avail_in = static_cast<uInt>(compressed.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(max);
+    int rc = Z_OK;
+    while (z.avail_out > 0 && rc == Z_OK)
+        rc = inflate(&z, Z_NO_FLUSH);
+    out.truncate(max - static_cast<qsizetype>(z.avail_out));
+    inflateEnd(&z);
+    return out;
+}
 
 struct GzipInput::Zlib {
     z_stream stream {};
@@ -124,6 +154,110 @@ qint64 GzipInput::read(char* dst, std::size_t max)
             if (!fillInput())
                 return -1;
         }
+    }
+}
+
+std::size_t GzipInput::readOrThrow(char* dst, std::size_t max)
+{
+    const qint64 n = read(dst, max);
+    if (n < 0)
+        throw ParseError::at(m_produced, m_error);
+    return static_cast<std::size_t>(n);
+}
+
+GzipPipe::GzipPipe(GzipInput& input, std::size_t chunk, int chunks)
+    : m_input(input)
+{
+    for (int i = 0; i < chunks; ++i)
+        m_free.emplace_back(chunk);
+    m_thread = std::thread([this] { produce(); });
+}
+
+GzipPipe::~GzipPipe()
+{
+    {
+        std::lock_guard lock(m_mutex);
+        m_stop = true;
+    }
+    m_cv.notify_all();
+    m_thread.join();
+}
+
+std::size_t GzipPipe::read(char* dst, std::size_t max)
+{
+    while (m_currentPos == m_currentSize) {
+        std::unique_lock lock(m_mutex);
+        if (!m_current.empty()) {
+            m_free.push_back(std::move(m_current));
+            m_current = {};
+            m_cv.notify_all();
+        }
+        m_cv.wait(lock, [&] { return !m_full.empty() || m_finished; });
+        if (m_full.empty()) {
+            if (m_error)
+                throw *m_error;
+            return 0;
+        }
+        m_current = std::move(m_full.front().first);
+        m_currentSize = m_full.front().second;
+        m_currentPos = 0;
+        m_full.pop_front();
+    }
+    const std::size_t n = std::min(max, m_currentSize - m_currentPos);
+    std::memcpy(dst, m_current.data() + m_currentPos, n);
+    m_currentPos += n;
+    return n;
+}
+
+void GzipPipe::produce()
+{
+    while (true) {
+        std::vector<char> buffer;
+        {
+            std::unique_lock lock(m_mutex);
+            m_cv.wait(lock, [&] { return !m_free.empty() || m_stop; });
+            if (m_stop)
+                break;
+            buffer = std::move(m_free.back());
+            m_free.pop_back();
+        }
+        std::size_t n = 0;
+        bool end = false;
+        try {
+            // Fill the chunk: fewer, larger hand-overs.
+            while (n < buffer.size()) {
+                const std::size_t got = m_input.readOrThrow(buffer.data() + n, buffer.size() - n);
+                if (got == 0) {
+                    end = true;
+                    break;
+                }
+                n += got;
+            }
+        } catch (const ParseError& e) {
+            std::lock_guard lock(m_mutex);
+            if (n > 0)
+                m_full.emplace_back(std::move(buffer), n);
+            m_error = e;
+            m_finished = true;
+            m_cv.notify_all();
+            break;
+        } catch (const std::bad_alloc&) {
+            std::lock_guard lock(m_mutex);
+            m_error = ParseError::at(-1, QStringLiteral("out of memory while inflating"));
+            m_finished = true;
+            m_cv.notify_all();
+            break;
+        }
+        std::lock_guard lock(m_mutex);
+        if (n > 0)
+            m_full.emplace_back(std::move(buffer), n);
+        else
+            m_free.push_back(std::move(buffer));
+        if (end)
+            m_finished = true;
+        m_cv.notify_all();
+        if (end)
+            break;
     }
 }
 

@@ -441,25 +441,19 @@ int HatchetJsonReader::sniff(const QString& path) const
 TrialResult HatchetJsonReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
     (void)options;
-    QJsonDocument doc;
-    QByteArray text;
-    if (auto error = JsonInput::load(path, doc, progress, &text))
-        return *error;
-    TrialBuilder builder(QFileInfo(path).fileName());
-    QStringList warnings;
-    const ReadJob job { path, {}, QStringLiteral("out of memory"), {},
-        [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        if (doc.isObject())
-            readGraphFrame(doc.object(), text, builder, warnings, progress);
-        else if (doc.isArray())
-            readLiteral(doc.array(), text, builder, warnings, progress);
-        else
-            throw ParseError::at(0,
-                QStringLiteral("expected a Hatchet GraphFrame object (graph, dataframe, ...) or a "
-                               "literal list of frames"));
-        return std::nullopt;
-    });
+    return readJsonDocument(*this, path, progress,
+        [&](const QJsonDocument& doc, const QByteArray& text, TrialBuilder& builder,
+            QStringList& warnings) -> std::optional<ReadError> {
+            if (doc.isObject())
+                readGraphFrame(doc.object(), text, builder, warnings, progress);
+            else if (doc.isArray())
+                readLiteral(doc.array(), text, builder, warnings, progress);
+            else
+                throw ParseError::at(0,
+                    QStringLiteral("expected a Hatchet GraphFrame object (graph, dataframe, ...) or a "
+                                   "literal list of frames"));
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

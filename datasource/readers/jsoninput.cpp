@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/jsoninput.h"
 
+#include "datasource/readers/gzipinput.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonParseError>
@@ -59,16 +61,7 @@ std::optional<ReadError> JsonInput::load(
     return std::nullopt;
 }
 
-QByteArray JsonInput::head(const QString& path, qint64 max)
-{
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return {};
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.read(max);
-}
+QByteArray JsonInput::head(const QString& path, qint64 max) { return fileHead(path, max).value_or(QByteArray()); }
 
 bool JsonInput::startsWithObject(const QByteArray& head)
 {

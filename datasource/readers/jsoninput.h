@@ -9,6 +9,7 @@
 #include <QJsonValue>
 #include <QString>
 #include <optional>
+#include <utility>
 
 namespace parallax {
 
@@ -43,5 +44,23 @@ public:
     /// (or 0 when the key is absent).
     static qint64 offsetOfKey(const QByteArray& text, const QByteArray& key);
 };
+
+/// The guarded read of a whole-file JSON format: loads `path` (JsonInput::load, whose error is
+/// returned as it is), then runs body(document, text, builder, warnings) under guardedRead(), an
+/// error's line found from its byte offset in the text.
+template <typename Body>
+TrialResult readJsonDocument(const Reader& reader, const QString& path, Progress& progress, Body&& body)
+{
+    QJsonDocument document;
+    QByteArray text;
+    if (auto error = JsonInput::load(path, document, progress, &text))
+        return *error;
+    TrialBuilder builder(QFileInfo(path).fileName());
+    QStringList warnings;
+    const ReadJob job { path, {}, QStringLiteral("out of memory"), {},
+        [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
+    return guardedRead(reader, job, builder, warnings,
+        [&] { return body(std::as_const(document), std::as_const(text), builder, warnings); });
+}
 
 } // namespace parallax

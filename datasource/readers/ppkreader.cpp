@@ -11,16 +11,11 @@
 #include <QtEndian>
 #include <algorithm>
 #include <bit>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <map>
-#include <mutex>
 #include <new>
 #include <optional>
-#include <thread>
 #include <unordered_map>
-#include <zlib.h>
 
 namespace parallax {
 
@@ -58,156 +53,12 @@ double loadF64(const char* p)
 
 constexpr char PpkMagic[6] = { 0, 'P', 0, 'P', 0, 'K' };
 
-/// The uncompressed stream of a file (GzipInput), with its errors as ParseError at the offset of the
-/// uncompressed stream.
-class Inflater {
-public:
-    explicit Inflater(Progress& progress)
-        : m_input(progress, ChunkSize)
-    {
-    }
-
-    /// Empty on success, else why the file cannot be read.
-    QString open(const QString& path) { return m_input.open(path); }
-    bool isGzip() const { return m_input.isGzip(); }
-    bool cutShort() const { return m_input.cutShort(); }
-    qint64 trailingGarbage() const { return m_input.trailingGarbage(); }
-
-    /// Writes up to `max` uncompressed bytes to `dst`; returns how many, 0 at the end of the data.
-    std::size_t read(char* dst, std::size_t max)
-    {
-        const qint64 n = m_input.read(dst, max);
-        if (n < 0)
-            throw ParseError::at(m_input.produced(), m_input.error());
-        return static_cast<std::size_t>(n);
-    }
-
-private:
-    GzipInput m_input;
-};
-
-/// Runs an Inflater on its own thread, a few chunks ahead of the decoder, so inflating and decoding
-/// overlap. An error is handed over in stream order, after the chunks produced before it.
-class InflatePipe {
-public:
-    explicit InflatePipe(Inflater& inflater)
-        : m_inflater(inflater)
-    {
-        for (int i = 0; i < 4; ++i)
-            m_free.emplace_back(ChunkSize);
-        m_thread = std::thread([this] { produce(); });
-    }
-    ~InflatePipe()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_cv.notify_all();
-        m_thread.join();
-    }
-    InflatePipe(const InflatePipe&) = delete;
-    InflatePipe& operator=(const InflatePipe&) = delete;
-
-    std::size_t read(char* dst, std::size_t max)
-    {
-        while (m_currentPos == m_currentSize) {
-            std::unique_lock lock(m_mutex);
-            if (!m_current.empty()) {
-                m_free.push_back(std::move(m_current));
-                m_current = {};
-                m_cv.notify_all();
-            }
-            m_cv.wait(lock, [&] { return !m_full.empty() || m_finished; });
-            if (m_full.empty()) {
-                if (m_error)
-                    throw *m_error;
-                return 0;
-            }
-            m_current = std::move(m_full.front().first);
-            m_currentSize = m_full.front().second;
-            m_currentPos = 0;
-            m_full.pop_front();
-        }
-        const std::size_t n = std::min(max, m_currentSize - m_currentPos);
-        std::memcpy(dst, m_current.data() + m_currentPos, n);
-        m_currentPos += n;
-        return n;
-    }
-
-private:
-    void produce()
-    {
-        while (true) {
-            std::vector<char> buffer;
-            {
-                std::unique_lock lock(m_mutex);
-                m_cv.wait(lock, [&] { return !m_free.empty() || m_stop; });
-                if (m_stop)
-                    break;
-                buffer = std::move(m_free.back());
-                m_free.pop_back();
-            }
-            std::size_t n = 0;
-            bool end = false;
-            try {
-                // Fill the chunk: fewer, larger hand-overs.
-                while (n < buffer.size()) {
-                    const std::size_t got = m_inflater.read(buffer.data() + n, buffer.size() - n);
-                    if (got == 0) {
-                        end = true;
-                        break;
-                    }
-                    n += got;
-                }
-            } catch (const ParseError& e) {
-                std::lock_guard lock(m_mutex);
-                if (n > 0)
-                    m_full.emplace_back(std::move(buffer), n);
-                m_error = e;
-                m_finished = true;
-                m_cv.notify_all();
-                break;
-            } catch (const std::bad_alloc&) {
-                std::lock_guard lock(m_mutex);
-                m_error = ParseError::at(-1, QStringLiteral("out of memory while inflating"));
-                m_finished = true;
-                m_cv.notify_all();
-                break;
-            }
-            std::lock_guard lock(m_mutex);
-            if (n > 0)
-                m_full.emplace_back(std::move(buffer), n);
-            else
-                m_free.push_back(std::move(buffer));
-            if (end)
-                m_finished = true;
-            m_cv.notify_all();
-            if (end)
-                break;
-        }
-    }
-
-    Inflater& m_inflater;
-    std::thread m_thread;
-    std::mutex m_mutex;
-    std::condition_variable m_cv;
-    std::vector<std::vector<char>> m_free;
-    std::deque<std::pair<std::vector<char>, std::size_t>> m_full;
-    std::optional<ParseError> m_error;
-    bool m_finished = false;
-    bool m_stop = false;
-    std::vector<char> m_current;
-    std::size_t m_currentSize = 0;
-    std::size_t m_currentPos = 0;
-};
-
 /// Decodes the uncompressed stream (docs/FORMATS.md 3) into a TrialBuilder. Reads go through a window
 /// buffer with one bounds check per item (per batch of records on the hot paths).
 class Parser {
 public:
-    Parser(Inflater& inflater, InflatePipe* pipe, Progress& progress, TrialBuilder& builder)
-        : m_inflater(inflater)
+    Parser(GzipInput& input, GzipPipe* pipe, Progress& progress, TrialBuilder& builder)
+        : m_input(input)
         , m_pipe(pipe)
         , m_progress(progress)
         , m_builder(builder)
@@ -267,7 +118,7 @@ private:
         while (available() < n) {
             char* tail = const_cast<char*>(m_end);
             const std::size_t room = m_window.size() - static_cast<std::size_t>(tail - m_window.data());
-            const std::size_t got = m_pipe ? m_pipe->read(tail, room) : m_inflater.read(tail, room);
+            const std::size_t got = m_pipe ? m_pipe->read(tail, room) : m_input.readOrThrow(tail, room);
             if (got == 0)
                 return false;
             m_end += got;
@@ -281,7 +132,7 @@ private:
             return;
         QString message
             = QStringLiteral("expected %1, but the data ends after %2 more byte(s)").arg(what).arg(available());
-        if (m_inflater.cutShort())
+        if (m_input.cutShort())
             message += QStringLiteral(" (the gzip stream is cut short: truncated file)");
         else
             message += QStringLiteral(" (truncated file?)");
@@ -322,8 +173,8 @@ private:
                     .arg(len)
                     .arg(what())
                     .arg(available())
-                    .arg(m_inflater.cutShort() ? QStringLiteral("; the gzip stream is cut short: truncated file")
-                                               : QString()));
+                    .arg(m_input.cutShort() ? QStringLiteral("; the gzip stream is cut short: truncated file")
+                                            : QString()));
         }
         const auto* p = reinterpret_cast<const unsigned char*>(m_pos);
         QString s = decode(p, len, at + 2, what);
@@ -403,8 +254,8 @@ private:
                         .arg(what)
                         .arg(total - n)
                         .arg(total)
-                        .arg(m_inflater.cutShort() ? QStringLiteral(" (the gzip stream is cut short: truncated file)")
-                                                   : QStringLiteral(" (truncated file?)")));
+                        .arg(m_input.cutShort() ? QStringLiteral(" (the gzip stream is cut short: truncated file)")
+                                                : QStringLiteral(" (truncated file?)")));
             const auto step = static_cast<std::size_t>(std::min<qint64>(n, static_cast<qint64>(available())));
             m_pos += step;
             n -= static_cast<qint64>(step);
@@ -416,7 +267,7 @@ private:
     void parseHead()
     {
         const bool enough = tryFill(6);
-        if (!enough && m_inflater.cutShort())
+        if (!enough && m_input.cutShort())
             refill(6, QStringLiteral("the 'PPK' magic 00 50 00 50 00 4b"));
         if (!enough || std::memcmp(m_pos, PpkMagic, 6) != 0) {
             QStringList hex;
@@ -843,10 +694,10 @@ private:
         }
         if (trailing > 0)
             warnings << QStringLiteral("%1 byte(s) after the last thread record were ignored").arg(trailing);
-        if (m_inflater.trailingGarbage() > 0)
+        if (m_input.trailingGarbage() > 0)
             warnings << QStringLiteral("%1 byte(s) of non-gzip data after the compressed stream were ignored")
-                            .arg(m_inflater.trailingGarbage());
-        if (m_inflater.cutShort())
+                            .arg(m_input.trailingGarbage());
+        if (m_input.cutShort())
             warnings << QStringLiteral("the gzip stream is cut short after the last thread record (no end marker, "
                                        "so no checksum was verified)");
         if (m_mergedFunctions > 0)
@@ -900,8 +751,8 @@ private:
 
     static QString shortText(const QString& s) { return s.size() > 60 ? s.left(60) + QStringLiteral("...") : s; }
 
-    Inflater& m_inflater;
-    InflatePipe* m_pipe;
+    GzipInput& m_input;
+    GzipPipe* m_pipe;
     Progress& m_progress;
     TrialBuilder& m_builder;
 
@@ -944,77 +795,57 @@ private:
 
 int PpkReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return 0;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    char head[6];
-    const qint64 n = file.read(head, 6);
-    if (n == 6 && std::memcmp(head, PpkMagic, 6) == 0)
+    const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
+    if (head.size() >= 6 && std::memcmp(head.constData(), PpkMagic, 6) == 0)
         return 100;
-    if (n < 2 || !isGzipMagic(head))
+    if (head.size() < 2 || !isGzipMagic(head.constData()))
         return 0;
-    if (info.suffix().compare(QLatin1String("ppk"), Qt::CaseInsensitive) == 0)
+    if (QFileInfo(path).suffix().compare(QLatin1String("ppk"), Qt::CaseInsensitive) == 0)
         return 100;
     // gzip under another name: inflate just enough to see the magic.
-    file.seek(0);
-    const QByteArray compressed = file.read(4096);
-    z_stream z {};
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-        return 0;
-    char out[6];
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.constData()));
-    z.avail_in = static_cast<uInt>(compressed.size());
-    z.next_out = reinterpret_cast<Bytef*>(out);
-    z.avail_out = sizeof out;
-    int rc = Z_OK;
-    while (z.avail_out > 0 && rc == Z_OK)
-        rc = inflate(&z, Z_NO_FLUSH);
-    const bool ppk = z.avail_out == 0 && std::memcmp(out, PpkMagic, 6) == 0;
-    inflateEnd(&z);
-    return ppk ? 90 : 0;
+    const QByteArray compressed = head;
+    const QByteArray out = gunzipPrefix(compressed, 6);
+    return out.size() == 6 && std::memcmp(out.constData(), PpkMagic, 6) == 0 ? 90 : 0;
 }
 
 TrialResult PpkReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
-        return ReadError { path, 0, -1, QStringLiteral("not a file; a ParaProf packed profile is one .ppk file") };
-    progress.setStage(QStringLiteral("Reading ParaProf packed profile"), info.size());
-    Inflater inflater(progress);
-    const QString openError = inflater.open(path);
-    if (!openError.isEmpty())
-        return ReadError { path, 0, -1, openError };
+    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the packed profile") };
+    const QString notAFile = QStringLiteral("not a file; a ParaProf packed profile is one .ppk file");
+    return guardedFileRead(
+        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            const QFileInfo info(path);
+            progress.setStage(QStringLiteral("Reading ParaProf packed profile"), info.size());
+            GzipInput input(progress, ChunkSize);
+            const QString openError = input.open(path);
+            if (!openError.isEmpty())
+                return ReadError { path, 0, -1, openError };
 
-    TrialBuilder builder(info.fileName());
-    QStringList warnings;
-    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the packed profile"), {}, {} };
-    return guardedRead(*this, job, builder, warnings, [&] {
-        // Inflate on a second thread when allowed: it costs about as much as decoding. By default
-        // only for larger files: below that, starting the thread costs more than it saves
-        // (measured on the wrf sample). threads >= 2 asks for it explicitly.
-        const bool pipelined = inflater.isGzip()
-            && (options.threads >= 2
-                || (options.threads == 0 && QThread::idealThreadCount() > 1 && info.size() >= PipelineMinimumBytes));
-        std::optional<InflatePipe> pipe;
-        if (pipelined)
-            pipe.emplace(inflater);
-        Parser parser(inflater, pipe ? &*pipe : nullptr, progress, builder);
-        try {
-            parser.parse();
-        } catch (ParseError& e) {
-            if (e.offset >= 0) {
-                const QString where
-                    = inflater.isGzip() ? QStringLiteral("of the uncompressed stream") : QStringLiteral("of the file");
-                e.message = QStringLiteral("%1 (at byte %2 %3)").arg(e.message).arg(e.offset).arg(where);
+            // Inflate on a second thread when allowed: it costs about as much as decoding. By default
+            // only for larger files: below that, starting the thread costs more than it saves
+            // (measured on the wrf sample). threads >= 2 asks for it explicitly.
+            const bool pipelined = input.isGzip()
+                && (options.threads >= 2
+                    || (options.threads == 0 && QThread::idealThreadCount() > 1
+                        && info.size() >= PipelineMinimumBytes));
+            std::optional<GzipPipe> pipe;
+            if (pipelined)
+                pipe.emplace(input, ChunkSize);
+            Parser parser(input, pipe ? &*pipe : nullptr, progress, builder);
+            try {
+                parser.parse();
+            } catch (ParseError& e) {
+                if (e.offset >= 0) {
+                    const QString where
+                        = input.isGzip() ? QStringLiteral("of the uncompressed stream") : QStringLiteral("of the file");
+                    e.message = QStringLiteral("%1 (at byte %2 %3)").arg(e.message).arg(e.offset).arg(where);
+                }
+                throw;
             }
-            throw;
-        }
-        warnings = parser.warnings;
-        progress.setStage(QStringLiteral("Building the trial"), 0);
-    });
+            warnings = parser.warnings;
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

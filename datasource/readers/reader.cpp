@@ -20,6 +20,26 @@ QString ReadError::toString() const
     return where + QStringLiteral(": ") + message;
 }
 
+bool parseThreadFileName(const QString& fileName, QLatin1StringView prefix, ThreadKey& key)
+{
+    if (!fileName.startsWith(prefix))
+        return false;
+    const QStringList parts = fileName.mid(prefix.size()).split(QLatin1Char('.'));
+    if (parts.size() != 3)
+        return false;
+    int v[3];
+    for (int i = 0; i < 3; ++i) {
+        bool ok = false;
+        if (parts[i].isEmpty() || !parts[i].at(0).isDigit())
+            return false;
+        v[i] = parts[i].toInt(&ok);
+        if (!ok || v[i] < 0)
+            return false;
+    }
+    key = ThreadKey { v[0], v[1], v[2] };
+    return true;
+}
+
 TrialResult finishRead(const Reader& reader, const ReadJob& job, TrialBuilder& builder, const QStringList& warnings)
 {
     for (const QString& w : warnings)

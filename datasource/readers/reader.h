@@ -3,8 +3,11 @@
 #pragma once
 
 #include "datasource/model/trial.h"
+#include "datasource/model/trialbuilder.h"
 #include "datasource/readers/progress.h"
 
+#include <QFileInfo>
+#include <QLatin1StringView>
 #include <QString>
 #include <QStringList>
 #include <algorithm>
@@ -129,8 +132,11 @@ inline QString quoted(std::string_view s, qsizetype max = 80)
     return quoted(QString::fromLatin1(s.data(), static_cast<qsizetype>(n)), max);
 }
 
+/// True for "<prefix>N.C.T" with N, C, T non-negative decimal integers (TAU's profile.N.C.T and
+/// snapshot.N.C.T file names); fills `key`.
+bool parseThreadFileName(const QString& fileName, QLatin1StringView prefix, ThreadKey& key);
+
 class Reader;
-class TrialBuilder;
 
 /// What guardedRead() needs besides the parse body.
 struct ReadJob {
@@ -201,6 +207,19 @@ TrialResult guardedRead(
         }
         return finishRead(reader, job, builder, warnings);
     });
+}
+
+/// The guarded read of a format that is one file: a ReadError saying `notAFile` unless `job.path` is
+/// a file; otherwise guardedRead() of body(builder, warnings), the builder named after the file.
+template <typename Body>
+TrialResult guardedFileRead(const Reader& reader, const ReadJob& job, const QString& notAFile, Body&& body)
+{
+    const QFileInfo info(job.path);
+    if (!info.isFile())
+        return ReadError { job.path, 0, -1, notAFile };
+    TrialBuilder builder(info.fileName());
+    QStringList warnings;
+    return guardedRead(reader, job, builder, warnings, [&] { return body(builder, warnings); });
 }
 
 /// Turns bytes into a Trial. One subclass per format, registered in ReaderRegistry.

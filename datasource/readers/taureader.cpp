@@ -774,22 +774,7 @@ QString fileLabel(const QString& path)
 
 bool TauReader::parseProfileFileName(const QString& fileName, ThreadKey& key)
 {
-    if (!fileName.startsWith(QLatin1String("profile.")))
-        return false;
-    const QStringList parts = fileName.mid(8).split(QLatin1Char('.'));
-    if (parts.size() != 3)
-        return false;
-    int v[3];
-    for (int i = 0; i < 3; ++i) {
-        bool ok = false;
-        if (parts[i].isEmpty() || !parts[i].at(0).isDigit())
-            return false;
-        v[i] = parts[i].toInt(&ok);
-        if (!ok || v[i] < 0)
-            return false;
-    }
-    key = ThreadKey { v[0], v[1], v[2] };
-    return true;
+    return parseThreadFileName(fileName, QLatin1StringView("profile."), key);
 }
 
 QString TauReader::metricNameFromHeader(const QString& firstLine)

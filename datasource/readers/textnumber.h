@@ -109,16 +109,33 @@ inline std::optional<double> parseDouble(std::string_view text, NumberRange* ran
     return detail::fromChars(first, last, range);
 }
 
-/// A whole decimal integer (optionally signed) that fits `Int`.
+/// A whole decimal integer exactly as std::from_chars reads it (a '-' for signed types only, no
+/// '+', no blanks) that fits `Int`.
+template <typename Int> std::optional<Int> parseIntStrict(std::string_view text)
+{
+    Int v = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size())
+        return std::nullopt;
+    return v;
+}
+
+/// A whole decimal integer (optionally signed, '+' or '-') that fits `Int`.
 template <typename Int> std::optional<Int> parseInt(std::string_view text)
 {
     if (!text.empty() && text.front() == '+')
         text.remove_prefix(1);
     if (text.empty() || text.front() == '+')
         return std::nullopt;
-    Int v = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (result.ec != std::errc() || result.ptr != text.data() + text.size())
+    return parseIntStrict<Int>(text);
+}
+
+/// parseDouble(), refusing text beyond the range of a double (std::nullopt instead of +-inf or +-0).
+inline std::optional<double> parseDoubleInRange(std::string_view text)
+{
+    NumberRange range;
+    const std::optional<double> v = parseDouble(text, &range);
+    if (!v || range != NumberRange::InRange)
         return std::nullopt;
     return v;
 }

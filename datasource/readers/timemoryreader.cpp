@@ -113,244 +113,243 @@ int TimemoryReader::sniff(const QString& path) const
 TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
     (void)options;
-    QJsonDocument doc;
-    QByteArray text;
-    if (auto error = JsonInput::load(path, doc, progress, &text))
-        return *error;
-    TrialBuilder builder(QFileInfo(path).fileName());
-    QStringList warnings;
-    const ReadJob job { path, {}, QStringLiteral("out of memory"), {},
-        [&text](qint64 offset) { return JsonInput::lineOf(text, offset); } };
-    return guardedRead(*this, job, builder, warnings, [&]() -> std::optional<ReadError> {
-        const QJsonValue tm = doc.object().value(QLatin1String("timemory"));
-        if (!doc.isObject() || !tm.isObject())
-            throw ParseError::at(
-                0, QStringLiteral("expected a JSON object with a \"timemory\" object (timemory tree JSON)"));
-        const QJsonObject components = tm.toObject();
-        Trie trie;
-        std::vector<Record> records;
-        std::map<ThreadKey, std::size_t> threadIndex;
-        std::vector<ThreadKey> threadKeys;
-        std::vector<QSet<qint64>> tids, pids;
-        QStringList metricNames;
-        std::size_t duplicates = 0;
-        for (auto c = components.constBegin(); c != components.constEnd(); ++c) {
-            if (!c.value().isObject())
-                throw ParseError::at(JsonInput::offsetOfKey(text, c.key().toUtf8()),
-                    QStringLiteral("timemory.%1: expected a component object").arg(c.key()));
-            const QJsonObject comp = c.value().toObject();
-            const QJsonValue mpi = comp.value(QLatin1String("mpi"));
-            if (!mpi.isArray())
-                throw ParseError::at(JsonInput::offsetOfKey(text, c.key().toUtf8()),
-                    QStringLiteral("timemory.%1: expected an \"mpi\" array (one list of trees per rank)").arg(c.key()));
-            const std::size_t metric = static_cast<std::size_t>(metricNames.size());
-            metricNames << c.key();
-            builder.addMetric(Metric(c.key(), unitOf(comp.value(QLatin1String("unit_repr")).toString())));
-            for (const char* field :
-                { "description", "type", "unit_repr", "mpi_size", "process_count", "thread_count", "upcxx_size" }) {
-                const QString v = JsonInput::scalarText(comp.value(QLatin1String(field)));
-                if (!v.isNull())
-                    builder.addMetadata(QStringLiteral("timemory %1 %2").arg(c.key(), QLatin1String(field)), v);
-            }
-            const QJsonArray ranks = mpi.toArray();
-            for (qsizetype r = 0; r < ranks.size(); ++r) {
-                if (!ranks[r].isArray())
-                    throw ParseError::at(JsonInput::offsetOfKey(text, "mpi"),
-                        QStringLiteral("timemory.%1.mpi[%2]: expected an array of trees").arg(c.key()).arg(r));
-                const QJsonArray trees = ranks[r].toArray();
-                for (qsizetype k = 0; k < trees.size(); ++k) {
-                    const ThreadKey key { static_cast<int>(std::min<qsizetype>(r, INT32_MAX)), 0,
-                        static_cast<int>(std::min<qsizetype>(k, INT32_MAX)) };
-                    auto [it, added] = threadIndex.emplace(key, threadKeys.size());
-                    if (added) {
-                        threadKeys.push_back(key);
-                        tids.emplace_back();
-                        pids.emplace_back();
-                    }
-                    const std::size_t thread = it->second;
-                    struct Pending {
-                        QJsonValue record;
-                        std::size_t parent;
-                        QString where;
-                    };
-                    std::vector<Pending> stack { { trees[k], static_cast<std::size_t>(-1),
-                        QStringLiteral("timemory.%1.mpi[%2][%3]").arg(c.key()).arg(r).arg(k) } };
-                    QSet<std::size_t> seen; // trie nodes of this tree and component, for duplicates
-                    while (!stack.empty()) {
-                        if (progress.isCancelled())
-                            throw Cancelled {};
-                        Pending p = std::move(stack.back());
-                        stack.pop_back();
-                        if (!p.record.isObject() || !p.record.toObject().value(QLatin1String("node")).isObject())
-                            throw ParseError::at(JsonInput::offsetOfKey(text, "node"),
-                                QStringLiteral("%1: expected a record {\"node\": {...}, \"children\": [...]}")
-                                    .arg(p.where));
-                        const QJsonObject rec = p.record.toObject();
-                        const QJsonObject node = rec.value(QLatin1String("node")).toObject();
-                        const QJsonValue prefix = node.value(QLatin1String("prefix"));
-                        if (!prefix.isString())
-                            throw ParseError::at(JsonInput::offsetOfKey(text, "prefix"),
-                                QStringLiteral("%1: expected a string \"prefix\" in the node").arg(p.where));
-                        const std::size_t n = trie.child(p.parent, cleanPrefix(prefix.toString()));
-                        if (seen.contains(n))
-                            ++duplicates;
-                        seen.insert(n);
-                        for (const QJsonValue v : node.value(QLatin1String("tid")).toArray())
-                            tids[thread].insert(v.toInteger());
-                        for (const QJsonValue v : node.value(QLatin1String("pid")).toArray())
-                            pids[thread].insert(v.toInteger());
-                        Record out { thread, metric, n, 0, 0, 0, false, 0, 0, 0, 0, 0 };
-                        for (const bool inclusive : { true, false }) {
-                            const QJsonObject side
-                                = node.value(inclusive ? QLatin1String("inclusive") : QLatin1String("exclusive"))
-                                      .toObject();
-                            const QJsonValue stats = side.value(QLatin1String("stats"));
-                            const QJsonObject entry = side.value(QLatin1String("entry")).toObject();
-                            double value = 0;
-                            if (stats.isObject() && stats.toObject().value(QLatin1String("sum")).isDouble()) {
-                                const QJsonObject s = stats.toObject();
-                                value = s.value(QLatin1String("sum")).toDouble();
-                                if (inclusive) {
-                                    out.hasStats = true;
-                                    out.calls = s.value(QLatin1String("count")).toDouble();
-                                    out.count = out.calls;
-                                    out.min = s.value(QLatin1String("min")).toDouble();
-                                    out.max = s.value(QLatin1String("max")).toDouble();
-                                    out.mean = s.value(QLatin1String("mean")).toDouble();
-                                    out.sqr = s.value(QLatin1String("sqr")).toDouble();
-                                }
-                            } else if (entry.value(QLatin1String("repr_data")).isDouble()) {
-                                value = entry.value(QLatin1String("repr_data")).toDouble();
-                                if (inclusive)
-                                    out.calls = entry.value(QLatin1String("laps")).toDouble();
-                            } else if (!side.isEmpty() || inclusive) {
-                                throw ParseError::at(
-                                    JsonInput::offsetOfKey(text, inclusive ? "inclusive" : "exclusive"),
-                                    QStringLiteral("%1 (%2): expected \"%3\" with \"stats\" {sum, count, ...} or an "
-                                                   "\"entry\" with repr_data")
-                                        .arg(p.where, prefix.toString(),
-                                            inclusive ? QStringLiteral("inclusive") : QStringLiteral("exclusive")));
-                            }
-                            (inclusive ? out.incl : out.excl) = value;
+    return readJsonDocument(*this, path, progress,
+        [&](const QJsonDocument& doc, const QByteArray& text, TrialBuilder& builder,
+            QStringList& warnings) -> std::optional<ReadError> {
+            const QJsonValue tm = doc.object().value(QLatin1String("timemory"));
+            if (!doc.isObject() || !tm.isObject())
+                throw ParseError::at(
+                    0, QStringLiteral("expected a JSON object with a \"timemory\" object (timemory tree JSON)"));
+            const QJsonObject components = tm.toObject();
+            Trie trie;
+            std::vector<Record> records;
+            std::map<ThreadKey, std::size_t> threadIndex;
+            std::vector<ThreadKey> threadKeys;
+            std::vector<QSet<qint64>> tids, pids;
+            QStringList metricNames;
+            std::size_t duplicates = 0;
+            for (auto c = components.constBegin(); c != components.constEnd(); ++c) {
+                if (!c.value().isObject())
+                    throw ParseError::at(JsonInput::offsetOfKey(text, c.key().toUtf8()),
+                        QStringLiteral("timemory.%1: expected a component object").arg(c.key()));
+                const QJsonObject comp = c.value().toObject();
+                const QJsonValue mpi = comp.value(QLatin1String("mpi"));
+                if (!mpi.isArray())
+                    throw ParseError::at(JsonInput::offsetOfKey(text, c.key().toUtf8()),
+                        QStringLiteral("timemory.%1: expected an \"mpi\" array (one list of trees per rank)")
+                            .arg(c.key()));
+                const std::size_t metric = static_cast<std::size_t>(metricNames.size());
+                metricNames << c.key();
+                builder.addMetric(Metric(c.key(), unitOf(comp.value(QLatin1String("unit_repr")).toString())));
+                for (const char* field :
+                    { "description", "type", "unit_repr", "mpi_size", "process_count", "thread_count", "upcxx_size" }) {
+                    const QString v = JsonInput::scalarText(comp.value(QLatin1String(field)));
+                    if (!v.isNull())
+                        builder.addMetadata(QStringLiteral("timemory %1 %2").arg(c.key(), QLatin1String(field)), v);
+                }
+                const QJsonArray ranks = mpi.toArray();
+                for (qsizetype r = 0; r < ranks.size(); ++r) {
+                    if (!ranks[r].isArray())
+                        throw ParseError::at(JsonInput::offsetOfKey(text, "mpi"),
+                            QStringLiteral("timemory.%1.mpi[%2]: expected an array of trees").arg(c.key()).arg(r));
+                    const QJsonArray trees = ranks[r].toArray();
+                    for (qsizetype k = 0; k < trees.size(); ++k) {
+                        const ThreadKey key { static_cast<int>(std::min<qsizetype>(r, INT32_MAX)), 0,
+                            static_cast<int>(std::min<qsizetype>(k, INT32_MAX)) };
+                        auto [it, added] = threadIndex.emplace(key, threadKeys.size());
+                        if (added) {
+                            threadKeys.push_back(key);
+                            tids.emplace_back();
+                            pids.emplace_back();
                         }
-                        records.push_back(out);
-                        const QJsonValue children = rec.value(QLatin1String("children"));
-                        if (!children.isUndefined() && !children.isArray())
-                            throw ParseError::at(JsonInput::offsetOfKey(text, "children"),
-                                QStringLiteral("%1: expected \"children\" to be an array").arg(p.where));
-                        const QJsonArray kids = children.toArray();
-                        for (qsizetype i = kids.size(); i-- > 0;)
-                            stack.push_back({ kids[i], n, p.where + QStringLiteral(".children[%1]").arg(i) });
+                        const std::size_t thread = it->second;
+                        struct Pending {
+                            QJsonValue record;
+                            std::size_t parent;
+                            QString where;
+                        };
+                        std::vector<Pending> stack { { trees[k], static_cast<std::size_t>(-1),
+                            QStringLiteral("timemory.%1.mpi[%2][%3]").arg(c.key()).arg(r).arg(k) } };
+                        QSet<std::size_t> seen; // trie nodes of this tree and component, for duplicates
+                        while (!stack.empty()) {
+                            if (progress.isCancelled())
+                                throw Cancelled {};
+                            Pending p = std::move(stack.back());
+                            stack.pop_back();
+                            if (!p.record.isObject() || !p.record.toObject().value(QLatin1String("node")).isObject())
+                                throw ParseError::at(JsonInput::offsetOfKey(text, "node"),
+                                    QStringLiteral("%1: expected a record {\"node\": {...}, \"children\": [...]}")
+                                        .arg(p.where));
+                            const QJsonObject rec = p.record.toObject();
+                            const QJsonObject node = rec.value(QLatin1String("node")).toObject();
+                            const QJsonValue prefix = node.value(QLatin1String("prefix"));
+                            if (!prefix.isString())
+                                throw ParseError::at(JsonInput::offsetOfKey(text, "prefix"),
+                                    QStringLiteral("%1: expected a string \"prefix\" in the node").arg(p.where));
+                            const std::size_t n = trie.child(p.parent, cleanPrefix(prefix.toString()));
+                            if (seen.contains(n))
+                                ++duplicates;
+                            seen.insert(n);
+                            for (const QJsonValue v : node.value(QLatin1String("tid")).toArray())
+                                tids[thread].insert(v.toInteger());
+                            for (const QJsonValue v : node.value(QLatin1String("pid")).toArray())
+                                pids[thread].insert(v.toInteger());
+                            Record out { thread, metric, n, 0, 0, 0, false, 0, 0, 0, 0, 0 };
+                            for (const bool inclusive : { true, false }) {
+                                const QJsonObject side
+                                    = node.value(inclusive ? QLatin1String("inclusive") : QLatin1String("exclusive"))
+                                          .toObject();
+                                const QJsonValue stats = side.value(QLatin1String("stats"));
+                                const QJsonObject entry = side.value(QLatin1String("entry")).toObject();
+                                double value = 0;
+                                if (stats.isObject() && stats.toObject().value(QLatin1String("sum")).isDouble()) {
+                                    const QJsonObject s = stats.toObject();
+                                    value = s.value(QLatin1String("sum")).toDouble();
+                                    if (inclusive) {
+                                        out.hasStats = true;
+                                        out.calls = s.value(QLatin1String("count")).toDouble();
+                                        out.count = out.calls;
+                                        out.min = s.value(QLatin1String("min")).toDouble();
+                                        out.max = s.value(QLatin1String("max")).toDouble();
+                                        out.mean = s.value(QLatin1String("mean")).toDouble();
+                                        out.sqr = s.value(QLatin1String("sqr")).toDouble();
+                                    }
+                                } else if (entry.value(QLatin1String("repr_data")).isDouble()) {
+                                    value = entry.value(QLatin1String("repr_data")).toDouble();
+                                    if (inclusive)
+                                        out.calls = entry.value(QLatin1String("laps")).toDouble();
+                                } else if (!side.isEmpty() || inclusive) {
+                                    throw ParseError::at(
+                                        JsonInput::offsetOfKey(text, inclusive ? "inclusive" : "exclusive"),
+                                        QStringLiteral(
+                                            "%1 (%2): expected \"%3\" with \"stats\" {sum, count, ...} or an "
+                                            "\"entry\" with repr_data")
+                                            .arg(p.where, prefix.toString(),
+                                                inclusive ? QStringLiteral("inclusive") : QStringLiteral("exclusive")));
+                                }
+                                (inclusive ? out.incl : out.excl) = value;
+                            }
+                            records.push_back(out);
+                            const QJsonValue children = rec.value(QLatin1String("children"));
+                            if (!children.isUndefined() && !children.isArray())
+                                throw ParseError::at(JsonInput::offsetOfKey(text, "children"),
+                                    QStringLiteral("%1: expected \"children\" to be an array").arg(p.where));
+                            const QJsonArray kids = children.toArray();
+                            for (qsizetype i = kids.size(); i-- > 0;)
+                                stack.push_back({ kids[i], n, p.where + QStringLiteral(".children[%1]").arg(i) });
+                        }
                     }
                 }
             }
-        }
-        if (metricNames.isEmpty())
-            throw ParseError::at(
-                JsonInput::offsetOfKey(text, "timemory"), QStringLiteral("no component in \"timemory\""));
-        if (duplicates > 0)
-            warnings << QStringLiteral("%1 record(s) repeat the call path of an earlier sibling record; their values "
-                                       "were summed")
-                            .arg(duplicates);
+            if (metricNames.isEmpty())
+                throw ParseError::at(
+                    JsonInput::offsetOfKey(text, "timemory"), QStringLiteral("no component in \"timemory\""));
+            if (duplicates > 0)
+                warnings << QStringLiteral(
+                    "%1 record(s) repeat the call path of an earlier sibling record; their values "
+                    "were summed")
+                                .arg(duplicates);
 
-        // The union tree in depth-first pre-order.
-        const std::size_t M = static_cast<std::size_t>(metricNames.size());
-        CallTreeEvents tree(M);
-        std::vector<std::size_t> modelOf(trie.nodes.size());
-        std::vector<std::pair<std::size_t, std::size_t>> order; // (trie node, model parent)
-        std::vector<std::pair<std::size_t, std::size_t>> dfs;
-        for (auto it = trie.roots.rbegin(); it != trie.roots.rend(); ++it)
-            dfs.emplace_back(it->second, CallTreeEvents::NoParent);
-        while (!dfs.empty()) {
-            const auto [t, parent] = dfs.back();
-            dfs.pop_back();
-            modelOf[t] = tree.addNode(parent, trie.nodes[t].name);
-            const auto& kids = trie.nodes[t].children;
-            for (auto it = kids.rbegin(); it != kids.rend(); ++it)
-                dfs.emplace_back(it->second, modelOf[t]);
-        }
-        std::vector<ThreadIndex> threads;
-        for (std::size_t t = 0; t < threadKeys.size(); ++t) {
-            threads.push_back(builder.addThread(threadKeys[t]));
-            auto joined = [](const QSet<qint64>& set) {
-                QList<qint64> list(set.begin(), set.end());
-                std::sort(list.begin(), list.end());
-                QStringList parts;
-                for (qint64 v : list)
-                    parts << QString::number(v);
-                return parts.join(QStringLiteral(","));
-            };
-            if (!tids[t].isEmpty())
-                builder.addThreadMetadata(threads.back(), QStringLiteral("timemory tid"), joined(tids[t]));
-            if (!pids[t].isEmpty())
-                builder.addThreadMetadata(threads.back(), QStringLiteral("timemory pid"), joined(pids[t]));
-        }
-        QString error;
-        if (!tree.createEvents(builder, warnings, error))
-            throw ParseError::at(0, error);
-        // Rows, and the per-call statistics as context events.
-        std::vector<std::vector<const Record*>> byThread(threadKeys.size());
-        for (const Record& r : records)
-            byThread[r.thread].push_back(&r);
-        std::vector<IntervalRow> rows(threadKeys.size());
-        std::vector<AtomicRow> atomicRows(threadKeys.size());
-        CallTreeEvents::ThreadValues values;
-        std::size_t belowChildren = 0;
-        QString example;
-        std::vector<double> childIncl;
-        for (std::size_t t = 0; t < threadKeys.size(); ++t) {
-            values.reset(tree.nodeCount(), M);
-            std::vector<std::size_t> callsMetric(tree.nodeCount(), M);
-            for (const Record* r : byThread[t]) {
-                const std::size_t n = modelOf[r->node];
-                values.incl[n * M + r->metric] += r->incl;
-                values.excl[n * M + r->metric] += r->excl;
-                // Calls from the first component that has the node (summed over duplicate records).
-                if (r->metric < callsMetric[n]) {
-                    callsMetric[n] = r->metric;
-                    values.calls[n] = r->calls;
-                } else if (r->metric == callsMetric[n]) {
-                    values.calls[n] += r->calls;
-                }
-                values.present[n] = 1;
-                if (r->hasStats && r->count > 0) {
-                    const AtomicEventId a = builder.addAtomicEvent(metricNames[static_cast<qsizetype>(r->metric)]
-                        + QStringLiteral(" per call : ") + tree.pathName(n));
-                    AtomicRow& ar = atomicRows[threads[t].index()];
-                    ar.events.push_back(a);
-                    ar.count.push_back(r->count);
-                    ar.max.push_back(r->max);
-                    ar.min.push_back(r->min);
-                    ar.mean.push_back(r->mean);
-                    ar.sumSquares.push_back(r->sqr);
-                }
+            // The union tree in depth-first pre-order.
+            const std::size_t M = static_cast<std::size_t>(metricNames.size());
+            CallTreeEvents tree(M);
+            std::vector<std::size_t> modelOf(trie.nodes.size());
+            std::vector<std::pair<std::size_t, std::size_t>> order; // (trie node, model parent)
+            std::vector<std::pair<std::size_t, std::size_t>> dfs;
+            for (auto it = trie.roots.rbegin(); it != trie.roots.rend(); ++it)
+                dfs.emplace_back(it->second, CallTreeEvents::NoParent);
+            while (!dfs.empty()) {
+                const auto [t, parent] = dfs.back();
+                dfs.pop_back();
+                modelOf[t] = tree.addNode(parent, trie.nodes[t].name);
+                const auto& kids = trie.nodes[t].children;
+                for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+                    dfs.emplace_back(it->second, modelOf[t]);
             }
-            childIncl.assign(tree.nodeCount() * M, 0.0);
-            for (std::size_t n = 0; n < tree.nodeCount(); ++n)
-                if (tree.parent(n) != CallTreeEvents::NoParent && values.present[n])
-                    for (std::size_t m = 0; m < M; ++m)
-                        childIncl[tree.parent(n) * M + m] += values.incl[n * M + m];
-            for (std::size_t n = 0; n < tree.nodeCount(); ++n)
-                for (std::size_t m = 0; m < M; ++m)
-                    if (values.present[n]
-                        && values.incl[n * M + m] < childIncl[n * M + m] - 1e-9 * std::max(1.0, childIncl[n * M + m])) {
-                        if (belowChildren++ == 0)
-                            example = QStringLiteral("'%1' on thread %2: %3 < %4")
-                                          .arg(tree.pathName(n), threadKeys[t].toString())
-                                          .arg(values.incl[n * M + m])
-                                          .arg(childIncl[n * M + m]);
+            std::vector<ThreadIndex> threads;
+            for (std::size_t t = 0; t < threadKeys.size(); ++t) {
+                threads.push_back(builder.addThread(threadKeys[t]));
+                auto joined = [](const QSet<qint64>& set) {
+                    QList<qint64> list(set.begin(), set.end());
+                    std::sort(list.begin(), list.end());
+                    QStringList parts;
+                    for (qint64 v : list)
+                        parts << QString::number(v);
+                    return parts.join(QStringLiteral(","));
+                };
+                if (!tids[t].isEmpty())
+                    builder.addThreadMetadata(threads.back(), QStringLiteral("timemory tid"), joined(tids[t]));
+                if (!pids[t].isEmpty())
+                    builder.addThreadMetadata(threads.back(), QStringLiteral("timemory pid"), joined(pids[t]));
+            }
+            QString error;
+            if (!tree.createEvents(builder, warnings, error))
+                throw ParseError::at(0, error);
+            // Rows, and the per-call statistics as context events.
+            std::vector<std::vector<const Record*>> byThread(threadKeys.size());
+            for (const Record& r : records)
+                byThread[r.thread].push_back(&r);
+            std::vector<IntervalRow> rows(threadKeys.size());
+            std::vector<AtomicRow> atomicRows(threadKeys.size());
+            CallTreeEvents::ThreadValues values;
+            std::size_t belowChildren = 0;
+            QString example;
+            std::vector<double> childIncl;
+            for (std::size_t t = 0; t < threadKeys.size(); ++t) {
+                values.reset(tree.nodeCount(), M);
+                std::vector<std::size_t> callsMetric(tree.nodeCount(), M);
+                for (const Record* r : byThread[t]) {
+                    const std::size_t n = modelOf[r->node];
+                    values.incl[n * M + r->metric] += r->incl;
+                    values.excl[n * M + r->metric] += r->excl;
+                    // Calls from the first component that has the node (summed over duplicate records).
+                    if (r->metric < callsMetric[n]) {
+                        callsMetric[n] = r->metric;
+                        values.calls[n] = r->calls;
+                    } else if (r->metric == callsMetric[n]) {
+                        values.calls[n] += r->calls;
                     }
-            rows[threads[t].index()] = tree.makeRow(values);
-        }
-        builder.setIntervalRows(std::move(rows));
-        builder.setAtomicRows(std::move(atomicRows));
-        if (belowChildren > 0)
-            warnings << QStringLiteral("%1 node(s) have an inclusive value below the sum of their children's (kept as "
-                                       "written), e.g. %2")
-                            .arg(belowChildren)
-                            .arg(example);
-        return std::nullopt;
-    });
+                    values.present[n] = 1;
+                    if (r->hasStats && r->count > 0) {
+                        const AtomicEventId a = builder.addAtomicEvent(metricNames[static_cast<qsizetype>(r->metric)]
+                            + QStringLiteral(" per call : ") + tree.pathName(n));
+                        AtomicRow& ar = atomicRows[threads[t].index()];
+                        ar.events.push_back(a);
+                        ar.count.push_back(r->count);
+                        ar.max.push_back(r->max);
+                        ar.min.push_back(r->min);
+                        ar.mean.push_back(r->mean);
+                        ar.sumSquares.push_back(r->sqr);
+                    }
+                }
+                childIncl.assign(tree.nodeCount() * M, 0.0);
+                for (std::size_t n = 0; n < tree.nodeCount(); ++n)
+                    if (tree.parent(n) != CallTreeEvents::NoParent && values.present[n])
+                        for (std::size_t m = 0; m < M; ++m)
+                            childIncl[tree.parent(n) * M + m] += values.incl[n * M + m];
+                for (std::size_t n = 0; n < tree.nodeCount(); ++n)
+                    for (std::size_t m = 0; m < M; ++m)
+                        if (values.present[n]
+                            && values.incl[n * M + m]
+                                < childIncl[n * M + m] - 1e-9 * std::max(1.0, childIncl[n * M + m])) {
+                            if (belowChildren++ == 0)
+                                example = QStringLiteral("'%1' on thread %2: %3 < %4")
+                                              .arg(tree.pathName(n), threadKeys[t].toString())
+                                              .arg(values.incl[n * M + m])
+                                              .arg(childIncl[n * M + m]);
+                        }
+                rows[threads[t].index()] = tree.makeRow(values);
+            }
+            builder.setIntervalRows(std::move(rows));
+            builder.setAtomicRows(std::move(atomicRows));
+            if (belowChildren > 0)
+                warnings << QStringLiteral(
+                    "%1 node(s) have an inclusive value below the sum of their children's (kept as "
+                    "written), e.g. %2")
+                                .arg(belowChildren)
+                                .arg(example);
+            return std::nullopt;
+        });
 }
 
 } // namespace parallax

@@ -43,7 +43,9 @@
 // dataframe CSV) is described in csvreader.h.
 #include "datasource/writers/csvwriter.h"
 
+#include "datasource/readers/csvlayout.h"
 #include "datasource/readers/textnumber.h"
+#include "datasource/writers/savefile.h"
 
 #include <QSaveFile>
 #include <string>
@@ -52,36 +54,7 @@ namespace parallax {
 
 namespace {
 
-constexpr std::size_t FlushSize = 1 << 20;
-
-enum Column {
-    Kind,
-    Node,
-    Context,
-    ThreadCol,
-    Event,
-    Groups,
-    MetricCol,
-    Units,
-    Exclusive,
-    Inclusive,
-    Calls,
-    Subroutines,
-    SumExclSqr,
-    Count,
-    Max,
-    Min,
-    Mean,
-    SumSquares,
-    StdDev,
-    Name,
-    Value,
-    ColumnCount
-};
-
-struct WriteFailure {
-    QString message;
-};
+using namespace csv;
 
 /// A field as CSV text: quoted when it must be.
 std::string csvField(const QString& text)
@@ -117,12 +90,11 @@ QString escapedGroup(const QString& group)
     return out;
 }
 
-class CsvOut {
+class CsvOut : public BufferedOut {
 public:
     explicit CsvOut(QSaveFile& file)
-        : m_file(file)
+        : BufferedOut(file)
     {
-        m_buffer.reserve(FlushSize + 4096);
     }
 
     /// Starts a row: the kind, then fields in increasing column order, then end().
@@ -144,22 +116,12 @@ public:
     template <typename Int> void integer(Column c, Int v) { textnumber::appendInt(at(c), v); }
     void end()
     {
-        at(static_cast<Column>(ColumnCount - 1));
+        at(static_cast<Column>(ParallaxColumnCount - 1));
         m_buffer += '\n';
-        if (m_buffer.size() >= FlushSize)
-            flush();
-    }
-    void flush()
-    {
-        const auto n = static_cast<qint64>(m_buffer.size());
-        if (n > 0 && m_file.write(m_buffer.data(), n) != n)
-            throw WriteFailure { QStringLiteral("write failed: %1").arg(m_file.errorString()) };
-        m_buffer.clear();
+        maybeFlush();
     }
 
 private:
-    QSaveFile& m_file;
-    std::string m_buffer;
     int m_column = 0;
 };
 
@@ -367,21 +329,12 @@ private:
 
 QString CsvWriter::write(const Trial& trial, const QString& file)
 {
-    QSaveFile save(file);
-    if (!save.open(QIODevice::WriteOnly))
-        return QStringLiteral("%1: cannot write: %2").arg(file, save.errorString());
-    try {
+    return writeSaved(file, [&](QSaveFile& save) {
         CsvOut out(save);
         out.raw("kind,node,context,thread,event,groups,metric,units,exclusive,inclusive,calls,subroutines,"
                 "sum_exclusive_squared,count,max,min,mean,sum_squares,stddev,name,value\n");
         TrialCsv(trial, out).write();
-    } catch (const WriteFailure& failure) {
-        save.cancelWriting();
-        return QStringLiteral("%1: %2").arg(file, failure.message);
-    }
-    if (!save.commit())
-        return QStringLiteral("%1: write failed: %2").arg(file, save.errorString());
-    return {};
+    });
 }
 
 } // namespace parallax

@@ -50,6 +50,7 @@
 #include "datasource/writers/jsonwriter.h"
 
 #include "datasource/readers/textnumber.h"
+#include "datasource/writers/savefile.h"
 
 #include <QSaveFile>
 #include <string>
@@ -57,12 +58,6 @@
 namespace parallax {
 
 namespace {
-
-constexpr std::size_t FlushSize = 1 << 20;
-
-struct WriteFailure {
-    QString message;
-};
 
 void appendEscapedUnit(std::string& out, char16_t u)
 {
@@ -126,14 +121,12 @@ void appendString(std::string& out, const QString& s)
     out += '"';
 }
 
-class JsonOut {
+class JsonOut : public BufferedOut {
 public:
     explicit JsonOut(QSaveFile& file)
-        : m_file(file)
+        : BufferedOut(file)
     {
-        m_buffer.reserve(FlushSize + 4096);
     }
-    std::string& buffer() { return m_buffer; }
     JsonOut& raw(const char* text)
     {
         m_buffer += text;
@@ -154,22 +147,6 @@ public:
         textnumber::appendInt(m_buffer, v);
         return *this;
     }
-    void maybeFlush()
-    {
-        if (m_buffer.size() >= FlushSize)
-            flush();
-    }
-    void flush()
-    {
-        const auto n = static_cast<qint64>(m_buffer.size());
-        if (n > 0 && m_file.write(m_buffer.data(), n) != n)
-            throw WriteFailure { QStringLiteral("write failed: %1").arg(m_file.errorString()) };
-        m_buffer.clear();
-    }
-
-private:
-    QSaveFile& m_file;
-    std::string m_buffer;
 };
 
 class TrialJson {
@@ -522,19 +499,10 @@ private:
 
 QString JsonWriter::write(const Trial& trial, const QString& file)
 {
-    QSaveFile save(file);
-    if (!save.open(QIODevice::WriteOnly))
-        return QStringLiteral("%1: cannot write: %2").arg(file, save.errorString());
-    try {
+    return writeSaved(file, [&](QSaveFile& save) {
         JsonOut out(save);
         TrialJson(trial, out).write();
-    } catch (const WriteFailure& failure) {
-        save.cancelWriting();
-        return QStringLiteral("%1: %2").arg(file, failure.message);
-    }
-    if (!save.commit())
-        return QStringLiteral("%1: write failed: %2").arg(file, save.errorString());
-    return {};
+    });
 }
 
 } // namespace parallax

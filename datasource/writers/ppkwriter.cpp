@@ -3,6 +3,7 @@
 #include "datasource/writers/ppkwriter.h"
 
 #include "datasource/model/names.h"
+#include "datasource/writers/savefile.h"
 
 #include <QSaveFile>
 #include <QtEndian>
@@ -22,11 +23,6 @@ constexpr std::size_t FlushSize = 256 * 1024;
 /// zlib level. Measured on a 16,384-thread trial (124 MB uncompressed): level 4 gives a file 6 %
 /// larger than level 6 (ParaProf's default) in half the time; level 1 is 33 % larger.
 constexpr int CompressionLevel = 4;
-
-/// Thrown inside the writer only; the message names what could not be written.
-struct WriteFailure {
-    QString message;
-};
 
 QString shortText(const QString& s) { return s.size() > 60 ? s.left(60) + QStringLiteral("...") : s; }
 
@@ -263,19 +259,10 @@ void writeTrial(const Trial& trial, GzipSink& sink)
 
 QString PpkWriter::write(const Trial& trial, const QString& file)
 {
-    QSaveFile save(file);
-    if (!save.open(QIODevice::WriteOnly))
-        return QStringLiteral("%1: cannot write: %2").arg(file, save.errorString());
-    try {
+    return writeSaved(file, [&](QSaveFile& save) {
         GzipSink sink(save);
         writeTrial(trial, sink);
-    } catch (const WriteFailure& failure) {
-        save.cancelWriting();
-        return QStringLiteral("%1: %2").arg(file, failure.message);
-    }
-    if (!save.commit())
-        return QStringLiteral("%1: write failed: %2").arg(file, save.errorString());
-    return {};
+    });
 }
 
 } // namespace parallax

@@ -6,6 +6,7 @@
 #include "datasource/readers/calijsonreader.h"
 #include "datasource/readers/caliprofile.h"
 #include "datasource/readers/calireader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
@@ -17,8 +18,6 @@ using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-constexpr double Absent = -1e300;
 
 QString luleshJson() { return dataPath(QStringLiteral("hatchet/caliper-lulesh-json/lulesh-annotation-profile.json")); }
 QString cpiJson() { return dataPath(QStringLiteral("hatchet/caliper-cpi-json/cpi-callpath-profile.json")); }
@@ -43,13 +42,6 @@ QString rajaperf(int rep)
 
 const QString Unattributed = QStringLiteral("(unattributed)");
 
-TrialResult readWith(const Reader& reader, const QString& path)
-{
-    ReadOptions options;
-    Progress progress;
-    return reader.read(path, options, progress);
-}
-
 std::shared_ptr<Trial> mustRead(const QString& path)
 {
     const Reader* reader = ReaderRegistry::instance().detect(path);
@@ -57,17 +49,7 @@ std::shared_ptr<Trial> mustRead(const QString& path)
         qWarning("no reader detects %s", qPrintable(path));
         return nullptr;
     }
-    auto result = readWith(*reader, path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
-
-bool near(double a, double b, double rel = 1e-9)
-{
-    return std::fabs(a - b) <= rel * std::max({ 1.0, std::fabs(a), std::fabs(b) });
+    return mustReadWith(*reader, path);
 }
 
 double value(const Trial& t, int rank, const QString& event, const QString& metric, bool inclusive)

@@ -3,6 +3,7 @@
 // The gprof2dot DOT reader against the facts in ../shared/data/hatchet/MANIFEST.md (gprof2dot-cpi)
 // and docs/FORMATS.md 8, the DOT syntax on hand-made graphs, and damaged inputs.
 #include "datasource/readers/dotreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QSet>
@@ -14,64 +15,22 @@ using namespace parallax::test;
 
 namespace {
 
-constexpr double Absent = -1e300;
-
 QString cpi() { return dataPath(QStringLiteral("hatchet/gprof2dot-cpi/callgrind.dot.64042.0.1")); }
 
-TrialResult readDot(const QString& path)
-{
-    ReadOptions options;
-    Progress progress;
-    return DotReader().read(path, options, progress);
-}
+TrialResult readDot(const QString& path) { return readWith(DotReader(), path); }
 
-std::shared_ptr<Trial> mustRead(const QString& path)
-{
-    auto result = readDot(path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
+std::shared_ptr<Trial> mustRead(const QString& path) { return mustReadWith(DotReader(), path); }
 
-enum class Field { Excl, Incl, Calls, Subrs };
-
+/// A field of an event's cell on the one thread.
 double value(const Trial& t, const QString& event, Field field)
 {
-    const EventId e = t.findEvent(event);
-    if (t.threadCount() != 1 || !e.isValid())
-        return Absent;
-    const IntervalRow& row = t.row(ThreadIndex(0u));
-    const auto i = row.find(e);
-    if (i < 0)
-        return Absent;
-    const auto k = static_cast<std::size_t>(i);
-    switch (field) {
-    case Field::Excl:
-        return row.exclusive(0, k);
-    case Field::Incl:
-        return row.inclusive(0, k);
-    case Field::Calls:
-        return row.calls[k];
-    case Field::Subrs:
-        return row.subrs[k];
-    }
-    return Absent;
+    return t.threadCount() != 1 ? Absent : fieldOf(t, ThreadIndex(0u), event, field);
 }
 
 double excl(const Trial& t, const char* e) { return value(t, QString::fromUtf8(e), Field::Excl); }
 double incl(const Trial& t, const char* e) { return value(t, QString::fromUtf8(e), Field::Incl); }
 double calls(const Trial& t, const char* e) { return value(t, QString::fromUtf8(e), Field::Calls); }
 double subrs(const Trial& t, const char* e) { return value(t, QString::fromUtf8(e), Field::Subrs); }
-
-std::size_t countEvents(const Trial& t, bool callPaths)
-{
-    std::size_t n = 0;
-    for (const auto& e : t.events())
-        n += e.isCallPath() == callPaths ? 1 : 0;
-    return n;
-}
 
 /// The flat event with the largest value (exclusive or inclusive).
 QString top(const Trial& t, bool inclusive)
@@ -89,14 +48,6 @@ QString top(const Trial& t, bool inclusive)
         }
     }
     return name;
-}
-
-bool hasWarning(const Trial& t, const QString& part)
-{
-    for (const QString& w : t.warnings())
-        if (w.contains(part))
-            return true;
-    return false;
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 // The gprof text reader against the facts in ../shared/data/gprof2dot/MANIFEST.md,
 // ../shared/data/tau2/MANIFEST.md (gprof-wrf) and docs/FORMATS.md 6.1, plus hand-made and damaged inputs.
 #include "datasource/readers/gprofreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
@@ -13,53 +14,29 @@ using namespace parallax::test;
 
 namespace {
 
-constexpr double Absent = -1e300;
-
 QString prof(const char* name) { return dataPath(QStringLiteral("gprof2dot/prof/") + QLatin1String(name)); }
 QString wrf() { return dataPath(QStringLiteral("tau2/gprof-wrf/gprof.out")); }
 
-TrialResult readGprof(const QString& path, const QStringList& formatOptions = {})
+ReadOptions withFormatOptions(const QStringList& formatOptions)
 {
     ReadOptions options;
     options.formatOptions = formatOptions;
-    Progress progress;
-    return GprofReader().read(path, options, progress);
+    return options;
+}
+
+TrialResult readGprof(const QString& path, const QStringList& formatOptions = {})
+{
+    return readWith(GprofReader(), path, withFormatOptions(formatOptions));
 }
 
 std::shared_ptr<Trial> mustRead(const QString& path, const QStringList& formatOptions = {})
 {
-    auto result = readGprof(path, formatOptions);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
+    return mustReadWith(GprofReader(), path, withFormatOptions(formatOptions));
 }
-
-enum class Field { Excl, Incl, Calls, Subrs };
 
 double value(const Trial& t, const QString& event, Field field, int node = 0)
 {
-    const ThreadIndex ti = t.findThread({ node, 0, 0 });
-    const EventId e = t.findEvent(event);
-    if (!ti.isValid() || !e.isValid())
-        return Absent;
-    const IntervalRow& row = t.row(ti);
-    const auto i = row.find(e);
-    if (i < 0)
-        return Absent;
-    const auto k = static_cast<std::size_t>(i);
-    switch (field) {
-    case Field::Excl:
-        return row.exclusive(0, k);
-    case Field::Incl:
-        return row.inclusive(0, k);
-    case Field::Calls:
-        return row.calls[k];
-    case Field::Subrs:
-        return row.subrs[k];
-    }
-    return Absent;
+    return fieldOf(t, t.findThread({ node, 0, 0 }), event, field);
 }
 
 double excl(const Trial& t, const char* e, int node = 0) { return value(t, QString::fromUtf8(e), Field::Excl, node); }
@@ -67,15 +44,8 @@ double incl(const Trial& t, const char* e, int node = 0) { return value(t, QStri
 double calls(const Trial& t, const char* e, int node = 0) { return value(t, QString::fromUtf8(e), Field::Calls, node); }
 double subrs(const Trial& t, const char* e, int node = 0) { return value(t, QString::fromUtf8(e), Field::Subrs, node); }
 
-bool near(double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b)); }
-
-std::size_t countEvents(const Trial& t, bool callPaths)
-{
-    std::size_t n = 0;
-    for (const auto& e : t.events())
-        n += e.isCallPath() == callPaths ? 1 : 0;
-    return n;
-}
+/// Equal within 1e-6 of |b| (at least 1).
+bool nearly(double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0, std::fabs(b)); }
 
 double sumFlatExclusive(const Trial& t, int node = 0)
 {
@@ -86,29 +56,6 @@ double sumFlatExclusive(const Trial& t, int node = 0)
         if (!t.event(row.events[i]).isCallPath())
             sum += row.exclusive(0, i);
     return sum;
-}
-
-bool hasWarning(const Trial& t, const QString& part)
-{
-    for (const QString& w : t.warnings())
-        if (w.contains(part))
-            return true;
-    return false;
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.readAll();
-}
-
-/// The line (1-based) of the first occurrence of `text` in `bytes`.
-qint64 lineOf(const QByteArray& bytes, const QByteArray& text)
-{
-    const qsizetype at = bytes.indexOf(text);
-    return at < 0 ? -1 : bytes.left(at).count('\n') + 1;
 }
 
 } // namespace
@@ -148,7 +95,7 @@ private Q_SLOTS:
         QCOMPARE(calls(*t, "cycfn2"), 2.0);
         QCOMPARE(excl(*t, "cycfn1"), 1710000.0);
         QCOMPARE(calls(*t, "cycfn1"), 2.0);
-        QVERIFY(near(sumFlatExclusive(*t), 5210000.0));
+        QVERIFY(nearly(sumFlatExclusive(*t), 5210000.0));
         QCOMPARE(t->metadataValue(QStringLiteral("gprof flat profile total seconds")), QStringLiteral("5.21"));
         QCOMPARE(t->metadataValue(QStringLiteral("gprof flat profile rows")), QStringLiteral("2"));
         // The percentages are gprof's from unrounded times: within 0.5 % of self / total.
@@ -254,7 +201,7 @@ private Q_SLOTS:
     void gnu2FlatOnly()
     {
         // The flat profile alone (everything before the call graph): 90 events, incl = excl.
-        const QByteArray bytes = readAll(prof("gnu2.prof"));
+        const QByteArray bytes = fileBytes(prof("gnu2.prof"));
         const qsizetype cut = bytes.indexOf("\t\t     Call graph");
         QVERIFY(cut > 0);
         QTemporaryDir dir;
@@ -310,7 +257,7 @@ private Q_SLOTS:
         QCOMPARE(countEvents(*t, false), std::size_t(6));
         QCOMPARE(countEvents(*t, true), std::size_t(6));
         // Σ exclusive = the program's time (the cycle's self is not counted twice).
-        QVERIFY(near(sumFlatExclusive(*t), 1930000.0));
+        QVERIFY(nearly(sumFlatExclusive(*t), 1930000.0));
     }
 
     void zeros()
@@ -501,8 +448,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<qint64>("line");
         QTest::addColumn<QString>("expected");
-        const QByteArray val3 = readAll(prof("val3_gprof.prof"));
-        const QByteArray gnu2 = readAll(prof("gnu2.prof"));
+        const QByteArray val3 = fileBytes(prof("val3_gprof.prof"));
+        const QByteArray gnu2 = fileBytes(prof("gnu2.prof"));
         QVERIFY(!val3.isEmpty() && !gnu2.isEmpty());
 
         // Truncated inside a call-graph line ("0.00    1.2" with no name).
@@ -571,7 +518,7 @@ private Q_SLOTS:
     void truncatedAtLineEnd()
     {
         // Cut after a whole line of the call graph: the entries read so far are kept, with a warning.
-        const QByteArray val3 = readAll(prof("val3_gprof.prof"));
+        const QByteArray val3 = fileBytes(prof("val3_gprof.prof"));
         const qsizetype cut = val3.indexOf(
             "-----------------------------------------------\n                                   1             cycfn1");
         QVERIFY(cut > 0);

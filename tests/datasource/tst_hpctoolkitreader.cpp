@@ -5,6 +5,7 @@
 // 136 rows), the MANIFEST facts, a hand-made database with loops, inlined code and a call site
 // that carries cost, and broken databases.
 #include "datasource/readers/hpctoolkitreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 #include "tests/common/treecheck.h"
 
@@ -20,22 +21,9 @@ namespace {
 
 QString database() { return dataPath(QStringLiteral("hatchet/hpctoolkit-cpi-database")); }
 
-TrialResult readDb(const QString& path)
-{
-    ReadOptions options;
-    Progress progress;
-    return HpcToolkitReader().read(path, options, progress);
-}
+TrialResult readDb(const QString& path) { return readWith(HpcToolkitReader(), path); }
 
-std::shared_ptr<Trial> mustRead(const QString& path)
-{
-    auto result = readDb(path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
+std::shared_ptr<Trial> mustRead(const QString& path) { return mustReadWith(HpcToolkitReader(), path); }
 
 /// The call tree of the sample as Parallax names it: node id -> (parent node id, component).
 /// Written by hand from experiment.xml: C call sites are folded, PF frames are named by their
@@ -131,15 +119,7 @@ std::vector<GoldRow> goldRows()
 
 double value(const Trial& t, const ThreadKey& key, const QString& event, bool inclusive)
 {
-    const ThreadIndex ti = t.findThread(key);
-    const EventId e = t.findEvent(event);
-    if (!ti.isValid() || !e.isValid())
-        return -1e300;
-    const auto i = t.row(ti).find(e);
-    if (i < 0)
-        return -1e300;
-    return inclusive ? t.row(ti).inclusive(0, static_cast<std::size_t>(i))
-                     : t.row(ti).exclusive(0, static_cast<std::size_t>(i));
+    return fieldOf(t, t.findThread(key), event, inclusive ? Field::Incl : Field::Excl);
 }
 
 void writeFile(const QString& path, const QByteArray& bytes)

@@ -7,6 +7,7 @@
 #include "datasource/readers/jsoninput.h"
 #include "datasource/readers/pyinstrumentreader.h"
 #include "datasource/readers/timemoryreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 #include "tests/common/treecheck.h"
 
@@ -25,35 +26,13 @@ QString pyinstrumentSample()
     return dataPath(QStringLiteral("hatchet/pyinstrument-hatchet-json/pyinstrument-hatchet-profile.json"));
 }
 
-TrialResult readWith(const Reader& reader, const QString& path)
-{
-    ReadOptions options;
-    Progress progress;
-    return reader.read(path, options, progress);
-}
-
-std::shared_ptr<Trial> mustRead(const Reader& reader, const QString& path)
-{
-    auto result = readWith(reader, path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
+std::shared_ptr<Trial> mustRead(const Reader& reader, const QString& path) { return mustReadWith(reader, path); }
 
 /// Exclusive / inclusive / calls of an event on a thread; -1e300 when absent.
 double cell(const Trial& t, const ThreadKey& key, const QString& event, int what, std::size_t metric = 0)
 {
-    const ThreadIndex ti = t.findThread(key);
-    const EventId e = t.findEvent(event);
-    if (!ti.isValid() || !e.isValid())
-        return -1e300;
-    const auto i = t.row(ti).find(e);
-    if (i < 0)
-        return -1e300;
-    const auto k = static_cast<std::size_t>(i);
-    return what == 0 ? t.row(ti).exclusive(metric, k) : what == 1 ? t.row(ti).inclusive(metric, k) : t.row(ti).calls[k];
+    const Field field = what == 0 ? Field::Excl : what == 1 ? Field::Incl : Field::Calls;
+    return fieldOf(t, t.findThread(key), event, field, metric);
 }
 double excl(const Trial& t, const ThreadKey& key, const QString& e) { return cell(t, key, e, 0); }
 double incl(const Trial& t, const ThreadKey& key, const QString& e) { return cell(t, key, e, 1); }

@@ -11,19 +11,17 @@
 // one Isend site each. allreduce.1.4242.1.mpiP: 1 rank, 3 single-level sites.
 // The values asserted below are copied from those files. Bad input is made by editing them.
 #include "datasource/readers/mpipreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
 #include <cmath>
-#include <cstring>
 #include <zlib.h>
 
 using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-constexpr double Absent = -1e300;
 
 QString fixture(const char* name)
 {
@@ -32,52 +30,14 @@ QString fixture(const char* name)
 QString heat2d() { return fixture("heat2d.4.12345.1.mpiP"); }
 QString allreduce() { return fixture("allreduce.1.4242.1.mpiP"); }
 
-QByteArray contents(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.readAll();
-}
+TrialResult readMpip(const QString& path) { return readWith(MpipReader(), path); }
 
-TrialResult readMpip(const QString& path)
-{
-    Progress progress;
-    return MpipReader().read(path, ReadOptions {}, progress);
-}
-
-std::shared_ptr<Trial> mustRead(const QString& path)
-{
-    auto result = readMpip(path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
-
-bool near(double a, double b, double rel = 1e-9)
-{
-    return std::fabs(a - b) <= rel * std::max({ 1.0, std::fabs(a), std::fabs(b) });
-}
+std::shared_ptr<Trial> mustRead(const QString& path) { return mustReadWith(MpipReader(), path); }
 
 /// "excl", "incl", "calls" or "subrs" of an event on thread (rank, 0, 0).
 double value(const Trial& t, int rank, const QString& event, const char* what)
 {
-    const ThreadIndex ti = t.findThread({ rank, 0, 0 });
-    const EventId e = t.findEvent(event);
-    if (!ti.isValid() || !e.isValid())
-        return Absent;
-    const IntervalRow& row = t.row(ti);
-    const auto i = row.find(e);
-    if (i < 0)
-        return Absent;
-    const auto k = static_cast<std::size_t>(i);
-    if (std::strcmp(what, "calls") == 0)
-        return row.calls[k];
-    if (std::strcmp(what, "subrs") == 0)
-        return row.subrs[k];
-    return std::strcmp(what, "incl") == 0 ? row.inclusive(0, k) : row.exclusive(0, k);
+    return fieldOf(t, t.findThread({ rank, 0, 0 }), event, fieldNamed(what));
 }
 
 struct Atomic {
@@ -96,21 +56,6 @@ Atomic atomic(const Trial& t, int rank, const QString& name)
         return {};
     const auto k = static_cast<std::size_t>(i);
     return { row.count[k], row.max[k], row.min[k], row.mean[k], row.sumSquares[k] };
-}
-
-bool hasWarning(const Trial& t, const QString& part)
-{
-    for (const QString& w : t.warnings())
-        if (w.contains(part))
-            return true;
-    return false;
-}
-
-/// The 1-based number of the first line containing `needle`.
-qint64 lineOf(const QByteArray& text, const QByteArray& needle)
-{
-    const qsizetype at = text.indexOf(needle);
-    return at < 0 ? -1 : text.left(at).count('\n') + 1;
 }
 
 QString writeTemp(QTemporaryDir& dir, const QByteArray& text, const QString& name = QStringLiteral("bad.mpiP"))
@@ -306,7 +251,7 @@ private Q_SLOTS:
     void gzippedReport()
     {
         QTemporaryDir dir;
-        const QString path = writeTemp(dir, gzip(contents(heat2d())), QStringLiteral("heat2d.mpiP.gz"));
+        const QString path = writeTemp(dir, gzip(fileBytes(heat2d())), QStringLiteral("heat2d.mpiP.gz"));
         QCOMPARE(MpipReader().sniff(path), 100);
         const auto t = mustRead(path);
         QVERIFY(t);
@@ -372,7 +317,7 @@ private Q_SLOTS:
 
     void truncatedReports()
     {
-        const QByteArray text = contents(heat2d());
+        const QByteArray text = fileBytes(heat2d());
         QVERIFY(!text.isEmpty());
         // Cut inside a statistics row: the row is short.
         const QByteArray row = "Waitall              3    1   2000";
@@ -401,7 +346,7 @@ private Q_SLOTS:
 
     void corruptedFields()
     {
-        const QByteArray text = contents(heat2d());
+        const QByteArray text = fileBytes(heat2d());
         const QByteArray waitall = "Waitall              3    1   2000     7.08     1.38";
         expectError(edited(text, waitall, "Waitall              3    1   2000     7.08     1.3x"),
             lineOf(text, waitall), QStringLiteral("expected a number for Mean (field 6), found '1.3x'"));
@@ -435,7 +380,7 @@ private Q_SLOTS:
 
     void aggregatesAreChecked()
     {
-        const QByteArray text = contents(heat2d());
+        const QByteArray text = fileBytes(heat2d());
         expectWarning(edited(text, "Waitall              3    *   8000", "Waitall              3    *   8001"),
             QStringLiteral("'*' rows of 'Callsite Time statistics' against their rank rows: 1 disagreement(s); first: "
                            "line %1 (site 3): Count 8001 vs 8000")
@@ -465,7 +410,7 @@ private Q_SLOTS:
 
     void otherSectionsAreNamed()
     {
-        const QByteArray text = contents(heat2d());
+        const QByteArray text = fileBytes(heat2d());
         const QByteArray extra = "@--- Aggregate Collective Time (top twenty, descending) -----\n"
                                  "Call                 MPI Time %             Comm Size             Data Size\n"
                                  "Allreduce                 12.6         8 -         15         0 -          7\n";

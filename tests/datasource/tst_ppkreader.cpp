@@ -7,6 +7,7 @@
 #include "datasource/readers/ppkreader.h"
 #include "datasource/writers/ppkwriter.h"
 #include "datasource/writers/tauwriter.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
@@ -47,22 +48,11 @@ void gzipTo(const QString& path, const QByteArray& data, int level = 1)
     QCOMPARE(gzclose(f), Z_OK);
 }
 
-TrialResult readPpk(const QString& path, int threads = 0)
-{
-    ReadOptions options;
-    options.threads = threads;
-    Progress progress;
-    return PpkReader().read(path, options, progress);
-}
+TrialResult readPpk(const QString& path, int threads = 0) { return readWith(PpkReader(), path, withThreads(threads)); }
 
 std::shared_ptr<Trial> mustReadPpk(const QString& path, int threads = 0)
 {
-    auto result = readPpk(path, threads);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
+    return mustReadWith(PpkReader(), path, withThreads(threads));
 }
 
 QString describe(const TrialResult& result)
@@ -85,38 +75,20 @@ QList<QPair<QString, QString>> metadataPairs(const Trial& t, const std::vector<M
     return out;
 }
 
-QStringList groupNames(const Trial& t, const std::vector<GroupId>& groups)
-{
-    QStringList out;
-    for (auto g : groups)
-        out << t.groupName(g);
-    return out;
-}
-
 /// Everything a ppk can hold, compared exactly: doubles bit for bit, ids, names, groups, metadata.
 /// `metadataInOrder` is false for trials that went through TAU files (whose metadata order differs).
 void compareTrials(const Trial& a, const Trial& b, bool metadataInOrder = true)
 {
-    QCOMPARE(a.metricCount(), b.metricCount());
-    for (std::size_t m = 0; m < a.metricCount(); ++m) {
-        QCOMPARE(a.metric(MetricId(m)).name, b.metric(MetricId(m)).name);
-        QCOMPARE(a.metric(MetricId(m)).unit, b.metric(MetricId(m)).unit);
-    }
+    compareMetrics(a, b);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(a.threads(), b.threads());
     QCOMPARE(a.groupCount(), b.groupCount());
     for (std::size_t g = 0; g < a.groupCount(); ++g)
         QCOMPARE(a.groupName(GroupId(g)), b.groupName(GroupId(g)));
-    QCOMPARE(a.eventCount(), b.eventCount());
-    for (std::size_t e = 0; e < a.eventCount(); ++e) {
-        const IntervalEvent& ea = a.event(EventId(e));
-        const IntervalEvent& eb = b.event(EventId(e));
-        QCOMPARE(ea.name, eb.name);
-        QCOMPARE(ea.rawName, eb.rawName);
-        QCOMPARE(ea.depth, eb.depth);
-        QCOMPARE(ea.parent, eb.parent);
-        QCOMPARE(ea.leaf, eb.leaf);
-        QCOMPARE(groupNames(a, ea.groups), groupNames(b, eb.groups));
-    }
+    compareEvents(a, b);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(a.atomicEventCount(), b.atomicEventCount());
     for (std::size_t u = 0; u < a.atomicEventCount(); ++u) {
         const AtomicEvent& ua = a.atomicEvent(AtomicEventId(u));

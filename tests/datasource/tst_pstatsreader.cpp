@@ -6,6 +6,7 @@
 // values read with Python's own marshal.load for the rest, and hand-made marshal bytes for the
 // decoder's corners and for bad input (truncated, corrupted, wrong structure).
 #include "datasource/readers/pstatsreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
@@ -18,56 +19,17 @@ using namespace parallax::test;
 
 namespace {
 
-constexpr double Absent = -1e300;
-
 QString py3() { return dataPath(QStringLiteral("hatchet/cprofile-hatchet-pstats/cprofile-cycle.pstats")); }
 QString py2() { return dataPath(QStringLiteral("hatchet/cprofile-hatchet-pstats/cprofile-cycle-py2.pstats")); }
 
-TrialResult readPstats(const QString& path)
-{
-    Progress progress;
-    return PstatsReader().read(path, ReadOptions {}, progress);
-}
+TrialResult readPstats(const QString& path) { return readWith(PstatsReader(), path); }
 
-std::shared_ptr<Trial> mustRead(const QString& path)
-{
-    auto result = readPstats(path);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
-}
-
-bool near(double a, double b, double rel = 1e-9)
-{
-    return std::fabs(a - b) <= rel * std::max({ 1.0, std::fabs(a), std::fabs(b) });
-}
+std::shared_ptr<Trial> mustRead(const QString& path) { return mustReadWith(PstatsReader(), path); }
 
 /// "excl", "incl", "calls" or "subrs" of an event on the one thread.
 double value(const Trial& t, const QString& event, const char* what)
 {
-    const EventId e = t.findEvent(event);
-    if (!e.isValid() || t.threadCount() != 1)
-        return Absent;
-    const IntervalRow& row = t.row(ThreadIndex(0u));
-    const auto i = row.find(e);
-    if (i < 0)
-        return Absent;
-    const auto k = static_cast<std::size_t>(i);
-    if (std::strcmp(what, "calls") == 0)
-        return row.calls[k];
-    if (std::strcmp(what, "subrs") == 0)
-        return row.subrs[k];
-    return std::strcmp(what, "incl") == 0 ? row.inclusive(0, k) : row.exclusive(0, k);
-}
-
-bool hasWarning(const Trial& t, const QString& part)
-{
-    for (const QString& w : t.warnings())
-        if (w.contains(part))
-            return true;
-    return false;
+    return t.threadCount() != 1 ? Absent : fieldOf(t, ThreadIndex(0u), event, fieldNamed(what));
 }
 
 const QString Recursive = QStringLiteral("recursive [{pstats_reader_test.py} {27}]");

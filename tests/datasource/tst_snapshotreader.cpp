@@ -5,6 +5,7 @@
 // unknown ids, missing attributes).
 #include "algebra/statistics.h"
 #include "datasource/readers/snapshotreader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
@@ -50,20 +51,12 @@ void gzipTo(const QString& path, const QByteArray& data, int members = 1)
 
 TrialResult readSnapshot(const QString& path, int threads = 0)
 {
-    ReadOptions options;
-    options.threads = threads;
-    Progress progress;
-    return SnapshotReader().read(path, options, progress);
+    return readWith(SnapshotReader(), path, withThreads(threads));
 }
 
 std::shared_ptr<Trial> mustRead(const QString& path, int threads = 0)
 {
-    auto result = readSnapshot(path, threads);
-    if (!result.ok()) {
-        qWarning("%s", qPrintable(result.error().toString()));
-        return nullptr;
-    }
-    return result.value();
+    return mustReadWith(SnapshotReader(), path, withThreads(threads));
 }
 
 struct Cell {

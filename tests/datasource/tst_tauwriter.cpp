@@ -3,6 +3,7 @@
 // Writer round trips: read (or synthesize) a trial, write it as TAU profiles, read it back, compare.
 #include "datasource/synth/synth.h"
 #include "datasource/writers/tauwriter.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
@@ -14,30 +15,13 @@ namespace {
 
 void compareTrials(const Trial& a, const Trial& b)
 {
-    QCOMPARE(a.metricCount(), b.metricCount());
-    for (std::size_t m = 0; m < a.metricCount(); ++m) {
-        QCOMPARE(a.metric(MetricId(m)).name, b.metric(MetricId(m)).name);
-        QCOMPARE(a.metric(MetricId(m)).unit, b.metric(MetricId(m)).unit);
-    }
+    compareMetrics(a, b);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(a.threads(), b.threads());
-    QCOMPARE(a.eventCount(), b.eventCount());
-    for (std::size_t e = 0; e < a.eventCount(); ++e) {
-        const IntervalEvent& ea = a.event(EventId(e));
-        const IntervalEvent& eb = b.event(EventId(e));
-        QCOMPARE(ea.name, eb.name);
-        QCOMPARE(ea.rawName, eb.rawName);
-        QCOMPARE(ea.depth, eb.depth);
-        QCOMPARE(ea.parent, eb.parent);
-        QCOMPARE(ea.leaf, eb.leaf);
-        QStringList ga, gb;
-        for (auto g : ea.groups)
-            ga << a.groupName(g);
-        for (auto g : eb.groups)
-            gb << b.groupName(g);
-        ga.sort();
-        gb.sort();
-        QCOMPARE(ga, gb);
-    }
+    compareEvents(a, b, true);
+    if (QTest::currentTestFailed())
+        return;
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
         const IntervalRow& ra = a.row(ThreadIndex(t));
         const IntervalRow& rb = b.row(ThreadIndex(t));

@@ -3,39 +3,13 @@
 // libFuzzer entry point for the Caliper .cali reader: any bytes must give a trial or a ReadError that
 // names the file, never a crash. Seeds: the .cali samples under ../shared/data (hatchet caliper-*-cali,
 // thicket); tests/fuzz/calireader.dict holds the record tokens.
-#include "datasource/readers/calireader.h"
-#include "tests/fuzz/caliperfuzzcheck.h"
-
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QTemporaryDir>
-#include <cstdint>
-#include <cstdlib>
+#include "tests/fuzz/fuzzharness.h"
 
 using namespace parallax;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    static QTemporaryDir dir(fuzz::scratchBase() + QStringLiteral("/parallax-fuzz-cali-XXXXXX"));
-    static const CaliReader reader;
-    const QString input = dir.filePath(QStringLiteral("input.cali"));
-    {
-        QFile f(input);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            std::abort();
-        f.write(reinterpret_cast<const char*>(data), static_cast<qint64>(size));
-    }
-    ReadOptions options;
-    options.threads = 1;
-    Progress progress;
-    reader.sniff(input);
-    const TrialResult result = reader.read(input, options, progress);
-    if (!result.ok()) {
-        if (result.error().message.isEmpty() || result.error().file != input)
-            std::abort();
-        return 0;
-    }
-    fuzz::checkTrial(*result.value());
+    if (const auto t = fuzz::fuzzReader("caliper", data, size, QStringLiteral("input.cali")))
+        fuzz::checkTrial(*t);
     return 0;
 }

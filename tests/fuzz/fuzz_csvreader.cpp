@@ -2,11 +2,10 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point: any bytes as a .csv file must give a trial or a ReadError, never a crash.
 // A trial that reads must also survive the csv writer, read back the same and write the same bytes.
-#include "datasource/readers/csvreader.h"
 #include "datasource/writers/csvwriter.h"
-#include "tests/fuzz/roundtripfuzz.h"
+#include "tests/fuzz/fuzzharness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    return parallax::fuzz::roundTripOneInput<parallax::CsvReader, parallax::CsvWriter>(data, size, "csv");
+    return parallax::fuzz::roundTrip<parallax::CsvWriter>("csv", "csv", data, size);
 }

@@ -8,60 +8,16 @@
 //   size % 4 == 2: as a .cube (XML, or gzip when it starts with the gzip magic);
 //   size % 4 == 3: gzip-compressed into a .cube.gz.
 // Seeds: the CUBE samples under ../shared/data (see tests/fuzz/cubereader.dict for tokens).
-#include "datasource/readers/cubereader.h"
 #include "tests/common/minitar.h"
-#include "tests/fuzz/fuzzscratch.h"
-
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
-#include <QTemporaryDir>
-#include <cstdint>
-#include <cstdlib>
-#include <zlib.h>
+#include "tests/fuzz/fuzzharness.h"
 
 using namespace parallax;
 using parallax::fuzz::gzip;
-using parallax::fuzz::scratchBase;
-
-namespace {
-
-/// The model's invariants for a trial that read.
-void check(const Trial& t)
-{
-    const std::size_t metrics = t.metricCount();
-    double sum = 0;
-    for (std::size_t i = 0; i < t.threadCount(); ++i) {
-        const IntervalRow& row = t.row(ThreadIndex(i));
-        const std::size_t n = row.size();
-        if (row.calls.size() != n || row.subrs.size() != n || row.excl.size() != n * metrics
-            || row.incl.size() != n * metrics)
-            std::abort();
-        for (std::size_t k = 1; k < n; ++k)
-            if (!(row.events[k - 1] < row.events[k]))
-                std::abort(); // sorted, no duplicate cells
-        for (std::size_t k = 0; k < n; ++k)
-            if (row.events[k].index() >= t.eventCount())
-                std::abort();
-        for (double v : row.incl)
-            sum += v;
-        const ThreadKey& key = t.threadKey(ThreadIndex(i));
-        if (key.node < 0 || key.context < 0 || key.thread < 0)
-            std::abort();
-    }
-    for (const auto& e : t.events())
-        if (e.isCallPath() && !e.parent.isValid())
-            std::abort(); // every call path's prefix is an event too
-    (void)sum;
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    static QTemporaryDir dir(scratchBase() + QStringLiteral("/parallax-fuzz-cube-XXXXXX"));
-    static const CubeReader reader;
-    const QByteArray bytes(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    const QDir dir(fuzz::scratchDir("cube").path());
+    const QByteArray bytes = fuzz::bytesOf(data, size);
     QString input;
     QByteArray content;
     switch (size % 4) {
@@ -82,24 +38,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         content = gzip(bytes);
         break;
     }
-    {
-        QFile f(input);
-        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            std::abort();
-        f.write(content);
+    fuzz::writeFile(input, content);
+    fuzz::Read how;
+    how.options.strict = (size / 4) % 2 == 1;
+    // Every error names the file and says what was expected.
+    if (const auto t = fuzz::readChecked(fuzz::reader("cube"), input, how)) {
+        fuzz::checkRows(*t);
+        fuzz::touchValues(*t);
+        fuzz::checkThreadKeys(*t);
+        fuzz::checkCallPathPrefixes(*t);
     }
-    ReadOptions options;
-    options.threads = 1;
-    options.strict = (size / 4) % 2 == 1;
-    Progress progress;
-    reader.sniff(input);
-    const TrialResult result = reader.read(input, options, progress);
-    if (!result.ok()) {
-        // Every error names the file and says what was expected.
-        if (result.error().message.isEmpty() || result.error().file != input)
-            std::abort();
-        return 0;
-    }
-    check(*result.value());
     return 0;
 }

@@ -2,11 +2,10 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point: any bytes as a .json file must give a trial or a ReadError, never a crash.
 // A trial that reads must also survive the json writer, read back the same and write the same bytes.
-#include "datasource/readers/jsonreader.h"
 #include "datasource/writers/jsonwriter.h"
-#include "tests/fuzz/roundtripfuzz.h"
+#include "tests/fuzz/fuzzharness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    return parallax::fuzz::roundTripOneInput<parallax::JsonReader, parallax::JsonWriter>(data, size, "json");
+    return parallax::fuzz::roundTrip<parallax::JsonWriter>("json", "json", data, size);
 }

@@ -4,29 +4,13 @@
 // tauprofile.xml must give a trial or a ReadError with a message and a position, never a crash.
 // An input starting with byte 0x01 is split at the next 0x01 into snapshot.0.0.0 and
 // snapshot.0.0.1 of one directory, which exercises the parallel, multi-file path.
-#include "datasource/readers/snapshotreader.h"
-#include "tests/fuzz/fuzzscratch.h"
+#include "tests/fuzz/fuzzharness.h"
 
-#include <QDir>
-#include <QFile>
-#include <QTemporaryDir>
-#include <cmath>
-#include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
 using namespace parallax;
-using parallax::fuzz::scratchBase;
 
 namespace {
-
-void writeFile(const QString& path, const char* data, std::size_t size)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        std::abort();
-    f.write(data, static_cast<qint64>(size));
-}
 
 double touch(const IntervalRow& row, const AtomicRow& atomics)
 {
@@ -48,8 +32,7 @@ double touch(const IntervalRow& row, const AtomicRow& atomics)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    static QTemporaryDir dir(scratchBase() + QStringLiteral("/parallax-fuzz-snapshot-XXXXXX"));
-    static const SnapshotReader reader;
+    const QDir dir(fuzz::scratchDir("snapshot").path());
     const char* bytes = reinterpret_cast<const char*>(data);
     QString input;
     if (size > 0 && data[0] == 0x01) {
@@ -58,27 +41,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const void* split = std::memchr(bytes + 1, 0x01, size - 1);
         const std::size_t first
             = split ? static_cast<std::size_t>(static_cast<const char*>(split) - bytes - 1) : size - 1;
-        writeFile(sub + QStringLiteral("/snapshot.0.0.0"), bytes + 1, first);
+        fuzz::writeFile(sub + QStringLiteral("/snapshot.0.0.0"), QByteArray(bytes + 1, static_cast<qsizetype>(first)));
         const std::size_t rest = split ? size - 2 - first : 0;
-        writeFile(sub + QStringLiteral("/snapshot.0.0.1"), split ? static_cast<const char*>(split) + 1 : bytes, rest);
+        fuzz::writeFile(sub + QStringLiteral("/snapshot.0.0.1"),
+            QByteArray(split ? static_cast<const char*>(split) + 1 : bytes, static_cast<qsizetype>(rest)));
         input = sub;
     } else {
         input = dir.filePath(QStringLiteral("tauprofile.xml"));
-        writeFile(input, bytes, size);
+        fuzz::writeFile(input, fuzz::bytesOf(data, size));
     }
-    ReadOptions options;
-    options.threads = size % 2 ? 1 : 2;
-    Progress progress;
-    reader.sniff(input);
-    const TrialResult result = reader.read(input, options, progress);
-    if (!result.ok()) {
-        const ReadError& e = result.error();
-        if (e.message.isEmpty() || e.file.isEmpty())
-            std::abort(); // every error must say what was expected, and where
+    // Every error must say what was expected, and where.
+    fuzz::Read how { ReadOptions {}, fuzz::Names::AnyFile };
+    how.options.threads = size % 2 ? 1 : 2;
+    const auto result = fuzz::readChecked(fuzz::reader("snapshot"), input, how);
+    if (!result)
         return 0;
-    }
     // Touch everything a view would: rows, user events, metadata, provided statistics, the series.
-    const Trial& t = *result.value();
+    const Trial& t = *result;
     double sum = 0;
     for (std::size_t i = 0; i < t.threadCount(); ++i) {
         const ThreadIndex ti(i);
