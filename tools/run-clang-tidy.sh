@@ -5,10 +5,9 @@
 #   tools/run-clang-tidy.sh BUILD_DIR                 every .cpp of app/ datasource/ algebra/ perfdb/ views/ tests/
 #   tools/run-clang-tidy.sh BUILD_DIR --changed [REF] only those changed since the merge base with REF
 #                                                     (default origin/main, else main)
-#   tools/run-clang-tidy.sh BUILD_DIR --since-baseline those changed since the commit in .ci/tidy-base, the
-#                                                     last one at which the whole tree was checked clean:
-#                                                     what test.sh runs (every source if that commit is
-#                                                     not in this clone's history)
+#   tools/run-clang-tidy.sh BUILD_DIR --since-baseline those changed since the commit in .ci/tidy-base
+#                                                     (the ratchet: what test.sh runs; every source if
+#                                                     that commit is not in this clone's history)
 # BUILD_DIR needs compile_commands.json (every preset writes it). Headers are checked through the
 # sources that include them (HeaderFilterRegex). Exit 1 on any finding (WarningsAsErrors: '*').
 set -euo pipefail
