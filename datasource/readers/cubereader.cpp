@@ -48,7 +48,6 @@
 #include <QStringDecoder>
 #include <map>
 #include <optional>
-#include <zlib.h>
 
 namespace parallax {
 
@@ -300,24 +299,8 @@ int CubeReader::sniff(const QString& path) const
             return 100;
         return tarHasAnchor(path) ? 95 : 0;
     }
-    if (head.size() >= 2 && isGzipMagic(head.constData())) {
-        z_stream z {};
-        if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-            return cubeName ? 30 : 0;
-        char out[4096];
-        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(head.constData()));
-        z.avail_in = static_cast<uInt>(head.size());
-        z.next_out = reinterpret_cast<Bytef*>(out);
-        z.avail_out = sizeof out;
-        int rc = Z_OK;
-        while (z.avail_out > 0 && rc == Z_OK)
-            rc = inflate(&z, Z_NO_FLUSH);
-        const QByteArray text(out, static_cast<qsizetype>(sizeof out - z.avail_out));
-        inflateEnd(&z);
-        if (hasCubeTag(text))
-            return 100;
-        return cubeName ? 30 : 0;
-    }
+    if (head.size() >= 2 && isGzipMagic(head.constData()))
+        return hasCubeTag(gunzipPrefix(head, 4096)) ? 100 : cubeName ? 30 : 0;
     if (hasCubeTag(head))
         return 100;
     if (cubexName)
