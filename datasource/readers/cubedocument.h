@@ -19,7 +19,7 @@
 namespace parallax::cube {
 
 /// Bytes read from a file or archive member at a time.
-inline constexpr std::size_t ChunkSize = 256 * 1024;
+inline constexpr std::size_t ChunkSize = std::size_t { 256 } * 1024;
 /// Far beyond any real metric tree (Scalasca's has ~200); it bounds the builder's linear metric search.
 inline constexpr std::size_t MaxMetrics = 4096;
 

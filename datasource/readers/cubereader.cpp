@@ -56,7 +56,7 @@ using namespace cube;
 namespace {
 
 /// Misc members up to this size whose bytes are UTF-8 text are kept as trial metadata.
-constexpr qint64 MaxKeptMiscMember = 64 * 1024;
+constexpr qint64 MaxKeptMiscMember = qint64 { 64 } * 1024;
 
 /// A member that is neither anchor.xml nor a metric's .index/.data: kept as trial metadata "CUBE misc
 /// <name>" when it is small UTF-8 text. Returns its entry for "CUBE misc members".
@@ -185,9 +185,7 @@ void readCubex(const QString& path, CubeDocument& doc, TrialBuilder& builder, QS
                 p.dataMember = name;
                 if (anchor && usable(id) && !p.indexMember.isEmpty())
                     decodeIfReady(reader, id, p);
-                else if (anchor && usable(id))
-                    p.dataDeferred = true;
-                else if (!anchor)
+                else if (!anchor || usable(id))
                     p.dataDeferred = true;
             } else {
                 if (!p.indexMember.isEmpty())

@@ -42,7 +42,7 @@ QByteArray gunzipPrefix(const QByteArray& compressed, qsizetype max);
 /// the file bytes read, out of the file size.
 class GzipInput {
 public:
-    explicit GzipInput(Progress& progress, std::size_t chunk = 256 * 1024);
+    explicit GzipInput(Progress& progress, std::size_t chunk = std::size_t { 256 } * 1024);
     ~GzipInput();
     GzipInput(const GzipInput&) = delete;
     GzipInput& operator=(const GzipInput&) = delete;
