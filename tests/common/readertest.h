@@ -120,6 +120,14 @@ inline QByteArray fileBytes(const QString& path)
     return f.readAll();
 }
 
+/// Writes `bytes` to `path` (replacing it), failing the test when it cannot.
+inline void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+
 /// The line (1-based) of the first occurrence of `needle` in `text`; -1 when absent.
 inline qint64 lineOf(const QByteArray& text, const QByteArray& needle)
 {

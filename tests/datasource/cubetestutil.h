@@ -8,7 +8,9 @@
 // file and archive helpers.
 
 #include "datasource/readers/cubereader.h"
+#include "tests/common/gzipdata.h"
 #include "tests/common/minitar.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 #include "tests/common/treecheck.h"
 
@@ -16,12 +18,8 @@
 #include <QSet>
 #include <QTest>
 #include <cmath>
-#include <zlib.h>
 
 namespace parallax::test {
-
-/// cell() of an absent thread, event, metric or cell.
-inline constexpr double Absent = -1e300;
 
 inline QString scorep() { return dataPath(QStringLiteral("tau2/cube-scorep-cpi/profile.cubex")); }
 
@@ -141,50 +139,12 @@ inline QStringList metricNames(const Trial& t)
     return names;
 }
 
-inline bool hasWarning(const Trial& t, const QString& part)
-{
-    for (const QString& w : t.warnings())
-        if (w.contains(part))
-            return true;
-    return false;
-}
-
 /// docs/SEMANTICS.md 1.4 on every thread (tests/common/treecheck.h), for every additive metric: the
 /// metrics listed in "CUBE non-additive metrics" (minima and maxima) are left out.
 inline void checkConsistency(const Trial& t)
 {
     checkTreeConsistency(t, 1e-9,
         t.metadataValue(QStringLiteral("CUBE non-additive metrics")).split(QStringLiteral(", "), Qt::SkipEmptyParts));
-}
-
-inline QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.readAll();
-}
-
-inline void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-inline QByteArray gzip(const QByteArray& data)
-{
-    z_stream z {};
-    deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(static_cast<qsizetype>(deflateBound(&z, static_cast<uLong>(data.size()))) + 64, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(static_cast<qsizetype>(z.total_out));
-    deflateEnd(&z);
-    return out;
 }
 
 inline TarMember* member(QList<TarMember>& members, const QString& name)

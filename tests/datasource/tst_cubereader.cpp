@@ -51,7 +51,7 @@ private Q_SLOTS:
         // goes to this reader, which says what is wrong.
         QTemporaryDir dir;
         const QString tarPath = dir.filePath(QStringLiteral("profile.tar"));
-        writeFile(tarPath, readFile(cubelib("test0.0/test0.0.cubex")));
+        writeFile(tarPath, fileBytes(cubelib("test0.0/test0.0.cubex")));
         QCOMPARE(reader.sniff(tarPath), 95);
         const QString other = dir.filePath(QStringLiteral("other.tar"));
         writeFile(other, makeTar({ { QStringLiteral("x.txt"), "x" } }));
@@ -242,7 +242,7 @@ private Q_SLOTS:
         QVERIFY(y->metadataValue(QStringLiteral("CUBE misc Jabberwocky")).contains(QLatin1String("bryllyg")));
         QCOMPARE(y->metadataValue(QStringLiteral("CUBE format version")), QStringLiteral("4.0"));
         QCOMPARE(x->metadataValue(QStringLiteral("CUBE format version")), QStringLiteral("3.0"));
-        const QByteArray expected = readFile(cubelib("test0.0/template.out"));
+        const QByteArray expected = fileBytes(cubelib("test0.0/template.out"));
         QVERIFY(expected.contains(y->metadataValue(QStringLiteral("CUBE misc Humpty Dumpty")).trimmed().toUtf8()));
     }
 
@@ -417,7 +417,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString plain = cubelib("test1.1/template.cube");
         const QString gz = dir.filePath(QStringLiteral("template.cube.gz"));
-        writeFile(gz, gzip(readFile(plain)));
+        writeFile(gz, gzip(fileBytes(plain)));
         QCOMPARE(CubeReader().sniff(gz), 100);
         const auto a = mustRead(plain);
         const auto b = mustRead(gz);
@@ -427,7 +427,7 @@ private Q_SLOTS:
             QCOMPARE(a->row(ThreadIndex(th)).excl, b->row(ThreadIndex(th)).excl);
         QVERIFY(hasWarning(*b, QStringLiteral("first at line 1268")));
         // Two gzip members are one stream.
-        const QByteArray all = readFile(cubelib("test0.0/test0.0.cube"));
+        const QByteArray all = fileBytes(cubelib("test0.0/test0.0.cube"));
         const QString two = dir.filePath(QStringLiteral("two.cube.gz"));
         writeFile(two, gzip(all.left(1000)) + gzip(all.mid(1000)));
         const auto c = mustRead(two);
@@ -435,13 +435,13 @@ private Q_SLOTS:
         QCOMPARE(cell(*c, { 1, 0, 1 }, QStringLiteral("main => foo"), QStringLiteral("System time")), 323.0);
         // Truncated gzip: the XML ends early.
         const QString cut = dir.filePath(QStringLiteral("cut.cube.gz"));
-        writeFile(cut, gzip(readFile(plain)).left(9000));
+        writeFile(cut, gzip(fileBytes(plain)).left(9000));
         const auto r = readCube(cut);
         QVERIFY(!r.ok());
         QVERIFY2(r.error().message.contains(QLatin1String("truncated")), qPrintable(describe(r)));
         QVERIFY(r.error().line > 0);
         // Corrupt deflate data.
-        QByteArray bad = gzip(readFile(plain));
+        QByteArray bad = gzip(fileBytes(plain));
         for (qsizetype i = 200; i < 260; ++i)
             bad[i] = static_cast<char>(bad[i] ^ 0x5a);
         const QString corrupt = dir.filePath(QStringLiteral("corrupt.cube.gz"));
@@ -578,7 +578,7 @@ private Q_SLOTS:
         QCOMPARE(t->metadataValue(QStringLiteral("Creator")), QStringLiteral("Score-P 1.3"));
         QCOMPARE(t->metadataValue(QStringLiteral("CUBE cnodes")), QStringLiteral("4"));
         QCOMPARE(t->threadCount(), std::size_t(1));
-        const QList<TarMember> members = readTar(readFile(file));
+        const QList<TarMember> members = readTar(fileBytes(file));
         QVERIFY(member(members, QStringLiteral("1.data"))->data.startsWith("ZCUBEX.DATA"));
         // Values (MANIFEST, verified there with pycubexr), to the digits given.
         QVERIFY(std::fabs(excl(*t, 0, QStringLiteral("main"), QStringLiteral("Time")) - 1.2093e-05) <= 5e-10);

@@ -106,7 +106,7 @@ private Q_SLOTS:
     {
         // anchor.xml first and every .index before its .data: one pass. Same trial as the original
         // (anchor last, .data before .index: two passes).
-        QList<TarMember> members = readTar(readFile(scorep()));
+        QList<TarMember> members = readTar(fileBytes(scorep()));
         QCOMPARE(members.size(), 16);
         std::stable_sort(members.begin(), members.end(), [](const TarMember& a, const TarMember& b) {
             auto rank = [](const TarMember& m) {
@@ -234,7 +234,7 @@ private Q_SLOTS:
 
         // A CUBE 4 anchor on its own: structure only, all zero, with a warning.
         const QString anchor = dir.filePath(QStringLiteral("anchor.cube"));
-        writeFile(anchor, readTar(readFile(scorep())).last().data);
+        writeFile(anchor, readTar(fileBytes(scorep())).last().data);
         const auto a = mustRead(anchor);
         QVERIFY(a);
         QCOMPARE(a->cellCount(), std::size_t(0));
@@ -244,7 +244,7 @@ private Q_SLOTS:
     void cubexVariants()
     {
         QTemporaryDir dir;
-        const QList<TarMember> original = readTar(readFile(cubelib("test0.0/test0.0.cubex")));
+        const QList<TarMember> original = readTar(fileBytes(cubelib("test0.0/test0.0.cubex")));
         const auto reference = mustRead(cubelib("test0.0/test0.0.cubex"));
         QVERIFY(reference);
         auto same = [&](const QList<TarMember>& members, const QString& name) {
@@ -428,7 +428,7 @@ private Q_SLOTS:
     void truncatedCubex()
     {
         QTemporaryDir dir;
-        const QByteArray full = readFile(scorep());
+        const QByteArray full = fileBytes(scorep());
         const QList<MemberSpan> layout = spans(full);
         QCOMPARE(layout.last().name, QStringLiteral("anchor.xml"));
         struct Cut {
@@ -464,7 +464,7 @@ private Q_SLOTS:
     void corruptIndexAndData()
     {
         QTemporaryDir dir;
-        const QList<TarMember> original = readTar(readFile(cubelib("test0.0/test0.0.cubex")));
+        const QList<TarMember> original = readTar(fileBytes(cubelib("test0.0/test0.0.cubex")));
         auto expectError = [&](const QList<TarMember>& members, const QString& name, const QStringList& mentions) {
             const QString path = dir.filePath(name);
             writeFile(path, makeTar(members));
@@ -542,7 +542,7 @@ private Q_SLOTS:
     void brokenAnchor()
     {
         QTemporaryDir dir;
-        const QList<TarMember> original = readTar(readFile(cubelib("test0.0/test0.0.cubex")));
+        const QList<TarMember> original = readTar(fileBytes(cubelib("test0.0/test0.0.cubex")));
         auto withAnchor = [&](const QByteArray& from, const QByteArray& to) {
             QList<TarMember> m = original;
             QByteArray& a = member(m, QStringLiteral("anchor.xml"))->data;
@@ -639,7 +639,7 @@ private Q_SLOTS:
     void gzipAnchor()
     {
         // CubeW built with zlib gzips anchor.xml inside the tar (extrap/cubeset, Score-P 1.3).
-        const QList<TarMember> original = readTar(readFile(cubelib("test0.0/test0.0.cubex")));
+        const QList<TarMember> original = readTar(fileBytes(cubelib("test0.0/test0.0.cubex")));
         const QByteArray anchorXml = member(original, QStringLiteral("anchor.xml"))->data;
         QTemporaryDir dir;
         QList<TarMember> zipped = original;

@@ -30,7 +30,7 @@ struct AnchorFacts {
 AnchorFacts anchorFacts(const QString& cubex)
 {
     AnchorFacts f;
-    const QList<TarMember> members = readTar(readFile(cubex));
+    const QList<TarMember> members = readTar(fileBytes(cubex));
     const TarMember* anchor = member(members, QStringLiteral("anchor.xml"));
     if (!anchor)
         return f;

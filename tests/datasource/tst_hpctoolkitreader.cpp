@@ -122,19 +122,6 @@ double value(const Trial& t, const ThreadKey& key, const QString& event, bool in
     return fieldOf(t, t.findThread(key), event, inclusive ? Field::Incl : Field::Excl);
 }
 
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
 /// A metric-db: magic, u32 nodes, u32 metrics, then rows of big-endian doubles.
 QByteArray metricDb(const std::vector<std::vector<double>>& rows, std::size_t metrics)
 {
@@ -525,19 +512,19 @@ private Q_SLOTS:
             for (const QString& f : QDir(dir).entryList({ QStringLiteral("*.metric-db") }))
                 QVERIFY(QFile::remove(dir + QLatin1Char('/') + f));
         else if (what == QLatin1String("magic")) {
-            QByteArray b = readFile(db0);
+            QByteArray b = fileBytes(db0);
             b[3] = 'X';
             writeFile(db0, b);
         } else if (what == QLatin1String("truncdb"))
-            writeFile(db0, readFile(db0).left(100));
+            writeFile(db0, fileBytes(db0).left(100));
         else if (what == QLatin1String("header"))
-            writeFile(db0, readFile(db0).left(20));
+            writeFile(db0, fileBytes(db0).left(20));
         else if (what == QLatin1String("fewnodes"))
             writeFile(db0, metricDb(std::vector<std::vector<double>>(9, { 1.0, 1.0 }), 2));
         else if (what == QLatin1String("columns"))
             writeFile(db0, metricDb(fixtureRows(1), 3));
         else if (what == QLatin1String("endian")) {
-            QByteArray b = readFile(db0);
+            QByteArray b = fileBytes(db0);
             b[23] = 'x';
             writeFile(db0, b);
         }

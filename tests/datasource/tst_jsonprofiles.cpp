@@ -38,19 +38,6 @@ double excl(const Trial& t, const ThreadKey& key, const QString& e) { return cel
 double incl(const Trial& t, const ThreadKey& key, const QString& e) { return cell(t, key, e, 1); }
 double calls(const Trial& t, const ThreadKey& key, const QString& e) { return cell(t, key, e, 2); }
 
-QByteArray readFile(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
 std::size_t callPathCount(const Trial& t)
 {
     std::size_t n = 0;
@@ -337,9 +324,9 @@ private Q_SLOTS:
         QTest::addColumn<int>("reader"); // 0 timemory, 1 hatchet, 2 pyinstrument
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("message");
-        const QByteArray tm = readFile(timemorySample());
-        const QByteArray ht = readFile(hatchetSample());
-        const QByteArray py = readFile(pyinstrumentSample());
+        const QByteArray tm = fileBytes(timemorySample());
+        const QByteArray ht = fileBytes(hatchetSample());
+        const QByteArray py = fileBytes(pyinstrumentSample());
         QTest::newRow("timemory truncated") << 0 << tm.left(tm.size() / 2) << "invalid JSON";
         QTest::newRow("hatchet truncated") << 1 << ht.left(ht.size() / 2) << "invalid JSON";
         QTest::newRow("pyinstrument truncated") << 2 << py.left(py.size() / 2) << "invalid JSON";

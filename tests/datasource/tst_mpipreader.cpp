@@ -11,12 +11,12 @@
 // one Isend site each. allreduce.1.4242.1.mpiP: 1 rank, 3 single-level sites.
 // The values asserted below are copied from those files. Bad input is made by editing them.
 #include "datasource/readers/mpipreader.h"
+#include "tests/common/gzipdata.h"
 #include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
 #include <cmath>
-#include <zlib.h>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -97,22 +97,6 @@ void expectWarning(const QByteArray& text, const QString& part)
     QVERIFY(t);
     QVERIFY2(hasWarning(*t, part),
         qPrintable(QStringLiteral("'%1' not in warnings: %2").arg(part, t->warnings().join(QStringLiteral(" | ")))));
-}
-
-QByteArray gzip(const QByteArray& data)
-{
-    z_stream z {};
-    if (deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return {};
-    QByteArray out(static_cast<qsizetype>(deflateBound(&z, static_cast<uLong>(data.size()))) + 64, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.constData()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(static_cast<qsizetype>(z.total_out));
-    deflateEnd(&z);
-    return out;
 }
 
 const QString Waitall
