@@ -154,7 +154,7 @@ private Q_SLOTS:
         for (int shift = -12; shift <= 12; shift += 3) {
             QByteArray big = smallCube3("x & y");
             const qsizetype at = big.indexOf("x & y");
-            const qsizetype pad = 256 * 1024 - at - 2 + shift;
+            const qsizetype pad = qsizetype { 256 } * 1024 - at - 2 + shift;
             big.insert(big.indexOf("<metrics>"), "<!--" + QByteArray(pad - 7, 'c') + "-->\n");
             const QString p = dir.filePath(QStringLiteral("boundary.cube"));
             writeFile(p, big);
@@ -298,8 +298,8 @@ private Q_SLOTS:
         QList<TarMember> dense = original;
         member(dense, QStringLiteral("2.index"))->data
             = member(original, QStringLiteral("2.index"))->data.left(17) + '\3';
-        QByteArray rows(3 * 2 * 8, '\0');
-        qToLittleEndian<qint64>(323, rows.data() + (1 * 2 + 1) * 8);
+        QByteArray rows(qsizetype { 3 } * 2 * 8, '\0');
+        qToLittleEndian<qint64>(323, rows.data() + (qsizetype { 1 } * 2 + 1) * 8);
         member(dense, QStringLiteral("2.data"))->data = QByteArray("CUBEX.DATA") + rows;
         same(dense, QStringLiteral("dense.cubex"));
         // Misc members and a leading "./" are fine; a member for an unknown metric is reported.
@@ -348,7 +348,7 @@ private Q_SLOTS:
         member(small, QStringLiteral("anchor.xml"))
             ->data.replace("<uniq_name>Uniq_name3</uniq_name>\n        <dtype>INTEGER",
                 "<uniq_name>Uniq_name3</uniq_name>\n        <dtype>INT32");
-        QByteArray values(2 * 4, '\0');
+        QByteArray values(qsizetype { 2 } * 4, '\0');
         qToLittleEndian<qint32>(-323, values.data() + 4);
         member(small, QStringLiteral("2.data"))->data = QByteArray("CUBEX.DATA") + values;
         const QString smallPath = dir.filePath(QStringLiteral("int32.cubex"));
@@ -361,7 +361,7 @@ private Q_SLOTS:
         member(complex, QStringLiteral("anchor.xml"))
             ->data.replace("<uniq_name>Uniq_name3</uniq_name>\n        <dtype>INTEGER",
                 "<uniq_name>Uniq_name3</uniq_name>\n        <dtype>COMPLEX");
-        QByteArray pairs(2 * 16, '\0');
+        QByteArray pairs(qsizetype { 2 } * 16, '\0');
         qToLittleEndian<double>(323.5, pairs.data() + 16);
         qToLittleEndian<double>(-1.25, pairs.data() + 24);
         member(complex, QStringLiteral("2.data"))->data = QByteArray("CUBEX.DATA") + pairs;

@@ -60,7 +60,7 @@ Atomic atomic(const Trial& t, int rank, const QString& name)
 
 QString writeTemp(QTemporaryDir& dir, const QByteArray& text, const QString& name = QStringLiteral("bad.mpiP"))
 {
-    const QString path = dir.filePath(name);
+    QString path = dir.filePath(name);
     QFile f(path);
     if (f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         f.write(text);
