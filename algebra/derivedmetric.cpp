@@ -3,6 +3,7 @@
 #include "algebra/derivedmetric.h"
 
 #include "algebra/contenthash.h"
+#include "algebra/enumnames.h"
 #include "algebra/parallelfor.h"
 #include "datasource/model/trialbuilder.h"
 
@@ -14,18 +15,18 @@
 
 namespace parallax {
 
-QString derivedModeName(DerivedMode mode)
-{
-    return mode == DerivedMode::Ieee ? QStringLiteral("IEEE") : QStringLiteral("PARAPROF");
-}
+namespace {
+
+constexpr auto derivedModeNames
+    = std::to_array<EnumName<DerivedMode>>({ { DerivedMode::Ieee, "IEEE" }, { DerivedMode::ParaProf, "PARAPROF" } });
+
+} // namespace
+
+QString derivedModeName(DerivedMode mode) { return enumName(derivedModeNames, mode); }
 
 std::optional<DerivedMode> derivedModeFromName(QStringView name)
 {
-    if (name.compare(QLatin1String("IEEE"), Qt::CaseInsensitive) == 0)
-        return DerivedMode::Ieee;
-    if (name.compare(QLatin1String("PARAPROF"), Qt::CaseInsensitive) == 0)
-        return DerivedMode::ParaProf;
-    return std::nullopt;
+    return enumFromName(derivedModeNames, name, Qt::CaseInsensitive);
 }
 
 QString ExpressionError::toString() const
@@ -528,16 +529,7 @@ namespace {
 /// into a builder; interval rows are left to the caller.
 void copyStructure(const Trial& in, TrialBuilder& b)
 {
-    for (const Metric& m : in.metrics())
-        b.addMetric(m);
-    for (const IntervalEvent& e : in.events()) {
-        QStringList groups;
-        for (GroupId g : e.groups)
-            groups << in.groupName(g);
-        b.addEvent(e.name, groups, e.rawName);
-    }
-    for (const AtomicEvent& e : in.atomicEvents())
-        b.addAtomicEvent(e.name, e.rawName);
+    b.addDefinitionsOf(in);
     for (const ThreadKey& k : in.threads())
         b.addThread(k);
     std::vector<AtomicRow> atomicRows;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/matching.h"
 
+#include "algebra/enumnames.h"
 #include "datasource/model/names.h"
 
 #include <algorithm>
@@ -98,39 +99,35 @@ bool keptVerbatim(const QString& component)
         || component.contains(QLatin1String("openmp"), Qt::CaseInsensitive);
 }
 
-/// The policy named `name` (any case, '-' for '_'), by the policies' own names.
-template <typename Policy>
-std::optional<Policy> policyFromName(QStringView name, std::initializer_list<Policy> all, QString (*nameOf)(Policy))
+/// The policy `table` names `name` (any case, '-' for '_').
+template <typename Policy, std::size_t N>
+std::optional<Policy> policyFromName(const std::array<EnumName<Policy>, N>& table, QStringView name)
 {
-    QString n = name.toString().toUpper();
+    QString n = name.toString();
     n.replace(QLatin1Char('-'), QLatin1Char('_'));
-    for (const Policy p : all)
-        if (nameOf(p) == n)
-            return p;
-    return std::nullopt;
+    return enumFromName(table, n, Qt::CaseInsensitive);
 }
+
+constexpr auto eventMatchPolicyNames = std::to_array<EnumName<EventMatchPolicy>>({ { EventMatchPolicy::Exact, "EXACT" },
+    { EventMatchPolicy::NoSource, "NO_SOURCE" }, { EventMatchPolicy::Routine, "ROUTINE" } });
+
+constexpr auto threadSetRelationNames = std::to_array<EnumName<ThreadSetRelation>>(
+    { { ThreadSetRelation::Identical, "IDENTICAL" }, { ThreadSetRelation::Subset, "SUBSET" },
+        { ThreadSetRelation::Overlap, "OVERLAP" }, { ThreadSetRelation::Disjoint, "DISJOINT" } });
+
+constexpr auto threadPolicyNames = std::to_array<EnumName<ThreadPolicy>>({ { ThreadPolicy::Strict, "STRICT" },
+    { ThreadPolicy::UnionByKey, "UNION_BY_KEY" }, { ThreadPolicy::CollapseProcess, "COLLAPSE_PROCESS" },
+    { ThreadPolicy::CollapseAll, "COLLAPSE_ALL" }, { ThreadPolicy::MapByOrder, "MAP_BY_ORDER" } });
 
 QString keyString(const ThreadKey& k) { return QStringLiteral("(%1,%2,%3)").arg(k.node).arg(k.context).arg(k.thread); }
 
 } // namespace
 
-QString eventMatchPolicyName(EventMatchPolicy policy)
-{
-    switch (policy) {
-    case EventMatchPolicy::Exact:
-        return QStringLiteral("EXACT");
-    case EventMatchPolicy::NoSource:
-        return QStringLiteral("NO_SOURCE");
-    case EventMatchPolicy::Routine:
-        return QStringLiteral("ROUTINE");
-    }
-    return {};
-}
+QString eventMatchPolicyName(EventMatchPolicy policy) { return enumName(eventMatchPolicyNames, policy); }
 
 std::optional<EventMatchPolicy> eventMatchPolicyFromName(QStringView name)
 {
-    return policyFromName(
-        name, { EventMatchPolicy::Exact, EventMatchPolicy::NoSource, EventMatchPolicy::Routine }, eventMatchPolicyName);
+    return policyFromName(eventMatchPolicyNames, name);
 }
 
 QString EventMatching::toString() const
@@ -232,45 +229,11 @@ EventMatch matchEvents(
     return result;
 }
 
-QString threadSetRelationName(ThreadSetRelation relation)
-{
-    switch (relation) {
-    case ThreadSetRelation::Identical:
-        return QStringLiteral("IDENTICAL");
-    case ThreadSetRelation::Subset:
-        return QStringLiteral("SUBSET");
-    case ThreadSetRelation::Overlap:
-        return QStringLiteral("OVERLAP");
-    case ThreadSetRelation::Disjoint:
-        return QStringLiteral("DISJOINT");
-    }
-    return {};
-}
+QString threadSetRelationName(ThreadSetRelation relation) { return enumName(threadSetRelationNames, relation); }
 
-QString threadPolicyName(ThreadPolicy policy)
-{
-    switch (policy) {
-    case ThreadPolicy::Strict:
-        return QStringLiteral("STRICT");
-    case ThreadPolicy::UnionByKey:
-        return QStringLiteral("UNION_BY_KEY");
-    case ThreadPolicy::CollapseProcess:
-        return QStringLiteral("COLLAPSE_PROCESS");
-    case ThreadPolicy::CollapseAll:
-        return QStringLiteral("COLLAPSE_ALL");
-    case ThreadPolicy::MapByOrder:
-        return QStringLiteral("MAP_BY_ORDER");
-    }
-    return {};
-}
+QString threadPolicyName(ThreadPolicy policy) { return enumName(threadPolicyNames, policy); }
 
-std::optional<ThreadPolicy> threadPolicyFromName(QStringView name)
-{
-    return policyFromName(name,
-        { ThreadPolicy::Strict, ThreadPolicy::UnionByKey, ThreadPolicy::CollapseProcess, ThreadPolicy::CollapseAll,
-            ThreadPolicy::MapByOrder },
-        threadPolicyName);
-}
+std::optional<ThreadPolicy> threadPolicyFromName(QStringView name) { return policyFromName(threadPolicyNames, name); }
 
 ThreadSetRelation classifyThreadSets(const std::vector<std::vector<ThreadKey>>& sets)
 {

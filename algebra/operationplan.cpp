@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/operationplan.h"
 
+#include "algebra/enumnames.h"
+
 #include <QHash>
 #include <algorithm>
 #include <cmath>
@@ -18,41 +20,20 @@ std::size_t pickSource(const std::vector<std::size_t>& holders, MergeConflict co
 
 } // namespace
 
-QString opName(Op op)
-{
-    switch (op) {
-    case Op::Diff:
-        return QStringLiteral("diff");
-    case Op::Ratio:
-        return QStringLiteral("ratio");
-    case Op::Mean:
-        return QStringLiteral("mean");
-    case Op::Merge:
-        return QStringLiteral("merge");
-    case Op::Min:
-        return QStringLiteral("min");
-    case Op::Max:
-        return QStringLiteral("max");
-    case Op::StdDev:
-        return QStringLiteral("stddev");
-    case Op::Remap:
-        return QStringLiteral("remap");
-    }
-    return {};
-}
+namespace {
 
-QString conflictName(MergeConflict c)
-{
-    switch (c) {
-    case MergeConflict::Error:
-        return QStringLiteral("ERROR");
-    case MergeConflict::LastWins:
-        return QStringLiteral("LAST_WINS");
-    case MergeConflict::FirstWins:
-        return QStringLiteral("FIRST_WINS");
-    }
-    return {};
-}
+constexpr auto opNames = std::to_array<EnumName<Op>>(
+    { { Op::Diff, "diff" }, { Op::Ratio, "ratio" }, { Op::Mean, "mean" }, { Op::Merge, "merge" }, { Op::Min, "min" },
+        { Op::Max, "max" }, { Op::StdDev, "stddev" }, { Op::Remap, "remap" } });
+
+constexpr auto conflictNames = std::to_array<EnumName<MergeConflict>>({ { MergeConflict::Error, "ERROR" },
+    { MergeConflict::LastWins, "LAST_WINS" }, { MergeConflict::FirstWins, "FIRST_WINS" } });
+
+} // namespace
+
+QString opName(Op op) { return enumName(opNames, op); }
+
+QString conflictName(MergeConflict c) { return enumName(conflictNames, c); }
 
 QString nonAdditiveKey() { return QStringLiteral("Parallax non-additive"); }
 

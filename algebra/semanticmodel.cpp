@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/semanticmodel.h"
 
+#include "algebra/enumnames.h"
+
 #include <QFile>
 #include <QHash>
 #include <QJsonArray>
@@ -25,37 +27,20 @@ QString AttrValue::toString() const
     return {};
 }
 
-QString policyName(Policy p)
-{
-    switch (p) {
-    case Policy::Direct:
-        return QStringLiteral("DIRECT");
-    case Policy::Aggregate:
-        return QStringLiteral("AGGREGATE");
-    case Policy::Amortize:
-        return QStringLiteral("AMORTIZE");
-    case Policy::Weighted:
-        return QStringLiteral("WEIGHTED");
-    }
-    return {};
-}
+namespace {
 
-QString selectorKindName(SelectorKind k)
-{
-    switch (k) {
-    case SelectorKind::Exact:
-        return QStringLiteral("exact");
-    case SelectorKind::Regex:
-        return QStringLiteral("regex");
-    case SelectorKind::PathRegex:
-        return QStringLiteral("path_regex");
-    case SelectorKind::Group:
-        return QStringLiteral("group");
-    case SelectorKind::CallPathParent:
-        return QStringLiteral("callpath_parent");
-    }
-    return {};
-}
+constexpr auto policyNames = std::to_array<EnumName<Policy>>({ { Policy::Direct, "DIRECT" },
+    { Policy::Aggregate, "AGGREGATE" }, { Policy::Amortize, "AMORTIZE" }, { Policy::Weighted, "WEIGHTED" } });
+
+constexpr auto selectorKindNames = std::to_array<EnumName<SelectorKind>>(
+    { { SelectorKind::Exact, "exact" }, { SelectorKind::Regex, "regex" }, { SelectorKind::PathRegex, "path_regex" },
+        { SelectorKind::Group, "group" }, { SelectorKind::CallPathParent, "callpath_parent" } });
+
+} // namespace
+
+QString policyName(Policy p) { return enumName(policyNames, p); }
+
+QString selectorKindName(SelectorKind k) { return enumName(selectorKindNames, k); }
 
 const Entity* Model::findEntity(const QString& id) const
 {
@@ -312,11 +297,8 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
             QStringLiteral("'select' must be an object with one of exact, regex, path_regex, group, callpath_parent"));
     const QString kind = select.toObject().begin().key();
     const QJsonValue selValue = select.toObject().begin().value();
-    static const QHash<QString, SelectorKind> kinds { { QStringLiteral("exact"), SelectorKind::Exact },
-        { QStringLiteral("regex"), SelectorKind::Regex }, { QStringLiteral("path_regex"), SelectorKind::PathRegex },
-        { QStringLiteral("group"), SelectorKind::Group },
-        { QStringLiteral("callpath_parent"), SelectorKind::CallPathParent } };
-    if (!kinds.contains(kind))
+    const std::optional<SelectorKind> selectorKind = enumFromName(selectorKindNames, kind);
+    if (!selectorKind)
         return ctx.fail(ctx.lines ? std::max(here, ctx.lines->findKey(kind, here)) : here,
             path + QStringLiteral(".select.") + kind,
             QStringLiteral("unknown selector '%1' (expected exact, regex, path_regex, group or callpath_parent)")
@@ -324,7 +306,7 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
     if (!selValue.isString() || selValue.toString().isEmpty())
         return ctx.fail(here, path + QStringLiteral(".select.") + kind,
             QStringLiteral("the selector value must be a non-empty string"));
-    a.select.kind = kinds.value(kind);
+    a.select.kind = *selectorKind;
     a.select.value = selValue.toString();
     QString regexError;
     if (!compileSelector(a.select, &regexError))
@@ -358,13 +340,11 @@ bool readAssociation(ParseContext& ctx, const QJsonValue& v, const QString& path
     QString policy = QStringLiteral("DIRECT");
     if (!readString(ctx, o, QStringLiteral("policy"), path, here, policy, false))
         return false;
-    static const QHash<QString, Policy> policies { { QStringLiteral("DIRECT"), Policy::Direct },
-        { QStringLiteral("AGGREGATE"), Policy::Aggregate }, { QStringLiteral("AMORTIZE"), Policy::Amortize },
-        { QStringLiteral("WEIGHTED"), Policy::Weighted } };
-    if (!policies.contains(policy))
+    const std::optional<Policy> policyValue = enumFromName(policyNames, policy);
+    if (!policyValue)
         return ctx.fail(here, path + QStringLiteral(".policy"),
             QStringLiteral("unknown policy '%1' (expected DIRECT, AGGREGATE, AMORTIZE or WEIGHTED)").arg(policy));
-    a.policy = policies.value(policy);
+    a.policy = *policyValue;
     if (!readString(ctx, o, QStringLiteral("weight_attr"), path, here, a.weightAttr, false)
         || !readString(ctx, o, QStringLiteral("collection"), path, here, a.collection, false))
         return false;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/semanticprofile.h"
 
+#include "algebra/enumnames.h"
 #include "algebra/parallelfor.h"
 
 #include <QHash>
@@ -14,35 +15,21 @@
 
 namespace parallax::semantic {
 
-QString classificationName(Classification c)
-{
-    switch (c) {
-    case Classification::OneToOne:
-        return QStringLiteral("one-to-one");
-    case Classification::OneToMany:
-        return QStringLiteral("one-to-many");
-    case Classification::ManyToOne:
-        return QStringLiteral("many-to-one");
-    case Classification::ManyToMany:
-        return QStringLiteral("many-to-many");
-    }
-    return {};
-}
+namespace {
 
-QString classificationShort(Classification c)
-{
-    switch (c) {
-    case Classification::OneToOne:
-        return QStringLiteral("1:1");
-    case Classification::OneToMany:
-        return QStringLiteral("1:n");
-    case Classification::ManyToOne:
-        return QStringLiteral("n:1");
-    case Classification::ManyToMany:
-        return QStringLiteral("n:m");
-    }
-    return {};
-}
+constexpr auto classificationNames = std::to_array<EnumName<Classification>>(
+    { { Classification::OneToOne, "one-to-one" }, { Classification::OneToMany, "one-to-many" },
+        { Classification::ManyToOne, "many-to-one" }, { Classification::ManyToMany, "many-to-many" } });
+
+constexpr auto classificationShorts = std::to_array<EnumName<Classification>>(
+    { { Classification::OneToOne, "1:1" }, { Classification::OneToMany, "1:n" }, { Classification::ManyToOne, "n:1" },
+        { Classification::ManyToMany, "n:m" } });
+
+} // namespace
+
+QString classificationName(Classification c) { return enumName(classificationNames, c); }
+
+QString classificationShort(Classification c) { return enumName(classificationShorts, c); }
 
 SemanticProfile::SemanticProfile(const Model& model, TrialPtr trial)
     : m_model(model)

@@ -2,40 +2,30 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/units.h"
 
+#include "algebra/enumnames.h"
+
 #include <cmath>
 
 namespace parallax {
 
-QString timeUnitName(TimeUnit unit)
-{
-    switch (unit) {
-    case TimeUnit::Microseconds:
-        return QStringLiteral("Microseconds");
-    case TimeUnit::Milliseconds:
-        return QStringLiteral("Milliseconds");
-    case TimeUnit::Seconds:
-        return QStringLiteral("Seconds");
-    case TimeUnit::HoursMinutesSeconds:
-        return QStringLiteral("Hours:Minutes:Seconds");
-    }
-    return {};
-}
+namespace {
+
+constexpr auto timeUnitNames = std::to_array<EnumName<TimeUnit>>(
+    { { TimeUnit::Microseconds, "Microseconds" }, { TimeUnit::Milliseconds, "Milliseconds" },
+        { TimeUnit::Seconds, "Seconds" }, { TimeUnit::HoursMinutesSeconds, "Hours:Minutes:Seconds" } });
+
+constexpr auto timeUnitLabels = std::to_array<EnumName<TimeUnit>>({ { TimeUnit::Microseconds, "µs" },
+    { TimeUnit::Milliseconds, "ms" }, { TimeUnit::Seconds, "s" }, { TimeUnit::HoursMinutesSeconds, "h:m:s" } });
+
+} // namespace
+
+QString timeUnitName(TimeUnit unit) { return enumName(timeUnitNames, unit); }
 
 QString unitLabel(const Metric& metric, TimeUnit unit)
 {
     if (!metric.isTime())
         return metric.unit == QLatin1String("count") ? QString() : metric.unit;
-    switch (unit) {
-    case TimeUnit::Microseconds:
-        return QStringLiteral("µs");
-    case TimeUnit::Milliseconds:
-        return QStringLiteral("ms");
-    case TimeUnit::Seconds:
-        return QStringLiteral("s");
-    case TimeUnit::HoursMinutesSeconds:
-        return QStringLiteral("h:m:s");
-    }
-    return {};
+    return enumName(timeUnitLabels, unit);
 }
 
 QString formatHms(double seconds)

@@ -2,53 +2,32 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/values.h"
 
+#include "algebra/enumnames.h"
+
 #include <QCoreApplication>
 
 namespace parallax {
 
-QString valueTypeName(ValueType type)
-{
-    switch (type) {
-    case ValueType::Exclusive:
-        return QStringLiteral("Exclusive");
-    case ValueType::Inclusive:
-        return QStringLiteral("Inclusive");
-    case ValueType::ExclusivePercent:
-        return QStringLiteral("Exclusive %");
-    case ValueType::InclusivePercent:
-        return QStringLiteral("Inclusive %");
-    case ValueType::Calls:
-        return QStringLiteral("Calls");
-    case ValueType::Subroutines:
-        return QStringLiteral("Subroutines");
-    case ValueType::ExclusivePerCall:
-        return QStringLiteral("Exclusive per call");
-    case ValueType::InclusivePerCall:
-        return QStringLiteral("Inclusive per call");
-    }
-    return {};
-}
+namespace {
 
-QString statisticName(Statistic statistic)
-{
-    switch (statistic) {
-    case Statistic::MeanAll:
-        return QStringLiteral("Mean");
-    case Statistic::MeanPresent:
-        return QStringLiteral("Mean (present)");
-    case Statistic::Total:
-        return QStringLiteral("Total");
-    case Statistic::Min:
-        return QStringLiteral("Min");
-    case Statistic::Max:
-        return QStringLiteral("Max");
-    case Statistic::StdDevAll:
-        return QStringLiteral("Std. Dev.");
-    case Statistic::StdDevPresent:
-        return QStringLiteral("Std. Dev. (present)");
-    }
-    return {};
-}
+constexpr auto valueTypeNames
+    = std::to_array<EnumName<ValueType>>({ { ValueType::Exclusive, "Exclusive" }, { ValueType::Inclusive, "Inclusive" },
+        { ValueType::ExclusivePercent, "Exclusive %" }, { ValueType::InclusivePercent, "Inclusive %" },
+        { ValueType::Calls, "Calls" }, { ValueType::Subroutines, "Subroutines" },
+        { ValueType::ExclusivePerCall, "Exclusive per call" }, { ValueType::InclusivePerCall, "Inclusive per call" } });
+static_assert(valueTypeNames.size() == ValueTypeCount);
+
+constexpr auto statisticNames
+    = std::to_array<EnumName<Statistic>>({ { Statistic::MeanAll, "Mean" }, { Statistic::MeanPresent, "Mean (present)" },
+        { Statistic::Total, "Total" }, { Statistic::Min, "Min" }, { Statistic::Max, "Max" },
+        { Statistic::StdDevAll, "Std. Dev." }, { Statistic::StdDevPresent, "Std. Dev. (present)" } });
+static_assert(statisticNames.size() == StatisticCount);
+
+} // namespace
+
+QString valueTypeName(ValueType type) { return enumName(valueTypeNames, type); }
+
+QString statisticName(Statistic statistic) { return enumName(statisticNames, statistic); }
 
 bool isMetricValued(ValueType type)
 {

@@ -336,10 +336,7 @@ void TrialUploader::insertCallPaths()
             writer->addNull();
         else
             writer->addText(event.rawName);
-        QStringList groups;
-        for (GroupId g : event.groups)
-            groups.append(m_trial.groupName(g));
-        writer->addText(jsonArray(groups));
+        writer->addText(jsonArray(m_trial.groupNames(event)));
         endRow(*writer);
     }
     writer->finish();

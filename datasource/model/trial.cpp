@@ -80,6 +80,15 @@ GroupId Trial::findGroup(const QString& name) const
     return GroupId();
 }
 
+QStringList Trial::groupNames(const IntervalEvent& e) const
+{
+    QStringList names;
+    names.reserve(static_cast<qsizetype>(e.groups.size()));
+    for (const GroupId g : e.groups)
+        names << groupName(g);
+    return names;
+}
+
 bool Trial::eventInGroup(EventId e, const QString& group) const
 {
     const GroupId g = findGroup(group);

@@ -187,6 +187,8 @@ public:
     // Groups
     std::size_t groupCount() const { return m_groups.size(); }
     const QString& groupName(GroupId g) const { return m_groups[g.index()]; }
+    /// The names of an event's groups, in its order.
+    QStringList groupNames(const IntervalEvent& e) const;
     GroupId findGroup(const QString& name) const;
     bool eventInGroup(EventId e, const QString& group) const;
 

@@ -195,6 +195,16 @@ GroupId TrialBuilder::addGroup(const QString& name)
     return id;
 }
 
+void TrialBuilder::addDefinitionsOf(const Trial& source)
+{
+    for (const Metric& m : source.metrics())
+        addMetric(m);
+    for (const IntervalEvent& e : source.events())
+        addEvent(e.name, source.groupNames(e), e.rawName);
+    for (const AtomicEvent& e : source.atomicEvents())
+        addAtomicEvent(e.name, e.rawName);
+}
+
 EventId TrialBuilder::addEvent(const QString& name, const QStringList& groups, const QString& rawName)
 {
     const QString canonical = QString::fromStdString(names::canonical(name.toStdString()));

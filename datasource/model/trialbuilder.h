@@ -31,6 +31,9 @@ public:
     EventId addEvent(const QString& name, const QStringList& groups = {}, const QString& rawName = {});
     AtomicEventId addAtomicEvent(const QString& name, const QString& rawName = {});
     GroupId addGroup(const QString& name);
+    /// Adds the metrics, interval events (names, groups, raw names) and atomic events of `source`
+    /// in its order, so that on an empty builder every id is the same as in `source`.
+    void addDefinitionsOf(const Trial& source);
 
     /// Adds a present cell. `excl` and `incl` hold one value per metric (missing metrics are 0).
     /// Adding the same cell twice sums it (and records a warning).

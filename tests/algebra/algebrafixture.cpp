@@ -169,16 +169,7 @@ bool sameCells(const Trial& x, const Trial& y, double sign, QString* why, double
 std::shared_ptr<Trial> threadAsRun(const Trial& in, std::size_t thread, const QString& name)
 {
     TrialBuilder b(name);
-    for (const Metric& m : in.metrics())
-        b.addMetric(m);
-    for (const IntervalEvent& e : in.events()) {
-        QStringList groups;
-        for (GroupId g : e.groups)
-            groups << in.groupName(g);
-        b.addEvent(e.name, groups, e.rawName);
-    }
-    for (const AtomicEvent& e : in.atomicEvents())
-        b.addAtomicEvent(e.name, e.rawName);
+    b.addDefinitionsOf(in);
     const ThreadIndex t = b.addThread({ 0, 0, 0 });
     b.setIntervalRows({ in.row(ThreadIndex(thread)) });
     b.setAtomicRows({ in.atomicRow(ThreadIndex(thread)) });

@@ -45,14 +45,6 @@ QString randomTag()
     return QStringLiteral("%1").arg(QRandomGenerator::system()->generate(), 8, 16, QLatin1Char('0'));
 }
 
-QStringList groupNames(const Trial& trial, const IntervalEvent& event)
-{
-    QStringList out;
-    for (GroupId g : event.groups)
-        out << trial.groupName(g);
-    return out;
-}
-
 QString makePlainTaudb(perfdb::SqlDatabase& db)
 {
     try {
@@ -109,9 +101,9 @@ QString modelDifference(const Trial& a, const Trial& b)
             return differs(QStringLiteral("event %1: %2 != %3").arg(e).arg(x.name, y.name));
         if (x.rawName != y.rawName)
             return differs(QStringLiteral("event %1: raw name %2 != %3").arg(x.name, x.rawName, y.rawName));
-        if (groupNames(a, x) != groupNames(b, y))
+        if (a.groupNames(x) != b.groupNames(y))
             return differs(QStringLiteral("event %1: groups %2 != %3")
-                               .arg(x.name, groupNames(a, x).join(u'|'), groupNames(b, y).join(u'|')));
+                               .arg(x.name, a.groupNames(x).join(u'|'), b.groupNames(y).join(u'|')));
         if (x.depth != y.depth || eventName(a, x.parent) != eventName(b, y.parent)
             || eventName(a, x.leaf) != eventName(b, y.leaf))
             return differs(QStringLiteral("event %1: depth, parent or leaf").arg(x.name));

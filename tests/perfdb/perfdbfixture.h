@@ -35,9 +35,6 @@ inline const char* const NoServer = "PARALLAX_TEST_PG_URI is not set: run ./test
 /// Eight random hex digits, for names on the shared test server that no other run uses.
 QString randomTag();
 
-/// The names of an event's groups, in the event's order.
-QStringList groupNames(const Trial& trial, const IntervalEvent& event);
-
 /// Turns a fresh Parallax database into a plain TAUdb, as TAU's own tools create one: TAUdb's
 /// tables (unpartitioned on PostgreSQL), static rows and views, and nothing of Parallax.
 /// Returns what went wrong, or an empty string.

@@ -273,8 +273,8 @@ private Q_SLOTS:
         const EventId path = t.findEvent(QStringLiteral("main() => ") + fooName);
         QVERIFY(path.isValid());
         QCOMPARE(
-            groupNames(t, t.event(path)), QStringList({ QStringLiteral("TAU_CALLPATH"), QStringLiteral("TAU_USER") }));
-        QCOMPARE(groupNames(t, t.event(t.findEvent(QStringLiteral("main()")))),
+            t.groupNames(t.event(path)), QStringList({ QStringLiteral("TAU_CALLPATH"), QStringLiteral("TAU_USER") }));
+        QCOMPARE(t.groupNames(t.event(t.findEvent(QStringLiteral("main()")))),
             QStringList { QStringLiteral("TAU_DEFAULT") });
         QCOMPARE(exclOf(t, 0, QStringLiteral("main()")), 10.5);
         QCOMPARE(inclOf(t, 1, QStringLiteral("main()")), 50.0);
