@@ -74,6 +74,16 @@ void renderSemantic(const RenderTarget& target, SemanticWindow::View view, const
     target.semantic->renderView(view, request.fileName, request.size, request.done);
 }
 
+/// The render function of one comparison tab or one semantic view (a registry entry's `render`).
+template <ComparisonWindow::Tab tab> void renderComparisonTab(const RenderTarget& target, const RenderRequest& request)
+{
+    renderComparison(target, tab, request);
+}
+template <SemanticWindow::View view> void renderSemanticView(const RenderTarget& target, const RenderRequest& request)
+{
+    renderSemantic(target, view, request);
+}
+
 // The registry. Main-window tabs come first in their tab order, then its docks; the other
 // windows' views follow, grouped by window (--help lists them in this order).
 const ViewInfo table[] = {
@@ -201,30 +211,17 @@ const ViewInfo table[] = {
                 source.section(QLatin1Char('#'), 0, -2), source.section(QLatin1Char('#'), -1).toLongLong());
         } },
     { RenderWindow::Compare, "compare-sidebyside", "", "", "A's and B's bars per event with Δ and Δ%", "", "",
-        ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderComparison(target, ComparisonWindow::Tab::SideBySide, request);
-        } },
+        ViewPlacement::None, nullptr, renderComparisonTab<ComparisonWindow::Tab::SideBySide> },
     { RenderWindow::Compare, "compare-signed", "", "",
         "the signed difference around zero (blue: B cheaper, red: regression)", "", "", ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderComparison(target, ComparisonWindow::Tab::SignedDifference, request);
-        } },
+        renderComparisonTab<ComparisonWindow::Tab::SignedDifference> },
     { RenderWindow::Compare, "compare-tree", "", "", "the union call tree with A, B, Δ and Δ%", "", "",
-        ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderComparison(target, ComparisonWindow::Tab::Tree, request);
-        } },
+        ViewPlacement::None, nullptr, renderComparisonTab<ComparisonWindow::Tab::Tree> },
     { RenderWindow::Compare, "compare-callgraph", "", "", "the difference's call graph, coloured by change", "", "",
-        ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderComparison(target, ComparisonWindow::Tab::CallGraph, request);
-        } },
+        ViewPlacement::None, nullptr, renderComparisonTab<ComparisonWindow::Tab::CallGraph> },
     { RenderWindow::Compare, "compare-summary", "", "",
         "metadata side by side, speed-up, top improvements and regressions", "", "", ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderComparison(target, ComparisonWindow::Tab::Summary, request);
-        } },
+        renderComparisonTab<ComparisonWindow::Tab::Summary> },
     { RenderWindow::Scaling, "scaling", "", "", "time and relative efficiency against the smallest run, per event", "",
         "", ViewPlacement::None, nullptr,
         [](const RenderTarget& target, const RenderRequest& request) {
@@ -238,30 +235,16 @@ const ViewInfo table[] = {
             });
         } },
     { RenderWindow::Semantic, "semantic-bars", "", "", "the semantic profile as a sorted bar chart", "", "",
-        ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderSemantic(target, SemanticWindow::View::Bars, request);
-        } },
+        ViewPlacement::None, nullptr, renderSemanticView<SemanticWindow::View::Bars> },
     { RenderWindow::Semantic, "semantic-tree", "", "", "the entity tree with values, policies and mapping classes", "",
-        "", ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderSemantic(target, SemanticWindow::View::Tree, request);
-        } },
+        "", ViewPlacement::None, nullptr, renderSemanticView<SemanticWindow::View::Tree> },
     { RenderWindow::Semantic, "semantic-matrix", "", "", "one stacked bar per thread coloured by entity", "", "",
-        ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderSemantic(target, SemanticWindow::View::Matrix, request);
-        } },
+        ViewPlacement::None, nullptr, renderSemanticView<SemanticWindow::View::Matrix> },
     { RenderWindow::Semantic, "semantic-inspector", "", "",
         "the mapping inspector: associations, events, weights, warnings", "", "", ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderSemantic(target, SemanticWindow::View::Inspector, request);
-        } },
+        renderSemanticView<SemanticWindow::View::Inspector> },
     { RenderWindow::Semantic, "semantic-rules", "", "", "the model's JSON in the rule editor", "", "",
-        ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            renderSemantic(target, SemanticWindow::View::Rules, request);
-        } },
+        ViewPlacement::None, nullptr, renderSemanticView<SemanticWindow::View::Rules> },
 };
 
 QString displayName(const ViewInfo& v)
