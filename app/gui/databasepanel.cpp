@@ -309,8 +309,9 @@ void DatabasePanel::addDatabase(const QString& location)
     refresh(location);
 }
 
-void DatabasePanel::run(const QString& location, const QString& what, std::function<QString(perfdb::Database&)> work,
-    std::function<void()> done, std::function<void(const QString&)> onError)
+void DatabasePanel::run(const QString& location, const QString& what,
+    const std::function<QString(perfdb::Database&)>& work, const std::function<void()>& done,
+    const std::function<void(const QString&)>& onError)
 {
     ++m_running;
     Q_EMIT busy(true);

@@ -148,8 +148,8 @@ private:
     void addUploadMenu(QMenu& menu, const UploadTarget& target);
     /// Runs `work` with a connection of its own on a worker thread, then `done` on the GUI thread
     /// (or `onError` with the message; without it, failed() is emitted).
-    void run(const QString& location, const QString& what, std::function<QString(perfdb::Database&)> work,
-        std::function<void()> done = {}, std::function<void(const QString&)> onError = {});
+    void run(const QString& location, const QString& what, const std::function<QString(perfdb::Database&)>& work,
+        const std::function<void()>& done = {}, const std::function<void(const QString&)>& onError = {});
     /// A Progress whose reports reach progress() (and the current progress dialog) on the GUI thread.
     std::shared_ptr<Progress> makeProgress();
 

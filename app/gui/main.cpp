@@ -33,7 +33,7 @@ QString extractSample(QTemporaryDir& tempDir)
     if (!tempDir.isValid())
         return {};
     // The directory name becomes the trial name.
-    const QString target = QDir(tempDir.path()).filePath(QStringLiteral("tau-cpi-4rank"));
+    QString target = QDir(tempDir.path()).filePath(QStringLiteral("tau-cpi-4rank"));
     if (!QDir().mkpath(target))
         return {};
     const QDir source(sampleResource);
