@@ -23,6 +23,40 @@ constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
 
 } // namespace
 
+Statistic statisticOf(RowMode mode)
+{
+    switch (mode) {
+    case RowMode::MeanPresent:
+        return Statistic::MeanPresent;
+    case RowMode::Total:
+        return Statistic::Total;
+    case RowMode::Min:
+        return Statistic::Min;
+    case RowMode::Max:
+        return Statistic::Max;
+    case RowMode::StdDevAll:
+        return Statistic::StdDevAll;
+    case RowMode::StdDevPresent:
+        return Statistic::StdDevPresent;
+    default:
+        return Statistic::MeanAll;
+    }
+}
+
+std::optional<double> shownCellValue(
+    const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t cell, MetricId m, ValueType type)
+{
+    if ((type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall) && !(trial.row(t).calls[cell] > 0))
+        return std::nullopt;
+    return cellValue(trial, stats, t, cell, m, type);
+}
+
+QString threadsPresentText(double present, std::size_t threads, const QLocale& locale)
+{
+    return QStringLiteral("%1 / %2").arg(
+        locale.toString(static_cast<qlonglong>(present)), locale.toString(static_cast<qlonglong>(threads)));
+}
+
 StatisticsModel::StatisticsModel(QObject* parent)
     : QAbstractTableModel(parent)
     , m_locale(groupingLocale(QLocale()))
@@ -61,9 +95,7 @@ void StatisticsModel::setMetric(MetricId metric)
     if (!m_trial || !metric.isValid() || metric.index() >= m_trial->metricCount() || metric == m_metric)
         return;
     m_metric = metric;
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    emitCellsChanged(this, true);
 }
 
 void StatisticsModel::setRowMode(RowMode mode, ThreadIndex thread)
@@ -84,8 +116,7 @@ void StatisticsModel::setRowMode(RowMode mode, ThreadIndex thread)
     } else {
         m_mode = mode;
         m_thread = thread;
-        if (!m_rows.empty())
-            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+        emitCellsChanged(this);
     }
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -111,8 +142,7 @@ void StatisticsModel::setEventFilter(std::function<bool(EventId)> filter)
 void StatisticsModel::setLocale(const QLocale& locale)
 {
     m_locale = groupingLocale(locale);
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emitCellsChanged(this);
 }
 
 int StatisticsModel::rowOf(EventId event) const
@@ -202,37 +232,9 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
         return std::nullopt;
     const ValueType type = valueTypeOf(*shown);
     // One definition of every number (algebra/values.h) for the table, the trees and the charts.
-    if (m_mode == RowMode::Thread) {
-        const std::size_t i = m_cells[row];
-        const bool perCall = type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall;
-        if (perCall && m_trial->row(m_thread).calls[i] <= 0)
-            return std::nullopt; // blank, not 0, when the cell has no calls
-        return cellValue(*m_trial, *m_stats, m_thread, i, m, type);
-    }
-    Statistic statistic = Statistic::MeanAll;
-    switch (m_mode) {
-    case RowMode::MeanPresent:
-        statistic = Statistic::MeanPresent;
-        break;
-    case RowMode::Total:
-        statistic = Statistic::Total;
-        break;
-    case RowMode::Min:
-        statistic = Statistic::Min;
-        break;
-    case RowMode::Max:
-        statistic = Statistic::Max;
-        break;
-    case RowMode::StdDevAll:
-        statistic = Statistic::StdDevAll;
-        break;
-    case RowMode::StdDevPresent:
-        statistic = Statistic::StdDevPresent;
-        break;
-    default:
-        break;
-    }
-    return statisticValue(*m_trial, *m_stats, e, m, type, statistic);
+    if (m_mode == RowMode::Thread)
+        return shownCellValue(*m_trial, *m_stats, m_thread, m_cells[row], m, type);
+    return statisticValue(*m_trial, *m_stats, e, m, type, statisticOf(m_mode));
 }
 
 QString StatisticsModel::display(std::size_t row, int column) const
@@ -250,8 +252,7 @@ QString StatisticsModel::display(std::size_t row, int column) const
     if (!v)
         return {};
     if (column == ThreadsPresent)
-        return QStringLiteral("%1 / %2").arg(m_locale.toString(static_cast<qlonglong>(*v)),
-            m_locale.toString(static_cast<qlonglong>(m_trial->threadCount())));
+        return threadsPresentText(*v, m_trial->threadCount(), m_locale);
     // Time in ms, as the header says.
     return formatValue(*valueColumn(column), *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale);
 }

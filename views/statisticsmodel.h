@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "algebra/values.h"
 #include "datasource/model/trial.h"
 #include "views/viewsetup.h"
 
@@ -28,6 +29,17 @@ enum class RowMode {
     StdDevPresent, ///< population sd over the present threads
     Thread, ///< the cells of one thread
 };
+
+/// The statistic a row mode shows (MeanAll for RowMode::Thread).
+Statistic statisticOf(RowMode mode);
+
+/// The value of the present cell at position `cell` of thread t's row as the tables, the call tree
+/// and the call graph show it: none (blank, not 0) for a per-call value of a cell without calls.
+std::optional<double> shownCellValue(
+    const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t cell, MetricId m, ValueType type);
+
+/// The "threads present" cell of the tables: "5 / 8" (present of all threads).
+QString threadsPresentText(double present, std::size_t threads, const QLocale& locale);
 
 /// Explains a row mode in a tooltip: "Mean over all 8 threads (absent = 0)", "Minimum over the 5
 /// of 8 threads where it ran", ... `where` ends the present-thread phrases ("where it ran");

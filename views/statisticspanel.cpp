@@ -28,26 +28,6 @@ constexpr int ThreadRole = Qt::UserRole + 1;
 /// Up to this many threads the mode combo lists each thread; beyond it a spin box picks one.
 constexpr std::size_t MaxThreadEntries = 64;
 
-Statistic statisticOf(RowMode mode)
-{
-    switch (mode) {
-    case RowMode::MeanPresent:
-        return Statistic::MeanPresent;
-    case RowMode::Total:
-        return Statistic::Total;
-    case RowMode::Min:
-        return Statistic::Min;
-    case RowMode::Max:
-        return Statistic::Max;
-    case RowMode::StdDevAll:
-        return Statistic::StdDevAll;
-    case RowMode::StdDevPresent:
-        return Statistic::StdDevPresent;
-    default:
-        return Statistic::MeanAll;
-    }
-}
-
 } // namespace
 
 StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
@@ -87,29 +67,22 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     controls->addWidget(m_note, 1);
     m_note->setStyleSheet(QStringLiteral("color: palette(mid);"));
 
-    ViewSetupOptions flatOptions;
-    flatOptions.filterColumn = StatisticsModel::Name;
-    flatOptions.placeholder = tr("Search events (Ctrl+F)…");
-    flatOptions.sortColumn = StatisticsModel::Exclusive;
-    flatOptions.sortOrder = Qt::DescendingOrder;
-    m_flat = setupTreeView(new QTreeView, m_flatModel, flatOptions);
-    m_flat.view->setTextElideMode(Qt::ElideMiddle);
-    m_flat.view->header()->setStretchLastSection(true);
-    m_flat.view->header()->setSectionResizeMode(StatisticsModel::Name, QHeaderView::Interactive);
+    // The flat table and the call tree: searched by name, largest value first, long names elided.
+    const auto setUpTable = [](QAbstractItemModel* model, int nameColumn, int sortColumn, const QString& placeholder) {
+        ViewSetup setup
+            = setupTreeView(new QTreeView, model, { nameColumn, placeholder, sortColumn, Qt::DescendingOrder });
+        setup.view->setTextElideMode(Qt::ElideMiddle);
+        setup.view->header()->setStretchLastSection(true);
+        setup.view->header()->setSectionResizeMode(nameColumn, QHeaderView::Interactive);
+        return setup;
+    };
+    m_flat = setUpTable(m_flatModel, StatisticsModel::Name, StatisticsModel::Exclusive, tr("Search events (Ctrl+F)…"));
     auto* bars = new PercentBarDelegate(m_flat.view);
     m_flat.view->setItemDelegateForColumn(StatisticsModel::ExclusivePercent, bars);
     m_flat.view->setItemDelegateForColumn(StatisticsModel::InclusivePercent, bars);
 
-    ViewSetupOptions treeOptions;
-    treeOptions.filterColumn = CallTreeModel::Name;
-    treeOptions.placeholder = tr("Search the call tree (Ctrl+F)…");
-    treeOptions.sortColumn = CallTreeModel::Value;
-    treeOptions.sortOrder = Qt::DescendingOrder;
-    m_tree = setupTreeView(new QTreeView, m_treeModel, treeOptions);
+    m_tree = setUpTable(m_treeModel, CallTreeModel::Name, CallTreeModel::Value, tr("Search the call tree (Ctrl+F)…"));
     m_tree.view->setRootIsDecorated(true);
-    m_tree.view->setTextElideMode(Qt::ElideMiddle);
-    m_tree.view->header()->setStretchLastSection(true);
-    m_tree.view->header()->setSectionResizeMode(CallTreeModel::Name, QHeaderView::Interactive);
     auto* valueBars = new PercentBarDelegate(m_tree.view, CallTreeModel::PercentRole);
     m_tree.view->setItemDelegateForColumn(CallTreeModel::Value, valueBars);
     m_tree.view->setItemDelegateForColumn(CallTreeModel::ExclusivePercent, new PercentBarDelegate(m_tree.view));

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFont>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -383,5 +384,23 @@ ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewS
     updateCount();
     return setup;
 }
+
+void emitCellsChanged(QAbstractItemModel* model, bool header)
+{
+    const int rows = model->rowCount();
+    const int columns = model->columnCount();
+    if (rows > 0)
+        Q_EMIT model->dataChanged(model->index(0, 0), model->index(rows - 1, columns - 1));
+    if (header)
+        Q_EMIT model->headerDataChanged(Qt::Horizontal, 0, columns - 1);
+}
+
+QFont boldFont(QFont font)
+{
+    font.setBold(true);
+    return font;
+}
+
+QFont boldFont() { return boldFont(QFont()); }
 
 } // namespace parallax

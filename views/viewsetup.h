@@ -7,6 +7,7 @@
 
 class QAbstractItemModel;
 class QCheckBox;
+class QFont;
 class QIODevice;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -60,5 +61,14 @@ struct ViewSetup {
 /// selection table and wraps it with a search bar. The returned widget owns the search controls
 /// and takes the view as a child; the proxy is parented to the view.
 ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewSetupOptions& options = {});
+
+/// Every cell of a table model (top-level rows only) changed: new numbers, unit or locale, the
+/// same rows. With `header`, the horizontal header too.
+void emitCellsChanged(QAbstractItemModel* model, bool header = false);
+
+/// `font` in bold (a model's FontRole for the rows and cells that stand out, bold titles).
+QFont boldFont(QFont font);
+/// The default font in bold.
+QFont boldFont();
 
 } // namespace parallax

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The call-tree statistics table and the call graph (issue 3, items 5 and 6) on the real samples.
 #include "datasource/model/trialbuilder.h"
+#include "tests/common/modelsearch.h"
 #include "tests/common/testutil.h"
 #include "views/callgraph/callgraph.h"
 #include "views/callgraph/callgraphedgeitem.h"
@@ -34,14 +35,15 @@ namespace {
 
 const QString cpiPath = QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank");
 
-QModelIndex childNamed(const QAbstractItemModel& model, const QModelIndex& parent, const QString& name)
+/// A tree view of the model, sorted on `sortColumn` descending, that tells the model what it
+/// expands and collapses (the CUBE mode of the Value column).
+ViewSetup expandingTreeView(CallTreeModel& model, int sortColumn)
 {
-    for (int r = 0; r < model.rowCount(parent); ++r) {
-        const QModelIndex index = model.index(r, 0, parent);
-        if (index.data().toString() == name)
-            return index;
-    }
-    return {};
+    auto* view = new QTreeView;
+    const ViewSetup setup = setupTreeView(view, &model, { 0, {}, sortColumn, Qt::DescendingOrder });
+    QObject::connect(view, &QTreeView::expanded, &model, &CallTreeModel::expand);
+    QObject::connect(view, &QTreeView::collapsed, &model, &CallTreeModel::collapse);
+    return setup;
 }
 
 QStringList childNames(const QAbstractItemModel& model, const QModelIndex& parent)
@@ -227,11 +229,9 @@ private Q_SLOTS:
         CallTreeModel model;
         model.setTrial(trial);
         model.setThread(trial->findThread({ 0, 0, 0 }));
-        auto* view = new QTreeView;
-        const ViewSetup setup = setupTreeView(view, &model, { 0, {}, CallTreeModel::Value, Qt::DescendingOrder });
+        const ViewSetup setup = expandingTreeView(model, CallTreeModel::Value);
+        QTreeView* view = setup.view;
         QAbstractItemModelTester tester(setup.proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QObject::connect(view, &QTreeView::expanded, &model, &CallTreeModel::expand);
-        QObject::connect(view, &QTreeView::collapsed, &model, &CallTreeModel::collapse);
         const QModelIndex root = setup.proxy->index(0, 0);
         QCOMPARE(root.siblingAtColumn(CallTreeModel::Value).data(SortRole).toDouble(), 51781.0);
         view->expand(root);
@@ -589,10 +589,8 @@ private Q_SLOTS:
         CallTreeModel model;
         model.setTrial(trial);
         model.setThread(trial->findThread({ 0, 0, 0 }));
-        auto* view = new QTreeView;
-        const ViewSetup setup = setupTreeView(view, &model, { 0, {}, CallTreeModel::Inclusive, Qt::DescendingOrder });
-        QObject::connect(view, &QTreeView::expanded, &model, &CallTreeModel::expand);
-        QObject::connect(view, &QTreeView::collapsed, &model, &CallTreeModel::collapse);
+        const ViewSetup setup = expandingTreeView(model, CallTreeModel::Inclusive);
+        QTreeView* view = setup.view;
         setup.widget->resize(1000, 200);
         setup.widget->show();
         view->expandAll();

@@ -8,6 +8,7 @@
 #include "algebra/semanticprofile.h"
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/readerregistry.h"
+#include "tests/common/semantictest.h"
 #include "views/selectionstate.h"
 #include "views/semantic/semanticbarchart.h"
 #include "views/semantic/semanticformat.h"
@@ -28,6 +29,8 @@
 
 using namespace parallax;
 using namespace parallax::semantic;
+using parallax::test::attributeOrDie;
+using parallax::test::modelOrDie;
 
 namespace {
 
@@ -44,21 +47,7 @@ TrialPtr readSample()
     return result.value();
 }
 
-Model workflowModel()
-{
-    auto loaded = loadModelFile(modelFile);
-    if (auto* error = std::get_if<ModelError>(&loaded))
-        qFatal("model: %s", qPrintable(error->toString()));
-    return std::get<Model>(loaded);
-}
-
-ProfilePtr attributeOrDie(const Model& model, const TrialPtr& trial)
-{
-    auto result = attribute(model, trial);
-    if (auto* error = std::get_if<AttributionError>(&result))
-        qFatal("attribution: %s", qPrintable(error->message));
-    return std::get<ProfilePtr>(result);
-}
+Model workflowModel() { return modelOrDie(loadModelFile(modelFile), "model"); }
 
 bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({ 1.0, std::abs(a), std::abs(b) }); }
 

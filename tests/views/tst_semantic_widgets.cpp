@@ -11,6 +11,7 @@
 #include "algebra/semanticprofile.h"
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/imagecheck.h"
+#include "tests/common/semantictest.h"
 #include "tests/common/testutil.h"
 #include "views/charts/qcustomplotwrapper.h"
 #include "views/semantic/semanticcodeeditor.h"
@@ -55,28 +56,11 @@ TrialPtr wrapParams()
 
 QString modelPath() { return QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/xmain-inspector.json"); }
 
-Model loadModel()
-{
-    auto result = loadModelFile(modelPath());
-    if (auto* error = std::get_if<ModelError>(&result))
-        qFatal("model does not load: %s", qPrintable(error->toString()));
-    return std::get<Model>(result);
-}
+Model loadModel() { return test::modelOrDie(loadModelFile(modelPath()), "model does not load"); }
 
 Model parse(const QByteArray& json)
 {
-    auto result = parseModel(json, QStringLiteral("test.json"));
-    if (auto* error = std::get_if<ModelError>(&result))
-        qFatal("model does not parse: %s", qPrintable(error->toString()));
-    return std::get<Model>(result);
-}
-
-ProfilePtr attr(const Model& m, const TrialPtr& t)
-{
-    auto result = attribute(m, t);
-    if (auto* error = std::get_if<AttributionError>(&result))
-        qFatal("attribution fails: %s", qPrintable(error->message));
-    return std::get<ProfilePtr>(result);
+    return test::modelOrDie(parseModel(json, QStringLiteral("test.json")), "model does not parse");
 }
 
 /// Σ over threads of excl(t, e, metric 0) for the flat events whose name matches.
@@ -265,7 +249,7 @@ void TestSemanticWidgets::initTestCase()
 void TestSemanticWidgets::inspectorRows()
 {
     const TrialPtr trial = xmain();
-    const ProfilePtr p = attr(loadModel(), trial);
+    const ProfilePtr p = test::attributeOrDie(loadModel(), trial);
     SemanticInspectorModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setProfile(p);

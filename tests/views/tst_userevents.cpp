@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/imagecheck.h"
+#include "tests/common/modelsearch.h"
 #include "tests/common/testutil.h"
 #include "views/charts/chartstyle.h"
 #include "views/charts/qcustomplotwrapper.h"
@@ -42,25 +43,7 @@ QString renderPath(const QTemporaryDir& dir, const QString& name)
 }
 
 /// The top-level row of a name, or an invalid index.
-QModelIndex topRow(const QAbstractItemModel& model, const QString& name)
-{
-    for (int row = 0; row < model.rowCount(); ++row) {
-        const QModelIndex index = model.index(row, 0);
-        if (index.data().toString() == name)
-            return index;
-    }
-    return {};
-}
-
-QModelIndex childRow(const QAbstractItemModel& model, const QModelIndex& parent, const QString& context)
-{
-    for (int row = 0; row < model.rowCount(parent); ++row) {
-        const QModelIndex index = model.index(row, 0, parent);
-        if (index.data().toString() == context)
-            return index;
-    }
-    return {};
-}
+QModelIndex topRow(const QAbstractItemModel& model, const QString& name) { return childNamed(model, {}, name); }
 
 double cell(const QModelIndex& row, int column) { return row.siblingAtColumn(column).data(SortRole).toDouble(); }
 
@@ -180,8 +163,8 @@ void TestUserEvents::literalTree()
     QVERIFY(a.isValid() && b.isValid());
     QCOMPARE(model.rowCount(a), 1);
     QCOMPARE(model.rowCount(b), 2);
-    QVERIFY(childRow(model, b, QStringLiteral("y => z")).isValid());
-    QCOMPARE(childRow(model, b, QStringLiteral("y => z")).data(UserEventsModel::FullNameRole).toString(),
+    QVERIFY(childNamed(model, b, QStringLiteral("y => z")).isValid());
+    QCOMPARE(childNamed(model, b, QStringLiteral("y => z")).data(UserEventsModel::FullNameRole).toString(),
         QStringLiteral("b : y => z"));
     // "b" has no context-free record: a grey synthetic parent without values.
     QVERIFY(!model.atomicEventAt(b).isValid());
@@ -322,16 +305,16 @@ void TestUserEvents::workflowContexts()
     QVERIFY(marker.isValid());
     QVERIFY(model.atomicEventAt(marker).isValid());
     QVERIFY(model.rowCount(marker) >= 2);
-    const QModelIndex open = childRow(model, marker, QStringLiteral("ADIOS open => MPI_Bcast()"));
+    const QModelIndex open = childNamed(model, marker, QStringLiteral("ADIOS open => MPI_Bcast()"));
     QVERIFY(open.isValid());
-    QVERIFY(childRow(model, marker, QStringLiteral("MPI_Bcast()")).isValid());
+    QVERIFY(childNamed(model, marker, QStringLiteral("MPI_Bcast()")).isValid());
     QCOMPARE(open.data(UserEventsModel::FullNameRole).toString(),
         QStringLiteral("[GROUP=MAX_MARKER] Message size for broadcast : ADIOS open => MPI_Bcast()"));
     QVERIFY(open.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Context event")));
     // The context may itself contain " : " (split at the first one).
     const QModelIndex minData = topRow(model, QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size"));
     QVERIFY(minData.isValid());
-    QVERIFY(childRow(model, minData, QStringLiteral("ADIOS group size : ADIOS group size")).isValid());
+    QVERIFY(childNamed(model, minData, QStringLiteral("ADIOS group size : ADIOS group size")).isValid());
     // No user event is a top-level row and a child at once; every context row is under its base name.
     for (int row = 0; row < model.rowCount(); ++row) {
         const QModelIndex top = model.index(row, 0);

@@ -10,6 +10,7 @@
 #include "views/callgraph/dotrunner.h"
 #include "views/charts/colors.h"
 #include "views/selectionstate.h"
+#include "views/statisticsmodel.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -454,11 +455,7 @@ std::optional<double> CallGraphWidget::valueOf(EventId event, MetricId metric, V
     const auto i = m_trial->row(t).find(event);
     if (i < 0)
         return std::nullopt;
-    const auto cell = static_cast<std::size_t>(i);
-    if ((type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall)
-        && !(m_trial->row(t).calls[cell] > 0))
-        return std::nullopt;
-    return cellValue(*m_trial, *stats, t, cell, metric, type);
+    return shownCellValue(*m_trial, *stats, t, static_cast<std::size_t>(i), metric, type);
 }
 
 std::optional<double> CallGraphWidget::edgeValue(const CallGraph::Edge& edge, MetricId metric, ValueType type) const

@@ -5,6 +5,7 @@
 #include "algebra/calltree.h"
 #include "algebra/statistics.h"
 #include "views/common/valueformatter.h"
+#include "views/statisticsmodel.h"
 
 #include <QAbstractProxyModel>
 #include <QFont>
@@ -248,11 +249,7 @@ std::optional<double> CallTreeModel::value(int node, int column) const
     const std::ptrdiff_t cell = m_cell[at(node)];
     if (cell < 0)
         return std::nullopt;
-    const auto i = static_cast<std::size_t>(cell);
-    if ((type == ValueType::ExclusivePerCall || type == ValueType::InclusivePerCall)
-        && !(m_trial->row(m_thread).calls[i] > 0))
-        return std::nullopt;
-    return cellValue(*m_trial, *m_stats, m_thread, i, m_metric, type);
+    return shownCellValue(*m_trial, *m_stats, m_thread, static_cast<std::size_t>(cell), m_metric, type);
 }
 
 QString CallTreeModel::display(int node, int column) const

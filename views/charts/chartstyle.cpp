@@ -2,11 +2,11 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/charts/chartstyle.h"
 
+#include "views/charts/chartexport.h"
 #include "views/common/valueformatter.h"
+#include "views/viewsetup.h"
 
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QPalette>
 #include <QSvgGenerator>
 
@@ -69,14 +69,17 @@ void ChartStyle::apply(QCustomPlot* plot)
 
 QCPTextElement* ChartStyle::addTitle(QCustomPlot* plot)
 {
-    // A bold title over a caption line in normal weight, both in one row above the axis rect.
     plot->plotLayout()->insertRow(0);
+    return addTitle(plot, 0);
+}
+
+QCPTextElement* ChartStyle::addTitle(QCustomPlot* plot, int row)
+{
+    // A bold title over a caption line in normal weight, both in one cell of the plot layout.
     auto* grid = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(0, 0, grid);
+    plot->plotLayout()->addElement(row, 0, grid);
     grid->setRowSpacing(0);
-    QFont bold = plot->font();
-    bold.setBold(true);
-    auto* title = new QCPTextElement(plot, QString(), bold);
+    auto* title = new QCPTextElement(plot, QString(), boldFont(plot->font()));
     title->setMargins(QMargins(8, 6, 8, 0));
     auto* caption = new QCPTextElement(plot, QString(), plot->font());
     caption->setMargins(QMargins(8, 2, 8, 0));
@@ -144,18 +147,11 @@ QString ChartStyle::exportPlot(QCustomPlot* plot, const QString& fileName, int w
 
 bool ChartStyle::exportPlotInteractively(QCustomPlot* plot, QWidget* parent, const QString& suggestedName)
 {
-    QString fileName = QFileDialog::getSaveFileName(parent, QObject::tr("Export Chart"), suggestedName,
-        QObject::tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
-    if (fileName.isEmpty())
-        return false;
-    if (QFileInfo(fileName).suffix().isEmpty())
-        fileName += QLatin1String(".png");
-    const QString error = exportPlot(plot, fileName);
-    if (!error.isEmpty()) {
-        QMessageBox::warning(parent, QObject::tr("Export Chart"), error);
-        return false;
-    }
-    return true;
+    return exportInteractively(parent, QObject::tr("Export Chart"), suggestedName, [plot](QString fileName) {
+        if (QFileInfo(fileName).suffix().isEmpty())
+            fileName += QLatin1String(".png");
+        return exportPlot(plot, fileName);
+    });
 }
 
 } // namespace parallax

@@ -25,6 +25,9 @@ public:
     /// Inserts a title row above the axis rect: a bold title over a caption line. Returns the title
     /// element (owned by the plot); pass it to setTitle().
     static QCPTextElement* addTitle(QCustomPlot* plot);
+    /// The same title and caption in the empty cell (row, 0) of the plot layout (charts with
+    /// several axis rects, each under its own title).
+    static QCPTextElement* addTitle(QCustomPlot* plot, int row);
     /// Sets the title and the caption line under it (hidden when empty).
     static void setTitle(QCPTextElement* element, const QString& title, const QString& subtitle = {});
 

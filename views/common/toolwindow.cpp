@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/common/toolwindow.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLayout>
 #include <QMainWindow>
@@ -28,6 +29,17 @@ QVBoxLayout* addCentralLayout(QMainWindow* window)
     return layout;
 }
 
+ControlBarLayout addControlBar(QWidget* widget, int spacing, const QMargins& controlMargins)
+{
+    auto* column = new QVBoxLayout(widget);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(spacing);
+    auto* controls = new QHBoxLayout;
+    controls->setContentsMargins(controlMargins);
+    column->addLayout(controls);
+    return { column, controls };
+}
+
 void addLabelled(QBoxLayout* layout, const QString& label, QWidget* widget)
 {
     if (!label.isEmpty()) {
@@ -36,6 +48,17 @@ void addLabelled(QBoxLayout* layout, const QString& label, QWidget* widget)
         layout->addWidget(l);
     }
     layout->addWidget(widget);
+}
+
+int indexOfName(std::initializer_list<const char*> names, const QString& name)
+{
+    int i = 0;
+    for (const char* n : names) {
+        if (name.compare(QLatin1String(n), Qt::CaseInsensitive) == 0)
+            return i;
+        ++i;
+    }
+    return -1;
 }
 
 void renderWhenSettled(QWidget* window, const QSize& size, int delayMs, std::function<QString()> render,

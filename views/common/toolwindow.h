@@ -2,11 +2,15 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include <QMargins>
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <initializer_list>
+#include <optional>
 
 class QBoxLayout;
+class QHBoxLayout;
 class QMainWindow;
 class QVBoxLayout;
 class QWidget;
@@ -21,9 +25,25 @@ void showToolWindow(QMainWindow* window, QWidget* parent);
 /// A central widget for `window` with the tool windows' margins; returns its layout (put the
 /// controls and the tabs in it).
 QVBoxLayout* addCentralLayout(QMainWindow* window);
+/// A widget's column: a row of controls on top, then what the caller adds to the column.
+struct ControlBarLayout {
+    QVBoxLayout* column;
+    QHBoxLayout* controls;
+};
+/// Lays `widget` out as a column without margins, `spacing` apart, that starts with a row of
+/// controls (`controlMargins` inside it): the layout of the charts.
+ControlBarLayout addControlBar(QWidget* widget, int spacing, const QMargins& controlMargins = {});
 /// Adds `widget` to a control bar, after a label (its mnemonic names the widget; none when
 /// `label` is empty).
 void addLabelled(QBoxLayout* layout, const QString& label, QWidget* widget);
+/// The position of `name` (compared without regard to case) in `names`, or -1.
+int indexOfName(std::initializer_list<const char*> names, const QString& name);
+/// The enumerator of a name of its --render form: `names` lists the names in the enum's order.
+template <typename Enum> std::optional<Enum> enumFromName(std::initializer_list<const char*> names, const QString& name)
+{
+    const int i = indexOfName(names, name);
+    return i < 0 ? std::nullopt : std::optional<Enum>(static_cast<Enum>(i));
+}
 /// After `delayMs` (column widths and sizes settle through the event loop) resizes `window` to
 /// `size` (when valid), lays it out, and calls done(render()): the image's error or "".
 void renderWhenSettled(QWidget* window, const QSize& size, int delayMs, std::function<QString()> render,

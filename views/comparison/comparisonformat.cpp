@@ -7,6 +7,7 @@
 
 #include <QCoreApplication>
 #include <algorithm>
+#include <cmath>
 
 namespace parallax {
 
@@ -64,6 +65,10 @@ QColor changeColor(double improvement)
     return divergingColor(-std::clamp(improvement, -1.0, 1.0));
 }
 
+QColor changeTint(double change) { return changeColor(std::copysign(0.12 + 0.5 * std::fabs(change), change)); }
+
+QColor tintedTextColor() { return QColor(0x20, 0x20, 0x20); }
+
 QColor improvementColor() { return QColor(0x21, 0x66, 0xac); }
 
 QColor regressionColor() { return QColor(0xb2, 0x18, 0x2b); }
@@ -85,6 +90,37 @@ QString deltaMeaning(const Metric& metric, bool positive)
     const bool improvement = positive != metric.higherIsBetter;
     return tr("B %1 than A (%2)")
         .arg(comparedWord(metric, positive), improvement ? tr("improvement") : tr("regression"));
+}
+
+QString comparePartHeader(ComparePart part, const QString& suffix)
+{
+    switch (part) {
+    case ComparePart::A:
+        return tr("A") + suffix;
+    case ComparePart::B:
+        return tr("B") + suffix;
+    case ComparePart::Delta:
+        return tr("Δ = A − B") + suffix;
+    case ComparePart::DeltaPercent:
+        return tr("Δ %");
+    }
+    return {};
+}
+
+QString comparePartText(const ComparisonEntry& entry, ComparePart part, const Metric& metric, CompareValue value,
+    TimeUnit unit, const QLocale& locale)
+{
+    switch (part) {
+    case ComparePart::A:
+        return entry.inA ? compareNumber(entry.valueA(value), metric, value, unit, locale) : QStringLiteral("—");
+    case ComparePart::B:
+        return entry.inB ? compareNumber(entry.valueB(value), metric, value, unit, locale) : QStringLiteral("—");
+    case ComparePart::Delta:
+        return compareNumber(entry.delta(value), metric, value, unit, locale, true);
+    case ComparePart::DeltaPercent:
+        return entry.relative(value).text(locale);
+    }
+    return {};
 }
 
 QString presenceText(bool inA, bool inB)

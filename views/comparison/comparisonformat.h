@@ -48,6 +48,11 @@ inline double improvementSign(bool higherIsBetter) { return higherIsBetter ? -1.
 /// The colour of a change: `improvement` in [-1, 1], positive = improvement (blue), negative =
 /// regression (red), intensity by magnitude, near-white at 0 (the diverging map of views/charts).
 QColor changeColor(double improvement);
+/// The light background of a Δ or Δ% cell for a change in [-1, 1] (positive = improvement,
+/// relative to the largest change shown): the direction and size show, the text stays readable.
+QColor changeTint(double change);
+/// The text colour on a tinted cell.
+QColor tintedTextColor();
 /// The saturated hue of improvements and of regressions (text, legends).
 QColor improvementColor();
 QColor regressionColor();
@@ -60,6 +65,16 @@ QColor candidateColor();
 QString comparedWord(const Metric& metric, bool positive);
 /// "B faster than A (improvement)" and friends: the meaning of a Δ of that sign.
 QString deltaMeaning(const Metric& metric, bool positive);
+
+/// The four numbers of a compared value in the tables, in their column order.
+enum class ComparePart { A, B, Delta, DeltaPercent };
+/// A compared value's column header: "A", "B" and "Δ = A − B" followed by `suffix` (the unit,
+/// unitSuffix()), "Δ %".
+QString comparePartHeader(ComparePart part, const QString& suffix);
+/// A compared value's cell text: A and B in the display unit ("—" where the event did not run),
+/// Δ = A − B with its sign, Δ% as RelativeDifference writes it.
+QString comparePartText(const ComparisonEntry& entry, ComparePart part, const Metric& metric, CompareValue value,
+    TimeUnit unit, const QLocale& locale);
 
 /// The presence marker of docs/SEMANTICS.md 4.2 for a row: "◀ only A", "▶ only B" or "" (both).
 QString presenceText(bool inA, bool inB);

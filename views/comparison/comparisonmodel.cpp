@@ -24,6 +24,9 @@ const ComparisonEntry& emptyEntry()
 
 bool isNumeric(int column) { return column != ComparisonModel::Name && column != ComparisonModel::Marker; }
 
+// The value columns run ValueA..DeltaPercent in ComparePart's order.
+static_assert(ComparisonModel::DeltaPercent - ComparisonModel::ValueA == static_cast<int>(ComparePart::DeltaPercent));
+
 } // namespace
 
 ComparisonModel::ComparisonModel(QObject* parent)
@@ -32,44 +35,41 @@ ComparisonModel::ComparisonModel(QObject* parent)
 {
 }
 
-void ComparisonModel::setSnapshot(std::shared_ptr<const ComparisonSnapshot> snapshot)
+template <typename Change> void ComparisonModel::resetRows(Change change, bool header)
 {
     beginResetModel();
-    m_snapshot = std::move(snapshot);
-    m_values.reset();
+    change();
     rebuild();
     endResetModel();
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (header)
+        Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+}
+
+void ComparisonModel::setSnapshot(std::shared_ptr<const ComparisonSnapshot> snapshot)
+{
+    resetRows(
+        [&] {
+            m_snapshot = std::move(snapshot);
+            m_values.reset();
+        },
+        true);
 }
 
 void ComparisonModel::setValues(std::shared_ptr<const ComparisonValues> values)
 {
-    beginResetModel();
-    m_values = std::move(values);
-    rebuild();
-    endResetModel();
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    resetRows([&] { m_values = std::move(values); }, true);
 }
 
 void ComparisonModel::setValue(CompareValue value)
 {
-    if (value == m_value)
-        return;
-    beginResetModel();
-    m_value = value;
-    rebuild();
-    endResetModel();
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (value != m_value)
+        resetRows([&] { m_value = value; }, true);
 }
 
 void ComparisonModel::setIncludeCallPaths(bool include)
 {
-    if (include == m_includeCallPaths)
-        return;
-    beginResetModel();
-    m_includeCallPaths = include;
-    rebuild();
-    endResetModel();
+    if (include != m_includeCallPaths)
+        resetRows([&] { m_includeCallPaths = include; }, false);
 }
 
 void ComparisonModel::setMinimumDifference(double threshold, bool percent)
@@ -77,11 +77,12 @@ void ComparisonModel::setMinimumDifference(double threshold, bool percent)
     threshold = std::max(0.0, threshold);
     if (threshold == m_threshold && percent == m_percent)
         return;
-    beginResetModel();
-    m_threshold = threshold;
-    m_percent = percent;
-    rebuild();
-    endResetModel();
+    resetRows(
+        [&] {
+            m_threshold = threshold;
+            m_percent = percent;
+        },
+        false);
 }
 
 void ComparisonModel::setTimeUnit(TimeUnit unit)
@@ -89,16 +90,13 @@ void ComparisonModel::setTimeUnit(TimeUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    emitCellsChanged(this, true);
 }
 
 void ComparisonModel::setLocale(const QLocale& locale)
 {
     m_locale = groupingLocale(locale);
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    emitCellsChanged(this);
 }
 
 int ComparisonModel::rowOf(int event) const
@@ -172,13 +170,10 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         case Marker:
             return tr("In");
         case ValueA:
-            return QString(tr("A") + suffix);
         case ValueB:
-            return QString(tr("B") + suffix);
         case Delta:
-            return QString(tr("Δ = A − B") + suffix);
         case DeltaPercent:
-            return tr("Δ %");
+            return comparePartHeader(static_cast<ComparePart>(section - ValueA), suffix);
         case Bars:
             return tr("A and B");
         default:
@@ -239,13 +234,12 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         case Marker:
             return presenceText(entry.inA, entry.inB);
         case ValueA:
-            return entry.inA && m ? compareNumber(a, *m, m_value, m_unit, m_locale) : QStringLiteral("—");
         case ValueB:
-            return entry.inB && m ? compareNumber(b, *m, m_value, m_unit, m_locale) : QStringLiteral("—");
         case Delta:
-            return m ? compareNumber(delta, *m, m_value, m_unit, m_locale, true) : QString();
         case DeltaPercent:
-            return relative.text(m_locale);
+            if (m)
+                return comparePartText(entry, static_cast<ComparePart>(column - ValueA), *m, m_value, m_unit, m_locale);
+            return column == DeltaPercent ? relative.text(m_locale) : column == Delta ? QString() : QStringLiteral("—");
         default:
             return {};
         }
@@ -286,25 +280,18 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     case ChangeRole:
         return m_maxDelta > 0 ? sign * delta / m_maxDelta : 0.0;
     case Qt::BackgroundRole:
-        if ((column == Delta || column == DeltaPercent) && m_maxDelta > 0 && delta != 0) {
-            // A light tint: the text stays readable, the direction and size of the change show.
-            const double t = sign * delta / m_maxDelta;
-            const double shade = std::copysign(0.12 + 0.5 * std::fabs(t), t);
-            return QBrush(changeColor(shade));
-        }
+        if ((column == Delta || column == DeltaPercent) && m_maxDelta > 0 && delta != 0)
+            return QBrush(changeTint(sign * delta / m_maxDelta));
         return {};
     case Qt::ForegroundRole:
         if (column == Marker)
             return QBrush(entry.inA ? regressionColor().darker(110) : improvementColor());
         if ((column == Delta || column == DeltaPercent) && delta != 0)
-            return QBrush(QColor(0x20, 0x20, 0x20));
+            return QBrush(tintedTextColor());
         return {};
     case Qt::FontRole:
-        if (column == Marker && entry.inA != entry.inB) {
-            QFont font;
-            font.setBold(true);
-            return font;
-        }
+        if (column == Marker && entry.inA != entry.inB)
+            return boldFont();
         return {};
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(

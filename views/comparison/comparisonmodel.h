@@ -78,6 +78,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    /// A change of which rows there are: `change()` and rebuild() between beginResetModel() and
+    /// endResetModel(); with `header`, the headers (unit, run names) change too.
+    template <typename Change> void resetRows(Change change, bool header);
     void rebuild();
     QString toolTip(int row, int column) const;
     QString sourceText(bool baseline) const;

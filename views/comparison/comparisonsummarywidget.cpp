@@ -27,9 +27,7 @@ QColor differingBackground() { return QColor(0xff, 0xe9, 0xa8); }
 QLabel* heading(const QString& text, QWidget* parent)
 {
     auto* label = new QLabel(text, parent);
-    QFont font = label->font();
-    font.setBold(true);
-    label->setFont(font);
+    label->setFont(boldFont(label->font()));
     return label;
 }
 
@@ -196,11 +194,8 @@ void ComparisonSummaryWidget::rebuild()
         item->setToolTip(0, tip.isEmpty() ? label : tip);
         item->setToolTip(1, va);
         item->setToolTip(2, vb);
-        if (va != vb) {
-            QFont font = item->font(0);
-            font.setBold(true);
-            item->setFont(0, font);
-        }
+        if (va != vb)
+            item->setFont(0, boldFont(item->font(0)));
         return item;
     };
     addRow(tr("Trial"), a.name(), b.name(), QString());
@@ -308,7 +303,9 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
     const double sign = improvementSign(metric->higherIsBetter);
     const QString unitText = compareUnit(*metric, value, unit);
     const QString suffix = unitSuffix(unitText);
-    tree->setHeaderLabels({ tr("Event"), tr("A") + suffix, tr("B") + suffix, tr("Δ = A − B") + suffix, tr("Δ %") });
+    tree->setHeaderLabels(
+        { tr("Event"), comparePartHeader(ComparePart::A, suffix), comparePartHeader(ComparePart::B, suffix),
+            comparePartHeader(ComparePart::Delta, suffix), comparePartHeader(ComparePart::DeltaPercent, suffix) });
     for (int c = 1; c < 5; ++c)
         tree->headerItem()->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
     for (int row : rows) {
@@ -317,18 +314,18 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
         const QString marker = presenceText(entry.inA, entry.inB);
         auto* item = new QTreeWidgetItem(tree,
             { marker.isEmpty() ? name : QString(marker.left(1) + QLatin1Char(' ') + name),
-                entry.inA ? compareNumber(entry.valueA(value), *metric, value, unit, locale) : QStringLiteral("—"),
-                entry.inB ? compareNumber(entry.valueB(value), *metric, value, unit, locale) : QStringLiteral("—"),
-                compareNumber(entry.delta(value), *metric, value, unit, locale, true),
-                entry.relative(value).text(locale) });
+                comparePartText(entry, ComparePart::A, *metric, value, unit, locale),
+                comparePartText(entry, ComparePart::B, *metric, value, unit, locale),
+                comparePartText(entry, ComparePart::Delta, *metric, value, unit, locale),
+                comparePartText(entry, ComparePart::DeltaPercent, *metric, value, unit, locale) });
         for (int c = 1; c < 5; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         const double t = maxDelta > 0 ? sign * entry.delta(value) / maxDelta : 0.0;
-        const QBrush tint(changeColor(std::copysign(0.12 + 0.5 * std::fabs(t), t)));
+        const QBrush tint(changeTint(t));
         item->setBackground(3, tint);
         item->setBackground(4, tint);
-        item->setForeground(3, QColor(0x20, 0x20, 0x20));
-        item->setForeground(4, QColor(0x20, 0x20, 0x20));
+        item->setForeground(3, tintedTextColor());
+        item->setForeground(4, tintedTextColor());
         const QString tip = m_model->index(row, ComparisonModel::Delta).data(Qt::ToolTipRole).toString();
         for (int c = 0; c < 5; ++c)
             item->setToolTip(c, tip);
@@ -359,13 +356,11 @@ void ComparisonSummaryWidget::fillMetadata()
             item->setToolTip(item->text());
             if (differs) {
                 item->setBackground(differingBackground());
-                item->setForeground(QColor(0x20, 0x20, 0x20));
+                item->setForeground(tintedTextColor());
             }
         }
         if (differs) {
-            QFont font = items[0]->font();
-            font.setBold(true);
-            items[0]->setFont(font);
+            items[0]->setFont(boldFont(items[0]->font()));
             items[0]->setToolTip(!row.a ? tr("%1: only B has this key").arg(row.key)
                     : !row.b            ? tr("%1: only A has this key").arg(row.key)
                                         : tr("%1: the values differ").arg(row.key));

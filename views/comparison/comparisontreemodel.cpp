@@ -22,7 +22,7 @@ bool isInclusive(int column)
     return column >= ComparisonTreeModel::InclusiveA && column <= ComparisonTreeModel::InclusivePercent;
 }
 
-/// 0 A, 1 B, 2 Δ, 3 Δ% within a value group.
+/// 0 A, 1 B, 2 Δ, 3 Δ% within a value group (ComparePart's order).
 int part(int column)
 {
     return isInclusive(column) ? column - ComparisonTreeModel::InclusiveA : column - ComparisonTreeModel::ExclusiveA;
@@ -216,18 +216,7 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
             return {};
         if (column == Marker)
             return presenceText(entry->inA, entry->inB);
-        switch (p) {
-        case 0:
-            return entry->inA ? compareNumber(entry->valueA(value), *m, value, m_unit, m_locale) : QStringLiteral("—");
-        case 1:
-            return entry->inB ? compareNumber(entry->valueB(value), *m, value, m_unit, m_locale) : QStringLiteral("—");
-        case 2:
-            return compareNumber(entry->delta(value), *m, value, m_unit, m_locale, true);
-        case 3:
-            return entry->relative(value).text(m_locale);
-        default:
-            return {};
-        }
+        return comparePartText(*entry, static_cast<ComparePart>(p), *m, value, m_unit, m_locale);
     case SortRole:
         if (column == Name)
             return n.label;
@@ -263,7 +252,7 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
         if (delta == 0 || scale <= 0)
             return {};
         const double t = improvementSign(m->higherIsBetter) * delta / scale;
-        return QBrush(changeColor(std::copysign(0.12 + 0.5 * std::fabs(t), t)));
+        return QBrush(changeTint(t));
     }
     case Qt::ForegroundRole:
         if (!entry)
@@ -271,14 +260,11 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
         if (column == Marker)
             return QBrush(entry->inA ? regressionColor() : improvementColor());
         if ((p == 2 || p == 3) && entry->delta(value) != 0)
-            return QBrush(QColor(0x20, 0x20, 0x20));
+            return QBrush(tintedTextColor());
         return {};
     case Qt::FontRole:
-        if (column == Marker && entry && entry->inA != entry->inB) {
-            QFont font;
-            font.setBold(true);
-            return font;
-        }
+        if (column == Marker && entry && entry->inA != entry->inB)
+            return boldFont();
         return {};
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(

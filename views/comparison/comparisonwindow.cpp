@@ -650,11 +650,7 @@ ComparisonWindow::Tab ComparisonWindow::currentTab() const { return static_cast<
 std::optional<ComparisonWindow::Tab> ComparisonWindow::tabFromName(const QString& name)
 {
     // The names are those of --render compare-NAME (app/gui/viewregistry.h), in the Tab order.
-    static const char* const names[] = { "sidebyside", "signed", "tree", "callgraph", "summary" };
-    for (std::size_t i = 0; i < std::size(names); ++i)
-        if (name.compare(QLatin1String(names[i]), Qt::CaseInsensitive) == 0)
-            return static_cast<Tab>(i);
-    return std::nullopt;
+    return enumFromName<Tab>({ "sidebyside", "signed", "tree", "callgraph", "summary" }, name);
 }
 
 bool ComparisonWindow::isComputing() const

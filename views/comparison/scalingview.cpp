@@ -16,7 +16,6 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QSplitter>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -33,23 +32,6 @@ void setUpRect(QCPAxisRect* rect, const QString& yLabel)
     rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
     rect->setRangeDrag(Qt::Orientations());
     rect->setRangeZoom(Qt::Orientations());
-}
-
-/// A bold title over a caption line, like ChartStyle::addTitle, at a given cell.
-QCPTextElement* addTitle(QCustomPlot* plot, int row)
-{
-    auto* grid = new QCPLayoutGrid;
-    plot->plotLayout()->addElement(row, 0, grid);
-    grid->setRowSpacing(0);
-    QFont bold = plot->font();
-    bold.setBold(true);
-    auto* title = new QCPTextElement(plot, QString(), bold);
-    title->setMargins(QMargins(8, 6, 8, 0));
-    auto* caption = new QCPTextElement(plot, QString(), plot->font());
-    caption->setMargins(QMargins(8, 2, 8, 0));
-    grid->addElement(0, 0, title);
-    grid->addElement(1, 0, caption);
-    return title;
 }
 
 /// Event colours are tuned for bars; very light ones are darkened so that lines read on white.
@@ -110,9 +92,6 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     m_runs->setWordWrap(true);
     auto* top5 = new QPushButton(tr("Top 5"), this);
     top5->setToolTip(tr("The five events with the largest inclusive time in the smallest run"));
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the view as PNG, SVG or PDF"));
 
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
@@ -125,7 +104,8 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     controls->addWidget(new QLabel(tr("Unit:"), this));
     controls->addWidget(m_unitBox);
     controls->addStretch(1);
-    controls->addWidget(exportButton);
+    controls->addWidget(newExportButton(this, tr("Save the view as PNG, SVG or PDF"),
+        [this] { exportWidgetInteractively(this, this, QStringLiteral("scaling.png")); }));
 
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -143,9 +123,9 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     m_timeRect = m_plot->axisRect();
     grid->take(m_timeRect);
     grid->simplify();
-    m_timeTitle = addTitle(m_plot, 0);
+    m_timeTitle = ChartStyle::addTitle(m_plot, 0);
     grid->addElement(1, 0, m_timeRect);
-    m_efficiencyTitle = addTitle(m_plot, 2);
+    m_efficiencyTitle = ChartStyle::addTitle(m_plot, 2);
     m_efficiencyRect = new QCPAxisRect(m_plot);
     grid->addElement(3, 0, m_efficiencyRect);
     m_legend = m_plot->legend;
@@ -208,8 +188,6 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
         if (m_snapshot)
             setSelectedEvents(ScalingBuilder::topEvents(*m_snapshot));
     });
-    connect(exportButton, &QToolButton::clicked, this,
-        [this] { exportWidgetInteractively(this, this, QStringLiteral("scaling.png")); });
     connect(m_plot, &QCustomPlot::mouseMove, this, &ScalingView::showToolTip);
 
     m_runs->setText(tr("Computing the statistics of %n run(s)…", nullptr, static_cast<int>(m_trials.size())));

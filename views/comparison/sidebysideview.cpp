@@ -23,6 +23,20 @@ QString swatch(const QColor& colour)
     return QStringLiteral("<span style=\"color:%1; font-size:large\">■</span>").arg(colour.name());
 }
 
+/// The column each sort orders by (Magnitude: the Δ column by |Δ|); a header click on one of these
+/// columns picks its sort.
+struct SortColumn {
+    SideBySideView::Sort sort;
+    int column;
+};
+constexpr SortColumn sortColumns[] = {
+    { SideBySideView::Sort::Delta, ComparisonModel::Delta },
+    { SideBySideView::Sort::RelativeDelta, ComparisonModel::DeltaPercent },
+    { SideBySideView::Sort::ValueA, ComparisonModel::ValueA },
+    { SideBySideView::Sort::ValueB, ComparisonModel::ValueB },
+    { SideBySideView::Sort::Name, ComparisonModel::Name },
+};
+
 } // namespace
 
 SideBySideView::SideBySideView(QWidget* parent)
@@ -74,25 +88,9 @@ SideBySideView::SideBySideView(QWidget* parent)
             return;
         // A header click sorts by the signed values of that column.
         m_setup.proxy->setSortRole(SortRole);
-        switch (column) {
-        case ComparisonModel::Delta:
-            m_sort = Sort::Delta;
-            break;
-        case ComparisonModel::DeltaPercent:
-            m_sort = Sort::RelativeDelta;
-            break;
-        case ComparisonModel::ValueA:
-            m_sort = Sort::ValueA;
-            break;
-        case ComparisonModel::ValueB:
-            m_sort = Sort::ValueB;
-            break;
-        case ComparisonModel::Name:
-            m_sort = Sort::Name;
-            break;
-        default:
-            break;
-        }
+        for (const SortColumn& s : sortColumns)
+            if (s.column == column)
+                m_sort = s.sort;
         syncSortBox();
     });
     connect(view, &QTreeView::activated, this, [this](const QModelIndex& index) {
@@ -109,26 +107,10 @@ void SideBySideView::setSort(Sort sort, Qt::SortOrder order)
     m_sorting = true;
     m_sort = sort;
     int column = ComparisonModel::Delta;
-    int role = SortRole;
-    switch (sort) {
-    case Sort::Magnitude:
-        role = ComparisonModel::MagnitudeRole;
-        break;
-    case Sort::Delta:
-        break;
-    case Sort::RelativeDelta:
-        column = ComparisonModel::DeltaPercent;
-        break;
-    case Sort::ValueA:
-        column = ComparisonModel::ValueA;
-        break;
-    case Sort::ValueB:
-        column = ComparisonModel::ValueB;
-        break;
-    case Sort::Name:
-        column = ComparisonModel::Name;
-        break;
-    }
+    for (const SortColumn& s : sortColumns)
+        if (s.sort == sort)
+            column = s.column;
+    const int role = sort == Sort::Magnitude ? ComparisonModel::MagnitudeRole : SortRole;
     m_setup.proxy->setSortRole(role);
     m_setup.view->sortByColumn(column, order);
     // sortByColumn() does nothing when the column and order are already the header's.

@@ -8,7 +8,6 @@
 #include "views/overview/selectorbar.h"
 #include "views/overview/valuetext.h"
 
-#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -16,7 +15,9 @@ namespace parallax {
 
 BarChartView::BarChartView(SelectionState* state, SelectionChanges interest, const QString& exportName, QWidget* parent)
     : QWidget(parent)
-    , SelectionView(this, state, interest)
+    , SelectionView(this, state,
+          interest | SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType
+              | SelectionChange::TimeUnit)
     , m_state(state)
     , m_exportName(exportName)
 {
@@ -46,12 +47,8 @@ void BarChartView::beforePaint() { updateNow(); }
 
 void BarChartView::addExportButton()
 {
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
-    m_selectors->addWidget(exportButton);
-    connect(exportButton, &QToolButton::clicked, this,
-        [this] { exportWidgetInteractively(m_bars->viewport(), this, m_exportName); });
+    m_selectors->addWidget(newExportButton(this, tr("Save the chart as PNG, SVG or PDF"),
+        [this] { exportWidgetInteractively(m_bars->viewport(), this, m_exportName); }));
 }
 
 QString BarChartView::textAt(int row) const

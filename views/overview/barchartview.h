@@ -32,7 +32,8 @@ public:
     QString exportImage(const QString& fileName);
 
 protected:
-    /// `exportName` is the file name Export… proposes ("event.png").
+    /// The chart follows the trial and the selector bar's metric, value type and time unit, and
+    /// what `interest` adds; `exportName` is the file name Export… proposes ("event.png").
     BarChartView(SelectionState* state, SelectionChanges interest, const QString& exportName, QWidget* parent);
 
     /// Adds Export… at the end of the selector bar, after the chart's own controls.

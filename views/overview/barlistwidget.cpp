@@ -3,6 +3,7 @@
 #include "views/overview/barlistwidget.h"
 
 #include "views/charts/chartexport.h"
+#include "views/viewsetup.h"
 
 #include <QContextMenuEvent>
 #include <QFontMetrics>
@@ -26,12 +27,6 @@ constexpr int TextGap = 4;
 constexpr int SeparatorHeight = 6;
 /// How many of the longest labels are measured (labels of equal length have similar widths).
 constexpr std::size_t MeasuredLabels = 64;
-
-QFont boldFont(QFont font)
-{
-    font.setBold(true);
-    return font;
-}
 
 /// Width of the widest of the strings, measuring only the longest ones: 16,384 thread labels
 /// need not all go through the font engine.

@@ -15,10 +15,7 @@
 namespace parallax {
 
 EventBarChart::EventBarChart(SelectionState* state, QWidget* parent)
-    : BarChartView(state,
-        SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
-            | SelectionChange::Event,
-        QStringLiteral("event.png"), parent)
+    : BarChartView(state, SelectionChange::Event, QStringLiteral("event.png"), parent)
 {
     m_sortBox = new QComboBox(this);
     m_sortBox->addItem(tr("Thread"), static_cast<int>(Sort::ThreadId));

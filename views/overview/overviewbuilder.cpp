@@ -70,6 +70,15 @@ struct RowBuilder {
         }
         return total;
     }
+
+    /// add() for `row`: where its segments start and how many there are.
+    double addRow(BarRow& row, const std::vector<Cell>& cells, double& positive, double& negative) const
+    {
+        row.firstSegment = static_cast<std::uint32_t>(segments.size());
+        const double total = add(cells, positive, negative);
+        row.segmentCount = static_cast<std::uint32_t>(segments.size()) - row.firstSegment;
+        return total;
+    }
 };
 
 bool cancelled(const std::atomic_bool* cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
@@ -165,11 +174,9 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         row.label = statisticName(statistic);
         row.kind = BarRowKind::Summary;
         row.id = static_cast<std::uint32_t>(statistic);
-        row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
         double positive = 0;
         double negative = 0;
-        statTotals[s] = builder.add(cells, positive, negative);
-        row.segmentCount = static_cast<std::uint32_t>(bars->segments.size()) - row.firstSegment;
+        statTotals[s] = builder.addRow(row, cells, positive, negative);
         // The total is N times the mean: it gets its own scale rather than squashing every thread.
         if (statistic == Statistic::Total) {
             totalLo = negative;
@@ -202,11 +209,9 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         BarRow& row = threadRows[t];
         row.label = trial.threadKey(ti).toString();
         row.id = static_cast<std::uint32_t>(t);
-        row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
         double positive = 0;
         double negative = 0;
-        threadTotals[t] = builder.add(cells, positive, negative);
-        row.segmentCount = static_cast<std::uint32_t>(bars->segments.size()) - row.firstSegment;
+        threadTotals[t] = builder.addRow(row, cells, positive, negative);
         lo = std::min(lo, negative);
         hi = std::max(hi, positive);
         if (request.sort == OverviewSort::BarTotal)

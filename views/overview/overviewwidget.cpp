@@ -15,10 +15,7 @@
 namespace parallax {
 
 OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
-    : BarChartView(state,
-        SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
-            | SelectionChange::Filters | SelectionChange::Event,
-        QStringLiteral("overview.png"), parent)
+    : BarChartView(state, SelectionChange::Filters | SelectionChange::Event, QStringLiteral("overview.png"), parent)
 {
     m_modeBox = new QComboBox(this);
     m_modeBox->addItem(tr("Stacked"), static_cast<int>(OverviewMode::Stacked));

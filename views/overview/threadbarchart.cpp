@@ -23,10 +23,7 @@ constexpr int ThreadSource = -1;
 } // namespace
 
 ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
-    : BarChartView(state,
-        SelectionChange::Trial | SelectionChange::Metric | SelectionChange::ValueType | SelectionChange::TimeUnit
-            | SelectionChange::Filters | SelectionChange::Thread,
-        QStringLiteral("thread.png"), parent)
+    : BarChartView(state, SelectionChange::Filters | SelectionChange::Thread, QStringLiteral("thread.png"), parent)
 {
     m_sourceBox = new QComboBox(this);
     m_sourceBox->addItem(tr("Selected thread"), ThreadSource);

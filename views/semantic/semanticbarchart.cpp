@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/semantic/semanticbarchart.h"
 
+#include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
 #include "views/charts/qcustomplotwrapper.h"
 #include "views/charts/valueaxisticker.h"
@@ -11,9 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QMouseEvent>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -40,32 +39,19 @@ QString elide(const QString& text, int max)
 } // namespace
 
 SemanticBarChart::SemanticBarChart(QWidget* parent)
-    : QWidget(parent)
+    : SemanticLevelView(SemanticLevelBox::LeavesAt::First, tr("&Bars:"),
+        tr("Which entities are bars: a level of the entity tree (entities above it show their own value as "
+           "\"(self)\"), or the leaves"),
+        parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(4, 0, 4, 0);
-    m_levelBox = new SemanticLevelBox(SemanticLevelBox::LeavesAt::First, this);
-    m_levelBox->setToolTip(tr("Which entities are bars: a level of the entity tree (entities above it show their own "
-                              "value as \"(self)\"), or the leaves"));
     m_mappingBox = new QCheckBox(tr("With mapping"), this);
     m_mappingBox->setChecked(true);
     m_mappingBox->setToolTip(tr("Checked: one bar per semantic entity. Unchecked: the same trial as raw events (the "
                                 "source set), each with the entity it maps to. The title shows both totals."));
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
-    auto* levelLabel = new QLabel(tr("&Bars:"), this);
-    levelLabel->setBuddy(m_levelBox);
-    bar->addWidget(levelLabel);
-    bar->addWidget(m_levelBox);
-    bar->addSpacing(8);
-    bar->addWidget(m_mappingBox);
-    bar->addStretch(1);
-    bar->addWidget(exportButton);
-    layout->addLayout(bar);
+    m_controls->addWidget(m_mappingBox);
+    m_controls->addStretch(1);
+    m_controls->addWidget(newExportButton(this, tr("Save the chart as PNG, SVG or PDF"),
+        [this] { ChartStyle::exportPlotInteractively(m_plot, this, QStringLiteral("semantic-bars.png")); }));
 
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumSize(300, 200);
@@ -80,13 +66,10 @@ SemanticBarChart::SemanticBarChart(QWidget* parent)
     m_plot->yAxis->setTickLength(0, 0);
     m_plot->yAxis->setSubTicks(false);
     m_plot->setMouseTracking(true);
-    layout->addWidget(m_plot, 1);
+    m_layout->addWidget(m_plot, 1);
     ChartStyle::apply(m_plot);
 
-    connect(m_levelBox, &SemanticLevelBox::levelChosen, this, &SemanticBarChart::setLevel);
     connect(m_mappingBox, &QCheckBox::toggled, this, &SemanticBarChart::setWithMapping);
-    connect(exportButton, &QToolButton::clicked, this,
-        [this] { ChartStyle::exportPlotInteractively(m_plot, this, QStringLiteral("semantic-bars.png")); });
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
         const int i = barAt(event->position());
         if (i < 0) {
@@ -108,43 +91,17 @@ SemanticBarChart::SemanticBarChart(QWidget* parent)
     rebuild();
 }
 
-void SemanticBarChart::setProfile(ProfilePtr profile)
+void SemanticBarChart::resetForProfile()
 {
-    m_profile = std::move(profile);
-    if (m_profile && m_metric.index() >= m_profile->metricCount())
-        m_metric = MetricId(0u);
     if (m_profile && m_scope.kind == Scope::Kind::Thread
         && (!m_scope.thread.isValid() || m_scope.thread.index() >= m_profile->threadCount()))
         m_scope = Scope::mean();
     m_highlight = -1;
-    fillLevels();
-    rebuild();
-}
-
-void SemanticBarChart::fillLevels() { m_level = m_levelBox->fill(m_profile.get(), m_level); }
-
-void SemanticBarChart::setMetric(MetricId metric)
-{
-    m_metric = metric;
-    rebuild();
 }
 
 void SemanticBarChart::setScope(const Scope& scope)
 {
     m_scope = scope;
-    rebuild();
-}
-
-void SemanticBarChart::setTimeUnit(TimeUnit unit)
-{
-    m_unit = unit;
-    rebuild();
-}
-
-void SemanticBarChart::setLevel(int depth)
-{
-    m_level = depth < 0 ? -1 : depth;
-    m_levelBox->select(m_level);
     rebuild();
 }
 
@@ -171,11 +128,6 @@ void SemanticBarChart::highlightEntity(int entity)
         return;
     m_highlight = entity;
     rebuild();
-}
-
-QString SemanticBarChart::format(double value) const
-{
-    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 QString SemanticBarChart::title() const

@@ -2,10 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include "algebra/semanticprofile.h"
-#include "algebra/units.h"
+#include "views/semantic/semanticlevelview.h"
 
-#include <QWidget>
 #include <vector>
 
 class QCheckBox;
@@ -16,8 +14,6 @@ class QMouseEvent;
 
 namespace parallax {
 
-class SemanticLevelBox;
-
 /// The semantic bar chart (issue 5): one horizontal bar per entity at a chosen level of the entity
 /// tree (or the leaves), sorted by value, each labelled with its value, % of total, % of parent and
 /// the badge of the policy that produced it. "Without mapping" shows the same trial as its raw
@@ -25,7 +21,7 @@ class SemanticLevelBox;
 /// to; the chart title always shows both totals, Σ with mapping and Σ without, which agree
 /// (conservation, docs/SEMANTICS.md 5.3). More bars than setMaxBars() are summed into one "(n more)" bar
 /// so that the total stays visible.
-class SemanticBarChart : public QWidget {
+class SemanticBarChart : public SemanticLevelView {
     Q_OBJECT
 public:
     /// One bar, top to bottom.
@@ -44,14 +40,7 @@ public:
 
     explicit SemanticBarChart(QWidget* parent = nullptr);
 
-    void setProfile(semantic::ProfilePtr profile);
-    const semantic::ProfilePtr& profile() const { return m_profile; }
-    void setMetric(MetricId metric);
     void setScope(const semantic::Scope& scope);
-    void setTimeUnit(TimeUnit unit);
-    /// Tree level of the bars: 0 = top level, 1, 2, ...; negative = the leaves (the default).
-    void setLevel(int depth);
-    int level() const { return m_level; }
     /// True: entities; false: the raw source events of the same trial.
     void setWithMapping(bool with);
     bool withMapping() const { return m_withMapping; }
@@ -77,11 +66,10 @@ Q_SIGNALS:
     void eventClicked(parallax::EventId event);
 
 private:
-    void fillLevels();
-    void rebuild();
+    void resetForProfile() override;
+    void rebuild() override;
     QString toolTip(const Bar& bar) const;
     int barAt(const QPointF& pos) const;
-    QString format(double value) const;
     /// Sets the value range so that every bar's label fits right of it (plotWidth 0: the widget's).
     void fitValueRange(int plotWidth);
 
@@ -89,11 +77,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    semantic::ProfilePtr m_profile;
-    MetricId m_metric { 0u };
     semantic::Scope m_scope = semantic::Scope::mean();
-    TimeUnit m_unit = TimeUnit::Milliseconds;
-    int m_level = -1;
     bool m_withMapping = true;
     int m_maxBars = 24;
     int m_highlight = -1;
@@ -104,7 +88,6 @@ private:
     double m_low = 0;
     double m_high = 1;
 
-    SemanticLevelBox* m_levelBox = nullptr;
     QCheckBox* m_mappingBox = nullptr;
     QCustomPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;

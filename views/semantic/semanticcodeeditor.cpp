@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/semantic/semanticcodeeditor.h"
 
+#include "views/viewsetup.h"
+
 #include <QFontDatabase>
 #include <QHelpEvent>
 #include <QPaintEvent>
@@ -109,9 +111,7 @@ void SemanticCodeEditor::paintGutter(QPaintEvent* event)
             if (error) {
                 painter.fillRect(QRect(0, top, m_gutter->width(), bottom - top), errorMarkColor());
                 painter.setPen(Qt::white);
-                QFont bold = font();
-                bold.setBold(true);
-                painter.setFont(bold);
+                painter.setFont(boldFont(font()));
             } else {
                 painter.setPen(pal.color(QPalette::PlaceholderText));
                 painter.setFont(font());

@@ -172,29 +172,25 @@ void SemanticComparison::setInput(const Model& model, TrialPtr a, TrialPtr b)
     m_model = model;
     m_a = std::move(a);
     m_b = std::move(b);
-    m_pa.reset();
-    m_pb.reset();
-    m_pd.reset();
-    m_cachedDiffError.clear();
-    fillControls();
-    restart(false, false);
+    inputChanged();
 }
 
 void SemanticComparison::setModel(const Model& model)
 {
     m_model = model;
-    m_pa.reset();
-    m_pb.reset();
-    m_pd.reset();
-    m_cachedDiffError.clear();
-    fillControls();
-    restart(false, false);
+    inputChanged();
 }
 
 void SemanticComparison::setTrials(TrialPtr a, TrialPtr b)
 {
     m_a = std::move(a);
     m_b = std::move(b);
+    inputChanged();
+}
+
+void SemanticComparison::inputChanged()
+{
+    // New model or trials: the attributed profiles and the cached diff error are stale.
     m_pa.reset();
     m_pb.reset();
     m_pd.reset();

@@ -115,6 +115,8 @@ private:
     void rebuildChart();
     void updateHeader();
     void fillControls();
+    /// Drops what was computed from the previous model or trials and starts again.
+    void inputChanged();
 
     std::optional<semantic::Model> m_model;
     TrialPtr m_a, m_b;

@@ -46,9 +46,7 @@ void SemanticComparisonModel::setTimeUnit(TimeUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
-    if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    emitCellsChanged(this, true);
 }
 
 QString SemanticComparisonModel::number(double value, bool sign) const
@@ -90,11 +88,9 @@ QVariant SemanticComparisonModel::headerData(int section, Qt::Orientation orient
         case Presence:
             return tr("Presence");
         case ValueA:
-            return QString(tr("A") + suffix);
         case ValueB:
-            return QString(tr("B") + suffix);
         case Delta:
-            return QString(tr("Δ = A − B") + suffix);
+            return comparePartHeader(static_cast<ComparePart>(section - ValueA), suffix);
         case DeltaPercent:
             return tr("Δ%");
         case Estimate:
@@ -199,11 +195,8 @@ QVariant SemanticComparisonModel::data(const QModelIndex& index, int role) const
                 d.diff * improvementSign(m_metric.higherIsBetter) > 0 ? improvementColor() : regressionColor());
         return {};
     case Qt::FontRole:
-        if (index.column() == Delta && d.diff != 0) {
-            QFont f;
-            f.setBold(true);
-            return f;
-        }
+        if (index.column() == Delta && d.diff != 0)
+            return boldFont();
         return {};
     default:
         return {};

@@ -137,15 +137,26 @@ double sliceValue(const SemanticProfile& p, const Slice& s, MetricId m, const Sc
     return p.scoped(s.entity, m, s.self ? Quantity::Own : Quantity::Roll, scope);
 }
 
-double sourceTotal(const SemanticProfile& p, MetricId m, const Scope& scope)
+namespace {
+
+/// A per-thread number of the scope's thread, or its sum over all threads.
+template <typename PerThread> double threadSum(const SemanticProfile& p, const Scope& scope, PerThread perThread)
 {
     if (scope.kind == Scope::Kind::Thread)
-        return p.sourceTotal(scope.thread, m);
+        return perThread(scope.thread);
     double sum = 0;
     for (std::size_t t = 0; t < p.threadCount(); ++t)
-        sum += p.sourceTotal(ThreadIndex(t), m);
+        sum += perThread(ThreadIndex(t));
+    return sum;
+}
+
+} // namespace
+
+double sourceTotal(const SemanticProfile& p, MetricId m, const Scope& scope)
+{
+    const double sum = threadSum(p, scope, [&](ThreadIndex t) { return p.sourceTotal(t, m); });
     if (scope.kind == Scope::Kind::Mean && p.threadCount() > 0)
-        sum /= static_cast<double>(p.threadCount());
+        return sum / static_cast<double>(p.threadCount());
     return sum;
 }
 
@@ -159,12 +170,7 @@ double attributedTotal(const SemanticProfile& p, MetricId m, const Scope& scope)
 
 double scopeTop(const SemanticProfile& p, MetricId m, const Scope& scope)
 {
-    if (scope.kind == Scope::Kind::Thread)
-        return p.threadTop(scope.thread, m);
-    double sum = 0;
-    for (std::size_t t = 0; t < p.threadCount(); ++t)
-        sum += p.threadTop(ThreadIndex(t), m);
-    return sum;
+    return threadSum(p, scope, [&](ThreadIndex t) { return p.threadTop(t, m); });
 }
 
 double eventExclusive(const Trial& trial, EventId e, MetricId m, const Scope& scope)

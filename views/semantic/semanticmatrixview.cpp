@@ -6,6 +6,7 @@
 #include "views/charts/chartstyle.h"
 #include "views/semantic/semanticformat.h"
 #include "views/semantic/semanticlevelbox.h"
+#include "views/viewsetup.h"
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
@@ -17,7 +18,6 @@
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -335,15 +335,9 @@ private:
 };
 
 SemanticMatrixView::SemanticMatrixView(QWidget* parent)
-    : QWidget(parent)
+    : SemanticLevelView(SemanticLevelBox::LeavesAt::Last, tr("&Colour by:"),
+        tr("Which entities colour the bars: a level of the entity tree, or the leaves"), parent)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(4, 0, 4, 0);
-    m_levelBox = new SemanticLevelBox(SemanticLevelBox::LeavesAt::Last, this);
-    m_levelBox->setToolTip(tr("Which entities colour the bars: a level of the entity tree, or the leaves"));
     m_widthBox = new QComboBox(this);
     m_widthBox->addItem(tr("Fit all threads"), 0);
     for (int w : { 2, 4, 8, 16, 32 })
@@ -352,25 +346,16 @@ SemanticMatrixView::SemanticMatrixView(QWidget* parent)
                               "shows the mean of its threads); a fixed width scrolls"));
     m_normalizedBox = new QCheckBox(tr("100 %"), this);
     m_normalizedBox->setToolTip(tr("Show each thread's bar as shares of its attributed total"));
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    auto* levelLabel = new QLabel(tr("&Colour by:"), this);
-    levelLabel->setBuddy(m_levelBox);
-    bar->addWidget(levelLabel);
-    bar->addWidget(m_levelBox);
-    bar->addSpacing(8);
-    bar->addWidget(m_widthBox);
-    bar->addWidget(m_normalizedBox);
-    bar->addStretch(1);
-    bar->addWidget(exportButton);
-    layout->addLayout(bar);
+    m_controls->addWidget(m_widthBox);
+    m_controls->addWidget(m_normalizedBox);
+    m_controls->addStretch(1);
+    m_controls->addWidget(newExportButton(
+        this, {}, [this] { exportWidgetInteractively(this, this, QStringLiteral("semantic-matrix.png")); }));
     m_title = new QLabel(this);
     m_title->setContentsMargins(6, 2, 6, 0);
     m_title->setWordWrap(true);
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    m_title->setFont(bold);
-    layout->addWidget(m_title);
+    m_title->setFont(boldFont(m_title->font()));
+    m_layout->addWidget(m_title);
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
@@ -383,15 +368,12 @@ SemanticMatrixView::SemanticMatrixView(QWidget* parent)
     legendScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     legendScroll->setMaximumHeight(96);
     legendScroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
-    layout->addWidget(legendScroll);
+    m_layout->addWidget(legendScroll);
     m_canvas = new SemanticMatrixCanvas(this);
-    layout->addWidget(m_canvas, 1);
+    m_layout->addWidget(m_canvas, 1);
 
-    connect(m_levelBox, &SemanticLevelBox::levelChosen, this, &SemanticMatrixView::setLevel);
     connect(m_widthBox, &QComboBox::activated, this, [this] { setBarWidth(m_widthBox->currentData().toInt()); });
     connect(m_normalizedBox, &QCheckBox::toggled, this, &SemanticMatrixView::setNormalized);
-    connect(exportButton, &QToolButton::clicked, this,
-        [this] { exportWidgetInteractively(this, this, QStringLiteral("semantic-matrix.png")); });
     fillLevels();
     rebuild();
 }
@@ -400,36 +382,7 @@ QWidget* SemanticMatrixView::canvas() const { return m_canvas; }
 
 double SemanticMatrixView::threadsPerColumn() const { return m_canvas->threadsPerColumn(); }
 
-void SemanticMatrixView::setProfile(ProfilePtr profile)
-{
-    m_profile = std::move(profile);
-    if (m_profile && m_metric.index() >= m_profile->metricCount())
-        m_metric = MetricId(0u);
-    m_highlight = ThreadIndex();
-    fillLevels();
-    rebuild();
-}
-
-void SemanticMatrixView::fillLevels() { m_level = m_levelBox->fill(m_profile.get(), m_level); }
-
-void SemanticMatrixView::setMetric(MetricId metric)
-{
-    m_metric = metric;
-    rebuild();
-}
-
-void SemanticMatrixView::setTimeUnit(TimeUnit unit)
-{
-    m_unit = unit;
-    rebuild();
-}
-
-void SemanticMatrixView::setLevel(int depth)
-{
-    m_level = depth < 0 ? -1 : depth;
-    m_levelBox->select(m_level);
-    rebuild();
-}
+void SemanticMatrixView::resetForProfile() { m_highlight = ThreadIndex(); }
 
 void SemanticMatrixView::setNormalized(bool normalized)
 {
@@ -453,11 +406,6 @@ void SemanticMatrixView::highlightThread(ThreadIndex thread)
 {
     m_highlight = thread;
     m_canvas->viewport()->update();
-}
-
-QString SemanticMatrixView::format(double value) const
-{
-    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
 }
 
 void SemanticMatrixView::rebuild()

@@ -2,11 +2,9 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include "algebra/semanticprofile.h"
-#include "algebra/units.h"
 #include "views/semantic/semanticformat.h"
+#include "views/semantic/semanticlevelview.h"
 
-#include <QWidget>
 #include <vector>
 
 class QCheckBox;
@@ -15,8 +13,6 @@ class QLabel;
 
 namespace parallax {
 
-class SemanticLevelBox;
-
 class SemanticMatrixCanvas;
 
 /// The entity × thread matrix (issue 5): one stacked bar per thread, coloured by entity (a cut of
@@ -24,20 +20,11 @@ class SemanticMatrixCanvas;
 /// QPainter in a scroll area: at "fit" width, when there are more threads than pixel columns, each
 /// column shows the mean of the threads it covers (so 16,384 threads stay interactive); at a fixed
 /// bar width it scrolls. Hovering explains a segment; clicking selects the thread and the entity.
-class SemanticMatrixView : public QWidget {
+class SemanticMatrixView : public SemanticLevelView {
     Q_OBJECT
 public:
     explicit SemanticMatrixView(QWidget* parent = nullptr);
 
-    void setProfile(semantic::ProfilePtr profile);
-    const semantic::ProfilePtr& profile() const { return m_profile; }
-    void setMetric(MetricId metric);
-    MetricId metric() const { return m_metric; }
-    void setTimeUnit(TimeUnit unit);
-    TimeUnit timeUnit() const { return m_unit; }
-    /// Tree level of the segments: 0 = top level; negative = the leaves (the default).
-    void setLevel(int depth);
-    int level() const { return m_level; }
     /// Bars as shares of each thread's total (100 %) instead of absolute values.
     void setNormalized(bool normalized);
     bool normalized() const { return m_normalized; }
@@ -65,14 +52,9 @@ Q_SIGNALS:
 
 private:
     friend class SemanticMatrixCanvas;
-    void fillLevels();
-    void rebuild();
-    QString format(double value) const;
+    void resetForProfile() override;
+    void rebuild() override;
 
-    semantic::ProfilePtr m_profile;
-    MetricId m_metric { 0u };
-    TimeUnit m_unit = TimeUnit::Milliseconds;
-    int m_level = -1;
     bool m_normalized = false;
     int m_barWidth = 0;
     ThreadIndex m_highlight;
@@ -81,7 +63,6 @@ private:
     std::vector<double> m_threadTotals;
     std::size_t m_threads = 0;
 
-    SemanticLevelBox* m_levelBox = nullptr;
     QComboBox* m_widthBox = nullptr;
     QCheckBox* m_normalizedBox = nullptr;
     QLabel* m_title = nullptr;

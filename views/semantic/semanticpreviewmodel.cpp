@@ -48,6 +48,18 @@ std::vector<double> attributed(const SemanticProfile& p)
     return v;
 }
 
+/// A row's entity fields; where it is and its numbers are the caller's.
+PreviewRow entityRow(const ResolvedEntity& e, int depth)
+{
+    PreviewRow row;
+    row.id = e.id;
+    row.name = e.name;
+    row.kind = e.kind;
+    row.depth = depth;
+    row.estimate = e.estimate;
+    return row;
+}
+
 } // namespace
 
 std::shared_ptr<const PreviewData> PreviewData::make(const SemanticProfile* before, const SemanticProfile& after)
@@ -70,13 +82,8 @@ std::shared_ptr<const PreviewData> PreviewData::make(const SemanticProfile* befo
     QHash<QString, std::size_t> byId;
     for (const auto& [r, depth] : treeOrder(after)) {
         const ResolvedEntity& e = after.entity(r);
-        PreviewRow row;
-        row.id = e.id;
-        row.name = e.name;
-        row.kind = e.kind;
-        row.depth = depth;
+        PreviewRow row = entityRow(e, depth);
         row.inAfter = true;
-        row.estimate = e.estimate;
         row.aggregated = e.aggregatedMember;
         row.after = totals(after, r, Quantity::Roll);
         row.before.assign(trial.metricCount(), 0.0);
@@ -94,13 +101,8 @@ std::shared_ptr<const PreviewData> PreviewData::make(const SemanticProfile* befo
                 row.estimate = row.estimate || e.estimate;
                 continue;
             }
-            PreviewRow row;
-            row.id = e.id;
-            row.name = e.name;
-            row.kind = e.kind;
-            row.depth = depth;
+            PreviewRow row = entityRow(e, depth);
             row.inBefore = true;
-            row.estimate = e.estimate;
             row.before = totals(*before, r, Quantity::Roll);
             row.after.assign(trial.metricCount(), 0.0);
             data->rows.push_back(std::move(row));
@@ -124,12 +126,7 @@ void SemanticPreviewModel::setPreview(std::shared_ptr<const PreviewData> data)
     endResetModel();
 }
 
-void SemanticPreviewModel::refresh()
-{
-    if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
-    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
-}
+void SemanticPreviewModel::refresh() { emitCellsChanged(this, true); }
 
 void SemanticPreviewModel::setMetric(int metric)
 {
@@ -327,11 +324,8 @@ QVariant SemanticPreviewModel::data(const QModelIndex& index, int role) const
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::FontRole:
-        if (changed) {
-            QFont f;
-            f.setBold(true);
-            return f;
-        }
+        if (changed)
+            return boldFont();
         return {};
     case Qt::ForegroundRole:
         if (index.column() == Change || index.column() == ChangePercent) {

@@ -116,6 +116,16 @@ void SemanticProfileModel::rebuild()
     if (m_profile) {
         const SemanticProfile& p = *m_profile;
         m_entityNode.assign(p.entities().size(), -1);
+        // The row of an entity (in the tree, or as a member of a group).
+        auto addEntityRow = [&](RowKind kind, int r, int parentNode) {
+            Node node;
+            node.kind = kind;
+            node.entity = r;
+            node.aggregated = p.entity(r).aggregatedMember;
+            const int id = addRow(std::move(node), parentNode);
+            m_entityNode[static_cast<std::size_t>(r)] = id;
+            return id;
+        };
         if (m_groupKey.isEmpty()) {
             // Does an entity with children hold own values anywhere (any thread, any metric)?
             auto hasOwn = [&p](int r) {
@@ -132,12 +142,7 @@ void SemanticProfileModel::rebuild()
             while (!stack.empty()) {
                 const auto [r, parentNode] = stack.back();
                 stack.pop_back();
-                Node node;
-                node.kind = RowKind::Entity;
-                node.entity = r;
-                node.aggregated = p.entity(r).aggregatedMember;
-                const int id = addRow(std::move(node), parentNode);
-                m_entityNode[static_cast<std::size_t>(r)] = id;
+                const int id = addEntityRow(RowKind::Entity, r, parentNode);
                 const ResolvedEntity& e = p.entity(r);
                 if (!e.children.empty() && hasOwn(r)) {
                     Node self;
@@ -155,14 +160,8 @@ void SemanticProfileModel::rebuild()
                 group.kind = RowKind::Group;
                 group.group = static_cast<int>(g);
                 const int gid = addRow(std::move(group), NoNode);
-                for (int r : m_groups[g].entities) {
-                    Node member;
-                    member.kind = RowKind::GroupMember;
-                    member.entity = r;
-                    member.aggregated = p.entity(r).aggregatedMember;
-                    const int id = addRow(std::move(member), gid);
-                    m_entityNode[static_cast<std::size_t>(r)] = id;
-                }
+                for (int r : m_groups[g].entities)
+                    addEntityRow(RowKind::GroupMember, r, gid);
             }
         }
     }

@@ -685,11 +685,7 @@ void SemanticWindow::onEventSelected(EventId event)
 std::optional<SemanticWindow::View> SemanticWindow::viewFromName(const QString& name)
 {
     // The names are those of --render semantic-NAME (app/gui/viewregistry.h), in the View order.
-    static const char* const names[] = { "bars", "tree", "matrix", "inspector", "rules" };
-    for (std::size_t i = 0; i < std::size(names); ++i)
-        if (name.compare(QLatin1String(names[i]), Qt::CaseInsensitive) == 0)
-            return static_cast<View>(i);
-    return std::nullopt;
+    return enumFromName<View>({ "bars", "tree", "matrix", "inspector", "rules" }, name);
 }
 
 void SemanticWindow::renderView(

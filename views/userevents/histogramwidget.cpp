@@ -4,17 +4,16 @@
 
 #include "algebra/statistics.h"
 #include "algebra/units.h"
+#include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
 #include "views/charts/colors.h"
 #include "views/charts/qcustomplotwrapper.h"
 #include "views/charts/valueaxisticker.h"
+#include "views/common/toolwindow.h"
 #include "views/selectionstate.h"
 
 #include <QHBoxLayout>
-#include <QLabel>
-#include <QRegularExpression>
 #include <QSpinBox>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -66,25 +65,19 @@ HistogramWidget::HistogramWidget(SelectionState* state, QWidget* parent)
     , SelectionView(this, state, {})
     , m_state(state)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(4);
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
+    const auto [layout, bar] = addControlBar(this, 4);
     m_binBox = new QSpinBox(this);
     m_binBox->setRange(MinBins, MaxBins);
     m_binBox->setValue(m_binCount);
     m_binBox->setToolTip(tr("Number of equal-width bins between the smallest and the largest value"));
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the histogram as PNG, SVG or PDF"));
-    auto* binLabel = new QLabel(tr("&Bins:"), this);
-    binLabel->setBuddy(m_binBox);
-    bar->addWidget(binLabel);
-    bar->addWidget(m_binBox);
+    addLabelled(bar, tr("&Bins:"), m_binBox);
     bar->addStretch(1);
-    bar->addWidget(exportButton);
-    layout->addLayout(bar);
+    bar->addWidget(newExportButton(this, tr("Save the histogram as PNG, SVG or PDF"), [this] {
+        QString name = QStringLiteral("histogram");
+        if (m_state && m_state->trial() && m_state->event().isValid())
+            name += QLatin1Char('-') + m_state->trial()->event(m_state->event()).name;
+        ChartStyle::exportPlotInteractively(m_plot, this, imageFileName(name));
+    }));
 
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumSize(200, 150);
@@ -114,13 +107,6 @@ HistogramWidget::HistogramWidget(SelectionState* state, QWidget* parent)
     ChartStyle::apply(m_plot);
 
     connect(m_binBox, &QSpinBox::valueChanged, this, &HistogramWidget::setBinCount);
-    connect(exportButton, &QToolButton::clicked, this, [this] {
-        QString name = QStringLiteral("histogram");
-        if (m_state && m_state->trial() && m_state->event().isValid())
-            name += QLatin1Char('-') + m_state->trial()->event(m_state->event()).name;
-        name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("-"));
-        ChartStyle::exportPlotInteractively(m_plot, this, name + QLatin1String(".png"));
-    });
     connect(m_plot, &QCustomPlot::mouseMove, this, &HistogramWidget::showToolTip);
 
     rebuild();

@@ -3,19 +3,20 @@
 #include "views/userevents/usereventchart.h"
 
 #include "algebra/units.h"
+#include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
 #include "views/charts/colors.h"
 #include "views/charts/qcustomplotwrapper.h"
 #include "views/charts/threadaxisticker.h"
 #include "views/charts/valueaxisticker.h"
+#include "views/common/toolwindow.h"
 #include "views/selectionstate.h"
+#include "views/userevents/usereventsmodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QRegularExpression>
-#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -70,11 +71,7 @@ UserEventChart::UserEventChart(SelectionState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
 {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(4);
-    auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(0, 0, 0, 0);
+    const auto [layout, bar] = addControlBar(this, 4);
     m_eventCombo = new QComboBox(this);
     m_eventCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_eventCombo->setMinimumContentsLength(30);
@@ -86,15 +83,15 @@ UserEventChart::UserEventChart(SelectionState* state, QWidget* parent)
     m_fieldCombo->setToolTip(tr("The per-thread value the bars show"));
     m_sortBox = new QCheckBox(tr("Sort by value"), this);
     m_sortBox->setToolTip(tr("Order the bars by value, largest first, instead of by thread"));
-    auto* exportButton = new QToolButton(this);
-    exportButton->setText(tr("Export…"));
-    exportButton->setToolTip(tr("Save the chart as PNG, SVG or PDF"));
     bar->addWidget(new QLabel(tr("User event:"), this));
     bar->addWidget(m_eventCombo, 1);
     bar->addWidget(m_fieldCombo);
     bar->addWidget(m_sortBox);
-    bar->addWidget(exportButton);
-    layout->addLayout(bar);
+    bar->addWidget(newExportButton(this, tr("Save the chart as PNG, SVG or PDF"), [this] {
+        const QString name
+            = m_event.isValid() && m_trial ? m_trial->atomicEvent(m_event).name : QStringLiteral("user-event");
+        ChartStyle::exportPlotInteractively(m_plot, this, imageFileName(name));
+    }));
 
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumSize(200, 150);
@@ -134,11 +131,6 @@ UserEventChart::UserEventChart(SelectionState* state, QWidget* parent)
     connect(m_fieldCombo, &QComboBox::activated, this,
         [this](int row) { setField(static_cast<Field>(m_fieldCombo->itemData(row).toInt())); });
     connect(m_sortBox, &QCheckBox::toggled, this, &UserEventChart::setSortedByValue);
-    connect(exportButton, &QToolButton::clicked, this, [this] {
-        QString name = m_event.isValid() && m_trial ? m_trial->atomicEvent(m_event).name : QStringLiteral("user-event");
-        name.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9_.-]+")), QStringLiteral("-"));
-        ChartStyle::exportPlotInteractively(m_plot, this, name + QLatin1String(".png"));
-    });
     connect(m_plot, &QCustomPlot::mouseMove, this, &UserEventChart::showToolTip);
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) { m_pressPos = event->position(); });
     connect(m_plot, &QCustomPlot::mouseRelease, this, &UserEventChart::selectAt);
@@ -229,26 +221,7 @@ void UserEventChart::setSortedByValue(bool sorted)
 
 std::optional<double> UserEventChart::threadValue(ThreadIndex thread) const
 {
-    const AtomicRow& row = m_trial->atomicRow(thread);
-    const std::ptrdiff_t found = row.find(m_event);
-    if (found < 0)
-        return std::nullopt;
-    const auto i = static_cast<std::size_t>(found);
-    switch (m_field) {
-    case Field::Count:
-        return row.count[i];
-    case Field::Max:
-        return row.max[i];
-    case Field::Min:
-        return row.min[i];
-    case Field::Mean:
-        return row.mean[i];
-    case Field::StdDev:
-        return row.stddev(i);
-    case Field::Total:
-        return row.count[i] * row.mean[i];
-    }
-    return std::nullopt;
+    return atomicThreadValue(*m_trial, thread, m_event, atomicField(m_field));
 }
 
 Stat UserEventChart::fieldStatistics() const

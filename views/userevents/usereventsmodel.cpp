@@ -21,8 +21,6 @@ namespace {
 /// Blank cells sort after every number in descending order (the usual one).
 constexpr double blankSortValue = -std::numeric_limits<double>::infinity();
 
-QString raw(double v) { return QString::number(v, 'g', 12); }
-
 TrialStatistics::AtomicField fieldOf(int column)
 {
     switch (column) {
@@ -42,6 +40,33 @@ TrialStatistics::AtomicField fieldOf(int column)
 }
 
 } // namespace
+
+std::optional<double> atomicThreadValue(
+    const Trial& trial, ThreadIndex t, AtomicEventId u, TrialStatistics::AtomicField field)
+{
+    const AtomicRow& row = trial.atomicRow(t);
+    const std::ptrdiff_t found = row.find(u);
+    if (found < 0)
+        return std::nullopt;
+    const auto i = static_cast<std::size_t>(found);
+    switch (field) {
+    case TrialStatistics::Count:
+        return row.count[i];
+    case TrialStatistics::Min:
+        return row.min[i];
+    case TrialStatistics::Max:
+        return row.max[i];
+    case TrialStatistics::Mean:
+        return row.mean[i];
+    case TrialStatistics::StdDev:
+        return row.stddev(i);
+    case TrialStatistics::Total:
+        return row.count[i] * row.mean[i];
+    case TrialStatistics::SumSquares:
+        break;
+    }
+    return std::nullopt;
+}
 
 UserEventsModel::UserEventsModel(QObject* parent)
     : NodeTreeModel(parent)
@@ -193,29 +218,8 @@ std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
     if (column == ThreadsPresent)
         return static_cast<double>(count.present);
 
-    if (m_mode == RowMode::Thread) {
-        const AtomicRow& row = m_trial->atomicRow(m_thread);
-        const std::ptrdiff_t found = row.find(u);
-        if (found < 0)
-            return std::nullopt;
-        const auto i = static_cast<std::size_t>(found);
-        switch (column) {
-        case Count:
-            return row.count[i];
-        case Min:
-            return row.min[i];
-        case Max:
-            return row.max[i];
-        case Mean:
-            return row.mean[i];
-        case StdDev:
-            return row.stddev(i);
-        case Total:
-            return row.count[i] * row.mean[i];
-        default:
-            return std::nullopt;
-        }
-    }
+    if (m_mode == RowMode::Thread)
+        return atomicThreadValue(*m_trial, m_thread, u, fieldOf(column));
 
     if (m_mode == RowMode::Total) {
         // All samples of all threads pooled into one record (docs/SEMANTICS.md 1.5).
@@ -288,8 +292,7 @@ QString UserEventsModel::display(const QModelIndex& index) const
     if (!v)
         return {};
     if (column == ThreadsPresent)
-        return QStringLiteral("%1 / %2").arg(m_locale.toString(static_cast<qlonglong>(*v)),
-            m_locale.toString(static_cast<qlonglong>(m_trial->threadCount())));
+        return threadsPresentText(*v, m_trial->threadCount(), m_locale);
     return number(*v);
 }
 
@@ -369,22 +372,23 @@ QString UserEventsModel::valueToolTip(AtomicEventId u, int column) const
         const auto i = static_cast<std::size_t>(found);
         switch (column) {
         case Count:
-            return tr("%1 samples on %2").arg(raw(*v), thread);
+            return tr("%1 samples on %2").arg(rawNumber(*v), thread);
         case Min:
-            return tr("Smallest sample on %1: %2").arg(thread, raw(*v));
+            return tr("Smallest sample on %1: %2").arg(thread, rawNumber(*v));
         case Max:
-            return tr("Largest sample on %1: %2").arg(thread, raw(*v));
+            return tr("Largest sample on %1: %2").arg(thread, rawNumber(*v));
         case Mean:
-            return tr("Mean of the %1 samples on %2: %3").arg(raw(row.count[i]), thread, raw(*v));
+            return tr("Mean of the %1 samples on %2: %3").arg(rawNumber(row.count[i]), thread, rawNumber(*v));
         case StdDev:
             if (row.count[i] <= 1)
                 return tr("Population std. dev. of the samples on %1: 0 (fewer than two samples)").arg(thread);
             return tr("Population std. dev. of the %1 samples on %2: sqrt(sumsqr / n − mean²) = "
                       "sqrt(%3 / %1 − %4²) = %5")
-                .arg(raw(row.count[i]), thread, raw(row.sumSquares[i]), raw(row.mean[i]), raw(*v));
+                .arg(rawNumber(row.count[i]), thread, rawNumber(row.sumSquares[i]), rawNumber(row.mean[i]),
+                    rawNumber(*v));
         case Total:
             return tr("Sum of the samples on %1: count × mean = %2 × %3 = %4")
-                .arg(thread, raw(row.count[i]), raw(row.mean[i]), raw(*v));
+                .arg(thread, rawNumber(row.count[i]), rawNumber(row.mean[i]), rawNumber(*v));
         default:
             return {};
         }
@@ -398,35 +402,35 @@ QString UserEventsModel::valueToolTip(AtomicEventId u, int column) const
         const double sum = m_stats->atomicStat(u, TrialStatistics::Total).total;
         switch (column) {
         case Count:
-            return tr("%1, pooled: Σ count = %2").arg(all, raw(*v));
+            return tr("%1, pooled: Σ count = %2").arg(all, rawNumber(*v));
         case Min: {
             const Stat& s = m_stats->atomicStat(u, TrialStatistics::Min);
-            return tr("Smallest sample on any thread: %1 (on %2)").arg(raw(*v), threadLabel(s.minThread));
+            return tr("Smallest sample on any thread: %1 (on %2)").arg(rawNumber(*v), threadLabel(s.minThread));
         }
         case Max: {
             const Stat& s = m_stats->atomicStat(u, TrialStatistics::Max);
-            return tr("Largest sample on any thread: %1 (on %2)").arg(raw(*v), threadLabel(s.maxThread));
+            return tr("Largest sample on any thread: %1 (on %2)").arg(rawNumber(*v), threadLabel(s.maxThread));
         }
         case Mean:
             return tr("%1, pooled: Σ (count × mean) / Σ count = %2 / %3 = %4")
-                .arg(all, raw(sum), raw(count.total), raw(*v));
+                .arg(all, rawNumber(sum), rawNumber(count.total), rawNumber(*v));
         case StdDev:
             return tr("%1, pooled: sqrt(Σ sumsqr / Σ count − mean²) = sqrt(%2 / %3 − %4²) = %5")
-                .arg(all, raw(m_stats->atomicStat(u, TrialStatistics::SumSquares).total), raw(count.total),
-                    raw(count.total > 0 ? sum / count.total : 0), raw(*v));
+                .arg(all, rawNumber(m_stats->atomicStat(u, TrialStatistics::SumSquares).total), rawNumber(count.total),
+                    rawNumber(count.total > 0 ? sum / count.total : 0), rawNumber(*v));
         case Total:
-            return tr("%1: Σ (count × mean) = %2").arg(all, raw(*v));
+            return tr("%1: Σ (count × mean) = %2").arg(all, rawNumber(*v));
         default:
             return {};
         }
     }
 
     const Stat& s = m_stats->atomicStat(u, fieldOf(column));
-    QString tip = tr("%1 of the per-thread %2: %3").arg(modeDescription(s.present), fieldName(column), raw(*v));
+    QString tip = tr("%1 of the per-thread %2: %3").arg(modeDescription(s.present), fieldName(column), rawNumber(*v));
     if (m_mode == RowMode::MeanAll)
-        tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(raw(s.total)).arg(threads);
+        tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(rawNumber(s.total)).arg(threads);
     else if (m_mode == RowMode::MeanPresent)
-        tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(raw(s.total)).arg(s.present);
+        tip += QLatin1Char('\n') + tr("= total %1 / %2").arg(rawNumber(s.total)).arg(s.present);
     else if (m_mode == RowMode::Min && s.minThread.isValid())
         tip += QLatin1Char('\n') + tr("on %1").arg(threadLabel(s.minThread));
     else if (m_mode == RowMode::Max && s.maxThread.isValid())

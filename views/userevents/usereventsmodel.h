@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "algebra/statistics.h"
 #include "datasource/model/trial.h"
 #include "views/common/treemodel.h"
 #include "views/statisticsmodel.h"
@@ -15,6 +16,12 @@
 namespace parallax {
 
 class TrialStatistics;
+
+/// A user event's field on thread t as the table and the chart show it: the count, min, max,
+/// mean, std. dev. or total (count × mean) of its samples there; none where it was not recorded
+/// (and for SumSquares).
+std::optional<double> atomicThreadValue(
+    const Trial& trial, ThreadIndex t, AtomicEventId u, TrialStatistics::AtomicField field);
 
 /// The user (atomic) events of a trial as a tree: one top-level row per event name, with its
 /// context events ("name : path") as children showing the path. A name that occurs only with
