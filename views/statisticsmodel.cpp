@@ -230,7 +230,7 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
     const std::optional<ValueColumn> shown = valueColumn(column);
     if (!shown)
         return std::nullopt;
-    const ValueType type = valueTypeOf(*shown);
+    const ValueType type = *shown;
     // One definition of every number (algebra/values.h) for the table, the trees and the charts.
     if (m_mode == RowMode::Thread)
         return shownCellValue(*m_trial, *m_stats, m_thread, m_cells[row], m, type);

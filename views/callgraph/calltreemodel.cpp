@@ -243,7 +243,7 @@ std::optional<double> CallTreeModel::value(int node, int column) const
         return std::nullopt;
     if (column == Value)
         column = isExpanded(node) ? Exclusive : Inclusive;
-    const ValueType type = valueTypeOf(*valueColumn(column));
+    const ValueType type = *valueColumn(column);
     if (!m_thread.isValid())
         return statisticValue(*m_trial, *m_stats, n.event, m_metric, type, m_statistic);
     const std::ptrdiff_t cell = m_cell[at(node)];

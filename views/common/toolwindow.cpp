@@ -50,17 +50,6 @@ void addLabelled(QBoxLayout* layout, const QString& label, QWidget* widget)
     layout->addWidget(widget);
 }
 
-int indexOfName(std::initializer_list<const char*> names, const QString& name)
-{
-    int i = 0;
-    for (const char* n : names) {
-        if (name.compare(QLatin1String(n), Qt::CaseInsensitive) == 0)
-            return i;
-        ++i;
-    }
-    return -1;
-}
-
 void renderWhenSettled(QWidget* window, const QSize& size, int delayMs, std::function<QString()> render,
     std::function<void(const QString&)> done)
 {

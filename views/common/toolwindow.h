@@ -6,8 +6,6 @@
 #include <QSize>
 #include <QString>
 #include <functional>
-#include <initializer_list>
-#include <optional>
 
 class QBoxLayout;
 class QHBoxLayout;
@@ -36,14 +34,6 @@ ControlBarLayout addControlBar(QWidget* widget, int spacing, const QMargins& con
 /// Adds `widget` to a control bar, after a label (its mnemonic names the widget; none when
 /// `label` is empty).
 void addLabelled(QBoxLayout* layout, const QString& label, QWidget* widget);
-/// The position of `name` (compared without regard to case) in `names`, or -1.
-int indexOfName(std::initializer_list<const char*> names, const QString& name);
-/// The enumerator of a name of its --render form: `names` lists the names in the enum's order.
-template <typename Enum> std::optional<Enum> enumFromName(std::initializer_list<const char*> names, const QString& name)
-{
-    const int i = indexOfName(names, name);
-    return i < 0 ? std::nullopt : std::optional<Enum>(static_cast<Enum>(i));
-}
 /// After `delayMs` (column widths and sizes settle through the event loop) resizes `window` to
 /// `size` (when valid), lays it out, and calls done(render()): the image's error or "".
 void renderWhenSettled(QWidget* window, const QSize& size, int delayMs, std::function<QString()> render,

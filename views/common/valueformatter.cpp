@@ -60,7 +60,7 @@ std::optional<ValueColumn> valueColumnAt(int column, int first)
 QString valueColumnHeader(ValueColumn column, const QString& unit)
 {
     const QString name = tr(info(column).header);
-    return isMetricValued(valueTypeOf(column)) ? name + unit : name;
+    return isMetricValued(column) ? name + unit : name;
 }
 
 QString unitSuffix(const QString& unit)
@@ -76,7 +76,7 @@ QString valueColumnToolTip(ValueColumn column, const QString& metric, const QStr
 
 QString formatValue(ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale)
 {
-    const ValueType type = valueTypeOf(column);
+    const ValueType type = column;
     if (isPercent(type))
         return locale.toString(value, 'f', 2);
     if (isMetricValued(type))

@@ -20,23 +20,11 @@ namespace parallax {
 /// without separators — nobody reads profiles that way.
 QLocale groupingLocale(QLocale locale = QLocale());
 
-/// The pprof value columns the statistics table and the call tree share, in their order (that of
-/// ValueType, algebra/values.h).
-enum class ValueColumn {
-    Exclusive,
-    Inclusive,
-    ExclusivePercent,
-    InclusivePercent,
-    Calls,
-    Subroutines,
-    ExclusivePerCall,
-    InclusivePerCall,
-};
-inline constexpr int ValueColumnCount = 8;
-static_assert(ValueColumnCount == ValueTypeCount);
+/// The pprof value columns the statistics table and the call tree share, in their order: one per
+/// value type (algebra/values.h), so a column is the value type it shows.
+using ValueColumn = ValueType;
+inline constexpr int ValueColumnCount = ValueTypeCount;
 
-/// The value a column shows.
-constexpr ValueType valueTypeOf(ValueColumn column) { return static_cast<ValueType>(column); }
 /// The value column of a model's column, for a model whose value columns run from `first` on in
 /// ValueColumn's order; nullopt for its other columns.
 std::optional<ValueColumn> valueColumnAt(int column, int first);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/comparison/comparisonwindow.h"
 
+#include "algebra/enumnames.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
 #include "views/common/toolwindow.h"
@@ -627,7 +628,7 @@ void ComparisonWindow::syncCallGraph()
     const ComparisonQuery q = m_values->query;
     const ComparisonMetric& metric = m_snapshot->metrics[static_cast<std::size_t>(q.metric)];
     m_graphState->setMetric(metric.inDiff);
-    m_callGraph->setColorValue(valueTypeOf(valueColumnOf(m_model->value())));
+    m_callGraph->setColorValue(valueColumnOf(m_model->value()));
     switch (q.source) {
     case CompareSource::Mean:
         m_callGraph->setStatistic(Statistic::MeanAll);
@@ -649,8 +650,11 @@ ComparisonWindow::Tab ComparisonWindow::currentTab() const { return static_cast<
 
 std::optional<ComparisonWindow::Tab> ComparisonWindow::tabFromName(const QString& name)
 {
-    // The names are those of --render compare-NAME (app/gui/viewregistry.h), in the Tab order.
-    return enumFromName<Tab>({ "sidebyside", "signed", "tree", "callgraph", "summary" }, name);
+    // The names are those of --render compare-NAME (app/gui/viewregistry.h).
+    static constexpr auto names
+        = std::to_array<EnumName<Tab>>({ { Tab::SideBySide, "sidebyside" }, { Tab::SignedDifference, "signed" },
+            { Tab::Tree, "tree" }, { Tab::CallGraph, "callgraph" }, { Tab::Summary, "summary" } });
+    return enumFromName(names, name, Qt::CaseInsensitive);
 }
 
 bool ComparisonWindow::isComputing() const

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/semantic/semanticwindow.h"
 
+#include "algebra/enumnames.h"
 #include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
@@ -684,8 +685,10 @@ void SemanticWindow::onEventSelected(EventId event)
 
 std::optional<SemanticWindow::View> SemanticWindow::viewFromName(const QString& name)
 {
-    // The names are those of --render semantic-NAME (app/gui/viewregistry.h), in the View order.
-    return enumFromName<View>({ "bars", "tree", "matrix", "inspector", "rules" }, name);
+    // The names are those of --render semantic-NAME (app/gui/viewregistry.h).
+    static constexpr auto names = std::to_array<EnumName<View>>({ { View::Bars, "bars" }, { View::Tree, "tree" },
+        { View::Matrix, "matrix" }, { View::Inspector, "inspector" }, { View::Rules, "rules" } });
+    return enumFromName(names, name, Qt::CaseInsensitive);
 }
 
 void SemanticWindow::renderView(
