@@ -789,6 +789,12 @@ qint64 lineOf(const QByteArray& text, qint64 offset)
 
 } // namespace
 
+CaliJsonReader::CaliJsonReader()
+    : Reader({ QStringLiteral("caliper-json"), QStringLiteral("Caliper json-split profile"),
+        { QStringLiteral("*.json"), QStringLiteral("*.json.gz") } })
+{
+}
+
 int CaliJsonReader::sniff(const QString& path) const
 {
     const QByteArray head = fileHead(path, 4096).value_or(QByteArray());

@@ -608,6 +608,12 @@ private:
 
 } // namespace
 
+CaliReader::CaliReader()
+    : Reader({ QStringLiteral("caliper"), QStringLiteral("Caliper profile (.cali)"),
+        { QStringLiteral("*.cali"), QStringLiteral("*.cali.gz") } })
+{
+}
+
 int CaliReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);

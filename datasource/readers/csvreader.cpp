@@ -870,6 +870,11 @@ private:
 
 } // namespace
 
+CsvReader::CsvReader()
+    : Reader({ QStringLiteral("csv"), QStringLiteral("CSV table of profile values"), { QStringLiteral("*.csv") } })
+{
+}
+
 int CsvReader::sniff(const QString& path) const
 {
     QFile f(path);

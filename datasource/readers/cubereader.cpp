@@ -282,6 +282,12 @@ bool hasCubeTag(const QByteArray& text)
 
 } // namespace
 
+CubeReader::CubeReader()
+    : Reader({ QStringLiteral("cube"), QStringLiteral("CUBE profile (Score-P, Scalasca)"),
+        { QStringLiteral("*.cubex"), QStringLiteral("*.cube"), QStringLiteral("*.cube.gz") } })
+{
+}
+
 int CubeReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);

@@ -878,6 +878,12 @@ qsizetype firstToken(const QByteArray& head)
 
 } // namespace
 
+DotReader::DotReader()
+    : Reader({ QStringLiteral("gprof2dot"), QStringLiteral("gprof2dot call graph (Graphviz DOT)"),
+        { QStringLiteral("*.dot"), QStringLiteral("*.gv"), QStringLiteral("*.dot.*") } })
+{
+}
+
 int DotReader::sniff(const QString& path) const
 {
     const auto read = fileHead(path, 8192);

@@ -925,6 +925,13 @@ void buildReport(TrialBuilder& builder, const Report& r, ThreadIndex thread, QSt
 
 } // namespace
 
+GprofReader::GprofReader()
+    : Reader({ QStringLiteral("gprof"), QStringLiteral("gprof text output (GNU, AIX, BSD)"),
+        { QStringLiteral("*.gprof"), QStringLiteral("*.prof"), QStringLiteral("gprof*.out"),
+            QStringLiteral("gprof*.txt") } })
+{
+}
+
 int GprofReader::sniff(const QString& path) const
 {
     const auto head = fileHead(path, 16 * 1024);

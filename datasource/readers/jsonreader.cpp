@@ -1058,6 +1058,11 @@ private:
 
 } // namespace
 
+JsonReader::JsonReader()
+    : Reader({ QStringLiteral("json"), QStringLiteral("Parallax JSON trial"), { QStringLiteral("*.json") } })
+{
+}
+
 int JsonReader::sniff(const QString& path) const
 {
     QFile f(path);

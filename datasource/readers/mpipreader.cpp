@@ -14,6 +14,12 @@
 
 namespace parallax {
 
+MpipReader::MpipReader()
+    : Reader({ QStringLiteral("mpip"), QStringLiteral("mpiP report"),
+        { QStringLiteral("*.mpiP"), QStringLiteral("*.mpiP.gz") } })
+{
+}
+
 int MpipReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);

@@ -793,6 +793,11 @@ private:
 
 } // namespace
 
+PpkReader::PpkReader()
+    : Reader({ QStringLiteral("ppk"), QStringLiteral("ParaProf packed profile"), { QStringLiteral("*.ppk") } })
+{
+}
+
 int PpkReader::sniff(const QString& path) const
 {
     const QByteArray head = fileHead(path, 4096).value_or(QByteArray());

@@ -615,6 +615,12 @@ int sniffBytes(const QByteArray& head)
 
 } // namespace
 
+PstatsReader::PstatsReader()
+    : Reader({ QStringLiteral("pstats"), QStringLiteral("Python cProfile/pstats dump"),
+        { QStringLiteral("*.pstats"), QStringLiteral("*.prof"), QStringLiteral("*.cprof") } })
+{
+}
+
 int PstatsReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);

@@ -212,6 +212,13 @@ int SnapshotReader::derivedThreadId(const QString& entity)
     return 0;
 }
 
+SnapshotReader::SnapshotReader()
+    : Reader({ QStringLiteral("snapshot"), QStringLiteral("TAU snapshot / merged XML profile"),
+        { QStringLiteral("snapshot.*.*.*"), QStringLiteral("tauprofile.xml"), QStringLiteral("*.xml"),
+            QStringLiteral("*.xml.gz") } })
+{
+}
+
 int SnapshotReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);

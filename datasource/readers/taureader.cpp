@@ -783,6 +783,12 @@ QString TauReader::metricNameFromHeader(const QString& firstLine)
     return metricFromLineOne(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())));
 }
 
+TauReader::TauReader()
+    : Reader({ QStringLiteral("tau"), QStringLiteral("TAU profile directory (profile.N.C.T, MULTI__*)"),
+        { QStringLiteral("profile.*.*.*") } })
+{
+}
+
 int TauReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);

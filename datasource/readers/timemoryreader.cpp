@@ -100,6 +100,12 @@ QString unitOf(const QString& repr)
 
 } // namespace
 
+TimemoryReader::TimemoryReader()
+    : Reader({ QStringLiteral("timemory"), QStringLiteral("timemory tree JSON"),
+        { QStringLiteral("*.tree.json"), QStringLiteral("*.json") } })
+{
+}
+
 int TimemoryReader::sniff(const QString& path) const
 {
     const QByteArray head = JsonInput::head(path);
