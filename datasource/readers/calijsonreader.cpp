@@ -135,25 +135,6 @@ private:
         ++m_pos;
     }
 
-    static void appendUtf8(std::string& out, std::uint32_t cp)
-    {
-        if (cp < 0x80) {
-            out.push_back(static_cast<char>(cp));
-        } else if (cp < 0x800) {
-            out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else if (cp < 0x10000) {
-            out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else {
-            out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        }
-    }
-
     std::uint32_t hex4()
     {
         if (m_text.size() - m_pos < 4)
@@ -226,7 +207,7 @@ private:
                 } else if (cp >= 0xD800 && cp < 0xE000) {
                     cp = 0xFFFD;
                 }
-                appendUtf8(out, cp);
+                textnumber::appendUtf8(out, cp);
                 break;
             }
             default:
