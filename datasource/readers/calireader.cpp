@@ -518,6 +518,21 @@ private:
         m_p.records.push_back(rec);
     }
 
+    /// Calls `visit` for the value nodes (not built-in, not attributes) from node `start` up to its
+    /// root, stopping at the first node already in `visited` (the rest of that chain was visited).
+    template <typename Visit>
+    void forEachValueUp(std::uint32_t start, std::unordered_set<std::uint32_t>& visited, const Visit& visit) const
+    {
+        for (std::int32_t p = static_cast<std::int32_t>(start); p >= 0;
+             p = m_nodes[static_cast<std::size_t>(p)].parent) {
+            if (!visited.insert(static_cast<std::uint32_t>(p)).second)
+                break;
+            const Node& n = m_nodes[static_cast<std::size_t>(p)];
+            if (n.attr >= BuiltInCount && n.attribute < 0)
+                visit(n);
+        }
+    }
+
     void globalsRecord()
     {
         refs(find("ref"), m_refs);
@@ -527,15 +542,9 @@ private:
         std::unordered_set<std::uint32_t> visited;
         for (std::uint32_t r : m_refs) {
             std::vector<std::pair<QString, QString>> chain;
-            for (std::int32_t p = static_cast<std::int32_t>(r); p >= 0;
-                 p = m_nodes[static_cast<std::size_t>(p)].parent) {
-                if (!visited.insert(static_cast<std::uint32_t>(p)).second)
-                    break;
-                const Node& n = m_nodes[static_cast<std::size_t>(p)];
-                if (n.attr < BuiltInCount || n.attribute >= 0)
-                    continue;
+            forEachValueUp(r, visited, [&](const Node& n) {
                 chain.emplace_back(QString::fromStdString(attributeOf(n.attr).name), QString::fromStdString(n.data));
-            }
+            });
             m_p.globals.insert(m_p.globals.end(), chain.rbegin(), chain.rend());
         }
         const std::uint32_t count = attrs ? attrs->valueCount : 0;
@@ -552,20 +561,12 @@ private:
     {
         std::map<std::string, std::unordered_set<std::string>> values;
         std::unordered_set<std::uint32_t> visited;
-        for (std::uint32_t anchor : m_anchors) {
-            for (std::int32_t p = static_cast<std::int32_t>(anchor); p >= 0;
-                 p = m_nodes[static_cast<std::size_t>(p)].parent) {
-                if (!visited.insert(static_cast<std::uint32_t>(p)).second)
-                    break;
-                const Node& n = m_nodes[static_cast<std::size_t>(p)];
-                if (n.attr < BuiltInCount || n.attribute >= 0)
-                    continue;
+        for (std::uint32_t anchor : m_anchors)
+            forEachValueUp(anchor, visited, [&](const Node& n) {
                 const AttributeInfo& a = attributeOf(n.attr);
-                if ((a.prop & PropNested) || a.isRank)
-                    continue;
-                values[a.name].insert(n.data);
-            }
-        }
+                if (!(a.prop & PropNested) && !a.isRank)
+                    values[a.name].insert(n.data);
+            });
         QSet<QString> globals;
         for (const auto& g : m_p.globals)
             globals.insert(g.first);
