@@ -617,12 +617,7 @@ private:
                     .arg(nUEP));
         constexpr std::size_t record = 4 + 4 + 4 * 8;
         const std::size_t reserve = std::min<std::size_t>(static_cast<std::size_t>(nUEP), MaxReserve);
-        row.events.reserve(reserve);
-        row.count.reserve(reserve);
-        row.min.reserve(reserve);
-        row.max.reserve(reserve);
-        row.mean.reserve(reserve);
-        row.sumSquares.reserve(reserve);
+        row.reserve(reserve);
         const auto userEvents = static_cast<std::uint32_t>(m_userEvents.size());
         std::size_t left = static_cast<std::size_t>(nUEP);
         while (left > 0) {
@@ -650,13 +645,9 @@ private:
                 if (m_atomicSeen[a.index()] == stamp)
                     ++m_duplicateAtomics;
                 m_atomicSeen[a.index()] = stamp;
-                row.events.push_back(a);
-                row.count.push_back(static_cast<double>(loadI32(p + 4)));
                 // ppk order is min, max, mean (docs/FORMATS.md 3); the text profile's is max, min.
-                row.min.push_back(loadF64(p + 8));
-                row.max.push_back(loadF64(p + 16));
-                row.mean.push_back(loadF64(p + 24));
-                row.sumSquares.push_back(loadF64(p + 32));
+                row.append(a, static_cast<double>(loadI32(p + 4)), loadF64(p + 16), loadF64(p + 8), loadF64(p + 24),
+                    loadF64(p + 32));
             }
             m_pos = p;
             left -= batch;
