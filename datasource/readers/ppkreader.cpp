@@ -532,48 +532,71 @@ private:
         }
     }
 
-    void readIntervals(const ThreadKey& key, IntervalRow& row, std::uint32_t stamp, bool metricMajor)
+    /// The i32 count of a thread's `kind` ("function", "user event") profiles; negative is an error.
+    std::size_t recordCount(const ThreadKey& key, const char* kind)
     {
         const qint64 countAt = offset();
-        const std::int32_t nFP = i32("i32 function profile count");
-        if (nFP < 0)
+        const std::int32_t n = i32(QByteArray("i32 " + QByteArray(kind) + " profile count").constData());
+        if (n < 0)
             fail(countAt,
-                QStringLiteral("the function profile count of thread %1 is negative (%2)")
-                    .arg(key.toString())
-                    .arg(nFP));
+                QStringLiteral("the %1 profile count of thread %2 is negative (%3)")
+                    .arg(QLatin1String(kind), key.toString())
+                    .arg(n));
+        return static_cast<std::size_t>(n);
+    }
+
+    /// `count` `kind` profile records of `record` bytes each (`fields` names them for the message
+    /// when the stream ends), read in batches straight from the window. A record starts with an i32
+    /// index below `limit`; `each(p, index)` decodes the record at p.
+    template <typename Each>
+    void forEachRecord(const ThreadKey& key, const char* kind, std::size_t count, std::size_t record,
+        const QString& fields, std::uint32_t limit, Each&& each)
+    {
+        std::size_t left = count;
+        while (left > 0) {
+            if (available() < record)
+                need(record,
+                    QStringLiteral("%1 profile %2 of %3 of thread %4 (%5)")
+                        .arg(QLatin1String(kind))
+                        .arg(count - left + 1)
+                        .arg(count)
+                        .arg(key.toString(), fields));
+            const std::size_t batch = std::min(left, available() / record);
+            const char* p = m_pos;
+            for (std::size_t k = 0; k < batch; ++k, p += record) {
+                const std::uint32_t index = loadU32(p);
+                if (index >= limit) {
+                    m_pos = p;
+                    fail(offset(),
+                        QStringLiteral("%1 index %2 out of range 0..%3 (%1 profile %4 of thread %5)")
+                            .arg(QLatin1String(kind))
+                            .arg(static_cast<std::int32_t>(index))
+                            .arg(static_cast<qint64>(limit) - 1)
+                            .arg(count - left + k + 1)
+                            .arg(key.toString()));
+                }
+                each(p, index);
+            }
+            m_pos = p;
+            left -= batch;
+        }
+    }
+
+    void readIntervals(const ThreadKey& key, IntervalRow& row, std::uint32_t stamp, bool metricMajor)
+    {
+        const std::size_t count = recordCount(key, "function");
         const std::size_t metrics = m_metrics;
-        const std::size_t record = 4 + 16 + 16 * metrics;
-        const std::size_t reserve = std::min<std::size_t>(
-            static_cast<std::size_t>(nFP), std::max<std::size_t>(1024, (std::size_t(1) << 22) / (2 + 2 * metrics)));
+        const std::size_t reserve
+            = std::min<std::size_t>(count, std::max<std::size_t>(1024, (std::size_t(1) << 22) / (2 + 2 * metrics)));
         row.events.reserve(reserve);
         row.calls.reserve(reserve);
         row.subrs.reserve(reserve);
         row.excl.reserve(reserve * metrics);
         row.incl.reserve(reserve * metrics);
-        const auto functions = static_cast<std::uint32_t>(m_functionEvents.size());
-        std::size_t left = static_cast<std::size_t>(nFP);
-        while (left > 0) {
-            if (available() < record)
-                need(record,
-                    QStringLiteral("function profile %1 of %2 of thread %3 (i32 function index, f64 calls, f64 "
-                                   "subrs, f64 excl and incl × %4 metrics)")
-                        .arg(static_cast<std::size_t>(nFP) - left + 1)
-                        .arg(nFP)
-                        .arg(key.toString())
-                        .arg(metrics));
-            const std::size_t batch = std::min(left, available() / record);
-            const char* p = m_pos;
-            for (std::size_t k = 0; k < batch; ++k, p += record) {
-                const std::uint32_t f = loadU32(p);
-                if (f >= functions) {
-                    m_pos = p;
-                    fail(offset(),
-                        QStringLiteral("function index %1 out of range 0..%2 (function profile %3 of thread %4)")
-                            .arg(static_cast<std::int32_t>(f))
-                            .arg(static_cast<qint64>(functions) - 1)
-                            .arg(static_cast<std::size_t>(nFP) - left + k + 1)
-                            .arg(key.toString()));
-                }
+        const QString fields
+            = QStringLiteral("i32 function index, f64 calls, f64 subrs, f64 excl and incl × %1 metrics").arg(metrics);
+        forEachRecord(key, "function", count, 4 + 16 + 16 * metrics, fields,
+            static_cast<std::uint32_t>(m_functionEvents.size()), [&](const char* p, std::uint32_t f) {
                 const EventId e = m_functionEvents[f];
                 if (m_eventSeen[e.index()] == stamp)
                     ++m_duplicateCells;
@@ -586,10 +609,7 @@ private:
                     row.excl.push_back(loadF64(v));
                     row.incl.push_back(loadF64(v + 8));
                 }
-            }
-            m_pos = p;
-            left -= batch;
-        }
+            });
         // Records are cell-major ([cell][metric]); the model is metric-major ([metric][cell]).
         if (metrics > 1 && metricMajor)
             transpose(row, metrics);
@@ -608,39 +628,11 @@ private:
 
     void readAtomics(const ThreadKey& key, AtomicRow& row, std::uint32_t stamp)
     {
-        const qint64 countAt = offset();
-        const std::int32_t nUEP = i32("i32 user event profile count");
-        if (nUEP < 0)
-            fail(countAt,
-                QStringLiteral("the user event profile count of thread %1 is negative (%2)")
-                    .arg(key.toString())
-                    .arg(nUEP));
-        constexpr std::size_t record = 4 + 4 + 4 * 8;
-        const std::size_t reserve = std::min<std::size_t>(static_cast<std::size_t>(nUEP), MaxReserve);
-        row.reserve(reserve);
-        const auto userEvents = static_cast<std::uint32_t>(m_userEvents.size());
-        std::size_t left = static_cast<std::size_t>(nUEP);
-        while (left > 0) {
-            if (available() < record)
-                need(record,
-                    QStringLiteral("user event profile %1 of %2 of thread %3 (i32 index, i32 samples, f64 min, "
-                                   "max, mean, sum of squares)")
-                        .arg(static_cast<std::size_t>(nUEP) - left + 1)
-                        .arg(nUEP)
-                        .arg(key.toString()));
-            const std::size_t batch = std::min(left, available() / record);
-            const char* p = m_pos;
-            for (std::size_t k = 0; k < batch; ++k, p += record) {
-                const std::uint32_t u = loadU32(p);
-                if (u >= userEvents) {
-                    m_pos = p;
-                    fail(offset(),
-                        QStringLiteral("user event index %1 out of range 0..%2 (user event profile %3 of thread %4)")
-                            .arg(static_cast<std::int32_t>(u))
-                            .arg(static_cast<qint64>(userEvents) - 1)
-                            .arg(static_cast<std::size_t>(nUEP) - left + k + 1)
-                            .arg(key.toString()));
-                }
+        const std::size_t count = recordCount(key, "user event");
+        row.reserve(std::min<std::size_t>(count, MaxReserve));
+        forEachRecord(key, "user event", count, 4 + 4 + 4 * 8,
+            QStringLiteral("i32 index, i32 samples, f64 min, max, mean, sum of squares"),
+            static_cast<std::uint32_t>(m_userEvents.size()), [&](const char* p, std::uint32_t u) {
                 const AtomicEventId a = m_userEvents[u];
                 if (m_atomicSeen[a.index()] == stamp)
                     ++m_duplicateAtomics;
@@ -648,10 +640,7 @@ private:
                 // ppk order is min, max, mean (docs/FORMATS.md 3); the text profile's is max, min.
                 row.append(a, static_cast<double>(loadI32(p + 4)), loadF64(p + 16), loadF64(p + 8), loadF64(p + 24),
                     loadF64(p + 32));
-            }
-            m_pos = p;
-            left -= batch;
-        }
+            });
     }
 
     void appendRow(IntervalRow& into, IntervalRow&& from)
