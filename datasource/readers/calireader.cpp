@@ -617,18 +617,14 @@ CaliReader::CaliReader()
 
 int CaliReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const auto head = fileHead(path, 64);
+    if (!head)
         return 0;
-    const QString lower = info.fileName().toLower();
+    const QString lower = QFileInfo(path).fileName().toLower();
     const bool named = lower.endsWith(QLatin1String(".cali")) || lower.endsWith(QLatin1String(".cali.gz"));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = file.read(64);
-    if (head.startsWith("__rec="))
+    if (head->startsWith("__rec="))
         return 100;
-    if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
+    if (head->size() >= 2 && isGzipMagic(head->constData()))
         return named ? 60 : 0;
     return named ? 40 : 0;
 }

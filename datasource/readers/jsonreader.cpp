@@ -3,6 +3,7 @@
 #include "datasource/readers/jsonreader.h"
 
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/gzipinput.h"
 #include "datasource/readers/rowassembler.h"
 #include "datasource/readers/textnumber.h"
 
@@ -1062,10 +1063,7 @@ JsonReader::JsonReader()
 
 int JsonReader::sniff(const QString& path) const
 {
-    QFile f(path);
-    if (!QFileInfo(path).isFile() || !f.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = f.read(4096);
+    const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
     const qsizetype at = head.indexOf("\"parallax-trial\"");
     if (at < 0)
         return 0;
@@ -1077,17 +1075,8 @@ int JsonReader::sniff(const QString& path) const
 TrialResult JsonReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
     (void)options;
-    QFile file(path);
-    if (QFileInfo(path).isDir())
-        return ReadError { path, 0, -1, QStringLiteral("a directory; a Parallax JSON trial is one file") };
-    if (!file.open(QIODevice::ReadOnly))
-        return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
-    progress.setStage(QStringLiteral("Reading JSON"), file.size());
-    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the JSON trial") };
-    return guarded<std::shared_ptr<Trial>>(job, [&] {
-        JsonLoader loader(path, file, progress);
-        return loader.load();
-    });
+    return readWithLoader<JsonLoader>(path, progress, QStringLiteral("a directory; a Parallax JSON trial is one file"),
+        QStringLiteral("Reading JSON"), QStringLiteral("out of memory while reading the JSON trial"));
 }
 
 } // namespace parallax

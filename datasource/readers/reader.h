@@ -6,6 +6,7 @@
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/progress.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QLatin1StringView>
 #include <QString>
@@ -220,6 +221,25 @@ TrialResult guardedFileRead(const Reader& reader, const ReadJob& job, const QStr
     TrialBuilder builder(info.fileName());
     QStringList warnings;
     return guardedRead(reader, job, builder, warnings, [&] { return body(builder, warnings); });
+}
+
+/// The read of a one-file format whose `Loader(path, file, progress).load()` streams the open file
+/// and returns the whole trial, provenance included, under guarded(): a ReadError saying `directory`
+/// for a directory, or that the file does not open; `stage` names the progress stage.
+template <typename Loader>
+TrialResult readWithLoader(
+    const QString& path, Progress& progress, const QString& directory, const QString& stage, const QString& outOfMemory)
+{
+    QFile file(path);
+    if (QFileInfo(path).isDir())
+        return ReadError { path, 0, -1, directory };
+    if (!file.open(QIODevice::ReadOnly))
+        return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
+    progress.setStage(stage, file.size());
+    return guarded<std::shared_ptr<Trial>>(ReadJob { path, {}, outOfMemory }, [&] {
+        Loader loader(path, file, progress);
+        return loader.load();
+    });
 }
 
 /// What a reader is, as data: given to the Reader constructor, shown by --format, `parallax-cli
