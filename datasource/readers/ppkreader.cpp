@@ -156,6 +156,20 @@ private:
             fail(at, QStringLiteral("%1 is negative (%2)").arg(QLatin1String(what)).arg(v));
         return v;
     }
+    /// count() of the i32 `what` ("metric count"), refused above `max` (a corrupt file, or more than
+    /// this reader holds).
+    std::int32_t count(const char* what, std::int32_t max)
+    {
+        const qint64 at = offset();
+        const std::int32_t v = count(QByteArray("i32 " + QByteArray(what)).constData());
+        if (v > max)
+            fail(at,
+                QStringLiteral("the %1 %2 is more than this reader accepts (%3): corrupt file?")
+                    .arg(QLatin1String(what))
+                    .arg(v)
+                    .arg(max));
+        return v;
+    }
 
     /// A u16 byte length and that many bytes of modified UTF-8 (docs/FORMATS.md 3).
     /// `what` describes the string for error messages; it is called only when something is wrong.
@@ -421,13 +435,7 @@ private:
 
     void parseDefinitions()
     {
-        const qint64 metricsAt = offset();
-        const std::int32_t nMetrics = count("i32 metric count");
-        if (nMetrics > MaxMetrics)
-            fail(metricsAt,
-                QStringLiteral("the metric count %1 is more than this reader accepts (%2): corrupt file?")
-                    .arg(nMetrics)
-                    .arg(MaxMetrics));
+        const std::int32_t nMetrics = count("metric count", MaxMetrics);
         for (std::int32_t m = 0; m < nMetrics; ++m) {
             QString name = str([&] { return QStringLiteral("metric name %1 of %2").arg(m + 1).arg(nMetrics); });
             if (m_metricNames.contains(name)) {
@@ -449,13 +457,7 @@ private:
         }
         m_metrics = static_cast<std::size_t>(nMetrics);
 
-        const qint64 groupsAt = offset();
-        const std::int32_t nGroups = count("i32 group count");
-        if (nGroups > MaxGroups)
-            fail(groupsAt,
-                QStringLiteral("the group count %1 is more than this reader accepts (%2): corrupt file?")
-                    .arg(nGroups)
-                    .arg(MaxGroups));
+        const std::int32_t nGroups = count("group count", MaxGroups);
         m_groupNames.reserve(std::min<std::size_t>(static_cast<std::size_t>(nGroups), MaxReserve));
         for (std::int32_t g = 0; g < nGroups; ++g) {
             m_groupNames.push_back(str([&] { return QStringLiteral("group name %1 of %2").arg(g + 1).arg(nGroups); }));
