@@ -722,10 +722,10 @@ private:
     /// Reads the column named `key` of `n` values into `c`; false when `key` is no atomic column.
     bool atomicColumn(AtomicColumns& c, const QString& key, std::size_t n, bool nullable)
     {
-        for (const auto& [column, name] : { std::pair<Column*, const char*> { &c.count, "count" }, { &c.max, "max" },
+        for (const auto& [target, name] : { std::pair<Column*, const char*> { &c.count, "count" }, { &c.max, "max" },
                  { &c.min, "min" }, { &c.mean, "mean" }, { &c.sumSquares, "sum_squares" }, { &c.stdDev, "stddev" } })
             if (key == QLatin1String(name)) {
-                this->column(*column, n, name, nullable);
+                column(*target, n, name, nullable);
                 return true;
             }
         return false;
