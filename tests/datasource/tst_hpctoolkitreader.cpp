@@ -272,10 +272,7 @@ private Q_SLOTS:
         QCOMPARE(nids.size(), 34);
         QCOMPARE(sumExcl, 3998242.0);
         // Exactly the gold's 34 nodes are the call tree (33 call paths and the root).
-        std::size_t callPaths = 0;
-        for (const auto& e : trial->events())
-            callPaths += e.isCallPath() ? 1 : 0;
-        QCOMPARE(callPaths, std::size_t(33));
+        QCOMPARE(countEvents(*trial, true), std::size_t(33));
         for (const TreeNode& n : SampleTree)
             QVERIFY2(trial->findEvent(pathOf(n.nid)).isValid(), qPrintable(pathOf(n.nid)));
         // <program root> inclusive per rank.
