@@ -807,9 +807,7 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
             CaliProfile profile;
             profile.format = QStringLiteral("json-split");
             GzipInput input(progress);
-            const QString error = input.open(path);
-            if (!error.isEmpty())
-                return ReadError { path, 0, -1, error };
+            input.openOrThrow(path);
             progress.setStage(QStringLiteral("Reading Caliper json-split"), QFileInfo(path).size());
             std::vector<char> chunk(256 * 1024);
             for (;;) {

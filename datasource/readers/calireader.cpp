@@ -638,9 +638,7 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
             CaliProfile profile;
             profile.format = QStringLiteral("cali");
             GzipInput input(progress);
-            const QString error = input.open(path);
-            if (!error.isEmpty())
-                return ReadError { path, 0, -1, error };
+            input.openOrThrow(path);
             progress.setStage(QStringLiteral("Reading Caliper records"), QFileInfo(path).size());
             CaliParser parser(profile, warnings, options.strict);
             const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,

@@ -909,9 +909,7 @@ TrialResult DotReader::read(const QString& path, const ReadOptions& options, Pro
         *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
             progress.setStage(QStringLiteral("Reading DOT"), QFileInfo(path).size());
             GzipInput input(progress, ChunkSize);
-            const QString openError = input.open(path);
-            if (!openError.isEmpty())
-                return ReadError { path, 0, -1, openError };
+            input.openOrThrow(path);
             QByteArray data;
             for (;;) {
                 const qsizetype old = data.size();

@@ -972,9 +972,7 @@ TrialResult GprofReader::read(const QString& path, const ReadOptions& options, P
             }
             progress.setStage(QStringLiteral("Reading gprof text"), QFileInfo(path).size());
             GzipInput input(progress, ChunkSize);
-            const QString openError = input.open(path);
-            if (!openError.isEmpty())
-                return ReadError { path, 0, -1, openError };
+            input.openOrThrow(path);
             LineSource source(input);
             Parser parser(fixNames, progress);
             parser.parse(source);

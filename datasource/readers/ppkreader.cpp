@@ -804,9 +804,7 @@ TrialResult PpkReader::read(const QString& path, const ReadOptions& options, Pro
             const QFileInfo info(path);
             progress.setStage(QStringLiteral("Reading ParaProf packed profile"), info.size());
             GzipInput input(progress, ChunkSize);
-            const QString openError = input.open(path);
-            if (!openError.isEmpty())
-                return ReadError { path, 0, -1, openError };
+            input.openOrThrow(path);
 
             // Inflate on a second thread when allowed: it costs about as much as decoding. By default
             // only for larger files: below that, starting the thread costs more than it saves
