@@ -455,14 +455,20 @@ private:
         m_out.maybeFlush();
     }
 
+    /// The start of a row object: {"events": [the event indices]
+    template <typename Id> void rowEvents(const std::vector<Id>& events)
+    {
+        m_out.raw("{\"events\": [");
+        for (std::size_t i = 0; i < events.size(); ++i)
+            m_out.raw(i ? "," : "").integer(events[i].index());
+        m_out.raw("]");
+    }
+
     void row(const IntervalRow& r)
     {
         const std::size_t n = r.size();
         const std::size_t metrics = m_trial.metricCount();
-        m_out.raw("{\"events\": [");
-        for (std::size_t i = 0; i < n; ++i)
-            m_out.raw(i ? "," : "").integer(r.events[i].index());
-        m_out.raw("]");
+        rowEvents(r.events);
         values(", \"calls\": ", r.calls.data(), n);
         values(", \"subroutines\": ", r.subrs.data(), n);
         auto perMetric = [&](const char* key, const std::vector<double>& v) {
@@ -481,10 +487,7 @@ private:
     void atomicRow(const AtomicRow& r)
     {
         const std::size_t n = r.size();
-        m_out.raw("{\"events\": [");
-        for (std::size_t i = 0; i < n; ++i)
-            m_out.raw(i ? "," : "").integer(r.events[i].index());
-        m_out.raw("]");
+        rowEvents(r.events);
         values(", \"count\": ", r.count.data(), n);
         values(", \"max\": ", r.max.data(), n);
         values(", \"min\": ", r.min.data(), n);
