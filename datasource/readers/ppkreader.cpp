@@ -538,7 +538,10 @@ private:
     std::size_t recordCount(const ThreadKey& key, const char* kind)
     {
         const qint64 countAt = offset();
-        const std::int32_t n = i32(QByteArray("i32 " + QByteArray(kind) + " profile count").constData());
+        if (available() < 4) // need(), with the message built only when it is needed
+            refill(4, QStringLiteral("i32 %1 profile count").arg(QLatin1String(kind)));
+        const std::int32_t n = loadI32(m_pos);
+        m_pos += 4;
         if (n < 0)
             fail(countAt,
                 QStringLiteral("the %1 profile count of thread %2 is negative (%3)")
@@ -547,12 +550,12 @@ private:
         return static_cast<std::size_t>(n);
     }
 
-    /// `count` `kind` profile records of `record` bytes each (`fields` names them for the message
+    /// `count` `kind` profile records of `record` bytes each (`fields()` names them for the message
     /// when the stream ends), read in batches straight from the window. A record starts with an i32
     /// index below `limit`; `each(p, index)` decodes the record at p.
-    template <typename Each>
+    template <typename Fields, typename Each>
     void forEachRecord(const ThreadKey& key, const char* kind, std::size_t count, std::size_t record,
-        const QString& fields, std::uint32_t limit, Each&& each)
+        const Fields& fields, std::uint32_t limit, Each&& each)
     {
         std::size_t left = count;
         while (left > 0) {
@@ -562,7 +565,7 @@ private:
                         .arg(QLatin1String(kind))
                         .arg(count - left + 1)
                         .arg(count)
-                        .arg(key.toString(), fields));
+                        .arg(key.toString(), fields()));
             const std::size_t batch = std::min(left, available() / record);
             const char* p = m_pos;
             for (std::size_t k = 0; k < batch; ++k, p += record) {
@@ -595,8 +598,10 @@ private:
         row.subrs.reserve(reserve);
         row.excl.reserve(reserve * metrics);
         row.incl.reserve(reserve * metrics);
-        const QString fields
-            = QStringLiteral("i32 function index, f64 calls, f64 subrs, f64 excl and incl × %1 metrics").arg(metrics);
+        const auto fields = [&] {
+            return QStringLiteral("i32 function index, f64 calls, f64 subrs, f64 excl and incl × %1 metrics")
+                .arg(metrics);
+        };
         forEachRecord(key, "function", count, 4 + 16 + 16 * metrics, fields,
             static_cast<std::uint32_t>(m_functionEvents.size()), [&](const char* p, std::uint32_t f) {
                 const EventId e = m_functionEvents[f];
@@ -632,9 +637,11 @@ private:
     {
         const std::size_t count = recordCount(key, "user event");
         row.reserve(std::min<std::size_t>(count, MaxReserve));
-        forEachRecord(key, "user event", count, 4 + 4 + 4 * 8,
-            QStringLiteral("i32 index, i32 samples, f64 min, max, mean, sum of squares"),
-            static_cast<std::uint32_t>(m_userEvents.size()), [&](const char* p, std::uint32_t u) {
+        forEachRecord(
+            key, "user event", count, 4 + 4 + 4 * 8,
+            [] { return QStringLiteral("i32 index, i32 samples, f64 min, max, mean, sum of squares"); },
+            static_cast<std::uint32_t>(m_userEvents.size()),
+            [&](const char* p, std::uint32_t u) {
                 const AtomicEventId a = m_userEvents[u];
                 if (m_atomicSeen[a.index()] == stamp)
                     ++m_duplicateAtomics;
