@@ -157,11 +157,12 @@ public:
     /// key ... in `what`").
     template <typename Member> void object(const char* what, Member&& member, const char* unknown = "unknown")
     {
-        const QByteArray in = QByteArray("in ") + what;
-        expect('{', QByteArray("(" + QByteArray(what) + ")").constData());
+        // The contexts of the messages (std::string: mostly short enough to need no allocation).
+        const std::string in = std::string("in ") + what;
+        expect('{', ("(" + std::string(what) + ")").c_str());
         bool first = true;
         QString key;
-        while (nextKey(first, key, in.constData()))
+        while (nextKey(first, key, in.c_str()))
             if (!member(key))
                 fail(QStringLiteral("%1 key \"%2\" in %3")
                          .arg(QLatin1String(unknown), key.left(60), QLatin1String(what)));
@@ -872,15 +873,15 @@ private:
     /// `count`), then the keys `take(key, n)` reads (false: an unknown key). Returns the indices.
     template <typename Take> std::vector<std::uint32_t> rowObject(std::size_t count, const char* what, Take&& take)
     {
-        const QByteArray in = QByteArray("in ") + what;
-        m_json.expect('{', QByteArray("(" + QByteArray(what) + ")").constData());
+        const std::string in = std::string("in ") + what;
+        m_json.expect('{', ("(" + std::string(what) + ")").c_str());
         bool firstKey = true;
         QString key;
-        if (!m_json.nextKey(firstKey, key, in.constData()) || key != QLatin1String("events"))
+        if (!m_json.nextKey(firstKey, key, in.c_str()) || key != QLatin1String("events"))
             m_json.fail(QStringLiteral("expected \"events\" as the first key of %1").arg(QLatin1String(what)));
         std::vector<std::uint32_t> ids = indexList(count, "events", false);
         uniqueIds(ids);
-        while (m_json.nextKey(firstKey, key, in.constData()))
+        while (m_json.nextKey(firstKey, key, in.c_str()))
             if (!take(key, ids.size()))
                 m_json.fail(QStringLiteral("unknown key \"%1\" in %2").arg(key.left(60), QLatin1String(what)));
         return ids;
