@@ -802,13 +802,9 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
     const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {},
         [&text](qint64 offset) { return lineOf(text, offset); } };
     const QString notAFile = QStringLiteral("not a file; a Caliper json-split profile is one .json file");
-    return guardedFileRead(
-        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
-            CaliProfile profile;
-            profile.format = QStringLiteral("json-split");
-            GzipInput input(progress);
-            input.openOrThrow(path);
-            progress.setStage(QStringLiteral("Reading Caliper json-split"), QFileInfo(path).size());
+    return readCaliFile(*this, job, notAFile, QStringLiteral("json-split"),
+        QStringLiteral("Reading Caliper json-split"), progress,
+        [&](GzipInput& input, CaliProfile& profile, QStringList& warnings) -> std::optional<ReadError> {
             std::vector<char> chunk(256 * 1024);
             for (;;) {
                 if (progress.isCancelled())
@@ -839,8 +835,6 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
                                         : QString());
             JsonSplitInterpreter(json, profile, warnings).run();
             profile.sourceBytes = text.size();
-            progress.setStage(QStringLiteral("Building the trial"), 0);
-            assembleCaliTrial(profile, builder, warnings, progress);
             return std::nullopt;
         });
 }

@@ -633,13 +633,8 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
 {
     const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)") };
     const QString notAFile = QStringLiteral("not a file; a Caliper profile is one .cali file");
-    return guardedFileRead(
-        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
-            CaliProfile profile;
-            profile.format = QStringLiteral("cali");
-            GzipInput input(progress);
-            input.openOrThrow(path);
-            progress.setStage(QStringLiteral("Reading Caliper records"), QFileInfo(path).size());
+    return readCaliFile(*this, job, notAFile, QStringLiteral("cali"), QStringLiteral("Reading Caliper records"),
+        progress, [&](GzipInput& input, CaliProfile& profile, QStringList& warnings) -> std::optional<ReadError> {
             CaliParser parser(profile, warnings, options.strict);
             const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,
                 [&](std::string_view line, qint64 number) { parser.line(line, number); });
@@ -652,8 +647,6 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
                     QStringLiteral("the file ends inside a record (no newline after the last line): truncated file?") };
             parser.finish();
             profile.sourceBytes = input.produced();
-            progress.setStage(QStringLiteral("Building the trial"), 0);
-            assembleCaliTrial(profile, builder, warnings, progress);
             return std::nullopt;
         });
 }
