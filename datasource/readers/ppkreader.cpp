@@ -554,17 +554,17 @@ private:
     /// when the stream ends), read in batches straight from the window. A record starts with an i32
     /// index below `limit`; `each(p, index)` decodes the record at p.
     template <typename Fields, typename Each>
-    void forEachRecord(const ThreadKey& key, const char* kind, std::size_t count, std::size_t record,
+    void forEachRecord(const ThreadKey& key, const char* kind, std::size_t records, std::size_t record,
         const Fields& fields, std::uint32_t limit, Each&& each)
     {
-        std::size_t left = count;
+        std::size_t left = records;
         while (left > 0) {
             if (available() < record)
                 need(record,
                     QStringLiteral("%1 profile %2 of %3 of thread %4 (%5)")
                         .arg(QLatin1String(kind))
-                        .arg(count - left + 1)
-                        .arg(count)
+                        .arg(records - left + 1)
+                        .arg(records)
                         .arg(key.toString(), fields()));
             const std::size_t batch = std::min(left, available() / record);
             const char* p = m_pos;
@@ -577,7 +577,7 @@ private:
                             .arg(QLatin1String(kind))
                             .arg(static_cast<std::int32_t>(index))
                             .arg(static_cast<qint64>(limit) - 1)
-                            .arg(count - left + k + 1)
+                            .arg(records - left + k + 1)
                             .arg(key.toString()));
                 }
                 each(p, index);
@@ -589,10 +589,10 @@ private:
 
     void readIntervals(const ThreadKey& key, IntervalRow& row, std::uint32_t stamp, bool metricMajor)
     {
-        const std::size_t count = recordCount(key, "function");
+        const std::size_t records = recordCount(key, "function");
         const std::size_t metrics = m_metrics;
         const std::size_t reserve
-            = std::min<std::size_t>(count, std::max<std::size_t>(1024, (std::size_t(1) << 22) / (2 + 2 * metrics)));
+            = std::min<std::size_t>(records, std::max<std::size_t>(1024, (std::size_t(1) << 22) / (2 + 2 * metrics)));
         row.events.reserve(reserve);
         row.calls.reserve(reserve);
         row.subrs.reserve(reserve);
@@ -602,7 +602,7 @@ private:
             return QStringLiteral("i32 function index, f64 calls, f64 subrs, f64 excl and incl × %1 metrics")
                 .arg(metrics);
         };
-        forEachRecord(key, "function", count, 4 + 16 + 16 * metrics, fields,
+        forEachRecord(key, "function", records, 4 + 16 + 16 * metrics, fields,
             static_cast<std::uint32_t>(m_functionEvents.size()), [&](const char* p, std::uint32_t f) {
                 const EventId e = m_functionEvents[f];
                 if (m_eventSeen[e.index()] == stamp)
@@ -635,10 +635,10 @@ private:
 
     void readAtomics(const ThreadKey& key, AtomicRow& row, std::uint32_t stamp)
     {
-        const std::size_t count = recordCount(key, "user event");
-        row.reserve(std::min<std::size_t>(count, MaxReserve));
+        const std::size_t records = recordCount(key, "user event");
+        row.reserve(std::min<std::size_t>(records, MaxReserve));
         forEachRecord(
-            key, "user event", count, 4 + 4 + 4 * 8,
+            key, "user event", records, 4 + 4 + 4 * 8,
             [] { return QStringLiteral("i32 index, i32 samples, f64 min, max, mean, sum of squares"); },
             static_cast<std::uint32_t>(m_userEvents.size()),
             [&](const char* p, std::uint32_t u) {
