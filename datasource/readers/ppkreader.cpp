@@ -550,7 +550,7 @@ private:
         return static_cast<std::size_t>(n);
     }
 
-    /// `count` `kind` profile records of `record` bytes each (`fields()` names them for the message
+    /// `records` `kind` profile records of `record` bytes each (`fields()` names them for the message
     /// when the stream ends), read in batches straight from the window. A record starts with an i32
     /// index below `limit`; `each(p, index)` decodes the record at p.
     template <typename Fields, typename Each>
