@@ -181,12 +181,12 @@ std::vector<AtomicEventId> blankRepeats(AtomicRow& row)
     const double nan = std::numeric_limits<double>::quiet_NaN();
     AtomicRow out;
     for (const auto& [i, repeated] : cells) {
-        if (repeated)
+        if (repeated) {
             out.append(row.events[i], nan, nan, nan, nan, nan);
-        else
-            out.append(row.events[i], row.count[i], row.max[i], row.min[i], row.mean[i], row.sumSquares[i]);
-        if (repeated)
             blanked.push_back(row.events[i]);
+        } else {
+            out.append(row.events[i], row.count[i], row.max[i], row.min[i], row.mean[i], row.sumSquares[i]);
+        }
     }
     row = std::move(out);
     return blanked;
