@@ -98,6 +98,15 @@ QString describe(int c)
     return QStringLiteral("byte 0x%1").arg(c, 2, 16, QLatin1Char('0'));
 }
 
+/// A context for the messages of JsonTokens ("in " + "a metric"): a std::string, mostly short enough
+/// to need no allocation.
+std::string messageContext(const char* before, const char* what, const char* after = "")
+{
+    std::string out(before);
+    out.append(what).append(after);
+    return out;
+}
+
 /// A pull tokenizer over JsonByteStream with the few value readers the schema needs.
 class JsonTokens {
 public:
@@ -157,9 +166,8 @@ public:
     /// key ... in `what`").
     template <typename Member> void object(const char* what, Member&& member, const char* unknown = "unknown")
     {
-        // The contexts of the messages (std::string: mostly short enough to need no allocation).
-        const std::string in = std::string("in ") + what;
-        expect('{', ("(" + std::string(what) + ")").c_str());
+        const std::string in = messageContext("in ", what);
+        expect('{', messageContext("(", what, ")").c_str());
         bool first = true;
         QString key;
         while (nextKey(first, key, in.c_str()))
@@ -873,8 +881,8 @@ private:
     /// `count`), then the keys `take(key, n)` reads (false: an unknown key). Returns the indices.
     template <typename Take> std::vector<std::uint32_t> rowObject(std::size_t count, const char* what, Take&& take)
     {
-        const std::string in = std::string("in ") + what;
-        m_json.expect('{', ("(" + std::string(what) + ")").c_str());
+        const std::string in = messageContext("in ", what);
+        m_json.expect('{', messageContext("(", what, ")").c_str());
         bool firstKey = true;
         QString key;
         if (!m_json.nextKey(firstKey, key, in.c_str()) || key != QLatin1String("events"))
