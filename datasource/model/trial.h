@@ -12,6 +12,7 @@
 #include <compare>
 #endif
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -104,6 +105,23 @@ struct AtomicRow {
     std::vector<double> stdDev;
 
     std::size_t size() const { return events.size(); }
+    /// Appends a record (without an explicit standard deviation).
+    void append(AtomicEventId e, double count_, double max_, double min_, double mean_, double sumSquares_)
+    {
+        events.push_back(e);
+        count.push_back(count_);
+        max.push_back(max_);
+        min.push_back(min_);
+        mean.push_back(mean_);
+        sumSquares.push_back(sumSquares_);
+    }
+    /// Reserves room for `n` records (without explicit standard deviations).
+    void reserve(std::size_t n)
+    {
+        events.reserve(n);
+        for (auto* column : { &count, &max, &min, &mean, &sumSquares })
+            column->reserve(n);
+    }
     std::ptrdiff_t find(AtomicEventId e) const;
     /// stdDev[i] when given, else sqrt(max(0, sumsqr/n - mean^2)); 0 when n <= 1 (docs/SEMANTICS.md 1.5).
     double stddev(std::size_t i) const;

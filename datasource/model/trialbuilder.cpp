@@ -130,12 +130,7 @@ std::size_t normaliseAtomicRow(AtomicRow& row)
             out.sumSquares.back() += row.sumSquares[i];
             continue;
         }
-        out.events.push_back(row.events[i]);
-        out.count.push_back(row.count[i]);
-        out.max.push_back(row.max[i]);
-        out.min.push_back(row.min[i]);
-        out.mean.push_back(row.mean[i]);
-        out.sumSquares.push_back(row.sumSquares[i]);
+        out.append(row.events[i], row.count[i], row.max[i], row.min[i], row.mean[i], row.sumSquares[i]);
         if (row.stdDev.size() == n)
             out.stdDev.push_back(row.stdDev[i]);
     }
@@ -277,14 +272,8 @@ void TrialBuilder::addInterval(
 void TrialBuilder::addAtomic(
     ThreadIndex t, AtomicEventId e, double count, double max, double min, double mean, double sumSquares)
 {
-    auto& row = m_trial->m_atomicRows[t.index()];
     m_atomicAppended = true;
-    row.events.push_back(e);
-    row.count.push_back(count);
-    row.max.push_back(max);
-    row.min.push_back(min);
-    row.mean.push_back(mean);
-    row.sumSquares.push_back(sumSquares);
+    m_trial->m_atomicRows[t.index()].append(e, count, max, min, mean, sumSquares);
 }
 
 void TrialBuilder::setIntervalRows(std::vector<IntervalRow> rows)

@@ -135,25 +135,6 @@ private:
         ++m_pos;
     }
 
-    static void appendUtf8(std::string& out, std::uint32_t cp)
-    {
-        if (cp < 0x80) {
-            out.push_back(static_cast<char>(cp));
-        } else if (cp < 0x800) {
-            out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else if (cp < 0x10000) {
-            out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        } else {
-            out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-            out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-        }
-    }
-
     std::uint32_t hex4()
     {
         if (m_text.size() - m_pos < 4)
@@ -226,7 +207,7 @@ private:
                 } else if (cp >= 0xD800 && cp < 0xE000) {
                     cp = 0xFFFD;
                 }
-                appendUtf8(out, cp);
+                textnumber::appendUtf8(out, cp);
                 break;
             }
             default:
@@ -789,6 +770,12 @@ qint64 lineOf(const QByteArray& text, qint64 offset)
 
 } // namespace
 
+CaliJsonReader::CaliJsonReader()
+    : Reader({ QStringLiteral("caliper-json"), QStringLiteral("Caliper json-split profile"),
+        { QStringLiteral("*.json"), QStringLiteral("*.json.gz") } })
+{
+}
+
 int CaliJsonReader::sniff(const QString& path) const
 {
     const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
@@ -815,15 +802,9 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
     const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)"), {},
         [&text](qint64 offset) { return lineOf(text, offset); } };
     const QString notAFile = QStringLiteral("not a file; a Caliper json-split profile is one .json file");
-    return guardedFileRead(
-        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
-            CaliProfile profile;
-            profile.format = QStringLiteral("json-split");
-            GzipInput input(progress);
-            const QString error = input.open(path);
-            if (!error.isEmpty())
-                return ReadError { path, 0, -1, error };
-            progress.setStage(QStringLiteral("Reading Caliper json-split"), QFileInfo(path).size());
+    return readCaliFile(*this, job, notAFile, QStringLiteral("json-split"),
+        QStringLiteral("Reading Caliper json-split"), progress,
+        [&](GzipInput& input, CaliProfile& profile, QStringList& warnings) -> std::optional<ReadError> {
             std::vector<char> chunk(256 * 1024);
             for (;;) {
                 if (progress.isCancelled())
@@ -854,8 +835,6 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
                                         : QString());
             JsonSplitInterpreter(json, profile, warnings).run();
             profile.sourceBytes = text.size();
-            progress.setStage(QStringLiteral("Building the trial"), 0);
-            assembleCaliTrial(profile, builder, warnings, progress);
             return std::nullopt;
         });
 }

@@ -13,9 +13,7 @@ namespace parallax {
 /// of our own so that every error names its line. The mapping is shared with the .cali reader.
 class CaliJsonReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("caliper-json"); }
-    QString description() const override { return QStringLiteral("Caliper json-split profile"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.json"), QStringLiteral("*.json.gz") }; }
+    CaliJsonReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

@@ -3,12 +3,15 @@
 #pragma once
 
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/gzipinput.h"
 #include "datasource/readers/progress.h"
 #include "datasource/readers/reader.h"
 
+#include <QFileInfo>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -64,6 +67,28 @@ struct CaliProfile {
 /// Maps a parsed profile to the model (metrics, threads, events, values, provided statistics,
 /// metadata). Appends recoverable oddities to `warnings`. Throws ParseError or Cancelled.
 void assembleCaliTrial(CaliProfile& profile, TrialBuilder& builder, QStringList& warnings, Progress& progress);
+
+/// The read both Caliper readers share: `path` opened through GzipInput (plain or gzip), `parse(input,
+/// profile, warnings)` fills the profile of format `format` (and may refuse with a ReadError), then
+/// assembleCaliTrial(). `stage` names the progress stage of the parse.
+template <typename Parse>
+TrialResult readCaliFile(const Reader& reader, const ReadJob& job, const QString& notAFile, const QString& format,
+    const QString& stage, Progress& progress, Parse&& parse)
+{
+    return guardedFileRead(
+        reader, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
+            CaliProfile profile;
+            profile.format = format;
+            GzipInput input(progress);
+            input.openOrThrow(job.path);
+            progress.setStage(stage, QFileInfo(job.path).size());
+            if (std::optional<ReadError> refused = parse(input, profile, warnings))
+                return refused;
+            progress.setStage(QStringLiteral("Building the trial"), 0);
+            assembleCaliTrial(profile, builder, warnings, progress);
+            return std::nullopt;
+        });
+}
 
 /// The name of the event that holds time outside every region.
 QString caliUnattributedName();

@@ -518,6 +518,21 @@ private:
         m_p.records.push_back(rec);
     }
 
+    /// Calls `visit` for the value nodes (not built-in, not attributes) from node `start` up to its
+    /// root, stopping at the first node already in `visited` (the rest of that chain was visited).
+    template <typename Visit>
+    void forEachValueUp(std::uint32_t start, std::unordered_set<std::uint32_t>& visited, const Visit& visit) const
+    {
+        for (std::int32_t p = static_cast<std::int32_t>(start); p >= 0;
+             p = m_nodes[static_cast<std::size_t>(p)].parent) {
+            if (!visited.insert(static_cast<std::uint32_t>(p)).second)
+                break;
+            const Node& n = m_nodes[static_cast<std::size_t>(p)];
+            if (n.attr >= BuiltInCount && n.attribute < 0)
+                visit(n);
+        }
+    }
+
     void globalsRecord()
     {
         refs(find("ref"), m_refs);
@@ -527,15 +542,9 @@ private:
         std::unordered_set<std::uint32_t> visited;
         for (std::uint32_t r : m_refs) {
             std::vector<std::pair<QString, QString>> chain;
-            for (std::int32_t p = static_cast<std::int32_t>(r); p >= 0;
-                 p = m_nodes[static_cast<std::size_t>(p)].parent) {
-                if (!visited.insert(static_cast<std::uint32_t>(p)).second)
-                    break;
-                const Node& n = m_nodes[static_cast<std::size_t>(p)];
-                if (n.attr < BuiltInCount || n.attribute >= 0)
-                    continue;
+            forEachValueUp(r, visited, [&](const Node& n) {
                 chain.emplace_back(QString::fromStdString(attributeOf(n.attr).name), QString::fromStdString(n.data));
-            }
+            });
             m_p.globals.insert(m_p.globals.end(), chain.rbegin(), chain.rend());
         }
         const std::uint32_t count = attrs ? attrs->valueCount : 0;
@@ -552,20 +561,12 @@ private:
     {
         std::map<std::string, std::unordered_set<std::string>> values;
         std::unordered_set<std::uint32_t> visited;
-        for (std::uint32_t anchor : m_anchors) {
-            for (std::int32_t p = static_cast<std::int32_t>(anchor); p >= 0;
-                 p = m_nodes[static_cast<std::size_t>(p)].parent) {
-                if (!visited.insert(static_cast<std::uint32_t>(p)).second)
-                    break;
-                const Node& n = m_nodes[static_cast<std::size_t>(p)];
-                if (n.attr < BuiltInCount || n.attribute >= 0)
-                    continue;
+        for (std::uint32_t anchor : m_anchors)
+            forEachValueUp(anchor, visited, [&](const Node& n) {
                 const AttributeInfo& a = attributeOf(n.attr);
-                if ((a.prop & PropNested) || a.isRank)
-                    continue;
-                values[a.name].insert(n.data);
-            }
-        }
+                if (!(a.prop & PropNested) && !a.isRank)
+                    values[a.name].insert(n.data);
+            });
         QSet<QString> globals;
         for (const auto& g : m_p.globals)
             globals.insert(g.first);
@@ -608,20 +609,22 @@ private:
 
 } // namespace
 
+CaliReader::CaliReader()
+    : Reader({ QStringLiteral("caliper"), QStringLiteral("Caliper profile (.cali)"),
+        { QStringLiteral("*.cali"), QStringLiteral("*.cali.gz") } })
+{
+}
+
 int CaliReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const auto head = fileHead(path, 64);
+    if (!head)
         return 0;
-    const QString lower = info.fileName().toLower();
+    const QString lower = QFileInfo(path).fileName().toLower();
     const bool named = lower.endsWith(QLatin1String(".cali")) || lower.endsWith(QLatin1String(".cali.gz"));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = file.read(64);
-    if (head.startsWith("__rec="))
+    if (head->startsWith("__rec="))
         return 100;
-    if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
+    if (head->size() >= 2 && isGzipMagic(head->constData()))
         return named ? 60 : 0;
     return named ? 40 : 0;
 }
@@ -630,15 +633,8 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
 {
     const ReadJob job { path, {}, QStringLiteral("out of memory (the profile is too large, or corrupt)") };
     const QString notAFile = QStringLiteral("not a file; a Caliper profile is one .cali file");
-    return guardedFileRead(
-        *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
-            CaliProfile profile;
-            profile.format = QStringLiteral("cali");
-            GzipInput input(progress);
-            const QString error = input.open(path);
-            if (!error.isEmpty())
-                return ReadError { path, 0, -1, error };
-            progress.setStage(QStringLiteral("Reading Caliper records"), QFileInfo(path).size());
+    return readCaliFile(*this, job, notAFile, QStringLiteral("cali"), QStringLiteral("Reading Caliper records"),
+        progress, [&](GzipInput& input, CaliProfile& profile, QStringList& warnings) -> std::optional<ReadError> {
             CaliParser parser(profile, warnings, options.strict);
             const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,
                 [&](std::string_view line, qint64 number) { parser.line(line, number); });
@@ -651,8 +647,6 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
                     QStringLiteral("the file ends inside a record (no newline after the last line): truncated file?") };
             parser.finish();
             profile.sourceBytes = input.produced();
-            progress.setStage(QStringLiteral("Building the trial"), 0);
-            assembleCaliTrial(profile, builder, warnings, progress);
             return std::nullopt;
         });
 }

@@ -13,9 +13,7 @@ namespace parallax {
 /// metadata. The mapping to the model is shared with the json-split reader (caliprofile.cpp).
 class CaliReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("caliper"); }
-    QString description() const override { return QStringLiteral("Caliper profile (.cali)"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.cali"), QStringLiteral("*.cali.gz") }; }
+    CaliReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

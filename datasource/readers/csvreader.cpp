@@ -4,6 +4,7 @@
 
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/csvlayout.h"
+#include "datasource/readers/gzipinput.h"
 #include "datasource/readers/rowassembler.h"
 #include "datasource/readers/textnumber.h"
 
@@ -870,12 +871,14 @@ private:
 
 } // namespace
 
+CsvReader::CsvReader()
+    : Reader({ QStringLiteral("csv"), QStringLiteral("CSV table of profile values"), { QStringLiteral("*.csv") } })
+{
+}
+
 int CsvReader::sniff(const QString& path) const
 {
-    QFile f(path);
-    if (!QFileInfo(path).isFile() || !f.open(QIODevice::ReadOnly))
-        return 0;
-    QByteArray head = f.read(4096);
+    QByteArray head = fileHead(path, 4096).value_or(QByteArray());
     if (head.startsWith("\xEF\xBB\xBF"))
         head.remove(0, 3);
     if (head.startsWith("kind,node,context,thread,event,"))
@@ -898,17 +901,8 @@ int CsvReader::sniff(const QString& path) const
 TrialResult CsvReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
     (void)options;
-    QFile file(path);
-    if (QFileInfo(path).isDir())
-        return ReadError { path, 0, -1, QStringLiteral("a directory; a CSV table is one file") };
-    if (!file.open(QIODevice::ReadOnly))
-        return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
-    progress.setStage(QStringLiteral("Reading CSV"), file.size());
-    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the CSV table") };
-    return guarded<std::shared_ptr<Trial>>(job, [&] {
-        CsvLoader loader(path, file, progress);
-        return loader.load();
-    });
+    return readWithLoader<CsvLoader>(path, progress, QStringLiteral("a directory; a CSV table is one file"),
+        QStringLiteral("Reading CSV"), QStringLiteral("out of memory while reading the CSV table"));
 }
 
 } // namespace parallax

@@ -21,9 +21,7 @@ namespace parallax {
 /// Errors name the line (1-based) of the record and what was expected.
 class CsvReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("csv"); }
-    QString description() const override { return QStringLiteral("CSV table of profile values"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.csv") }; }
+    CsvReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

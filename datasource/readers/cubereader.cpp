@@ -282,14 +282,19 @@ bool hasCubeTag(const QByteArray& text)
 
 } // namespace
 
+CubeReader::CubeReader()
+    : Reader({ QStringLiteral("cube"), QStringLiteral("CUBE profile (Score-P, Scalasca)"),
+        { QStringLiteral("*.cubex"), QStringLiteral("*.cube"), QStringLiteral("*.cube.gz") } })
+{
+}
+
 int CubeReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    QFile file(path);
-    if (!info.isFile() || !file.open(QIODevice::ReadOnly))
+    const auto read = fileHead(path, 4096);
+    if (!read)
         return 0;
-    const QByteArray head = file.read(4096);
-    const QString lower = info.fileName().toLower();
+    const QByteArray& head = *read;
+    const QString lower = QFileInfo(path).fileName().toLower();
     const bool cubexName = lower.endsWith(QLatin1String(".cubex"));
     const bool cubeName = lower.endsWith(QLatin1String(".cube")) || lower.endsWith(QLatin1String(".cube.gz"));
     if (isTarHeader(head)) {

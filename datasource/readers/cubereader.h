@@ -15,12 +15,7 @@ namespace parallax {
 /// parts of the reader at the top of cubereader.cpp.
 class CubeReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("cube"); }
-    QString description() const override { return QStringLiteral("CUBE profile (Score-P, Scalasca)"); }
-    QStringList filePatterns() const override
-    {
-        return { QStringLiteral("*.cubex"), QStringLiteral("*.cube"), QStringLiteral("*.cube.gz") };
-    }
+    CubeReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

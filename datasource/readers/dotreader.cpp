@@ -878,6 +878,12 @@ qsizetype firstToken(const QByteArray& head)
 
 } // namespace
 
+DotReader::DotReader()
+    : Reader({ QStringLiteral("gprof2dot"), QStringLiteral("gprof2dot call graph (Graphviz DOT)"),
+        { QStringLiteral("*.dot"), QStringLiteral("*.gv"), QStringLiteral("*.dot.*") } })
+{
+}
+
 int DotReader::sniff(const QString& path) const
 {
     const auto read = fileHead(path, 8192);
@@ -903,9 +909,7 @@ TrialResult DotReader::read(const QString& path, const ReadOptions& options, Pro
         *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
             progress.setStage(QStringLiteral("Reading DOT"), QFileInfo(path).size());
             GzipInput input(progress, ChunkSize);
-            const QString openError = input.open(path);
-            if (!openError.isEmpty())
-                return ReadError { path, 0, -1, openError };
+            input.openOrThrow(path);
             QByteArray data;
             for (;;) {
                 const qsizetype old = data.size();

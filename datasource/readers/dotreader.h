@@ -13,12 +13,7 @@ namespace parallax {
 /// subgraphs, attribute lists, comments); the mapping is described at the top of dotreader.cpp.
 class DotReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("gprof2dot"); }
-    QString description() const override { return QStringLiteral("gprof2dot call graph (Graphviz DOT)"); }
-    QStringList filePatterns() const override
-    {
-        return { QStringLiteral("*.dot"), QStringLiteral("*.gv"), QStringLiteral("*.dot.*") };
-    }
+    DotReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

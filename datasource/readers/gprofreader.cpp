@@ -925,6 +925,13 @@ void buildReport(TrialBuilder& builder, const Report& r, ThreadIndex thread, QSt
 
 } // namespace
 
+GprofReader::GprofReader()
+    : Reader({ QStringLiteral("gprof"), QStringLiteral("gprof text output (GNU, AIX, BSD)"),
+        { QStringLiteral("*.gprof"), QStringLiteral("*.prof"), QStringLiteral("gprof*.out"),
+            QStringLiteral("gprof*.txt") } })
+{
+}
+
 int GprofReader::sniff(const QString& path) const
 {
     const auto head = fileHead(path, 16 * 1024);
@@ -965,9 +972,7 @@ TrialResult GprofReader::read(const QString& path, const ReadOptions& options, P
             }
             progress.setStage(QStringLiteral("Reading gprof text"), QFileInfo(path).size());
             GzipInput input(progress, ChunkSize);
-            const QString openError = input.open(path);
-            if (!openError.isEmpty())
-                return ReadError { path, 0, -1, openError };
+            input.openOrThrow(path);
             LineSource source(input);
             Parser parser(fixNames, progress);
             parser.parse(source);

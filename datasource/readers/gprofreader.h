@@ -14,13 +14,7 @@ namespace parallax {
 /// decorations (a leading "." or ".*", a trailing "_").
 class GprofReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("gprof"); }
-    QString description() const override { return QStringLiteral("gprof text output (GNU, AIX, BSD)"); }
-    QStringList filePatterns() const override
-    {
-        return { QStringLiteral("*.gprof"), QStringLiteral("*.prof"), QStringLiteral("gprof*.out"),
-            QStringLiteral("gprof*.txt") };
-    }
+    GprofReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

@@ -157,6 +157,13 @@ qint64 GzipInput::read(char* dst, std::size_t max)
     }
 }
 
+void GzipInput::openOrThrow(const QString& path)
+{
+    const QString error = open(path);
+    if (!error.isEmpty())
+        throw ParseError { error };
+}
+
 std::size_t GzipInput::readOrThrow(char* dst, std::size_t max)
 {
     const qint64 n = read(dst, max);

@@ -49,6 +49,8 @@ public:
 
     /// Empty on success, else why the file cannot be read.
     QString open(const QString& path);
+    /// open(), with an error thrown as a ParseError (for the path being read: no line or offset).
+    void openOrThrow(const QString& path);
     bool isGzip() const { return m_gzip; }
 
     /// Up to `max` uncompressed bytes into `dst`; 0 at the end of the data, -1 on an error.

@@ -418,6 +418,12 @@ void readLiteral(
 
 } // namespace
 
+HatchetJsonReader::HatchetJsonReader()
+    : Reader(
+        { QStringLiteral("hatchet-json"), QStringLiteral("Hatchet GraphFrame JSON"), { QStringLiteral("*.json") } })
+{
+}
+
 int HatchetJsonReader::sniff(const QString& path) const
 {
     const QByteArray head = JsonInput::head(path);

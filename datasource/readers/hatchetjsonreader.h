@@ -13,9 +13,7 @@ namespace parallax {
 /// hatchetjsonreader.cpp.
 class HatchetJsonReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("hatchet-json"); }
-    QString description() const override { return QStringLiteral("Hatchet GraphFrame JSON"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.json") }; }
+    HatchetJsonReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

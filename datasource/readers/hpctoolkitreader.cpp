@@ -481,6 +481,12 @@ double readDouble(const uchar* p, bool big)
 
 } // namespace
 
+HpcToolkitReader::HpcToolkitReader()
+    : Reader({ QStringLiteral("hpctoolkit"), QStringLiteral("HPCToolkit experiment database"),
+        { QStringLiteral("experiment.xml"), QStringLiteral("*.metric-db") } })
+{
+}
+
 int HpcToolkitReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);

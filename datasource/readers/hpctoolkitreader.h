@@ -15,12 +15,7 @@ namespace parallax {
 /// hpctoolkitreader.cpp.
 class HpcToolkitReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("hpctoolkit"); }
-    QString description() const override { return QStringLiteral("HPCToolkit experiment database"); }
-    QStringList filePatterns() const override
-    {
-        return { QStringLiteral("experiment.xml"), QStringLiteral("*.metric-db") };
-    }
+    HpcToolkitReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

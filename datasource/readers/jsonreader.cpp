@@ -3,6 +3,7 @@
 #include "datasource/readers/jsonreader.h"
 
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/gzipinput.h"
 #include "datasource/readers/rowassembler.h"
 #include "datasource/readers/textnumber.h"
 
@@ -97,6 +98,15 @@ QString describe(int c)
     return QStringLiteral("byte 0x%1").arg(c, 2, 16, QLatin1Char('0'));
 }
 
+/// A context for the messages of JsonTokens ("in " + "a metric"): a std::string, mostly short enough
+/// to need no allocation.
+std::string messageContext(const char* before, const char* what, const char* after = "")
+{
+    std::string out(before);
+    out.append(what).append(after);
+    return out;
+}
+
 /// A pull tokenizer over JsonByteStream with the few value readers the schema needs.
 class JsonTokens {
 public:
@@ -150,6 +160,20 @@ public:
         key = string();
         expect(':', "after a key");
         return true;
+    }
+    /// An object `what` ("a metric"): '{', then each member's key to `member(key)`, which reads the
+    /// value and returns true, or returns false for a key it does not take (an error saying "`unknown`
+    /// key ... in `what`").
+    template <typename Member> void object(const char* what, Member&& member, const char* unknown = "unknown")
+    {
+        const std::string in = messageContext("in ", what);
+        expect('{', messageContext("(", what, ")").c_str());
+        bool first = true;
+        QString key;
+        while (nextKey(first, key, in.c_str()))
+            if (!member(key))
+                fail(QStringLiteral("%1 key \"%2\" in %3")
+                         .arg(QLatin1String(unknown), key.left(60), QLatin1String(what)));
     }
     /// Array elements: call with first = true, then again until it returns false.
     bool nextElement(bool& first, const char* context)
@@ -468,10 +492,7 @@ private:
 
     void provenance()
     {
-        m_json.expect('{', "(the provenance)");
-        bool first = true;
-        QString key;
-        while (m_json.nextKey(first, key, "in the provenance")) {
+        m_json.object("the provenance", [&](const QString& key) {
             if (key == QLatin1String("operation"))
                 m_provenance.operation = m_json.string();
             else if (key == QLatin1String("source"))
@@ -483,8 +504,9 @@ private:
             else if (key == QLatin1String("options"))
                 m_provenance.options = strings("in \"options\"");
             else
-                m_json.fail(QStringLiteral("unknown key \"%1\" in the provenance").arg(key.left(60)));
-        }
+                return false;
+            return true;
+        });
         m_hasProvenance = true;
     }
 
@@ -494,10 +516,7 @@ private:
         bool first = true;
         while (m_json.nextElement(first, "in \"metrics\"")) {
             Metric metric;
-            m_json.expect('{', "(a metric)");
-            bool firstKey = true;
-            QString key;
-            while (m_json.nextKey(firstKey, key, "in a metric")) {
+            m_json.object("a metric", [&](const QString& key) {
                 if (key == QLatin1String("name"))
                     metric.name = m_json.string();
                 else if (key == QLatin1String("units"))
@@ -509,8 +528,9 @@ private:
                 else if (key == QLatin1String("higher_is_better"))
                     metric.higherIsBetter = m_json.boolean();
                 else
-                    m_json.fail(QStringLiteral("unknown key \"%1\" in a metric").arg(key.left(60)));
-            }
+                    return false;
+                return true;
+            });
             if (m_metricCount >= 4096)
                 m_json.fail(QStringLiteral("more than 4096 metrics"));
             if (m_builder.addMetric(metric).index() != m_metricCount)
@@ -521,29 +541,35 @@ private:
         }
     }
 
+    /// An event or atomic event object `what`: its name and raw name (the name when not given), and
+    /// its "groups" where `groups` is given (another key is an error).
+    std::pair<QString, QString> eventNames(const char* what, QStringList* groups)
+    {
+        QString name, raw;
+        bool hasRaw = false;
+        m_json.object(what, [&](const QString& key) {
+            if (key == QLatin1String("name"))
+                name = m_json.string();
+            else if (key == QLatin1String("raw_name")) {
+                raw = m_json.string();
+                hasRaw = true;
+            } else if (groups && key == QLatin1String("groups"))
+                *groups = strings("in the groups of an event");
+            else
+                return false;
+            return true;
+        });
+        return { name, hasRaw ? raw : name };
+    }
+
     void events()
     {
         m_json.expect('[', "(the events)");
         bool first = true;
         while (m_json.nextElement(first, "in \"events\"")) {
-            QString name, raw;
-            bool hasRaw = false;
             QStringList groups;
-            m_json.expect('{', "(an event)");
-            bool firstKey = true;
-            QString key;
-            while (m_json.nextKey(firstKey, key, "in an event")) {
-                if (key == QLatin1String("name"))
-                    name = m_json.string();
-                else if (key == QLatin1String("raw_name")) {
-                    raw = m_json.string();
-                    hasRaw = true;
-                } else if (key == QLatin1String("groups"))
-                    groups = strings("in the groups of an event");
-                else
-                    m_json.fail(QStringLiteral("unknown key \"%1\" in an event").arg(key.left(60)));
-            }
-            if (m_builder.addEvent(name, groups, hasRaw ? raw : name).index() != m_eventCount)
+            const auto [name, raw] = eventNames("an event", &groups);
+            if (m_builder.addEvent(name, groups, raw).index() != m_eventCount)
                 m_json.fail(QStringLiteral("event %1 (\"%2\") has the name of an earlier event")
                                 .arg(m_eventCount)
                                 .arg(name.left(60)));
@@ -556,21 +582,8 @@ private:
         m_json.expect('[', "(the atomic events)");
         bool first = true;
         while (m_json.nextElement(first, "in \"atomic_events\"")) {
-            QString name, raw;
-            bool hasRaw = false;
-            m_json.expect('{', "(an atomic event)");
-            bool firstKey = true;
-            QString key;
-            while (m_json.nextKey(firstKey, key, "in an atomic event")) {
-                if (key == QLatin1String("name"))
-                    name = m_json.string();
-                else if (key == QLatin1String("raw_name")) {
-                    raw = m_json.string();
-                    hasRaw = true;
-                } else
-                    m_json.fail(QStringLiteral("unknown key \"%1\" in an atomic event").arg(key.left(60)));
-            }
-            if (m_builder.addAtomicEvent(name, hasRaw ? raw : name).index() != m_atomicCount)
+            const auto [name, raw] = eventNames("an atomic event", nullptr);
+            if (m_builder.addAtomicEvent(name, raw).index() != m_atomicCount)
                 m_json.fail(QStringLiteral("atomic event %1 (\"%2\") has the name of an earlier one")
                                 .arg(m_atomicCount)
                                 .arg(name.left(60)));
@@ -585,12 +598,9 @@ private:
         while (m_json.nextElement(first, "in \"threads\"")) {
             ThreadKey k;
             std::vector<MetadataEntry> entries;
-            m_json.expect('{', "(a thread)");
-            bool firstKey = true;
-            QString key;
             constexpr qint64 lo = std::numeric_limits<int>::min();
             constexpr qint64 hi = std::numeric_limits<int>::max();
-            while (m_json.nextKey(firstKey, key, "in a thread")) {
+            m_json.object("a thread", [&](const QString& key) {
                 if (key == QLatin1String("node"))
                     k.node = static_cast<int>(m_json.integer(lo, hi, "a node"));
                 else if (key == QLatin1String("context"))
@@ -605,8 +615,9 @@ private:
                         m_builder.forcePerThreadKey(id);
                     });
                 else
-                    m_json.fail(QStringLiteral("unknown key \"%1\" in a thread").arg(key.left(60)));
-            }
+                    return false;
+                return true;
+            });
             const ThreadIndex t = m_builder.addThread(k);
             if (t.index() != m_rows.size())
                 m_json.fail(QStringLiteral("thread %1 appears twice").arg(k.toString()));
@@ -687,6 +698,48 @@ private:
         return out;
     }
 
+    /// The columns of an interval entry or row.
+    struct IntervalColumns {
+        Column calls, subrs;
+        std::vector<Column> excl, incl, sqr;
+        bool sqrGiven = false;
+    };
+    /// The columns of an atomic entry or row.
+    struct AtomicColumns {
+        Column count, max, min, mean, sumSquares, stdDev;
+    };
+
+    /// Reads the column named `key` of `n` values into `c`; false when `key` is no interval column.
+    bool intervalColumn(IntervalColumns& c, const QString& key, std::size_t n, bool nullable)
+    {
+        if (key == QLatin1String("calls"))
+            column(c.calls, n, "calls", nullable);
+        else if (key == QLatin1String("subroutines"))
+            column(c.subrs, n, "subroutines", nullable);
+        else if (key == QLatin1String("exclusive"))
+            metricColumns(c.excl, n, "exclusive", nullable);
+        else if (key == QLatin1String("inclusive"))
+            metricColumns(c.incl, n, "inclusive", nullable);
+        else if (key == QLatin1String("sum_exclusive_squared")) {
+            metricColumns(c.sqr, n, "sum_exclusive_squared", nullable);
+            c.sqrGiven = true;
+        } else
+            return false;
+        return true;
+    }
+
+    /// Reads the column named `key` of `n` values into `c`; false when `key` is no atomic column.
+    bool atomicColumn(AtomicColumns& c, const QString& key, std::size_t n, bool nullable)
+    {
+        for (const auto& [target, name] : { std::pair<Column*, const char*> { &c.count, "count" }, { &c.max, "max" },
+                 { &c.min, "min" }, { &c.mean, "mean" }, { &c.sumSquares, "sum_squares" }, { &c.stdDev, "stddev" } })
+            if (key == QLatin1String(name)) {
+                column(*target, n, name, nullable);
+                return true;
+            }
+        return false;
+    }
+
     /// An entry of "intervals" (atomic = false) or "atomics".
     void perEvent(bool atomic)
     {
@@ -709,12 +762,12 @@ private:
             seen[e] = 1;
             std::vector<std::uint32_t> domain;
             bool listed = false;
-            Column calls, subrs, count, max, min, mean, sumSquares, stdDev;
-            std::vector<Column> excl, incl, sqr;
-            bool sqrGiven = false;
+            IntervalColumns intervals;
+            AtomicColumns atomics;
             while (m_json.nextKey(firstKey, key, "in an entry")) {
                 if (key == QLatin1String("threads")) {
-                    if (listed || calls.given || count.given || !excl.empty() || !incl.empty())
+                    if (listed || intervals.calls.given || atomics.count.given || !intervals.excl.empty()
+                        || !intervals.incl.empty())
                         m_json.fail(QStringLiteral("\"threads\" must come right after \"event\""));
                     domain = indexList(m_rows.size(), "threads", true);
                     listed = true;
@@ -727,30 +780,7 @@ private:
                     listed = true;
                 }
                 const std::size_t n = domain.size();
-                if (!atomic && key == QLatin1String("calls"))
-                    column(calls, n, "calls");
-                else if (!atomic && key == QLatin1String("subroutines"))
-                    column(subrs, n, "subroutines");
-                else if (!atomic && key == QLatin1String("exclusive"))
-                    metricColumns(excl, n, "exclusive");
-                else if (!atomic && key == QLatin1String("inclusive"))
-                    metricColumns(incl, n, "inclusive");
-                else if (!atomic && key == QLatin1String("sum_exclusive_squared")) {
-                    metricColumns(sqr, n, "sum_exclusive_squared");
-                    sqrGiven = true;
-                } else if (atomic && key == QLatin1String("count"))
-                    column(count, n, "count");
-                else if (atomic && key == QLatin1String("max"))
-                    column(max, n, "max");
-                else if (atomic && key == QLatin1String("min"))
-                    column(min, n, "min");
-                else if (atomic && key == QLatin1String("mean"))
-                    column(mean, n, "mean");
-                else if (atomic && key == QLatin1String("sum_squares"))
-                    column(sumSquares, n, "sum_squares");
-                else if (atomic && key == QLatin1String("stddev"))
-                    column(stdDev, n, "stddev");
-                else
+                if (!(atomic ? atomicColumn(atomics, key, n, true) : intervalColumn(intervals, key, n, true)))
                     m_json.fail(QStringLiteral("unknown key \"%1\" in an entry").arg(key.left(60)));
             }
             if (!listed) {
@@ -759,9 +789,9 @@ private:
                     domain[t] = static_cast<std::uint32_t>(t);
             }
             if (atomic)
-                commitAtomics(AtomicEventId(e), domain, count, max, min, mean, sumSquares, stdDev);
+                commitAtomics(AtomicEventId(e), domain, atomics);
             else
-                commitIntervals(EventId(e), domain, calls, subrs, excl, incl, sqrGiven ? &sqr : nullptr);
+                commitIntervals(EventId(e), domain, intervals);
         }
     }
 
@@ -771,9 +801,10 @@ private:
             m_json.fail(QStringLiteral("the entry ends without \"%1\"").arg(QLatin1String(name)));
     }
 
-    void commitIntervals(EventId e, const std::vector<std::uint32_t>& domain, const Column& calls, const Column& subrs,
-        const std::vector<Column>& excl, const std::vector<Column>& incl, const std::vector<Column>* sqr)
+    void commitIntervals(EventId e, const std::vector<std::uint32_t>& domain, const IntervalColumns& columns)
     {
+        const auto& [calls, subrs, excl, incl, sqrColumns, sqrGiven] = columns;
+        const std::vector<Column>* sqr = sqrGiven ? &sqrColumns : nullptr;
         requireColumn(calls, "calls");
         requireColumn(subrs, "subroutines");
         if (m_metricCount > 0 && excl.empty())
@@ -815,9 +846,9 @@ private:
         }
     }
 
-    void commitAtomics(AtomicEventId e, const std::vector<std::uint32_t>& domain, const Column& count,
-        const Column& max, const Column& min, const Column& mean, const Column& sumSquares, const Column& stdDev)
+    void commitAtomics(AtomicEventId e, const std::vector<std::uint32_t>& domain, const AtomicColumns& columns)
     {
+        const auto& [count, max, min, mean, sumSquares, stdDev] = columns;
         requireColumn(count, "count");
         requireColumn(max, "max");
         requireColumn(min, "min");
@@ -846,33 +877,31 @@ private:
         }
     }
 
+    /// A row object `what` ("a row", "an atomic row"): "events" first (distinct indices below
+    /// `count`), then the keys `take(key, n)` reads (false: an unknown key). Returns the indices.
+    template <typename Take> std::vector<std::uint32_t> rowObject(std::size_t count, const char* what, Take&& take)
+    {
+        const std::string in = messageContext("in ", what);
+        m_json.expect('{', messageContext("(", what, ")").c_str());
+        bool firstKey = true;
+        QString key;
+        if (!m_json.nextKey(firstKey, key, in.c_str()) || key != QLatin1String("events"))
+            m_json.fail(QStringLiteral("expected \"events\" as the first key of %1").arg(QLatin1String(what)));
+        std::vector<std::uint32_t> ids = indexList(count, "events", false);
+        uniqueIds(ids);
+        while (m_json.nextKey(firstKey, key, in.c_str()))
+            if (!take(key, ids.size()))
+                m_json.fail(QStringLiteral("unknown key \"%1\" in %2").arg(key.left(60), QLatin1String(what)));
+        return ids;
+    }
+
     /// ROW: {"events": [...], "calls": [...], ...} for a statistic or a snapshot.
     IntervalRow row()
     {
-        m_json.expect('{', "(a row)");
-        bool firstKey = true;
-        QString key;
-        if (!m_json.nextKey(firstKey, key, "in a row") || key != QLatin1String("events"))
-            m_json.fail(QStringLiteral("expected \"events\" as the first key of a row"));
-        const std::vector<std::uint32_t> ids = indexList(m_eventCount, "events", false);
-        uniqueIds(ids);
-        const std::size_t n = ids.size();
-        Column calls, subrs;
-        std::vector<Column> excl, incl, sqr;
-        while (m_json.nextKey(firstKey, key, "in a row")) {
-            if (key == QLatin1String("calls"))
-                column(calls, n, "calls", false);
-            else if (key == QLatin1String("subroutines"))
-                column(subrs, n, "subroutines", false);
-            else if (key == QLatin1String("exclusive"))
-                metricColumns(excl, n, "exclusive", false);
-            else if (key == QLatin1String("inclusive"))
-                metricColumns(incl, n, "inclusive", false);
-            else if (key == QLatin1String("sum_exclusive_squared"))
-                metricColumns(sqr, n, "sum_exclusive_squared", false);
-            else
-                m_json.fail(QStringLiteral("unknown key \"%1\" in a row").arg(key.left(60)));
-        }
+        IntervalColumns c;
+        const std::vector<std::uint32_t> ids = rowObject(
+            m_eventCount, "a row", [&](const QString& key, std::size_t n) { return intervalColumn(c, key, n, false); });
+        const auto& [calls, subrs, excl, incl, sqr, sqrGiven] = c;
         if (!calls.given || !subrs.given || (m_metricCount > 0 && (excl.empty() || incl.empty())))
             m_json.fail(QStringLiteral("a row needs \"calls\", \"subroutines\", \"exclusive\" and \"inclusive\""));
         IntervalRow r;
@@ -891,31 +920,10 @@ private:
 
     AtomicRow atomicRow()
     {
-        m_json.expect('{', "(an atomic row)");
-        bool firstKey = true;
-        QString key;
-        if (!m_json.nextKey(firstKey, key, "in an atomic row") || key != QLatin1String("events"))
-            m_json.fail(QStringLiteral("expected \"events\" as the first key of an atomic row"));
-        const std::vector<std::uint32_t> ids = indexList(m_atomicCount, "events", false);
-        uniqueIds(ids);
-        const std::size_t n = ids.size();
-        Column count, max, min, mean, sumSquares, stdDev;
-        while (m_json.nextKey(firstKey, key, "in an atomic row")) {
-            if (key == QLatin1String("count"))
-                column(count, n, "count", false);
-            else if (key == QLatin1String("max"))
-                column(max, n, "max", false);
-            else if (key == QLatin1String("min"))
-                column(min, n, "min", false);
-            else if (key == QLatin1String("mean"))
-                column(mean, n, "mean", false);
-            else if (key == QLatin1String("sum_squares"))
-                column(sumSquares, n, "sum_squares", false);
-            else if (key == QLatin1String("stddev"))
-                column(stdDev, n, "stddev", false);
-            else
-                m_json.fail(QStringLiteral("unknown key \"%1\" in an atomic row").arg(key.left(60)));
-        }
+        AtomicColumns c;
+        const std::vector<std::uint32_t> ids = rowObject(m_atomicCount, "an atomic row",
+            [&](const QString& key, std::size_t n) { return atomicColumn(c, key, n, false); });
+        const auto& [count, max, min, mean, sumSquares, stdDev] = c;
         if (!count.given || !max.given || !min.given || !mean.given || !sumSquares.given)
             m_json.fail(
                 QStringLiteral("an atomic row needs \"count\", \"max\", \"min\", \"mean\" and \"sum_squares\""));
@@ -927,9 +935,36 @@ private:
         r.min = min.values;
         r.mean = mean.values;
         r.sumSquares = sumSquares.values;
-        if (stdDev.given && n > 0)
+        if (stdDev.given && !ids.empty())
             r.stdDev = stdDev.values;
         return r;
+    }
+
+    /// A statistic or a snapshot `what` ("a statistic", "a snapshot"): "name", "intervals",
+    /// "atomics" (once each) and the key `other(key, rows)` reads (false: an unexpected key).
+    template <typename Rows, typename Other> Rows namedRows(const char* what, Other&& other)
+    {
+        Rows s;
+        bool hasRow = false, hasAtomic = false;
+        m_json.object(
+            what,
+            [&](const QString& key) {
+                if (key == QLatin1String("name"))
+                    s.name = m_json.string();
+                else if (other(key, s))
+                    return true;
+                else if (key == QLatin1String("intervals") && !hasRow) {
+                    s.row = row();
+                    hasRow = true;
+                } else if (key == QLatin1String("atomics") && !hasAtomic) {
+                    s.atomicRow = atomicRow();
+                    hasAtomic = true;
+                } else
+                    return false;
+                return true;
+            },
+            "unexpected");
+        return s;
     }
 
     void uniqueIds(std::vector<std::uint32_t> ids)
@@ -943,29 +978,15 @@ private:
     {
         m_json.expect('[', "(the statistics)");
         bool first = true;
-        while (m_json.nextElement(first, "in \"statistics\"")) {
-            ProvidedStatistic s;
-            m_json.expect('{', "(a statistic)");
-            bool firstKey = true;
-            QString key;
-            bool hasRow = false, hasAtomic = false;
-            while (m_json.nextKey(firstKey, key, "in a statistic")) {
-                if (key == QLatin1String("name"))
-                    s.name = m_json.string();
-                else if (key == QLatin1String("derived_id"))
+        while (m_json.nextElement(first, "in \"statistics\""))
+            m_builder.addProvidedStatistic(
+                namedRows<ProvidedStatistic>("a statistic", [&](const QString& key, ProvidedStatistic& s) {
+                    if (key != QLatin1String("derived_id"))
+                        return false;
                     s.derivedId = static_cast<int>(m_json.integer(
                         std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), "a derived id"));
-                else if (key == QLatin1String("intervals") && !hasRow) {
-                    s.row = row();
-                    hasRow = true;
-                } else if (key == QLatin1String("atomics") && !hasAtomic) {
-                    s.atomicRow = atomicRow();
-                    hasAtomic = true;
-                } else
-                    m_json.fail(QStringLiteral("unexpected key \"%1\" in a statistic").arg(key.left(60)));
-            }
-            m_builder.addProvidedStatistic(std::move(s));
-        }
+                    return true;
+                }));
     }
 
     void timeSeries()
@@ -990,28 +1011,14 @@ private:
             std::vector<ProfileSnapshot> series;
             m_json.expect('[', "(the snapshots)");
             bool firstSnapshot = true;
-            while (m_json.nextElement(firstSnapshot, "in \"snapshots\"")) {
-                ProfileSnapshot s;
-                m_json.expect('{', "(a snapshot)");
-                bool firstField = true;
-                bool hasRow = false, hasAtomic = false;
-                while (m_json.nextKey(firstField, key, "in a snapshot")) {
-                    if (key == QLatin1String("name"))
-                        s.name = m_json.string();
-                    else if (key == QLatin1String("timestamp"))
-                        s.timestamp = m_json.integer(
-                            std::numeric_limits<qint64>::min(), std::numeric_limits<qint64>::max(), "a timestamp");
-                    else if (key == QLatin1String("intervals") && !hasRow) {
-                        s.row = row();
-                        hasRow = true;
-                    } else if (key == QLatin1String("atomics") && !hasAtomic) {
-                        s.atomicRow = atomicRow();
-                        hasAtomic = true;
-                    } else
-                        m_json.fail(QStringLiteral("unexpected key \"%1\" in a snapshot").arg(key.left(60)));
-                }
-                series.push_back(std::move(s));
-            }
+            while (m_json.nextElement(firstSnapshot, "in \"snapshots\""))
+                series.push_back(namedRows<ProfileSnapshot>("a snapshot", [&](const QString& k, ProfileSnapshot& s) {
+                    if (k != QLatin1String("timestamp"))
+                        return false;
+                    s.timestamp = m_json.integer(
+                        std::numeric_limits<qint64>::min(), std::numeric_limits<qint64>::max(), "a timestamp");
+                    return true;
+                }));
             if (m_json.nextKey(firstKey, key, "in a series"))
                 m_json.fail(QStringLiteral("unexpected key \"%1\" in a series").arg(key.left(60)));
             if (!series.empty())
@@ -1058,12 +1065,14 @@ private:
 
 } // namespace
 
+JsonReader::JsonReader()
+    : Reader({ QStringLiteral("json"), QStringLiteral("Parallax JSON trial"), { QStringLiteral("*.json") } })
+{
+}
+
 int JsonReader::sniff(const QString& path) const
 {
-    QFile f(path);
-    if (!QFileInfo(path).isFile() || !f.open(QIODevice::ReadOnly))
-        return 0;
-    const QByteArray head = f.read(4096);
+    const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
     const qsizetype at = head.indexOf("\"parallax-trial\"");
     if (at < 0)
         return 0;
@@ -1075,17 +1084,8 @@ int JsonReader::sniff(const QString& path) const
 TrialResult JsonReader::read(const QString& path, const ReadOptions& options, Progress& progress) const
 {
     (void)options;
-    QFile file(path);
-    if (QFileInfo(path).isDir())
-        return ReadError { path, 0, -1, QStringLiteral("a directory; a Parallax JSON trial is one file") };
-    if (!file.open(QIODevice::ReadOnly))
-        return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
-    progress.setStage(QStringLiteral("Reading JSON"), file.size());
-    const ReadJob job { path, {}, QStringLiteral("out of memory while reading the JSON trial") };
-    return guarded<std::shared_ptr<Trial>>(job, [&] {
-        JsonLoader loader(path, file, progress);
-        return loader.load();
-    });
+    return readWithLoader<JsonLoader>(path, progress, QStringLiteral("a directory; a Parallax JSON trial is one file"),
+        QStringLiteral("Reading JSON"), QStringLiteral("out of memory while reading the JSON trial"));
 }
 
 } // namespace parallax

@@ -12,9 +12,7 @@ namespace parallax {
 /// and the byte offset, and what was expected. Other JSON (Caliper, Hatchet, ...) is not sniffed.
 class JsonReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("json"); }
-    QString description() const override { return QStringLiteral("Parallax JSON trial"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.json") }; }
+    JsonReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/metadataparser.h"
 
+#include "datasource/readers/textnumber.h"
+
 #include <cstdint>
 #include <memory>
 
@@ -22,25 +24,6 @@ struct Element {
         return nullptr;
     }
 };
-
-void appendUtf8(std::string& out, std::uint32_t cp)
-{
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x110000) {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-}
 
 class Parser {
 public:
@@ -125,7 +108,7 @@ private:
                         cp = cp * (hex ? 16 : 10) + static_cast<std::uint32_t>(d);
                 }
                 if (okNum)
-                    appendUtf8(out, cp);
+                    textnumber::appendUtf8(out, cp);
                 else
                     out.append(raw.substr(i, semi - i + 1));
             } else {

@@ -14,6 +14,12 @@
 
 namespace parallax {
 
+MpipReader::MpipReader()
+    : Reader({ QStringLiteral("mpip"), QStringLiteral("mpiP report"),
+        { QStringLiteral("*.mpiP"), QStringLiteral("*.mpiP.gz") } })
+{
+}
+
 int MpipReader::sniff(const QString& path) const
 {
     const QFileInfo info(path);
@@ -47,9 +53,7 @@ TrialResult MpipReader::read(const QString& path, const ReadOptions& options, Pr
         *this, job, notAFile, [&](TrialBuilder& builder, QStringList& warnings) -> std::optional<ReadError> {
             progress.setStage(QStringLiteral("Reading mpiP report"), QFileInfo(path).size());
             GzipInput input(progress);
-            const QString openError = input.open(path);
-            if (!openError.isEmpty())
-                return ReadError { path, 0, -1, openError };
+            input.openOrThrow(path);
             mpip::Report report;
             mpip::parseReport(input, progress, report, warnings);
             progress.setStage(QStringLiteral("Building the trial"), 0);

@@ -12,9 +12,7 @@ namespace parallax {
 /// message sizes and I/O sizes. The mapping is described at the top of mpipreader.cpp.
 class MpipReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("mpip"); }
-    QString description() const override { return QStringLiteral("mpiP report"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.mpiP"), QStringLiteral("*.mpiP.gz") }; }
+    MpipReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

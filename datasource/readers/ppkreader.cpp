@@ -156,6 +156,20 @@ private:
             fail(at, QStringLiteral("%1 is negative (%2)").arg(QLatin1String(what)).arg(v));
         return v;
     }
+    /// count() of the i32 `what` ("metric count"), refused above `max` (a corrupt file, or more than
+    /// this reader holds).
+    std::int32_t count(const char* what, std::int32_t max)
+    {
+        const qint64 at = offset();
+        const std::int32_t v = count(QByteArray("i32 " + QByteArray(what)).constData());
+        if (v > max)
+            fail(at,
+                QStringLiteral("the %1 %2 is more than this reader accepts (%3): corrupt file?")
+                    .arg(QLatin1String(what))
+                    .arg(v)
+                    .arg(max));
+        return v;
+    }
 
     /// A u16 byte length and that many bytes of modified UTF-8 (docs/FORMATS.md 3).
     /// `what` describes the string for error messages; it is called only when something is wrong.
@@ -421,13 +435,7 @@ private:
 
     void parseDefinitions()
     {
-        const qint64 metricsAt = offset();
-        const std::int32_t nMetrics = count("i32 metric count");
-        if (nMetrics > MaxMetrics)
-            fail(metricsAt,
-                QStringLiteral("the metric count %1 is more than this reader accepts (%2): corrupt file?")
-                    .arg(nMetrics)
-                    .arg(MaxMetrics));
+        const std::int32_t nMetrics = count("metric count", MaxMetrics);
         for (std::int32_t m = 0; m < nMetrics; ++m) {
             QString name = str([&] { return QStringLiteral("metric name %1 of %2").arg(m + 1).arg(nMetrics); });
             if (m_metricNames.contains(name)) {
@@ -449,13 +457,7 @@ private:
         }
         m_metrics = static_cast<std::size_t>(nMetrics);
 
-        const qint64 groupsAt = offset();
-        const std::int32_t nGroups = count("i32 group count");
-        if (nGroups > MaxGroups)
-            fail(groupsAt,
-                QStringLiteral("the group count %1 is more than this reader accepts (%2): corrupt file?")
-                    .arg(nGroups)
-                    .arg(MaxGroups));
+        const std::int32_t nGroups = count("group count", MaxGroups);
         m_groupNames.reserve(std::min<std::size_t>(static_cast<std::size_t>(nGroups), MaxReserve));
         for (std::int32_t g = 0; g < nGroups; ++g) {
             m_groupNames.push_back(str([&] { return QStringLiteral("group name %1 of %2").arg(g + 1).arg(nGroups); }));
@@ -532,48 +534,76 @@ private:
         }
     }
 
-    void readIntervals(const ThreadKey& key, IntervalRow& row, std::uint32_t stamp, bool metricMajor)
+    /// The i32 count of a thread's `kind` ("function", "user event") profiles; negative is an error.
+    std::size_t recordCount(const ThreadKey& key, const char* kind)
     {
         const qint64 countAt = offset();
-        const std::int32_t nFP = i32("i32 function profile count");
-        if (nFP < 0)
+        if (available() < 4) // need(), with the message built only when it is needed
+            refill(4, QStringLiteral("i32 %1 profile count").arg(QLatin1String(kind)));
+        const std::int32_t n = loadI32(m_pos);
+        m_pos += 4;
+        if (n < 0)
             fail(countAt,
-                QStringLiteral("the function profile count of thread %1 is negative (%2)")
-                    .arg(key.toString())
-                    .arg(nFP));
+                QStringLiteral("the %1 profile count of thread %2 is negative (%3)")
+                    .arg(QLatin1String(kind), key.toString())
+                    .arg(n));
+        return static_cast<std::size_t>(n);
+    }
+
+    /// `records` `kind` profile records of `record` bytes each (`fields()` names them for the message
+    /// when the stream ends), read in batches straight from the window. A record starts with an i32
+    /// index below `limit`; `each(p, index)` decodes the record at p.
+    template <typename Fields, typename Each>
+    void forEachRecord(const ThreadKey& key, const char* kind, std::size_t records, std::size_t record,
+        const Fields& fields, std::uint32_t limit, Each&& each)
+    {
+        std::size_t left = records;
+        while (left > 0) {
+            if (available() < record)
+                need(record,
+                    QStringLiteral("%1 profile %2 of %3 of thread %4 (%5)")
+                        .arg(QLatin1String(kind))
+                        .arg(records - left + 1)
+                        .arg(records)
+                        .arg(key.toString(), fields()));
+            const std::size_t batch = std::min(left, available() / record);
+            const char* p = m_pos;
+            for (std::size_t k = 0; k < batch; ++k, p += record) {
+                const std::uint32_t index = loadU32(p);
+                if (index >= limit) {
+                    m_pos = p;
+                    fail(offset(),
+                        QStringLiteral("%1 index %2 out of range 0..%3 (%1 profile %4 of thread %5)")
+                            .arg(QLatin1String(kind))
+                            .arg(static_cast<std::int32_t>(index))
+                            .arg(static_cast<qint64>(limit) - 1)
+                            .arg(records - left + k + 1)
+                            .arg(key.toString()));
+                }
+                each(p, index);
+            }
+            m_pos = p;
+            left -= batch;
+        }
+    }
+
+    void readIntervals(const ThreadKey& key, IntervalRow& row, std::uint32_t stamp, bool metricMajor)
+    {
+        const std::size_t records = recordCount(key, "function");
         const std::size_t metrics = m_metrics;
-        const std::size_t record = 4 + 16 + 16 * metrics;
-        const std::size_t reserve = std::min<std::size_t>(
-            static_cast<std::size_t>(nFP), std::max<std::size_t>(1024, (std::size_t(1) << 22) / (2 + 2 * metrics)));
+        const std::size_t reserve
+            = std::min<std::size_t>(records, std::max<std::size_t>(1024, (std::size_t(1) << 22) / (2 + 2 * metrics)));
         row.events.reserve(reserve);
         row.calls.reserve(reserve);
         row.subrs.reserve(reserve);
         row.excl.reserve(reserve * metrics);
         row.incl.reserve(reserve * metrics);
-        const auto functions = static_cast<std::uint32_t>(m_functionEvents.size());
-        std::size_t left = static_cast<std::size_t>(nFP);
-        while (left > 0) {
-            if (available() < record)
-                need(record,
-                    QStringLiteral("function profile %1 of %2 of thread %3 (i32 function index, f64 calls, f64 "
-                                   "subrs, f64 excl and incl × %4 metrics)")
-                        .arg(static_cast<std::size_t>(nFP) - left + 1)
-                        .arg(nFP)
-                        .arg(key.toString())
-                        .arg(metrics));
-            const std::size_t batch = std::min(left, available() / record);
-            const char* p = m_pos;
-            for (std::size_t k = 0; k < batch; ++k, p += record) {
-                const std::uint32_t f = loadU32(p);
-                if (f >= functions) {
-                    m_pos = p;
-                    fail(offset(),
-                        QStringLiteral("function index %1 out of range 0..%2 (function profile %3 of thread %4)")
-                            .arg(static_cast<std::int32_t>(f))
-                            .arg(static_cast<qint64>(functions) - 1)
-                            .arg(static_cast<std::size_t>(nFP) - left + k + 1)
-                            .arg(key.toString()));
-                }
+        const auto fields = [&] {
+            return QStringLiteral("i32 function index, f64 calls, f64 subrs, f64 excl and incl × %1 metrics")
+                .arg(metrics);
+        };
+        forEachRecord(key, "function", records, 4 + 16 + 16 * metrics, fields,
+            static_cast<std::uint32_t>(m_functionEvents.size()), [&](const char* p, std::uint32_t f) {
                 const EventId e = m_functionEvents[f];
                 if (m_eventSeen[e.index()] == stamp)
                     ++m_duplicateCells;
@@ -586,10 +616,7 @@ private:
                     row.excl.push_back(loadF64(v));
                     row.incl.push_back(loadF64(v + 8));
                 }
-            }
-            m_pos = p;
-            left -= batch;
-        }
+            });
         // Records are cell-major ([cell][metric]); the model is metric-major ([metric][cell]).
         if (metrics > 1 && metricMajor)
             transpose(row, metrics);
@@ -608,59 +635,21 @@ private:
 
     void readAtomics(const ThreadKey& key, AtomicRow& row, std::uint32_t stamp)
     {
-        const qint64 countAt = offset();
-        const std::int32_t nUEP = i32("i32 user event profile count");
-        if (nUEP < 0)
-            fail(countAt,
-                QStringLiteral("the user event profile count of thread %1 is negative (%2)")
-                    .arg(key.toString())
-                    .arg(nUEP));
-        constexpr std::size_t record = 4 + 4 + 4 * 8;
-        const std::size_t reserve = std::min<std::size_t>(static_cast<std::size_t>(nUEP), MaxReserve);
-        row.events.reserve(reserve);
-        row.count.reserve(reserve);
-        row.min.reserve(reserve);
-        row.max.reserve(reserve);
-        row.mean.reserve(reserve);
-        row.sumSquares.reserve(reserve);
-        const auto userEvents = static_cast<std::uint32_t>(m_userEvents.size());
-        std::size_t left = static_cast<std::size_t>(nUEP);
-        while (left > 0) {
-            if (available() < record)
-                need(record,
-                    QStringLiteral("user event profile %1 of %2 of thread %3 (i32 index, i32 samples, f64 min, "
-                                   "max, mean, sum of squares)")
-                        .arg(static_cast<std::size_t>(nUEP) - left + 1)
-                        .arg(nUEP)
-                        .arg(key.toString()));
-            const std::size_t batch = std::min(left, available() / record);
-            const char* p = m_pos;
-            for (std::size_t k = 0; k < batch; ++k, p += record) {
-                const std::uint32_t u = loadU32(p);
-                if (u >= userEvents) {
-                    m_pos = p;
-                    fail(offset(),
-                        QStringLiteral("user event index %1 out of range 0..%2 (user event profile %3 of thread %4)")
-                            .arg(static_cast<std::int32_t>(u))
-                            .arg(static_cast<qint64>(userEvents) - 1)
-                            .arg(static_cast<std::size_t>(nUEP) - left + k + 1)
-                            .arg(key.toString()));
-                }
+        const std::size_t records = recordCount(key, "user event");
+        row.reserve(std::min<std::size_t>(records, MaxReserve));
+        forEachRecord(
+            key, "user event", records, 4 + 4 + 4 * 8,
+            [] { return QStringLiteral("i32 index, i32 samples, f64 min, max, mean, sum of squares"); },
+            static_cast<std::uint32_t>(m_userEvents.size()),
+            [&](const char* p, std::uint32_t u) {
                 const AtomicEventId a = m_userEvents[u];
                 if (m_atomicSeen[a.index()] == stamp)
                     ++m_duplicateAtomics;
                 m_atomicSeen[a.index()] = stamp;
-                row.events.push_back(a);
-                row.count.push_back(static_cast<double>(loadI32(p + 4)));
                 // ppk order is min, max, mean (docs/FORMATS.md 3); the text profile's is max, min.
-                row.min.push_back(loadF64(p + 8));
-                row.max.push_back(loadF64(p + 16));
-                row.mean.push_back(loadF64(p + 24));
-                row.sumSquares.push_back(loadF64(p + 32));
-            }
-            m_pos = p;
-            left -= batch;
-        }
+                row.append(a, static_cast<double>(loadI32(p + 4)), loadF64(p + 16), loadF64(p + 8), loadF64(p + 24),
+                    loadF64(p + 32));
+            });
     }
 
     void appendRow(IntervalRow& into, IntervalRow&& from)
@@ -793,6 +782,11 @@ private:
 
 } // namespace
 
+PpkReader::PpkReader()
+    : Reader({ QStringLiteral("ppk"), QStringLiteral("ParaProf packed profile"), { QStringLiteral("*.ppk") } })
+{
+}
+
 int PpkReader::sniff(const QString& path) const
 {
     const QByteArray head = fileHead(path, 4096).value_or(QByteArray());
@@ -817,9 +811,7 @@ TrialResult PpkReader::read(const QString& path, const ReadOptions& options, Pro
             const QFileInfo info(path);
             progress.setStage(QStringLiteral("Reading ParaProf packed profile"), info.size());
             GzipInput input(progress, ChunkSize);
-            const QString openError = input.open(path);
-            if (!openError.isEmpty())
-                return ReadError { path, 0, -1, openError };
+            input.openOrThrow(path);
 
             // Inflate on a second thread when allowed: it costs about as much as decoding. By default
             // only for larger files: below that, starting the thread costs more than it saves

@@ -12,9 +12,7 @@ namespace parallax {
 /// one is allowed), never held whole. Errors give the byte offset in the uncompressed stream.
 class PpkReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("ppk"); }
-    QString description() const override { return QStringLiteral("ParaProf packed profile"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.ppk") }; }
+    PpkReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 

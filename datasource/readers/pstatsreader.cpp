@@ -57,6 +57,7 @@
 
 #include "datasource/model/names.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/gzipinput.h"
 #include "datasource/readers/textnumber.h"
 
 #include <QFile>
@@ -615,17 +616,20 @@ int sniffBytes(const QByteArray& head)
 
 } // namespace
 
+PstatsReader::PstatsReader()
+    : Reader({ QStringLiteral("pstats"), QStringLiteral("Python cProfile/pstats dump"),
+        { QStringLiteral("*.pstats"), QStringLiteral("*.prof"), QStringLiteral("*.cprof") } })
+{
+}
+
 int PstatsReader::sniff(const QString& path) const
 {
-    const QFileInfo info(path);
-    if (!info.isFile())
+    const auto head = fileHead(path, 8);
+    if (!head)
         return 0;
-    const QString lower = info.fileName().toLower();
+    const QString lower = QFileInfo(path).fileName().toLower();
     const bool named = lower.endsWith(QLatin1String(".pstats")) || lower.endsWith(QLatin1String(".cprof"));
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
-    const int score = sniffBytes(file.read(8));
+    const int score = sniffBytes(*head);
     if (score > 0)
         return named ? 100 : score;
     return named ? 30 : 0; // so that read() explains what is wrong with it

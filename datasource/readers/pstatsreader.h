@@ -12,12 +12,7 @@ namespace parallax {
 /// described at the top of pstatsreader.cpp.
 class PstatsReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("pstats"); }
-    QString description() const override { return QStringLiteral("Python cProfile/pstats dump"); }
-    QStringList filePatterns() const override
-    {
-        return { QStringLiteral("*.pstats"), QStringLiteral("*.prof"), QStringLiteral("*.cprof") };
-    }
+    PstatsReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

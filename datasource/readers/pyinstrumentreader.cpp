@@ -44,6 +44,12 @@ namespace {
 
 } // namespace
 
+PyinstrumentReader::PyinstrumentReader()
+    : Reader(
+        { QStringLiteral("pyinstrument"), QStringLiteral("pyinstrument JSON profile"), { QStringLiteral("*.json") } })
+{
+}
+
 int PyinstrumentReader::sniff(const QString& path) const
 {
     const QByteArray head = JsonInput::head(path);

@@ -12,9 +12,7 @@ namespace parallax {
 /// the size limit). The mapping is described at the top of pyinstrumentreader.cpp.
 class PyinstrumentReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("pyinstrument"); }
-    QString description() const override { return QStringLiteral("pyinstrument JSON profile"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.json") }; }
+    PyinstrumentReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

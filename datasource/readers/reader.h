@@ -6,6 +6,7 @@
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/progress.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QLatin1StringView>
 #include <QString>
@@ -222,18 +223,54 @@ TrialResult guardedFileRead(const Reader& reader, const ReadJob& job, const QStr
     return guardedRead(reader, job, builder, warnings, [&] { return body(builder, warnings); });
 }
 
-/// Turns bytes into a Trial. One subclass per format, registered in ReaderRegistry.
+/// The read of a one-file format whose `Loader(path, file, progress).load()` streams the open file
+/// and returns the whole trial, provenance included, under guarded(): a ReadError saying `directory`
+/// for a directory, or that the file does not open; `stage` names the progress stage.
+template <typename Loader>
+TrialResult readWithLoader(
+    const QString& path, Progress& progress, const QString& directory, const QString& stage, const QString& outOfMemory)
+{
+    QFile file(path);
+    if (QFileInfo(path).isDir())
+        return ReadError { path, 0, -1, directory };
+    if (!file.open(QIODevice::ReadOnly))
+        return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
+    progress.setStage(stage, file.size());
+    return guarded<std::shared_ptr<Trial>>(ReadJob { path, {}, outOfMemory }, [&] {
+        Loader loader(path, file, progress);
+        return loader.load();
+    });
+}
+
+/// What a reader is, as data: given to the Reader constructor, shown by --format, `parallax-cli
+/// formats`, the Open dialog and the "no reader recognises this path" message.
+struct ReaderInfo {
+    /// Short name used by --format (e.g. "tau").
+    QString name;
+    QString description;
+    /// File or directory patterns for the Open dialog.
+    QStringList filePatterns;
+};
+
+/// Turns bytes into a Trial. One subclass per format, registered in ReaderRegistry: it passes its
+/// ReaderInfo to this constructor and implements sniff() and read().
 class Reader {
 public:
+    explicit Reader(ReaderInfo info)
+        : m_info(std::move(info))
+    {
+    }
     virtual ~Reader() = default;
-    /// Short name used by --format (e.g. "tau").
-    virtual QString name() const = 0;
-    virtual QString description() const = 0;
-    /// File or directory patterns for the Open dialog.
-    virtual QStringList filePatterns() const = 0;
+
+    const QString& name() const { return m_info.name; }
+    const QString& description() const { return m_info.description; }
+    const QStringList& filePatterns() const { return m_info.filePatterns; }
     /// 0 (not this format) to 100 (certainly this format). Must be cheap: read at most a few bytes.
     virtual int sniff(const QString& path) const = 0;
     virtual TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const = 0;
+
+private:
+    ReaderInfo m_info;
 };
 
 } // namespace parallax

@@ -169,12 +169,7 @@ public:
         m_index.findOrAdd(e.index(), created);
         if (!created)
             return false;
-        m_row.events.push_back(e);
-        m_row.count.push_back(count);
-        m_row.max.push_back(max);
-        m_row.min.push_back(min);
-        m_row.mean.push_back(mean);
-        m_row.sumSquares.push_back(sumSquares);
+        m_row.append(e, count, max, min, mean, sumSquares);
         m_hasStdDev.push_back(0);
         m_stdDev.push_back(0);
         return true;

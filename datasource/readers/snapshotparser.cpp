@@ -697,12 +697,8 @@ private:
             }
             if (derived && v[0] < 0)
                 v[0] = std::numeric_limits<double>::quiet_NaN();
-            row.events.push_back(AtomicEventId(temp));
-            row.count.push_back(v[0]);
-            row.max.push_back(v[1]); // max before min in the file (docs/FORMATS.md 4.2)
-            row.min.push_back(v[2]);
-            row.mean.push_back(v[3]);
-            row.sumSquares.push_back(v[4]);
+            // max before min in the file (docs/FORMATS.md 4.2)
+            row.append(AtomicEventId(temp), v[0], v[1], v[2], v[3], v[4]);
         });
     }
 

@@ -181,14 +181,12 @@ std::vector<AtomicEventId> blankRepeats(AtomicRow& row)
     const double nan = std::numeric_limits<double>::quiet_NaN();
     AtomicRow out;
     for (const auto& [i, repeated] : cells) {
-        out.events.push_back(row.events[i]);
-        out.count.push_back(repeated ? nan : row.count[i]);
-        out.max.push_back(repeated ? nan : row.max[i]);
-        out.min.push_back(repeated ? nan : row.min[i]);
-        out.mean.push_back(repeated ? nan : row.mean[i]);
-        out.sumSquares.push_back(repeated ? nan : row.sumSquares[i]);
-        if (repeated)
+        if (repeated) {
+            out.append(row.events[i], nan, nan, nan, nan, nan);
             blanked.push_back(row.events[i]);
+        } else {
+            out.append(row.events[i], row.count[i], row.max[i], row.min[i], row.mean[i], row.sumSquares[i]);
+        }
     }
     row = std::move(out);
     return blanked;
@@ -210,6 +208,13 @@ int SnapshotReader::derivedThreadId(const QString& entity)
         if (entity == QLatin1String(name))
             return id;
     return 0;
+}
+
+SnapshotReader::SnapshotReader()
+    : Reader({ QStringLiteral("snapshot"), QStringLiteral("TAU snapshot / merged XML profile"),
+        { QStringLiteral("snapshot.*.*.*"), QStringLiteral("tauprofile.xml"), QStringLiteral("*.xml"),
+            QStringLiteral("*.xml.gz") } })
+{
 }
 
 int SnapshotReader::sniff(const QString& path) const

@@ -21,13 +21,7 @@ namespace parallax {
 /// - Errors name the file, the line and the byte offset (in the uncompressed stream for gzip).
 class SnapshotReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("snapshot"); }
-    QString description() const override { return QStringLiteral("TAU snapshot / merged XML profile"); }
-    QStringList filePatterns() const override
-    {
-        return { QStringLiteral("snapshot.*.*.*"), QStringLiteral("tauprofile.xml"), QStringLiteral("*.xml"),
-            QStringLiteral("*.xml.gz") };
-    }
+    SnapshotReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 

@@ -58,14 +58,19 @@ void SnapshotStream::cleanInput(qsizetype from)
 bool SnapshotStream::refill()
 {
     m_pos = 0;
-    switch (m_phase) {
-    case Phase::Start: {
+    // The next chunk of input into m_buf: its size, or -1 (m_buf emptied) on an error.
+    const auto readChunk = [this] {
         m_buf.resize(SnapshotStreamChunk);
         const qint64 n = readInput(m_buf.data(), SnapshotStreamChunk);
-        if (n < 0) {
+        if (n < 0)
             m_buf.clear();
+        return n;
+    };
+    switch (m_phase) {
+    case Phase::Start: {
+        const qint64 n = readChunk();
+        if (n < 0)
             return false;
-        }
         m_buf.truncate(n);
         // A BOM and an XML declaration must stay at the very start of the document.
         qsizetype head = m_buf.startsWith("\xEF\xBB\xBF") ? 3 : 0;
@@ -87,12 +92,9 @@ bool SnapshotStream::refill()
         return true;
     }
     case Phase::Body: {
-        m_buf.resize(SnapshotStreamChunk);
-        const qint64 n = readInput(m_buf.data(), SnapshotStreamChunk);
-        if (n < 0) {
-            m_buf.clear();
+        const qint64 n = readChunk();
+        if (n < 0)
             return false;
-        }
         if (n == 0) {
             m_buf = "\n<?" + QByteArray(SnapshotStreamEndMarker.data(), SnapshotStreamEndMarker.size()) + "?></"
                 + QByteArray(SnapshotStreamRoot.data(), SnapshotStreamRoot.size()) + ">\n";

@@ -696,12 +696,7 @@ private:
         const std::uint32_t id = m_atomics.lookup(raw, {});
         if (std::find(row.events.begin(), row.events.end(), AtomicEventId(id)) != row.events.end())
             ++result.duplicateAtomics;
-        row.events.push_back(AtomicEventId(id));
-        row.count.push_back(v[0]);
-        row.max.push_back(v[1]);
-        row.min.push_back(v[2]);
-        row.mean.push_back(v[3]);
-        row.sumSquares.push_back(v[4]);
+        row.append(AtomicEventId(id), v[0], v[1], v[2], v[3], v[4]);
         noteOddities(v, fieldNames, 5, 1, lineNo, raw, result);
         return true;
     }
@@ -781,6 +776,12 @@ QString TauReader::metricNameFromHeader(const QString& firstLine)
 {
     const QByteArray utf8 = firstLine.toUtf8();
     return metricFromLineOne(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())));
+}
+
+TauReader::TauReader()
+    : Reader({ QStringLiteral("tau"), QStringLiteral("TAU profile directory (profile.N.C.T, MULTI__*)"),
+        { QStringLiteral("profile.*.*.*") } })
+{
 }
 
 int TauReader::sniff(const QString& path) const

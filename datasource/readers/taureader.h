@@ -10,9 +10,7 @@ namespace parallax {
 /// (docs/FORMATS.md 1). Files are parsed in parallel; names are interned once per trial.
 class TauReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("tau"); }
-    QString description() const override { return QStringLiteral("TAU profile directory (profile.N.C.T, MULTI__*)"); }
-    QStringList filePatterns() const override { return { QStringLiteral("profile.*.*.*") }; }
+    TauReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 

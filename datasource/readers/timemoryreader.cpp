@@ -100,6 +100,12 @@ QString unitOf(const QString& repr)
 
 } // namespace
 
+TimemoryReader::TimemoryReader()
+    : Reader({ QStringLiteral("timemory"), QStringLiteral("timemory tree JSON"),
+        { QStringLiteral("*.tree.json"), QStringLiteral("*.json") } })
+{
+}
+
 int TimemoryReader::sniff(const QString& path) const
 {
     const QByteArray head = JsonInput::head(path);
@@ -313,13 +319,7 @@ TrialResult TimemoryReader::read(const QString& path, const ReadOptions& options
                     if (r->hasStats && r->count > 0) {
                         const AtomicEventId a = builder.addAtomicEvent(metricNames[static_cast<qsizetype>(r->metric)]
                             + QStringLiteral(" per call : ") + tree.pathName(n));
-                        AtomicRow& ar = atomicRows[threads[t].index()];
-                        ar.events.push_back(a);
-                        ar.count.push_back(r->count);
-                        ar.max.push_back(r->max);
-                        ar.min.push_back(r->min);
-                        ar.mean.push_back(r->mean);
-                        ar.sumSquares.push_back(r->sqr);
+                        atomicRows[threads[t].index()].append(a, r->count, r->max, r->min, r->mean, r->sqr);
                     }
                 }
                 childIncl.assign(tree.nodeCount() * M, 0.0);

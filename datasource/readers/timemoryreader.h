@@ -12,9 +12,7 @@ namespace parallax {
 /// size limit). The mapping is described at the top of timemoryreader.cpp.
 class TimemoryReader : public Reader {
 public:
-    QString name() const override { return QStringLiteral("timemory"); }
-    QString description() const override { return QStringLiteral("timemory tree JSON"); }
-    QStringList filePatterns() const override { return { QStringLiteral("*.tree.json"), QStringLiteral("*.json") }; }
+    TimemoryReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };

@@ -218,12 +218,7 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
             const double min = 4 + std::floor(10 * r.uniform());
             const double max = min + std::floor(1e5 * r.uniform());
             const double mean = min + (max - min) * (0.2 + 0.3 * r.uniform());
-            arow.events.push_back(userIds[u]);
-            arow.count.push_back(count);
-            arow.min.push_back(min);
-            arow.max.push_back(max);
-            arow.mean.push_back(mean);
-            arow.sumSquares.push_back(count * (mean * mean + (max - min) * (max - min) / 16.0));
+            arow.append(userIds[u], count, max, min, mean, count * (mean * mean + (max - min) * (max - min) / 16.0));
         }
     });
     builder.setIntervalRows(std::move(rows));

@@ -190,9 +190,7 @@ public:
         o.raw("],\n\"events\": [");
         for (std::size_t i = 0; i < trial.eventCount(); ++i) {
             const IntervalEvent& e = trial.event(EventId(i));
-            o.raw(i ? ",\n  " : "\n  ").raw("{\"name\": ").str(e.name);
-            if (e.rawName != e.name)
-                o.raw(", \"raw_name\": ").str(e.rawName);
+            eventNames(i, e);
             o.raw(", \"groups\": [");
             for (std::size_t g = 0; g < e.groups.size(); ++g)
                 o.raw(g ? ", " : "").str(trial.groupName(e.groups[g]));
@@ -201,10 +199,7 @@ public:
         }
         o.raw("],\n\"atomic_events\": [");
         for (std::size_t i = 0; i < trial.atomicEventCount(); ++i) {
-            const AtomicEvent& e = trial.atomicEvent(AtomicEventId(i));
-            o.raw(i ? ",\n  " : "\n  ").raw("{\"name\": ").str(e.name);
-            if (e.rawName != e.name)
-                o.raw(", \"raw_name\": ").str(e.rawName);
+            eventNames(i, trial.atomicEvent(AtomicEventId(i)));
             o.raw("}");
             o.maybeFlush();
         }
@@ -272,6 +267,15 @@ private:
         for (qsizetype i = 0; i < list.size(); ++i)
             m_out.raw(i ? ", " : "").str(list[i]);
         m_out.raw("]");
+    }
+
+    /// The start of element `i` of "events" or "atomic_events": its name, and its raw name when that
+    /// differs.
+    template <typename Event> void eventNames(std::size_t i, const Event& e)
+    {
+        m_out.raw(i ? ",\n  " : "\n  ").raw("{\"name\": ").str(e.name);
+        if (e.rawName != e.name)
+            m_out.raw(", \"raw_name\": ").str(e.rawName);
     }
 
     void metadata(const std::vector<MetadataEntry>& entries)
@@ -451,14 +455,20 @@ private:
         m_out.maybeFlush();
     }
 
+    /// The start of a row object: {"events": [the event indices]
+    template <typename Id> void rowEvents(const std::vector<Id>& events)
+    {
+        m_out.raw("{\"events\": [");
+        for (std::size_t i = 0; i < events.size(); ++i)
+            m_out.raw(i ? "," : "").integer(events[i].index());
+        m_out.raw("]");
+    }
+
     void row(const IntervalRow& r)
     {
         const std::size_t n = r.size();
         const std::size_t metrics = m_trial.metricCount();
-        m_out.raw("{\"events\": [");
-        for (std::size_t i = 0; i < n; ++i)
-            m_out.raw(i ? "," : "").integer(r.events[i].index());
-        m_out.raw("]");
+        rowEvents(r.events);
         values(", \"calls\": ", r.calls.data(), n);
         values(", \"subroutines\": ", r.subrs.data(), n);
         auto perMetric = [&](const char* key, const std::vector<double>& v) {
@@ -477,10 +487,7 @@ private:
     void atomicRow(const AtomicRow& r)
     {
         const std::size_t n = r.size();
-        m_out.raw("{\"events\": [");
-        for (std::size_t i = 0; i < n; ++i)
-            m_out.raw(i ? "," : "").integer(r.events[i].index());
-        m_out.raw("]");
+        rowEvents(r.events);
         values(", \"count\": ", r.count.data(), n);
         values(", \"max\": ", r.max.data(), n);
         values(", \"min\": ", r.min.data(), n);

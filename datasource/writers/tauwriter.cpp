@@ -9,6 +9,7 @@
 #include <QSaveFile>
 #include <QtConcurrent/QtConcurrentMap>
 #include <charconv>
+#include <initializer_list>
 #include <mutex>
 #include <numeric>
 #include <string>
@@ -34,7 +35,22 @@ void appendAttribute(std::string& out, const QString& key, const QString& value)
     out += "</value></attribute>";
 }
 
-std::string quotedName(const QString& name) { return name.toStdString(); }
+/// The start of an event's line: its name as the source wrote it, in double quotes.
+template <typename Event> void appendEventName(std::string& out, const Event& event)
+{
+    out += '"';
+    out += (event.rawName.isEmpty() ? event.name : event.rawName).toStdString();
+    out += '"';
+}
+
+/// A space and the value, for each value.
+void appendValues(std::string& out, std::initializer_list<double> values)
+{
+    for (const double v : values) {
+        out += ' ';
+        appendNumber(out, v);
+    }
+}
 
 QString writeFile(const Trial& trial, std::size_t metricIndex, ThreadIndex t, const QString& path)
 {
@@ -60,22 +76,11 @@ QString writeFile(const Trial& trial, std::size_t metricIndex, ThreadIndex t, co
     out += "</metadata>\n";
     for (std::size_t i = 0; i < n; ++i) {
         const IntervalEvent& event = trial.event(row.events[i]);
-        out += '"';
-        out += quotedName(event.rawName.isEmpty() ? event.name : event.rawName);
-        out += "\" ";
-        appendNumber(out, row.calls[i]);
-        out += ' ';
-        appendNumber(out, row.subrs[i]);
-        out += ' ';
-        appendNumber(out, row.exclusive(metricIndex, i));
-        out += ' ';
-        appendNumber(out, row.inclusive(metricIndex, i));
-        out += ' ';
-        if (sqr) {
-            appendNumber(out, row.exclSqr[metricIndex * n + i]);
-            out += ' ';
-        }
-        out += "0 GROUP=\"";
+        appendEventName(out, event);
+        appendValues(out, { row.calls[i], row.subrs[i], row.exclusive(metricIndex, i), row.inclusive(metricIndex, i) });
+        if (sqr)
+            appendValues(out, { row.exclSqr[metricIndex * n + i] });
+        out += " 0 GROUP=\"";
         for (std::size_t g = 0; g < event.groups.size(); ++g) {
             if (g > 0)
                 out += " | ";
@@ -90,18 +95,9 @@ QString writeFile(const Trial& trial, std::size_t metricIndex, ThreadIndex t, co
         out += " userevents\n# eventname numevents max min mean sumsqr\n";
         for (std::size_t i = 0; i < atomics.size(); ++i) {
             const AtomicEvent& event = trial.atomicEvent(atomics.events[i]);
-            out += '"';
-            out += quotedName(event.rawName.isEmpty() ? event.name : event.rawName);
-            out += "\" ";
-            appendNumber(out, atomics.count[i]);
-            out += ' ';
-            appendNumber(out, atomics.max[i]);
-            out += ' ';
-            appendNumber(out, atomics.min[i]);
-            out += ' ';
-            appendNumber(out, atomics.mean[i]);
-            out += ' ';
-            appendNumber(out, atomics.sumSquares[i]);
+            appendEventName(out, event);
+            appendValues(
+                out, { atomics.count[i], atomics.max[i], atomics.min[i], atomics.mean[i], atomics.sumSquares[i] });
             out += '\n';
         }
     }

@@ -35,6 +35,14 @@ void expectError(const QByteArray& content, const QStringList& parts, bool stric
         QVERIFY2(message.contains(p), qPrintable(QStringLiteral("'%1' not in: %2").arg(p, message)));
 }
 
+/// expectError() of goodFile() with `from` replaced by `to`.
+void expectErrorIn(const QByteArray& from, const QByteArray& to, const QStringList& parts)
+{
+    QByteArray content = goodFile();
+    content.replace(from, to);
+    expectError(content, parts);
+}
+
 } // namespace
 
 class TestBadInput : public QObject {
@@ -79,35 +87,27 @@ private Q_SLOTS:
 
     void wrongFunctionCount()
     {
-        QByteArray tooSmall = goodFile();
-        tooSmall.replace("2 templated_functions", "1 templated_functions");
-        expectError(tooSmall, { QStringLiteral(":4:"), QStringLiteral("too small") });
-        QByteArray tooLarge = goodFile();
-        tooLarge.replace("2 templated_functions", "3 templated_functions");
-        expectError(tooLarge, { QStringLiteral(":5:"), QStringLiteral("too large") });
-        QByteArray notNumber = goodFile();
-        notNumber.replace("2 templated_functions", "two templated_functions");
-        expectError(notNumber, { QStringLiteral(":1:"), QStringLiteral("templated_functions") });
+        expectErrorIn(
+            "2 templated_functions", "1 templated_functions", { QStringLiteral(":4:"), QStringLiteral("too small") });
+        expectErrorIn(
+            "2 templated_functions", "3 templated_functions", { QStringLiteral(":5:"), QStringLiteral("too large") });
+        expectErrorIn("2 templated_functions", "two templated_functions",
+            { QStringLiteral(":1:"), QStringLiteral("templated_functions") });
     }
 
     void nonNumericField()
     {
-        QByteArray f = goodFile();
-        f.replace("\"work\" 5 0 20", "\"work\" 5 0 2x0");
-        expectError(f, { QStringLiteral(":4:"), QStringLiteral("expected a number for Excl"), QStringLiteral("2x0") });
-        QByteArray missing = goodFile();
-        missing.replace("\"work\" 5 0 20 20 0", "\"work\" 5 0 20");
-        expectError(missing, { QStringLiteral(":4:"), QStringLiteral("expected 5 numbers") });
+        expectErrorIn("\"work\" 5 0 20", "\"work\" 5 0 2x0",
+            { QStringLiteral(":4:"), QStringLiteral("expected a number for Excl"), QStringLiteral("2x0") });
+        expectErrorIn(
+            "\"work\" 5 0 20 20 0", "\"work\" 5 0 20", { QStringLiteral(":4:"), QStringLiteral("expected 5 numbers") });
     }
 
     void unterminatedQuote()
     {
-        QByteArray f = goodFile();
-        f.replace("\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"", "\"work 5 0 20 20 0");
-        expectError(f, { QStringLiteral(":4:"), QStringLiteral("unterminated quote") });
-        QByteArray g = goodFile();
-        g.replace("GROUP=\"TAU_USER\"", "GROUP=\"TAU_USER");
-        expectError(g, { QStringLiteral(":4:"), QStringLiteral("GROUP") });
+        expectErrorIn("\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"", "\"work 5 0 20 20 0",
+            { QStringLiteral(":4:"), QStringLiteral("unterminated quote") });
+        expectErrorIn("GROUP=\"TAU_USER\"", "GROUP=\"TAU_USER", { QStringLiteral(":4:"), QStringLiteral("GROUP") });
     }
 
     void binaryGarbage()
@@ -203,9 +203,7 @@ private Q_SLOTS:
 
     void hugeCountDoesNotAllocate()
     {
-        QByteArray f = goodFile();
-        f.replace("2 templated_functions", "2147483647 templated_functions");
-        expectError(f, { QStringLiteral("event lines") });
+        expectErrorIn("2 templated_functions", "2147483647 templated_functions", { QStringLiteral("event lines") });
     }
 };
 

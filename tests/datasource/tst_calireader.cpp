@@ -84,12 +84,6 @@ QStringList flatNames(const Trial& t)
     return out;
 }
 
-int callPathCount(const Trial& t)
-{
-    return static_cast<int>(
-        std::count_if(t.events().begin(), t.events().end(), [](const IntervalEvent& e) { return e.isCallPath(); }));
-}
-
 int maxDepth(const Trial& t)
 {
     int d = 0;
@@ -377,7 +371,7 @@ void TestCaliReader::luleshCaliFacts()
     QVERIFY(t);
     QCOMPARE(flatNames(*t).size(), 19);
     QCOMPARE(maxDepth(*t), 8);
-    QCOMPARE(callPathCount(*t), 18);
+    QCOMPARE(countEvents(*t, true), std::size_t(18));
     QCOMPARE(meta(*t, "cali.caliper.version"), QStringLiteral("2.2.0-dev"));
     QCOMPARE(meta(*t, "cali.channel"), QStringLiteral("default"));
     // 20 ctx rows: 19 region paths and the record of the channel node alone (unattributed).
@@ -425,7 +419,7 @@ void TestCaliReader::mpiScaling()
     // 46 ctx rows = 45 regions (8 roots, 37 call paths, depth <= 8, 32 names) + 1 unattributed.
     QCOMPARE(meta(*t, "Caliper regions"), QStringLiteral("45"));
     QCOMPARE(meta(*t, "Caliper records"), QStringLiteral("46"));
-    QCOMPARE(callPathCount(*t), 37);
+    QCOMPARE(countEvents(*t, true), std::size_t(37));
     QCOMPARE(flatNames(*t).size(), 32);
     QVERIFY(!std::isnan(provided(*t, -1, Unattributed)));
     // MPI_Allreduce is a root and also under TimeIncrement: a warning says its event holds flat totals.
@@ -464,7 +458,7 @@ void TestCaliReader::rajaperfFacts()
     QCOMPARE(t->providedStatistic(-1)->row.size(), std::size_t(74 + 73 + 1));
     QCOMPARE(flatNames(*t).size(), 74);
     QCOMPARE(flatNames(*t).front(), QStringLiteral("RAJAPerf"));
-    QCOMPARE(callPathCount(*t), 73);
+    QCOMPARE(countEvents(*t, true), std::size_t(73));
     QVERIFY(maxDepth(*t) <= 3);
     QVERIFY(near(provided(*t, -1, QStringLiteral("RAJAPerf")), 103.47638));
     QVERIFY(near(incl(*t, 0, QStringLiteral("RAJAPerf")), 103.47638));

@@ -97,11 +97,8 @@ private Q_SLOTS:
         QVERIFY(t->metadataValue(QStringLiteral("CUBE misc members")).contains(QLatin1String("remapping.spec")));
         // 11 cnodes: the root (a flat event) and 10 call paths; 11 flat events (10 regions, one of them
         // MPI_Bcast twice: region 20 keeps the name, region 386 gets its source location).
-        std::size_t flat = 0, paths = 0;
-        for (const auto& e : t->events())
-            (e.isCallPath() ? paths : flat) += 1;
-        QCOMPARE(paths, std::size_t(10));
-        QCOMPARE(flat, std::size_t(11));
+        QCOMPARE(countEvents(*t, true), std::size_t(10));
+        QCOMPARE(countEvents(*t, false), std::size_t(11));
         const QString bcast2 = QStringLiteral(
             "MPI_Bcast [{/g/g92/cankur1/tools/scorep/scorep-7.1/src/adapters/mpi/SCOREP_Mpi_Coll.c} {719}-{740}]");
         QVERIFY(t->findEvent(bcast2).isValid());
@@ -401,11 +398,8 @@ private Q_SLOTS:
         QCOMPARE(t->metadataValue(QStringLiteral("CUBE regions")), QStringLiteral("236"));
         QCOMPARE(t->threadCount(), std::size_t(1));
         // 236 cnodes: 8 roots (MPI, OpenMP, ...) with 228 children; 236 flat events.
-        std::size_t flat = 0, paths = 0;
-        for (const auto& e : t->events())
-            (e.isCallPath() ? paths : flat) += 1;
-        QCOMPARE(paths, std::size_t(228));
-        QCOMPARE(flat, std::size_t(236));
+        QCOMPARE(countEvents(*t, true), std::size_t(228));
+        QCOMPARE(countEvents(*t, false), std::size_t(236));
         QCOMPARE(cnodeSum(*t, QStringLiteral("Time")), 228.0);
         QCOMPARE(cnodeSum(*t, QStringLiteral("Visits")), 228.0);
         QVERIFY(t->warnings().isEmpty());

@@ -240,11 +240,8 @@ private Q_SLOTS:
                 QStringLiteral("Maximum Inclusive Time"), QStringLiteral("bytes_put"), QStringLiteral("bytes_get"),
                 QStringLiteral("io_bytes_read"), QStringLiteral("io_bytes_written"), QStringLiteral("bytes_sent"),
                 QStringLiteral("bytes_received") }));
-        int flat = 0, paths = 0;
-        for (const auto& e : t->events())
-            (e.isCallPath() ? paths : flat)++;
-        QCOMPARE(paths, 45); // 46 cnodes under the one root bg_time
-        QCOMPARE(flat, 31); // distinct regions on cnodes
+        QCOMPARE(countEvents(*t, true), std::size_t(45)); // 46 cnodes under the one root bg_time
+        QCOMPARE(countEvents(*t, false), std::size_t(31)); // distinct regions on cnodes
         QVERIFY(t->findEvent(QStringLiteral("bg_time => main")).isValid());
         QVERIFY(t->findEvent(QStringLiteral("bg_time => main => MODEL_1(unsigned long, unsigned long, int, int)"))
                     .isValid());

@@ -272,10 +272,7 @@ private Q_SLOTS:
         QCOMPARE(nids.size(), 34);
         QCOMPARE(sumExcl, 3998242.0);
         // Exactly the gold's 34 nodes are the call tree (33 call paths and the root).
-        std::size_t callPaths = 0;
-        for (const auto& e : trial->events())
-            callPaths += e.isCallPath() ? 1 : 0;
-        QCOMPARE(callPaths, std::size_t(33));
+        QCOMPARE(countEvents(*trial, true), std::size_t(33));
         for (const TreeNode& n : SampleTree)
             QVERIFY2(trial->findEvent(pathOf(n.nid)).isValid(), qPrintable(pathOf(n.nid)));
         // <program root> inclusive per rank.
@@ -329,10 +326,7 @@ private Q_SLOTS:
             QStringLiteral("/tmp/dpkg-mkdeb.gouoc49UG7/src/mvapich/src/build/../src/mpi/init/init.c:198 in "
                            "/usr/local/tools/mvapich2-intel-debug-2.2/lib/libmpi.so.12.0.5"));
         // 21 flat events: 16 procedures... minus none, plus statements and renamed siblings.
-        std::size_t flat = 0;
-        for (const auto& e : trial->events())
-            flat += e.isCallPath() ? 0 : 1;
-        QCOMPARE(flat, std::size_t(21));
+        QCOMPARE(countEvents(*trial, false), std::size_t(21));
         QCOMPARE(trial->eventCount(), std::size_t(54));
         QCOMPARE(trial->atomicEventCount(), std::size_t(0));
         QVERIFY(trial->eventInGroup(trial->findEvent(QStringLiteral("main")), QStringLiteral("HPCTOOLKIT_PROCEDURE")));

@@ -38,14 +38,6 @@ double excl(const Trial& t, const ThreadKey& key, const QString& e) { return cel
 double incl(const Trial& t, const ThreadKey& key, const QString& e) { return cell(t, key, e, 1); }
 double calls(const Trial& t, const ThreadKey& key, const QString& e) { return cell(t, key, e, 2); }
 
-std::size_t callPathCount(const Trial& t)
-{
-    std::size_t n = 0;
-    for (const auto& e : t.events())
-        n += e.isCallPath() ? 1 : 0;
-    return n;
-}
-
 const QString Outer0 = QStringLiteral("unknown-hash=0 => generate_history@hatchet_tests.cpp:114/outer-loop-0");
 const QString Outer1 = QStringLiteral("unknown-hash=0 => generate_history@hatchet_tests.cpp:114/outer-loop-1");
 const QString Inner0 = QStringLiteral(" => generate_history@hatchet_tests.cpp:118/inner-loop-0");
@@ -137,7 +129,7 @@ private Q_SLOTS:
             QStringLiteral("41380"));
         // 15 tree nodes per rank (root, 2 outer loops x (1 + 2 inner loops x (1 + 2 leaves))):
         // 14 call paths and 7 distinct names.
-        QCOMPARE(callPathCount(*trial), std::size_t(14));
+        QCOMPARE(countEvents(*trial, true), std::size_t(14));
         QCOMPARE(trial->eventCount(), std::size_t(21));
         const ThreadKey r0 { 0, 0, 0 }, r1 { 1, 0, 0 };
         QCOMPARE(incl(*trial, r0, Outer0), 35.638487534999996);
@@ -194,7 +186,7 @@ private Q_SLOTS:
         QCOMPARE(trial->metadataValue(QStringLiteral("Hatchet graph nodes")), QStringLiteral("24"));
         QCOMPARE(trial->metadataValue(QStringLiteral("Hatchet dataframe rows")), QStringLiteral("24"));
         QCOMPARE(trial->metadataValue(QStringLiteral("Hatchet dataframe_indices")), QStringLiteral("node"));
-        QCOMPARE(callPathCount(*trial), std::size_t(22));
+        QCOMPARE(countEvents(*trial, true), std::size_t(22));
         QCOMPARE(trial->eventCount(), std::size_t(35));
         QCOMPARE(trial->cellCount(), std::size_t(35));
         const ThreadKey t0 {};
@@ -296,8 +288,8 @@ private Q_SLOTS:
         QCOMPARE(trial->metadataValue(QStringLiteral("pyinstrument sample_count")), QStringLiteral("432"));
         QCOMPARE(trial->metadataValue(QStringLiteral("pyinstrument program")), QStringLiteral("examples.py"));
         // 111 frames: 110 call paths below the root; 105 (function, file) names plus one renamed.
-        QCOMPARE(callPathCount(*trial), std::size_t(110));
-        QCOMPARE(trial->eventCount() - callPathCount(*trial), std::size_t(106));
+        QCOMPARE(countEvents(*trial, true), std::size_t(110));
+        QCOMPARE(trial->eventCount() - countEvents(*trial, true), std::size_t(106));
         QVERIFY(trial->findEvent(QStringLiteral("_format_strings pandas/io/formats/format.py [line 1435]")).isValid());
         // 44 distinct function names (Hatchet's "name" column).
         QSet<QString> functions;

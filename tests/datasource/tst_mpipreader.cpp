@@ -119,12 +119,8 @@ void checkHeat2d(const Trial& t)
     QCOMPARE(t.metricCount(), std::size_t(1));
     QCOMPARE(t.metric(MetricId(0u)).name, QStringLiteral("TIME"));
     QCOMPARE(t.metric(MetricId(0u)).unit, QStringLiteral("us"));
-    std::size_t flat = 0;
-    std::size_t paths = 0;
-    for (const auto& e : t.events())
-        (e.isCallPath() ? paths : flat)++;
-    QCOMPARE(flat, std::size_t(10)); // .MpiP.Application + 9 MPI functions
-    QCOMPARE(paths, std::size_t(11)); // one per call site
+    QCOMPARE(countEvents(t, false), std::size_t(10)); // .MpiP.Application + 9 MPI functions
+    QCOMPARE(countEvents(t, true), std::size_t(11)); // one per call site
     QCOMPARE(t.atomicEventCount(), std::size_t(19)); // 11 durations, 7 message sizes, 1 I/O size
     QVERIFY2(t.warnings().isEmpty(), qPrintable(t.warnings().join(QStringLiteral(" | "))));
 

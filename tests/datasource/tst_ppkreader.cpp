@@ -121,14 +121,6 @@ void compareTrials(const Trial& a, const Trial& b, bool metadataInOrder = true)
     QCOMPARE(metadataPairs(a, a.metadata(), !metadataInOrder), metadataPairs(b, b.metadata(), !metadataInOrder));
 }
 
-std::size_t callPathCount(const Trial& trial)
-{
-    std::size_t n = 0;
-    for (const auto& e : trial.events())
-        n += e.isCallPath() ? 1 : 0;
-    return n;
-}
-
 /// A deterministic trial with what the samples lack: three metrics, full-precision doubles, raw
 /// names with extra spaces, absent cells, context user events, per-thread metadata.
 std::shared_ptr<Trial> generatedTrial(int threads, int events, int metrics, unsigned seed)
@@ -359,7 +351,7 @@ private Q_SLOTS:
         QCOMPARE(exclOf(*trial, 0, canonical), 32238.0);
         QCOMPARE(inclOf(*trial, 0, canonical), 78967.0);
         // 1834 call paths, every one stored with non-canonical spacing (docs/FORMATS.md 8).
-        QCOMPARE(callPathCount(*trial), std::size_t(1834));
+        QCOMPARE(countEvents(*trial, true), std::size_t(1834));
         std::size_t respaced = 0;
         for (const auto& ev : trial->events())
             respaced += ev.rawName != ev.name ? 1 : 0;
@@ -403,7 +395,7 @@ private Q_SLOTS:
         }
         plain.sort();
         QCOMPARE(inPhase, std::size_t(252));
-        QCOMPARE(callPathCount(*phases), std::size_t(1254));
+        QCOMPARE(countEvents(*phases, true), std::size_t(1254));
         QCOMPARE(plain,
             (QStringList { QStringLiteral("f1()"), QStringLiteral("f2()"), QStringLiteral("f3()"),
                 QStringLiteral("f4()"), QStringLiteral("input"), QStringLiteral("output") }));
@@ -413,7 +405,7 @@ private Q_SLOTS:
         QVERIFY(mm);
         for (int t = 0; t < 24; ++t)
             QCOMPARE(mm->threadKey(ThreadIndex(static_cast<std::uint32_t>(t))), (ThreadKey { 0, 0, t }));
-        QCOMPARE(callPathCount(*mm), std::size_t(19));
+        QCOMPARE(countEvents(*mm, true), std::size_t(19));
         for (const char* g : { "TAU_SAMPLE", "TAU_SAMPLE_CONTEXT", "TAU_CALLPATH_DERIVED", "TAU_DERIVED" })
             QVERIFY2(mm->findGroup(QLatin1String(g)).isValid(), g);
     }
@@ -539,7 +531,7 @@ private Q_SLOTS:
     {
         const auto trial = generatedTrial(12, 40, 3, 7);
         QCOMPARE(trial->metricCount(), std::size_t(3));
-        QVERIFY(callPathCount(*trial) > 0);
+        QVERIFY(countEvents(*trial, true) > 0);
         QTemporaryDir tmp;
         const QString out = tmp.filePath(QStringLiteral("generated.ppk"));
         QCOMPARE(PpkWriter::write(*trial, out), QString());

@@ -141,12 +141,8 @@ private Q_SLOTS:
         QCOMPARE(t->metric(MetricId(0u)).name, QStringLiteral("TIME"));
         QCOMPARE(t->metric(MetricId(0u)).unit, QStringLiteral("us"));
         // MANIFEST: 9 distinct names, 4 distinct files; every caller edge is a call path.
-        std::size_t flat = 0;
-        std::size_t paths = 0;
-        for (const auto& e : t->events())
-            (e.isCallPath() ? paths : flat)++;
-        QCOMPARE(flat, std::size_t(9));
-        QCOMPARE(paths, std::size_t(9));
+        QCOMPARE(countEvents(*t, false), std::size_t(9));
+        QCOMPARE(countEvents(*t, true), std::size_t(9));
         QCOMPARE(t->atomicEventCount(), std::size_t(0));
         QCOMPARE(t->metadataValue(QStringLiteral("pstats functions")), QStringLiteral("9"));
         QCOMPARE(t->metadataValue(QStringLiteral("pstats files")), QStringLiteral("4"));
@@ -219,12 +215,8 @@ private Q_SLOTS:
     {
         const auto t = mustRead(py2());
         QVERIFY(t);
-        std::size_t flat = 0;
-        std::size_t paths = 0;
-        for (const auto& e : t->events())
-            (e.isCallPath() ? paths : flat)++;
-        QCOMPARE(flat, std::size_t(9));
-        QCOMPARE(paths, std::size_t(11));
+        QCOMPARE(countEvents(*t, false), std::size_t(9));
+        QCOMPARE(countEvents(*t, true), std::size_t(11));
         QCOMPARE(t->metadataValue(QStringLiteral("pstats files")), QStringLiteral("4"));
         QCOMPARE(t->metadataValue(QStringLiteral("pstats total time (s)")), QStringLiteral("2.361709"));
         QVERIFY(t->metadataValue(QStringLiteral("pstats marshal")).startsWith(QLatin1String("Python 2")));

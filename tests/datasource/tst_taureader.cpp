@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The TAU reader against the facts in ../shared/data/*/MANIFEST.md and small literal fixtures.
 #include "datasource/readers/taureader.h"
+#include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
@@ -12,14 +13,6 @@ using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-std::size_t countCallPaths(const Trial& trial)
-{
-    std::size_t n = 0;
-    for (const auto& e : trial.events())
-        n += e.isCallPath() ? 1 : 0;
-    return n;
-}
 
 QString topExclusive(const Trial& trial, ThreadIndex t)
 {
@@ -52,8 +45,8 @@ private Q_SLOTS:
             const auto trial = mustLoad(dataPath(dir));
             QVERIFY(trial);
             QCOMPARE(trial->threadCount(), std::size_t(4));
-            QCOMPARE(trial->eventCount() - countCallPaths(*trial), std::size_t(12));
-            QCOMPARE(countCallPaths(*trial), std::size_t(11));
+            QCOMPARE(trial->eventCount() - countEvents(*trial, true), std::size_t(12));
+            QCOMPARE(countEvents(*trial, true), std::size_t(11));
             for (std::size_t t = 0; t < 4; ++t)
                 QCOMPARE(trial->row(ThreadIndex(t)).size(), std::size_t(23));
             QCOMPARE(trial->metricCount(), std::size_t(1));
@@ -192,7 +185,7 @@ private Q_SLOTS:
         const auto p1 = mustLoad(dataPath(QStringLiteral("cubelib/test/test28/profile1")));
         QVERIFY(p1);
         QCOMPARE(p1->eventCount(), std::size_t(195));
-        QCOMPARE(countCallPaths(*p1), std::size_t(0));
+        QCOMPARE(countEvents(*p1, true), std::size_t(0));
         QCOMPARE(p1->metric(MetricId(0u)).name, QStringLiteral("BGP Timers")); // text after _MULTI_, spaces kept
         QCOMPARE(topExclusive(*p1, ThreadIndex(0u)), QStringLiteral("RATX_I [{getrates_i.pp.f} {1013,7}-{1964,9}]"));
         QVERIFY(std::abs(exclOf(*p1, 0, QStringLiteral("RATX_I [{getrates_i.pp.f} {1013,7}-{1964,9}]")) - 478345065.35)
@@ -214,7 +207,7 @@ private Q_SLOTS:
         const auto p2 = mustLoad(dataPath(QStringLiteral("cubelib/test/test28/profile2")));
         QVERIFY(p2);
         QCOMPARE(p2->eventCount(), std::size_t(13));
-        QCOMPARE(countCallPaths(*p2), std::size_t(7));
+        QCOMPARE(countEvents(*p2, true), std::size_t(7));
         QCOMPARE(exclOf(*p2, 0, QStringLiteral("f3() (sleeps 3 sec)")), 6002109.0);
         QCOMPARE(inclOf(*p2, 0, QStringLiteral("main() (calls f1, f5)")), 20007991.0); // Java-style 2.0007991E7
         QCOMPARE(inclOf(*p2, 0, QStringLiteral("f1() (sleeps 1 sec, calls f2, f4)")), 15006810.0);
