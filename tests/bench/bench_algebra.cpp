@@ -34,29 +34,20 @@ namespace {
 int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
-    int runs = 5, threads = 16384, events = 201, workers = 0;
+    SynthBenchOptions o;
     QStringList modes { QStringLiteral("diff"), QStringLiteral("mean") };
-    std::vector<const char*> dirs;
-    for (int i = 1; i < argc; ++i) {
-        auto value = [&]() { return i + 1 < argc ? argv[++i] : ""; };
-        if (std::strcmp(argv[i], "--runs") == 0)
-            runs = std::max(1, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--threads") == 0)
-            threads = std::max(1, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--events") == 0)
-            events = std::max(1, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--workers") == 0)
-            workers = std::max(0, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--modes") == 0)
+    const bool parsed = parseSynthBenchOptions(argc, argv, o,
+        "bench_algebra [--runs N] [--threads T] [--events E] [--workers W] [--modes diff,mean,ratio,merge,derive] "
+        "[DIR_A DIR_B]",
+        [&](const char* name, auto value) {
+            if (std::strcmp(name, "--modes") != 0)
+                return false;
             modes = QString::fromLocal8Bit(value()).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        else if (argv[i][0] == '-') {
-            std::fprintf(stderr,
-                "usage: bench_algebra [--runs N] [--threads T] [--events E] [--workers W] "
-                "[--modes diff,mean,ratio,merge,derive] [DIR_A DIR_B]\n");
-            return 1;
-        } else
-            dirs.push_back(argv[i]);
-    }
+            return true;
+        });
+    if (!parsed)
+        return 1;
+    const std::vector<const char*>& dirs = o.directories;
     if (!dirs.empty() && dirs.size() != 2) {
         std::fprintf(stderr, "bench_algebra: give two directories or none\n");
         return 1;
@@ -64,19 +55,8 @@ int main(int argc, char* argv[])
 
     QElapsedTimer timer;
     timer.start();
-    std::shared_ptr<const Trial> a, b;
-    if (dirs.empty()) {
-        SynthOptions o;
-        o.threads = threads;
-        o.events = events;
-        o.seed = 1;
-        a = synthesizeTrial(o);
-        o.seed = 2;
-        b = synthesizeTrial(o);
-    } else {
-        a = readTrial(QString::fromLocal8Bit(dirs[0]));
-        b = readTrial(QString::fromLocal8Bit(dirs[1]));
-    }
+    const std::shared_ptr<const Trial> a = synthBenchTrial(dirs.empty() ? nullptr : dirs[0], o, 1);
+    const std::shared_ptr<const Trial> b = synthBenchTrial(dirs.empty() ? nullptr : dirs[1], o, 2);
     if (!a || !b)
         return 2;
     std::printf("{\"operands\":\"%s\",\"threads\":[%zu,%zu],\"events\":[%zu,%zu],\"cells\":[%zu,%zu],"
@@ -86,12 +66,12 @@ int main(int argc, char* argv[])
         std::thread::hardware_concurrency());
 
     AlgebraOptions options;
-    options.workers = workers;
+    options.workers = o.workers;
     for (const QString& mode : modes) {
         std::vector<double> wall, cpu;
         double first = 0;
         std::size_t cells = 0, resultEvents = 0;
-        for (int r = 0; r < runs; ++r) {
+        for (int r = 0; r < o.runs; ++r) {
             const double cpu0 = cpuSeconds();
             timer.restart();
             AlgebraResult result = AlgebraResult::failure(QStringLiteral("unknown mode ") + mode);
@@ -124,7 +104,8 @@ int main(int argc, char* argv[])
         }
         std::printf("{\"mode\":\"%s\",\"runs\":%d,\"median_wall_s\":%.3f,\"median_cpu_s\":%.3f,\"first_wall_s\":%.3f,"
                     "\"result_events\":%zu,\"result_cells\":%zu,\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
-            qPrintable(mode), runs, median(wall), median(cpu), first, resultEvents, cells, peakRssMb(), loadAverage());
+            qPrintable(mode), o.runs, median(wall), median(cpu), first, resultEvents, cells, peakRssMb(),
+            loadAverage());
     }
     return 0;
 }

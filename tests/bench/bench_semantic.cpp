@@ -103,40 +103,24 @@ Model benchmarkModel(const Trial& trial, int rules)
 int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
-    int runs = 5, threads = 16384, events = 201, rules = 50, workers = 0;
-    const char* dir = nullptr;
-    for (int i = 1; i < argc; ++i) {
-        auto value = [&]() { return i + 1 < argc ? argv[++i] : ""; };
-        if (std::strcmp(argv[i], "--runs") == 0)
-            runs = std::max(1, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--threads") == 0)
-            threads = std::max(1, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--events") == 0)
-            events = std::max(1, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--rules") == 0)
+    SynthBenchOptions o;
+    int rules = 50;
+    const bool parsed = parseSynthBenchOptions(argc, argv, o,
+        "bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]",
+        [&](const char* name, auto value) {
+            if (std::strcmp(name, "--rules") != 0)
+                return false;
             rules = std::max(1, std::atoi(value()));
-        else if (std::strcmp(argv[i], "--workers") == 0)
-            workers = std::max(0, std::atoi(value()));
-        else if (argv[i][0] == '-') {
-            std::fprintf(stderr,
-                "usage: bench_semantic [--runs N] [--threads T] [--events E] [--rules R] [--workers W] [DIR]\n");
-            return 1;
-        } else
-            dir = argv[i];
-    }
+            return true;
+        });
+    if (!parsed)
+        return 1;
+    const char* dir = o.directories.empty() ? nullptr : o.directories.back();
     QElapsedTimer timer;
     timer.start();
-    std::shared_ptr<const Trial> trial;
-    if (dir) {
-        trial = readTrial(QString::fromLocal8Bit(dir));
-        if (!trial)
-            return 2;
-    } else {
-        SynthOptions o;
-        o.threads = threads;
-        o.events = events;
-        trial = synthesizeTrial(o);
-    }
+    const std::shared_ptr<const Trial> trial = synthBenchTrial(dir, o, 1);
+    if (!trial)
+        return 2;
     const Model model = benchmarkModel(*trial, rules);
     if (auto error = validateModel(model)) {
         std::fprintf(stderr, "bench_semantic: %s\n", qPrintable(error->toString()));
@@ -150,8 +134,8 @@ int main(int argc, char* argv[])
     std::vector<double> wall;
     ProfilePtr profile;
     AttributeOptions options;
-    options.workers = workers;
-    for (int r = 0; r < runs; ++r) {
+    options.workers = o.workers;
+    for (int r = 0; r < o.runs; ++r) {
         profile.reset();
         timer.restart();
         auto result = attribute(model, trial, options);
@@ -170,7 +154,7 @@ int main(int argc, char* argv[])
     std::printf("{\"mode\":\"attribute\",\"runs\":%d,\"median_wall_s\":%.4f,\"min_wall_s\":%.4f,\"entities\":%zu,"
                 "\"components\":%zu,\"source_events\":%zu,\"matched_events\":%zu,\"conservation_error\":%.3g,"
                 "\"peak_rss_mb\":%.1f,\"loadavg_1min\":%.2f}\n",
-        runs, median(wall), *std::min_element(wall.begin(), wall.end()), profile->entities().size(),
+        o.runs, median(wall), *std::min_element(wall.begin(), wall.end()), profile->entities().size(),
         profile->components().size(), profile->sourceEvents().size(), matched, profile->conservationError(),
         peakRssMb(), loadAverage());
     return 0;

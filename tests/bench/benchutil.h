@@ -7,6 +7,7 @@
 #pragma once
 
 #include "datasource/readers/readerregistry.h"
+#include "datasource/synth/synth.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -16,6 +17,8 @@
 #include <QStringList>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
@@ -128,6 +131,57 @@ inline QStringList overviewTrialArguments()
     return { QStringLiteral("--threads"), QStringLiteral("16384"), QStringLiteral("--events"), QStringLiteral("101"),
         QStringLiteral("--callpath-depth"), QStringLiteral("2"), QStringLiteral("--user-events"), QStringLiteral("5"),
         QStringLiteral("--seed"), QStringLiteral("1") };
+}
+
+/// The command line of the benchmarks on big synthesized trials (bench_algebra, bench_semantic):
+/// --runs N, --threads T, --events E, --workers W, the benchmark's own options, and directories to
+/// read instead of synthesizing.
+struct SynthBenchOptions {
+    int runs = 5;
+    int threads = 16384;
+    int events = 201;
+    int workers = 0;
+    std::vector<const char*> directories;
+};
+
+/// Parses argv into `o`. `own(name, value)` takes the benchmark's own options (`value()` consumes
+/// the next argument) and returns false for a name it does not know; then `usage` is printed and
+/// false returned.
+template <typename Own>
+bool parseSynthBenchOptions(int argc, char** argv, SynthBenchOptions& o, const char* usage, Own&& own)
+{
+    for (int i = 1; i < argc; ++i) {
+        auto value = [&]() { return i + 1 < argc ? argv[++i] : ""; };
+        const char* name = argv[i];
+        if (std::strcmp(name, "--runs") == 0)
+            o.runs = std::max(1, std::atoi(value()));
+        else if (std::strcmp(name, "--threads") == 0)
+            o.threads = std::max(1, std::atoi(value()));
+        else if (std::strcmp(name, "--events") == 0)
+            o.events = std::max(1, std::atoi(value()));
+        else if (std::strcmp(name, "--workers") == 0)
+            o.workers = std::max(0, std::atoi(value()));
+        else if (name[0] != '-')
+            o.directories.push_back(name);
+        else if (!own(name, value)) {
+            std::fprintf(stderr, "usage: %s\n", usage);
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The trial of a benchmark: read from `dir`, or (no `dir`) synthesized like `parallax-cli synth
+/// --threads T --events E --seed S`; null when reading failed.
+inline std::shared_ptr<const Trial> synthBenchTrial(const char* dir, const SynthBenchOptions& o, std::uint64_t seed)
+{
+    if (dir)
+        return readTrial(QString::fromLocal8Bit(dir));
+    SynthOptions synth;
+    synth.threads = o.threads;
+    synth.events = o.events;
+    synth.seed = seed;
+    return synthesizeTrial(synth);
 }
 
 } // namespace parallax::bench

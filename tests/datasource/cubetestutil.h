@@ -66,22 +66,14 @@ inline QString describe(const TrialResult& result)
 inline double cell(const Trial& t, ThreadKey key, const QString& event, const QString& metric, bool inclusive = false)
 {
     const ThreadIndex ti = t.findThread(key);
-    const EventId e = t.findEvent(event);
-    if (!ti.isValid() || !e.isValid())
-        return Absent;
-    const IntervalRow& row = t.row(ti);
-    const auto i = row.find(e);
-    if (i < 0)
-        return Absent;
-    const auto k = static_cast<std::size_t>(i);
     if (metric == QLatin1String("calls"))
-        return row.calls[k];
+        return fieldOf(t, ti, event, Field::Calls);
     if (metric == QLatin1String("subrs"))
-        return row.subrs[k];
+        return fieldOf(t, ti, event, Field::Subrs);
     const MetricId m = t.findMetric(metric);
     if (!m.isValid())
         return Absent;
-    return inclusive ? row.inclusive(m.index(), k) : row.exclusive(m.index(), k);
+    return fieldOf(t, ti, event, inclusive ? Field::Incl : Field::Excl, m.index());
 }
 
 inline double excl(const Trial& t, int node, const QString& event, const QString& metric)
