@@ -1062,7 +1062,7 @@ bool PostgresDatabase::isPartitioned(const std::string& table)
 
 std::string PostgresDatabase::partitionFor(std::string_view table, qint64 trial, qint64 first, qint64 last)
 {
-    const std::string parent(table);
+    std::string parent(table);
     if (!isPartitioned(parent))
         return parent;
     const char* key = parent == "timer_call_data" ? "id" : parent == "timer_value" ? "timer_call_data" : nullptr;
@@ -1070,7 +1070,7 @@ std::string PostgresDatabase::partitionFor(std::string_view table, qint64 trial,
         throw DbException(QStringLiteral("no partition key for %1").arg(QString::fromStdString(parent)));
     // Names and bounds are numbers Parallax made, not user data. The CHECK is the partition's
     // bound in the form ATTACH PARTITION looks for, so attaching needs no validating scan.
-    const std::string name = parent + "_t" + std::to_string(trial);
+    std::string name = parent + "_t" + std::to_string(trial);
     const std::string from = std::to_string(first);
     const std::string to = std::to_string(last + 1);
     execScript(

@@ -554,8 +554,10 @@ std::string SqlDatabase::viewCondition(qint64 view, SqlParams& params)
                 const std::string from
                     = table == QLatin1String("primary_metadata") ? "primary_metadata" : "secondary_metadata";
                 const std::string key = conditions.param(p.column);
-                parts.push_back("EXISTS (SELECT 1 FROM " + from + " m WHERE m.trial = t.id AND m.name = " + key
-                    + " AND " + compare("m.value", sqlOp, conditions.param(p.value)) + ")");
+                std::string exists = "EXISTS (SELECT 1 FROM ";
+                exists.append(from).append(" m WHERE m.trial = t.id AND m.name = ").append(key).append(" AND ");
+                exists.append(compare("m.value", sqlOp, conditions.param(p.value))).append(")");
+                parts.push_back(std::move(exists));
             } else {
                 throw DbException(QStringLiteral("view %1: unsupported table \"%2\"").arg(id).arg(p.table));
             }

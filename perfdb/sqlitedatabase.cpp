@@ -96,7 +96,7 @@ public:
         , m_single(statement(table, columns, 1))
         , m_batch(m_batchRows > 1 ? statement(table, columns, m_batchRows) : m_single)
     {
-        m_values.reserve(static_cast<std::size_t>(m_batchRows * m_columns));
+        m_values.reserve(static_cast<std::size_t>(m_batchRows) * static_cast<std::size_t>(m_columns));
     }
     ~SqliteBulkWriter() override
     {
@@ -111,7 +111,7 @@ public:
     void addText(const QString& value) override { m_values.push_back({ Value::Text, 0, 0, value.toUtf8() }); }
     void endRow() override
     {
-        if (m_values.size() != static_cast<std::size_t>((m_rows + 1) * m_columns))
+        if (m_values.size() != static_cast<std::size_t>(m_rows + 1) * static_cast<std::size_t>(m_columns))
             throw DbException(QStringLiteral("a row has the wrong number of values"));
         if (++m_rows == m_batchRows)
             flush(m_batch, 0, m_rows);
@@ -165,7 +165,7 @@ private:
     /// Binds `rows` buffered rows starting at `firstRow` and runs the statement.
     void flush(const Statement& s, int firstRow, int rows)
     {
-        const std::size_t first = static_cast<std::size_t>(firstRow * m_columns);
+        const std::size_t first = static_cast<std::size_t>(firstRow) * static_cast<std::size_t>(m_columns);
         const int count = rows * m_columns;
         for (int i = 0; i < count; ++i) {
             const Value& v = m_values[first + static_cast<std::size_t>(i)];

@@ -422,7 +422,7 @@ void TrialUploader::insertDerivedThreads()
 void TrialUploader::insertValues()
 {
     const std::size_t metrics = m_trial.metricCount();
-    stage(QStringLiteral("values"), static_cast<qint64>(m_trial.cellCount() * metrics));
+    stage(QStringLiteral("values"), static_cast<qint64>(m_trial.cellCount()) * static_cast<qint64>(metrics));
     IdBlock ids = m_callDataIds;
     auto writer = m_db.bulkInsert(m_valueTable,
         { "timer_call_data", "metric", "inclusive_value", "exclusive_value", "inclusive_percent", "exclusive_percent",

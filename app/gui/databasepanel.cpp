@@ -225,7 +225,7 @@ DatabasePanel::DatabasePanel(QWidget* parent)
         PendingUpload pending;
         pending.trial = std::move(trial);
         pending.target = m_loadTarget;
-        askUpload(std::move(pending));
+        askUpload(pending);
     });
     connect(m_loadJob, &LoadJob::failed, this, [this](const QString& message, const QString&) {
         closeProgressDialog();

@@ -155,8 +155,9 @@ private:
 
     void enqueue(PendingUpload pending);
     void processQueue();
-    void askUpload(PendingUpload pending);
-    void startUpload(std::shared_ptr<const Trial> trial, const QString& location, const perfdb::UploadOptions& options);
+    void askUpload(const PendingUpload& pending);
+    void startUpload(
+        const std::shared_ptr<const Trial>& trial, const QString& location, const perfdb::UploadOptions& options);
     void uploadFinished();
     void showProgressDialog(const QString& title);
     void updateProgressDialog(const QString& stage, qint64 done, qint64 total);

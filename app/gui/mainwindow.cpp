@@ -240,7 +240,7 @@ void MainWindow::createDocks()
         menu.exec(m_trialView->viewport()->mapToGlobal(pos));
     });
     connect(m_databases, &DatabasePanel::trialLoaded, this,
-        [this](std::shared_ptr<const Trial> trial, const QString& source) { onLoaded(std::move(trial), source, -1); });
+        [this](const std::shared_ptr<const Trial>& trial, const QString& source) { onLoaded(trial, source, -1); });
     // A profile dropped on a database is open too, like one dropped on the window.
     auto addLoaded = [this](std::shared_ptr<const Trial> trial, const QString& path) {
         addRecent(path);
@@ -412,6 +412,7 @@ void MainWindow::createToolBar()
 
     bar->addWidget(new QLabel(tr("  Value: "), bar));
     std::vector<std::pair<QString, ValueType>> valueTypes;
+    valueTypes.reserve(ValueTypeCount);
     for (int v = 0; v < ValueTypeCount; ++v)
         valueTypes.emplace_back(valueTypeName(static_cast<ValueType>(v)), static_cast<ValueType>(v));
     m_valueCombo
@@ -420,6 +421,7 @@ void MainWindow::createToolBar()
 
     bar->addWidget(new QLabel(tr("  Units: "), bar));
     std::vector<std::pair<QString, TimeUnit>> units;
+    units.reserve(4);
     for (TimeUnit u :
         { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds })
         units.emplace_back(timeUnitName(u), u);
@@ -589,7 +591,7 @@ void MainWindow::endProgress()
     m_cancelButton->setVisible(false);
 }
 
-void MainWindow::onLoaded(std::shared_ptr<const Trial> trial, const QString& path, qint64 elapsedMs)
+void MainWindow::onLoaded(const std::shared_ptr<const Trial>& trial, const QString& path, qint64 elapsedMs)
 {
     endProgress();
     int group = TrialManagerModel::FilesGroup;
@@ -961,7 +963,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     return QMainWindow::eventFilter(watched, event);
 }
 
-void MainWindow::deriveMetricDialog(std::shared_ptr<const Trial> source)
+void MainWindow::deriveMetricDialog(const std::shared_ptr<const Trial>& source)
 {
     DerivedMetricDialog dialog(source, this);
     if (dialog.exec() != QDialog::Accepted)

@@ -104,7 +104,7 @@ private:
 
     void onStarted(const QString& path);
     void onProgress(const QString& stage, qint64 done, qint64 total);
-    void onLoaded(std::shared_ptr<const Trial> trial, const QString& path, qint64 elapsedMs);
+    void onLoaded(const std::shared_ptr<const Trial>& trial, const QString& path, qint64 elapsedMs);
     void onFailed(const QString& message, const QString& path);
     void onCancelled(const QString& path);
     void endProgress();
@@ -127,7 +127,7 @@ private:
     void openForComparison(std::shared_ptr<const Trial> baseline);
     void compareDialog();
     /// The derived-metric editor; the result (a copy with the new metrics) joins the Trials dock.
-    void deriveMetricDialog(std::shared_ptr<const Trial> source);
+    void deriveMetricDialog(const std::shared_ptr<const Trial>& source);
     void openFile();
     void exportTable();
     void exportCurrentImage();

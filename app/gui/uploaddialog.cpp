@@ -20,7 +20,7 @@ namespace parallax {
 
 using namespace databasepanel;
 
-void DatabasePanel::askUpload(PendingUpload pending)
+void DatabasePanel::askUpload(const PendingUpload& pending)
 {
     auto* dialog = new QDialog(this);
     dialog->setObjectName(QStringLiteral("uploadDialog"));

@@ -72,7 +72,7 @@ void DatabasePanel::processQueue()
         return;
     }
     if (next.ask)
-        askUpload(std::move(next));
+        askUpload(next);
     else
         startUpload(next.trial, next.target.location, next.options);
 }
@@ -96,7 +96,7 @@ void DatabasePanel::cancelUpload()
 }
 
 void DatabasePanel::startUpload(
-    std::shared_ptr<const Trial> trial, const QString& location, const perfdb::UploadOptions& options)
+    const std::shared_ptr<const Trial>& trial, const QString& location, const perfdb::UploadOptions& options)
 {
     const QString trialName = options.name.isEmpty() ? trial->name() : options.name;
     auto progress = makeProgress();

@@ -805,7 +805,7 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
     return readCaliFile(*this, job, notAFile, QStringLiteral("json-split"),
         QStringLiteral("Reading Caliper json-split"), progress,
         [&](GzipInput& input, CaliProfile& profile, QStringList& warnings) -> std::optional<ReadError> {
-            std::vector<char> chunk(256 * 1024);
+            std::vector<char> chunk(std::size_t { 256 } * 1024);
             for (;;) {
                 if (progress.isCancelled())
                     throw Cancelled {};

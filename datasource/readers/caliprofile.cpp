@@ -137,7 +137,7 @@ bool isOrder(const CaliProfile::Column& c)
 
 QString modelUnit(const QString& unit)
 {
-    const QString u = unit.trimmed();
+    QString u = unit.trimmed();
     if (u == QLatin1String("sec") || u == QLatin1String("s") || u == QLatin1String("seconds"))
         return QStringLiteral("sec");
     if (u == QLatin1String("usec") || u == QLatin1String("us") || u == QStringLiteral("µs"))
@@ -734,6 +734,7 @@ private:
                 if (m_pathEvent[r].isValid() && (!std::isnan(m_statIncl[s][r]) || !std::isnan(m_statExcl[s][r])))
                     withValue.push_back(r);
             std::vector<EventId> events;
+            events.reserve(withValue.size());
             for (std::size_t r : withValue)
                 events.push_back(m_pathEvent[r]);
             const std::size_t pathCells = withValue.size();

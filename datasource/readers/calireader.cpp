@@ -636,7 +636,7 @@ TrialResult CaliReader::read(const QString& path, const ReadOptions& options, Pr
     return readCaliFile(*this, job, notAFile, QStringLiteral("cali"), QStringLiteral("Reading Caliper records"),
         progress, [&](GzipInput& input, CaliProfile& profile, QStringList& warnings) -> std::optional<ReadError> {
             CaliParser parser(profile, warnings, options.strict);
-            const LineEnd end = forEachLine(input, progress, 256 * 1024, MaxLineBytes,
+            const LineEnd end = forEachLine(input, progress, std::size_t { 256 } * 1024, MaxLineBytes,
                 [&](std::string_view line, qint64 number) { parser.line(line, number); });
             const qint64 lineNo = end.lines;
             const std::string& pending = end.tail;

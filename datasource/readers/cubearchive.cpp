@@ -81,7 +81,8 @@ ArchiveReader::ArchiveReader(const QString& path, Progress& progress)
 {
     if (!m_archive)
         parseFail(QStringLiteral("cannot initialise libarchive"));
-    if (archive_read_open_filename(m_archive.get(), QFile::encodeName(path).constData(), 64 * 1024) != ARCHIVE_OK)
+    if (archive_read_open_filename(m_archive.get(), QFile::encodeName(path).constData(), std::size_t { 64 } * 1024)
+        != ARCHIVE_OK)
         parseFail(QStringLiteral("cannot open as a tar archive: %1 (expected a complete 512-byte tar header at byte "
                                  "0; the file has %2 bytes)")
                       .arg(archiveMessage(m_archive.get()))

@@ -86,17 +86,16 @@ double decodeValue(const char* p, ValueType t, bool swap)
 QString classifyMetric(CubeMetric& m, int major)
 {
     const QString& t = m.typeText;
-    if (major < 4 || t.isEmpty() || t == QLatin1String("EXCLUSIVE"))
-        m.kind = MetricKind::Exclusive;
-    else if (t == QLatin1String("INCLUSIVE"))
+    // EXCLUSIVE, no type, every metric before CUBE 4, and (CubeLib's default) an unknown type.
+    m.kind = MetricKind::Exclusive;
+    if (major >= 4 && t == QLatin1String("INCLUSIVE"))
         m.kind = MetricKind::Inclusive;
-    else if (t == QLatin1String("SIMPLE"))
+    else if (major >= 4 && t == QLatin1String("SIMPLE"))
         m.kind = MetricKind::Simple;
-    else if (t == QLatin1String("POSTDERIVED") || t == QLatin1String("PREDERIVED_INCLUSIVE")
-        || t == QLatin1String("PREDERIVED_EXCLUSIVE") || t == QLatin1String("DERIVED"))
+    else if (major >= 4
+        && (t == QLatin1String("POSTDERIVED") || t == QLatin1String("PREDERIVED_INCLUSIVE")
+            || t == QLatin1String("PREDERIVED_EXCLUSIVE") || t == QLatin1String("DERIVED")))
         m.kind = MetricKind::Derived;
-    else
-        m.kind = MetricKind::Exclusive; // CubeLib's default for an unknown type
     if (m.kind == MetricKind::Derived)
         return QStringLiteral("derived metric %1 (%2, CubePL expression) has no stored values and was skipped")
             .arg(quoted(m.dispName.isEmpty() ? m.uniqName : m.dispName), t);
@@ -261,7 +260,8 @@ public:
     /// `payloadStart` is where the values began in the member (after the marker).
     void finish(qint64 payloadStart, QStringList& warnings)
     {
-        const qint64 payload = static_cast<qint64>(m_values * m_size + m_carry.size());
+        const qint64 payload
+            = static_cast<qint64>(m_values) * static_cast<qint64>(m_size) + static_cast<qint64>(m_carry.size());
         if (!m_carry.empty())
             parseFail(
                 QStringLiteral("member %1 holds %2 bytes of values, not a whole number of %3-byte %4 values (size "

@@ -58,7 +58,7 @@ namespace parallax {
 
 namespace {
 
-constexpr std::size_t ChunkSize = 256 * 1024;
+constexpr std::size_t ChunkSize = std::size_t { 256 } * 1024;
 /// Larger DOT files are refused: gprof2dot writes kilobytes, Graphviz would not lay this out.
 constexpr qint64 MaxBytes = qint64(1) << 30;
 /// Subgraph nesting accepted (the parser recurses once per level).
@@ -178,10 +178,8 @@ private:
                 ++m_pos;
             } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
                 ++m_pos;
-            } else if (c == '#' && atLineStart()) {
-                while (m_pos < n && m_data[m_pos] != '\n')
-                    ++m_pos;
-            } else if (c == '/' && m_pos + 1 < n && m_data[m_pos + 1] == '/') {
+            } else if ((c == '#' && atLineStart()) || (c == '/' && m_pos + 1 < n && m_data[m_pos + 1] == '/')) {
+                // A '#' line (preprocessor output) or a '//' comment: up to the end of the line.
                 while (m_pos < n && m_data[m_pos] != '\n')
                     ++m_pos;
             } else if (c == '/' && m_pos + 1 < n && m_data[m_pos + 1] == '*') {

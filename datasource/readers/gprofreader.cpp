@@ -66,9 +66,9 @@ namespace parallax {
 
 namespace {
 
-constexpr std::size_t ChunkSize = 256 * 1024;
+constexpr std::size_t ChunkSize = std::size_t { 256 } * 1024;
 /// Longest line accepted: far above any real function name, it bounds what a corrupt file costs.
-constexpr qsizetype MaxLineLength = 4 * 1024 * 1024;
+constexpr qsizetype MaxLineLength = qsizetype { 4 } * 1024 * 1024;
 const QString CycleGroup = QStringLiteral("GPROF_CYCLE");
 
 [[noreturn]] void fail(qint64 line, const QString& message) { throw ParseError { message, line, -1 }; }
@@ -934,7 +934,7 @@ GprofReader::GprofReader()
 
 int GprofReader::sniff(const QString& path) const
 {
-    const auto head = fileHead(path, 16 * 1024);
+    const auto head = fileHead(path, qint64 { 16 } * 1024);
     if (!head)
         return 0;
     int score = 0;

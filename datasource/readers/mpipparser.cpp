@@ -45,7 +45,7 @@ namespace parallax::mpip {
 
 namespace {
 
-constexpr std::size_t ChunkSize = 256 * 1024;
+constexpr std::size_t ChunkSize = std::size_t { 256 } * 1024;
 constexpr std::size_t MaxLineBytes = 1 << 20;
 constexpr int MaxRank = 1 << 24;
 constexpr int MaxLevel = 4096;
@@ -139,7 +139,6 @@ public:
         case Section::None:
             fail(QStringLiteral("expected a header line '@ key : value' or a section '@--- title ---'"));
         case Section::Skipped:
-            return;
         case Section::End:
             return;
         default:

@@ -22,7 +22,7 @@ namespace parallax {
 namespace {
 
 /// Uncompressed bytes handed from the inflater to the decoder at a time.
-constexpr std::size_t ChunkSize = 256 * 1024;
+constexpr std::size_t ChunkSize = std::size_t { 256 } * 1024;
 /// Upper bound on what a count read from the file may reserve up front (in elements); beyond it
 /// vectors grow as data actually arrives, so a corrupt count cannot allocate gigabytes.
 constexpr std::size_t MaxReserve = 1 << 16;
@@ -797,8 +797,7 @@ int PpkReader::sniff(const QString& path) const
     if (QFileInfo(path).suffix().compare(QLatin1String("ppk"), Qt::CaseInsensitive) == 0)
         return 100;
     // gzip under another name: inflate just enough to see the magic.
-    const QByteArray compressed = head;
-    const QByteArray out = gunzipPrefix(compressed, 6);
+    const QByteArray out = gunzipPrefix(head, 6);
     return out.size() == 6 && std::memcmp(out.constData(), PpkMagic, 6) == 0 ? 90 : 0;
 }
 

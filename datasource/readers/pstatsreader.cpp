@@ -413,7 +413,7 @@ QString eventName(const FunctionKey& key, int& arrows)
 }
 
 struct Edge {
-    std::size_t caller;
+    std::size_t caller = 0;
     QString callerName;
     double calls = 0;
     double tt = 0;

@@ -4,6 +4,7 @@
 
 #include "datasource/model/trial.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,7 +17,7 @@ namespace parallax {
 /// Bit-for-bit equality of two doubles, except that every NaN equals every NaN.
 inline bool sameDouble(double a, double b)
 {
-    return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0;
+    return (std::isnan(a) && std::isnan(b)) || std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
 /// Finds a cell by its event id in a row built in any order: an append for ids in increasing order

@@ -47,6 +47,7 @@ std::vector<QString> listSnapshots(const QDir& dir)
     }
     std::sort(found.begin(), found.end());
     std::vector<QString> files;
+    files.reserve(found.size());
     for (auto& f : found)
         files.push_back(std::move(f.second));
     return files;

@@ -17,7 +17,7 @@ SnapshotStream::SnapshotStream(const QString& path, Mode mode, Progress* progres
 
 QString SnapshotStream::start()
 {
-    const QString error = m_input.open(m_path);
+    QString error = m_input.open(m_path);
     if (!error.isEmpty())
         return error;
     QIODevice::open(QIODevice::ReadOnly | QIODevice::Unbuffered);

@@ -17,7 +17,7 @@ namespace parallax {
 constexpr QLatin1StringView SnapshotStreamRoot("parallax_snapshot_stream");
 constexpr QLatin1StringView SnapshotStreamEndMarker("parallax-end-of-input");
 /// Bytes read from the file at a time.
-constexpr qint64 SnapshotStreamChunk = 256 * 1024;
+constexpr qint64 SnapshotStreamChunk = qint64 { 256 } * 1024;
 
 /// The bytes of one input as QXmlStreamReader sees them (docs/FORMATS.md 4.1): inflated when the file is
 /// gzip (members may be concatenated), NUL bytes removed (TAU's merged writer leaves some between

@@ -415,7 +415,7 @@ private:
                     result.warnings << QStringLiteral("%1:2: metadata block is malformed at byte %2 of the line (%3); "
                                                       "kept the %4 attributes read before it")
                                            .arg(result.path)
-                                           .arg(static_cast<qint64>(mdStart + parsed.errorOffset))
+                                           .arg(static_cast<qint64>(mdStart) + static_cast<qint64>(parsed.errorOffset))
                                            .arg(parsed.error.empty() ? QStringLiteral("no </metadata>")
                                                                      : qs(parsed.error))
                                            .arg(parsed.attributes.size());

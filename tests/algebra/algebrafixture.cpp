@@ -201,6 +201,7 @@ std::shared_ptr<Trial> randomTrial(std::uint64_t seed, const std::vector<ThreadK
         for (const QString& p : paths)
             if (p == QLatin1String("main") || rng.chance(presence)) {
                 std::vector<double> v;
+                v.reserve(static_cast<std::size_t>(metrics.size()));
                 for (int m = 0; m < metrics.size(); ++m)
                     v.push_back(rng.below(4000) / 4.0);
                 excl[p] = v;

@@ -211,6 +211,7 @@ private Q_SLOTS:
 
         std::atomic<int> inside { 0 }, most { 0 };
         std::vector<QFuture<bool>> jobs;
+        jobs.reserve(static_cast<std::size_t>(poolSize));
         for (int j = 0; j < poolSize; ++j)
             jobs.push_back(QtConcurrent::run([&] {
                 std::vector<double> partial(parallelWorkers(N, 100, 0), 0.0);

@@ -311,7 +311,7 @@ private Q_SLOTS:
                                         .toObject()
                                         .value(QStringLiteral("entities"))
                                         .toArray();
-        for (const QJsonValue& e : entities)
+        for (const auto& e : entities)
             roll.insert(e.toObject().value(QStringLiteral("id")).toString(),
                 e.toObject().value(QStringLiteral("roll")).toDouble());
         QCOMPARE(roll.value(QStringLiteral("mpi")), 1049205.0);
@@ -355,7 +355,7 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("threads")).toInt(), 8);
         QVERIFY(o.value(QStringLiteral("conservation_error")).toDouble() < 1e-12);
         QHash<QString, QJsonObject> entities;
-        for (const QJsonValue& v : o.value(QStringLiteral("entities")).toArray())
+        for (const auto& v : o.value(QStringLiteral("entities")).toArray())
             entities.insert(v.toObject().value(QStringLiteral("id")).toString(), v.toObject());
         QVERIFY(entities.contains(QStringLiteral("adios:close")));
         QCOMPARE(entities.value(QStringLiteral("adios:close")).value(QStringLiteral("parent")).toString(),
@@ -389,7 +389,7 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         const QJsonArray rows = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("rows")).toArray();
         QVERIFY(rows.size() >= 4);
-        for (const QJsonValue& v : rows)
+        for (const auto& v : rows)
             QCOMPARE(v.toObject().value(QStringLiteral("diff")).toDouble(), 0.0);
         // Errors: a bad model names its file and line; an unknown built-in lists the built-ins.
         r = cli({ QStringLiteral("semantic"),

@@ -109,6 +109,7 @@ int main(int argc, char** argv)
     TrialStatistics::of(*a);
     TrialStatistics::of(*b);
     std::vector<double> warm;
+    warm.reserve(static_cast<std::size_t>(rounds));
     for (int i = 0; i < rounds; ++i)
         warm.push_back(openAndPaint(a, b, &rows));
 

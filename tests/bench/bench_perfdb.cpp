@@ -157,7 +157,9 @@ bool run(const QString& backend, const QString& location, const Trial& trial, qi
 
 } // namespace
 
-int main(int argc, char** argv)
+namespace {
+
+int benchMain(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
@@ -205,4 +207,19 @@ int main(int argc, char** argv)
     if (!pg.isEmpty())
         ok = run(QStringLiteral("postgresql"), pg, trial, rawBytes, QString()) && ok;
     return ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // A database error the steps do not report as a value (DbException) ends the run with a message.
+    try {
+        return benchMain(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_perfdb: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "bench_perfdb: unknown exception\n");
+    }
+    return 1;
 }

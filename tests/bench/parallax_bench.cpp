@@ -150,7 +150,7 @@ bool inflateOnly(const QString& path, qint64& bytes, double& seconds)
     if (!f)
         return false;
     gzbuffer(f, 256 * 1024);
-    std::vector<char> buf(256 * 1024);
+    std::vector<char> buf(std::size_t { 256 } * 1024);
     bytes = 0;
     int n;
     while ((n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0)
@@ -251,6 +251,7 @@ std::shared_ptr<Trial> syntheticTrial(int threadCount, int eventCount)
                                         .arg(10 * e + 8),
             { e % 4 ? QStringLiteral("TAU_USER") : QStringLiteral("MPI") }));
     std::vector<AtomicEventId> users;
+    users.reserve(5);
     for (int u = 0; u < 5; ++u)
         users.push_back(b.addAtomicEvent(
             QStringLiteral("Message size for op %1 : .TAU application => routine_%2()").arg(u).arg(u + 1)));
@@ -348,7 +349,7 @@ public:
             const ThreadIndex t(k % n); // rank 0 last
             const ThreadKey& key = trial.threadKey(t);
             const QByteArray id = QByteArray::number(key.node) + '.' + QByteArray::number(key.context) + '.'
-                + QByteArray::number(key.thread) + '.' + QByteArray::number(static_cast<qulonglong>(10000 + t.index()));
+                + QByteArray::number(key.thread) + '.' + QByteArray::number(qulonglong { 10000 } + t.index());
             put(QByteArray(1, '\0') + "<profile_xml>\n\n<thread id=\"" + id + "\" node=\""
                 + QByteArray::number(key.node) + "\" context=\"" + QByteArray::number(key.context) + "\" thread=\""
                 + QByteArray::number(key.thread) + "\">\n<metadata>\n");
@@ -448,7 +449,7 @@ private:
             }
             const AtomicRow& u = trial.atomicRow(ThreadIndex(t));
             for (std::size_t i = 0; i < u.size(); ++i) {
-                Acc* a = &user[u.events[i].index() * 5];
+                Acc* a = &user[std::size_t { u.events[i].index() } * 5];
                 a[0].add(u.count[i]);
                 a[1].add(u.max[i]);
                 a[2].add(u.min[i]);
@@ -750,10 +751,10 @@ bool writeSyntheticCubex(const QString& path, int locations, int cnodes)
     };
     auto rows = [&](const std::vector<int>& order, const auto& values) {
         QByteArray data("CUBEX.DATA");
-        data.reserve(static_cast<qsizetype>(10 + nC * nL * 8));
+        data.reserve(10 + static_cast<qsizetype>(nC) * static_cast<qsizetype>(nL) * 8);
         for (int c : order)
             data.append(reinterpret_cast<const char*>(values.data() + static_cast<std::size_t>(c) * nL),
-                static_cast<qsizetype>(nL * 8));
+                static_cast<qsizetype>(nL) * 8);
         return data;
     };
     const QByteArray tar = test::makeTar({ { QStringLiteral("0.data"), rows(pre, visits) },

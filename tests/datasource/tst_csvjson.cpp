@@ -14,7 +14,9 @@
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -32,7 +34,8 @@ bool same(const std::vector<double>& a, const std::vector<double>& b)
     if (a.size() != b.size())
         return false;
     for (std::size_t i = 0; i < a.size(); ++i)
-        if (!(std::isnan(a[i]) && std::isnan(b[i])) && std::memcmp(&a[i], &b[i], sizeof(double)) != 0)
+        if (!(std::isnan(a[i]) && std::isnan(b[i]))
+            && std::bit_cast<std::uint64_t>(a[i]) != std::bit_cast<std::uint64_t>(b[i]))
             return false;
     return true;
 }
@@ -275,6 +278,7 @@ std::shared_ptr<Trial> awkwardTrial()
     const std::size_t nv = std::size(values);
     const std::vector<ThreadKey> keys = { { 0, 0, 0 }, { 0, 0, 1 }, { 1, 0, 0 }, { 3, 2, 7 }, { 4, 0, 0 } };
     std::vector<ThreadIndex> threads;
+    threads.reserve(keys.size());
     for (const ThreadKey& k : keys)
         threads.push_back(builder.addThread(k));
     std::vector<IntervalRow> rows(keys.size());

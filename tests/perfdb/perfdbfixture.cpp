@@ -215,6 +215,7 @@ std::shared_ptr<Trial> oddTrial()
 
     const std::vector<ThreadKey> keys { { 0, 0, 0 }, { 0, 0, 3 }, { 0, 2, 1 }, { 7, 0, 0 } };
     std::vector<ThreadIndex> threads;
+    threads.reserve(keys.size());
     for (const ThreadKey& key : keys)
         threads.push_back(builder.addThread(key));
     const double specials[]

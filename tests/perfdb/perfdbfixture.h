@@ -97,6 +97,9 @@ private:
 
 } // namespace parallax::test
 
+// The macros' arguments name the variables they declare, so they cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
+
 /// In a test of a PerfdbFixture with a "backend" column: `location`, a fresh database there opened
 /// as `db` (a perfdb::Database&) and `sql_db` (the same as a perfdb::SqlDatabase&).
 #define OPEN_FRESH(db)                                                                                                 \
@@ -118,3 +121,5 @@ private:
     QVERIFY2(reopened_##foreign.ok(), why(reopened_##foreign).constData());                                            \
     auto& foreign = dynamic_cast<perfdb::SqlDatabase&>(*reopened_##foreign.value());                                   \
     QCOMPARE(foreign.schemaVersion(), 0)
+
+// NOLINTEND(bugprone-macro-parentheses)

@@ -248,7 +248,7 @@ private Q_SLOTS:
         std::atomic<int> peeks { 0 };
         qint64 ids[2] = { 0, 0 };
         QString errors[2];
-        auto upload = [&](int which, std::shared_ptr<Trial> trial, const QString& name) {
+        auto upload = [&](int which, const std::shared_ptr<Trial>& trial, const QString& name) {
             auto opened = Database::open(location);
             if (!opened.ok()) {
                 errors[which] = opened.error().toString();

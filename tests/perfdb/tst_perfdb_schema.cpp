@@ -11,6 +11,7 @@ using namespace parallax::test;
 using perfdb::Database;
 using perfdb::SqlDatabase;
 
+// NOLINTBEGIN(bugprone-macro-parentheses): the argument names the variable the macro declares.
 /// The database at `location` opened again, which migrates it, as `migrated` (a SqlDatabase&) of the
 /// current schema version.
 #define OPEN_MIGRATED(migrated)                                                                                        \
@@ -18,6 +19,7 @@ using perfdb::SqlDatabase;
     QVERIFY2(opened_##migrated.ok(), why(opened_##migrated).constData());                                              \
     auto& migrated = dynamic_cast<SqlDatabase&>(*opened_##migrated.value());                                           \
     QCOMPARE(migrated.schemaVersion(), SqlDatabase::CurrentSchemaVersion)
+// NOLINTEND(bugprone-macro-parentheses)
 
 class TestPerfdbSchema : public PerfdbFixture {
     Q_OBJECT

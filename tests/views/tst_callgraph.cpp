@@ -111,7 +111,7 @@ int foregroundPixels(const QImage& image)
 
 QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
 {
-    const QString path = dir.filePath(name);
+    QString path = dir.filePath(name);
     writeText(path, "#!/bin/sh\n" + text);
     QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner | QFileDevice::ExeUser);
     return path;

@@ -575,6 +575,7 @@ private Q_SLOTS:
         TrialBuilder b(QStringLiteral("many"));
         b.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
         std::vector<EventId> events;
+        events.reserve(20);
         for (int e = 0; e < 20; ++e)
             events.push_back(b.addEvent(QStringLiteral("event %1").arg(e)));
         for (int t = 0; t < 5000; ++t) {

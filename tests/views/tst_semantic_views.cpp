@@ -270,6 +270,7 @@ private Q_SLOTS:
         b.setProvenance({ QStringLiteral("read"), QStringLiteral("many"), QStringLiteral("test"), {}, {} });
         b.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
         std::vector<EventId> events;
+        events.reserve(40);
         for (int e = 0; e < 40; ++e)
             events.push_back(b.addEvent(QStringLiteral("phase%1_kernel%2").arg(e % 4).arg(e)));
         for (int t = 0; t < 16384; ++t) {

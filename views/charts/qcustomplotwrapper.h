@@ -12,7 +12,7 @@
 
 #if defined(QT_NO_FOREACH) && !defined(foreach)
 #define PARALLAX_QCP_FOREACH
-#define foreach(variable, container) for (variable : container)
+#define foreach(variable, container) for (variable : container) // NOLINT(bugprone-macro-parentheses): a declaration
 #endif
 
 #include <qcustomplot.h>
