@@ -368,7 +368,7 @@ QString SemanticBarChart::exportImage(const QString& fileName, int width, int he
     auto* self = const_cast<SemanticBarChart*>(this);
     if (width > 0)
         self->fitValueRange(width);
-    const QString error = ChartStyle::exportPlot(m_plot, fileName, width, height);
+    QString error = ChartStyle::exportPlot(m_plot, fileName, width, height);
     self->fitValueRange(0);
     return error;
 }

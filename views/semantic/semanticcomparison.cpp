@@ -318,7 +318,8 @@ void SemanticComparison::restart(bool keepProfiles, bool keepDiff)
         input.diffError = m_cachedDiffError;
     }
     // A newer restart() supersedes a running computation: its result is dropped.
-    m_job.start([input](const std::atomic_bool&) { return compute(input); }, [this](Result result) { apply(result); });
+    m_job.start(
+        [input](const std::atomic_bool&) { return compute(input); }, [this](const Result& result) { apply(result); });
     updateHeader();
 }
 
@@ -330,7 +331,7 @@ SemanticComparison::Result SemanticComparison::compute(const Input& input)
         return r;
     }
     const Model& model = *input.model;
-    auto attributeOne = [&](const TrialPtr& trial, const QString& which, ProfilePtr cached, ProfilePtr& out) {
+    auto attributeOne = [&](const TrialPtr& trial, const QString& which, const ProfilePtr& cached, ProfilePtr& out) {
         if (cached) {
             out = cached;
             return true;

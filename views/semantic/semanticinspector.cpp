@@ -110,7 +110,7 @@ SemanticInspector::~SemanticInspector() = default;
 
 QTreeView* SemanticInspector::treeView() const { return m_setup->view; }
 
-void SemanticInspector::setModel(const Model& model, TrialPtr trial)
+void SemanticInspector::setModel(const Model& model, const TrialPtr& trial)
 {
     start([model, trial]() {
         Result r;
@@ -128,7 +128,7 @@ void SemanticInspector::setModel(const Model& model, TrialPtr trial)
     });
 }
 
-void SemanticInspector::setProfile(ProfilePtr profile)
+void SemanticInspector::setProfile(const ProfilePtr& profile)
 {
     start([profile]() {
         Result r;
@@ -141,8 +141,8 @@ void SemanticInspector::start(std::function<Result()> job)
 {
     m_header->setText(tr("Attributing…"));
     // A newer start() supersedes a running one: its result is dropped.
-    m_job.start(
-        [job = std::move(job)](const std::atomic_bool&) { return job(); }, [this](Result result) { apply(result); });
+    m_job.start([job = std::move(job)](const std::atomic_bool&) { return job(); },
+        [this](const Result& result) { apply(result); });
 }
 
 bool SemanticInspector::isComputing() const { return m_job.isRunning(); }

@@ -36,9 +36,9 @@ public:
 
     /// Attributes `trial` through `model` off the GUI thread and shows the result (a superseded
     /// job's result is dropped). An attribution error is shown instead of the tree.
-    void setModel(const semantic::Model& model, TrialPtr trial);
+    void setModel(const semantic::Model& model, const TrialPtr& trial);
     /// Shows a profile attributed elsewhere (the per-event sums are still made in a job).
-    void setProfile(semantic::ProfilePtr profile);
+    void setProfile(const semantic::ProfilePtr& profile);
 
     /// The metric of the value columns, by name; false when the trial has no such metric.
     bool setMetric(const QString& name);

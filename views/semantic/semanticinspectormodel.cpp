@@ -30,7 +30,7 @@ QString entityLabel(const ResolvedEntity& e) { return e.id; }
 
 } // namespace
 
-std::shared_ptr<const InspectorSnapshot> InspectorSnapshot::make(ProfilePtr profile)
+std::shared_ptr<const InspectorSnapshot> InspectorSnapshot::make(const ProfilePtr& profile)
 {
     auto snapshot = std::make_shared<InspectorSnapshot>();
     snapshot->profile = profile;
@@ -111,7 +111,7 @@ void SemanticInspectorModel::valuesChanged()
 int SemanticInspectorModel::addRow(Node node, int parent)
 {
     const int id = addNode(parent);
-    m_nodes.push_back(std::move(node));
+    m_nodes.push_back(node);
     return id;
 }
 

@@ -23,7 +23,7 @@ struct InspectorSnapshot {
     std::vector<double> sourceTotals;
 
     /// Builds the snapshot of a profile: one pass over the trial's cells (call it in a job).
-    static std::shared_ptr<const InspectorSnapshot> make(semantic::ProfilePtr profile);
+    static std::shared_ptr<const InspectorSnapshot> make(const semantic::ProfilePtr& profile);
 };
 
 /// The mapping inspector's tree (docs/SEMANTICS.md 5.2, 5.3): one top-level row per association of the

@@ -102,7 +102,7 @@ QStringList SemanticProfileModel::attributeKeys() const
 int SemanticProfileModel::addRow(Node node, int parent)
 {
     const int id = addNode(parent);
-    m_nodes.push_back(std::move(node));
+    m_nodes.push_back(node);
     return id;
 }
 
@@ -122,7 +122,7 @@ void SemanticProfileModel::rebuild()
             node.kind = kind;
             node.entity = r;
             node.aggregated = p.entity(r).aggregatedMember;
-            const int id = addRow(std::move(node), parentNode);
+            const int id = addRow(node, parentNode);
             m_entityNode[static_cast<std::size_t>(r)] = id;
             return id;
         };
@@ -148,7 +148,7 @@ void SemanticProfileModel::rebuild()
                     Node self;
                     self.kind = RowKind::Self;
                     self.entity = r;
-                    addRow(std::move(self), id);
+                    addRow(self, id);
                 }
                 for (auto c = e.children.rbegin(); c != e.children.rend(); ++c)
                     stack.push_back({ *c, id });
@@ -159,7 +159,7 @@ void SemanticProfileModel::rebuild()
                 Node group;
                 group.kind = RowKind::Group;
                 group.group = static_cast<int>(g);
-                const int gid = addRow(std::move(group), NoNode);
+                const int gid = addRow(group, NoNode);
                 for (int r : m_groups[g].entities)
                     addEntityRow(RowKind::GroupMember, r, gid);
             }

@@ -33,7 +33,7 @@ inline QString renderWidgetToFile(QWidget* widget, const QString& fileName, cons
     QCoreApplication::sendPostedEvents();
     if (size.isValid() && widget->size() != size)
         widget->resize(size);
-    const QString error = exportWidget(widget, fileName);
+    QString error = exportWidget(widget, fileName);
     if (showOffscreen) {
         widget->hide();
         widget->setAttribute(Qt::WA_DontShowOnScreen, hadAttribute);

@@ -541,15 +541,15 @@ QString SemanticRuleEditor::conservationText() const
 
 void SemanticRuleEditor::updateStatus()
 {
-    if (m_job.isRunning() && m_shownGeneration == 0) {
-        m_status->setText(tr("Previewing…"));
-    } else if (!m_previewOk && !m_errorMessage.isEmpty()) {
+    // Until the first preview arrives, and whenever nothing else applies: "Previewing…".
+    const bool firstPreview = m_job.isRunning() && m_shownGeneration == 0;
+    if (!firstPreview && !m_previewOk && !m_errorMessage.isEmpty()) {
         const QString where = m_errorLine > 0 ? tr("line %1: ").arg(m_errorLine) : QString();
         m_status->setText(QStringLiteral("<span style='color:#b00000'><b>✗ %1</b>%2</span>")
                               .arg(where.toHtmlEscaped(), m_errorMessage.toHtmlEscaped()));
-    } else if (m_previewOk && !m_trial) {
+    } else if (!firstPreview && m_previewOk && !m_trial) {
         m_status->setText(tr("✓ The model is valid. Open a trial to preview it."));
-    } else if (m_previewOk) {
+    } else if (!firstPreview && m_previewOk) {
         int changed = 0;
         if (const auto& data = m_preview->preview())
             for (int r = 0; r < m_preview->rowCount(); ++r)
@@ -657,9 +657,9 @@ QString SemanticRuleEditor::insertAssociation(const AssociationDraft& draft)
     if (root.contains(QLatin1String("entities")) && !root.value(QLatin1String("entities")).isArray())
         return tr("'entities' is not an array.");
     QSet<QString> associationIds, entityIds;
-    for (const QJsonValue& v : root.value(QLatin1String("associations")).toArray())
+    for (const auto& v : root.value(QLatin1String("associations")).toArray())
         associationIds.insert(v.toObject().value(QLatin1String("id")).toString());
-    for (const QJsonValue& v : root.value(QLatin1String("entities")).toArray())
+    for (const auto& v : root.value(QLatin1String("entities")).toArray())
         entityIds.insert(v.toObject().value(QLatin1String("id")).toString());
     QString id = draft.id.trimmed();
     if (id.isEmpty()) {

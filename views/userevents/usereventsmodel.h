@@ -85,9 +85,9 @@ private:
     };
     /// What a row (a tree node) shows: its name's top-level row, or one of its contexts.
     struct Shown {
-        std::size_t name;
+        std::size_t name = 0;
         AtomicEventId event;
-        bool context;
+        bool context = false;
     };
 
     void rebuild();
