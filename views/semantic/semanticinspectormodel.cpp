@@ -70,10 +70,7 @@ void SemanticInspectorModel::setSnapshot(std::shared_ptr<const InspectorSnapshot
     endResetModel();
 }
 
-void SemanticInspectorModel::setProfile(ProfilePtr profile)
-{
-    setSnapshot(InspectorSnapshot::make(std::move(profile)));
-}
+void SemanticInspectorModel::setProfile(const ProfilePtr& profile) { setSnapshot(InspectorSnapshot::make(profile)); }
 
 ProfilePtr SemanticInspectorModel::profile() const { return m_snapshot ? m_snapshot->profile : nullptr; }
 

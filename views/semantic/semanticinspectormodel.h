@@ -75,7 +75,7 @@ public:
     /// A new profile (resets the model). setProfile() builds the snapshot on the calling thread
     /// (tests, small trials); the inspector widget builds it in a job and calls setSnapshot().
     void setSnapshot(std::shared_ptr<const InspectorSnapshot> snapshot);
-    void setProfile(semantic::ProfilePtr profile);
+    void setProfile(const semantic::ProfilePtr& profile);
     const std::shared_ptr<const InspectorSnapshot>& snapshot() const { return m_snapshot; }
     semantic::ProfilePtr profile() const;
 
