@@ -3,6 +3,7 @@
 #include "views/statisticspanel.h"
 
 #include "views/callgraph/calltreemodel.h"
+#include "views/common/callpathelide.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
 
@@ -56,32 +57,43 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     controls->addWidget(m_threadLabel);
     m_treeButton->setText(tr("Call Tree"));
     m_treeButton->setCheckable(true);
+    m_treeButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_treeButton->setToolTip(tr("Show the call tree built from call-path events instead of the flat list; "
                                 "a collapsed node's Value is inclusive, an expanded one's exclusive (as in CUBE)"));
     controls->addWidget(m_treeButton);
-    m_callPathsButton->setText(tr("Call Paths"));
+    // Flat events by default, as ParaProf hides TAU_CALLPATH: a list mixing "a" with "x => a"
+    // counts the same time twice and its Excl % column sums far over 100 %.
+    m_callPathsButton->setText(tr("Show Call Paths (a => b)"));
     m_callPathsButton->setCheckable(true);
-    m_callPathsButton->setChecked(true);
-    m_callPathsButton->setToolTip(tr("List call-path events (\"a => b\") besides flat events"));
+    m_callPathsButton->setChecked(false);
+    m_callPathsButton->setToolTip(tr("Also list the call-path events (\"a => b\") beside the flat events. Their time "
+                                     "is already in the flat events, so the Excl %% column then sums to more than "
+                                     "100 %%."));
+    m_flatModel->setIncludeCallPaths(false);
     controls->addWidget(m_callPathsButton);
     controls->addWidget(m_note, 1);
     m_note->setStyleSheet(QStringLiteral("color: palette(mid);"));
 
     // The flat table and the call tree: searched by name, largest value first, long names elided.
-    const auto setUpTable = [](QAbstractItemModel* model, int nameColumn, int sortColumn, const QString& placeholder) {
-        ViewSetup setup
-            = setupTreeView(new QTreeView, model, { nameColumn, placeholder, sortColumn, Qt::DescendingOrder });
+    const auto setUpTable = [](QAbstractItemModel* model, int nameColumn, int sortColumn, const QString& placeholder,
+                                const QString& noun, const QString& nouns) {
+        ViewSetupOptions options { nameColumn, placeholder, sortColumn, Qt::DescendingOrder, noun, nouns };
+        ViewSetup setup = setupTreeView(new QTreeView, model, options);
         setup.view->setTextElideMode(Qt::ElideMiddle);
-        setup.view->header()->setStretchLastSection(true);
-        setup.view->header()->setSectionResizeMode(nameColumn, QHeaderView::Interactive);
+        // The name takes the width the numbers leave; the numbers keep their size.
+        setup.view->header()->setStretchLastSection(false);
+        fitNameColumn(setup.view, nameColumn, 240);
         return setup;
     };
-    m_flat = setUpTable(m_flatModel, StatisticsModel::Name, StatisticsModel::Exclusive, tr("Search events (Ctrl+F)…"));
+    m_flat = setUpTable(m_flatModel, StatisticsModel::Name, StatisticsModel::Exclusive, tr("Search events (Ctrl+F)…"),
+        tr("event"), tr("events"));
+    m_flat.view->setItemDelegateForColumn(StatisticsModel::Name, new CallPathNameDelegate(m_flat.view));
     auto* bars = new PercentBarDelegate(m_flat.view);
     m_flat.view->setItemDelegateForColumn(StatisticsModel::ExclusivePercent, bars);
     m_flat.view->setItemDelegateForColumn(StatisticsModel::InclusivePercent, bars);
 
-    m_tree = setUpTable(m_treeModel, CallTreeModel::Name, CallTreeModel::Value, tr("Search the call tree (Ctrl+F)…"));
+    m_tree = setUpTable(m_treeModel, CallTreeModel::Name, CallTreeModel::Value, tr("Search the call tree (Ctrl+F)…"),
+        tr("call-tree root"), tr("call-tree roots"));
     m_tree.view->setRootIsDecorated(true);
     auto* valueBars = new PercentBarDelegate(m_tree.view, CallTreeModel::PercentRole);
     m_tree.view->setItemDelegateForColumn(CallTreeModel::Value, valueBars);
@@ -109,7 +121,12 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
         resizeFlatColumns();
     });
     for (QTreeView* view : { m_flat.view, m_tree.view }) {
-        connect(view, &QTreeView::activated, this, &StatisticsPanel::activate);
+        connect(view, &QTreeView::activated, this, [this](const QModelIndex& index) {
+            activate(index);
+            // Double-click or Enter: the event across all threads (the main window opens its dock).
+            if (m_state->event().isValid())
+                Q_EMIT eventActivated(m_state->event());
+        });
         connect(view, &QTreeView::clicked, this, &StatisticsPanel::activate);
     }
     onTrialChanged();
@@ -282,9 +299,12 @@ void StatisticsPanel::setTreeMode(bool tree)
         QTreeView* view = m_tree.view;
         for (int column = CallTreeModel::Value; column < CallTreeModel::ColumnCount; ++column)
             view->resizeColumnToContents(column);
-        view->setColumnWidth(CallTreeModel::Name, std::max(300, view->viewport()->width() * 2 / 5));
     }
 }
+
+void StatisticsPanel::setShowCallPaths(bool show) { m_callPathsButton->setChecked(show); }
+
+bool StatisticsPanel::showsCallPaths() const { return m_callPathsButton->isChecked(); }
 
 bool StatisticsPanel::isTreeMode() const { return m_stack->currentIndex() == 1; }
 
@@ -357,14 +377,13 @@ void StatisticsPanel::onEventSelected(EventId event)
 
 void StatisticsPanel::resizeFlatColumns()
 {
+    // Numbers at their content width; the Name column (Stretch) takes the rest, and names too long
+    // for it are shortened keeping their leaf (CallPathNameDelegate).
     QTreeView* view = m_flat.view;
     for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column)
         if (!view->header()->isSectionHidden(column))
             view->resizeColumnToContents(column);
-    view->setColumnWidth(StatisticsModel::Groups, std::min(view->columnWidth(StatisticsModel::Groups), 220));
-    view->resizeColumnToContents(StatisticsModel::Name);
-    const int share = std::max(320, view->viewport()->width() * 2 / 5);
-    view->setColumnWidth(StatisticsModel::Name, std::min(view->columnWidth(StatisticsModel::Name), share));
+    view->setColumnWidth(StatisticsModel::Groups, std::min(view->columnWidth(StatisticsModel::Groups), 160));
 }
 
 } // namespace parallax

@@ -30,6 +30,9 @@ public:
     /// Flat table (false) or call tree (true).
     void setTreeMode(bool tree);
     bool isTreeMode() const;
+    /// The flat table lists call-path events ("a => b") besides flat events (off by default).
+    void setShowCallPaths(bool show);
+    bool showsCallPaths() const;
     /// A statistic across threads, or RowMode::Thread with the thread to show.
     void setRowMode(RowMode mode, ThreadIndex thread = ThreadIndex());
 
@@ -40,6 +43,10 @@ public:
     void focusSearch();
     /// A file name describing what is shown ("trial-TIME-Mean.csv").
     QString suggestedCsvName() const;
+
+Q_SIGNALS:
+    /// An event row was activated (double-click or Enter): show it across all threads.
+    void eventActivated(EventId event);
 
 private:
     /// The tables follow every change at once (their models are cheap to re-point).

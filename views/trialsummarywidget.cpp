@@ -139,6 +139,8 @@ TrialSummaryWidget::TrialSummaryWidget(QWidget* parent)
     ViewSetupOptions options;
     options.filterColumn = -1;
     options.placeholder = tr("Search keys and values…");
+    options.countNoun = tr("metadata key");
+    options.countNounPlural = tr("metadata keys");
     options.sortColumn = 0;
     options.sortOrder = Qt::AscendingOrder;
     const ViewSetup setup = setupTreeView(m_metadataView, m_metadata, options);

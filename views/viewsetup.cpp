@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -16,6 +17,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
@@ -368,14 +370,16 @@ ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewS
         apply();
     });
 
-    auto updateCount = [proxy, count] {
+    auto updateCount = [proxy, count, one = options.countNoun, many = options.countNounPlural] {
         const QAbstractItemModel* src = proxy->sourceModel();
         const int shown = proxy->rowCount();
         const int all = src ? src->rowCount() : 0;
+        const QLocale locale;
+        const QString& noun = all == 1 ? one : many;
         if (shown == all)
-            count->setText(all == 1 ? QObject::tr("1 row") : QObject::tr("%1 rows").arg(all));
+            count->setText(QStringLiteral("%1 %2").arg(locale.toString(all), noun));
         else
-            count->setText(QObject::tr("%1 of %2 rows").arg(shown).arg(all));
+            count->setText(QObject::tr("%1 of %2 %3").arg(locale.toString(shown), locale.toString(all), noun));
     };
     QObject::connect(proxy, &QAbstractItemModel::rowsInserted, count, updateCount);
     QObject::connect(proxy, &QAbstractItemModel::rowsRemoved, count, updateCount);
@@ -384,6 +388,59 @@ ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewS
     updateCount();
     return setup;
 }
+
+namespace {
+
+/// Keeps a name column at the spare width of its view (fitNameColumn).
+class NameColumnFitter : public QObject {
+public:
+    NameColumnFitter(QTreeView* view, int column, int minWidth)
+        : QObject(view)
+        , m_view(view)
+        , m_column(column)
+        , m_minWidth(minWidth)
+    {
+        view->viewport()->installEventFilter(this);
+        view->header()->setSectionResizeMode(column, QHeaderView::Interactive);
+        connect(view->header(), &QHeaderView::sectionResized, this, [this](int logical, int, int) {
+            if (logical != m_column)
+                fit();
+        });
+        connect(view->header(), &QHeaderView::sectionCountChanged, this, [this] { fit(); });
+        fit();
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize)
+            fit();
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    void fit()
+    {
+        const QHeaderView* header = m_view->header();
+        int others = 0;
+        for (int c = 0; c < header->count(); ++c)
+            if (c != m_column && !header->isSectionHidden(c))
+                others += header->sectionSize(c);
+        // The floor: the longest name when that is narrower than minWidth.
+        const int floor
+            = std::min(m_minWidth, static_cast<const QAbstractItemView*>(m_view)->sizeHintForColumn(m_column) + 8);
+        const int width = std::max(floor, m_view->viewport()->width() - others);
+        if (header->sectionSize(m_column) != width)
+            m_view->setColumnWidth(m_column, width);
+    }
+
+    QTreeView* m_view;
+    int m_column;
+    int m_minWidth;
+};
+
+} // namespace
+
+void fitNameColumn(QTreeView* view, int column, int minWidth) { new NameColumnFitter(view, column, minWidth); }
 
 void emitCellsChanged(QAbstractItemModel* model, bool header)
 {

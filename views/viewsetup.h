@@ -29,6 +29,10 @@ struct ViewSetupOptions {
     /// Initial sort; a negative column leaves the view unsorted.
     int sortColumn = -1;
     Qt::SortOrder sortOrder = Qt::DescendingOrder;
+    /// What the count beside the search field counts (singular, plural): "27 events",
+    /// "3 of 12 call paths". Trees count their top-level rows, so say what those are.
+    QString countNoun = QStringLiteral("row");
+    QString countNounPlural = QStringLiteral("rows");
 };
 
 /// What setupTreeView() builds around a QTreeView: the sort/filter proxy, the debounced search
@@ -61,6 +65,11 @@ struct ViewSetup {
 /// selection table and wraps it with a search bar. The returned widget owns the search controls
 /// and takes the view as a child; the proxy is parented to the view.
 ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewSetupOptions& options = {});
+
+/// Gives the name `column` of `view` the width the other columns leave, but never less than
+/// `minWidth` (then the view scrolls sideways instead of squeezing the names to nothing). Follows
+/// the view's size and the other columns' widths; the user can still drag the column wider.
+void fitNameColumn(QTreeView* view, int column, int minWidth);
 
 /// Every cell of a table model (top-level rows only) changed: new numbers, unit or locale, the
 /// same rows. With `header`, the horizontal header too.

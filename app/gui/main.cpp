@@ -167,7 +167,6 @@ int main(int argc, char** argv)
             qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Parallax"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Parallax"));
     QApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));
     // Settings stay in ~/.config/Parallax/Parallax.conf (the organisation name); the desktop file
     // name ties the windows to the installed io.github.parallax.Parallax.desktop and its icon.

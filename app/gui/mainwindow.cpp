@@ -52,6 +52,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
@@ -62,12 +63,16 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <utility>
 
 namespace parallax {
 
 namespace {
 
 constexpr int MaxRecent = 10;
+/// From this width on, the right docks are shown from the start (fitDocksToWidth).
+constexpr int WideWindow = 1700;
 
 /// A combo box on the tool bar bound both ways to one setting of the selection state: choosing an
 /// item sets it, and a change made elsewhere shows in the box without echoing back.
@@ -138,6 +143,7 @@ MainWindow::MainWindow(QWidget* parent)
         showDock(m_threadDock);
     });
     connect(m_threadChart, &ThreadBarChart::eventActivated, this, [this] { showDock(m_eventDock); });
+    connect(m_statistics, &StatisticsPanel::eventActivated, this, [this] { showDock(m_eventDock); });
     connect(m_eventChart, &EventBarChart::threadActivated, this, [this] {
         m_threadChart->setStatistic(std::nullopt);
         showDock(m_threadDock);
@@ -288,7 +294,6 @@ void MainWindow::createDocks()
     m_threadDock = m_viewDocks.at(m_threadChart);
     m_histogramDock = m_viewDocks.at(m_histogram);
     firstDock->raise();
-    resizeDocks({ m_trialsDock, firstDock }, { 230, 420 }, Qt::Horizontal);
 }
 
 void MainWindow::createActions()
@@ -486,8 +491,34 @@ void MainWindow::restoreSettings()
     for (const QString& location : settings.value(QStringLiteral("databases")).toStringList())
         m_databases->addDatabase(location);
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    m_layoutRestored = restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
 }
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (!std::exchange(m_shown, true) && !m_layoutRestored)
+        fitDocksToWidth();
+}
+
+void MainWindow::fitDocksToWidth()
+{
+    // Trials and groups on the left; the tabs in the middle keep the rest, so that the statistics
+    // table shows all its columns. The event, thread and histogram docks share the right side only
+    // on a wide screen; below that they open (at rightDockWidth()) when an event or a thread is
+    // activated, as ParaProf opens its event and thread windows.
+    const int w = width();
+    const int left = std::clamp(w * 14 / 100, 170, 260);
+    if (w >= WideWindow) {
+        resizeDocks({ m_trialsDock, m_eventDock }, { left, rightDockWidth() }, Qt::Horizontal);
+        return;
+    }
+    for (QDockWidget* dock : { m_eventDock, m_threadDock, m_histogramDock })
+        dock->hide();
+    resizeDocks({ m_trialsDock }, { left }, Qt::Horizontal);
+}
+
+int MainWindow::rightDockWidth() const { return std::clamp(width() * 26 / 100, 300, 440); }
 
 void MainWindow::saveSettings()
 {
@@ -517,6 +548,7 @@ void MainWindow::resetLayout()
         { m_trialsDock, m_databasesDock, m_groupsDock, m_eventDock, m_threadDock, m_histogramDock })
         dock->show();
     m_eventDock->raise();
+    fitDocksToWidth();
 }
 
 void MainWindow::openPath(const QString& path, const QString& format)
@@ -564,8 +596,11 @@ void MainWindow::showView(QWidget* widget)
 
 void MainWindow::showDock(QDockWidget* dock)
 {
+    const bool opening = dock->isHidden() && !dock->isFloating();
     dock->show();
     dock->raise();
+    if (opening && dockWidgetArea(dock) == Qt::RightDockWidgetArea)
+        resizeDocks({ dock }, { rightDockWidth() }, Qt::Horizontal);
 }
 
 void MainWindow::onStarted(const QString& path)

@@ -90,6 +90,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -132,6 +133,9 @@ private:
     void exportTable();
     void exportCurrentImage();
     void resetLayout();
+    /// The default dock widths for the window's width: the main table keeps most of it.
+    void fitDocksToWidth();
+    int rightDockWidth() const;
     void about();
 
     LoadJob* m_job = nullptr;
@@ -141,6 +145,8 @@ private:
     QString m_lastDirectory;
     QStringList m_recent;
     QByteArray m_defaultLayout;
+    bool m_layoutRestored = false; ///< a saved window state was restored: keep its dock sizes
+    bool m_shown = false;
     std::function<void()> m_afterLoad;
 
     QTabWidget* m_tabs = nullptr;

@@ -437,8 +437,8 @@ private Q_SLOTS:
         state.setTimeUnit(TimeUnit::Milliseconds);
 
         chart.selectorBar()->setSelectorVisible(SelectorBar::MetricSelector, false);
-        QVERIFY(chart.selectorBar()->metricBox()->isHidden());
-        QVERIFY(!chart.selectorBar()->valueBox()->isHidden());
+        QVERIFY(!chart.selectorBar()->metricBox()->isVisibleTo(&chart));
+        QVERIFY(chart.selectorBar()->valueBox()->isVisibleTo(&chart));
 
         // Sorted by value.
         chart.setSort(EventBarChart::Sort::ValueDescending);

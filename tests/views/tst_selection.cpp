@@ -164,6 +164,10 @@ private Q_SLOTS:
         SelectionState state;
         StatisticsPanel panel(&state);
         state.setTrial(trial);
+        // Flat events by default (ParaProf hides TAU_CALLPATH too); the button adds the call paths.
+        QCOMPARE(panel.flatModel()->rowCount(), 12);
+        QVERIFY(!panel.showsCallPaths());
+        panel.setShowCallPaths(true);
         QCOMPARE(panel.flatModel()->rowCount(), 23);
         state.setNameFilter(QStringLiteral("File_open"));
         QCOMPARE(panel.flatModel()->rowCount(), 2); // the flat event and its call path

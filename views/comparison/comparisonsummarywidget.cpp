@@ -94,6 +94,8 @@ ComparisonSummaryWidget::ComparisonSummaryWidget(ComparisonModel* model, QWidget
     auto* metadataView = new QTreeView;
     ViewSetupOptions options;
     options.placeholder = tr("Search metadata keys and values…");
+    options.countNoun = tr("metadata key");
+    options.countNounPlural = tr("metadata keys");
     options.filterColumn = -1;
     m_metadata = setupTreeView(metadataView, m_metadataModel, options);
     m_metadata.view->setRootIsDecorated(false);

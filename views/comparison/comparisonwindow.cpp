@@ -204,6 +204,8 @@ void ComparisonWindow::buildControls()
     auto* treeView = new QTreeView;
     ViewSetupOptions treeOptions;
     treeOptions.placeholder = tr("Search call paths…");
+    treeOptions.countNoun = tr("call-tree root");
+    treeOptions.countNounPlural = tr("call-tree roots");
     treeOptions.sortColumn = ComparisonTreeModel::InclusiveA;
     m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_treeModel, treeOptions));
     treeView->header()->resizeSection(ComparisonTreeModel::Name, 300);

@@ -48,6 +48,8 @@ SideBySideView::SideBySideView(QWidget* parent)
     auto* view = new QTreeView;
     ViewSetupOptions options;
     options.placeholder = tr("Search events…");
+    options.countNoun = tr("event");
+    options.countNounPlural = tr("events");
     m_setup = setupTreeView(view, m_model, options);
     view->setItemDelegateForColumn(ComparisonModel::Bars, new SideBySideBarDelegate(view));
     QHeaderView* header = view->header();

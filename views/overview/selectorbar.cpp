@@ -2,26 +2,40 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/overview/selectorbar.h"
 
+#include "views/common/flowlayout.h"
 #include "views/selectionstate.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <utility>
 
 namespace parallax {
 
 namespace {
 
-QComboBox* addBox(QHBoxLayout* layout, QWidget* parent, const QString& label, QWidget** titleOut)
+/// A label and its control kept together on one line of the flow layout.
+QWidget* labelled(QWidget* parent, const QString& label, QWidget* control)
 {
-    auto* title = new QLabel(label, parent);
-    *titleOut = title;
+    auto* group = new QWidget(parent);
+    auto* row = new QHBoxLayout(group);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(4);
+    auto* title = new QLabel(label, group);
+    title->setBuddy(control);
+    row->addWidget(title);
+    control->setParent(group);
+    row->addWidget(control);
+    return group;
+}
+
+QComboBox* addBox(FlowLayout* layout, QWidget* parent, const QString& label, QWidget** groupOut)
+{
     auto* box = new QComboBox(parent);
     box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    title->setBuddy(box);
-    layout->addWidget(title);
-    layout->addWidget(box);
+    *groupOut = labelled(parent, label, box);
+    layout->addWidget(*groupOut);
     return box;
 }
 
@@ -31,27 +45,28 @@ SelectorBar::SelectorBar(SelectionState* state, int selectors, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
 {
-    // Narrow windows clip the selectors on the right rather than growing to fit them.
-    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    m_layout = new QHBoxLayout(this);
+    // A narrow dock wraps the controls onto more lines; none is ever clipped.
+    QSizePolicy policy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+    m_layout = new FlowLayout(this, 8, 4);
     m_layout->setContentsMargins(4, 2, 4, 2);
-    m_layout->setSpacing(6);
     if (selectors & MetricSelector) {
-        m_metric = addBox(m_layout, this, tr("&Metric:"), &m_metricLabel);
+        m_metric = addBox(m_layout, this, tr("&Metric:"), &m_metricGroup);
         connect(m_metric, &QComboBox::activated, this, [this](int index) {
             if (index >= 0)
                 m_state->setMetric(MetricId(static_cast<std::uint32_t>(index)));
         });
     }
     if (selectors & ValueSelector) {
-        m_value = addBox(m_layout, this, tr("&Value:"), &m_valueLabel);
+        m_value = addBox(m_layout, this, tr("&Value:"), &m_valueGroup);
         for (int i = 0; i < ValueTypeCount; ++i)
             m_value->addItem(valueTypeName(static_cast<ValueType>(i)), i);
         connect(m_value, &QComboBox::activated, this,
             [this](int index) { m_state->setValueType(static_cast<ValueType>(m_value->itemData(index).toInt())); });
     }
     if (selectors & UnitSelector) {
-        m_unit = addBox(m_layout, this, tr("&Unit:"), &m_unitLabel);
+        m_unit = addBox(m_layout, this, tr("&Unit:"), &m_unitGroup);
         const TimeUnit units[]
             = { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds };
         const QString shortNames[] = { tr("µs"), tr("ms"), tr("s"), tr("h:m:s") };
@@ -62,8 +77,6 @@ SelectorBar::SelectorBar(SelectionState* state, int selectors, QWidget* parent)
         connect(m_unit, &QComboBox::activated, this,
             [this](int index) { m_state->setTimeUnit(static_cast<TimeUnit>(m_unit->itemData(index).toInt())); });
     }
-    m_layout->addStretch(1);
-
     connect(m_state, &SelectionState::trialChanged, this, [this] {
         fillMetrics();
         syncFromState();
@@ -77,31 +90,15 @@ SelectorBar::SelectorBar(SelectionState* state, int selectors, QWidget* parent)
 
 void SelectorBar::addWidget(QWidget* widget, const QString& label)
 {
-    const int at = m_layout->count() - 1; // before the stretch
-    if (!label.isEmpty()) {
-        auto* title = new QLabel(label, this);
-        title->setBuddy(widget);
-        m_layout->insertWidget(at, title);
-        m_layout->insertWidget(at + 1, widget);
-    } else {
-        m_layout->insertWidget(at, widget);
-    }
+    m_layout->addWidget(label.isEmpty() ? widget : labelled(this, label, widget));
 }
 
 void SelectorBar::setSelectorVisible(Selector selector, bool visible)
 {
-    const auto set = [visible](QWidget* label, QWidget* box) {
-        if (label)
-            label->setVisible(visible);
-        if (box)
-            box->setVisible(visible);
-    };
-    if (selector & MetricSelector)
-        set(m_metricLabel, m_metric);
-    if (selector & ValueSelector)
-        set(m_valueLabel, m_value);
-    if (selector & UnitSelector)
-        set(m_unitLabel, m_unit);
+    for (const auto& [which, group] :
+        { std::pair { MetricSelector, m_metricGroup }, { ValueSelector, m_valueGroup }, { UnitSelector, m_unitGroup } })
+        if ((selector & which) && group)
+            group->setVisible(visible);
 }
 
 void SelectorBar::fillMetrics()

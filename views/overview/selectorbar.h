@@ -5,15 +5,15 @@
 #include <QWidget>
 
 class QComboBox;
-class QHBoxLayout;
 
 namespace parallax {
 
+class FlowLayout;
 class SelectionState;
 
-/// A row of combo boxes bound to the SelectionState: metric, value type and time unit. Changing a
-/// box sets the state; a change of the state (from any window) updates the boxes. Owners add their
-/// own controls with addWidget().
+/// A row (wrapping onto more lines when narrow) of combo boxes bound to the SelectionState: metric, value type and time
+/// unit. Changing a box sets the state; a change of the state (from any window) updates the boxes. Owners add their own
+/// controls with addWidget().
 class SelectorBar : public QWidget {
     Q_OBJECT
 public:
@@ -36,13 +36,13 @@ private:
     void syncFromState();
 
     SelectionState* m_state;
-    QHBoxLayout* m_layout = nullptr;
+    FlowLayout* m_layout = nullptr;
     QComboBox* m_metric = nullptr;
     QComboBox* m_value = nullptr;
     QComboBox* m_unit = nullptr;
-    QWidget* m_metricLabel = nullptr;
-    QWidget* m_valueLabel = nullptr;
-    QWidget* m_unitLabel = nullptr;
+    QWidget* m_metricGroup = nullptr; ///< the label and the box, shown and hidden together
+    QWidget* m_valueGroup = nullptr;
+    QWidget* m_unitGroup = nullptr;
 };
 
 } // namespace parallax

@@ -105,6 +105,8 @@ SemanticComparison::SemanticComparison(QWidget* parent)
     auto* view = new QTreeView;
     ViewSetupOptions options;
     options.placeholder = tr("Filter entities…");
+    options.countNoun = tr("entity");
+    options.countNounPlural = tr("entities");
     m_setup = std::make_unique<ViewSetup>(setupTreeView(view, m_table, options));
     view->setRootIsDecorated(false);
     view->setUniformRowHeights(true);

@@ -65,6 +65,8 @@ SemanticInspector::SemanticInspector(QWidget* parent)
     ViewSetupOptions options;
     options.filterColumn = -1;
     options.placeholder = tr("Filter associations and events…");
+    options.countNoun = tr("association");
+    options.countNounPlural = tr("associations");
     m_setup = std::make_unique<ViewSetup>(setupTreeView(tree, m_model, options));
     tree->setUniformRowHeights(true);
     tree->setAlternatingRowColors(true);

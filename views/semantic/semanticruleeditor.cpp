@@ -251,6 +251,8 @@ SemanticRuleEditor::SemanticRuleEditor(QWidget* parent)
     auto* table = new QTreeView;
     ViewSetupOptions options;
     options.placeholder = tr("Filter entities…");
+    options.countNoun = tr("entity");
+    options.countNounPlural = tr("entities");
     m_setup = std::make_unique<ViewSetup>(setupTreeView(table, m_preview, options));
     table->setRootIsDecorated(false);
     table->setUniformRowHeights(true);

@@ -205,6 +205,8 @@ void SemanticWindow::buildUi()
     auto* treeView = new QTreeView;
     ViewSetupOptions options;
     options.placeholder = tr("Search entities…");
+    options.countNoun = tr("top-level entity");
+    options.countNounPlural = tr("top-level entities");
     options.sortColumn = SemanticProfileModel::Value;
     m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_model, options));
     treeView->setItemDelegateForColumn(SemanticProfileModel::PercentTotal, new PercentBarDelegate(treeView));

@@ -33,6 +33,8 @@ UserEventsWidget::UserEventsWidget(SelectionState* state, QWidget* parent)
     auto* view = new QTreeView;
     ViewSetupOptions options;
     options.placeholder = tr("Search user events…");
+    options.countNoun = tr("user event");
+    options.countNounPlural = tr("user events");
     options.sortColumn = UserEventsModel::Name;
     options.sortOrder = Qt::AscendingOrder;
     m_table = setupTreeView(view, m_model, options);
