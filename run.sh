@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: 2026 Parallax developers
 # ./run.sh [OPTIONS] [PATH] — install what is missing, build Parallax (Release, build/), start
-# the GUI. Without PATH the GUI opens the bundled sample trial. OPTIONS go to `parallax`
+# the GUI. Without PATH the GUI shows its start page (the bundled sample is one click away).
+# OPTIONS go to `parallax`
 # (e.g. --format tau, --screenshot out.png).
 set -euo pipefail
 caller_dir="$PWD"

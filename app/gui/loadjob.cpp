@@ -47,6 +47,7 @@ LoadJob::Outcome LoadJob::run(const QString& path, const QString& format, Progre
     }
     if (!result.ok()) {
         outcome.error = result.error().toString();
+        outcome.unrecognised = result.error().unrecognised;
         return outcome;
     }
     std::shared_ptr<const Trial> trial = std::move(result.value());
@@ -113,6 +114,8 @@ void LoadJob::finished(const std::shared_ptr<Job>& job)
     const Outcome outcome = job->future.result();
     if (outcome.cancelled)
         Q_EMIT cancelled(job->path);
+    else if (outcome.unrecognised)
+        Q_EMIT unrecognised(outcome.error, job->path);
     else if (!outcome.error.isEmpty())
         Q_EMIT failed(outcome.error, job->path);
     else

@@ -39,6 +39,8 @@ Q_SIGNALS:
     void loaded(std::shared_ptr<const Trial> trial, const QString& path, qint64 elapsedMs);
     /// The reader's error, naming the file and the line (ReadError::toString()).
     void failed(const QString& message, const QString& path);
+    /// No reader recognised the path (ReadError::unrecognised); `message` is the reader registry's.
+    void unrecognised(const QString& message, const QString& path);
     void cancelled(const QString& path);
 
 private:
@@ -46,6 +48,7 @@ private:
     struct Outcome {
         std::shared_ptr<const Trial> trial;
         QString error;
+        bool unrecognised = false;
         bool cancelled = false;
         qint64 elapsedMs = 0;
     };

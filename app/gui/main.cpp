@@ -22,33 +22,7 @@
 
 namespace {
 
-const auto sampleResource = QStringLiteral(":/sample/tau-cpi-4rank");
-
 void printError(const QString& message) { std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData()); }
-
-/// Copies the bundled sample trial out of the resources, so that the ordinary readers (which
-/// work on real files) load it. Returns the directory, or an empty string on failure.
-QString extractSample(QTemporaryDir& tempDir)
-{
-    if (!tempDir.isValid())
-        return {};
-    // The directory name becomes the trial name.
-    QString target = QDir(tempDir.path()).filePath(QStringLiteral("tau-cpi-4rank"));
-    if (!QDir().mkpath(target))
-        return {};
-    const QDir source(sampleResource);
-    const QStringList files = source.entryList(QDir::Files);
-    if (files.isEmpty())
-        return {};
-    for (const QString& name : files) {
-        const QString destination = QDir(target).filePath(name);
-        if (!QFile::copy(source.filePath(name), destination))
-            return {};
-        // Resource copies are read-only; the user may want to edit or delete them.
-        QFile::setPermissions(destination, QFile::permissions(destination) | QFileDevice::WriteOwner);
-    }
-    return target;
-}
 
 /// The command line of `parallax`: the options, and the help text, which lists every --render
 /// view from the view registry (app/gui/viewregistry.h).
@@ -101,7 +75,9 @@ struct CommandLine {
     CommandLine()
     {
         parser.setApplicationDescription(
-            QStringLiteral("Viewer for parallel performance profiles. Without PATH, opens the bundled sample trial."));
+            QStringLiteral("Viewer for parallel performance profiles. Without PATH, shows the start page (open a "
+                           "profile, a recent file, the database or the bundled sample); --render, --screenshot and "
+                           "--quit-after-load then use the bundled sample trial."));
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
             sizeOption, tabOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption });
@@ -257,8 +233,6 @@ int main(int argc, char** argv)
     const QString screenshot = parser.value(o.screenshotOption);
     const bool batch = !screenshot.isEmpty() || parser.isSet(o.quitOption) || renderInfo;
 
-    // Kept alive until exit: the sample trial lives in it.
-    std::unique_ptr<QTemporaryDir> sampleDir;
     QString path = positional.value(0);
     qint64 dbId = -1;
     if (parser.isSet(o.idOption)) {
@@ -269,14 +243,6 @@ int main(int argc, char** argv)
                                   .arg(parser.value(o.idOption)));
         if (!path.isEmpty())
             return usageError(QStringLiteral("give --id N or a PATH, not both"));
-    }
-    if (path.isEmpty() && dbId < 0) {
-        sampleDir = std::make_unique<QTemporaryDir>();
-        path = extractSample(*sampleDir);
-        if (path.isEmpty()) {
-            printError(QStringLiteral("could not extract the bundled sample trial"));
-            return 1;
-        }
     }
 
     parallax::MainWindow window;
@@ -331,8 +297,11 @@ int main(int argc, char** argv)
             location = qEnvironmentVariableIsSet("PARALLAX_DB") ? qEnvironmentVariable("PARALLAX_DB")
                                                                 : parallax::defaultDatabasePath();
         QTimer::singleShot(0, &window, [&window, location, dbId] { window.openFromDatabase(location, dbId); });
-    } else {
+    } else if (!path.isEmpty()) {
         QTimer::singleShot(0, &window, [&window, path, format] { window.openPath(path, format); });
+    } else if (batch) {
+        // Rendering needs a trial: the bundled sample. Interactively the start page offers it.
+        QTimer::singleShot(0, &window, [&window] { window.openSample(); });
     }
     return app.exec();
 }

@@ -5,7 +5,9 @@
 #include "algebra/derivedmetric.h"
 #include "algebra/statistics.h"
 #include "app/gui/databasepanel.h"
+#include "app/gui/helpdialogs.h"
 #include "app/gui/loadjob.h"
+#include "app/gui/startpage.h"
 #include "datasource/readers/readerregistry.h"
 #include "perfdb/databaselocation.h"
 #include "views/callgraph/callgraphwidget.h"
@@ -55,15 +57,18 @@
 #include <QShowEvent>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <map>
 #include <utility>
 
 namespace parallax {
@@ -130,6 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_job, &LoadJob::progress, this, &MainWindow::onProgress);
     connect(m_job, &LoadJob::loaded, this, &MainWindow::onLoaded);
     connect(m_job, &LoadJob::failed, this, &MainWindow::onFailed);
+    connect(m_job, &LoadJob::unrecognised, this, &MainWindow::onUnrecognised);
     connect(m_job, &LoadJob::cancelled, this, &MainWindow::onCancelled);
 
     // Linked navigation: the views select in the state; the shell opens the matching windows.
@@ -174,7 +180,18 @@ void MainWindow::createViews()
         if (v.placement == ViewPlacement::Tab)
             m_tabs->addTab(widget, tr(v.title));
     }
-    setCentralWidget(m_tabs);
+    // Before the first trial: the start page (ways in, recent files) instead of empty tabs.
+    m_central = new QStackedWidget(this);
+    m_startPage = new StartPage(m_central);
+    m_central->addWidget(m_startPage);
+    m_central->addWidget(m_tabs);
+    setCentralWidget(m_central);
+    connect(m_startPage, &StartPage::openDirectoryRequested, this, &MainWindow::openDirectory);
+    connect(m_startPage, &StartPage::openFileRequested, this, &MainWindow::openFile);
+    connect(m_startPage, &StartPage::openSampleRequested, this, &MainWindow::openSample);
+    connect(m_startPage, &StartPage::openRecentRequested, this, [this](const QString& path) { openPath(path); });
+    connect(m_startPage, &StartPage::openDatabaseRequested, this,
+        [this] { showView(viewWidget(QStringLiteral("databases"))); });
     m_overview = qobject_cast<OverviewWidget*>(m_views.at(QStringLiteral("overview")));
     m_statistics = qobject_cast<StatisticsPanel*>(m_views.at(QStringLiteral("table")));
     m_callGraph = qobject_cast<CallGraphWidget*>(m_views.at(QStringLiteral("callgraph")));
@@ -388,6 +405,10 @@ void MainWindow::createActions()
     view->addAction(tr("&Reset Layout"), this, &MainWindow::resetLayout);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] { showUserGuide(this); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showKeyboardShortcuts(menuBar(), this); });
+    help->addSeparator();
     QAction* about = help->addAction(tr("&About Parallax"), this, &MainWindow::about);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -667,6 +688,7 @@ void MainWindow::showTrial(const std::shared_ptr<const Trial>& trial)
     if (trial == m_state->trial())
         return;
     m_state->setTrial(trial);
+    m_central->setCurrentWidget(m_tabs);
     setWindowTitle(QStringLiteral("Parallax — %1").arg(trial->name()));
     {
         const QSignalBlocker blocker(m_metricCombo);
@@ -718,6 +740,34 @@ void MainWindow::onFailed(const QString& message, const QString& path)
         QMessageBox::critical(this, tr("Could not load the profile"), message);
 }
 
+void MainWindow::onUnrecognised(const QString& message, const QString& path)
+{
+    endProgress();
+    const QString name = QFileInfo(path).fileName();
+    m_statusLabel->setText(tr("%1 is not a profile Parallax can read").arg(name));
+    Q_EMIT loadFailed(message);
+    if (!m_interactive)
+        return;
+    QMessageBox box(QMessageBox::Warning, tr("Not a profile"), tr("%1 is not a profile Parallax can read.").arg(name),
+        QMessageBox::Ok, this);
+    box.setInformativeText(tr("Parallax recognises a format by the file's name and first bytes. If this is a "
+                              "profile, choose its format: File ▸ Open File… and pick it in the list of file "
+                              "types, or start <tt>parallax --format NAME %1</tt>.")
+                               .arg(QDir::toNativeSeparators(path).toHtmlEscaped()));
+    box.setTextFormat(Qt::PlainText);
+    box.setDetailedText(supportedFormatsText());
+    box.exec();
+}
+
+QString MainWindow::supportedFormatsText()
+{
+    QStringList lines { tr("Formats Parallax reads (NAME for --format: description, file names):") };
+    for (const Reader* reader : ReaderRegistry::instance().readers())
+        lines << QStringLiteral("%1: %2 (%3)")
+                     .arg(reader->name(), reader->description(), reader->filePatterns().join(QLatin1Char(' ')));
+    return lines.join(QLatin1Char('\n'));
+}
+
 void MainWindow::onCancelled(const QString& path)
 {
     endProgress();
@@ -766,8 +816,34 @@ void MainWindow::addRecent(const QString& path)
     }
 }
 
+void MainWindow::openSample()
+{
+    // The readers work on real files: copy the sample out of the resources once per session.
+    if (!m_sampleDir) {
+        m_sampleDir = std::make_unique<QTemporaryDir>();
+        const QString target = QDir(m_sampleDir->path()).filePath(QStringLiteral("tau-cpi-4rank"));
+        const QDir source(QStringLiteral(":/sample/tau-cpi-4rank"));
+        bool ok = m_sampleDir->isValid() && QDir().mkpath(target) && !source.entryList(QDir::Files).isEmpty();
+        for (const QString& name : source.entryList(QDir::Files)) {
+            const QString destination = QDir(target).filePath(name);
+            ok = ok && QFile::copy(source.filePath(name), destination);
+            // Resource copies are read-only; the user may want to edit or delete them.
+            QFile::setPermissions(destination, QFile::permissions(destination) | QFileDevice::WriteOwner);
+        }
+        if (!ok) {
+            m_sampleDir.reset();
+            onFailed(tr("could not extract the bundled sample trial"), QStringLiteral(":/sample/tau-cpi-4rank"));
+            return;
+        }
+        m_samplePath = target;
+    }
+    openPath(m_samplePath);
+}
+
 void MainWindow::updateRecentMenu()
 {
+    if (m_startPage)
+        m_startPage->setRecentFiles(m_recent);
     m_recentMenu->clear();
     for (const QString& path : std::as_const(m_recent))
         m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openPath(path); });
@@ -799,15 +875,28 @@ void MainWindow::openDirectory()
 
 void MainWindow::openFile()
 {
+    // The first filter detects the format; choosing a format's own filter reads the file with that
+    // reader whatever its name (the dialog's format choice, like --format).
     QStringList filters;
-    for (const Reader* reader : ReaderRegistry::instance().readers())
-        filters.append(
-            QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' '))));
-    filters.append(tr("All files (*)"));
+    QStringList patterns;
+    std::map<QString, QString> formatOfFilter;
+    for (const Reader* reader : ReaderRegistry::instance().readers()) {
+        const QString filter
+            = QStringLiteral("%1 (%2)").arg(reader->description(), reader->filePatterns().join(QLatin1Char(' ')));
+        filters.append(filter);
+        formatOfFilter[filter] = reader->name();
+        patterns.append(reader->filePatterns());
+    }
+    patterns.removeDuplicates();
+    filters.prepend(tr("Any profile, format detected (%1)").arg(patterns.join(QLatin1Char(' '))));
+    filters.append(tr("All files, format detected (*)"));
+    QString chosen;
     const QString file = QFileDialog::getOpenFileName(
-        this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")));
-    if (!file.isEmpty())
-        openPath(file);
+        this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")), &chosen);
+    if (file.isEmpty())
+        return;
+    const auto it = formatOfFilter.find(chosen);
+    openPath(file, it == formatOfFilter.end() ? QString() : it->second);
 }
 
 void MainWindow::exportTable()

@@ -18,7 +18,9 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QProgressBar;
+class QStackedWidget;
 class QTabWidget;
+class QTemporaryDir;
 class QToolButton;
 class QTreeView;
 
@@ -32,6 +34,7 @@ class HistogramWidget;
 class LoadJob;
 class OverviewWidget;
 class SelectionState;
+class StartPage;
 class StatisticsPanel;
 class ThreadBarChart;
 class TrialManagerModel;
@@ -52,6 +55,10 @@ public:
     void openPath(const QString& path, const QString& format = {});
     /// Opens a trial stored in an experiment database (SQLite file or postgresql:// URI).
     void openFromDatabase(const QString& location, qint64 id);
+    /// The formats of the reader registry, one per line with --format name and file patterns.
+    static QString supportedFormatsText();
+    /// Opens the bundled sample trial (4-rank cpi under TAU), copied out of the resources.
+    void openSample();
     /// The semantic views of a trial; a database trial starts with the model attached to it.
     void openSemanticView(const std::shared_ptr<const Trial>& trial);
     /// Shows the Databases dock filtered by a search (key=value, view:NAME, name text).
@@ -108,6 +115,7 @@ private:
     void onLoaded(const std::shared_ptr<const Trial>& trial, const QString& path, qint64 elapsedMs);
     void onFailed(const QString& message, const QString& path);
     void onCancelled(const QString& path);
+    void onUnrecognised(const QString& message, const QString& path);
     void endProgress();
 
     void showTrial(const std::shared_ptr<const Trial>& trial);
@@ -150,6 +158,10 @@ private:
     std::function<void()> m_afterLoad;
 
     QTabWidget* m_tabs = nullptr;
+    QStackedWidget* m_central = nullptr; ///< the start page, then the tabs
+    StartPage* m_startPage = nullptr;
+    std::unique_ptr<QTemporaryDir> m_sampleDir;
+    QString m_samplePath;
     std::map<QString, QWidget*> m_views; ///< by registry name: the widget made for the view
     std::map<QWidget*, QDockWidget*> m_viewDocks; ///< the dock of each docked view
     OverviewWidget* m_overview = nullptr;

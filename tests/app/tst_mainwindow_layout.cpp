@@ -3,7 +3,9 @@
 // The main window fits the screen (issue 14): at 1280x800, 1400x900 and 1920x1080, on every tab
 // and dock, no combo box or button is narrower than its text needs or cut off by the window or a
 // dock, and the statistics table shows all its columns without scrolling at 1400 pixels.
+#include "app/gui/helpdialogs.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/startpage.h"
 #include "tests/common/testutil.h"
 #include "views/statisticspanel.h"
 
@@ -12,9 +14,14 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFile>
 #include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -170,7 +177,79 @@ private Q_SLOTS:
             >= table->fontMetrics().horizontalAdvance(QStringLiteral("ADIOS flatpath copy buffer")));
     }
 
+    /// Before any trial the window shows the start page, not empty tabs; its sample button opens
+    /// the bundled trial and the tabs replace the page.
+    void startPageComesFirst()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* start = window.findChild<StartPage*>();
+        QVERIFY(start);
+        QVERIFY(start->isVisible());
+        QCOMPARE(truncatedControls(&window), QStringList());
+        saveScreenshot(window, QStringLiteral("start-page.png"));
+        QPushButton* sample = nullptr;
+        for (QPushButton* b : start->findChildren<QPushButton*>())
+            if (b->text().contains(QLatin1String("Sample")))
+                sample = b;
+        QVERIFY(sample);
+        QSignalSpy shown(&window, &MainWindow::trialShown);
+        sample->click();
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        QVERIFY(!start->isVisible());
+        QCOMPARE(window.trial()->threadCount(), std::size_t(4));
+        QCOMPARE(window.windowTitle(), QStringLiteral("Parallax — tau-cpi-4rank"));
+    }
+
+    /// A file no reader recognises: a one-line message naming it, the formats on request.
+    void unrecognisedFileIsNamedBriefly()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        const QString readme = QStringLiteral(PARALLAX_SOURCE_DIR "/README.md");
+        window.openPath(readme);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
+        bool said = false;
+        for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+            said = said || label->text() == QStringLiteral("README.md is not a profile Parallax can read");
+        QVERIFY(said);
+        const QString formats = MainWindow::supportedFormatsText();
+        QVERIFY(formats.contains(QStringLiteral("\nppk: ParaProf packed profile (*.ppk)")));
+        QVERIFY(formats.contains(QStringLiteral("\ntau: ")));
+    }
+
+    /// Help ▸ User Guide shows the README's GUI sections (text, no screenshots); Help ▸ Keyboard
+    /// Shortcuts lists the menus' keys.
+    void helpMenu()
+    {
+        QFile file(QStringLiteral(":/guide/README.md"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString guide = userGuideMarkdown(QString::fromUtf8(file.readAll()));
+        QVERIFY(guide.contains(QStringLiteral("\n## The GUI")));
+        QVERIFY(guide.contains(QStringLiteral("Mean (present)")));
+        QVERIFY(!guide.contains(QStringLiteral("## The command line")));
+        QVERIFY(!guide.contains(QStringLiteral("![")));
+        MainWindow window;
+        const QStringList keys = keyboardShortcuts(window.menuBar());
+        const QString open = QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText);
+        QVERIFY2(keys.contains(QStringLiteral("File ▸ Open Directory…\t") + open), qPrintable(keys.join(u'\n')));
+        QVERIFY(keys.contains(QStringLiteral("Help ▸ User Guide\t")
+            + QKeySequence(QKeySequence::HelpContents).toString(QKeySequence::NativeText)));
+    }
+
 private:
+    /// Saves a grab of `window` to $PARALLAX_TEST_SCREENSHOTS/name when that is set (to look at).
+    static void saveScreenshot(QWidget& window, const QString& name)
+    {
+        const QString dir = qEnvironmentVariable("PARALLAX_TEST_SCREENSHOTS");
+        if (!dir.isEmpty())
+            QVERIFY(window.grab().save(dir + QLatin1Char('/') + name));
+    }
+
     QTemporaryDir m_config;
 };
 
