@@ -343,7 +343,7 @@ QString CallTreeModel::toolTip(int node, int column) const
     case InclusivePercent: {
         const QString what = column == ExclusivePercent ? tr("exclusive") : tr("inclusive");
         if (!v)
-            return tr("Percent is not defined for the %1 (docs/SEMANTICS.md 2)").arg(statisticName(m_statistic));
+            return tr("Percent is not defined for the %1").arg(statisticName(m_statistic));
         if (m_thread.isValid())
             return tr("100 × %1 %2 / the thread's top inclusive %3 (%4) = %5 %")
                 .arg(what, metricName, metricName, rawText(m_stats->threadTopInclusive(m_thread, m_metric), true),

@@ -299,7 +299,6 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
     const QLocale locale = groupingLocale();
     const TimeUnit unit = m_model->timeUnit();
     const CompareValue value = m_model->value();
-    const double maxDelta = m_model->maximumDelta();
     const double sign = improvementSign(metric->higherIsBetter);
     const QString unitText = compareUnit(*metric, value, unit);
     const QString suffix = unitSuffix(unitText);
@@ -320,8 +319,7 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
                 comparePartText(entry, ComparePart::DeltaPercent, *metric, value, unit, locale) });
         for (int c = 1; c < 5; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        const double t = maxDelta > 0 ? sign * entry.delta(value) / maxDelta : 0.0;
-        const QBrush tint(changeTint(t));
+        const QBrush tint(changeTint(relativeChange(entry.relative(value), sign)));
         item->setBackground(3, tint);
         item->setBackground(4, tint);
         item->setForeground(3, tintedTextColor());
