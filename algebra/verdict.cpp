@@ -234,4 +234,13 @@ QString verdictDefinition(const SpeedupVerdict& v)
     return text;
 }
 
+QString verdictShortDefinition(const SpeedupVerdict& v)
+{
+    return QStringLiteral(
+        "S = T_A / T_B = %1 / %2: the top-level event's inclusive %3 per thread, mean over threads%4; "
+        "noise = 2 standard errors (%5).")
+        .arg(amount(v, v.meanA), amount(v, v.meanB), v.metric, v.fromRuns ? QStringLiteral(" and runs") : QString(),
+            v.fromRuns ? QStringLiteral("spread between runs") : QStringLiteral("thread-to-thread spread"));
+}
+
 } // namespace parallax

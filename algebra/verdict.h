@@ -64,5 +64,9 @@ SpeedupVerdict speedupVerdict(const std::vector<std::shared_ptr<const Trial>>& a
 QString verdictHeadline(const SpeedupVerdict& v);
 /// How the verdict's numbers are defined (the speed-up and the noise), one sentence each.
 QString verdictDefinition(const SpeedupVerdict& v);
+/// The definition in one short line (no event name): "S = T_A / T_B = 2,147.778 ms / 2,052.445 ms:
+/// the top-level event's inclusive Time per thread, mean over threads; noise = 2 standard errors
+/// (thread-to-thread spread)."
+QString verdictShortDefinition(const SpeedupVerdict& v);
 
 } // namespace parallax

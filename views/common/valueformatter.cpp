@@ -82,7 +82,8 @@ QString formatValue(
     if (isPercent(type))
         return withoutNegativeZero(locale.toString(value, 'f', 2));
     const bool count = !isMetricValued(type) || !metric.isTime();
-    if (fractional && count && std::isfinite(value) && std::fabs(value) < 1e6 && std::fabs(value) >= 0.01)
+    if (fractional && count && std::isfinite(value) && std::fabs(value) < 1e6
+        && (value == 0 || std::fabs(value) >= 0.01))
         return withoutNegativeZero(locale.toString(value, 'f', 2));
     if (isMetricValued(type))
         return formatMetricValue(value, metric, unit, locale);

@@ -24,12 +24,14 @@
 #include <QLabel>
 #include <QLayout>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace parallax {
 
@@ -217,9 +219,15 @@ void ComparisonWindow::buildControls()
     m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_treeModel, treeOptions));
     treeView->header()->resizeSection(ComparisonTreeModel::Name, 300);
     treeView->header()->resizeSection(ComparisonTreeModel::Marker, 60);
+    // Room for signed seven-digit values and four-digit percentages ("-13,993.2 %"), not "-13,993.…".
+    const int percentWidth
+        = std::max(75, treeView->fontMetrics().horizontalAdvance(QStringLiteral("-13,993.0 %")) + 16);
+    const int valueWidth
+        = std::max(105, treeView->fontMetrics().horizontalAdvance(QStringLiteral("-8,888,888.888")) + 16);
     for (int c = ComparisonTreeModel::InclusiveA; c < ComparisonTreeModel::ColumnCount; ++c)
-        treeView->header()->resizeSection(
-            c, c == ComparisonTreeModel::InclusivePercent || c == ComparisonTreeModel::ExclusivePercent ? 75 : 105);
+        treeView->header()->resizeSection(c,
+            c == ComparisonTreeModel::InclusivePercent || c == ComparisonTreeModel::ExclusivePercent ? percentWidth
+                                                                                                     : valueWidth);
     auto* treePage = new QWidget(central);
     auto* treeLayout = new QVBoxLayout(treePage);
     treeLayout->setContentsMargins(4, 4, 4, 4);
@@ -256,7 +264,13 @@ void ComparisonWindow::buildControls()
     m_tabs->addTab(m_signed, tr("Signed difference"));
     m_tabs->addTab(treePage, tr("Statistics tree"));
     m_tabs->addTab(graphPage, tr("Call graph"));
-    m_tabs->addTab(m_summary, tr("Summary"));
+    // The summary scrolls rather than forcing the window taller than the screen (the verdict above
+    // the tabs takes two lines).
+    auto* summaryScroll = new QScrollArea(central);
+    summaryScroll->setWidget(m_summary);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    m_tabs->addTab(summaryScroll, tr("Summary"));
     m_tabs->setDocumentMode(true);
 
     m_message = new QLabel(central);
@@ -486,9 +500,10 @@ void ComparisonWindow::updateVerdict()
                                             : regressionColor();
     m_verdict->setText(QStringLiteral("<b><span style=\"color:%1\">%2.</span></b><br><small>%3 Δ = A − B in every "
                                       "table: positive = B %4 than A.</small>")
-                           .arg(colour.name(), verdictHeadline(v).toHtmlEscaped(), verdictDefinition(v).toHtmlEscaped(),
-                               v.timeLike ? tr("faster") : tr("lower")));
-    m_verdict->setToolTip(tr("A (baseline) = %1\nB (candidate) = %2").arg(m_a->name(), m_b->name()));
+                           .arg(colour.name(), verdictHeadline(v).toHtmlEscaped(),
+                               verdictShortDefinition(v).toHtmlEscaped(), v.timeLike ? tr("faster") : tr("lower")));
+    m_verdict->setToolTip(
+        tr("%1\n\nA (baseline) = %2\nB (candidate) = %3").arg(verdictDefinition(v), m_a->name(), m_b->name()));
 }
 
 QString ComparisonWindow::verdictText() const { return m_verdict->text(); }
