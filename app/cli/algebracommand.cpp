@@ -486,6 +486,9 @@ void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Opt
     // The GUI's number format: time in ms with 3 decimals, counters with SI prefixes.
     const QLocale locale = textLocale();
     const QString unit = shownMetric.isTime() ? QStringLiteral("ms") : unitLabel(shownMetric, TimeUnit::Milliseconds);
+    // Time in any unit (Caliper's seconds too) gets "faster", as in the verdict.
+    const bool timeLike = shownMetric.isTime()
+        || QStringList { QStringLiteral("s"), QStringLiteral("sec"), QStringLiteral("ms") }.contains(shownMetric.unit);
     auto text = [&](double v, bool sign) {
         const QString t = formatMetricValue(v, shownMetric, TimeUnit::Milliseconds, locale);
         return sign && !t.startsWith(QLatin1Char('-')) && v > 0 ? QLatin1Char('+') + t : t;
@@ -493,7 +496,7 @@ void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Opt
     print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3; Δ = A − B, positive = B %4\n")
               .arg(metricName, unit.isEmpty() ? QString() : QStringLiteral(" (") + unit + QStringLiteral(")"))
               .arg(countText(diff.threadCount(), QStringLiteral("thread"), QStringLiteral("threads")),
-                  shownMetric.isTime() ? QStringLiteral("faster") : QStringLiteral("lower")));
+                  timeLike ? QStringLiteral("faster") : QStringLiteral("lower")));
     print(QStringLiteral("%1 %2 %3 %4  %5\n")
               .arg(QStringLiteral("A"), 14)
               .arg(QStringLiteral("B"), 14)

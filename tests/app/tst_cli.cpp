@@ -405,6 +405,27 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
     }
 
+    // Issue 14: `info` prints the GUI's units and number format: counters with SI prefixes, time in
+    // ms with three decimals, singular and plural right, no exponent notation.
+    void infoNumberFormat()
+    {
+        Run r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/ppk/xgc-5metrics-16rank.ppk")) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("Threads:      16 on 16 nodes"), r.out.constData());
+        QVERIFY2(r.out.contains("Top events by mean exclusive PAPI_FP_INS:"), r.out.constData());
+        // XGC2's mean exclusive PAPI_FP_INS, 318,732,314,647.06, with its prefix.
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("\\n\\s+318\\.7 G  XGC2 ")).match(QString::fromUtf8(r.out)).hasMatch(),
+            r.out.constData());
+        QVERIFY(!r.out.contains("e+"));
+        r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("Top events by mean exclusive TIME (ms):"), r.out.constData());
+        // MPI_File_open(): mean exclusive 27,118.5 µs (docs/SEMANTICS.md's example) in ms.
+        QVERIFY2(r.out.contains("27.119  MPI_File_open()"), r.out.constData());
+        QVERIFY(!r.out.contains("(s)"));
+    }
+
     // Issue 14: the verdict of `diff` (speed-up, its definition, noise) against an independent
     // computation: /usr/bin/python3 reads the per-rank main inclusive times that MANIFEST.md states
     // for the DrawGraph scaling runs, and the RAJAPerf repetitions' times, and computes the means,

@@ -145,8 +145,8 @@ void SideBySideView::setRunNames(const QString& a, const QString& b)
 {
     m_legend->setText(
         tr("%1 A (baseline): <b>%2</b> &nbsp;&nbsp; %3 B (candidate): <b>%4</b> &nbsp;&nbsp; "
-           "<span style=\"color:gray\">Δ = A − B: positive = B cheaper (faster for time), negative = B costlier; "
-           "blue = improvement, red = regression, colour intensity = Δ %</span>")
+           "<span style=\"color:gray\">Δ = A − B: positive = B cheaper; blue = improvement, red = "
+           "regression, intensity = Δ %</span>")
             .arg(swatch(baselineColor()), a.toHtmlEscaped(), swatch(candidateColor()), b.toHtmlEscaped()));
 }
 
