@@ -261,7 +261,11 @@ QString CallTreeModel::display(int node, int column) const
         return {};
     // Value is exclusive or inclusive: in the metric's unit either way.
     const ValueColumn shown = column == Value ? ValueColumn::Inclusive : *valueColumn(column);
-    return formatValue(shown, *v, m_trial->metric(m_metric), m_timeUnit, m_locale);
+    // Means and deviations over threads are fractional counts: the column shares two decimals.
+    const bool fractional = !isThreadMode()
+        && (m_statistic == Statistic::MeanAll || m_statistic == Statistic::MeanPresent
+            || m_statistic == Statistic::StdDevAll || m_statistic == Statistic::StdDevPresent);
+    return formatValue(shown, *v, m_trial->metric(m_metric), m_timeUnit, m_locale, fractional);
 }
 
 QString CallTreeModel::rawText(double v, bool metricValue) const
