@@ -200,11 +200,12 @@ QString verdictHeadline(const SpeedupVerdict& v)
     const double factor = bSmaller ? v.speedUp : 1.0 / v.speedUp;
     const QString word = v.timeLike ? (bSmaller ? QStringLiteral("faster") : QStringLiteral("slower"))
                                     : (bSmaller ? QStringLiteral("lower") : QStringLiteral("higher"));
-    QString text = QStringLiteral("B is %1× %2 than A").arg(locale.toString(factor, 'f', 2), word);
+    QString text = v.speedUp == 1.0 ? QStringLiteral("B equals A (S = 1.00)")
+                                    : QStringLiteral("B is %1× %2 than A").arg(locale.toString(factor, 'f', 2), word);
     const QString difference = amount(v, std::abs(v.difference()));
     if (!v.noiseKnown)
         return text
-            + QStringLiteral(" (difference %1; noise unknown: one thread and one run per side)").arg(difference);
+            + QStringLiteral(" (difference %1; noise unknown: a side has one thread and one run)").arg(difference);
     const QString noise = amount(v, v.noise);
     if (v.exceedsNoise())
         return text + QStringLiteral(": the difference %1 exceeds the run-to-run noise (± %2)").arg(difference, noise);
@@ -226,11 +227,11 @@ QString verdictDefinition(const SpeedupVerdict& v)
                     .arg(v.runsA == 1 ? QString() : QStringLiteral("s"))
                     .arg(v.runsB)
                     .arg(v.runsB == 1 ? QString() : QStringLiteral("s"));
-    text
-        += QStringLiteral(". Noise = 2 × the standard error of T_A − T_B, from the %1.")
-               .arg(v.fromRuns
-                       ? QStringLiteral("spread between repeated runs")
-                       : QStringLiteral("thread-to-thread spread (%1 and %2 threads)").arg(v.threadsA).arg(v.threadsB));
+    text += QStringLiteral(". Noise = 2 × the standard error of T_A − T_B, from the %1.")
+                .arg(v.fromRuns ? QStringLiteral("spread between repeated runs")
+                                : QStringLiteral("thread-to-thread spread (%1 of A, %2 of B)")
+                                      .arg(countText(v.threadsA, QStringLiteral("thread"), QStringLiteral("threads")),
+                                          countText(v.threadsB, QStringLiteral("thread"), QStringLiteral("threads"))));
     return text;
 }
 

@@ -490,7 +490,10 @@ void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Opt
     const bool timeLike = shownMetric.isTime()
         || QStringList { QStringLiteral("s"), QStringLiteral("sec"), QStringLiteral("ms") }.contains(shownMetric.unit);
     auto text = [&](double v, bool sign) {
-        const QString t = formatMetricValue(v, shownMetric, TimeUnit::Milliseconds, locale);
+        // Means over threads are fractional: counts below a million share two decimals.
+        const QString t = !shownMetric.isTime() && std::abs(v) < 1e6
+            ? withoutNegativeZero(locale.toString(v, 'f', 2))
+            : formatMetricValue(v, shownMetric, TimeUnit::Milliseconds, locale);
         return sign && !t.startsWith(QLatin1Char('-')) && v > 0 ? QLatin1Char('+') + t : t;
     };
     print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3; Δ = A − B, positive = B %4\n")
