@@ -572,7 +572,7 @@ private:
                         QStringLiteral("association '%1': the weight of '%2' comes from trial metadata '%3', which "
                                        "this trial does not hold trial-wide%4. WEIGHTED with trial-specific weights "
                                        "is not linear: attribute each measured trial with its own weights and "
-                                       "compare the semantic profiles (docs/SEMANTICS.md 5.5)")
+                                       "compare the semantic profiles")
                             .arg(a.id, e.id, it->text,
                                 m_trial.isDerived() ? QStringLiteral(" (it is a derived trial: ")
                                         + m_trial.provenance().operation + QStringLiteral(")")

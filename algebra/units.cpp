@@ -49,38 +49,86 @@ QString formatHms(double seconds)
         .arg(fraction);
 }
 
+QString withoutNegativeZero(QString text)
+{
+    if (!text.startsWith(QLatin1Char('-')))
+        return text;
+    for (qsizetype i = 1; i < text.size(); ++i)
+        if (text[i].isDigit() && text[i] != QLatin1Char('0'))
+            return text;
+    return text.mid(1);
+}
+
 QString formatNumber(double value, const QLocale& locale)
 {
     if (!std::isfinite(value))
         return locale.toString(value);
     if (value == std::floor(value) && std::fabs(value) < 9.0e15)
         return locale.toString(static_cast<qlonglong>(value));
-    if (value != 0 && std::fabs(value) < 0.01)
-        return locale.toString(value, 'g', 3);
-    return locale.toString(value, 'f', 2);
+    // Small fractions keep 3 significant digits in fixed notation (0.000944, never 9.44E-04);
+    // below 1e-9 they read 0.00.
+    if (std::fabs(value) < 0.01 && std::fabs(value) >= 1e-9) {
+        const int decimals = 2 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+        return withoutNegativeZero(locale.toString(value, 'f', decimals));
+    }
+    return withoutNegativeZero(locale.toString(value, 'f', 2));
+}
+
+QString formatSi(double value, const QLocale& locale)
+{
+    const double a = std::fabs(value);
+    if (!std::isfinite(value) || a < 1e6)
+        return formatNumber(value, locale);
+    static const char* const prefixes[] = { "M", "G", "T", "P", "E" };
+    int exponent = 6;
+    int index = 0;
+    while (index < 4 && a >= std::pow(10.0, exponent + 3)) {
+        exponent += 3;
+        ++index;
+    }
+    double scaled = value / std::pow(10.0, exponent);
+    // 4 significant digits: 1.234, 12.34, 123.4; a value rounding up to 1000 moves to the next prefix.
+    int decimals = std::fabs(scaled) >= 100 ? 1 : std::fabs(scaled) >= 10 ? 2 : 3;
+    if (index < 4 && std::fabs(std::round(scaled * std::pow(10.0, decimals))) >= 1000 * std::pow(10.0, decimals)) {
+        scaled /= 1000;
+        ++index;
+        decimals = 3;
+    }
+    return locale.toString(scaled, 'f', decimals) + QLatin1Char(' ') + QLatin1String(prefixes[index]);
+}
+
+QString formatPercentChange(double percent, const QLocale& locale)
+{
+    if (!std::isfinite(percent))
+        return locale.toString(percent) + QStringLiteral(" %");
+    // Small changes keep two decimals ("+0.03 %") instead of reading "0.0 %"; below 0.005 % the
+    // change rounds to "0.0 %", without a sign.
+    const bool small = std::fabs(percent) < 0.05 && std::fabs(percent) >= 0.005;
+    const QString number = withoutNegativeZero(locale.toString(percent, 'f', small ? 2 : 1));
+    const bool positive = !number.startsWith(QLatin1Char('-')) && percent > 0;
+    return (positive ? QStringLiteral("+") : QString()) + number + QStringLiteral(" %");
+}
+
+QString countText(qulonglong count, const QString& singular, const QString& plural)
+{
+    return QString::number(count) + QLatin1Char(' ') + (count == 1 ? singular : plural);
 }
 
 QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, const QLocale& locale)
 {
     if (!metric.isTime())
-        return formatNumber(value, locale);
+        return formatSi(value, locale);
     switch (unit) {
     case TimeUnit::Microseconds:
         return formatNumber(value, locale);
-    case TimeUnit::Milliseconds: {
-        const double ms = value / 1e3;
-        if (ms != 0 && std::fabs(ms) < 0.001)
-            return locale.toString(ms, 'g', 3);
-        return locale.toString(ms, 'f', 3);
+    case TimeUnit::Milliseconds:
+        return withoutNegativeZero(locale.toString(value / 1e3, 'f', 3));
+    case TimeUnit::Seconds:
+        return withoutNegativeZero(locale.toString(value / 1e6, 'f', 3));
+    case TimeUnit::HoursMinutesSeconds: {
+        const QString text = formatHms(value / 1e6);
+        return text == QStringLiteral("-0:0:0.0") ? text.mid(1) : text;
     }
-    case TimeUnit::Seconds: {
-        const double s = value / 1e6;
-        if (s != 0 && std::fabs(s) < 0.001)
-            return locale.toString(s, 'g', 3);
-        return locale.toString(s, 'f', 3);
-    }
-    case TimeUnit::HoursMinutesSeconds:
-        return formatHms(value / 1e6);
     }
     return {};
 }

@@ -20,9 +20,25 @@ QString unitLabel(const Metric& metric, TimeUnit unit);
 /// padding, 1-3 fraction digits (at least one), leading '-' for negatives. 3725.5 -> "1:2:5.5".
 QString formatHms(double seconds);
 
-/// A metric value (stored in the metric's unit: µs for time) formatted for display.
+// The one number format of Parallax (docs/SEMANTICS.md 2): every table, chart axis, tooltip and
+// the CLI's text output write numbers with these functions. JSON keeps full precision.
+
+/// A metric value (stored in the metric's unit: µs for time) formatted for display. Time in ms or
+/// s always has 3 decimals, so the values of a column share their decimals (0.001, 0.012, not
+/// 0.000944 beside 0.012); counters (metrics that are not time) of 1,000,000 and more are scaled
+/// with an SI prefix by formatSi ("318.7 G"). Never a negative zero.
 QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, const QLocale& locale = QLocale());
 /// A plain number: integers with digit grouping, small fractions with 3 significant digits.
 QString formatNumber(double value, const QLocale& locale = QLocale());
+/// A large count with an SI prefix and 4 significant digits: 318734123833.88 -> "318.7 G",
+/// 1.5e6 -> "1.500 M"; below 1,000,000 formatNumber's text.
+QString formatSi(double value, const QLocale& locale = QLocale());
+/// A change in percent with its sign: "+0.03 %", "-13,993.0 %", "0.0 %" (never "-0.0 %"):
+/// one decimal, two for changes under 0.05 %.
+QString formatPercentChange(double percent, const QLocale& locale = QLocale());
+/// `text` without the sign of a negative zero ("-0.000" -> "0.000").
+QString withoutNegativeZero(QString text);
+/// "1 metric", "2 metrics": `count` and the singular or plural noun.
+QString countText(qulonglong count, const QString& singular, const QString& plural);
 
 } // namespace parallax

@@ -254,7 +254,11 @@ QString StatisticsModel::display(std::size_t row, int column) const
     if (column == ThreadsPresent)
         return threadsPresentText(*v, m_trial->threadCount(), m_locale);
     // Time in ms, as the header says.
-    return formatValue(*valueColumn(column), *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale);
+    // Means and deviations are fractional counts: their columns share two decimals.
+    const bool fractional = m_mode == RowMode::MeanAll || m_mode == RowMode::MeanPresent || m_mode == RowMode::StdDevAll
+        || m_mode == RowMode::StdDevPresent;
+    return formatValue(
+        *valueColumn(column), *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale, fractional);
 }
 
 QString StatisticsModel::rawText(double value, bool metricValue) const
@@ -271,7 +275,8 @@ QString describeRowMode(RowMode mode, std::size_t threads, std::size_t present, 
     const auto p = static_cast<qulonglong>(present);
     switch (mode) {
     case RowMode::MeanAll:
-        return StatisticsModel::tr("Mean over all %1 threads (absent = 0)").arg(n);
+        return StatisticsModel::tr("Mean over all %1 (absent = 0)")
+            .arg(countText(n, StatisticsModel::tr("thread"), StatisticsModel::tr("threads")));
     case RowMode::MeanPresent:
         return StatisticsModel::tr("Mean over the %1 of %2 threads %3").arg(p).arg(n).arg(where);
     case RowMode::Total:
@@ -285,7 +290,8 @@ QString describeRowMode(RowMode mode, std::size_t threads, std::size_t present, 
     case RowMode::Max:
         return StatisticsModel::tr("Maximum over the %1 of %2 threads %3").arg(p).arg(n).arg(where);
     case RowMode::StdDevAll:
-        return StatisticsModel::tr("Population standard deviation over all %1 threads (absent = 0)").arg(n);
+        return StatisticsModel::tr("Population standard deviation over all %1 (absent = 0)")
+            .arg(countText(n, StatisticsModel::tr("thread"), StatisticsModel::tr("threads")));
     case RowMode::StdDevPresent:
         return StatisticsModel::tr("Population standard deviation over the %1 of %2 threads %3")
             .arg(p)
@@ -345,7 +351,7 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
     case ExclusivePercent:
     case InclusivePercent: {
         if (!v)
-            return tr("Percent is not defined on the %1 row (docs/SEMANTICS.md 2)").arg(rowModeName(m_mode));
+            return tr("Percent is not defined on the %1 row").arg(rowModeName(m_mode));
         if (m_mode == RowMode::Thread) {
             const IntervalRow& cells = m_trial->row(m_thread);
             const std::size_t i = m_cells[row];

@@ -49,7 +49,7 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     controls->addWidget(new QLabel(tr("Show:"), this));
     m_modeCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_modeCombo->setMaxVisibleItems(24);
-    m_modeCombo->setToolTip(tr("A statistic across threads (docs/SEMANTICS.md §2), or one thread's values"));
+    m_modeCombo->setToolTip(tr("A statistic across threads, or one thread's values"));
     controls->addWidget(m_modeCombo);
     m_threadSpin->setToolTip(tr("Thread index (0-based, in n,c,t order)"));
     m_threadSpin->setKeyboardTracking(false);

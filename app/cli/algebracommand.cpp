@@ -7,6 +7,7 @@
 #include "algebra/operations.h"
 #include "algebra/statistics.h"
 #include "algebra/units.h"
+#include "algebra/verdict.h"
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
 #include "datasource/readers/readerregistry.h"
@@ -16,6 +17,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -48,6 +52,10 @@ struct Options {
     DerivedMode mode = DerivedMode::Ieee;
     AlgebraOptions algebra;
     int top = 15;
+    /// diff: more runs of A's and of B's configuration (the noise of the verdict), and --json.
+    QStringList runsA;
+    QStringList runsB;
+    bool json = false;
 };
 
 /// One of the words an enumerated option takes; a usage error naming the option, the value
@@ -81,7 +89,9 @@ const AlgebraCommandText algebraTexts[] = {
     { "diff", "A B",
         "A - B (A = baseline, B = candidate; positive = B is cheaper), and a table of the largest\n"
         "changes: per event the mean exclusive value of A and B over the result's threads, Δ and\n"
-        "Δ% = 100·(A−B)/A (docs/SEMANTICS.md 4.6)." },
+        "Δ% = 100·(A−B)/A. The first line is the verdict: the speed-up S = T_A / T_B of the top-level\n"
+        "event's inclusive value (mean over threads) and whether it exceeds the run-to-run noise\n"
+        "(2 standard errors, from the thread-to-thread spread or from --runs-a/--runs-b)." },
     { "ratio", "A B", "A / B cell by cell (IEEE: x/0 = inf, 0/0 = NaN)." },
     { "mean", "X...", "The mean of N runs, cell by cell." },
     { "min", "X...", "The minimum of N runs, cell by cell." },
@@ -133,7 +143,7 @@ std::optional<int> parse(const QString& command, const QStringList& args, Option
                        "i-th threads (by-order). Equal or nested sets are united by (node, context, thread) "
                        "unless a collapse is asked for, which always applies."),
         QStringLiteral("POLICY"));
-    std::optional<QCommandLineOption> match, absent, conflict, metric, top, mode, file;
+    std::optional<QCommandLineOption> match, absent, conflict, metric, top, mode, file, runsA, runsB, json;
     if (!isDerive)
         match = cmd.add({ QStringLiteral("match") },
             QStringLiteral("Event matching: exact (default), no-source, or normalized (strips source "
@@ -153,10 +163,19 @@ std::optional<int> parse(const QString& command, const QStringList& args, Option
             QStringLiteral("The metric of the printed table (default the first)."), QStringLiteral("NAME"));
         top = cmd.add({ QStringLiteral("top") }, QStringLiteral("Rows of the printed table (default 15; 0 = none)."),
             QStringLiteral("N"));
+        runsA = cmd.add({ QStringLiteral("runs-a") },
+            QStringLiteral("Another run of A's configuration (repeatable): the verdict's noise then comes from the "
+                           "spread between the runs."),
+            QStringLiteral("RUN"));
+        runsB = cmd.add({ QStringLiteral("runs-b") }, QStringLiteral("Another run of B's configuration (repeatable)."),
+            QStringLiteral("RUN"));
+        json = cmd.add({ QStringLiteral("json") },
+            QStringLiteral("Print the verdict and the table as JSON (full-precision numbers) instead of text."));
     }
     if (isDerive) {
         mode = cmd.add({ QStringLiteral("mode") },
-            QStringLiteral("ieee arithmetic (default) or paraprof's (docs/SEMANTICS.md 3)."), QStringLiteral("MODE"));
+            QStringLiteral("ieee arithmetic (default) or paraprof's (a − b never below 0, x/0 = 0)."),
+            QStringLiteral("MODE"));
         file = cmd.add({ QStringLiteral("file") }, QStringLiteral("Read the metric definitions from FILE."),
             QStringLiteral("FILE"));
     }
@@ -212,6 +231,12 @@ std::optional<int> parse(const QString& command, const QStringList& args, Option
     }
     if (metric)
         o.metric = cmd.value(*metric);
+    if (runsA)
+        o.runsA = cmd.values(*runsA);
+    if (runsB)
+        o.runsB = cmd.values(*runsB);
+    if (json)
+        o.json = cmd.isSet(*json);
     if (top) {
         const auto n = cmd.integer(*top, 0, std::numeric_limits<int>::max(), o.top);
         if (!n)
@@ -314,18 +339,17 @@ int output(const Trial& result, const Options& o)
     const QString error = writer->write(result, o.out);
     if (!error.isEmpty())
         return fail(error);
-    print(QStringLiteral("wrote %1 (%2)\n").arg(o.out, writer->name));
+    // With --json standard output holds the JSON only.
+    const QString wrote = QStringLiteral("wrote %1 (%2)\n").arg(o.out, writer->name);
+    if (o.json)
+        std::fputs(wrote.toLocal8Bit().constData(), stderr);
+    else
+        print(wrote);
     return 0;
 }
 
-QString number(double v)
-{
-    if (std::isnan(v))
-        return QStringLiteral("NaN");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    return QString::number(v, 'g', 6);
-}
+/// The locale of the CLI's text numbers: the GUI's format (digit grouping, '.' decimals).
+QLocale textLocale() { return QLocale(QLocale::English, QLocale::UnitedStates); }
 
 /// Δ% of docs/SEMANTICS.md 4.6: 100·(A−B)/A, "new" if A = 0 < B, blank if both 0.
 QString deltaPercent(double a, double b)
@@ -336,12 +360,55 @@ QString deltaPercent(double a, double b)
         return QStringLiteral("new");
     if (b == 0 && a > 0)
         return QStringLiteral("removed");
-    return QString::asprintf("%+.1f%%", 100.0 * (a - b) / a);
+    return formatPercentChange(100.0 * (a - b) / a, textLocale());
+}
+
+/// The verdict of `diff`: A (with --runs-a) against B (with --runs-b); nullopt after an error
+/// loading a run (printed).
+std::optional<SpeedupVerdict> diffVerdict(
+    const std::shared_ptr<const Trial>& a, const std::shared_ptr<const Trial>& b, const Options& o, QString* error)
+{
+    std::vector<std::shared_ptr<const Trial>> as { a };
+    std::vector<std::shared_ptr<const Trial>> bs { b };
+    for (const auto& [specs, runs] : { std::pair { &o.runsA, &as }, std::pair { &o.runsB, &bs } }) {
+        for (const QString& spec : *specs) {
+            auto run = loadOperand(spec, o, error);
+            if (!run)
+                return std::nullopt;
+            runs->push_back(std::move(run));
+        }
+    }
+    return speedupVerdict(as, bs, o.metric);
+}
+
+QJsonObject verdictJson(const SpeedupVerdict& v)
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("metric"), v.metric);
+    o.insert(QStringLiteral("event"), v.event);
+    o.insert(QStringLiteral("definition"),
+        QStringLiteral("T = inclusive value of the top-level event per thread, mean "
+                       "over threads (and runs); speed_up = T_A / T_B"));
+    o.insert(QStringLiteral("t_a"), v.meanA);
+    o.insert(QStringLiteral("t_b"), v.meanB);
+    o.insert(QStringLiteral("se_a"), v.seA);
+    o.insert(QStringLiteral("se_b"), v.seB);
+    o.insert(QStringLiteral("threads_a"), static_cast<qint64>(v.threadsA));
+    o.insert(QStringLiteral("threads_b"), static_cast<qint64>(v.threadsB));
+    o.insert(QStringLiteral("runs_a"), static_cast<qint64>(v.runsA));
+    o.insert(QStringLiteral("runs_b"), static_cast<qint64>(v.runsB));
+    o.insert(QStringLiteral("speed_up"), v.speedUp);
+    o.insert(QStringLiteral("noise_known"), v.noiseKnown);
+    o.insert(QStringLiteral("noise"), v.noiseKnown ? QJsonValue(v.noise) : QJsonValue());
+    o.insert(QStringLiteral("noise_source"), v.fromRuns ? QStringLiteral("runs") : QStringLiteral("threads"));
+    o.insert(QStringLiteral("exceeds_noise"), v.exceedsNoise());
+    o.insert(QStringLiteral("text"), verdictHeadline(v));
+    return o;
 }
 
 /// The table `diff` prints: per event, the mean exclusive value per thread of A and B, Δ and Δ%,
-/// largest |Δ| first.
-void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Options& o)
+/// largest |Δ| first; with --json, an array of rows in `json`.
+void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Options& o, QJsonArray* json)
 {
     if (o.top == 0 || diff.metricCount() == 0)
         return;
@@ -358,7 +425,8 @@ void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Opt
                 o.metric.toLocal8Bit().constData(), diff.metric(metric).name.toLocal8Bit().constData());
         }
     }
-    const QString metricName = diff.metric(metric).name;
+    const Metric& shownMetric = diff.metric(metric);
+    const QString metricName = shownMetric.name;
     // A's and B's values per matching key (events several of one trial map to are summed).
     const EventMatch match = matchEvents({ &a, &b }, o.algebra.match);
     // Totals over the result's threads N: A, B and the diff are then means over the same N, so
@@ -387,49 +455,73 @@ void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Opt
     struct Row {
         QString name;
         double delta;
-        QString a;
-        QString b;
-        QString percent;
+        bool inA;
+        bool inB;
+        double a;
+        double b;
     };
     std::vector<Row> rows;
     for (std::size_t e = 0; e < diff.eventCount(); ++e) {
         const QString& name = diff.event(EventId(e)).name;
         const double delta = stats->stat(EventId(e), metric, ValueKind::Exclusive).total / n;
-        const bool inA = av.contains(name);
-        const bool inB = bv.contains(name);
-        rows.push_back({ name, delta, inA ? number(av.value(name)) : QStringLiteral("-"),
-            inB ? number(bv.value(name)) : QStringLiteral("-"), deltaPercent(av.value(name), bv.value(name)) });
+        rows.push_back({ name, delta, av.contains(name), bv.contains(name), av.value(name), bv.value(name) });
     }
     std::stable_sort(
         rows.begin(), rows.end(), [](const Row& x, const Row& y) { return std::abs(x.delta) > std::abs(y.delta); });
-    const QString unit = diff.metric(metric).unit;
-    print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3 thread(s); Δ = A − B, positive = B cheaper "
-                         "(docs/SEMANTICS.md 4.6)\n")
-              .arg(metricName, unit.isEmpty() ? QString() : QStringLiteral(" [") + unit + QStringLiteral("]"))
-              .arg(diff.threadCount()));
-    print(QStringLiteral("%1 %2 %3 %4  %5\n")
-              .arg(QStringLiteral("A"), 12)
-              .arg(QStringLiteral("B"), 12)
-              .arg(QStringLiteral("Δ"), 12)
-              .arg(QStringLiteral("Δ%"), 9)
-              .arg(QStringLiteral("event")));
     const std::size_t shown = std::min<std::size_t>(rows.size(), static_cast<std::size_t>(o.top));
+    if (json) {
+        for (std::size_t i = 0; i < shown; ++i) {
+            const Row& r = rows[i];
+            QJsonObject row;
+            row.insert(QStringLiteral("event"), r.name);
+            row.insert(QStringLiteral("a"), r.inA ? QJsonValue(r.a) : QJsonValue());
+            row.insert(QStringLiteral("b"), r.inB ? QJsonValue(r.b) : QJsonValue());
+            row.insert(QStringLiteral("delta"), r.delta);
+            row.insert(QStringLiteral("delta_percent"),
+                r.a != 0 ? QJsonValue(100.0 * (r.a - r.b) / r.a) : QJsonValue(deltaPercent(r.a, r.b)));
+            json->append(row);
+        }
+        return;
+    }
+    // The GUI's number format: time in ms with 3 decimals, counters with SI prefixes.
+    const QLocale locale = textLocale();
+    const QString unit = shownMetric.isTime() ? QStringLiteral("ms") : unitLabel(shownMetric, TimeUnit::Milliseconds);
+    // Time in any unit (Caliper's seconds too) gets "faster", as in the verdict.
+    const bool timeLike = shownMetric.isTime()
+        || QStringList { QStringLiteral("s"), QStringLiteral("sec"), QStringLiteral("ms") }.contains(shownMetric.unit);
+    auto text = [&](double v, bool sign) {
+        // Means over threads are fractional: counts below a million share two decimals.
+        const QString t = !shownMetric.isTime() && std::abs(v) < 1e6
+            ? withoutNegativeZero(locale.toString(v, 'f', 2))
+            : formatMetricValue(v, shownMetric, TimeUnit::Milliseconds, locale);
+        return sign && !t.startsWith(QLatin1Char('-')) && v > 0 ? QLatin1Char('+') + t : t;
+    };
+    print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3; Δ = A − B, positive = B %4\n")
+              .arg(metricName, unit.isEmpty() ? QString() : QStringLiteral(" (") + unit + QStringLiteral(")"))
+              .arg(countText(diff.threadCount(), QStringLiteral("thread"), QStringLiteral("threads")),
+                  timeLike ? QStringLiteral("faster") : QStringLiteral("lower")));
+    print(QStringLiteral("%1 %2 %3 %4  %5\n")
+              .arg(QStringLiteral("A"), 14)
+              .arg(QStringLiteral("B"), 14)
+              .arg(QStringLiteral("Δ"), 14)
+              .arg(QStringLiteral("Δ%"), 11)
+              .arg(QStringLiteral("event")));
     for (std::size_t i = 0; i < shown; ++i)
         print(QStringLiteral("%1 %2 %3 %4  %5\n")
-                  .arg(rows[i].a, 12)
-                  .arg(rows[i].b, 12)
-                  .arg(number(rows[i].delta), 12)
-                  .arg(rows[i].percent, 9)
+                  .arg(rows[i].inA ? text(rows[i].a, false) : QStringLiteral("-"), 14)
+                  .arg(rows[i].inB ? text(rows[i].b, false) : QStringLiteral("-"), 14)
+                  .arg(text(rows[i].delta, true), 14)
+                  .arg(deltaPercent(rows[i].a, rows[i].b), 11)
                   .arg(rows[i].name));
 }
 
 void printSummary(const Trial& result)
 {
-    print(QStringLiteral("%1: %2 threads, %3 events, %4 metrics (%5)\n")
+    print(QStringLiteral("%1: %2, %3, %4 (%5)\n")
               .arg(result.name())
-              .arg(result.threadCount())
-              .arg(result.eventCount())
-              .arg(result.metricCount())
+              .arg(countText(result.threadCount(), QStringLiteral("thread"), QStringLiteral("threads")))
+              .arg(countText(result.eventCount(), QStringLiteral("event"), QStringLiteral("events")))
+              .arg(countText(result.metricCount(), QStringLiteral("metric"), QStringLiteral("metrics")))
               .arg([&] {
                   QStringList names;
                   for (std::size_t m = 0; m < result.metricCount(); ++m)
@@ -498,12 +590,35 @@ int runAlgebraCommand(const QString& command, const QStringList& args)
     if (!result)
         return fail(result.error());
     const Trial& trial = *result.trial();
+    std::optional<SpeedupVerdict> verdict;
+    if (command == QLatin1String("diff")) {
+        QString loadError;
+        verdict = diffVerdict(operands[0], operands[1], o, &loadError);
+        if (!verdict)
+            return fail(loadError);
+    }
+    if (o.json) {
+        QJsonObject doc;
+        doc.insert(QStringLiteral("verdict"), verdictJson(*verdict));
+        doc.insert(QStringLiteral("threads"), static_cast<qint64>(trial.threadCount()));
+        doc.insert(QStringLiteral("events"), static_cast<qint64>(trial.eventCount()));
+        QJsonArray rows;
+        printDiffTable(*operands[0], *operands[1], trial, o, &rows);
+        doc.insert(QStringLiteral("rows"), rows);
+        const int written = output(trial, o);
+        if (written != 0)
+            return written;
+        print(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    if (verdict)
+        print(QStringLiteral("Verdict: %1.\n  %2\n").arg(verdictHeadline(*verdict), verdictDefinition(*verdict)));
     printSummary(trial);
     const int written = output(trial, o);
     if (written != 0)
         return written;
     if (command == QLatin1String("diff"))
-        printDiffTable(*operands[0], *operands[1], trial, o);
+        printDiffTable(*operands[0], *operands[1], trial, o, nullptr);
     return 0;
 }
 

@@ -535,8 +535,8 @@ const DbSubcommand dbCommands[] = {
         "(or another format by OUT's suffix or --format).",
         Id | Format, 1, 1, cmdExport },
     { "views", "", "List the TAUdb views (saved metadata filters).", 0, 0, 0, cmdViews },
-    { "model", "save|list|show|attach|detach|delete ...",
-        "SEAA semantic models (docs/SEMANTICS.md 5): 'parallax-cli db model --help'.", 0, 0, -1, nullptr },
+    { "model", "save|list|show|attach|detach|delete ...", "SEAA semantic models: 'parallax-cli db model --help'.", 0, 0,
+        -1, nullptr },
     { "semantic", "TRIAL_ID [MODEL]",
         "Load a stored trial and print its semantic profile with each attached model (or with\n"
         "MODEL), as 'parallax-cli semantic' prints it (mean over threads).",
@@ -598,7 +598,7 @@ QString dbHelp()
 QString modelHelp()
 {
     return tableHelp(QStringLiteral("db model"), modelCommands,
-        QStringLiteral("SEAA semantic models stored in the database (docs/SEMANTICS.md 5)."),
+        QStringLiteral("SEAA semantic models stored in the database."),
         QString::fromUtf8(ModelHelp) + QLatin1Char('\n'));
 }
 

@@ -3,6 +3,7 @@
 #include "app/cli/inforeport.h"
 
 #include "algebra/statistics.h"
+#include "algebra/units.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -93,7 +94,9 @@ QString infoText(const Trial& trial, const QString& format, int top)
     out += QStringLiteral("Trial:        %1\n").arg(trial.name());
     out += QStringLiteral("Source:       %1\n").arg(trial.provenance().source);
     out += QStringLiteral("Format:       %1\n").arg(format);
-    out += QStringLiteral("Threads:      %1 on %2 node(s)\n").arg(trial.threadCount()).arg(trial.nodeCount());
+    out += QStringLiteral("Threads:      %1 on %2\n")
+               .arg(trial.threadCount())
+               .arg(countText(trial.nodeCount(), QStringLiteral("node"), QStringLiteral("nodes")));
     QStringList metrics;
     for (const auto& m : trial.metrics())
         metrics << (m.unit.isEmpty() ? m.name : QStringLiteral("%1 (%2)").arg(m.name, m.unit));
@@ -101,13 +104,20 @@ QString infoText(const Trial& trial, const QString& format, int top)
     out += QStringLiteral("Events:       %1 flat, %2 call paths\n").arg(f.flat).arg(f.callPaths);
     out += QStringLiteral("User events:  %1\n").arg(trial.atomicEventCount());
     out += QStringLiteral("Groups:       %1\n").arg(groupNames(trial).join(QStringLiteral(", ")));
-    out += QStringLiteral("Metadata:     %1 trial-wide key(s)\n").arg(trial.metadata().size());
+    out += QStringLiteral("Metadata:     %1\n")
+               .arg(countText(
+                   trial.metadata().size(), QStringLiteral("trial-wide key"), QStringLiteral("trial-wide keys")));
     if (!f.top.empty()) {
+        // The GUI's number format and units: time in ms, counters with SI prefixes.
         const Metric& m = trial.metric(MetricId(0u));
+        const QLocale locale(QLocale::English, QLocale::UnitedStates);
+        const QString unit = unitLabel(m, TimeUnit::Milliseconds);
         out += QStringLiteral("Top events by mean exclusive %1%2:\n")
-                   .arg(m.name, m.unit.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(m.unit));
+                   .arg(m.name, unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit));
         for (const auto& [e, v] : f.top)
-            out += QStringLiteral("  %1  %2\n").arg(v, 16, 'g', 10).arg(trial.event(e).name);
+            out += QStringLiteral("  %1  %2\n")
+                       .arg(formatMetricValue(v, m, TimeUnit::Milliseconds, locale), 16)
+                       .arg(trial.event(e).name);
     }
     if (trial.warnings().isEmpty()) {
         out += QStringLiteral("Warnings:     none\n");

@@ -365,7 +365,7 @@ int runSemanticCommand(const QStringList& args)
 {
     using namespace cli;
     Command cmd(QStringLiteral("semantic"), QStringLiteral("MODEL TRIAL [TRIAL_B]"),
-        QStringLiteral("The semantic (SEAA, docs/SEMANTICS.md 5) profile of TRIAL through MODEL: per entity its value\n"
+        QStringLiteral("The semantic (SEAA) profile of TRIAL through MODEL: per entity its value\n"
                        "(roll-up), calls, % of total, % of parent, inclusive where derivable, the policy that\n"
                        "produced it (≈ marks estimates) and its Table-2 mapping class. With TRIAL_B, the semantic\n"
                        "comparison A − B (each trial attributed with its own weights first)."));
@@ -384,8 +384,8 @@ int runSemanticCommand(const QStringList& args)
         QStringLiteral("Read the trials with this reader instead of detecting the format."), QStringLiteral("NAME"));
     const auto dbOption = cmd.add(
         { QStringLiteral("db") }, QStringLiteral("The database of db:ID trials."), QStringLiteral("LOCATION"));
-    cmd.addArgument(QStringLiteral("MODEL"),
-        QStringLiteral("A model file (JSON, docs/SEMANTICS.md 5.6) or builtin:group|layer|phase|parameter|file."));
+    cmd.addArgument(
+        QStringLiteral("MODEL"), QStringLiteral("A model file (JSON) or builtin:group|layer|phase|parameter|file."));
     cmd.addArgument(QStringLiteral("TRIAL"), QStringLiteral("A profile path in any format, or db:ID."));
     if (const auto stop = cmd.parse(args))
         return *stop;
@@ -519,7 +519,7 @@ int runSemanticCommand(const QStringList& args)
     if (!model.isLinear())
         out += QStringLiteral(
             "The model takes WEIGHTED weights from each trial's metadata: each trial was attributed with its own "
-            "weights, then compared (docs/SEMANTICS.md 5.5).\n");
+            "weights, then compared.\n");
     const QByteArray text = out.toUtf8();
     std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
     return 0;

@@ -445,14 +445,15 @@ void MainWindow::createToolBar()
         = addStateCombo(bar, this, m_state, valueTypes, tr("The value the charts show (the table shows them all)"),
             m_state->valueType(), &SelectionState::setValueType, &SelectionState::valueTypeChanged);
 
-    bar->addWidget(new QLabel(tr("  Units: "), bar));
+    bar->addWidget(new QLabel(tr("  Unit: "), bar));
     std::vector<std::pair<QString, TimeUnit>> units;
     units.reserve(4);
     for (TimeUnit u :
         { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds, TimeUnit::HoursMinutesSeconds })
-        units.emplace_back(timeUnitName(u), u);
-    m_unitCombo = addStateCombo(bar, this, m_state, units, tr("How time values are shown"), m_state->timeUnit(),
-        &SelectionState::setTimeUnit, &SelectionState::timeUnitChanged);
+        units.emplace_back(unitLabel(Metric(QString(), QStringLiteral("us")), u), u);
+    m_unitCombo = addStateCombo(bar, this, m_state, units,
+        tr("How time values are shown: µs (microseconds), ms (milliseconds), s (seconds) or h:m:s"),
+        m_state->timeUnit(), &SelectionState::setTimeUnit, &SelectionState::timeUnitChanged);
 
     bar->addSeparator();
     m_filterEdit = new QLineEdit(bar);

@@ -518,7 +518,7 @@ private:
                 ++rootsDeeper;
         if (rootsDeeper > 0)
             m_warnings << QStringLiteral("%1 root region(s) also occur deeper in the tree; on the threads their events "
-                                         "hold the flat totals (docs/SEMANTICS.md 1.4), not the root alone")
+                                         "hold the flat totals, not the root alone")
                               .arg(rootsDeeper);
         std::vector<int> active(m_eventCount, 0);
         struct Frame {

@@ -144,7 +144,7 @@ bool CallTreeEvents::createEvents(TrialBuilder& builder, QStringList& warnings, 
     if (rootsDeeper > 0)
         warnings << QStringLiteral(
             "%1 call-tree root(s) also occur deeper in the call tree; their events hold the flat "
-            "totals (docs/SEMANTICS.md 1.4), not the root alone")
+            "totals, not the root alone")
                         .arg(rootsDeeper);
     if (cutNames > 0)
         warnings

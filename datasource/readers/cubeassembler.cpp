@@ -404,8 +404,9 @@ private:
         for (std::size_t e = 0; e < m_eventCount; ++e)
             recursive += roots[e] > 0 && deep[e] ? 1 : 0;
         countWarning(m_warnings, recursive,
-            QStringLiteral("%1 call-tree root(s) also occur deeper in the call tree; their events hold the flat totals "
-                           "(docs/SEMANTICS.md 1.4), not the root alone"));
+            QStringLiteral(
+                "%1 call-tree root(s) also occur deeper in the call tree; their events hold the flat totals, "
+                "not the root alone"));
         countWarning(m_warnings, mergedPaths,
             QStringLiteral("%1 cnode(s) have the same call path as an earlier cnode (another call site or line); their "
                            "values were summed into one event"));

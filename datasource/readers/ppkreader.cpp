@@ -690,8 +690,8 @@ private:
             warnings << QStringLiteral("the gzip stream is cut short after the last thread record (no end marker, "
                                        "so no checksum was verified)");
         if (m_mergedFunctions > 0)
-            warnings << QStringLiteral("%1 function name(s) are the same as another after normalisation "
-                                       "(docs/FORMATS.md 1.4); their values were summed")
+            warnings << QStringLiteral("%1 function name(s) are the same as another after normalisation;"
+                                       " their values were summed")
                             .arg(m_mergedFunctions);
         if (m_mergedUserEvents > 0)
             warnings << QStringLiteral(

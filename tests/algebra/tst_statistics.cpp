@@ -7,6 +7,7 @@
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/testutil.h"
 
+#include <QRegularExpression>
 #include <cmath>
 
 using namespace parallax;
@@ -129,6 +130,65 @@ private Q_SLOTS:
         const Metric time(QStringLiteral("TIME"), QStringLiteral("us"));
         QCOMPARE(formatMetricValue(2025.0034375e6, time, TimeUnit::HoursMinutesSeconds), QStringLiteral("0:33:45.003"));
         QCOMPARE(formatMetricValue(27490, time, TimeUnit::Milliseconds, QLocale::c()), QStringLiteral("27.490"));
+    }
+
+    // Issue 14: one number format. A time column shares its decimals, counters take SI prefixes,
+    // changes carry their sign and never read "-0.0 %".
+    void oneNumberFormat()
+    {
+        const QLocale en(QLocale::English, QLocale::UnitedStates);
+        const Metric time(QStringLiteral("TIME"), QStringLiteral("us"));
+        // 0.944 µs, 0.57 µs and 12 µs in ms: three decimals each (was 0.000944, 0.00057, 0.012).
+        QCOMPARE(formatMetricValue(0.944, time, TimeUnit::Milliseconds, en), QStringLiteral("0.001"));
+        QCOMPARE(formatMetricValue(0.57, time, TimeUnit::Milliseconds, en), QStringLiteral("0.001"));
+        QCOMPARE(formatMetricValue(12, time, TimeUnit::Milliseconds, en), QStringLiteral("0.012"));
+        QCOMPARE(formatMetricValue(25e6, time, TimeUnit::Milliseconds, en), QStringLiteral("25,000.000"));
+        // Never a negative zero.
+        QCOMPARE(formatMetricValue(-0.1, time, TimeUnit::Milliseconds, en), QStringLiteral("0.000"));
+        QCOMPARE(formatMetricValue(-0.1, time, TimeUnit::Seconds, en), QStringLiteral("0.000"));
+        QCOMPARE(formatMetricValue(-1e-12, time, TimeUnit::Microseconds, en), QStringLiteral("0.00"));
+        QCOMPARE(formatNumber(0.000944, en), QStringLiteral("0.000944"));
+        QCOMPARE(withoutNegativeZero(QStringLiteral("-0.00")), QStringLiteral("0.00"));
+        QCOMPARE(withoutNegativeZero(QStringLiteral("-0.01")), QStringLiteral("-0.01"));
+        QCOMPARE(formatPercentChange(0.03, en), QStringLiteral("+0.03 %"));
+        QCOMPARE(formatPercentChange(-0.001, en), QStringLiteral("0.0 %"));
+        QCOMPARE(formatPercentChange(-13993, en), QStringLiteral("-13,993.0 %"));
+        QCOMPARE(formatPercentChange(20, en), QStringLiteral("+20.0 %"));
+        QCOMPARE(countText(1, QStringLiteral("metric"), QStringLiteral("metrics")), QStringLiteral("1 metric"));
+        QCOMPARE(countText(5, QStringLiteral("metric"), QStringLiteral("metrics")), QStringLiteral("5 metrics"));
+
+        // SI prefixes for counters (the issue's example, then the real PAPI counters of XGC).
+        const Metric cycles(QStringLiteral("PAPI_TOT_CYC"), QStringLiteral("count"));
+        QCOMPARE(formatMetricValue(318734123833.88, cycles, TimeUnit::Milliseconds, en), QStringLiteral("318.7 G"));
+        QCOMPARE(formatSi(999999.4, en), QStringLiteral("999,999.40"));
+        QCOMPARE(formatSi(1.5e6, en), QStringLiteral("1.500 M"));
+        QCOMPARE(formatSi(999.96e6, en), QStringLiteral("1.000 G"));
+        QCOMPARE(formatSi(-2.5e12, en), QStringLiteral("-2.500 T"));
+        const auto xgc = mustLoad(dataPath(QStringLiteral("tau2/ppk/xgc-5metrics-16rank.ppk")));
+        QVERIFY(xgc);
+        const auto stats = TrialStatistics::of(*xgc);
+        int counters = 0;
+        for (std::size_t m = 0; m < xgc->metricCount(); ++m) {
+            const Metric& metric = xgc->metric(MetricId(m));
+            if (metric.isTime())
+                continue;
+            ++counters;
+            const double total = stats->sumTopInclusive(MetricId(m));
+            QVERIFY2(total >= 1e6, qPrintable(metric.name));
+            const QString text = formatMetricValue(total, metric, TimeUnit::Milliseconds, en);
+            // Four significant digits and a prefix: "318.7 G", and the value read back is within
+            // half a unit of the last digit.
+            const QRegularExpression si(QStringLiteral("^(-?\\d{1,3}\\.\\d+) ([MGTPE])$"));
+            const auto match = si.match(text);
+            QVERIFY2(match.hasMatch(), qPrintable(metric.name + QStringLiteral(": ") + text));
+            QCOMPARE(QString(match.captured(1)).remove(QLatin1Char('.')).remove(QLatin1Char('-')).size(), 4);
+            const double scale = std::pow(10.0, 6 + 3 * QStringLiteral("MGTPE").indexOf(match.captured(2)));
+            const QString digits = match.captured(1);
+            const auto decimals = digits.size() - digits.indexOf(QLatin1Char('.')) - 1;
+            const double halfUnit = 0.5 * scale * std::pow(10.0, -static_cast<double>(decimals));
+            QVERIFY2(std::abs(digits.toDouble() * scale - total) <= halfUnit * 1.0001, qPrintable(text));
+        }
+        QVERIFY(counters >= 4);
     }
 
     void valuesOnStatisticRows()

@@ -11,7 +11,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
+#include <cmath>
 
 using namespace parallax::test;
 
@@ -403,6 +405,142 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
     }
 
+    // Issue 14: `info` prints the GUI's units and number format: counters with SI prefixes, time in
+    // ms with three decimals, singular and plural right, no exponent notation.
+    void infoNumberFormat()
+    {
+        Run r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/ppk/xgc-5metrics-16rank.ppk")) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("Threads:      16 on 16 nodes"), r.out.constData());
+        QVERIFY2(r.out.contains("Top events by mean exclusive PAPI_FP_INS:"), r.out.constData());
+        // XGC2's mean exclusive PAPI_FP_INS, 318,732,314,647.06, with its prefix.
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("\\n\\s+318\\.7 G  XGC2 ")).match(QString::fromUtf8(r.out)).hasMatch(),
+            r.out.constData());
+        QVERIFY(!r.out.contains("e+"));
+        r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("Top events by mean exclusive TIME (ms):"), r.out.constData());
+        // MPI_File_open(): mean exclusive 27,118.5 µs (docs/SEMANTICS.md's example) in ms.
+        QVERIFY2(r.out.contains("27.119  MPI_File_open()"), r.out.constData());
+        QVERIFY(!r.out.contains("(s)"));
+    }
+
+    // Issue 14: the verdict of `diff` (speed-up, its definition, noise) against an independent
+    // computation: /usr/bin/python3 reads the per-rank main inclusive times that MANIFEST.md states
+    // for the DrawGraph scaling runs, and the RAJAPerf repetitions' times, and computes the means,
+    // standard errors and the speed-up itself.
+    void diffVerdict()
+    {
+        const QString two = dataPath(QStringLiteral("tau2/ppk-drawgraph-scaling/2.ppk"));
+        const QString four = dataPath(QStringLiteral("tau2/ppk-drawgraph-scaling/4.ppk"));
+        const QString manifest = dataPath(QStringLiteral("tau2/MANIFEST.md"));
+        QProcess python;
+        python.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral("-c"), QStringLiteral(R"(
+import json, math, re, statistics, sys
+rows = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"\|\s*(\d+)\.ppk\s*\|\s*\d+\s*\|\s*([\d, ]+)\|", line)
+    if m:
+        rows[m.group(1)] = [float(x) for x in m.group(2).split(",")]
+a, b = rows["2"], rows["4"]
+se = lambda xs: statistics.stdev(xs) / math.sqrt(len(xs))
+ma, mb = statistics.mean(a), statistics.mean(b)
+print(json.dumps({"t_a": ma, "t_b": mb, "se_a": se(a), "se_b": se(b), "speed_up": ma / mb,
+                  "noise": 2 * math.sqrt(se(a) ** 2 + se(b) ** 2)}))
+)"),
+                manifest });
+        QVERIFY(python.waitForFinished(30000));
+        QCOMPARE(python.exitCode(), 0);
+        const QJsonObject oracle = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+        QVERIFY2(oracle.value(QStringLiteral("t_a")).toDouble() > 2e6, "the manifest's table was not found");
+
+        Run r = cli({ QStringLiteral("diff"), QStringLiteral("--json"), two, four });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject v = doc.value(QStringLiteral("verdict")).toObject();
+        QVERIFY2(!v.isEmpty(), r.out.constData());
+        // The manifest rounds to whole microseconds.
+        for (const char* key : { "t_a", "t_b", "se_a", "se_b", "noise" })
+            QVERIFY2(
+                std::abs(v.value(QLatin1String(key)).toDouble() - oracle.value(QLatin1String(key)).toDouble()) < 1.0,
+                key);
+        QVERIFY(std::abs(v.value(QStringLiteral("speed_up")).toDouble()
+                    - oracle.value(QStringLiteral("speed_up")).toDouble())
+            < 1e-6);
+        QCOMPARE(v.value(QStringLiteral("event")).toString(),
+            QStringLiteral("int main(int, char **) C [{ring.c} {46,1}-{56,1}]"));
+        QCOMPARE(v.value(QStringLiteral("noise_source")).toString(), QStringLiteral("threads"));
+        // 2 ranks: 2,147.778 ms, 4 ranks: 2,052.445 ms; S = 1.046, far above the ranks' spread.
+        QVERIFY(v.value(QStringLiteral("exceeds_noise")).toBool());
+        QVERIFY(v.value(QStringLiteral("text")).toString().startsWith(QStringLiteral("B is 1.05× faster than A")));
+        // The rows keep full precision (not the text format).
+        const QJsonArray rows = doc.value(QStringLiteral("rows")).toArray();
+        QVERIFY(!rows.isEmpty());
+        bool fractional = false;
+        for (const auto& row : rows)
+            fractional |= std::fmod(row.toObject().value(QStringLiteral("a")).toDouble(), 1.0) != 0;
+        QVERIFY(fractional);
+
+        // The text: the verdict first, with its definition, numbers in ms with 3 decimals.
+        r = cli({ QStringLiteral("diff"), two, four });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.startsWith(QStringLiteral("Verdict: B is 1.05× faster than A: the difference 95.332 ms exceeds "
+                                                "the run-to-run noise")),
+            r.out.constData());
+        QVERIFY2(text.contains(QStringLiteral("T = total inclusive Time of the top-level event")), r.out.constData());
+        QVERIFY2(text.contains(QStringLiteral("mean over threads")), r.out.constData());
+        QVERIFY2(
+            text.contains(QStringLiteral("Time (ms): exclusive, mean over the result's 4 threads")), r.out.constData());
+        QVERIFY(!text.contains(QLatin1Char('e') + QLatin1Char('+')));
+        QVERIFY(!text.contains(QStringLiteral("-0.0 %")));
+        // Δ% with its sign, as the GUI writes it.
+        QVERIFY(QRegularExpression(QStringLiteral("[+-]\\d+\\.\\d %")).match(text).hasMatch());
+
+        // RAJAPerf: four repetitions of one configuration. Runs 1 and 2 against 3 and 4 differ by
+        // less than the spread between the repetitions: "within noise".
+        const QString raja
+            = dataPath(QStringLiteral("thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/%1/Base_Seq-default.cali"));
+        r = cli({ QStringLiteral("diff"), QStringLiteral("--json"), raja.arg(1), raja.arg(3),
+            QStringLiteral("--runs-a"), raja.arg(2), QStringLiteral("--runs-b"), raja.arg(4) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject rv = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("verdict")).toObject();
+        // The oracle: the repetitions' RAJAPerf times as the thicket MANIFEST.md states them.
+        QProcess rajaPython;
+        rajaPython.start(QStringLiteral("/usr/bin/python3"),
+            { QStringLiteral("-c"), QStringLiteral(R"(
+import json, math, re, statistics, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+reps = [float(x) for x in re.search(r"Avg time/rank per rep = ([\d., ]+?) ⇒", text).group(1).split(",")]
+a, b = reps[0:2], reps[2:4]
+se = lambda xs: statistics.stdev(xs) / math.sqrt(len(xs))
+ma, mb = statistics.mean(a), statistics.mean(b)
+print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.sqrt(se(a) ** 2 + se(b) ** 2)}))
+)"),
+                dataPath(QStringLiteral("thicket/MANIFEST.md")) });
+        QVERIFY(rajaPython.waitForFinished(30000));
+        QCOMPARE(rajaPython.exitCode(), 0);
+        const QJsonObject rajaOracle = QJsonDocument::fromJson(rajaPython.readAllStandardOutput()).object();
+        QVERIFY(rajaOracle.value(QStringLiteral("t_a")).toDouble() > 90);
+        for (const char* key : { "t_a", "t_b", "speed_up", "noise" })
+            QVERIFY2(std::abs(rv.value(QLatin1String(key)).toDouble() - rajaOracle.value(QLatin1String(key)).toDouble())
+                    < 1e-5,
+                key);
+        QCOMPARE(rv.value(QStringLiteral("event")).toString(), QStringLiteral("RAJAPerf"));
+        QCOMPARE(rv.value(QStringLiteral("runs_a")).toInt(), 2);
+        QCOMPARE(rv.value(QStringLiteral("runs_b")).toInt(), 2);
+        QCOMPARE(rv.value(QStringLiteral("noise_source")).toString(), QStringLiteral("runs"));
+        QVERIFY2(!rv.value(QStringLiteral("exceeds_noise")).toBool(), r.out.constData());
+        QVERIFY2(
+            rv.value(QStringLiteral("text")).toString().contains(QStringLiteral("within noise")), r.out.constData());
+        // The same pair without the repetitions: one thread per run, so the noise is unknown.
+        r = cli({ QStringLiteral("diff"), raja.arg(1), raja.arg(3) });
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("noise unknown"), r.out.constData());
+    }
+
     void algebraCommands()
     {
         QTemporaryDir tmp;
@@ -424,8 +562,10 @@ private Q_SLOTS:
         Run r = cli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("collapse-all"), ring2, ring8,
             QStringLiteral("-o"), collapsed });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY(r.out.contains("1 threads, 10 events"));
-        QVERIFY(r.out.contains("positive = B cheaper"));
+        // Issue 14: singular and plural right, and the sign convention in words.
+        QVERIFY2(r.out.contains("1 thread, 10 events, 1 metric"), r.out.constData());
+        QVERIFY2(r.out.contains("Δ = A − B, positive = B faster"), r.out.constData());
+        QVERIFY(!r.out.contains("SEMANTICS.md"));
         const auto d = mustLoad(collapsed);
         QVERIFY(d);
         QCOMPARE(d->threadCount(), std::size_t(1));

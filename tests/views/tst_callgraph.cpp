@@ -163,6 +163,15 @@ private Q_SLOTS:
         QCOMPARE(root.siblingAtColumn(CallTreeModel::Value).data(CallTreeModel::PercentRole).toDouble(), 100.0);
         QVERIFY(!root.data(CallTreeModel::PercentRole).isValid());
         QCOMPARE(root.siblingAtColumn(CallTreeModel::Inclusive).data().toString(), QStringLiteral("51.781"));
+        // Issue 14: one thread's calls are whole numbers; over threads (mean) the column shares two
+        // decimals, as in the statistics table.
+        QCOMPARE(root.siblingAtColumn(CallTreeModel::Calls).data().toString(), QStringLiteral("1"));
+        model.setThread(ThreadIndex());
+        model.setStatistic(Statistic::MeanAll);
+        const QModelIndex meanRoot = model.index(0, 0);
+        QCOMPARE(meanRoot.siblingAtColumn(CallTreeModel::Calls).data().toString(), QStringLiteral("1.00"));
+        QCOMPARE(meanRoot.siblingAtColumn(CallTreeModel::Subroutines).data().toString(), QStringLiteral("7.00"));
+        model.setThread(trial->findThread({ 0, 0, 0 }));
 
         // CUBE value mode: collapsed = inclusive, expanded = exclusive.
         const QModelIndex value = root.siblingAtColumn(CallTreeModel::Value);

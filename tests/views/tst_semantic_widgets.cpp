@@ -655,7 +655,9 @@ void TestSemanticWidgets::comparisonExampleF()
     QVERIFY(std::isnan(weighted.diffTrialDisagreement()));
     QVERIFY(!w.hasMapped());
     QVERIFY(weighted.linearityText().contains(QLatin1String("not linear")));
-    QVERIFY(weighted.linearityText().contains(QLatin1String("example F")));
+    // Issue 14: user-facing text says what happens, never cites a document section.
+    QVERIFY(weighted.linearityText().contains(QLatin1String("per-trial attribution")));
+    QVERIFY(!weighted.linearityText().contains(QLatin1String("SEMANTICS.md")));
     // Mean and total over the one thread agree here; an unknown thread is an error.
     weighted.setScope(Scope::Kind::Total);
     weighted.waitForResult();

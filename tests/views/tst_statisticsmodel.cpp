@@ -240,20 +240,24 @@ void TestStatisticsModel::formattingAndToolTips()
     // Time: µs in the data, ms on screen with microsecond decimals; counts grouped.
     QCOMPARE(shown(&model, solve, StatisticsModel::Exclusive), QStringLiteral("1,234.567"));
     QCOMPARE(shown(&model, solve, StatisticsModel::Inclusive), QStringLiteral("2,345.679"));
-    QCOMPARE(shown(&model, solve, StatisticsModel::Calls), QStringLiteral("12,345"));
+    // Issue 14: the Mean row's counts share two decimals (means are rarely whole).
+    QCOMPARE(shown(&model, solve, StatisticsModel::Calls), QStringLiteral("12,345.00"));
     QCOMPARE(sortValue(&model, solve, StatisticsModel::Exclusive), 1234567.0);
     QCOMPARE(model.headerData(StatisticsModel::Exclusive, Qt::Horizontal).toString(), QStringLiteral("Exclusive (ms)"));
     QCOMPARE(model.index(0, StatisticsModel::Exclusive).data(Qt::TextAlignmentRole).toInt(),
         int(Qt::AlignRight | Qt::AlignVCenter));
 
     const QString tip = model.index(0, StatisticsModel::Exclusive).data(Qt::ToolTipRole).toString();
-    QVERIFY2(tip.contains(QStringLiteral("Mean over all 1 threads (absent = 0)")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("Mean over all 1 thread (absent = 0)")), qPrintable(tip));
     QVERIFY2(tip.contains(QStringLiteral("1234567 µs")), qPrintable(tip));
     QVERIFY(!model.index(0, StatisticsModel::ExclusivePercent).data(Qt::ToolTipRole).toString().isEmpty());
     QVERIFY(!model.index(0, StatisticsModel::ExclusivePerCall).data(Qt::ToolTipRole).toString().isEmpty());
 
     model.setMetric(cycles);
-    QCOMPARE(shown(&model, solve, StatisticsModel::Exclusive), QStringLiteral("9,876,543,210"));
+    // Issue 14: counters of a million and more with an SI prefix, four significant digits.
+    QCOMPARE(shown(&model, solve, StatisticsModel::Exclusive), QStringLiteral("9.877 G"));
+    model.setRowMode(RowMode::Total);
+    QCOMPARE(shown(&model, solve, StatisticsModel::Calls), QStringLiteral("12,345"));
     QCOMPARE(model.headerData(StatisticsModel::Exclusive, Qt::Horizontal).toString(), QStringLiteral("Exclusive"));
 }
 

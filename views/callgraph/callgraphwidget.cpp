@@ -689,8 +689,10 @@ void CallGraphWidget::startLayout()
     }
     CallGraph graph(*m_trial, [this](EventId e) { return !m_state || m_state->isEventVisible(e); });
     if (!graph.hasCallPaths()) {
-        showMessage(tr("This trial has no call-path events (\"a => b\"), so there is no call graph.\n\n"
-                       "TAU records them with TAU_CALLPATH=1 (and TAU_CALLPATH_DEPTH to choose the depth)."));
+        const QString who = m_trialLabel.isEmpty() ? tr("The trial \"%1\" has").arg(m_trial->name()) : m_trialLabel;
+        showMessage(tr("%1 no call-path events (\"a => b\"), so there is no call graph.\n\n"
+                       "TAU records them with TAU_CALLPATH=1 (and TAU_CALLPATH_DEPTH to choose the depth).")
+                        .arg(who));
         return;
     }
     if (graph.nodes().empty()) {

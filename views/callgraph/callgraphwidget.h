@@ -54,6 +54,9 @@ public:
     ~CallGraphWidget() override;
 
     void setColorMode(ColorMode mode);
+    /// Who the "no call-path events" message speaks of, with its verb ("A (…) and B (…) have");
+    /// "The trial "NAME" has" by default.
+    void setTrialLabel(const QString& label) { m_trialLabel = label; }
     ColorMode colorMode() const { return m_colorMode; }
 
     /// Values are this statistic across threads (the default is the mean over all threads).
@@ -155,6 +158,7 @@ private:
 
     Statistic m_statistic = Statistic::MeanAll;
     bool m_followThread = false;
+    QString m_trialLabel;
     ValueType m_sizeType = ValueType::Inclusive;
     MetricId m_sizeMetric;
     ValueType m_colorType = ValueType::Exclusive;

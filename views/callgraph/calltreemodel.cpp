@@ -261,7 +261,11 @@ QString CallTreeModel::display(int node, int column) const
         return {};
     // Value is exclusive or inclusive: in the metric's unit either way.
     const ValueColumn shown = column == Value ? ValueColumn::Inclusive : *valueColumn(column);
-    return formatValue(shown, *v, m_trial->metric(m_metric), m_timeUnit, m_locale);
+    // Means and deviations over threads are fractional counts: the column shares two decimals.
+    const bool fractional = !isThreadMode()
+        && (m_statistic == Statistic::MeanAll || m_statistic == Statistic::MeanPresent
+            || m_statistic == Statistic::StdDevAll || m_statistic == Statistic::StdDevPresent);
+    return formatValue(shown, *v, m_trial->metric(m_metric), m_timeUnit, m_locale, fractional);
 }
 
 QString CallTreeModel::rawText(double v, bool metricValue) const
@@ -343,7 +347,7 @@ QString CallTreeModel::toolTip(int node, int column) const
     case InclusivePercent: {
         const QString what = column == ExclusivePercent ? tr("exclusive") : tr("inclusive");
         if (!v)
-            return tr("Percent is not defined for the %1 (docs/SEMANTICS.md 2)").arg(statisticName(m_statistic));
+            return tr("Percent is not defined for the %1").arg(statisticName(m_statistic));
         if (m_thread.isValid())
             return tr("100 × %1 %2 / the thread's top inclusive %3 (%4) = %5 %")
                 .arg(what, metricName, metricName, rawText(m_stats->threadTopInclusive(m_thread, m_metric), true),

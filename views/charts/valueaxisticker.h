@@ -22,9 +22,15 @@ public:
 
     /// The label of one value, as on the axis.
     QString label(double value, const QLocale& locale) const;
+    /// The labels of ticks spaced `step` apart (in the metric's own unit): as many decimals as the
+    /// step needs and no more (25,000 not 25,000.000; 0.5, 1.0, 1.5), counters of a million and
+    /// more with one SI prefix for the whole axis (0, 50 G, 100 G).
+    QStringList labels(const QVector<double>& ticks, const QLocale& locale) const;
 
 protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+    QVector<QString> createLabelVector(
+        const QVector<double>& ticks, const QLocale& locale, QChar formatChar, int precision) override;
 
 private:
     std::optional<Metric> m_metric;

@@ -3,6 +3,7 @@
 #include "views/common/valueformatter.h"
 
 #include <QCoreApplication>
+#include <cmath>
 
 namespace parallax {
 
@@ -74,11 +75,16 @@ QString valueColumnToolTip(ValueColumn column, const QString& metric, const QStr
     return tr(info(column).toolTip).replace(QLatin1String("%2"), where).replace(QLatin1String("%1"), metric);
 }
 
-QString formatValue(ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale)
+QString formatValue(
+    ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale, bool fractional)
 {
     const ValueType type = column;
     if (isPercent(type))
-        return locale.toString(value, 'f', 2);
+        return withoutNegativeZero(locale.toString(value, 'f', 2));
+    const bool count = !isMetricValued(type) || !metric.isTime();
+    if (fractional && count && std::isfinite(value) && std::fabs(value) < 1e6
+        && (value == 0 || std::fabs(value) >= 0.01))
+        return withoutNegativeZero(locale.toString(value, 'f', 2));
     if (isMetricValued(type))
         return formatMetricValue(value, metric, unit, locale);
     return formatNumber(value, locale);

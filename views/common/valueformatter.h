@@ -39,8 +39,11 @@ QString unitSuffix(const QString& unit);
 QString valueColumnToolTip(ValueColumn column, const QString& metric, const QString& where);
 
 /// A value as its column shows it: percentages with two decimals, the values in the metric's unit
-/// by formatMetricValue (time in `unit`), calls by formatNumber.
-QString formatValue(ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale);
+/// by formatMetricValue (time in `unit`), calls by formatNumber. `fractional` (a column of means
+/// or deviations, whose counts are rarely whole) gives every count below a million two decimals,
+/// so the column shares its decimals (2.00 beside 4.75, not 2 beside 4.75).
+QString formatValue(ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale,
+    bool fractional = false);
 /// A number as a tooltip writes it exactly (12 significant digits), without grouping.
 QString rawNumber(double value);
 /// rawNumber() with the metric's own unit ("1234.5 µs" for time) when `metricValue`.

@@ -76,13 +76,8 @@ RelativeDifference RelativeDifference::of(double a, double b)
 QString RelativeDifference::text(const QLocale& locale) const
 {
     switch (kind) {
-    case Value: {
-        // Tiny changes keep two significant digits instead of reading "-0.0 %".
-        const bool tiny = percent != 0 && std::fabs(percent) < 0.05;
-        const QString number
-            = (tiny ? locale.toString(percent, 'g', 2) : locale.toString(percent, 'f', 1)) + QStringLiteral(" %");
-        return percent > 0 ? QString(QLatin1Char('+') + number) : number;
-    }
+    case Value:
+        return formatPercentChange(percent, locale);
     case New:
         return tr("new");
     case Removed:

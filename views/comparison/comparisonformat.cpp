@@ -30,7 +30,10 @@ QString compareNumber(
     double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale, bool sign)
 {
     const QString text = formatValue(valueColumnOf(valueType), value, metric, unit, locale);
-    return sign && value > 0 ? QString(QLatin1Char('+') + text) : text;
+    // A sign on every nonzero Δ; none on one that rounds to zero ("0.000", never "-0.000").
+    const bool shownZero
+        = std::none_of(text.begin(), text.end(), [](QChar c) { return c.isDigit() && c != QLatin1Char('0'); });
+    return sign && value > 0 && !shownZero ? QString(QLatin1Char('+') + text) : text;
 }
 
 QString compareText(
@@ -67,6 +70,21 @@ QColor changeColor(double improvement)
 
 QColor changeTint(double change) { return changeColor(std::copysign(0.12 + 0.5 * std::fabs(change), change)); }
 
+double relativeChange(const RelativeDifference& relative, double sign)
+{
+    switch (relative.kind) {
+    case RelativeDifference::Value:
+        return sign * std::clamp(relative.percent / 100.0, -1.0, 1.0);
+    case RelativeDifference::New:
+        return -sign;
+    case RelativeDifference::Removed:
+        return sign;
+    case RelativeDifference::Blank:
+        return 0;
+    }
+    return 0;
+}
+
 QColor tintedTextColor() { return QColor(0x20, 0x20, 0x20); }
 
 QColor improvementColor() { return QColor(0x21, 0x66, 0xac); }
@@ -96,13 +114,13 @@ QString comparePartHeader(ComparePart part, const QString& suffix)
 {
     switch (part) {
     case ComparePart::A:
-        return tr("A") + suffix;
+        return tr("A (baseline)") + suffix;
     case ComparePart::B:
-        return tr("B") + suffix;
+        return tr("B (candidate)") + suffix;
     case ComparePart::Delta:
         return tr("Δ = A − B") + suffix;
     case ComparePart::DeltaPercent:
-        return tr("Δ %");
+        return tr("Δ % of A");
     }
     return {};
 }

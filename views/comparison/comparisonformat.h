@@ -51,6 +51,10 @@ QColor changeColor(double improvement);
 /// The light background of a Δ or Δ% cell for a change in [-1, 1] (positive = improvement,
 /// relative to the largest change shown): the direction and size show, the text stays readable.
 QColor changeTint(double change);
+/// The change a Δ or Δ% cell is tinted by: Δ% / 100 clamped to [-1, 1] (a 100 % change or more is
+/// full colour, "new" is -1, "removed" +1), times `sign` (improvementSign()), so that a −13,993 %
+/// regression is deep red whatever the other rows' absolute Δ.
+double relativeChange(const RelativeDifference& relative, double sign);
 /// The text colour on a tinted cell.
 QColor tintedTextColor();
 /// The saturated hue of improvements and of regressions (text, legends).

@@ -196,8 +196,10 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
             return m ? tr("Δ = A − B. Positive: %1; negative: %2").arg(deltaMeaning(*m, true), deltaMeaning(*m, false))
                      : QString();
         case DeltaPercent:
-            return tr("Δ% = 100·(A − B)/A: the change relative to the baseline; \"new\" when A is 0, \"removed\" when "
-                      "B is 0");
+            return m ? tr("Δ% = 100·(A − B)/A: the change relative to the baseline A. Positive: %1; negative: %2. "
+                          "\"new\" when A is 0, \"removed\" when B is 0. The cell colour's intensity is |Δ%|.")
+                           .arg(deltaMeaning(*m, true), deltaMeaning(*m, false))
+                     : QString();
         case Bars:
             return tr("A (grey, top) and B (orange, bottom) on one scale");
         default:
@@ -280,8 +282,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     case ChangeRole:
         return m_maxDelta > 0 ? sign * delta / m_maxDelta : 0.0;
     case Qt::BackgroundRole:
-        if ((column == Delta || column == DeltaPercent) && m_maxDelta > 0 && delta != 0)
-            return QBrush(changeTint(sign * delta / m_maxDelta));
+        // Intensity by Δ% (issue 14): a large relative change is deep whatever its absolute size.
+        if ((column == Delta || column == DeltaPercent) && delta != 0)
+            return QBrush(changeTint(relativeChange(entry.relative(m_value), sign)));
         return {};
     case Qt::ForegroundRole:
         if (column == Marker)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/comparison/comparisonsummarywidget.h"
 
+#include "algebra/verdict.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/comparison/comparisonmodel.h"
 
@@ -206,7 +207,7 @@ void ComparisonSummaryWidget::rebuild()
         locale.toString(static_cast<qlonglong>(a.threadCount()) - static_cast<qlonglong>(b.threadCount())));
     addRow(tr("Interval events"), count(a.eventCount()), count(b.eventCount()),
         locale.toString(static_cast<qlonglong>(a.eventCount()) - static_cast<qlonglong>(b.eventCount())));
-    addRow(tr("Run time T (%1)").arg(metric->name), time(ta.slowest), time(tb.slowest),
+    addRow(tr("Slowest thread (%1)").arg(metric->name), time(ta.slowest), time(tb.slowest),
         time(ta.slowest - tb.slowest, true),
         tr("The largest inclusive value on any thread: the slowest thread's main / .TAU application time"));
     addRow(tr("Mean per thread"), time(ta.mean()), time(tb.mean()), time(ta.mean() - tb.mean(), true),
@@ -225,29 +226,24 @@ void ComparisonSummaryWidget::rebuild()
 
     fitRows(m_runs, m_runs->topLevelItemCount());
 
-    // The speed-up.
-    m_speedUp = tb.slowest > 0 ? ta.slowest / tb.slowest : 0.0;
+    // The speed-up: the verdict the window shows above the tabs (algebra/verdict.h), one definition.
+    const SpeedupVerdict verdict = speedupVerdict({ snapshot->a }, { snapshot->b }, metric->name);
+    m_speedUp = verdict.valid() ? verdict.speedUp : 0.0;
     if (m_speedUp > 0) {
         const bool faster = m_speedUp >= 1.0;
-        const double factor = faster ? m_speedUp : 1.0 / m_speedUp;
-        const QColor colour = m_speedUp == 1.0   ? palette().color(QPalette::WindowText)
-            : (faster != metric->higherIsBetter) ? improvementColor()
-                                                 : regressionColor();
+        const QColor colour = m_speedUp == 1.0 || !verdict.exceedsNoise() ? palette().color(QPalette::WindowText)
+            : (faster != metric->higherIsBetter)                          ? improvementColor()
+                                                                          : regressionColor();
         m_speedUpLabel->setText(QStringLiteral("<span style=\"color:%1\">S = %2</span>")
                                     .arg(colour.name(), locale.toString(m_speedUp, 'f', 3)));
-        m_speedUpLabel->setToolTip(
-            tr("B is %1× %2 than A").arg(locale.toString(factor, 'f', 3), comparedWord(*metric, faster)));
-        m_definition->setText(tr(
-            "<b>B is %1× %2 than A.</b><br>"
-            "Definition: S = T<sub>A</sub> / T<sub>B</sub>, where T is a run's total time for %3: the largest "
-            "inclusive value of any event on any thread, i.e. the slowest thread's main (.TAU application) time. "
-            "Here T<sub>A</sub> = %4 and T<sub>B</sub> = %5. S &gt; 1: the candidate B is faster than the baseline A; "
-            "S &lt; 1: slower.")
-                                  .arg(locale.toString(factor, 'f', 3), comparedWord(*metric, faster),
-                                      metric->name.toHtmlEscaped(), time(ta.slowest), time(tb.slowest)));
+        m_speedUpLabel->setToolTip(verdictHeadline(verdict));
+        // The verdict above the tabs gives the definition too; here it is the tooltip.
+        m_definition->setText(QStringLiteral("<b>%1.</b> S &gt; 1: B is faster than A; S &lt; 1: slower.")
+                                  .arg(verdictHeadline(verdict).toHtmlEscaped()));
+        m_definition->setToolTip(verdictDefinition(verdict));
     } else {
         m_speedUpLabel->setText(tr("S = —"));
-        m_definition->setText(tr("No speed-up: B has no inclusive %1 value.").arg(metric->name.toHtmlEscaped()));
+        m_definition->setText(verdictHeadline(verdict).toHtmlEscaped());
     }
 
     // The top lists, among the rows the side-by-side table shows.
@@ -301,7 +297,6 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
     const QLocale locale = groupingLocale();
     const TimeUnit unit = m_model->timeUnit();
     const CompareValue value = m_model->value();
-    const double maxDelta = m_model->maximumDelta();
     const double sign = improvementSign(metric->higherIsBetter);
     const QString unitText = compareUnit(*metric, value, unit);
     const QString suffix = unitSuffix(unitText);
@@ -322,8 +317,7 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
                 comparePartText(entry, ComparePart::DeltaPercent, *metric, value, unit, locale) });
         for (int c = 1; c < 5; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        const double t = maxDelta > 0 ? sign * entry.delta(value) / maxDelta : 0.0;
-        const QBrush tint(changeTint(t));
+        const QBrush tint(changeTint(relativeChange(entry.relative(value), sign)));
         item->setBackground(3, tint);
         item->setBackground(4, tint);
         item->setForeground(3, tintedTextColor());

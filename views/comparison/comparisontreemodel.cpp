@@ -251,8 +251,8 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
         const double scale = m_maxDelta[value == CompareValue::Inclusive ? 0 : 1];
         if (delta == 0 || scale <= 0)
             return {};
-        const double t = improvementSign(m->higherIsBetter) * delta / scale;
-        return QBrush(changeTint(t));
+        // Intensity by Δ% (issue 14), as in the flat tables.
+        return QBrush(changeTint(relativeChange(entry->relative(value), improvementSign(m->higherIsBetter))));
     }
     case Qt::ForegroundRole:
         if (!entry)

@@ -3,6 +3,7 @@
 #include "views/comparison/comparisonwindow.h"
 
 #include "algebra/enumnames.h"
+#include "algebra/verdict.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
 #include "views/common/toolwindow.h"
@@ -23,12 +24,14 @@
 #include <QLabel>
 #include <QLayout>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace parallax {
 
@@ -119,7 +122,7 @@ void ComparisonWindow::buildControls()
     m_policyBox = new QComboBox(central);
     for (ThreadPolicy policy : policies)
         m_policyBox->addItem(threadPolicyName(policy), static_cast<int>(policy));
-    m_policyBox->setToolTip(tr("What to do when the runs' thread sets overlap or are disjoint (docs/SEMANTICS.md 4.5): "
+    m_policyBox->setToolTip(tr("What to do when the runs' thread sets overlap or are disjoint: "
                                "STRICT refuses, UNION_BY_KEY keeps both, COLLAPSE_PROCESS / COLLAPSE_ALL sum threads, "
                                "MAP_BY_ORDER pairs the i-th threads. Recomputes the difference."));
     auto* header = new QHBoxLayout;
@@ -195,6 +198,14 @@ void ComparisonWindow::buildControls()
     progress->addWidget(m_progress, 1);
     layout->addLayout(progress);
 
+    // The verdict first, above every tab (algebra/verdict.h).
+    m_verdict = new QLabel(central);
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextFormat(Qt::RichText);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_verdict->setContentsMargins(4, 2, 4, 4);
+    layout->addWidget(m_verdict);
+
     // The tabs.
     m_sideBySide = new SideBySideView(central);
     // The side-by-side table's model drives the signed difference and the summary too.
@@ -210,9 +221,15 @@ void ComparisonWindow::buildControls()
     m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_treeModel, treeOptions));
     treeView->header()->resizeSection(ComparisonTreeModel::Name, 300);
     treeView->header()->resizeSection(ComparisonTreeModel::Marker, 60);
+    // Room for signed seven-digit values and four-digit percentages ("-13,993.2 %"), not "-13,993.…".
+    const int percentWidth
+        = std::max(75, treeView->fontMetrics().horizontalAdvance(QStringLiteral("-13,993.0 %")) + 16);
+    const int valueWidth
+        = std::max(105, treeView->fontMetrics().horizontalAdvance(QStringLiteral("-8,888,888.888")) + 16);
     for (int c = ComparisonTreeModel::InclusiveA; c < ComparisonTreeModel::ColumnCount; ++c)
-        treeView->header()->resizeSection(
-            c, c == ComparisonTreeModel::InclusivePercent || c == ComparisonTreeModel::ExclusivePercent ? 75 : 105);
+        treeView->header()->resizeSection(c,
+            c == ComparisonTreeModel::InclusivePercent || c == ComparisonTreeModel::ExclusivePercent ? percentWidth
+                                                                                                     : valueWidth);
     auto* treePage = new QWidget(central);
     auto* treeLayout = new QVBoxLayout(treePage);
     treeLayout->setContentsMargins(4, 4, 4, 4);
@@ -249,7 +266,13 @@ void ComparisonWindow::buildControls()
     m_tabs->addTab(m_signed, tr("Signed difference"));
     m_tabs->addTab(treePage, tr("Statistics tree"));
     m_tabs->addTab(graphPage, tr("Call graph"));
-    m_tabs->addTab(m_summary, tr("Summary"));
+    // The summary scrolls rather than forcing the window taller than the screen (the verdict above
+    // the tabs takes two lines).
+    auto* summaryScroll = new QScrollArea(central);
+    summaryScroll->setWidget(m_summary);
+    summaryScroll->setWidgetResizable(true);
+    summaryScroll->setFrameShape(QFrame::NoFrame);
+    m_tabs->addTab(summaryScroll, tr("Summary"));
     m_tabs->setDocumentMode(true);
 
     m_message = new QLabel(central);
@@ -462,8 +485,30 @@ void ComparisonWindow::applyValues(std::shared_ptr<const ComparisonValues> value
     m_treeModel->setValues(m_values);
     updateThresholdUnit();
     syncCallGraph();
+    updateVerdict();
     Q_EMIT valuesChanged();
 }
+
+void ComparisonWindow::updateVerdict()
+{
+    if (!m_snapshot || !m_snapshot->ok()) {
+        m_verdict->clear();
+        return;
+    }
+    const SpeedupVerdict v = speedupVerdict({ m_a }, { m_b }, m_metricName);
+    const bool improvement = v.valid() && v.speedUp != 1.0 && (v.speedUp > 1.0) != v.higherIsBetter;
+    const QColor colour = !v.exceedsNoise() ? palette().color(QPalette::WindowText)
+        : improvement                       ? improvementColor()
+                                            : regressionColor();
+    m_verdict->setText(QStringLiteral("<b><span style=\"color:%1\">%2.</span></b><br><small>%3 Δ = A − B in every "
+                                      "table: positive = B %4 than A.</small>")
+                           .arg(colour.name(), verdictHeadline(v).toHtmlEscaped(),
+                               verdictShortDefinition(v).toHtmlEscaped(), v.timeLike ? tr("faster") : tr("lower")));
+    m_verdict->setToolTip(
+        tr("%1\n\nA (baseline) = %2\nB (candidate) = %3").arg(verdictDefinition(v), m_a->name(), m_b->name()));
+}
+
+QString ComparisonWindow::verdictText() const { return m_verdict->text(); }
 
 bool ComparisonWindow::setMetric(const QString& name)
 {
@@ -567,8 +612,8 @@ void ComparisonWindow::updateThreadLabel()
     if (m_snapshot && static_cast<std::size_t>(m_threadSpin->value()) < m_snapshot->threads.size()) {
         const auto t = static_cast<std::size_t>(m_threadSpin->value());
         m_threadLabel->setText(tr("(n,c,t) %1").arg(m_snapshot->threads[t].toString()));
-        m_threadLabel->setToolTip(tr("%1 thread(s) of A and %2 of B map to this thread")
-                                      .arg(m_snapshot->threadsOfA[t].size())
+        m_threadLabel->setToolTip(tr("%1 of A and %2 of B map to this thread")
+                                      .arg(countText(m_snapshot->threadsOfA[t].size(), tr("thread"), tr("threads")))
                                       .arg(m_snapshot->threadsOfB[t].size()));
     } else {
         m_threadLabel->clear();
@@ -580,8 +625,9 @@ void ComparisonWindow::updateHeader()
     auto run = [](const char* letter, const char* role, const std::shared_ptr<const Trial>& trial) {
         if (!trial)
             return QString();
-        return tr("<b>%1</b> (%2): <b>%3</b> · %n thread(s)", nullptr, static_cast<int>(trial->threadCount()))
-            .arg(QLatin1String(letter), QLatin1String(role), trial->name().toHtmlEscaped());
+        return tr("<b>%1</b> (%2): <b>%3</b> · %4")
+            .arg(QLatin1String(letter), QLatin1String(role), trial->name().toHtmlEscaped(),
+                countText(trial->threadCount(), tr("thread"), tr("threads")));
     };
     QString text
         = run("A", "baseline", m_a) + QStringLiteral(" &nbsp;&nbsp;vs&nbsp;&nbsp; ") + run("B", "candidate", m_b);
@@ -619,6 +665,8 @@ void ComparisonWindow::onGraphReady(const std::shared_ptr<const Trial>& diff)
         return;
     }
     m_graphPrepared = true;
+    // The difference has call paths when either run has: without, both lack them (named).
+    m_callGraph->setTrialLabel(tr("Both A (\"%1\") and B (\"%2\") have").arg(m_a->name(), m_b->name()));
     m_graphState->setTrial(m_snapshot->diff);
     syncCallGraph();
 }

@@ -98,6 +98,8 @@ public:
         Tab tab, const QString& fileName, const QSize& size, const std::function<void(const QString&)>& done);
 
     ComparisonModel* model() const { return m_model; }
+    /// The verdict line above the tabs (speed-up, its definition, within noise or not).
+    QString verdictText() const;
     SideBySideView* sideBySideView() const { return m_sideBySide; }
     SignedDifferenceView* signedDifferenceView() const { return m_signed; }
     ComparisonTreeModel* treeModel() const { return m_treeModel; }
@@ -163,6 +165,7 @@ private:
     QLabel* m_stage = nullptr;
     QStackedWidget* m_stack = nullptr;
     QLabel* m_message = nullptr;
+    QLabel* m_verdict = nullptr;
     QTabWidget* m_tabs = nullptr;
 
     ComparisonModel* m_model = nullptr;
@@ -173,6 +176,8 @@ private:
     SelectionState* m_graphState = nullptr;
     CallGraphWidget* m_callGraph = nullptr;
     ComparisonSummaryWidget* m_summary = nullptr;
+
+    void updateVerdict();
 };
 
 } // namespace parallax

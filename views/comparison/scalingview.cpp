@@ -75,15 +75,17 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     , m_plot(new QCustomPlot(this))
     , m_definition(new QLabel(this))
 {
-    setWindowTitle(tr("Scaling of %n run(s)", nullptr, static_cast<int>(m_trials.size())));
+    setWindowTitle(tr("Scaling of %1").arg(countText(m_trials.size(), tr("run"), tr("runs"))));
     m_valueBox->addItem(tr("Inclusive"), static_cast<int>(ScalingValue::Inclusive));
     m_valueBox->addItem(tr("Exclusive"), static_cast<int>(ScalingValue::Exclusive));
     m_statisticBox->addItem(tr("Mean over threads"), static_cast<int>(ScalingStatistic::Mean));
     m_statisticBox->addItem(tr("Slowest thread"), static_cast<int>(ScalingStatistic::Max));
     m_statisticBox->setToolTip(
         tr("T(P): the mean over a run's P threads (absent = 0) or the largest value of any thread"));
-    for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds })
-        m_unitBox->addItem(timeUnitName(unit), static_cast<int>(unit));
+    for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds }) {
+        m_unitBox->addItem(unitLabel(Metric(QString(), QStringLiteral("us")), unit), static_cast<int>(unit));
+        m_unitBox->setItemData(m_unitBox->count() - 1, timeUnitName(unit), Qt::ToolTipRole);
+    }
     m_unitBox->setCurrentIndex(1);
     m_search->setPlaceholderText(tr("Filter events…"));
     m_search->setClearButtonEnabled(true);
@@ -190,7 +192,7 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     });
     connect(m_plot, &QCustomPlot::mouseMove, this, &ScalingView::showToolTip);
 
-    m_runs->setText(tr("Computing the statistics of %n run(s)…", nullptr, static_cast<int>(m_trials.size())));
+    m_runs->setText(tr("Computing the statistics of %1…").arg(countText(m_trials.size(), tr("run"), tr("runs"))));
     m_job.start([trials = m_trials](const std::atomic_bool&) { return ScalingBuilder::build(trials); },
         [this](std::shared_ptr<const ScalingSnapshot> snapshot) { onFinished(std::move(snapshot)); });
     resize(1200, 800);
@@ -225,7 +227,8 @@ void ScalingView::fillLists()
         runs.append(
             tr("<b>%1</b> (P = %2)")
                 .arg(trial->name().toHtmlEscaped(), locale.toString(static_cast<qulonglong>(trial->threadCount()))));
-    m_runs->setText(tr("Scaling of %n run(s), by thread count: ", nullptr, static_cast<int>(m_snapshot->trials.size()))
+    m_runs->setText(
+        tr("Scaling of %1, by thread count: ").arg(countText(m_snapshot->trials.size(), tr("run"), tr("runs")))
         + runs.join(QStringLiteral(" · ")));
     {
         const QSignalBlocker block(m_metricBox);

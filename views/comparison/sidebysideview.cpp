@@ -13,6 +13,7 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace parallax {
 
@@ -55,10 +56,14 @@ SideBySideView::SideBySideView(QWidget* parent)
     QHeaderView* header = view->header();
     header->setStretchLastSection(true);
     header->resizeSection(ComparisonModel::Name, 320);
-    header->resizeSection(ComparisonModel::Marker, 70);
+    // Room for "◀ only A" and for seven-digit values with grouping and a sign ("-293,654.123").
+    header->resizeSection(
+        ComparisonModel::Marker, std::max(80, view->fontMetrics().horizontalAdvance(QStringLiteral("◀ only A")) + 16));
+    const int valueWidth = std::max(120, view->fontMetrics().horizontalAdvance(QStringLiteral("-8,888,888.888")) + 16);
     for (int column : { ComparisonModel::ValueA, ComparisonModel::ValueB, ComparisonModel::Delta })
-        header->resizeSection(column, 110);
-    header->resizeSection(ComparisonModel::DeltaPercent, 100);
+        header->resizeSection(column, valueWidth);
+    header->resizeSection(ComparisonModel::DeltaPercent,
+        std::max(100, view->fontMetrics().horizontalAdvance(QStringLiteral("-13,993.0 %")) + 16));
 
     m_sortBox->addItem(tr("Largest change |Δ|"), static_cast<int>(Sort::Magnitude));
     m_sortBox->addItem(tr("Δ = A − B"), static_cast<int>(Sort::Delta));
@@ -117,6 +122,8 @@ void SideBySideView::setSort(Sort sort, Qt::SortOrder order)
     m_setup.view->sortByColumn(column, order);
     // sortByColumn() does nothing when the column and order are already the header's.
     m_setup.proxy->sort(column, order);
+    // |Δ| has no column of its own: no header claims an order the rows do not have.
+    m_setup.view->header()->setSortIndicatorShown(sort != Sort::Magnitude);
     m_sorting = false;
     syncSortBox();
 }
@@ -140,7 +147,8 @@ void SideBySideView::setRunNames(const QString& a, const QString& b)
 {
     m_legend->setText(
         tr("%1 A (baseline): <b>%2</b> &nbsp;&nbsp; %3 B (candidate): <b>%4</b> &nbsp;&nbsp; "
-           "<span style=\"color:gray\">Δ = A − B; blue = improvement, red = regression</span>")
+           "<span style=\"color:gray\">Δ = A − B: positive = B cheaper; blue = improvement, red = "
+           "regression, intensity = Δ %</span>")
             .arg(swatch(baselineColor()), a.toHtmlEscaped(), swatch(candidateColor()), b.toHtmlEscaped()));
 }
 

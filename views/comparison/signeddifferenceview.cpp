@@ -191,7 +191,8 @@ void SignedDifferenceView::rebuild()
             && static_cast<std::size_t>(values->query.thread) < snapshot->threads.size())
             source = tr("thread %1").arg(snapshot->threads[static_cast<std::size_t>(values->query.thread)].toString());
     }
-    m_bars->setTitle(tr("Δ = A − B of %1, %2 — %n event(s), sorted by Δ", nullptr, rows).arg(what, source));
+    m_bars->setTitle(tr("Δ = A − B of %1, %2 — %3, sorted by Δ; positive = B cheaper")
+                         .arg(what, source, countText(static_cast<qulonglong>(rows), tr("event"), tr("events"))));
     m_note->setText(
         tr("A = baseline \"%1\", B = candidate \"%2\". Colour intensity = |Δ| relative to the largest "
            "change (%3). ◀/▶ before a name: the event ran only in A / only in B.")

@@ -92,7 +92,7 @@ SemanticComparison::SemanticComparison(QWidget* parent)
     m_threadBox->setEnabled(false);
     controls->addSpacing(12);
     m_checkDiff->setToolTip(tr("Build diff(A, B) with the algebra, attribute it through the model and show that it "
-                               "agrees with the semantic diff (linear models only, docs/SEMANTICS.md 5.5)"));
+                               "agrees with the semantic diff (linear models only)"));
     controls->addWidget(m_checkDiff);
     controls->addStretch(1);
     layout->addLayout(controls);
@@ -292,7 +292,7 @@ QString SemanticComparison::linearityText() const
     return QStringLiteral("<span style='color:#6b4500'>⚠ ")
         + tr("This model is <b>not linear</b>: %1 takes WEIGHTED weights from each trial's metadata. The weights of A "
              "and B differ, so mapping the difference trial A − B with one set of weights would misattribute the "
-             "change (docs/SEMANTICS.md 5.5, example F). Only per-trial attribution is used: each trial is mapped with "
+             "change. Only per-trial attribution is used: each trial is mapped with "
              "its own weights, and the entity values are subtracted.")
               .arg(weighted.isEmpty() ? tr("an association")
                                       : tr("association(s) %1").arg(weighted.join(QStringLiteral(", "))))

@@ -106,7 +106,7 @@ QVariant SemanticComparisonModel::headerData(int section, Qt::Orientation orient
         case ValueB:
             return tr("Roll-up of the entity in B (the candidate), attributed with B's own weights");
         case Delta:
-            return tr("A − B at entity level (semantic diff, docs/SEMANTICS.md 5.5); positive: B is cheaper");
+            return tr("A − B at entity level (semantic diff); positive: B is cheaper");
         case DeltaPercent:
             return tr("100·(A − B)/A; \"new\" when A = 0 < B, \"removed\" when B = 0 < A");
         case Estimate:

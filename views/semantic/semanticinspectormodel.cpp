@@ -259,7 +259,7 @@ QVariant SemanticInspectorModel::headerData(int section, Qt::Orientation orienta
         case Weights:
             return tr("The share w(e,r) of an event's value that goes to each target entity; Σ_r w(e,r) = 1 per event");
         case Classification:
-            return tr("Table 2 (docs/SEMANTICS.md 5.1) of the connected components of the event–entity graph the "
+            return tr("The kinds of the connected components of the event–entity graph the "
                       "association's "
                       "edges are in: 1:1 one-to-one, 1:n one-to-many, n:1 many-to-one, n:m many-to-many");
         case Value:

@@ -416,7 +416,7 @@ QString SemanticProfileModel::tooltip(const Node& n, int column) const
     const ResolvedEntity* e = n.entity >= 0 ? &p.entity(n.entity) : nullptr;
     if (n.aggregated && column >= Own && column <= Inclusive)
         return tr("%1 is a member of an AGGREGATE: the events mapped to the set went to the aggregate entity as a "
-                  "whole, so this member's share is not known (docs/SEMANTICS.md 5.2).")
+                  "whole, so this member's share is not known.")
             .arg(e->name);
     switch (column) {
     case Entity:
@@ -458,7 +458,7 @@ QString SemanticProfileModel::tooltip(const Node& n, int column) const
         return tr("100 · value / the parent's roll-up");
     case Inclusive:
         return tr("incl(r) = Σ w(e,r)·incl(e) over the topmost events of r's subtree; \"not derivable\" without "
-                  "call-path data when more than one event contributes (docs/SEMANTICS.md 5.3)");
+                  "call-path data when more than one event contributes");
     case Policy:
         return tr("The policies of the associations whose edges end here; ≈ marks an estimate");
     case Classification:
@@ -508,7 +508,7 @@ QVariant SemanticProfileModel::headerData(int section, Qt::Orientation orientati
         }
     }
     if (role == Qt::ToolTipRole && section == Classification)
-        return tr("Table 2 of docs/SEMANTICS.md 5.1: one-to-one, one-to-many, many-to-one, many-to-many");
+        return tr("Mapping kinds: one-to-one, one-to-many, many-to-one, many-to-many");
     return {};
 }
 

@@ -145,8 +145,7 @@ void SemanticWindow::buildUi()
 
     m_modelBox = new QComboBox(central);
     m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_modelBox->setToolTip(tr("The semantic model: a built-in one made for this trial, or a model file (JSON, "
-                              "docs/SEMANTICS.md 5.6)"));
+    m_modelBox->setToolTip(tr("The semantic model: a built-in one made for this trial, or a model file (JSON)"));
     m_metricBox = new QComboBox(central);
     m_scopeBox = new QComboBox(central);
     m_scopeBox->addItem(tr("Mean"), static_cast<int>(Scope::Kind::Mean));
