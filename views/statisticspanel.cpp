@@ -3,6 +3,7 @@
 #include "views/statisticspanel.h"
 
 #include "views/callgraph/calltreemodel.h"
+#include "views/common/threadfinder.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
 
@@ -13,7 +14,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -25,7 +25,7 @@ namespace {
 
 constexpr int ModeRole = Qt::UserRole;
 constexpr int ThreadRole = Qt::UserRole + 1;
-/// Up to this many threads the mode combo lists each thread; beyond it a spin box picks one.
+/// Up to this many threads the mode combo lists each thread; beyond it the thread finder picks one.
 constexpr std::size_t MaxThreadEntries = 64;
 
 } // namespace
@@ -38,7 +38,7 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     , m_treeModel(new CallTreeModel(this))
     , m_stack(new QStackedWidget(this))
     , m_modeCombo(new QComboBox(this))
-    , m_threadSpin(new QSpinBox(this))
+    , m_threadFinder(new ThreadFinder(this))
     , m_threadLabel(new QLabel(this))
     , m_treeButton(new QToolButton(this))
     , m_callPathsButton(new QToolButton(this))
@@ -50,9 +50,7 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     m_modeCombo->setMaxVisibleItems(24);
     m_modeCombo->setToolTip(tr("A statistic across threads (docs/SEMANTICS.md §2), or one thread's values"));
     controls->addWidget(m_modeCombo);
-    m_threadSpin->setToolTip(tr("Thread index (0-based, in n,c,t order)"));
-    m_threadSpin->setKeyboardTracking(false);
-    controls->addWidget(m_threadSpin);
+    controls->addWidget(m_threadFinder);
     controls->addWidget(m_threadLabel);
     m_treeButton->setText(tr("Call Tree"));
     m_treeButton->setCheckable(true);
@@ -102,7 +100,8 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     layout->addWidget(m_stack, 1);
 
     connect(m_modeCombo, &QComboBox::currentIndexChanged, this, &StatisticsPanel::applyMode);
-    connect(m_threadSpin, &QSpinBox::valueChanged, this, &StatisticsPanel::applyMode);
+    connect(
+        m_threadFinder, &ThreadFinder::threadChosen, this, [this](ThreadIndex t) { setRowMode(RowMode::Thread, t); });
     connect(m_treeButton, &QToolButton::toggled, this, &StatisticsPanel::setTreeMode);
     connect(m_callPathsButton, &QToolButton::toggled, this, [this](bool on) {
         m_flatModel->setIncludeCallPaths(on);
@@ -146,7 +145,6 @@ void StatisticsPanel::onTrialChanged()
     const auto& trial = m_state->trial();
     {
         const QSignalBlocker a(m_modeCombo);
-        const QSignalBlocker b(m_threadSpin);
         fillModeCombo();
     }
     m_flatModel->setRowMode(RowMode::MeanAll);
@@ -162,7 +160,6 @@ void StatisticsPanel::onTrialChanged()
     m_treeButton->setEnabled(hasPaths);
     if (!hasPaths && isTreeMode())
         setTreeMode(false);
-    m_threadSpin->setVisible(false);
     m_threadLabel->setVisible(false);
     resizeFlatColumns();
     if (m_tree.view->model()->rowCount() > 0)
@@ -185,8 +182,8 @@ void StatisticsPanel::fillModeCombo()
     m_modeCombo->setItemData(1, tr("Mean over the threads where the event ran"), Qt::ToolTipRole);
     const auto& trial = m_state->trial();
     const std::size_t threads = trial ? trial->threadCount() : 0;
-    m_threadSpin->setRange(0, threads > 0 ? static_cast<int>(threads) - 1 : 0);
-    m_threadSpin->setValue(0);
+    m_threadFinder->setTrial(trial);
+    m_pickedThread = 0;
     m_modeCombo->setEnabled(trial != nullptr);
     if (threads == 0)
         return;
@@ -199,7 +196,7 @@ void StatisticsPanel::fillModeCombo()
             m_modeCombo->setItemData(i, static_cast<int>(t), ThreadRole);
         }
     } else {
-        // Thousands of threads do not belong in a menu: one entry, and a spin box picks the thread.
+        // Thousands of threads do not belong in a menu: one entry, and the thread finder picks one.
         m_modeCombo->addItem(tr("Thread… (%1 threads)").arg(threads));
         const int i = m_modeCombo->count() - 1;
         m_modeCombo->setItemData(i, static_cast<int>(RowMode::Thread), ModeRole);
@@ -218,10 +215,8 @@ void StatisticsPanel::setRowMode(RowMode mode, ThreadIndex thread)
         const int t = m_modeCombo->itemData(i, ThreadRole).toInt();
         if (mode == RowMode::Thread && t >= 0 && static_cast<std::uint32_t>(t) != thread.index())
             continue;
-        if (mode == RowMode::Thread && t < 0) {
-            const QSignalBlocker blocker(m_threadSpin);
-            m_threadSpin->setValue(static_cast<int>(thread.index()));
-        }
+        if (mode == RowMode::Thread && t < 0)
+            m_pickedThread = thread.index();
         m_modeCombo->setCurrentIndex(i);
         applyMode();
         return;
@@ -236,11 +231,10 @@ void StatisticsPanel::applyMode()
         return;
     const auto mode = static_cast<RowMode>(m_modeCombo->itemData(index, ModeRole).toInt());
     int thread = m_modeCombo->itemData(index, ThreadRole).toInt();
-    const bool useSpin = mode == RowMode::Thread && thread < 0;
-    m_threadSpin->setVisible(useSpin);
-    m_threadLabel->setVisible(useSpin);
-    if (useSpin)
-        thread = m_threadSpin->value();
+    const bool picked = mode == RowMode::Thread && thread < 0;
+    m_threadLabel->setVisible(picked);
+    if (picked)
+        thread = static_cast<int>(m_pickedThread);
     const ThreadIndex t = mode == RowMode::Thread ? ThreadIndex(static_cast<std::size_t>(thread)) : ThreadIndex();
     if (t.isValid())
         m_threadLabel->setText(tr(" n,c,t %1 ").arg(trial->threadKey(t).toString()));

@@ -151,7 +151,9 @@ BarListWidget::Geometry BarListWidget::barGeometry() const
 {
     Geometry g;
     g.rowHeight = rowHeight();
-    g.titleHeight = (m_title.isEmpty() && !m_busy) ? 0 : g.rowHeight + 4;
+    // A title may have a second line (the event window's imbalance figures), drawn in the normal font.
+    const int titleLines = m_title.isEmpty() ? 1 : static_cast<int>(m_title.count(QLatin1Char('\n'))) + 1;
+    g.titleHeight = (m_title.isEmpty() && !m_busy) ? 0 : titleLines * g.rowHeight + 4;
     g.pinnedTop = g.titleHeight;
     const auto pinned = m_data ? static_cast<int>(std::min(m_data->pinnedRows, m_data->rows.size())) : 0;
     g.pinnedHeight = pinned * g.rowHeight + (pinned > 0 ? SeparatorHeight : 0);
@@ -307,9 +309,15 @@ void BarListWidget::paintEvent(QPaintEvent* event)
         painter.setFont(boldFont(font()));
         painter.setPen(pal.color(QPalette::Text));
         const QRect titleRect(Margin, 2, g.width - 2 * Margin, g.rowHeight);
+        const QStringList lines = m_title.split(QLatin1Char('\n'));
         painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-            QFontMetrics(painter.font()).elidedText(m_title, Qt::ElideRight, titleRect.width()));
+            QFontMetrics(painter.font()).elidedText(lines.first(), Qt::ElideRight, titleRect.width()));
         painter.setFont(font());
+        for (int i = 1; i < lines.size(); ++i) {
+            const QRect lineRect = titleRect.translated(0, i * g.rowHeight);
+            painter.drawText(lineRect, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(painter.font()).elidedText(lines[i], Qt::ElideRight, lineRect.width()));
+        }
         if (m_busy) {
             painter.setPen(pal.color(QPalette::PlaceholderText));
             painter.fillRect(QRect(g.width - 120, 2, 120, g.rowHeight), pal.color(QPalette::Base));
