@@ -6,6 +6,7 @@
 // combo item per thread.
 #include "algebra/statistics.h"
 #include "datasource/synth/synth.h"
+#include "tests/common/darkpalette.h"
 #include "tests/common/testutil.h"
 #include "views/charts/colors.h"
 #include "views/common/threadfinder.h"
@@ -261,6 +262,11 @@ private Q_SLOTS:
         QCOMPARE(panel.flatModel()->rowMode(), RowMode::Thread);
         QCOMPARE(panel.flatModel()->thread(), target);
         QVERIFY(panel.modeCombo()->currentText().startsWith(QStringLiteral("Thread")));
+        const QString dir = qEnvironmentVariable("PARALLAX_SCREENSHOTS");
+        if (!dir.isEmpty()) {
+            panel.resize(1200, 400);
+            panel.grab().save(dir + QStringLiteral("/goto-thread-statistics.png"));
+        }
         panel.hide();
 
         OverviewWidget overview(&state);
@@ -271,6 +277,10 @@ private Q_SLOTS:
         QCOMPARE(state.thread(), target);
         overview.updateNow();
         QCOMPARE(overview.barList()->selectedRow(), overview.rowOfThread(target));
+        if (!dir.isEmpty()) {
+            overview.resize(1200, 500);
+            overview.grab().save(dir + QStringLiteral("/goto-thread-overview.png"));
+        }
 
         ThreadBarChart window(&state);
         state.selectThread(ThreadIndex(1u));
@@ -307,20 +317,9 @@ private Q_SLOTS:
 
     /// A dark palette: percent bars are seen on the dark base and keep the text readable; the
     /// warnings link is not Qt's default blue on dark grey.
-    void darkPalette()
+    void darkPaletteContrast()
     {
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
-        dark.setColor(QPalette::HighlightedText, QColor(0xff, 0xff, 0xff));
-        dark.setColor(QPalette::Link, QColor(0x00, 0x00, 0xff));
-        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x26, 0x26));
-        dark.setColor(QPalette::Button, QColor(0x3c, 0x3c, 0x3c));
-        dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::PlaceholderText, QColor(0x99, 0x99, 0x99));
+        const QPalette dark = test::darkPalette();
         const QColor bar = PercentBarDelegate::barColor(dark, false);
         QVERIFY2(std::abs(bar.lightness() - 0x1e) >= 40, qPrintable(bar.name()));
         QVERIFY(std::abs(bar.lightness() - 0xee) >= 100);

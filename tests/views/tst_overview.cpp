@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/statistics.h"
 #include "datasource/model/trialbuilder.h"
+#include "tests/common/darkpalette.h"
 #include "tests/common/imagecheck.h"
 #include "tests/common/testutil.h"
 #include "views/charts/colors.h"
@@ -330,14 +331,7 @@ private Q_SLOTS:
         SelectionState state;
         state.setTrial(m_cpi);
         OverviewWidget overview(&state);
-        QPalette dark;
-        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::Button, QColor(0x3c, 0x3c, 0x3c));
-        dark.setColor(QPalette::ButtonText, QColor(0xee, 0xee, 0xee));
-        dark.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+        const QPalette dark = test::darkPalette();
         overview.setPalette(dark);
         overview.resize(900, 420);
         const QImage image = overview.grab().toImage();

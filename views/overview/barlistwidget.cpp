@@ -280,7 +280,12 @@ void BarListWidget::measure()
     const auto label = [](const BarRow& r) -> const QString& { return r.label; };
     const auto text = [](const BarRow& r) -> const QString& { return r.text; };
     m_labelWidth = std::max(widestText(rows, 0, pinned, bold, label), widestText(rows, pinned, rows.size(), fm, label));
-    m_textWidth = std::max(widestText(rows, 0, pinned, fm, text), widestText(rows, pinned, rows.size(), fm, text));
+    // A pinned row without a bar (the overview's Total, a number only) writes its text from the
+    // origin across the bar area: it needs no room right of the bars.
+    static const QString none;
+    const auto pinnedText = [](const BarRow& r) -> const QString& { return r.segmentCount > 0 ? r.text : none; };
+    m_textWidth
+        = std::max(widestText(rows, 0, pinned, fm, pinnedText), widestText(rows, pinned, rows.size(), fm, text));
     if (m_labelWidth > 0)
         m_labelWidth += 2;
 }
