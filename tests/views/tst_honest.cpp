@@ -270,6 +270,8 @@ private Q_SLOTS:
         panel.hide();
 
         OverviewWidget overview(&state);
+        overview.resize(1200, 500);
+        overview.show();
         overview.updateNow();
         state.selectThread(ThreadIndex(0u));
         QTest::keyClicks(overview.threadFinder(), QStringLiteral("12075,0,0"));
@@ -278,7 +280,6 @@ private Q_SLOTS:
         overview.updateNow();
         QCOMPARE(overview.barList()->selectedRow(), overview.rowOfThread(target));
         if (!dir.isEmpty()) {
-            overview.resize(1200, 500);
             overview.grab().save(dir + QStringLiteral("/goto-thread-overview.png"));
         }
 
