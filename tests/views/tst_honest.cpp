@@ -108,6 +108,19 @@ private Q_SLOTS:
         for (const BarRow& row : bars.rows)
             QVERIFY(row.end <= maxRow.end + 1e-6f);
         QVERIFY(layout->rowTotals[0] >= shortest && layout->rowTotals[0] <= longest);
+        // Std. Dev.: the segments are per event; the text also gives the deviation of the bars.
+        {
+            double mean = 0;
+            for (std::size_t t = 0; t < threads; ++t)
+                mean += layout->rowTotals[static_cast<std::size_t>(layout->rowOfThread[t])] / double(threads);
+            double var = 0;
+            for (std::size_t t = 0; t < threads; ++t) {
+                const double d = layout->rowTotals[static_cast<std::size_t>(layout->rowOfThread[t])] - mean;
+                var += d * d / double(threads);
+            }
+            const QString sd = english.toString(std::sqrt(var) / 1000, 'f', 3) + QStringLiteral(" ms");
+            QVERIFY2(bars.rows[1].text.endsWith(QStringLiteral("of the bars ") + sd), qPrintable(bars.rows[1].text));
+        }
         // Total: a number, no bar; its sum is N times the mean.
         const BarRow& total = bars.rows[4];
         QCOMPARE(total.segmentCount, 0u);

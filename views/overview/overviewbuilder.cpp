@@ -346,6 +346,20 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         else if (OverviewBuilder::isThreadRow(statistic) && layout->statisticThreads[s].isValid()
             && !statistics[s].text.isEmpty())
             statistics[s].text += QStringLiteral("  (%1)").arg(trial.threadKey(layout->statisticThreads[s]).toString());
+        else if (statistic == Statistic::StdDevAll && !unstacked && !statistics[s].text.isEmpty() && threads > 0) {
+            // The segments are each event's deviation; their sum is not the deviation of the bars.
+            double mean = 0;
+            for (double v : threadTotals)
+                mean += v;
+            mean /= static_cast<double>(threads);
+            double deviation = 0;
+            for (double v : threadTotals)
+                deviation += (v - mean) * (v - mean);
+            deviation = std::sqrt(deviation / static_cast<double>(threads));
+            statistics[s].text
+                = QObject::tr("Σ of the events' %1; of the bars %2")
+                      .arg(statistics[s].text, valueText(deviation, metric, type, request.timeUnit, request.locale));
+        }
     }
     for (std::size_t t = 0; t < threads; ++t) {
         if ((t & 1023) == 0 && cancelled(cancel))

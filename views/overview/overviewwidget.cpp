@@ -325,6 +325,10 @@ QString OverviewWidget::toolTip(int row, int segment) const
         where = tr("Total: the sum over all %1 threads, shown as a number only (it is N times the mean; a bar on the "
                    "threads' scale would not fit, and one on its own scale would read as comparable)")
                     .arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
+    else if (statistic == Statistic::StdDevAll)
+        where = tr("Std. Dev.: each segment is that event's standard deviation over all %1 threads (absent = 0); "
+                   "their sum is not the deviation of the thread bars, which the text after the row gives")
+                    .arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
     else if (statistic == Statistic::MeanAll)
         where = tr("Mean over all %1 threads (absent = 0): each segment is the event's mean, and the bar is the mean "
                    "of the thread bars")
