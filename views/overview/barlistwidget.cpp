@@ -165,6 +165,12 @@ BarListWidget::Geometry BarListWidget::barGeometry() const
     g.barX = g.labelX + g.labelWidth + (g.labelWidth > 0 ? LabelGap : 0);
     const int textReserve = m_textWidth > 0 ? m_textWidth + TextGap + 2 : 0;
     g.barWidth = std::max(20, g.width - g.barX - textReserve - Margin);
+    // Each pinned row's text fits after its own bar: end * barWidth + gap + text <= the room.
+    for (const auto& [end, textWidth] : m_pinnedTexts) {
+        const int room = g.width - g.barX - Margin - (textWidth > 0 ? textWidth + TextGap + 2 : 0);
+        if (end > 0)
+            g.barWidth = std::max(20, std::min(g.barWidth, static_cast<int>(room / end)));
+    }
     return g;
 }
 
@@ -271,6 +277,7 @@ void BarListWidget::measure()
 {
     m_labelWidth = 0;
     m_textWidth = 0;
+    m_pinnedTexts.clear();
     if (!m_data)
         return;
     const auto& rows = m_data->rows;
@@ -280,12 +287,12 @@ void BarListWidget::measure()
     const auto label = [](const BarRow& r) -> const QString& { return r.label; };
     const auto text = [](const BarRow& r) -> const QString& { return r.text; };
     m_labelWidth = std::max(widestText(rows, 0, pinned, bold, label), widestText(rows, pinned, rows.size(), fm, label));
-    // A pinned row without a bar (the overview's Total, a number only) writes its text from the
-    // origin across the bar area: it needs no room right of the bars.
-    static const QString none;
-    const auto pinnedText = [](const BarRow& r) -> const QString& { return r.segmentCount > 0 ? r.text : none; };
-    m_textWidth
-        = std::max(widestText(rows, 0, pinned, fm, pinnedText), widestText(rows, pinned, rows.size(), fm, text));
+    // The pinned rows' texts are fitted after their own bars (barGeometry): a long text after a short
+    // bar or none (the overview's Std. Dev. and Total) takes no room from the thread bars.
+    m_pinnedTexts.clear();
+    for (std::size_t i = 0; i < pinned; ++i)
+        m_pinnedTexts.emplace_back(rows[i].end, rows[i].text.isEmpty() ? 0 : fm.horizontalAdvance(rows[i].text));
+    m_textWidth = widestText(rows, pinned, rows.size(), fm, text);
     if (m_labelWidth > 0)
         m_labelWidth += 2;
 }
