@@ -6,6 +6,12 @@
 
 namespace parallax {
 
+bool CallTree::isSampleLabel(const QString& label)
+{
+    return label.startsWith(QLatin1String("[CONTEXT] ")) || label.startsWith(QLatin1String("[SAMPLE] "))
+        || label.startsWith(QLatin1String("[SUMMARY] "));
+}
+
 std::shared_ptr<const CallTree> CallTree::of(const Trial& trial)
 {
     return trial.cached<CallTree>([](const Trial& t) { return std::make_shared<const CallTree>(t); });
@@ -31,7 +37,9 @@ CallTree::CallTree(const Trial& trial)
         node.event = trial.findEvent(path);
         if (sep >= 0) {
             node.parent = self(path.left(sep), self);
-            node.depth = m_nodes[static_cast<std::size_t>(node.parent)].depth + 1;
+            const Node& parent = m_nodes[static_cast<std::size_t>(node.parent)];
+            node.depth = parent.depth + 1;
+            node.sampleBreakdown = isSampleLabel(node.label) && !isSampleLabel(parent.label);
         }
         const int id = static_cast<int>(m_nodes.size());
         m_nodes.push_back(node);

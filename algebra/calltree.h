@@ -21,6 +21,12 @@ public:
         int parent = -1;
         std::vector<int> children;
         int depth = 1;
+        /// A TAU sampling (EBS) node, "[CONTEXT] …", "[SAMPLE] …" or "[SUMMARY] …", under an
+        /// instrumented (non-sampled) parent: its inclusive value is a breakdown of the parent's
+        /// EXCLUSIVE time by the samples taken there, not a callee. Own value + children =
+        /// inclusive holds when the parent's own value is its exclusive minus these children
+        /// (docs/SEMANTICS.md 6.1).
+        bool sampleBreakdown = false;
         bool isSynthetic() const { return !event.isValid(); }
     };
 
@@ -30,6 +36,9 @@ public:
 
     const std::vector<Node>& nodes() const { return m_nodes; }
     const std::vector<int>& roots() const { return m_roots; }
+    /// Whether a call-tree label is a TAU sampling node ("[CONTEXT] ", "[SAMPLE] ", "[SUMMARY] ").
+    static bool isSampleLabel(const QString& label);
+
     /// The node of an event, or -1 (a flat event that only appears inside paths has none).
     int nodeOf(EventId e) const { return e.index() < m_nodeOfEvent.size() ? m_nodeOfEvent[e.index()] : -1; }
     /// TAU_CALLPATH_DEPTH = d and some path has exactly d components: nodes may be depth-limited

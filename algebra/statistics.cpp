@@ -56,6 +56,9 @@ Stat finish(const Accumulator& a, std::size_t n)
     const double devAll = a.devAll + absent * s.meanAll * s.meanAll;
     s.sdAll = n > 1 ? std::sqrt(devAll / static_cast<double>(n)) : 0.0;
     s.sdPresent = a.present > 1 ? std::sqrt(a.devPresent / static_cast<double>(a.present)) : 0.0;
+    s.maxOverMean = s.meanAll != 0 ? s.max / s.meanAll : 0.0;
+    s.imbalance = s.max != 0 ? (s.max - s.meanAll) / s.max : 0.0;
+    s.cv = s.meanAll != 0 ? s.sdAll / s.meanAll : 0.0;
     return s;
 }
 

@@ -32,6 +32,11 @@ struct Stat {
     std::size_t present = 0; ///< |P| (for per-call kinds: threads with calls > 0)
     ThreadIndex minThread; ///< a thread holding the minimum (the first one), invalid when none
     ThreadIndex maxThread; ///< a thread holding the maximum (the first one), invalid when none
+    /// Load imbalance (docs/SEMANTICS.md 2.1), all against meanAll (absent threads count as 0, so an
+    /// event that ran on one thread of N has max/mean = N); 0 when the denominator is 0.
+    double maxOverMean = 0; ///< max / meanAll: 1 is perfect balance
+    double imbalance = 0; ///< (max - meanAll) / max: the fraction of the slowest thread's time that is imbalance
+    double cv = 0; ///< coefficient of variation sdAll / meanAll
 };
 
 /// ParaProf's one-pass population std. dev. over `count` values, absent ones counting as 0:

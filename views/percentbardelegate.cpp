@@ -17,6 +17,29 @@ PercentBarDelegate::PercentBarDelegate(QObject* parent, int role)
 {
 }
 
+QColor PercentBarDelegate::barColor(const QPalette& palette, bool selected)
+{
+    const QColor base = palette.color(selected ? QPalette::Highlight : QPalette::Base);
+    const QColor highlight = palette.color(QPalette::Highlight);
+    const QColor text = palette.color(selected ? QPalette::HighlightedText : QPalette::Text);
+    const bool dark = base.lightness() < 128;
+    const auto mix = [&](double t) {
+        const QColor tint = selected ? (dark ? QColor(Qt::white) : QColor(Qt::black)) : highlight;
+        return QColor::fromRgbF(static_cast<float>(base.redF() + (tint.redF() - base.redF()) * t),
+            static_cast<float>(base.greenF() + (tint.greenF() - base.greenF()) * t),
+            static_cast<float>(base.blueF() + (tint.blueF() - base.blueF()) * t));
+    };
+    // On a light base a light tint (as the former 27 % highlight over white); on a dark base the
+    // highlight must be mixed in more to be seen at all. Then back off until the text reads.
+    double t = selected ? 0.25 : (dark ? 0.5 : 0.27);
+    QColor bar = mix(t);
+    while (t > 0.1 && std::abs(bar.lightness() - text.lightness()) < 100) {
+        t -= 0.05;
+        bar = mix(t);
+    }
+    return bar;
+}
+
 void PercentBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
 {
     QStyleOptionViewItem opt(option);
@@ -35,8 +58,7 @@ void PercentBarDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     if (ok && std::isfinite(percent) && percent > 0) {
         const QRect area = opt.rect.adjusted(2, 2, -2, -2);
         const int width = static_cast<int>(std::lround(area.width() * std::min(percent, 100.0) / 100.0));
-        QColor color = opt.palette.color(QPalette::Highlight);
-        color.setAlpha((opt.state & QStyle::State_Selected) ? 110 : 70);
+        const QColor color = barColor(opt.palette, opt.state & QStyle::State_Selected);
         painter->fillRect(QRect(area.left(), area.top(), std::max(width, 1), area.height()), color);
     }
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include <QPalette>
 #include <QStyledItemDelegate>
 
 namespace parallax {
@@ -15,6 +16,11 @@ public:
     explicit PercentBarDelegate(QObject* parent = nullptr, int role = -1);
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+
+    /// The opaque colour of the bar on a palette: the highlight mixed into the base, strong enough to
+    /// be seen on a dark base and light enough (dark base: dark enough) for the text on top to keep its
+    /// contrast (lightness difference >= 100 of 255 to the text).
+    static QColor barColor(const QPalette& palette, bool selected);
 
 private:
     int m_role;

@@ -227,6 +227,21 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
     const MetricId m = m_metric;
     if (column == ThreadsPresent)
         return static_cast<double>(m_stats->stat(e, m, ValueKind::Calls).present);
+    if (isImbalanceColumn(column)) {
+        const Stat& s = m_stats->stat(e, m, ValueKind::Exclusive);
+        if (s.present == 0)
+            return std::nullopt;
+        switch (column) {
+        case MaxOverMean:
+            return s.maxOverMean;
+        case ImbalancePercent:
+            return 100.0 * s.imbalance;
+        case CoefficientOfVariation:
+            return s.cv;
+        default:
+            return static_cast<double>(s.maxThread.index());
+        }
+    }
     const std::optional<ValueColumn> shown = valueColumn(column);
     if (!shown)
         return std::nullopt;
@@ -253,6 +268,13 @@ QString StatisticsModel::display(std::size_t row, int column) const
         return {};
     if (column == ThreadsPresent)
         return threadsPresentText(*v, m_trial->threadCount(), m_locale);
+    if (column == MaxThread)
+        return m_trial->threadKey(ThreadIndex(static_cast<std::size_t>(*v))).toString();
+    if (column == MaxOverMean || column == CoefficientOfVariation)
+        return m_locale.toString(*v, 'f', 2);
+    if (column == ImbalancePercent)
+        return formatValue(
+            ValueColumn::ExclusivePercent, *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale);
     // Time in ms, as the header says.
     // Means and deviations are fractional counts: their columns share two decimals.
     const bool fractional = m_mode == RowMode::MeanAll || m_mode == RowMode::MeanPresent || m_mode == RowMode::StdDevAll
@@ -330,6 +352,8 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
     const Stat& calls = m_stats->stat(e, m, ValueKind::Calls);
     if (column == ThreadsPresent)
         return tr("Present (ran) on %1 of %2 threads").arg(calls.present).arg(m_trial->threadCount());
+    if (isImbalanceColumn(column))
+        return imbalanceToolTip(e);
 
     const std::optional<double> v = value(row, column);
     const bool excl = column == Exclusive || column == ExclusivePercent || column == ExclusivePerCall;
@@ -403,6 +427,23 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
     }
 }
 
+QString StatisticsModel::imbalanceToolTip(EventId e) const
+{
+    const Stat& s = m_stats->stat(e, m_metric, ValueKind::Exclusive);
+    const QString metricName = m_trial->metric(m_metric).name;
+    if (s.present == 0)
+        return tr("Never ran: no imbalance");
+    const auto n = static_cast<qulonglong>(m_trial->threadCount());
+    return tr("Load imbalance of exclusive %1 across all %2 threads (absent = 0), whatever the Show selector "
+              "says:\nmax %3 on thread %4, mean %5, std. dev. %6\nmax / mean = %7 (1 = balanced)\n"
+              "(max − mean) / max = %8 % (the share of the slowest thread's time that balancing would save)\n"
+              "coefficient of variation sd / mean = %9")
+        .arg(metricName)
+        .arg(n)
+        .arg(rawText(s.max, true), m_trial->threadKey(s.maxThread).toString(), rawText(s.meanAll, true),
+            rawText(s.sdAll, true), rawNumber(s.maxOverMean), rawNumber(100.0 * s.imbalance), rawNumber(s.cv));
+}
+
 QVariant StatisticsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_trial)
@@ -446,6 +487,14 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Threads");
         case Groups:
             return tr("Groups");
+        case MaxOverMean:
+            return tr("Max/Mean");
+        case ImbalancePercent:
+            return tr("Imbalance %");
+        case CoefficientOfVariation:
+            return tr("CV");
+        case MaxThread:
+            return tr("Max Thread");
         default:
             return valueColumnHeader(*valueColumn(section), unit);
         }
@@ -463,6 +512,19 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Threads on which the event ran, of all threads");
         case Groups:
             return tr("TAU groups of the event");
+        case MaxOverMean:
+            return tr("Load imbalance: max / mean of the exclusive %1 over all threads (absent = 0); 1 is perfect "
+                      "balance. Sort by it to find the most imbalanced routine.")
+                .arg(metricName);
+        case ImbalancePercent:
+            return tr("Load imbalance: 100 × (max − mean) / max of the exclusive %1 over all threads: the share of the "
+                      "slowest thread's time that perfect balance would save")
+                .arg(metricName);
+        case CoefficientOfVariation:
+            return tr("Coefficient of variation of the exclusive %1: std. dev. / mean over all threads (absent = 0)")
+                .arg(metricName);
+        case MaxThread:
+            return tr("The thread (n,c,t) with the largest exclusive %1").arg(metricName);
         default:
             return valueColumnToolTip(*valueColumn(section), metricName, row);
         }

@@ -64,10 +64,17 @@ public:
         Subroutines,
         ExclusivePerCall,
         InclusivePerCall,
+        /// Load imbalance of the exclusive values across all threads (docs/SEMANTICS.md 2.1), the
+        /// same whatever row mode is shown.
+        MaxOverMean,
+        ImbalancePercent, ///< 100 × (max − mean) / max
+        CoefficientOfVariation, ///< sd / mean (all threads)
+        MaxThread, ///< the thread holding the max (SortRole: its ThreadIndex)
         ThreadsPresent,
         Groups,
         ColumnCount
     };
+    static bool isImbalanceColumn(int column) { return column >= MaxOverMean && column <= MaxThread; }
     /// The EventId index of the row (an unsigned int) for navigation.
     static constexpr int EventRole = SortRole + 1;
 
@@ -119,6 +126,7 @@ private:
     std::optional<double> value(std::size_t row, int column) const;
     QString display(std::size_t row, int column) const;
     QString toolTip(std::size_t row, int column) const;
+    QString imbalanceToolTip(EventId e) const;
     QString rawText(double value, bool metricValue) const;
     QString modeDescription(std::size_t present) const;
     QString threadLabel() const;

@@ -4,6 +4,7 @@
 
 #include "views/callgraph/calltreemodel.h"
 #include "views/common/callpathelide.h"
+#include "views/common/threadfinder.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
 
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -26,7 +26,7 @@ namespace {
 
 constexpr int ModeRole = Qt::UserRole;
 constexpr int ThreadRole = Qt::UserRole + 1;
-/// Up to this many threads the mode combo lists each thread; beyond it a spin box picks one.
+/// Up to this many threads the mode combo lists each thread; beyond it the thread finder picks one.
 constexpr std::size_t MaxThreadEntries = 64;
 
 } // namespace
@@ -39,7 +39,7 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     , m_treeModel(new CallTreeModel(this))
     , m_stack(new QStackedWidget(this))
     , m_modeCombo(new QComboBox(this))
-    , m_threadSpin(new QSpinBox(this))
+    , m_threadFinder(new ThreadFinder(this))
     , m_threadLabel(new QLabel(this))
     , m_treeButton(new QToolButton(this))
     , m_callPathsButton(new QToolButton(this))
@@ -51,9 +51,7 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     m_modeCombo->setMaxVisibleItems(24);
     m_modeCombo->setToolTip(tr("A statistic across threads, or one thread's values"));
     controls->addWidget(m_modeCombo);
-    m_threadSpin->setToolTip(tr("Thread index (0-based, in n,c,t order)"));
-    m_threadSpin->setKeyboardTracking(false);
-    controls->addWidget(m_threadSpin);
+    controls->addWidget(m_threadFinder);
     controls->addWidget(m_threadLabel);
     m_treeButton->setText(tr("Call Tree"));
     m_treeButton->setCheckable(true);
@@ -67,8 +65,8 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     m_callPathsButton->setCheckable(true);
     m_callPathsButton->setChecked(false);
     m_callPathsButton->setToolTip(tr("Also list the call-path events (\"a => b\") beside the flat events. Their time "
-                                     "is already in the flat events, so the Excl %% column then sums to more than "
-                                     "100 %%."));
+                                     "is already in the flat events, so the Excl % column then sums to more than "
+                                     "100 %."));
     m_flatModel->setIncludeCallPaths(false);
     controls->addWidget(m_callPathsButton);
     controls->addWidget(m_note, 1);
@@ -114,7 +112,8 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     layout->addWidget(m_stack, 1);
 
     connect(m_modeCombo, &QComboBox::currentIndexChanged, this, &StatisticsPanel::applyMode);
-    connect(m_threadSpin, &QSpinBox::valueChanged, this, &StatisticsPanel::applyMode);
+    connect(
+        m_threadFinder, &ThreadFinder::threadChosen, this, [this](ThreadIndex t) { setRowMode(RowMode::Thread, t); });
     connect(m_treeButton, &QToolButton::toggled, this, &StatisticsPanel::setTreeMode);
     connect(m_callPathsButton, &QToolButton::toggled, this, [this](bool on) {
         m_flatModel->setIncludeCallPaths(on);
@@ -163,7 +162,6 @@ void StatisticsPanel::onTrialChanged()
     const auto& trial = m_state->trial();
     {
         const QSignalBlocker a(m_modeCombo);
-        const QSignalBlocker b(m_threadSpin);
         fillModeCombo();
     }
     m_flatModel->setRowMode(RowMode::MeanAll);
@@ -179,7 +177,6 @@ void StatisticsPanel::onTrialChanged()
     m_treeButton->setEnabled(hasPaths);
     if (!hasPaths && isTreeMode())
         setTreeMode(false);
-    m_threadSpin->setVisible(false);
     m_threadLabel->setVisible(false);
     resizeFlatColumns();
     if (m_tree.view->model()->rowCount() > 0)
@@ -202,8 +199,8 @@ void StatisticsPanel::fillModeCombo()
     m_modeCombo->setItemData(1, tr("Mean over the threads where the event ran"), Qt::ToolTipRole);
     const auto& trial = m_state->trial();
     const std::size_t threads = trial ? trial->threadCount() : 0;
-    m_threadSpin->setRange(0, threads > 0 ? static_cast<int>(threads) - 1 : 0);
-    m_threadSpin->setValue(0);
+    m_threadFinder->setTrial(trial);
+    m_pickedThread = 0;
     m_modeCombo->setEnabled(trial != nullptr);
     if (threads == 0)
         return;
@@ -216,7 +213,7 @@ void StatisticsPanel::fillModeCombo()
             m_modeCombo->setItemData(i, static_cast<int>(t), ThreadRole);
         }
     } else {
-        // Thousands of threads do not belong in a menu: one entry, and a spin box picks the thread.
+        // Thousands of threads do not belong in a menu: one entry, and the thread finder picks one.
         m_modeCombo->addItem(tr("Thread… (%1 threads)").arg(threads));
         const int i = m_modeCombo->count() - 1;
         m_modeCombo->setItemData(i, static_cast<int>(RowMode::Thread), ModeRole);
@@ -235,10 +232,8 @@ void StatisticsPanel::setRowMode(RowMode mode, ThreadIndex thread)
         const int t = m_modeCombo->itemData(i, ThreadRole).toInt();
         if (mode == RowMode::Thread && t >= 0 && static_cast<std::uint32_t>(t) != thread.index())
             continue;
-        if (mode == RowMode::Thread && t < 0) {
-            const QSignalBlocker blocker(m_threadSpin);
-            m_threadSpin->setValue(static_cast<int>(thread.index()));
-        }
+        if (mode == RowMode::Thread && t < 0)
+            m_pickedThread = thread.index();
         m_modeCombo->setCurrentIndex(i);
         applyMode();
         return;
@@ -253,11 +248,10 @@ void StatisticsPanel::applyMode()
         return;
     const auto mode = static_cast<RowMode>(m_modeCombo->itemData(index, ModeRole).toInt());
     int thread = m_modeCombo->itemData(index, ThreadRole).toInt();
-    const bool useSpin = mode == RowMode::Thread && thread < 0;
-    m_threadSpin->setVisible(useSpin);
-    m_threadLabel->setVisible(useSpin);
-    if (useSpin)
-        thread = m_threadSpin->value();
+    const bool picked = mode == RowMode::Thread && thread < 0;
+    m_threadLabel->setVisible(picked);
+    if (picked)
+        thread = static_cast<int>(m_pickedThread);
     const ThreadIndex t = mode == RowMode::Thread ? ThreadIndex(static_cast<std::size_t>(thread)) : ThreadIndex();
     if (t.isValid())
         m_threadLabel->setText(tr(" n,c,t %1 ").arg(trial->threadKey(t).toString()));
@@ -377,7 +371,7 @@ void StatisticsPanel::onEventSelected(EventId event)
 
 void StatisticsPanel::resizeFlatColumns()
 {
-    // Numbers at their content width; the Name column (Stretch) takes the rest, and names too long
+    // Numbers at their content width; the Name column takes the rest (fitNameColumn), and names too long
     // for it are shortened keeping their leaf (CallPathNameDelegate).
     QTreeView* view = m_flat.view;
     for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column)

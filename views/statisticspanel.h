@@ -10,7 +10,6 @@
 
 class QComboBox;
 class QLabel;
-class QSpinBox;
 class QStackedWidget;
 class QToolButton;
 class QTreeView;
@@ -18,6 +17,7 @@ class QTreeView;
 namespace parallax {
 
 class CallTreeModel;
+class ThreadFinder;
 
 /// The Statistics tab: pprof-style columns for a statistic across threads or one thread, flat or
 /// as the call tree (CUBE-style value column), following the SelectionState (metric, time unit,
@@ -38,6 +38,10 @@ public:
 
     /// The view on screen (flat table or tree), for CSV export and Ctrl+C.
     QTreeView* currentView() const;
+    /// The "go to thread n,c,t" field beside the Show selector.
+    ThreadFinder* threadFinder() const { return m_threadFinder; }
+    /// The Show selector.
+    QComboBox* modeCombo() const { return m_modeCombo; }
     StatisticsModel* flatModel() const { return m_flatModel; }
     CallTreeModel* treeModel() const { return m_treeModel; }
     void focusSearch();
@@ -67,7 +71,9 @@ private:
     ViewSetup m_tree;
     QStackedWidget* m_stack;
     QComboBox* m_modeCombo;
-    QSpinBox* m_threadSpin;
+    /// "Go to thread n,c,t" with a completer: the thread of the "Thread…" entry on big trials.
+    ThreadFinder* m_threadFinder;
+    std::size_t m_pickedThread = 0;
     QLabel* m_threadLabel;
     QToolButton* m_treeButton;
     QToolButton* m_callPathsButton;

@@ -4,6 +4,7 @@
 #include "app/cli/algebracommand.h"
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
+#include "app/cli/imbalancereport.h"
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
 #include "app/cli/semanticcommand.h"
@@ -256,6 +257,68 @@ int runInfo(const QStringList& args)
     return ExitSuccess;
 }
 
+int runImbalance(const QStringList& args)
+{
+    Command cmd(QStringLiteral("imbalance"), QStringLiteral("PATH"),
+        QStringLiteral("List the load imbalance of each event's exclusive value across the threads, as the\n"
+                       "statistics table's imbalance columns show it: mean, max and the thread holding it,\n"
+                       "max/mean, (max - mean)/max and the coefficient of variation."));
+    const auto json = cmd.add({ QStringLiteral("json") }, QStringLiteral("Print one JSON object."));
+    const auto metric = cmd.add(
+        { QStringLiteral("metric") }, QStringLiteral("The metric (default: the first)."), QStringLiteral("NAME"));
+    const auto sort = cmd.add({ QStringLiteral("sort") },
+        QStringLiteral("Sort key, largest first: lost (max - mean, the default), maxmean, imbalance or cv."),
+        QStringLiteral("KEY"));
+    const auto top = cmd.add(
+        { QStringLiteral("top") }, QStringLiteral("Rows to print (default 20, 0: all)."), QStringLiteral("N"));
+    const auto callPaths
+        = cmd.add({ QStringLiteral("callpaths") }, QStringLiteral("Also list call-path events (a => b)."));
+    const auto format = cmd.add({ QStringLiteral("format") },
+        QStringLiteral("Read with this reader instead of detecting the format."), QStringLiteral("NAME"));
+    cmd.addArgument(
+        QStringLiteral("PATH"), QStringLiteral("A profile directory or file in any format Parallax reads."));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    if (!cmd.checkReader(cmd.value(format)))
+        return ExitUsage;
+    const QStringList positional = cmd.positional();
+    if (positional.size() != 1)
+        return cmd.usageError(QStringLiteral("give one PATH (a profile directory or file)"));
+    ImbalanceOptions options;
+    if (cmd.isSet(sort)) {
+        options.sort = cmd.value(sort);
+        if (!imbalanceSortKeys().contains(options.sort))
+            return cmd.usageError(QStringLiteral("--sort takes %1, not '%2'")
+                                      .arg(imbalanceSortKeys().join(QStringLiteral(", ")), options.sort));
+    }
+    const auto n = cmd.integer(top, 0, std::numeric_limits<int>::max(), 20);
+    if (!n)
+        return ExitUsage;
+    options.top = static_cast<int>(*n);
+    options.callPaths = cmd.isSet(callPaths);
+    const auto result = load(positional.first(), cmd.value(format), false);
+    if (!result)
+        return failure(result.error().toString());
+    const Trial& trial = *result.value();
+    if (trial.metricCount() == 0)
+        return failure(QStringLiteral("%1 has no metrics").arg(positional.first()));
+    if (cmd.isSet(metric)) {
+        options.metric = trial.findMetric(cmd.value(metric));
+        if (!options.metric.isValid()) {
+            QStringList names;
+            for (const auto& m : trial.metrics())
+                names << m.name;
+            return failure(QStringLiteral("no metric '%1' in %2 (metrics: %3)")
+                               .arg(cmd.value(metric), positional.first(), names.join(QStringLiteral(", "))));
+        }
+    }
+    if (cmd.isSet(json))
+        printOut(imbalanceJson(trial, options));
+    else
+        printOut(imbalanceText(trial, options));
+    return ExitSuccess;
+}
+
 int runSynth(const QStringList& args)
 {
     Command cmd(QStringLiteral("synth"), QStringLiteral("--threads T --events E OUT"),
@@ -356,6 +419,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runPprof(a); } },
     { "info", "what a profile holds: format, threads, metrics, events, top events, warnings",
         [](const QString&, const QStringList& a) { return runInfo(a); } },
+    { "imbalance", "the load imbalance of each event across threads (max/mean, CV, max thread)",
+        [](const QString&, const QStringList& a) { return runImbalance(a); } },
     { "synth", "write a deterministic synthetic TAU profile directory",
         [](const QString&, const QStringList& a) { return runSynth(a); } },
     { "formats", "list the readers and writers", [](const QString&, const QStringList& a) { return runFormats(a); } },

@@ -12,6 +12,7 @@
 #include "perfdb/databaselocation.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
+#include "views/charts/colors.h"
 #include "views/common/job.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
@@ -714,9 +715,14 @@ void MainWindow::showTrial(const std::shared_ptr<const Trial>& trial)
     }
     const auto warnings = static_cast<std::size_t>(trial->warnings().size());
     m_warningsLabel->setVisible(warnings > 0);
-    if (warnings > 0)
+    if (warnings > 0) {
+        // The link keeps its contrast on a dark palette (issue 14).
+        QPalette linkPalette = m_warningsLabel->palette();
+        linkPalette.setColor(QPalette::Link, readableLinkColor(linkPalette));
+        m_warningsLabel->setPalette(linkPalette);
         m_warningsLabel->setText(
             QStringLiteral("<a href=\"#warnings\">⚠ %1</a>").arg(plural(warnings, tr("warning"), tr("warnings"))));
+    }
 }
 
 void MainWindow::onTrialChosen(const QModelIndex& index)

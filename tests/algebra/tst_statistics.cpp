@@ -7,6 +7,9 @@
 #include "datasource/model/trialbuilder.h"
 #include "tests/common/testutil.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <cmath>
 
@@ -62,6 +65,10 @@ private Q_SLOTS:
         QCOMPARE(pc.meanAll, pc.meanPresent); // per-call figures only exist where calls > 0
         QCOMPARE(s.minThread, ThreadIndex(0u));
         QCOMPARE(s.maxThread, ThreadIndex(2u));
+        // docs/SEMANTICS.md 2.1: max/mean = 30/15, (max - mean)/max = 15/30, CV = 11.1803/15.
+        QCOMPARE(s.maxOverMean, 2.0);
+        QCOMPARE(s.imbalance, 0.5);
+        QVERIFY(near(s.cv, 11.180339887498949 / 15));
         QCOMPARE(stats->sumTopInclusive(MetricId(0u)), 400.0);
         QCOMPARE(stats->totalPercent(e, MetricId(0u), ValueKind::Exclusive), 15.0);
     }
@@ -208,6 +215,61 @@ private Q_SLOTS:
         QCOMPARE(*threadValue(*trial, *stats, ThreadIndex(0u), open, m, ValueType::Exclusive), 27490.0);
         QVERIFY(std::abs(*threadValue(*trial, *stats, ThreadIndex(0u), open, m, ValueType::ExclusivePercent) - 53.089)
             < 1e-3);
+    }
+
+    /// The imbalance figures of every event of the 8-rank workflow trial against Python's own
+    /// statistics module reading the TAU profile.N.0.0 files itself (not through Parallax's reader).
+    void imbalanceAgainstPython()
+    {
+        const QString dir = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
+        const char* script = R"PY(
+import json, os, re, statistics, sys
+d = sys.argv[1]
+files = sorted((f for f in os.listdir(d) if f.startswith('profile.')), key=lambda f: [int(x) for x in f.split('.')[1:]])
+values = {}
+for i, f in enumerate(files):
+    lines = open(os.path.join(d, f), encoding='utf-8', errors='replace').read().split('\n')
+    n = int(lines[0].split()[0])
+    for line in lines[2:2 + n]:
+        m = re.match(r'"(.*)"\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)', line)
+        values.setdefault(' '.join(m.group(1).split()), {})[i] = float(m.group(4))
+out = {}
+for name, per in values.items():
+    v = [per.get(i, 0.0) for i in range(len(files))]
+    mean = statistics.fmean(v)
+    mx = max(per.values())
+    sd = statistics.pstdev(v)
+    out[name] = {'maxmean': mx / mean if mean else 0.0, 'imbalance': (mx - mean) / mx if mx else 0.0,
+                 'cv': sd / mean if mean else 0.0, 'maxthread': min(i for i in per if per[i] == mx)}
+print(json.dumps({'threads': len(files), 'events': out}))
+)PY";
+        QProcess python;
+        python.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QString::fromUtf8(script), dir });
+        QVERIFY(python.waitForFinished(60000));
+        QCOMPARE(python.exitCode(), 0);
+        const QJsonObject oracle = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
+        const QJsonObject events = oracle.value(QStringLiteral("events")).toObject();
+        const auto trial = mustLoad(dir);
+        QVERIFY(trial);
+        QCOMPARE(oracle.value(QStringLiteral("threads")).toInt(), int(trial->threadCount()));
+        QCOMPARE(std::size_t(events.size()), trial->eventCount());
+        const auto stats = TrialStatistics::of(*trial);
+        int compared = 0;
+        double worst = 0; // the largest max/mean, to see the data is not balanced everywhere
+        for (std::size_t e = 0; e < trial->eventCount(); ++e) {
+            const QString name = trial->event(EventId(e)).name.simplified();
+            QVERIFY2(events.contains(name), qPrintable(name));
+            const QJsonObject o = events.value(name).toObject();
+            const Stat& s = stats->stat(EventId(e), MetricId(0u), ValueKind::Exclusive);
+            QVERIFY2(near(s.maxOverMean, o.value(QStringLiteral("maxmean")).toDouble(), 1e-12), qPrintable(name));
+            QVERIFY2(near(s.imbalance, o.value(QStringLiteral("imbalance")).toDouble(), 1e-12), qPrintable(name));
+            QVERIFY2(near(s.cv, o.value(QStringLiteral("cv")).toDouble(), 1e-9), qPrintable(name));
+            QCOMPARE(int(s.maxThread.index()), o.value(QStringLiteral("maxthread")).toInt());
+            worst = std::max(worst, s.maxOverMean);
+            ++compared;
+        }
+        QVERIFY(compared > 20);
+        QVERIFY(worst > 1.5);
     }
 
     void realCpi()

@@ -38,6 +38,7 @@ Run cli(const QStringList& args)
 const QList<QStringList> everyCommand = {
     { QStringLiteral("pprof") },
     { QStringLiteral("info") },
+    { QStringLiteral("imbalance") },
     { QStringLiteral("synth") },
     { QStringLiteral("formats") },
     { QStringLiteral("db") },

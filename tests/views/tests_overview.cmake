@@ -2,3 +2,4 @@
 # SPDX-FileCopyrightText: 2026 Parallax developers
 # Tests of views/overview (included from tests/CMakeLists.txt).
 parallax_test(tst_overview views/tst_overview.cpp parallax_views)
+parallax_test(tst_honest views/tst_honest.cpp parallax_views)

@@ -11,6 +11,7 @@
 #include <QFont>
 #include <QGuiApplication>
 #include <QPalette>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -241,8 +242,11 @@ std::optional<double> CallTreeModel::value(int node, int column) const
     const CallTree::Node& n = m_tree->nodes()[at(node)];
     if (n.isSynthetic() || !m_metric.isValid() || column == Name)
         return std::nullopt;
-    if (column == Value)
-        column = isExpanded(node) ? Exclusive : Inclusive;
+    if (column == Value) {
+        if (isExpanded(node))
+            return ownValue(node);
+        column = Inclusive;
+    }
     const ValueType type = *valueColumn(column);
     if (!m_thread.isValid())
         return statisticValue(*m_trial, *m_stats, n.event, m_metric, type, m_statistic);
@@ -250,6 +254,69 @@ std::optional<double> CallTreeModel::value(int node, int column) const
     if (cell < 0)
         return std::nullopt;
     return shownCellValue(*m_trial, *m_stats, m_thread, static_cast<std::size_t>(cell), m_metric, type);
+}
+
+bool CallTreeModel::isNonAdditive() const
+{
+    if (!m_trial || !m_metric.isValid())
+        return false;
+    const QStringList names = m_trial->metadataValue(QStringLiteral("CUBE non-additive metrics"))
+                                  .split(QStringLiteral(", "), Qt::SkipEmptyParts);
+    return names.contains(m_trial->metric(m_metric).name);
+}
+
+std::optional<double> CallTreeModel::mismatch(int node) const
+{
+    const auto& nodes = m_tree->nodes();
+    const bool additive = m_thread.isValid() || m_statistic == Statistic::MeanAll
+        || m_statistic == Statistic::MeanPresent || m_statistic == Statistic::Total;
+    if (!additive || isNonAdditive() || nodes[at(node)].children.empty())
+        return std::nullopt;
+    const std::optional<double> own = ownValue(node);
+    const std::optional<double> inclusive = value(node, Inclusive);
+    if (!own || !inclusive)
+        return std::nullopt;
+    double sum = *own;
+    double magnitude = std::fabs(*own);
+    for (int c : nodes[at(node)].children) {
+        const double v = value(c, Inclusive).value_or(0.0);
+        sum += v;
+        magnitude += std::fabs(v);
+    }
+    const double difference = sum - *inclusive;
+    if (std::fabs(difference) <= 1e-6 * std::max(std::fabs(*inclusive), magnitude) + 1e-9)
+        return std::nullopt;
+    return difference;
+}
+
+bool CallTreeModel::hasSampledChildren(int node) const
+{
+    const auto& nodes = m_tree->nodes();
+    for (int c : nodes[at(node)].children)
+        if (nodes[at(c)].sampleBreakdown)
+            return true;
+    return false;
+}
+
+double CallTreeModel::sampledChildren(int node, int inclusiveColumn) const
+{
+    const auto& nodes = m_tree->nodes();
+    double sum = 0;
+    for (int c : nodes[at(node)].children)
+        if (nodes[at(c)].sampleBreakdown)
+            sum += value(c, inclusiveColumn).value_or(0.0);
+    return sum;
+}
+
+std::optional<double> CallTreeModel::ownValue(int node, int exclusiveColumn) const
+{
+    const std::optional<double> exclusive = value(node, exclusiveColumn);
+    // Minima, maxima and deviations do not add up over the tree: nothing to subtract there.
+    const bool additive = m_thread.isValid() || m_statistic == Statistic::MeanAll
+        || m_statistic == Statistic::MeanPresent || m_statistic == Statistic::Total;
+    if (!exclusive || !additive || !hasSampledChildren(node))
+        return exclusive;
+    return *exclusive - sampledChildren(node, exclusiveColumn == Exclusive ? Inclusive : InclusivePercent);
 }
 
 QString CallTreeModel::display(int node, int column) const
@@ -313,6 +380,10 @@ QString CallTreeModel::toolTip(int node, int column) const
                 + tr("Synthetic node: this path prefix is not itself an event in the profile (it only appears "
                      "inside longer call paths), so it has no values");
         }
+        if (n.sampleBreakdown)
+            tip += QLatin1String("\n\n")
+                + tr("Sampled (EBS) breakdown of the parent's exclusive time: these samples were taken while "
+                     "the parent itself ran, so the parent's expanded value is its exclusive time less this row.");
         if (n.parent < 0 && isTruncated())
             tip += QLatin1String("\n\n") + truncationNote();
         return tip;
@@ -327,10 +398,35 @@ QString CallTreeModel::toolTip(int node, int column) const
     switch (column) {
     case Value: {
         const bool expanded = isExpanded(node);
+        QString note;
+        if (const auto off = expanded ? mismatch(node) : std::nullopt)
+            note = QLatin1String("\n\n")
+                + tr("The profile's numbers do not add up here: own + the children's inclusive values exceed the "
+                     "inclusive value by %1 (callees without call-path records, timer or sampling granularity, "
+                     "recursion, or a metric that is not a sum).")
+                      .arg(rawText(*off, true));
+        if (expanded && hasSampledChildren(node)) {
+            const auto exclusive = value(node, Exclusive);
+            return tr("Expanded: own %1 %2: %3\n= exclusive %4 less %5 broken down by the sampled "
+                      "[CONTEXT]/[SAMPLE] rows below (TAU's event-based sampling attributes the samples of this "
+                      "node's own time to them; they are not callees). Own + the children's inclusive values = "
+                      "inclusive.%6")
+                       .arg(metricName, where, valueText(true), exclusive ? rawText(*exclusive, true) : undefined,
+                           rawText(sampledChildren(node), true),
+                           v && *v < 0 ? tr("\nNegative: the samples exceed the measured exclusive time (sampling "
+                                            "granularity); the profile says so, Parallax does not hide it.")
+                                       : QString())
+                + note;
+        }
+        if (expanded && isNonAdditive())
+            return tr("Expanded: %1 %2: %3\n%1 is a minimum or maximum over visits (the profile says it does not "
+                      "add up): the children's values are not parts of it.")
+                .arg(metricName, where, valueText(true));
         if (expanded)
             return tr("Expanded: exclusive %1 %2: %3\nThe rest of its inclusive value is shown by its children; "
                       "collapse the row to see the inclusive value.")
-                .arg(metricName, where, valueText(true));
+                       .arg(metricName, where, valueText(true))
+                + note;
         QString tip = tr("Collapsed: inclusive %1 %2: %3\n(the node and everything it called)")
                           .arg(metricName, where, valueText(true));
         if (!m_children[at(node)].empty())
@@ -428,7 +524,9 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
         if (column != Value && column != Exclusive && column != Inclusive)
             return {};
         const bool exclusive = column == Exclusive || (column == Value && isExpanded(node));
-        const std::optional<double> percent = value(node, exclusive ? ExclusivePercent : InclusivePercent);
+        const std::optional<double> percent = column == Value && exclusive
+            ? ownValue(node, ExclusivePercent)
+            : value(node, exclusive ? ExclusivePercent : InclusivePercent);
         return percent ? QVariant(*percent) : QVariant();
     }
     default:

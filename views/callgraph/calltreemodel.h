@@ -94,6 +94,25 @@ public:
 
     bool isExpanded(int node) const;
 
+    /// The raw value of a column for a node (Value resolves to the own or the inclusive value).
+    std::optional<double> nodeValue(int node, int column) const { return value(node, column); }
+    /// What an expanded node shows as its own value: its exclusive value, less the inclusive values
+    /// of its TAU sampling children ([CONTEXT]/[SAMPLE]/[SUMMARY] under an instrumented node), which
+    /// break that exclusive time down by samples rather than being callees. So own + the children's
+    /// inclusive values = inclusive in every tree (docs/SEMANTICS.md 6.1); negative when the samples
+    /// exceed the measured exclusive time (sampling granularity), shown as such.
+    std::optional<double> ownValue(int node, int exclusiveColumn = Exclusive) const;
+    /// The sum of the inclusive values of a node's sampling children (0 when it has none).
+    double sampledChildren(int node, int inclusiveColumn = Inclusive) const;
+    bool hasSampledChildren(int node) const;
+    /// The metric is one the profile declares non-additive (CUBE's minimum and maximum inclusive
+    /// time, metadata "CUBE non-additive metrics"): its children do not add up to a node.
+    bool isNonAdditive() const;
+    /// own + the children's inclusive values − inclusive, when the profile's numbers do not add up at
+    /// this node (beyond 1e-6 of its magnitude: rounding); nullopt when they do or cannot (no children,
+    /// min/max/sd rows, non-additive metric). The expanded row's tooltip shows it, never hides it.
+    std::optional<double> mismatch(int node) const;
+
 public Q_SLOTS:
     /// Tells the model a row was expanded or collapsed in a view (the index may belong to a proxy
     /// model over this one); the Value column of that row changes.

@@ -2,8 +2,11 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/charts/colors.h"
 
+#include "algebra/statistics.h"
+
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 
 namespace parallax {
 
@@ -42,6 +45,58 @@ QColor eventColor(const QString& name)
     default:
         return colour;
     }
+}
+
+const std::vector<QRgb>& rankedPalette()
+{
+    // Tableau 10 and its light partners, ordered so that each colour differs from the one before in
+    // hue by a wide step and alternates dark and light (RGB distance >= 99 between neighbours): blue,
+    // orange, green, red, purple, ...
+    static const std::vector<QRgb> palette { 0xff1f77b4, 0xffff7f0e, 0xff2ca02c, 0xffd62728, 0xff9467bd, 0xffffbb78,
+        0xff17becf, 0xff8c564b, 0xffaec7e8, 0xffe377c2, 0xff98df8a, 0xff7f7f7f, 0xffff9896, 0xffbcbd22, 0xffc5b0d5,
+        0xff393b79, 0xff9edae5, 0xffc49c94, 0xff637939, 0xfff7b6d2 };
+    return palette;
+}
+
+namespace {
+
+/// The ranked colours of one trial (cached on it).
+struct TrialColors {
+    std::vector<QRgb> byEvent; ///< 0 where the event keeps its name's colour
+};
+
+} // namespace
+
+QColor eventColor(const Trial& trial, EventId event)
+{
+    const auto colors = trial.cached<TrialColors>([](const Trial& t) {
+        auto c = std::make_shared<TrialColors>();
+        c->byEvent.assign(t.eventCount(), 0u);
+        if (t.metricCount() == 0)
+            return std::shared_ptr<const TrialColors>(c);
+        const auto stats = TrialStatistics::of(t);
+        std::vector<std::pair<double, std::size_t>> ranked;
+        for (std::size_t e = 0; e < t.eventCount(); ++e)
+            if (!t.event(EventId(e)).isCallPath())
+                ranked.emplace_back(stats->stat(EventId(e), MetricId(0u), ValueKind::Exclusive).meanAll, e);
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        const auto& palette = rankedPalette();
+        for (std::size_t r = 0; r < ranked.size() && r < palette.size(); ++r)
+            c->byEvent[ranked[r].second] = palette[r];
+        return std::shared_ptr<const TrialColors>(c);
+    });
+    if (event.index() < colors->byEvent.size() && colors->byEvent[event.index()] != 0u)
+        return QColor::fromRgb(colors->byEvent[event.index()]);
+    return eventColor(trial.event(event).name);
+}
+
+QColor readableLinkColor(const QPalette& palette)
+{
+    const QColor link = palette.color(QPalette::Link);
+    const QColor window = palette.color(QPalette::Window);
+    if (std::abs(link.lightness() - window.lightness()) >= 100)
+        return link;
+    return window.lightness() < 128 ? QColor(0x8a, 0xb4, 0xf8) : QColor(0x1a, 0x4f, 0x9c);
 }
 
 QColor sequentialColor(double t) { return mix(QColor(0xfe, 0xe5, 0xd9), QColor(0xa5, 0x0f, 0x15), t); }

@@ -151,7 +151,9 @@ BarListWidget::Geometry BarListWidget::barGeometry() const
 {
     Geometry g;
     g.rowHeight = rowHeight();
-    g.titleHeight = (m_title.isEmpty() && !m_busy) ? 0 : g.rowHeight + 4;
+    // A title may have a second line (the event window's imbalance figures), drawn in the normal font.
+    const int titleLines = m_title.isEmpty() ? 1 : static_cast<int>(m_title.count(QLatin1Char('\n'))) + 1;
+    g.titleHeight = (m_title.isEmpty() && !m_busy) ? 0 : titleLines * g.rowHeight + 4;
     g.pinnedTop = g.titleHeight;
     const auto pinned = m_data ? static_cast<int>(std::min(m_data->pinnedRows, m_data->rows.size())) : 0;
     g.pinnedHeight = pinned * g.rowHeight + (pinned > 0 ? SeparatorHeight : 0);
@@ -163,6 +165,12 @@ BarListWidget::Geometry BarListWidget::barGeometry() const
     g.barX = g.labelX + g.labelWidth + (g.labelWidth > 0 ? LabelGap : 0);
     const int textReserve = m_textWidth > 0 ? m_textWidth + TextGap + 2 : 0;
     g.barWidth = std::max(20, g.width - g.barX - textReserve - Margin);
+    // Each pinned row's text fits after its own bar: end * barWidth + gap + text <= the room.
+    for (const auto& [end, textWidth] : m_pinnedTexts) {
+        const int room = g.width - g.barX - Margin - (textWidth > 0 ? textWidth + TextGap + 2 : 0);
+        if (end > 0)
+            g.barWidth = std::max(20, std::min(g.barWidth, static_cast<int>(room / end)));
+    }
     return g;
 }
 
@@ -269,6 +277,7 @@ void BarListWidget::measure()
 {
     m_labelWidth = 0;
     m_textWidth = 0;
+    m_pinnedTexts.clear();
     if (!m_data)
         return;
     const auto& rows = m_data->rows;
@@ -278,7 +287,12 @@ void BarListWidget::measure()
     const auto label = [](const BarRow& r) -> const QString& { return r.label; };
     const auto text = [](const BarRow& r) -> const QString& { return r.text; };
     m_labelWidth = std::max(widestText(rows, 0, pinned, bold, label), widestText(rows, pinned, rows.size(), fm, label));
-    m_textWidth = std::max(widestText(rows, 0, pinned, fm, text), widestText(rows, pinned, rows.size(), fm, text));
+    // The pinned rows' texts are fitted after their own bars (barGeometry): a long text after a short
+    // bar or none (the overview's Std. Dev. and Total) takes no room from the thread bars.
+    m_pinnedTexts.clear();
+    for (std::size_t i = 0; i < pinned; ++i)
+        m_pinnedTexts.emplace_back(rows[i].end, rows[i].text.isEmpty() ? 0 : fm.horizontalAdvance(rows[i].text));
+    m_textWidth = widestText(rows, pinned, rows.size(), fm, text);
     if (m_labelWidth > 0)
         m_labelWidth += 2;
 }
@@ -307,9 +321,15 @@ void BarListWidget::paintEvent(QPaintEvent* event)
         painter.setFont(boldFont(font()));
         painter.setPen(pal.color(QPalette::Text));
         const QRect titleRect(Margin, 2, g.width - 2 * Margin, g.rowHeight);
+        const QStringList lines = m_title.split(QLatin1Char('\n'));
         painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-            QFontMetrics(painter.font()).elidedText(m_title, Qt::ElideRight, titleRect.width()));
+            QFontMetrics(painter.font()).elidedText(lines.first(), Qt::ElideRight, titleRect.width()));
         painter.setFont(font());
+        for (int i = 1; i < lines.size(); ++i) {
+            const QRect lineRect = titleRect.translated(0, i * g.rowHeight);
+            painter.drawText(lineRect, Qt::AlignLeft | Qt::AlignVCenter,
+                QFontMetrics(painter.font()).elidedText(lines[i], Qt::ElideRight, lineRect.width()));
+        }
         if (m_busy) {
             painter.setPen(pal.color(QPalette::PlaceholderText));
             painter.fillRect(QRect(g.width - 120, 2, 120, g.rowHeight), pal.color(QPalette::Base));

@@ -7,6 +7,8 @@
 #include <QAbstractScrollArea>
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace parallax {
 
@@ -121,6 +123,9 @@ private:
     int m_currentRow = -1;
     int m_labelWidth = 0;
     int m_textWidth = 0;
+    /// The pinned rows' text widths with their bar ends: a long text after a short bar (the
+    /// overview's Std. Dev. and Total rows) needs no room right of the longest bars.
+    std::vector<std::pair<float, int>> m_pinnedTexts;
     double m_maxLabelFraction = 0.3;
     std::function<QString(int, int)> m_toolTipProvider;
 };

@@ -110,7 +110,7 @@ void EventBarChart::doUpdate(SelectionChanges)
     const BarScale scale(lo, hi);
     auto data = std::make_shared<BarListData>();
     data->origin = scale.origin();
-    data->colors = { eventColor(trial->event(e).name).rgb() };
+    data->colors = { eventColor(*trial, e).rgb() };
     data->pinnedRows = pinned;
     data->rows.reserve(m_rows.size());
     data->segments.reserve(m_rows.size());
@@ -130,9 +130,50 @@ void EventBarChart::doUpdate(SelectionChanges)
         data->rows.push_back(std::move(bar));
     }
 
-    m_bars->setTitle(tr("%1 — %2, %3").arg(trial->event(e).name, metric.name, valueTitle(metric, type, unit)));
+    m_imbalance = imbalanceSummary(*trial, *stats, e, m, type, loc);
+    m_bars->setTitle(tr("%1 — %2, %3").arg(trial->event(e).name, metric.name, valueTitle(metric, type, unit))
+        + QStringLiteral("\n") + m_imbalance);
     m_bars->setData(std::move(data));
     applySelection(false);
+}
+
+QString EventBarChart::imbalanceSummary(
+    const Trial& trial, const TrialStatistics& stats, EventId e, MetricId m, ValueType type, const QLocale& locale)
+{
+    // The imbalance of the values the bars show (percentages: of the values they are taken of).
+    ValueKind kind = ValueKind::Exclusive;
+    QString of = tr("exclusive");
+    switch (type) {
+    case ValueType::Inclusive:
+    case ValueType::InclusivePercent:
+        kind = ValueKind::Inclusive;
+        of = tr("inclusive");
+        break;
+    case ValueType::Calls:
+        kind = ValueKind::Calls;
+        of = tr("calls");
+        break;
+    case ValueType::Subroutines:
+        kind = ValueKind::Subroutines;
+        of = tr("subroutine calls");
+        break;
+    case ValueType::ExclusivePerCall:
+        kind = ValueKind::ExclusivePerCall;
+        of = tr("exclusive per call");
+        break;
+    case ValueType::InclusivePerCall:
+        kind = ValueKind::InclusivePerCall;
+        of = tr("inclusive per call");
+        break;
+    default:
+        break;
+    }
+    const Stat& s = stats.stat(e, m, kind);
+    if (s.present == 0)
+        return tr("Imbalance: the event never ran");
+    return tr("Imbalance of %1: max/mean %2 · (max − mean)/max %3 % · CV %4 · max on thread %5")
+        .arg(of, locale.toString(s.maxOverMean, 'f', 2), locale.toString(100.0 * s.imbalance, 'f', 1),
+            locale.toString(s.cv, 'f', 2), trial.threadKey(s.maxThread).toString());
 }
 
 void EventBarChart::applySelection(bool scroll) { selectRow(rowOfThread(m_state->thread()), scroll); }

@@ -8,8 +8,11 @@
 #include <vector>
 
 class QComboBox;
+class QLocale;
 
 namespace parallax {
+
+class TrialStatistics;
 
 /// ParaProf's function bar chart (the Event window): one event across all threads, one bar per
 /// thread under pinned Mean, Max, Min and Std. Dev. rows, in the event's colour, with the value
@@ -43,6 +46,11 @@ public:
     std::optional<double> threadValue(ThreadIndex thread) const;
     std::optional<double> statisticValue(Statistic statistic) const;
     int rowOfThread(ThreadIndex thread) const;
+    /// The line under the title with the event's load imbalance (max/mean, (max − mean)/max, CV and
+    /// the thread of the max, docs/SEMANTICS.md 2.1) of the values shown.
+    QString imbalanceText() const { return m_imbalance; }
+    static QString imbalanceSummary(
+        const Trial& trial, const TrialStatistics& stats, EventId e, MetricId m, ValueType type, const QLocale& locale);
 
 Q_SIGNALS:
     /// A thread's label or bar was clicked (or Enter pressed on it); it is now selected.
@@ -66,6 +74,7 @@ private:
     Sort m_sort = Sort::ThreadId;
     std::vector<Row> m_rows;
     std::vector<int> m_rowOfThread;
+    QString m_imbalance;
 };
 
 } // namespace parallax

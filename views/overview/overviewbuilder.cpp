@@ -99,6 +99,18 @@ std::vector<Statistic> OverviewBuilder::statisticRows(bool withTotal)
     return rows;
 }
 
+QString OverviewBuilder::rowLabel(Statistic statistic)
+{
+    switch (statistic) {
+    case Statistic::Min:
+        return QObject::tr("Min thread");
+    case Statistic::Max:
+        return QObject::tr("Max thread");
+    default:
+        return statisticName(statistic);
+    }
+}
+
 std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     const OverviewRequest& request, const std::atomic_bool* cancel)
 {
@@ -134,6 +146,23 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     mean.resize(eventCount, 0.0);
     for (EventId e : order)
         mean[e.index()] = statisticValue(trial, *stats, e, m, type, Statistic::MeanAll).value_or(0.0);
+    EventId sortEvent = request.sortEvent;
+    if (request.sort == OverviewSort::Imbalance) {
+        // The time perfect balance would save, max - mean, ranks the events; the most imbalanced one
+        // orders the threads and its segments come first.
+        double worst = -std::numeric_limits<double>::infinity();
+        for (EventId e : order) {
+            const double excess = statisticValue(trial, *stats, e, m, type, Statistic::Max).value_or(0.0)
+                - statisticValue(trial, *stats, e, m, type, Statistic::MeanAll).value_or(0.0);
+            if (excess > worst) {
+                worst = excess;
+                sortEvent = e;
+            }
+        }
+        if (sortEvent.isValid() && !order.empty())
+            mean[sortEvent.index()] = std::numeric_limits<double>::infinity();
+        layout->imbalanceEvent = sortEvent;
+    }
     std::stable_sort(order.begin(), order.end(), [&](EventId a, EventId b) {
         return mean[a.index()] > mean[b.index()] || (mean[a.index()] == mean[b.index()] && a < b);
     });
@@ -142,7 +171,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         rank[order[r].index()] = static_cast<std::int32_t>(r);
     bars->colors.assign(eventCount, 0xff808080u);
     for (EventId e : order)
-        bars->colors[e.index()] = eventColor(trial.event(e).name).rgb();
+        bars->colors[e.index()] = eventColor(trial, e).rgb();
 
     const bool unstacked = request.mode == OverviewMode::Unstacked;
     layout->statistics = statisticRows(request.showTotal && !unstacked);
@@ -157,34 +186,36 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     std::vector<double> sortKey(threads, std::numeric_limits<double>::quiet_NaN());
     double lo = 0;
     double hi = 0;
-    double totalLo = 0;
-    double totalHi = 0;
     std::vector<Cell> cells;
     cells.reserve(order.size());
 
-    // Statistic rows first.
+    // Statistic rows first. Min and Max rows are filled with their thread's bar below; the Total
+    // row is a number only (N times the mean would need a scale of its own no other row shares).
+    layout->statisticThreads.assign(statRows, ThreadIndex());
     for (std::size_t s = 0; s < statRows; ++s) {
         const Statistic statistic = layout->statistics[s];
         cells.clear();
+        // Unstacked columns are independent bars: there each column's minimum is honest.
+        const bool threadRow = !unstacked && OverviewBuilder::isThreadRow(statistic);
+        const bool drawn = !threadRow && statistic != Statistic::Total;
+        double sum = 0;
         for (std::size_t r = 0; r < order.size(); ++r) {
-            if (const auto v = statisticValue(trial, *stats, order[r], m, type, statistic))
-                cells.push_back({ static_cast<std::int32_t>(r), *v });
+            if (const auto v = statisticValue(trial, *stats, order[r], m, type, statistic)) {
+                sum += *v;
+                if (drawn)
+                    cells.push_back({ static_cast<std::int32_t>(r), *v });
+            }
         }
         BarRow& row = statistics[s];
-        row.label = statisticName(statistic);
+        row.label = unstacked ? statisticName(statistic) : rowLabel(statistic);
         row.kind = BarRowKind::Summary;
         row.id = static_cast<std::uint32_t>(statistic);
         double positive = 0;
         double negative = 0;
-        statTotals[s] = builder.addRow(row, cells, positive, negative);
-        // The total is N times the mean: it gets its own scale rather than squashing every thread.
-        if (statistic == Statistic::Total) {
-            totalLo = negative;
-            totalHi = positive;
-        } else {
-            lo = std::min(lo, negative);
-            hi = std::max(hi, positive);
-        }
+        builder.addRow(row, cells, positive, negative);
+        statTotals[s] = sum;
+        lo = std::min(lo, negative);
+        hi = std::max(hi, positive);
     }
 
     // One row per thread; cells come sorted by event id and are put in segment order.
@@ -200,9 +231,9 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
                 cells.push_back({ r, cellValue(trial, *stats, ti, i, m, type) });
         }
         std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return a.rank < b.rank; });
-        if (request.sort == OverviewSort::SelectedEvent && request.sortEvent.isValid()
-            && request.sortEvent.index() < eventCount) {
-            const auto i = data.find(request.sortEvent);
+        if ((request.sort == OverviewSort::SelectedEvent || request.sort == OverviewSort::Imbalance)
+            && sortEvent.isValid() && sortEvent.index() < eventCount) {
+            const auto i = data.find(sortEvent);
             if (i >= 0)
                 sortKey[t] = cellValue(trial, *stats, ti, static_cast<std::size_t>(i), m, type);
         }
@@ -220,6 +251,35 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     if (cancelled(cancel))
         return nullptr;
 
+    // The Min and Max rows are the shortest and the longest thread bar (by the sum of the bar), as
+    // that thread has it: a stack of per-event minima or maxima is no thread's bar.
+    if (threads > 0 && !unstacked) {
+        std::size_t shortest = 0;
+        std::size_t longest = 0;
+        for (std::size_t t = 1; t < threads; ++t) {
+            if (threadTotals[t] < threadTotals[shortest])
+                shortest = t;
+            if (threadTotals[t] > threadTotals[longest])
+                longest = t;
+        }
+        for (std::size_t s = 0; s < statRows; ++s) {
+            const Statistic statistic = layout->statistics[s];
+            if (!OverviewBuilder::isThreadRow(statistic))
+                continue;
+            const std::size_t t = statistic == Statistic::Min ? shortest : longest;
+            BarRow& row = statistics[s];
+            const BarRow& source = threadRows[t];
+            row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
+            for (std::uint32_t k = source.firstSegment; k < source.firstSegment + source.segmentCount; ++k) {
+                const BarSegment copy = bars->segments[k]; // push_back may reallocate
+                bars->segments.push_back(copy);
+            }
+            row.segmentCount = source.segmentCount;
+            statTotals[s] = threadTotals[t];
+            layout->statisticThreads[s] = ThreadIndex(t);
+        }
+    }
+
     // From value units to bar coordinates.
     auto& segments = bars->segments;
     const auto scaleRows
@@ -232,10 +292,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
                   }
           };
     if (request.mode == OverviewMode::Stacked) {
-        const std::size_t plainStats = statRows - (request.showTotal && !unstacked ? 1 : 0);
-        scaleRows(statistics, 0, plainStats, lo, hi);
-        if (plainStats < statRows)
-            scaleRows(statistics, plainStats, statRows, totalLo, totalHi);
+        scaleRows(statistics, 0, statRows, lo, hi);
         scaleRows(threadRows, 0, threads, lo, hi);
         bars->origin = hi - lo > 0 ? static_cast<float>(-lo / (hi - lo)) : 0.0f;
     } else if (unstacked) {
@@ -279,8 +336,31 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         if (request.showValues && !unstacked)
             row.text = valueText(total, metric, type, request.timeUnit, request.locale);
     };
-    for (std::size_t s = 0; s < statRows; ++s)
+    for (std::size_t s = 0; s < statRows; ++s) {
         finishRow(statistics[s], statTotals[s]);
+        const Statistic statistic = layout->statistics[s];
+        if (statistic == Statistic::Total && !unstacked)
+            statistics[s].text = QObject::tr("Σ %1 over %2 threads (number only, not drawn to scale)")
+                                     .arg(valueText(statTotals[s], metric, type, request.timeUnit, request.locale))
+                                     .arg(request.locale.toString(static_cast<qulonglong>(threads)));
+        else if (OverviewBuilder::isThreadRow(statistic) && layout->statisticThreads[s].isValid()
+            && !statistics[s].text.isEmpty())
+            statistics[s].text += QStringLiteral("  (%1)").arg(trial.threadKey(layout->statisticThreads[s]).toString());
+        else if (statistic == Statistic::StdDevAll && !unstacked && !statistics[s].text.isEmpty() && threads > 0) {
+            // The segments are each event's deviation; their sum is not the deviation of the bars.
+            double mean = 0;
+            for (double v : threadTotals)
+                mean += v;
+            mean /= static_cast<double>(threads);
+            double deviation = 0;
+            for (double v : threadTotals)
+                deviation += (v - mean) * (v - mean);
+            deviation = std::sqrt(deviation / static_cast<double>(threads));
+            statistics[s].text
+                = QObject::tr("Σ of the events' %1; of the bars %2")
+                      .arg(statistics[s].text, valueText(deviation, metric, type, request.timeUnit, request.locale));
+        }
+    }
     for (std::size_t t = 0; t < threads; ++t) {
         if ((t & 1023) == 0 && cancelled(cancel))
             return nullptr;

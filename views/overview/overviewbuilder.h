@@ -26,6 +26,9 @@ enum class OverviewSort {
     ThreadId, ///< n,c,t order
     SelectedEvent, ///< by the value of the selected event (threads without it last)
     BarTotal, ///< by the sum of the bar
+    /// By the most imbalanced event (largest max − mean of the shown value, docs/SEMANTICS.md 2.1):
+    /// its segments come first in every bar and the threads are ordered by its value.
+    Imbalance,
 };
 
 /// Everything the overview layout depends on, copied so it can be computed on another thread.
@@ -65,6 +68,11 @@ struct OverviewLayout {
     std::vector<int> rowOfThread;
     /// Sum of the values shown in each row.
     std::vector<double> rowTotals;
+    /// Per statistic row: the thread whose bar it shows (the "Min thread" and "Max thread" rows
+    /// are real threads, the shortest and longest bar), invalid for the others.
+    std::vector<ThreadIndex> statisticThreads;
+    /// OverviewSort::Imbalance: the event the threads are ordered by (invalid otherwise).
+    EventId imbalanceEvent;
 };
 
 /// Computes the overview's bars from a trial: pure, thread-safe, no widgets, so big trials are laid
@@ -79,6 +87,11 @@ public:
     static bool isStackable(const Trial& trial, EventId event);
     /// The statistic rows, top to bottom.
     static std::vector<Statistic> statisticRows(bool withTotal);
+    /// The label of a statistic row: Min and Max rows show the shortest and the longest thread
+    /// bar ("Min thread", "Max thread"): a stacked bar of per-event minima is no thread's.
+    static QString rowLabel(Statistic statistic);
+    /// Whether the row of a statistic shows a real thread's bar.
+    static bool isThreadRow(Statistic statistic) { return statistic == Statistic::Min || statistic == Statistic::Max; }
 };
 
 } // namespace parallax

@@ -3,7 +3,9 @@
 #include "views/overview/overviewwidget.h"
 
 #include "algebra/statistics.h"
+#include "views/common/threadfinder.h"
 #include "views/overview/barlistwidget.h"
+#include "views/overview/eventlegend.h"
 #include "views/overview/selectorbar.h"
 #include "views/overview/valuetext.h"
 #include "views/selectionstate.h"
@@ -11,6 +13,8 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
 
 namespace parallax {
 
@@ -28,11 +32,34 @@ OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
     m_sortBox->addItem(tr("Thread"), static_cast<int>(OverviewSort::ThreadId));
     m_sortBox->addItem(tr("Selected event"), static_cast<int>(OverviewSort::SelectedEvent));
     m_sortBox->addItem(tr("Bar total"), static_cast<int>(OverviewSort::BarTotal));
+    m_sortBox->addItem(tr("Imbalance"), static_cast<int>(OverviewSort::Imbalance));
+    m_sortBox->setItemData(m_sortBox->count() - 1,
+        tr("The most imbalanced event (largest max − mean) first in every bar, threads ordered by its value"),
+        Qt::ToolTipRole);
     m_selectors->addWidget(m_sortBox, tr("S&ort:"));
     m_descendingBox = new QCheckBox(tr("&Descending"), this);
     m_selectors->addWidget(m_descendingBox);
+    m_threadFinder = new ThreadFinder(this);
+    m_threadFinder->setTrial(m_state->trial());
+    m_selectors->addWidget(m_threadFinder);
+    // The chosen thread is selected: its row is scrolled to and outlined.
+    connect(m_threadFinder, &ThreadFinder::threadChosen, this, [this](ThreadIndex t) { m_state->selectThread(t); });
     addExportButton();
     m_bars->setPlaceholderText(tr("No trial"));
+    // The colour legend beside the bars: the top events by their share of the mean bar, the rest "other".
+    m_legend = new EventLegend(this);
+    if (auto* box = qobject_cast<QVBoxLayout*>(layout())) {
+        box->removeWidget(m_bars);
+        auto* row = new QHBoxLayout;
+        row->setContentsMargins(0, 0, 0, 0);
+        row->addWidget(m_bars, 1);
+        row->addWidget(m_legend);
+        box->addLayout(row, 1);
+    }
+    connect(m_legend, &EventLegend::eventClicked, this, [this](EventId e) {
+        m_state->selectEvent(e);
+        Q_EMIT eventActivated(e);
+    });
 
     connect(m_modeBox, &QComboBox::activated, this,
         [this](int index) { setMode(static_cast<OverviewMode>(m_modeBox->itemData(index).toInt())); });
@@ -51,6 +78,8 @@ OverviewWidget::~OverviewWidget() = default;
 
 void OverviewWidget::selectionChanged(SelectionChanges changes)
 {
+    if (changes & SelectionChange::Trial)
+        m_threadFinder->setTrial(m_state->trial());
     if ((changes & SelectionChange::Event) && !(changes & SelectionChange::Trial)) {
         const EventId event = m_state->event();
         m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
@@ -170,8 +199,25 @@ void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)
     m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
     m_bars->setPlaceholderText(m_state->trial() ? tr("No events to show (check the filters)") : tr("No trial"));
     updateTitle();
+    updateLegend();
     applySelection(false);
     Q_EMIT layoutChanged();
+}
+
+void OverviewWidget::updateLegend()
+{
+    std::vector<EventLegend::Entry> entries;
+    const auto& trial = m_state->trial();
+    if (trial && m_layout && m_layout->metric.isValid() && m_layout->trial == trial) {
+        const auto stats = TrialStatistics::of(*trial);
+        entries.reserve(m_layout->order.size());
+        for (EventId e : m_layout->order)
+            entries.push_back({ e, trial->event(e).name,
+                statisticValue(*trial, *stats, e, m_layout->metric, m_layout->valueType, Statistic::MeanAll)
+                    .value_or(0.0),
+                m_layout->bars->color(e.index()) });
+    }
+    m_legend->setEntries(std::move(entries));
 }
 
 void OverviewWidget::updateTitle()
@@ -191,7 +237,19 @@ void OverviewWidget::updateTitle()
     const QString threads = trial->threadCount() == 1
         ? tr("1 thread")
         : tr("%1 threads").arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
-    m_bars->setTitle(tr("%1 — %2 — %3 bars — %4 (n,c,t)").arg(metric.name, value, mode, threads));
+    QString title = tr("%1 — %2 — %3 bars — %4 (n,c,t)").arg(metric.name, value, mode, threads);
+    if (m_layout->imbalanceEvent.isValid() && m_layout->imbalanceEvent.index() < trial->eventCount()) {
+        const auto stats = TrialStatistics::of(*trial);
+        const EventId e = m_layout->imbalanceEvent;
+        const auto max = statisticValue(*trial, *stats, e, m_layout->metric, m_layout->valueType, Statistic::Max);
+        const auto mean = statisticValue(*trial, *stats, e, m_layout->metric, m_layout->valueType, Statistic::MeanAll);
+        title += QLatin1Char('\n')
+            + tr("Most imbalanced: %1 (max − mean %2), first in every bar; threads by its value")
+                  .arg(trial->event(e).name,
+                      valueText(max.value_or(0.0) - mean.value_or(0.0), metric, m_layout->valueType,
+                          m_state->timeUnit(), locale()));
+    }
+    m_bars->setTitle(title);
 }
 
 void OverviewWidget::applySelection(bool scroll) { selectRow(rowOfThread(m_state->thread()), scroll); }
@@ -228,6 +286,13 @@ std::optional<Statistic> OverviewWidget::statisticAtRow(int row) const
     return static_cast<Statistic>(r.id);
 }
 
+ThreadIndex OverviewWidget::threadOfStatisticRow(int row) const
+{
+    if (!statisticAtRow(row) || static_cast<std::size_t>(row) >= m_layout->statisticThreads.size())
+        return {};
+    return m_layout->statisticThreads[static_cast<std::size_t>(row)];
+}
+
 EventId OverviewWidget::eventOfSegment(int segment) const
 {
     const auto& data = m_bars->data();
@@ -241,11 +306,33 @@ QString OverviewWidget::toolTip(int row, int segment) const
     const auto& trial = m_state->trial();
     if (!trial || !isCurrent() || !m_layout->metric.isValid())
         return {};
-    const ThreadIndex thread = threadAtRow(row);
-    const auto statistic = statisticAtRow(row);
-    const QString where = thread.isValid() ? tr("Thread %1 (n,c,t)").arg(trial->threadKey(thread).toString())
-        : statistic                        ? statisticName(*statistic)
-                                           : QString();
+    const ThreadIndex rowThread = threadOfStatisticRow(row);
+    const ThreadIndex thread = rowThread.isValid() ? rowThread : threadAtRow(row);
+    std::optional<Statistic> statistic;
+    if (!rowThread.isValid())
+        statistic = statisticAtRow(row);
+    QString where = thread.isValid() ? tr("Thread %1 (n,c,t)").arg(trial->threadKey(thread).toString())
+        : statistic                  ? statisticName(*statistic)
+                                     : QString();
+    if (rowThread.isValid())
+        where = tr("%1: thread %2 (n,c,t), the %3 bar of all threads, as that thread has it.\n"
+                   "The per-event %4 over the threads where each event ran are in the statistics table (no "
+                   "thread has all of them, so they are not stacked here).")
+                    .arg(OverviewBuilder::rowLabel(*statisticAtRow(row)), trial->threadKey(rowThread).toString(),
+                        *statisticAtRow(row) == Statistic::Min ? tr("shortest") : tr("longest"),
+                        *statisticAtRow(row) == Statistic::Min ? tr("minima") : tr("maxima"));
+    else if (statistic == Statistic::Total)
+        where = tr("Total: the sum over all %1 threads, shown as a number only (it is N times the mean; a bar on the "
+                   "threads' scale would not fit, and one on its own scale would read as comparable)")
+                    .arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
+    else if (statistic == Statistic::StdDevAll)
+        where = tr("Std. Dev.: each segment is that event's standard deviation over all %1 threads (absent = 0); "
+                   "their sum is not the deviation of the thread bars, which the text after the row gives")
+                    .arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
+    else if (statistic == Statistic::MeanAll)
+        where = tr("Mean over all %1 threads (absent = 0): each segment is the event's mean, and the bar is the mean "
+                   "of the thread bars")
+                    .arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
     const Metric& metric = trial->metric(m_layout->metric);
     const TimeUnit unit = m_state->timeUnit();
     const QLocale loc = locale();
@@ -284,7 +371,8 @@ void OverviewWidget::activateSegment(int, int segment)
 
 void OverviewWidget::activate(int row)
 {
-    const ThreadIndex thread = threadAtRow(row);
+    const ThreadIndex rowThread = threadOfStatisticRow(row);
+    const ThreadIndex thread = rowThread.isValid() ? rowThread : threadAtRow(row);
     if (thread.isValid()) {
         m_state->selectThread(thread);
         Q_EMIT threadActivated(thread);

@@ -14,6 +14,9 @@ class QComboBox;
 
 namespace parallax {
 
+class EventLegend;
+class ThreadFinder;
+
 /// ParaProf's main data window: one horizontal bar per thread (labelled n,c,t) under pinned rows
 /// for the mean, std. dev., min, max and total, for the SelectionState's metric and value type.
 /// Each event has its stable colour (eventColor) and the same place in every bar (largest mean
@@ -54,8 +57,14 @@ public:
     ThreadIndex threadAtRow(int row) const;
     /// The statistic of a pinned row.
     std::optional<Statistic> statisticAtRow(int row) const;
+    /// The thread a pinned row shows (the "Min thread" and "Max thread" rows), invalid otherwise.
+    ThreadIndex threadOfStatisticRow(int row) const;
     /// The event of a segment (index into barList()->data()->segments).
     EventId eventOfSegment(int segment) const;
+    /// The "go to thread n,c,t" field.
+    ThreadFinder* threadFinder() const { return m_threadFinder; }
+    /// The colour legend beside the bars.
+    EventLegend* legend() const { return m_legend; }
 
 Q_SIGNALS:
     /// A segment was clicked: its event is now selected (open its Event window).
@@ -76,6 +85,7 @@ private:
     void apply(std::shared_ptr<const OverviewLayout> layout);
     void applySelection(bool scroll);
     void updateTitle();
+    void updateLegend();
     OverviewRequest makeRequest() const;
     QString toolTip(int row, int segment) const override;
     /// A segment: selects its event; a label: selects its thread (or opens a statistic row).
@@ -87,6 +97,8 @@ private:
     QComboBox* m_modeBox = nullptr;
     QComboBox* m_sortBox = nullptr;
     QCheckBox* m_descendingBox = nullptr;
+    ThreadFinder* m_threadFinder = nullptr;
+    EventLegend* m_legend = nullptr;
     Job<std::shared_ptr<const OverviewLayout>> m_job { this };
     std::shared_ptr<const OverviewLayout> m_layout;
     OverviewMode m_mode = OverviewMode::Stacked;

@@ -4,6 +4,7 @@
 
 #include "algebra/statistics.h"
 #include "views/charts/colors.h"
+#include "views/common/threadfinder.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/overviewbuilder.h"
 #include "views/overview/selectorbar.h"
@@ -40,6 +41,17 @@ ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
     m_callPathBox = new QCheckBox(tr("&Call paths"), this);
     m_callPathBox->setToolTip(tr("Also show call-path events (a => b); their time is already in their flat events"));
     m_selectors->addWidget(m_callPathBox);
+    m_threadFinder = new ThreadFinder(this);
+    m_threadFinder->setTrial(m_state->trial());
+    m_selectors->addWidget(m_threadFinder);
+    connect(m_threadFinder, &ThreadFinder::threadChosen, this, [this](ThreadIndex t) {
+        if (m_pinned.isValid()) {
+            setPinnedThread(t);
+            return;
+        }
+        setStatistic(std::nullopt);
+        m_state->selectThread(t);
+    });
     addExportButton();
     m_bars->setMaxLabelFraction(0.45);
 
@@ -57,10 +69,12 @@ ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
 
 void ThreadBarChart::selectionChanged(SelectionChanges changes)
 {
-    if (changes & SelectionChange::Trial)
+    if (changes & SelectionChange::Trial) {
         m_pinned = ThreadIndex();
-    else if (changes & SelectionChange::Event)
+        m_threadFinder->setTrial(m_state->trial());
+    } else if (changes & SelectionChange::Event) {
         applySelection(true);
+    }
     if (changes & SelectionChange::Thread)
         syncSourceBox();
     if (m_pinned.isValid() || m_statistic)
@@ -196,7 +210,7 @@ void ThreadBarChart::doUpdate(SelectionChanges)
     data->segments.reserve(m_rows.size());
     for (const Row& row : m_rows) {
         const QString& name = trial->event(row.event).name;
-        data->colors[row.event.index()] = eventColor(name).rgb();
+        data->colors[row.event.index()] = eventColor(*trial, row.event).rgb();
         BarRow bar;
         bar.label = name;
         bar.id = row.event.index();

@@ -12,6 +12,8 @@ class QComboBox;
 
 namespace parallax {
 
+class ThreadFinder;
+
 /// ParaProf's thread bar chart (the Thread window): every visible event of one thread, or of a
 /// statistic pseudo-thread (mean, std. dev., min, max, total), sorted by the SelectionState's value
 /// type (largest first by default), one bar per event in its colour with the value at the bar's
@@ -63,6 +65,7 @@ private:
     void activate(int row) override;
 
     QComboBox* m_sourceBox = nullptr;
+    ThreadFinder* m_threadFinder = nullptr;
     QComboBox* m_sortBox = nullptr;
     QCheckBox* m_callPathBox = nullptr;
     std::optional<Statistic> m_statistic;

@@ -227,7 +227,7 @@ void HistogramWidget::rebuild()
     m_bars->setWidth(m_bins.width);
     m_selectedBar->setWidth(m_bins.width);
     const QPalette palette = m_plot->palette();
-    const QColor color = eventColor(trial->event(event).name);
+    const QColor color = eventColor(*trial, event);
     m_bars->setBrush(color);
     m_bars->setPen(QPen(palette.color(QPalette::Base), 1));
 

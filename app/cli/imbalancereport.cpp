@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#include "app/cli/imbalancereport.h"
+
+#include "algebra/statistics.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+
+namespace parallax {
+
+namespace {
+
+struct Row {
+    EventId event;
+    const Stat* stat;
+    double key;
+};
+
+std::vector<Row> rows(const Trial& trial, const TrialStatistics& stats, const ImbalanceOptions& o)
+{
+    std::vector<Row> out;
+    for (std::size_t e = 0; e < trial.eventCount(); ++e) {
+        const EventId id(e);
+        if (!o.callPaths && trial.event(id).isCallPath())
+            continue;
+        const Stat& s = stats.stat(id, o.metric, ValueKind::Exclusive);
+        if (s.present == 0)
+            continue;
+        const double key = o.sort == QLatin1String("maxmean") ? s.maxOverMean
+            : o.sort == QLatin1String("imbalance")            ? s.imbalance
+            : o.sort == QLatin1String("cv")                   ? s.cv
+                                                              : s.max - s.meanAll;
+        out.push_back({ id, &s, key });
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) { return a.key > b.key; });
+    if (o.top > 0 && out.size() > static_cast<std::size_t>(o.top))
+        out.resize(static_cast<std::size_t>(o.top));
+    return out;
+}
+
+} // namespace
+
+QStringList imbalanceSortKeys()
+{
+    return { QStringLiteral("lost"), QStringLiteral("maxmean"), QStringLiteral("imbalance"), QStringLiteral("cv") };
+}
+
+QByteArray imbalanceJson(const Trial& trial, const ImbalanceOptions& options)
+{
+    const auto stats = TrialStatistics::of(trial);
+    const Metric& metric = trial.metric(options.metric);
+    QJsonObject o;
+    o.insert(QStringLiteral("trial"), trial.name());
+    o.insert(QStringLiteral("metric"), metric.name);
+    o.insert(QStringLiteral("unit"), metric.unit);
+    o.insert(QStringLiteral("threads"), static_cast<qint64>(trial.threadCount()));
+    o.insert(QStringLiteral("value"), QStringLiteral("exclusive"));
+    o.insert(QStringLiteral("sort"), options.sort);
+    QJsonArray events;
+    for (const Row& r : rows(trial, *stats, options)) {
+        const Stat& s = *r.stat;
+        QJsonObject e;
+        e.insert(QStringLiteral("name"), trial.event(r.event).name);
+        e.insert(QStringLiteral("mean"), s.meanAll);
+        e.insert(QStringLiteral("max"), s.max);
+        e.insert(QStringLiteral("max_thread"), trial.threadKey(s.maxThread).toString());
+        e.insert(QStringLiteral("sd"), s.sdAll);
+        e.insert(QStringLiteral("max_over_mean"), s.maxOverMean);
+        e.insert(QStringLiteral("imbalance"), s.imbalance);
+        e.insert(QStringLiteral("cv"), s.cv);
+        e.insert(QStringLiteral("present"), static_cast<qint64>(s.present));
+        events.append(e);
+    }
+    o.insert(QStringLiteral("events"), events);
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+QString imbalanceText(const Trial& trial, const ImbalanceOptions& options)
+{
+    const auto stats = TrialStatistics::of(trial);
+    const Metric& metric = trial.metric(options.metric);
+    QString out = QStringLiteral("Load imbalance of exclusive %1%2 over %3 threads (mean and sd over all threads, "
+                                 "absent = 0), sorted by %4:\n")
+                      .arg(metric.name, metric.unit.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(metric.unit))
+                      .arg(trial.threadCount())
+                      .arg(options.sort);
+    out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+               .arg(QStringLiteral("Mean"), 16)
+               .arg(QStringLiteral("Max"), 16)
+               .arg(QStringLiteral("Max thread"), 12)
+               .arg(QStringLiteral("Max/Mean"), 9)
+               .arg(QStringLiteral("Imbal %"), 8)
+               .arg(QStringLiteral("CV"), 7)
+               .arg(QStringLiteral("Name"));
+    for (const Row& r : rows(trial, *stats, options)) {
+        const Stat& s = *r.stat;
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+                   .arg(s.meanAll, 16, 'f', 3)
+                   .arg(s.max, 16, 'f', 3)
+                   .arg(trial.threadKey(s.maxThread).toString(), 12)
+                   .arg(s.maxOverMean, 9, 'f', 3)
+                   .arg(100.0 * s.imbalance, 8, 'f', 2)
+                   .arg(s.cv, 7, 'f', 3)
+                   .arg(trial.event(r.event).name);
+    }
+    return out;
+}
+
+} // namespace parallax

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// `parallax-cli imbalance`: the headless form of the imbalance columns (issue 14, section 4), on the
+// 8-rank load-imbalance sample: the JSON holds the statistics kernel's figures, sorted as asked.
+#include "algebra/statistics.h"
+#include "tests/common/testutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+struct Run {
+    int code;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(PARALLAX_CLI), args);
+    p.waitForFinished(60000);
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+        p.readAllStandardError() };
+}
+
+} // namespace
+
+class TestCliImbalance : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void jsonMatchesTheKernel()
+    {
+        const QString path = dataPath(QStringLiteral("tau2/ppk/gromacs-like-loadimbalance-8rank.ppk"));
+        const auto trial = mustLoad(path);
+        QVERIFY(trial);
+        const auto stats = TrialStatistics::of(*trial);
+        for (const QString& sort :
+            { QStringLiteral("lost"), QStringLiteral("maxmean"), QStringLiteral("imbalance"), QStringLiteral("cv") }) {
+            const Run r = cli({ QStringLiteral("imbalance"), QStringLiteral("--json"), QStringLiteral("--top"),
+                QStringLiteral("0"), QStringLiteral("--sort"), sort, path });
+            QCOMPARE(r.code, 0);
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(o.value(QStringLiteral("threads")).toInt(), 8);
+            QCOMPARE(o.value(QStringLiteral("metric")).toString(), QStringLiteral("TIME"));
+            const QJsonArray events = o.value(QStringLiteral("events")).toArray();
+            std::size_t flat = 0;
+            for (const auto& e : trial->events())
+                flat += e.isCallPath() ? 0 : 1;
+            QCOMPARE(std::size_t(events.size()), flat); // every flat event ran somewhere
+            double previous = 1e300;
+            for (const auto& v : events) {
+                const QJsonObject e = v.toObject();
+                const EventId id = trial->findEvent(e.value(QStringLiteral("name")).toString());
+                QVERIFY(id.isValid());
+                const Stat& s = stats->stat(id, MetricId(0u), ValueKind::Exclusive);
+                QCOMPARE(e.value(QStringLiteral("max_over_mean")).toDouble(), s.maxOverMean);
+                QCOMPARE(e.value(QStringLiteral("imbalance")).toDouble(), s.imbalance);
+                QCOMPARE(e.value(QStringLiteral("cv")).toDouble(), s.cv);
+                QCOMPARE(e.value(QStringLiteral("max_thread")).toString(), trial->threadKey(s.maxThread).toString());
+                const double key = sort == QLatin1String("lost") ? s.max - s.meanAll
+                    : sort == QLatin1String("maxmean")           ? s.maxOverMean
+                    : sort == QLatin1String("imbalance")         ? s.imbalance
+                                                                 : s.cv;
+                QVERIFY(key <= previous);
+                previous = key;
+            }
+        }
+        // The text table and the errors.
+        const Run text = cli({ QStringLiteral("imbalance"), QStringLiteral("--top"), QStringLiteral("3"), path });
+        QCOMPARE(text.code, 0);
+        QCOMPARE(text.out.count('\n'), 2 + 3);
+        QVERIFY(text.out.contains("Max/Mean"));
+        const Run bad = cli({ QStringLiteral("imbalance"), QStringLiteral("--sort"), QStringLiteral("speed"), path });
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains("--sort takes lost, maxmean, imbalance, cv"));
+        const Run metric
+            = cli({ QStringLiteral("imbalance"), QStringLiteral("--metric"), QStringLiteral("NOPE"), path });
+        QCOMPARE(metric.code, 1);
+        QVERIFY(metric.err.contains("no metric 'NOPE'"));
+    }
+};
+
+QTEST_MAIN(TestCliImbalance)
+#include "tst_cli_imbalance.moc"
