@@ -39,6 +39,9 @@ struct ReadError {
     qint64 line = 0;
     qint64 byteOffset = -1;
     QString message;
+    /// No reader recognised the path (it may not be a profile at all): a GUI says so briefly and
+    /// lists the formats on request instead of showing the whole message.
+    bool unrecognised = false;
 
     QString toString() const;
 };

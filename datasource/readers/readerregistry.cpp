@@ -121,7 +121,8 @@ TrialResult ReaderRegistry::read(
                                      .arg(r->description(), r->name(), r->filePatterns().join(QStringLiteral(" "))));
             return ReadError { path, 0, -1,
                 QStringLiteral("no reader recognises this path; Parallax reads %1")
-                    .arg(supported.join(QStringLiteral("; "))) };
+                    .arg(supported.join(QStringLiteral("; "))),
+                true };
         }
     }
     return reader->read(path, options, progress);
