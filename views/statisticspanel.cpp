@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -75,7 +76,7 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     // The flat table and the call tree: searched by name, largest value first, long names elided.
     const auto setUpTable = [](QAbstractItemModel* model, int nameColumn, int sortColumn, const QString& placeholder,
                                 const QString& noun, const QString& nouns) {
-        ViewSetupOptions options { nameColumn, placeholder, sortColumn, Qt::DescendingOrder, noun, nouns };
+        ViewSetupOptions options { nameColumn, placeholder, sortColumn, Qt::DescendingOrder, noun, nouns, true };
         ViewSetup setup = setupTreeView(new QTreeView, model, options);
         setup.view->setTextElideMode(Qt::ElideMiddle);
         // The name takes the width the numbers leave; the numbers keep their size.
@@ -86,6 +87,10 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     m_flat = setUpTable(m_flatModel, StatisticsModel::Name, StatisticsModel::Exclusive, tr("Search events (Ctrl+F)…"),
         tr("event"), tr("events"));
     m_flat.view->setItemDelegateForColumn(StatisticsModel::Name, new CallPathNameDelegate(m_flat.view));
+    // The groups are in the Groups dock and each name's tooltip; the header menu shows the columns.
+    m_flat.view->header()->hideSection(StatisticsModel::Groups);
+    // Subroutine calls are rarely read first; the header menu shows the column.
+    m_flat.view->header()->hideSection(StatisticsModel::Subroutines);
     auto* bars = new PercentBarDelegate(m_flat.view);
     m_flat.view->setItemDelegateForColumn(StatisticsModel::ExclusivePercent, bars);
     m_flat.view->setItemDelegateForColumn(StatisticsModel::InclusivePercent, bars);
@@ -374,9 +379,22 @@ void StatisticsPanel::resizeFlatColumns()
     // Numbers at their content width; the Name column takes the rest (fitNameColumn), and names too long
     // for it are shortened keeping their leaf (CallPathNameDelegate).
     QTreeView* view = m_flat.view;
-    for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column)
-        if (!view->header()->isSectionHidden(column))
-            view->resizeColumnToContents(column);
+    QHeaderView* header = view->header();
+    // QHeaderView sizes a two-line header by its text on one line: measure the longest line, plus
+    // the margins and the sort arrow, instead.
+    const QStyle* style = header->style();
+    const int margin = style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const int arrow = style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+    const QFontMetrics metrics(header->font());
+    for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column) {
+        if (header->isSectionHidden(column))
+            continue;
+        int title = 0;
+        for (const QString& line : view->model()->headerData(column, Qt::Horizontal).toString().split(u'\n'))
+            title = std::max(title, metrics.horizontalAdvance(line));
+        const int cells = static_cast<const QAbstractItemView*>(view)->sizeHintForColumn(column);
+        view->setColumnWidth(column, std::max(cells, title + 4 * margin + arrow));
+    }
     view->setColumnWidth(StatisticsModel::Groups, std::min(view->columnWidth(StatisticsModel::Groups), 160));
 }
 

@@ -33,6 +33,37 @@ namespace parallax {
 
 namespace {
 
+/// The sort/filter proxy of every table; with `twoLines`, long header texts break onto a second
+/// line before their unit or after their first word.
+class HeaderProxy : public QSortFilterProxyModel {
+public:
+    HeaderProxy(QObject* parent, bool twoLines)
+        : QSortFilterProxyModel(parent)
+        , m_twoLines(twoLines)
+    {
+    }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        QVariant value = QSortFilterProxyModel::headerData(section, orientation, role);
+        if (!m_twoLines || role != Qt::DisplayRole || orientation != Qt::Horizontal)
+            return value;
+        QString text = value.toString();
+        if (text.contains(QLatin1Char('\n')) || text.size() <= 8)
+            return value;
+        const qsizetype unit = text.lastIndexOf(QStringLiteral(" ("));
+        const qsizetype space = text.indexOf(QLatin1Char(' '));
+        if (unit > 0)
+            text[unit] = QLatin1Char('\n');
+        else if (space > 0)
+            text[space] = QLatin1Char('\n');
+        return text;
+    }
+
+private:
+    bool m_twoLines;
+};
+
 /// The visible columns of a view, in visual (header) order.
 QList<int> visibleColumns(const QTreeView* view)
 {
@@ -279,7 +310,7 @@ ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewS
     ViewSetup setup;
     setup.view = view;
 
-    auto* proxy = new QSortFilterProxyModel(view);
+    auto* proxy = new HeaderProxy(view, options.twoLineHeaders);
     proxy->setSourceModel(source);
     proxy->setSortRole(SortRole);
     proxy->setSortCaseSensitivity(Qt::CaseInsensitive);

@@ -33,6 +33,9 @@ struct ViewSetupOptions {
     /// "3 of 12 call paths". Trees count their top-level rows, so say what those are.
     QString countNoun = QStringLiteral("row");
     QString countNounPlural = QStringLiteral("rows");
+    /// Header texts on two lines ("Exclusive" over "(ms)", "Imbalance" over "%") so that wide
+    /// tables fit; copies and CSV keep them on one line.
+    bool twoLineHeaders = false;
 };
 
 /// What setupTreeView() builds around a QTreeView: the sort/filter proxy, the debounced search

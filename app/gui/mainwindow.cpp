@@ -531,7 +531,7 @@ void MainWindow::fitDocksToWidth()
     // on a wide screen; below that they open (at rightDockWidth()) when an event or a thread is
     // activated, as ParaProf opens its event and thread windows.
     const int w = width();
-    const int left = std::clamp(w * 14 / 100, 170, 260);
+    const int left = std::clamp(w * 12 / 100, 160, 240);
     if (w >= WideWindow) {
         resizeDocks({ m_trialsDock, m_eventDock }, { left, rightDockWidth() }, Qt::Horizontal);
         return;

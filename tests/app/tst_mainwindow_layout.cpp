@@ -171,7 +171,10 @@ private Q_SLOTS:
                 QVERIFY2(header->sectionViewportPosition(c) + header->sectionSize(c) <= table->viewport()->width(),
                     qPrintable(QStringLiteral("column %1 ends off screen").arg(c)));
             }
-        QCOMPARE(shownColumns, header->count());
+        // Groups and Subrs are hidden by default (the header menu shows them).
+        QCOMPARE(shownColumns, header->count() - 2);
+        QVERIFY(header->isSectionHidden(StatisticsModel::Groups));
+        QVERIFY(header->isSectionHidden(StatisticsModel::Subroutines));
         // The Name column is wide enough for the longest flat name of this trial.
         QVERIFY(header->sectionSize(StatisticsModel::Name)
             >= table->fontMetrics().horizontalAdvance(QStringLiteral("ADIOS flatpath copy buffer")));
