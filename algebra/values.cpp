@@ -5,6 +5,7 @@
 #include "algebra/enumnames.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 namespace parallax {
 
@@ -26,6 +27,17 @@ static_assert(statisticNames.size() == StatisticCount);
 } // namespace
 
 QString valueTypeName(ValueType type) { return enumName(valueTypeNames, type); }
+
+std::vector<Statistic> inStatisticOrder(std::initializer_list<Statistic> wanted)
+{
+    static constexpr Statistic order[] = { Statistic::MeanAll, Statistic::MeanPresent, Statistic::Min, Statistic::Max,
+        Statistic::StdDevAll, Statistic::StdDevPresent, Statistic::Total };
+    std::vector<Statistic> rows;
+    for (Statistic s : order)
+        if (std::find(wanted.begin(), wanted.end(), s) != wanted.end())
+            rows.push_back(s);
+    return rows;
+}
 
 QString statisticName(Statistic statistic) { return enumName(statisticNames, statistic); }
 

@@ -5,7 +5,9 @@
 #include "algebra/statistics.h"
 
 #include <QString>
+#include <initializer_list>
 #include <optional>
+#include <vector>
 
 namespace parallax {
 
@@ -25,6 +27,9 @@ inline constexpr int ValueTypeCount = 8;
 /// A statistic across threads, shown as a pseudo-thread row (mean, total, ...).
 enum class Statistic { MeanAll, MeanPresent, Total, Min, Max, StdDevAll, StdDevPresent };
 inline constexpr int StatisticCount = 7;
+/// The one order in which every view lists statistic rows (the overview, the event and thread
+/// windows, the Statistics tab's Show menu): the means, the extremes, the spread, the total.
+std::vector<Statistic> inStatisticOrder(std::initializer_list<Statistic> wanted);
 
 QString valueTypeName(ValueType type);
 QString statisticName(Statistic statistic);

@@ -191,8 +191,8 @@ void StatisticsPanel::onTrialChanged()
 void StatisticsPanel::fillModeCombo()
 {
     m_modeCombo->clear();
-    const RowMode modes[] = { RowMode::MeanAll, RowMode::MeanPresent, RowMode::Total, RowMode::Min, RowMode::Max,
-        RowMode::StdDevAll, RowMode::StdDevPresent };
+    const RowMode modes[] = { RowMode::MeanAll, RowMode::MeanPresent, RowMode::Min, RowMode::Max, RowMode::StdDevAll,
+        RowMode::StdDevPresent, RowMode::Total }; // as inStatisticOrder()
     for (RowMode mode : modes) {
         m_modeCombo->addItem(StatisticsModel::rowModeName(mode));
         const int i = m_modeCombo->count() - 1;

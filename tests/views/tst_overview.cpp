@@ -8,10 +8,12 @@
 #include "views/charts/colors.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/eventbarchart.h"
+#include "views/overview/overviewbuilder.h"
 #include "views/overview/overviewwidget.h"
 #include "views/overview/selectorbar.h"
 #include "views/overview/threadbarchart.h"
 #include "views/selectionstate.h"
+#include "views/statisticspanel.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -22,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
+#include <algorithm>
 
 using namespace parallax;
 using parallax::test::colourCount;
@@ -74,6 +77,57 @@ private:
     EventId m_open;
 
 private Q_SLOTS:
+    /// Every view lists the statistic rows in one order: Mean, Mean (present), Min, Max,
+    /// Std. Dev., Std. Dev. (present), Total (the ones it has).
+    void statisticRowsInOneOrder()
+    {
+        const auto trial = test::mustLoad(test::dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank")));
+        QVERIFY(trial);
+        SelectionState state;
+        const QStringList order = { statisticName(Statistic::MeanAll), statisticName(Statistic::MeanPresent),
+            statisticName(Statistic::Min), statisticName(Statistic::Max), statisticName(Statistic::StdDevAll),
+            statisticName(Statistic::StdDevPresent), statisticName(Statistic::Total) };
+        // Positions in `order` of the entries of `names` that start with a statistic's name.
+        const auto positions = [&order](const QStringList& names) {
+            QList<int> found;
+            for (const QString& name : names) {
+                int best = -1;
+                for (int i = 0; i < order.size(); ++i)
+                    if (name.startsWith(order[i]) && (best < 0 || order[i].size() > order[best].size()))
+                        best = i;
+                if (best >= 0)
+                    found << best;
+            }
+            return found;
+        };
+        const auto ascending = [](const QList<int>& p) { return std::is_sorted(p.begin(), p.end()) && p.size() >= 4; };
+
+        StatisticsPanel panel(&state);
+        EventBarChart event(&state);
+        ThreadBarChart thread(&state);
+        state.setTrial(trial);
+        state.selectEvent(trial->findEvent(QStringLiteral("MPI_Barrier()")));
+        event.updateNow();
+        QStringList combo;
+        for (int i = 0; i < panel.modeCombo()->count(); ++i)
+            combo << panel.modeCombo()->itemText(i);
+        QVERIFY2(ascending(positions(combo)), qPrintable(combo.join(u'|')));
+        QStringList eventRows;
+        for (int row = 0; row < 4; ++row)
+            eventRows << event.labelAt(row);
+        QVERIFY2(ascending(positions(eventRows)), qPrintable(eventRows.join(u'|')));
+        QStringList sources;
+        for (QComboBox* box : thread.findChildren<QComboBox*>())
+            if (box->findText(statisticName(Statistic::Total)) >= 0)
+                for (int i = 0; i < box->count(); ++i)
+                    sources << box->itemText(i);
+        QVERIFY2(ascending(positions(sources)), qPrintable(sources.join(u'|')));
+        QStringList overviewRows;
+        for (Statistic s : OverviewBuilder::statisticRows(true))
+            overviewRows << statisticName(s);
+        QVERIFY2(ascending(positions(overviewRows)), qPrintable(overviewRows.join(u'|')));
+    }
+
     void initTestCase()
     {
         QLocale::setDefault(english);
@@ -93,12 +147,12 @@ private Q_SLOTS:
         const auto layout = overview.overviewLayout();
         QVERIFY(layout);
         const auto& bars = *layout->bars;
-        // Mean, Std. Dev., Min thread, Max thread, Total, then the 4 ranks (issue 14: the Min and Max
+        // Mean, Min thread, Max thread, Std. Dev., Total (the one statistic order), then the 4 ranks (issue 14: the Min and Max
         // rows are the shortest and longest thread bars, tst_honest checks them).
         QCOMPARE(bars.pinnedRows, std::size_t(5));
         QCOMPARE(bars.rows.size(), std::size_t(9));
-        const QStringList statistics = { QStringLiteral("Mean"), QStringLiteral("Std. Dev."),
-            QStringLiteral("Min thread"), QStringLiteral("Max thread"), QStringLiteral("Total") };
+        const QStringList statistics = { QStringLiteral("Mean"), QStringLiteral("Min thread"),
+            QStringLiteral("Max thread"), QStringLiteral("Std. Dev."), QStringLiteral("Total") };
         for (int r = 0; r < 5; ++r) {
             QCOMPARE(bars.rows[static_cast<std::size_t>(r)].label, statistics[r]);
             QVERIFY(overview.statisticAtRow(r).has_value());
@@ -415,8 +469,8 @@ private Q_SLOTS:
         QCOMPARE(chart.statisticValue(Statistic::Max), std::optional<double>(27490));
         QCOMPARE(chart.statisticValue(Statistic::Min), std::optional<double>(26904));
         QCOMPARE(chart.statisticAt(0), std::optional<Statistic>(Statistic::MeanAll));
-        QCOMPARE(chart.statisticAt(1), std::optional<Statistic>(Statistic::Max));
-        QCOMPARE(chart.statisticAt(2), std::optional<Statistic>(Statistic::Min));
+        QCOMPARE(chart.statisticAt(1), std::optional<Statistic>(Statistic::Min));
+        QCOMPARE(chart.statisticAt(2), std::optional<Statistic>(Statistic::Max));
         QCOMPARE(chart.statisticAt(3), std::optional<Statistic>(Statistic::StdDevAll));
 
         // The selectors are bound to the state.

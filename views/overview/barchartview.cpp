@@ -59,6 +59,14 @@ QString BarChartView::textAt(int row) const
     return data->rows[static_cast<std::size_t>(row)].text;
 }
 
+QString BarChartView::labelAt(int row) const
+{
+    const auto& data = m_bars->data();
+    if (!data || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
+        return {};
+    return data->rows[static_cast<std::size_t>(row)].label;
+}
+
 QString BarChartView::exportImage(const QString& fileName)
 {
     updateNow();

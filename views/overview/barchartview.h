@@ -27,6 +27,8 @@ public:
     SelectorBar* selectorBar() const { return m_selectors; }
     /// The text printed at the end of a row's bar (after updateNow()).
     QString textAt(int row) const;
+    /// The label of a row ("Mean", "Min thread", "3,0,0", an event name).
+    QString labelAt(int row) const;
     /// Brings the chart up to date and writes it to an image file (PNG, SVG or PDF by suffix);
     /// returns an empty string or the error.
     QString exportImage(const QString& fileName);

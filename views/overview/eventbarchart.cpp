@@ -79,8 +79,7 @@ void EventBarChart::doUpdate(SelectionChanges)
     const Metric& metric = trial->metric(m);
     const QLocale loc = locale();
 
-    const Statistic statistics[] = { Statistic::MeanAll, Statistic::Max, Statistic::Min, Statistic::StdDevAll };
-    for (Statistic s : statistics)
+    for (Statistic s : inStatisticOrder({ Statistic::MeanAll, Statistic::Min, Statistic::Max, Statistic::StdDevAll }))
         m_rows.push_back({ ThreadIndex(), s, parallax::statisticValue(*trial, *stats, e, m, type, s) });
     const std::size_t pinned = m_rows.size();
     std::vector<Row> threads(trial->threadCount());

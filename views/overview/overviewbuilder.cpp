@@ -93,10 +93,10 @@ bool OverviewBuilder::isStackable(const Trial& trial, EventId event)
 
 std::vector<Statistic> OverviewBuilder::statisticRows(bool withTotal)
 {
-    std::vector<Statistic> rows = { Statistic::MeanAll, Statistic::StdDevAll, Statistic::Min, Statistic::Max };
     if (withTotal)
-        rows.push_back(Statistic::Total);
-    return rows;
+        return inStatisticOrder(
+            { Statistic::MeanAll, Statistic::Min, Statistic::Max, Statistic::StdDevAll, Statistic::Total });
+    return inStatisticOrder({ Statistic::MeanAll, Statistic::Min, Statistic::Max, Statistic::StdDevAll });
 }
 
 QString OverviewBuilder::rowLabel(Statistic statistic)

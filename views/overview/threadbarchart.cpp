@@ -28,9 +28,8 @@ ThreadBarChart::ThreadBarChart(SelectionState* state, QWidget* parent)
 {
     m_sourceBox = new QComboBox(this);
     m_sourceBox->addItem(tr("Selected thread"), ThreadSource);
-    const Statistic statistics[] = { Statistic::MeanAll, Statistic::MeanPresent, Statistic::StdDevAll, Statistic::Min,
-        Statistic::Max, Statistic::Total };
-    for (Statistic s : statistics)
+    for (Statistic s : inStatisticOrder({ Statistic::MeanAll, Statistic::MeanPresent, Statistic::Min, Statistic::Max,
+             Statistic::StdDevAll, Statistic::Total }))
         m_sourceBox->addItem(statisticName(s), static_cast<int>(s));
     m_selectors->addWidget(m_sourceBox, tr("&Show:"));
     m_sortBox = new QComboBox(this);
