@@ -66,6 +66,7 @@ HistogramWidget::HistogramWidget(SelectionState* state, QWidget* parent)
     , m_state(state)
 {
     const auto [layout, bar] = addControlBar(this, 4);
+    layout->setContentsMargins(6, 4, 6, 4); // no control touches the dock's edge
     m_binBox = new QSpinBox(this);
     m_binBox->setRange(MinBins, MaxBins);
     m_binBox->setValue(m_binCount);

@@ -38,6 +38,9 @@ UserEventsWidget::UserEventsWidget(SelectionState* state, QWidget* parent)
     options.sortColumn = UserEventsModel::Name;
     options.sortOrder = Qt::AscendingOrder;
     m_table = setupTreeView(view, m_model, options);
+    // The names take the spare width, not the last column.
+    view->header()->setStretchLastSection(false);
+    fitNameColumn(view, UserEventsModel::Name, 240);
 
     m_modeCombo = new QComboBox(this);
     for (RowMode mode : modes) {
@@ -68,7 +71,7 @@ UserEventsWidget::UserEventsWidget(SelectionState* state, QWidget* parent)
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setContentsMargins(6, 6, 6, 6); // as the Statistics tab: no control touches the edge
     layout->addWidget(m_splitter);
 
     connect(m_modeCombo, &QComboBox::activated, this,
