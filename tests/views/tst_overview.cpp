@@ -147,8 +147,8 @@ private Q_SLOTS:
         const auto layout = overview.overviewLayout();
         QVERIFY(layout);
         const auto& bars = *layout->bars;
-        // Mean, Min thread, Max thread, Std. Dev., Total (the one statistic order), then the 4 ranks (issue 14: the Min and Max
-        // rows are the shortest and longest thread bars, tst_honest checks them).
+        // Mean, Min thread, Max thread, Std. Dev., Total (the one statistic order), then the 4 ranks (issue 14: the Min
+        // and Max rows are the shortest and longest thread bars, tst_honest checks them).
         QCOMPARE(bars.pinnedRows, std::size_t(5));
         QCOMPARE(bars.rows.size(), std::size_t(9));
         const QStringList statistics = { QStringLiteral("Mean"), QStringLiteral("Min thread"),
