@@ -14,6 +14,7 @@
 #include <QStackedWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace parallax {
@@ -56,8 +57,6 @@ SemanticInspector::SemanticInspector(QWidget* parent)
 
     m_banner->setWordWrap(true);
     m_banner->setTextFormat(Qt::RichText);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #6b4500; border: 1px solid #e0b040; "
-                                           "border-radius: 3px; padding: 4px; }"));
     m_banner->hide();
     layout->addWidget(m_banner);
 
@@ -172,6 +171,11 @@ void SemanticInspector::apply(const Result& result)
     m_stack->setCurrentWidget(m_setup->widget);
     const QString banner = warningText();
     m_banner->setText(banner);
+    // Yellow for warnings; notes alone in the window's own colours.
+    m_banner->setStyleSheet(hasProblems()
+            ? QStringLiteral("QLabel { background: #fff3cd; color: #6b4500; border: 1px solid #e0b040; "
+                             "border-radius: 3px; padding: 4px; }")
+            : QStringLiteral("QLabel { border: 1px solid palette(mid); border-radius: 3px; padding: 4px; }"));
     m_banner->setVisible(!banner.isEmpty());
     expandWarnings();
     QTreeView* tree = m_setup->view;
@@ -221,6 +225,12 @@ void SemanticInspector::setValueScope(SemanticInspectorModel::ValueScope scope)
 
 void SemanticInspector::setTimeUnit(TimeUnit unit) { m_model->setTimeUnit(unit); }
 
+bool SemanticInspector::hasProblems() const
+{
+    const ProfilePtr p = m_model->profile();
+    return p && std::any_of(p->warnings().begin(), p->warnings().end(), [](const Warning& w) { return !w.note; });
+}
+
 QString SemanticInspector::warningText() const
 {
     const ProfilePtr p = m_model->profile();
@@ -247,10 +257,13 @@ QString SemanticInspector::warningText() const
     if (ordered.size() > shown)
         items << tr("and %1 more (see the Warnings column)").arg(ordered.size() - shown);
     const auto notes = ordered.size() - problems;
-    QString head = problems == 1 ? tr("1 warning") : tr("%1 warnings").arg(problems);
+    // Only problems earn the warning sign; notes alone (events resolved by priority) read as plain news.
+    QString head = problems == 0 ? tr("No warnings")
+        : problems == 1          ? QStringLiteral("⚠ ") + tr("1 warning")
+                                 : QStringLiteral("⚠ ") + tr("%1 warnings").arg(problems);
     if (notes)
         head += notes == 1 ? tr(", 1 note") : tr(", %1 notes").arg(notes);
-    return QStringLiteral("⚠ ") + head + QStringLiteral(":<br>") + items.join(QStringLiteral("<br>"));
+    return head + QStringLiteral(":<br>") + items.join(QStringLiteral("<br>"));
 }
 
 void SemanticInspector::expandWarnings()
@@ -261,7 +274,9 @@ void SemanticInspector::expandWarnings()
         const QModelIndex index = proxy->index(row, 0);
         const auto kind
             = static_cast<SemanticInspectorModel::RowKind>(index.data(SemanticInspectorModel::KindRole).toInt());
-        const bool warned = !index.data(SemanticInspectorModel::WarningRole).toStringList().isEmpty();
+        // Notes (matches resolved by priority) stay collapsed: on a typical model every broad association
+        // has them, and expanding them all buries the associations under their lost events.
+        const bool warned = index.data(SemanticInspectorModel::ProblemRole).toBool();
         const bool smallUnmapped = kind == SemanticInspectorModel::RowKind::Unmapped && proxy->rowCount(index) <= 8;
         if (warned || smallUnmapped)
             tree->expand(index);
