@@ -9,18 +9,24 @@
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/readerregistry.h"
 #include "tests/common/semantictest.h"
+#include "views/common/threadfinder.h"
 #include "views/selectionstate.h"
 #include "views/semantic/semanticbarchart.h"
+#include "views/semantic/semanticcomparison.h"
 #include "views/semantic/semanticformat.h"
+#include "views/semantic/semanticinspector.h"
 #include "views/semantic/semanticmatrixview.h"
 #include "views/semantic/semanticprofilemodel.h"
 #include "views/semantic/semanticwindow.h"
 #include "views/viewsetup.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -346,6 +352,55 @@ private Q_SLOTS:
         window.setTabPage(SemanticWindow::Tab::Inspector, new QTreeView);
         QVERIFY(qobject_cast<QTreeView*>(window.tabPage(SemanticWindow::Tab::Inspector)));
         QCOMPARE(window.tabs()->tabText(static_cast<int>(SemanticWindow::Tab::Inspector)), QStringLiteral("Inspector"));
+    }
+
+    void windowScopeAndThread()
+    {
+        // Issue 14: every tab starts on the mean (the main window's statistic) and keeps the window's scope;
+        // the thread of the one-thread scope is a labelled "go to thread" field shown only on that scope
+        // (it was an unlabelled, disabled spin box).
+        SemanticWindow window(m_trial);
+        window.resize(1400, 900);
+        window.show();
+        window.setModelFile(modelFile);
+        window.waitForResult();
+        window.inspector()->waitForResult();
+        QCOMPARE(window.scope().kind, Scope::Kind::Mean);
+        QCOMPARE(window.inspector()->inspectorModel()->valueScope(), SemanticInspectorModel::ValueScope::Mean);
+        QCOMPARE(window.comparison()->scope(), Scope::Kind::Mean);
+        ThreadFinder* finder = window.threadFinder();
+        QVERIFY(!finder->isVisible());
+
+        // Total in the window: the Inspector and the comparison follow.
+        window.setScope(Scope::total());
+        QCOMPARE(window.inspector()->inspectorModel()->valueScope(), SemanticInspectorModel::ValueScope::Total);
+        QCOMPARE(window.comparison()->scope(), Scope::Kind::Total);
+        // ... and back to the mean from the Inspector's own box, as the user does.
+        auto* inspectorScope = window.inspector()->findChildren<QComboBox*>().at(1);
+        QCOMPARE(inspectorScope->itemText(0), QStringLiteral("Mean per thread"));
+        inspectorScope->setCurrentIndex(0);
+        Q_EMIT inspectorScope->activated(0);
+        QCOMPARE(window.scope().kind, Scope::Kind::Mean);
+        QCOMPARE(window.profileModel()->scope().kind, Scope::Kind::Mean);
+
+        // One thread: the field appears with its label, and a thread typed there is the scope.
+        const ThreadIndex third(2u);
+        window.setScope(Scope::ofThread(ThreadIndex(0u)));
+        QVERIFY(finder->isVisible());
+        bool labelled = false;
+        for (QLabel* l : finder->parentWidget()->findChildren<QLabel*>())
+            labelled
+                = labelled || (l->buddy() == finder && l->isVisible() && l->text().contains(QLatin1String("Thread")));
+        QVERIFY(labelled);
+        QCOMPARE(finder->text(), m_trial->threadKey(ThreadIndex(0u)).toString());
+        finder->setText(m_trial->threadKey(third).toString());
+        finder->choose();
+        QCOMPARE(window.scope().kind, Scope::Kind::Thread);
+        QCOMPARE(window.scope().thread, third);
+        QCOMPARE(window.comparison()->scope(), Scope::Kind::Thread);
+        window.setScope(Scope::mean());
+        QVERIFY(!finder->isVisible());
+        QVERIFY(finder->parentWidget()->findChildren<QSpinBox*>(Qt::FindDirectChildrenOnly).isEmpty());
     }
 
     void windowRenders()

@@ -44,8 +44,10 @@ SemanticInspector::SemanticInspector(QWidget* parent)
     controls->addWidget(m_metricBox);
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Value:"), this));
-    m_scopeBox->addItem(tr("Total over threads"), static_cast<int>(SemanticInspectorModel::ValueScope::Total));
+    // Mean first and by default, as in the other semantic tabs and the main window's statistics.
     m_scopeBox->addItem(tr("Mean per thread"), static_cast<int>(SemanticInspectorModel::ValueScope::Mean));
+    m_scopeBox->addItem(tr("Total over threads"), static_cast<int>(SemanticInspectorModel::ValueScope::Total));
+    m_model->setValueScope(SemanticInspectorModel::ValueScope::Mean);
     controls->addWidget(m_scopeBox);
     controls->addSpacing(12);
     auto* expand = new QPushButton(tr("Expand all"), this);
@@ -86,8 +88,10 @@ SemanticInspector::SemanticInspector(QWidget* parent)
             m_model->setMetric(MetricId(static_cast<std::uint32_t>(i)));
         updateHeader();
     });
-    connect(m_scopeBox, &QComboBox::currentIndexChanged, this, [this](int) {
-        m_model->setValueScope(static_cast<SemanticInspectorModel::ValueScope>(m_scopeBox->currentData().toInt()));
+    connect(m_scopeBox, &QComboBox::activated, this, [this](int) {
+        const auto scope = static_cast<SemanticInspectorModel::ValueScope>(m_scopeBox->currentData().toInt());
+        m_model->setValueScope(scope);
+        Q_EMIT valueScopeChanged(scope);
     });
     connect(expand, &QPushButton::clicked, tree, &QTreeView::expandAll);
     connect(collapse, &QPushButton::clicked, tree, &QTreeView::collapseAll);
@@ -219,7 +223,8 @@ bool SemanticInspector::setMetric(const QString& name)
 
 void SemanticInspector::setValueScope(SemanticInspectorModel::ValueScope scope)
 {
-    m_scopeBox->setCurrentIndex(scope == SemanticInspectorModel::ValueScope::Total ? 0 : 1);
+    const QSignalBlocker block(m_scopeBox);
+    m_scopeBox->setCurrentIndex(m_scopeBox->findData(static_cast<int>(scope)));
     m_model->setValueScope(scope);
 }
 

@@ -71,6 +71,8 @@ Q_SIGNALS:
     void eventActivated(parallax::EventId event);
     /// An association row was double-clicked (its id).
     void associationActivated(const QString& id);
+    /// The user chose another value scope (total or mean over threads).
+    void valueScopeChanged(parallax::SemanticInspectorModel::ValueScope scope);
 
 private:
     struct Result {
