@@ -23,6 +23,7 @@
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
@@ -142,8 +143,11 @@ private Q_SLOTS:
         // Members of the AGGREGATE show n/a, the aggregate carries the number.
         const QModelIndex comms = findRow(model, QStringLiteral("communicators"));
         QVERIFY(comms.isValid());
-        QCOMPARE(
-            comms.siblingAtColumn(SemanticProfileModel::Own).data().toString(), QStringLiteral("n/a (aggregated)"));
+        QCOMPARE(comms.siblingAtColumn(SemanticProfileModel::Own).data().toString(), QStringLiteral("n/a"));
+        QVERIFY(comms.siblingAtColumn(SemanticProfileModel::Own)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QLatin1String("n/a (aggregated)")));
         QVERIFY(comms.siblingAtColumn(SemanticProfileModel::Own).data(SemanticProfileModel::NotAvailableRole).toBool());
         bool aggregateSeen = false;
         for (std::size_t r = 0; r < m_profile->entities().size(); ++r)
@@ -401,6 +405,49 @@ private Q_SLOTS:
         window.setScope(Scope::mean());
         QVERIFY(!finder->isVisible());
         QVERIFY(finder->parentWidget()->findChildren<QSpinBox*>(Qt::FindDirectChildrenOnly).isEmpty());
+    }
+
+    void windowProfileFits()
+    {
+        // Issue 14: at 1400x900 the Profile table showed "%…" and "unmapp…": every column now has room for
+        // its header (each line of a two-line header) and its cells, all columns are in view, and the
+        // chart's caption lines fit the chart.
+        SemanticWindow window(m_trial);
+        window.resize(1400, 900);
+        window.show();
+        window.setModelFile(modelFile);
+        window.waitForResult();
+        QTest::qWait(50);
+        QTreeView* view = window.treeView();
+        view->expandAll();
+        window.setScope(Scope::mean()); // re-fits after the expansion, as a user's change does
+        const QHeaderView* header = view->header();
+        const QFontMetrics metrics(header->font());
+        int used = 0;
+        for (int c = 0; c < header->count(); ++c) {
+            if (header->isSectionHidden(c))
+                continue;
+            used += header->sectionSize(c);
+            const QStringList lines = view->model()->headerData(c, Qt::Horizontal).toString().split(u'\n');
+            for (const QString& line : lines)
+                QVERIFY2(header->sectionSize(c) >= metrics.horizontalAdvance(line) + 8,
+                    qPrintable(QStringLiteral("header '%1' cut: %2 px").arg(line).arg(header->sectionSize(c))));
+            if (c != SemanticProfileModel::Entity)
+                QVERIFY2(header->sectionSize(c) >= static_cast<const QAbstractItemView*>(view)->sizeHintForColumn(c),
+                    qPrintable(lines.join(u' ')));
+        }
+        QCOMPARE(view->model()->headerData(SemanticProfileModel::PercentParent, Qt::Horizontal).toString(),
+            QStringLiteral("%\nof parent"));
+        for (int c = 0; c < header->count(); ++c)
+        QVERIFY2(used <= view->viewport()->width(),
+            qPrintable(QStringLiteral("%1 px of columns in %2 px").arg(used).arg(view->viewport()->width())));
+        // The name column takes the spare width and shows the longest top-level name.
+        QVERIFY(header->sectionSize(SemanticProfileModel::Entity) >= 160);
+        const QStringList caption = window.barChart()->title().split(u'\n');
+        QCOMPARE(caption.size(), 3);
+        const QFontMetrics captionMetrics(window.barChart()->font());
+        for (const QString& line : caption)
+            QVERIFY2(captionMetrics.horizontalAdvance(line) < window.barChart()->width(), qPrintable(line));
     }
 
     void windowRenders()

@@ -233,12 +233,13 @@ void SemanticBarChart::rebuild()
     // Title: both totals, so that a user sees that mapping conserves.
     const double diff = std::abs(m_totalWith - m_totalWithout);
     const bool agree = diff <= 1e-9 * std::max({ 1.0, std::abs(m_totalWith), std::abs(m_totalWithout) });
-    const QString title = tr("Σ with mapping = %1   ·   Σ without mapping = %2   %3")
+    const QString title = tr("Σ with mapping = %1  ·  without = %2  %3")
                               .arg(format(m_totalWith), format(m_totalWithout),
                                   agree ? tr("(equal)") : tr("(differ by %1!)").arg(format(diff)));
     QString what = m_withMapping ? (m_level < 0 ? tr("leaf entities") : tr("entities at level %1").arg(m_level + 1))
                                  : tr("raw events without mapping");
-    QString caption = tr("%1 — %2, %3 — %4, sorted by value")
+    // On two lines: one would be cut at the chart's usual width (beside the Profile table).
+    QString caption = tr("%1 — %2, %3\n%4, sorted by value")
                           .arg(p.model().name.isEmpty() ? tr("semantic model") : p.model().name, trial.metric(m).name,
                               semanticview::scopeText(trial, m_scope), what);
     if (hidden > 0)

@@ -39,6 +39,7 @@
 #include <QLayout>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -209,23 +210,23 @@ void SemanticWindow::buildUi()
     options.countNoun = tr("top-level entity");
     options.countNounPlural = tr("top-level entities");
     options.sortColumn = SemanticProfileModel::Value;
+    options.twoLineHeaders = true;
     m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_model, options));
     treeView->setItemDelegateForColumn(SemanticProfileModel::PercentTotal, new PercentBarDelegate(treeView));
     treeView->setItemDelegateForColumn(SemanticProfileModel::PercentParent, new PercentBarDelegate(treeView));
-    treeView->header()->resizeSection(SemanticProfileModel::Entity, 230);
-    treeView->header()->resizeSection(SemanticProfileModel::Kind, 70);
-    for (int c = SemanticProfileModel::Own; c <= SemanticProfileModel::Inclusive; ++c)
-        treeView->header()->resizeSection(
-            c, c == SemanticProfileModel::PercentTotal || c == SemanticProfileModel::PercentParent ? 80 : 100);
-    treeView->header()->resizeSection(SemanticProfileModel::Policy, 110);
+    treeView->setTextElideMode(Qt::ElideMiddle);
+    // The numbers at their content width (resizeTreeColumns), the entity name takes the rest.
+    treeView->header()->setStretchLastSection(false);
+    fitNameColumn(treeView, SemanticProfileModel::Entity, 160);
     treeView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_chart = new SemanticBarChart(central);
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(m_tree->widget);
     splitter->addWidget(m_chart);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 640, 640 });
+    // The table has ten columns, the chart scales to any width: the table gets the larger share.
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({ 860, 440 });
 
     m_matrix = new SemanticMatrixView(central);
 
@@ -506,6 +507,7 @@ void SemanticWindow::applyProfile()
     m_matrix->setMetric(m_metric);
     fillSelectors();
     m_tree->view->expandToDepth(1);
+    resizeTreeColumns();
     if (m_profile) {
         setWindowTitle(tr("Semantic View — %1 — %2")
                            .arg(m_trial->name(),
@@ -544,6 +546,27 @@ void SemanticWindow::fillSelectors()
     }
 }
 
+void SemanticWindow::resizeTreeColumns()
+{
+    QTreeView* view = m_tree->view;
+    QHeaderView* header = view->header();
+    // QHeaderView sizes a two-line header by its text on one line: measure the longest line, plus the
+    // margins and the sort arrow, instead.
+    const QStyle* style = header->style();
+    const int margin = style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const int arrow = style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+    const QFontMetrics metrics(header->font());
+    for (int column = SemanticProfileModel::Kind; column < SemanticProfileModel::ColumnCount; ++column) {
+        if (header->isSectionHidden(column))
+            continue;
+        int title = 0;
+        for (const QString& line : view->model()->headerData(column, Qt::Horizontal).toString().split(u'\n'))
+            title = std::max(title, metrics.horizontalAdvance(line));
+        const int cells = static_cast<const QAbstractItemView*>(view)->sizeHintForColumn(column);
+        view->setColumnWidth(column, std::max(cells, title + 4 * margin + arrow));
+    }
+}
+
 void SemanticWindow::setMetric(MetricId metric)
 {
     if (!m_trial || metric.index() >= m_trial->metricCount())
@@ -553,6 +576,7 @@ void SemanticWindow::setMetric(MetricId metric)
     m_chart->setMetric(metric);
     m_matrix->setMetric(metric);
     fillSelectors();
+    resizeTreeColumns();
 }
 
 void SemanticWindow::setScope(const Scope& scope)
@@ -575,6 +599,7 @@ void SemanticWindow::setScope(const Scope& scope)
         m_comparison->setScope(
             m_scope.kind, m_scope.kind == Scope::Kind::Thread ? m_trial->threadKey(m_scope.thread) : ThreadKey());
     fillSelectors();
+    resizeTreeColumns();
 }
 
 void SemanticWindow::setTimeUnit(TimeUnit unit)
@@ -585,6 +610,7 @@ void SemanticWindow::setTimeUnit(TimeUnit unit)
     m_matrix->setTimeUnit(unit);
     const QSignalBlocker block(m_unitBox);
     m_unitBox->setCurrentIndex(std::max(0, m_unitBox->findData(static_cast<int>(unit))));
+    resizeTreeColumns();
 }
 
 void SemanticWindow::setGroupByAttribute(const QString& key)
@@ -592,6 +618,7 @@ void SemanticWindow::setGroupByAttribute(const QString& key)
     m_model->setGroupByAttribute(key);
     m_tree->view->expandToDepth(key.isEmpty() ? 1 : 0);
     fillSelectors();
+    resizeTreeColumns();
 }
 
 void SemanticWindow::waitForResult()

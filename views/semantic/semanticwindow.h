@@ -143,6 +143,9 @@ private:
     void onFinished(const Result& result);
     void showMessage(const QString& text, bool error);
     void applyProfile();
+    /// The Profile tree's columns at their content width (numbers, two-line headers); the entity name
+    /// takes the rest (fitNameColumn).
+    void resizeTreeColumns();
     void fillSelectors();
     void onEventSelected(EventId event);
 
