@@ -439,8 +439,8 @@ private Q_SLOTS:
         QCOMPARE(view->model()->headerData(SemanticProfileModel::PercentParent, Qt::Horizontal).toString(),
             QStringLiteral("%\nof parent"));
         for (int c = 0; c < header->count(); ++c)
-        QVERIFY2(used <= view->viewport()->width(),
-            qPrintable(QStringLiteral("%1 px of columns in %2 px").arg(used).arg(view->viewport()->width())));
+            QVERIFY2(used <= view->viewport()->width(),
+                qPrintable(QStringLiteral("%1 px of columns in %2 px").arg(used).arg(view->viewport()->width())));
         // The name column takes the spare width and shows the longest top-level name.
         QVERIFY(header->sectionSize(SemanticProfileModel::Entity) >= 160);
         const QStringList caption = window.barChart()->title().split(u'\n');
