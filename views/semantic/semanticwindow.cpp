@@ -6,6 +6,7 @@
 #include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
+#include "views/common/columnfit.h"
 #include "views/common/threadfinder.h"
 #include "views/common/toolwindow.h"
 #include "views/percentbardelegate.h"
@@ -549,22 +550,10 @@ void SemanticWindow::fillSelectors()
 void SemanticWindow::resizeTreeColumns()
 {
     QTreeView* view = m_tree->view;
-    QHeaderView* header = view->header();
-    // QHeaderView sizes a two-line header by its text on one line: measure the longest line, plus the
-    // margins and the sort arrow, instead.
-    const QStyle* style = header->style();
-    const int margin = style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
-    const int arrow = style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
-    const QFontMetrics metrics(header->font());
-    for (int column = SemanticProfileModel::Kind; column < SemanticProfileModel::ColumnCount; ++column) {
-        if (header->isSectionHidden(column))
-            continue;
-        int title = 0;
-        for (const QString& line : view->model()->headerData(column, Qt::Horizontal).toString().split(u'\n'))
-            title = std::max(title, metrics.horizontalAdvance(line));
-        const int cells = static_cast<const QAbstractItemView*>(view)->sizeHintForColumn(column);
-        view->setColumnWidth(column, std::max(cells, title + 4 * margin + arrow));
-    }
+    const QHeaderView* header = view->header();
+    for (int column = SemanticProfileModel::Kind; column < SemanticProfileModel::ColumnCount; ++column)
+        if (!header->isSectionHidden(column))
+            fitColumnToContent(view, column);
 }
 
 void SemanticWindow::setMetric(MetricId metric)
