@@ -22,6 +22,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QImage>
@@ -402,6 +403,9 @@ private Q_SLOTS:
         QCOMPARE(window.scope().kind, Scope::Kind::Thread);
         QCOMPARE(window.scope().thread, third);
         QCOMPARE(window.comparison()->scope(), Scope::Kind::Thread);
+        // PARALLAX_SEMANTIC_SCREENSHOTS=DIR: the window on one thread, to look at.
+        if (const QString shots = qEnvironmentVariable("PARALLAX_SEMANTIC_SCREENSHOTS"); !shots.isEmpty())
+            QVERIFY(window.grab().save(QDir(shots).filePath(QStringLiteral("semantic-one-thread.png"))));
         window.setScope(Scope::mean());
         QVERIFY(!finder->isVisible());
         QVERIFY(finder->parentWidget()->findChildren<QSpinBox*>(Qt::FindDirectChildrenOnly).isEmpty());
