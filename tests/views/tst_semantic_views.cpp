@@ -452,6 +452,9 @@ private Q_SLOTS:
         const QFontMetrics captionMetrics(window.barChart()->font());
         for (const QString& line : caption)
             QVERIFY2(captionMetrics.horizontalAdvance(line) < window.barChart()->width(), qPrintable(line));
+        // Bar labels too long for the chart beside the table keep their first parts (value first).
+        QCOMPARE(window.barChart()->labelOverflow(), 0);
+        QVERIFY(window.barChart()->barLabel(0).startsWith(QLatin1String("40,550.250")));
     }
 
     void windowRenders()
