@@ -404,7 +404,8 @@ private Q_SLOTS:
         QCOMPARE(window.scope().thread, third);
         QCOMPARE(window.comparison()->scope(), Scope::Kind::Thread);
         // PARALLAX_SEMANTIC_SCREENSHOTS=DIR: the window on one thread, to look at.
-        if (const QString shots = qEnvironmentVariable("PARALLAX_SEMANTIC_SCREENSHOTS"); !shots.isEmpty())
+        if (const QString shots = qEnvironmentVariable("PARALLAX_SEMANTIC_SCREENSHOTS");
+            !shots.isEmpty() && QDir().mkpath(shots))
             QVERIFY(window.grab().save(QDir(shots).filePath(QStringLiteral("semantic-one-thread.png"))));
         window.setScope(Scope::mean());
         QVERIFY(!finder->isVisible());
