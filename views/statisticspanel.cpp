@@ -4,6 +4,7 @@
 
 #include "views/callgraph/calltreemodel.h"
 #include "views/common/callpathelide.h"
+#include "views/common/columnfit.h"
 #include "views/common/threadfinder.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
@@ -379,22 +380,10 @@ void StatisticsPanel::resizeFlatColumns()
     // Numbers at their content width; the Name column takes the rest (fitNameColumn), and names too long
     // for it are shortened keeping their leaf (CallPathNameDelegate).
     QTreeView* view = m_flat.view;
-    QHeaderView* header = view->header();
-    // QHeaderView sizes a two-line header by its text on one line: measure the longest line, plus
-    // the margins and the sort arrow, instead.
-    const QStyle* style = header->style();
-    const int margin = style->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
-    const int arrow = style->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
-    const QFontMetrics metrics(header->font());
-    for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column) {
-        if (header->isSectionHidden(column))
-            continue;
-        int title = 0;
-        for (const QString& line : view->model()->headerData(column, Qt::Horizontal).toString().split(u'\n'))
-            title = std::max(title, metrics.horizontalAdvance(line));
-        const int cells = static_cast<const QAbstractItemView*>(view)->sizeHintForColumn(column);
-        view->setColumnWidth(column, std::max(cells, title + 4 * margin + arrow));
-    }
+    const QHeaderView* header = view->header();
+    for (int column = StatisticsModel::Exclusive; column < StatisticsModel::ColumnCount; ++column)
+        if (!header->isSectionHidden(column))
+            fitColumnToContent(view, column);
     view->setColumnWidth(StatisticsModel::Groups, std::min(view->columnWidth(StatisticsModel::Groups), 160));
 }
 

@@ -9,18 +9,26 @@
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/readerregistry.h"
 #include "tests/common/semantictest.h"
+#include "views/common/threadfinder.h"
 #include "views/selectionstate.h"
 #include "views/semantic/semanticbarchart.h"
+#include "views/semantic/semanticcomparison.h"
 #include "views/semantic/semanticformat.h"
+#include "views/semantic/semanticinspector.h"
 #include "views/semantic/semanticmatrixview.h"
 #include "views/semantic/semanticprofilemodel.h"
 #include "views/semantic/semanticwindow.h"
 #include "views/viewsetup.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -136,8 +144,11 @@ private Q_SLOTS:
         // Members of the AGGREGATE show n/a, the aggregate carries the number.
         const QModelIndex comms = findRow(model, QStringLiteral("communicators"));
         QVERIFY(comms.isValid());
-        QCOMPARE(
-            comms.siblingAtColumn(SemanticProfileModel::Own).data().toString(), QStringLiteral("n/a (aggregated)"));
+        QCOMPARE(comms.siblingAtColumn(SemanticProfileModel::Own).data().toString(), QStringLiteral("n/a"));
+        QVERIFY(comms.siblingAtColumn(SemanticProfileModel::Own)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QLatin1String("n/a (aggregated)")));
         QVERIFY(comms.siblingAtColumn(SemanticProfileModel::Own).data(SemanticProfileModel::NotAvailableRole).toBool());
         bool aggregateSeen = false;
         for (std::size_t r = 0; r < m_profile->entities().size(); ++r)
@@ -346,6 +357,105 @@ private Q_SLOTS:
         window.setTabPage(SemanticWindow::Tab::Inspector, new QTreeView);
         QVERIFY(qobject_cast<QTreeView*>(window.tabPage(SemanticWindow::Tab::Inspector)));
         QCOMPARE(window.tabs()->tabText(static_cast<int>(SemanticWindow::Tab::Inspector)), QStringLiteral("Inspector"));
+    }
+
+    void windowScopeAndThread()
+    {
+        // Issue 14: every tab starts on the mean (the main window's statistic) and keeps the window's scope;
+        // the thread of the one-thread scope is a labelled "go to thread" field shown only on that scope
+        // (it was an unlabelled, disabled spin box).
+        SemanticWindow window(m_trial);
+        window.resize(1400, 900);
+        window.show();
+        window.setModelFile(modelFile);
+        window.waitForResult();
+        window.inspector()->waitForResult();
+        QCOMPARE(window.scope().kind, Scope::Kind::Mean);
+        QCOMPARE(window.inspector()->inspectorModel()->valueScope(), SemanticInspectorModel::ValueScope::Mean);
+        QCOMPARE(window.comparison()->scope(), Scope::Kind::Mean);
+        ThreadFinder* finder = window.threadFinder();
+        QVERIFY(!finder->isVisible());
+
+        // Total in the window: the Inspector and the comparison follow.
+        window.setScope(Scope::total());
+        QCOMPARE(window.inspector()->inspectorModel()->valueScope(), SemanticInspectorModel::ValueScope::Total);
+        QCOMPARE(window.comparison()->scope(), Scope::Kind::Total);
+        // ... and back to the mean from the Inspector's own box, as the user does.
+        auto* inspectorScope = window.inspector()->findChildren<QComboBox*>().at(1);
+        QCOMPARE(inspectorScope->itemText(0), QStringLiteral("Mean per thread"));
+        inspectorScope->setCurrentIndex(0);
+        Q_EMIT inspectorScope->activated(0);
+        QCOMPARE(window.scope().kind, Scope::Kind::Mean);
+        QCOMPARE(window.profileModel()->scope().kind, Scope::Kind::Mean);
+
+        // One thread: the field appears with its label, and a thread typed there is the scope.
+        const ThreadIndex third(2u);
+        window.setScope(Scope::ofThread(ThreadIndex(0u)));
+        QVERIFY(finder->isVisible());
+        bool labelled = false;
+        for (QLabel* l : finder->parentWidget()->findChildren<QLabel*>())
+            labelled
+                = labelled || (l->buddy() == finder && l->isVisible() && l->text().contains(QLatin1String("Thread")));
+        QVERIFY(labelled);
+        QCOMPARE(finder->text(), m_trial->threadKey(ThreadIndex(0u)).toString());
+        finder->setText(m_trial->threadKey(third).toString());
+        finder->choose();
+        QCOMPARE(window.scope().kind, Scope::Kind::Thread);
+        QCOMPARE(window.scope().thread, third);
+        QCOMPARE(window.comparison()->scope(), Scope::Kind::Thread);
+        // PARALLAX_SEMANTIC_SCREENSHOTS=DIR: the window on one thread, to look at.
+        if (const QString shots = qEnvironmentVariable("PARALLAX_SEMANTIC_SCREENSHOTS");
+            !shots.isEmpty() && QDir().mkpath(shots))
+            QVERIFY(window.grab().save(QDir(shots).filePath(QStringLiteral("semantic-one-thread.png"))));
+        window.setScope(Scope::mean());
+        QVERIFY(!finder->isVisible());
+        QVERIFY(finder->parentWidget()->findChildren<QSpinBox*>(Qt::FindDirectChildrenOnly).isEmpty());
+    }
+
+    void windowProfileFits()
+    {
+        // Issue 14: at 1400x900 the Profile table showed "%…" and "unmapp…": every column now has room for
+        // its header (each line of a two-line header) and its cells, all columns are in view, and the
+        // chart's caption lines fit the chart.
+        SemanticWindow window(m_trial);
+        window.resize(1400, 900);
+        window.show();
+        window.setModelFile(modelFile);
+        window.waitForResult();
+        QTest::qWait(50);
+        QTreeView* view = window.treeView();
+        view->expandAll();
+        window.setScope(Scope::mean()); // re-fits after the expansion, as a user's change does
+        const QHeaderView* header = view->header();
+        const QFontMetrics metrics(header->font());
+        int used = 0;
+        for (int c = 0; c < header->count(); ++c) {
+            if (header->isSectionHidden(c))
+                continue;
+            used += header->sectionSize(c);
+            const QStringList lines = view->model()->headerData(c, Qt::Horizontal).toString().split(u'\n');
+            for (const QString& line : lines)
+                QVERIFY2(header->sectionSize(c) >= metrics.horizontalAdvance(line) + 8,
+                    qPrintable(QStringLiteral("header '%1' cut: %2 px").arg(line).arg(header->sectionSize(c))));
+            if (c != SemanticProfileModel::Entity)
+                QVERIFY2(header->sectionSize(c) >= static_cast<const QAbstractItemView*>(view)->sizeHintForColumn(c),
+                    qPrintable(lines.join(u' ')));
+        }
+        QCOMPARE(view->model()->headerData(SemanticProfileModel::PercentParent, Qt::Horizontal).toString(),
+            QStringLiteral("%\nof parent"));
+        for (int c = 0; c < header->count(); ++c)
+            QVERIFY2(used <= view->viewport()->width(),
+                qPrintable(QStringLiteral("%1 px of columns in %2 px").arg(used).arg(view->viewport()->width())));
+        // The name column takes the spare width and shows the longest top-level name.
+        QVERIFY(header->sectionSize(SemanticProfileModel::Entity) >= 160);
+        const QStringList caption = window.barChart()->title().split(u'\n');
+        QCOMPARE(caption.size(), 3);
+        const QFontMetrics captionMetrics(window.barChart()->font());
+        for (const QString& line : caption)
+            QVERIFY2(captionMetrics.horizontalAdvance(line) < window.barChart()->width(), qPrintable(line));
+        // Bar labels too long for the chart beside the table keep their first parts (value first).
+        QCOMPARE(window.barChart()->labelOverflow(), 0);
+        QVERIFY(window.barChart()->barLabel(0).startsWith(QLatin1String("40,550.250")));
     }
 
     void windowRenders()

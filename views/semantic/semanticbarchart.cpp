@@ -233,12 +233,13 @@ void SemanticBarChart::rebuild()
     // Title: both totals, so that a user sees that mapping conserves.
     const double diff = std::abs(m_totalWith - m_totalWithout);
     const bool agree = diff <= 1e-9 * std::max({ 1.0, std::abs(m_totalWith), std::abs(m_totalWithout) });
-    const QString title = tr("Σ with mapping = %1   ·   Σ without mapping = %2   %3")
+    const QString title = tr("Σ with mapping = %1  ·  without = %2  %3")
                               .arg(format(m_totalWith), format(m_totalWithout),
                                   agree ? tr("(equal)") : tr("(differ by %1!)").arg(format(diff)));
     QString what = m_withMapping ? (m_level < 0 ? tr("leaf entities") : tr("entities at level %1").arg(m_level + 1))
                                  : tr("raw events without mapping");
-    QString caption = tr("%1 — %2, %3 — %4, sorted by value")
+    // On two lines: one would be cut at the chart's usual width (beside the Profile table).
+    QString caption = tr("%1 — %2, %3\n%4, sorted by value")
                           .arg(p.model().name.isEmpty() ? tr("semantic model") : p.model().name, trial.metric(m).name,
                               semanticview::scopeText(trial, m_scope), what);
     if (hidden > 0)
@@ -247,6 +248,8 @@ void SemanticBarChart::rebuild()
 
     const int n = static_cast<int>(m_bars.size());
     m_labelWidths.clear();
+    m_labelItems.clear();
+    m_labelParts.clear();
     auto textTicker = QSharedPointer<QCPAxisTickerText>::create();
     double lo = 0;
     double hi = 0;
@@ -291,6 +294,8 @@ void SemanticBarChart::rebuild()
         font.setPointSizeF(font.pointSizeF() * 0.9);
         text->setFont(font);
         m_labelWidths.push_back(QFontMetrics(font).horizontalAdvance(text->text()) + 12);
+        m_labelItems.push_back(text);
+        m_labelParts.push_back(parts);
     }
     m_plot->yAxis->setTicker(textTicker);
     m_plot->yAxis->setRange(0.4, std::max(1, n) + 0.6);
@@ -312,6 +317,18 @@ void SemanticBarChart::fitValueRange(int plotWidth)
     const int margin = m_plot->width() - m_plot->axisRect()->width();
     const double w = std::max(100, (plotWidth > 0 ? plotWidth : m_plot->width()) - std::max(margin, 150));
     const double lo = m_low < 0 ? m_low * 1.1 : 0;
+    // Labels that cannot fit even beside a short bar keep only their first parts (the value first).
+    for (std::size_t i = 0; i < m_labelItems.size() && i < m_labelParts.size(); ++i) {
+        const QFontMetrics metrics(m_labelItems[i]->font());
+        QStringList parts = m_labelParts[i];
+        QString text = parts.join(QStringLiteral("  ·  "));
+        while (parts.size() > 1 && metrics.horizontalAdvance(text) + 12 > w - 60) {
+            parts.removeLast();
+            text = parts.join(QStringLiteral("  ·  "));
+        }
+        m_labelItems[i]->setText(text);
+        m_labelWidths[i] = metrics.horizontalAdvance(text) + 12;
+    }
     double upper = m_high * 1.05;
     for (std::size_t i = 0; i < m_bars.size() && i < m_labelWidths.size(); ++i) {
         const double free = w - m_labelWidths[i];
@@ -321,6 +338,19 @@ void SemanticBarChart::fitValueRange(int plotWidth)
             upper = std::max(upper, m_high * 3);
     }
     m_plot->xAxis->setRange(lo, upper);
+}
+
+QString SemanticBarChart::barLabel(std::size_t i) const
+{
+    return i < m_labelItems.size() ? m_labelItems[i]->text() : QString();
+}
+
+int SemanticBarChart::labelOverflow() const
+{
+    int overflow = 0;
+    for (QCPItemText* item : m_labelItems)
+        overflow = std::max(overflow, static_cast<int>(std::ceil(item->right->pixelPosition().x())) - m_plot->width());
+    return overflow;
 }
 
 void SemanticBarChart::resizeEvent(QResizeEvent* event)

@@ -9,6 +9,7 @@
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class QCPItemText;
 class QCPTextElement;
 class QMouseEvent;
 
@@ -55,6 +56,10 @@ public:
     double totalWithoutMapping() const { return m_totalWithout; }
     /// The chart's title and caption as shown.
     QString title() const;
+    /// The label text beside bar `i` as shown (tests).
+    QString barLabel(std::size_t i) const;
+    /// How many pixels the widest bar label reaches past the chart's right edge (0 when all fit).
+    int labelOverflow() const;
     QCustomPlot* plot() const { return m_plot; }
     /// Writes the plot to PNG, SVG or PDF (by suffix); size 0: the widget's size.
     QString exportImage(const QString& fileName, int width = 0, int height = 0) const;
@@ -85,6 +90,10 @@ private:
     double m_totalWith = 0;
     double m_totalWithout = 0;
     std::vector<int> m_labelWidths;
+    /// Each bar's label and its parts (value, % of total, % of parent, badge): a narrow chart drops
+    /// trailing parts rather than cut the label at its edge (the tooltip has them all).
+    std::vector<QCPItemText*> m_labelItems;
+    std::vector<QStringList> m_labelParts;
     double m_low = 0;
     double m_high = 1;
 

@@ -150,6 +150,7 @@ SemanticComparison::SemanticComparison(QWidget* parent)
         if (m_scope == Scope::Kind::Thread && m_threadBox->currentIndex() >= 0 && m_a)
             m_thread = m_a->threadKey(ThreadIndex(static_cast<std::uint32_t>(m_threadBox->currentData().toInt())));
         restart(true, true);
+        Q_EMIT scopeChanged(m_scope);
     });
     connect(m_threadBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i < 0 || !m_a)

@@ -52,6 +52,7 @@ public:
     /// Mean (over all threads, the default), total, or one thread chosen by its key (it must
     /// exist in both trials).
     void setScope(semantic::Scope::Kind kind, const ThreadKey& thread = {});
+    semantic::Scope::Kind scope() const { return m_scope; }
     /// Also attribute the difference trial (linear models only; ignored otherwise).
     void setCheckDiffTrial(bool check);
     bool checksDiffTrial() const;
@@ -86,6 +87,8 @@ Q_SIGNALS:
     void computed(bool ok);
     /// A row or a bar was activated (the entity id).
     void entityActivated(const QString& id);
+    /// The user chose another scope (mean, total or one thread) in the scope box.
+    void scopeChanged(parallax::semantic::Scope::Kind kind);
 
 private:
     struct Input {

@@ -14,6 +14,7 @@
 #include <QStackedWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace parallax {
@@ -43,8 +44,10 @@ SemanticInspector::SemanticInspector(QWidget* parent)
     controls->addWidget(m_metricBox);
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Value:"), this));
-    m_scopeBox->addItem(tr("Total over threads"), static_cast<int>(SemanticInspectorModel::ValueScope::Total));
+    // Mean first and by default, as in the other semantic tabs and the main window's statistics.
     m_scopeBox->addItem(tr("Mean per thread"), static_cast<int>(SemanticInspectorModel::ValueScope::Mean));
+    m_scopeBox->addItem(tr("Total over threads"), static_cast<int>(SemanticInspectorModel::ValueScope::Total));
+    m_model->setValueScope(SemanticInspectorModel::ValueScope::Mean);
     controls->addWidget(m_scopeBox);
     controls->addSpacing(12);
     auto* expand = new QPushButton(tr("Expand all"), this);
@@ -56,8 +59,6 @@ SemanticInspector::SemanticInspector(QWidget* parent)
 
     m_banner->setWordWrap(true);
     m_banner->setTextFormat(Qt::RichText);
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #6b4500; border: 1px solid #e0b040; "
-                                           "border-radius: 3px; padding: 4px; }"));
     m_banner->hide();
     layout->addWidget(m_banner);
 
@@ -87,8 +88,10 @@ SemanticInspector::SemanticInspector(QWidget* parent)
             m_model->setMetric(MetricId(static_cast<std::uint32_t>(i)));
         updateHeader();
     });
-    connect(m_scopeBox, &QComboBox::currentIndexChanged, this, [this](int) {
-        m_model->setValueScope(static_cast<SemanticInspectorModel::ValueScope>(m_scopeBox->currentData().toInt()));
+    connect(m_scopeBox, &QComboBox::activated, this, [this](int) {
+        const auto scope = static_cast<SemanticInspectorModel::ValueScope>(m_scopeBox->currentData().toInt());
+        m_model->setValueScope(scope);
+        Q_EMIT valueScopeChanged(scope);
     });
     connect(expand, &QPushButton::clicked, tree, &QTreeView::expandAll);
     connect(collapse, &QPushButton::clicked, tree, &QTreeView::collapseAll);
@@ -172,6 +175,11 @@ void SemanticInspector::apply(const Result& result)
     m_stack->setCurrentWidget(m_setup->widget);
     const QString banner = warningText();
     m_banner->setText(banner);
+    // Yellow for warnings; notes alone in the window's own colours.
+    m_banner->setStyleSheet(hasProblems()
+            ? QStringLiteral("QLabel { background: #fff3cd; color: #6b4500; border: 1px solid #e0b040; "
+                             "border-radius: 3px; padding: 4px; }")
+            : QStringLiteral("QLabel { border: 1px solid palette(mid); border-radius: 3px; padding: 4px; }"));
     m_banner->setVisible(!banner.isEmpty());
     expandWarnings();
     QTreeView* tree = m_setup->view;
@@ -215,11 +223,18 @@ bool SemanticInspector::setMetric(const QString& name)
 
 void SemanticInspector::setValueScope(SemanticInspectorModel::ValueScope scope)
 {
-    m_scopeBox->setCurrentIndex(scope == SemanticInspectorModel::ValueScope::Total ? 0 : 1);
+    const QSignalBlocker block(m_scopeBox);
+    m_scopeBox->setCurrentIndex(m_scopeBox->findData(static_cast<int>(scope)));
     m_model->setValueScope(scope);
 }
 
 void SemanticInspector::setTimeUnit(TimeUnit unit) { m_model->setTimeUnit(unit); }
+
+bool SemanticInspector::hasProblems() const
+{
+    const ProfilePtr p = m_model->profile();
+    return p && std::any_of(p->warnings().begin(), p->warnings().end(), [](const Warning& w) { return !w.note; });
+}
 
 QString SemanticInspector::warningText() const
 {
@@ -247,10 +262,13 @@ QString SemanticInspector::warningText() const
     if (ordered.size() > shown)
         items << tr("and %1 more (see the Warnings column)").arg(ordered.size() - shown);
     const auto notes = ordered.size() - problems;
-    QString head = problems == 1 ? tr("1 warning") : tr("%1 warnings").arg(problems);
+    // Only problems earn the warning sign; notes alone (events resolved by priority) read as plain news.
+    QString head = problems == 0 ? tr("No warnings")
+        : problems == 1          ? QStringLiteral("⚠ ") + tr("1 warning")
+                                 : QStringLiteral("⚠ ") + tr("%1 warnings").arg(problems);
     if (notes)
         head += notes == 1 ? tr(", 1 note") : tr(", %1 notes").arg(notes);
-    return QStringLiteral("⚠ ") + head + QStringLiteral(":<br>") + items.join(QStringLiteral("<br>"));
+    return head + QStringLiteral(":<br>") + items.join(QStringLiteral("<br>"));
 }
 
 void SemanticInspector::expandWarnings()
@@ -261,7 +279,9 @@ void SemanticInspector::expandWarnings()
         const QModelIndex index = proxy->index(row, 0);
         const auto kind
             = static_cast<SemanticInspectorModel::RowKind>(index.data(SemanticInspectorModel::KindRole).toInt());
-        const bool warned = !index.data(SemanticInspectorModel::WarningRole).toStringList().isEmpty();
+        // Notes (matches resolved by priority) stay collapsed: on a typical model every broad association
+        // has them, and expanding them all buries the associations under their lost events.
+        const bool warned = index.data(SemanticInspectorModel::ProblemRole).toBool();
         const bool smallUnmapped = kind == SemanticInspectorModel::RowKind::Unmapped && proxy->rowCount(index) <= 8;
         if (warned || smallUnmapped)
             tree->expand(index);

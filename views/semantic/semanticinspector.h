@@ -52,6 +52,8 @@ public:
     QString errorMessage() const { return m_error; }
     /// The banner text listing the warnings ("" when there are none).
     QString warningText() const;
+    /// Whether the profile has a warning that is not a note (the banner is yellow and starts with ⚠).
+    bool hasProblems() const;
 
     SemanticInspectorModel* inspectorModel() const { return m_model; }
     QTreeView* treeView() const;
@@ -69,6 +71,8 @@ Q_SIGNALS:
     void eventActivated(parallax::EventId event);
     /// An association row was double-clicked (its id).
     void associationActivated(const QString& id);
+    /// The user chose another value scope (total or mean over threads).
+    void valueScopeChanged(parallax::SemanticInspectorModel::ValueScope scope);
 
 private:
     struct Result {

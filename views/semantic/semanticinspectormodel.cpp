@@ -717,6 +717,8 @@ QVariant SemanticInspectorModel::data(const QModelIndex& index, int role) const
         return static_cast<int>(n->kind);
     case WarningRole:
         return warningsOf(*n);
+    case ProblemRole:
+        return !warningsOf(*n).isEmpty() && !onlyNotes(*n);
     case AssociationRole:
         return n->association;
     case EventRole:

@@ -68,6 +68,8 @@ public:
     static constexpr int AssociationRole = SortRole + 3;
     /// The event (its index as int) of event, shadowed and edge rows; -1 otherwise.
     static constexpr int EventRole = SortRole + 4;
+    /// Whether a row has a warning that is more than a note (bool): the rows the inspector opens expanded.
+    static constexpr int ProblemRole = SortRole + 5;
 
     explicit SemanticInspectorModel(QObject* parent = nullptr);
     ~SemanticInspectorModel() override;

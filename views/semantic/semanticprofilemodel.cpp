@@ -28,7 +28,8 @@ QString percentText(double p)
     return groupingLocale().toString(p, 'f', 2) + QStringLiteral(" %");
 }
 
-const QString notAggregated = QStringLiteral("n/a (aggregated)");
+// Short, so that the number columns keep their width; the tooltip says why (aggregated).
+const QString notAggregated = QStringLiteral("n/a");
 } // namespace
 
 SemanticProfileModel::SemanticProfileModel(QObject* parent)
@@ -415,7 +416,8 @@ QString SemanticProfileModel::tooltip(const Node& n, int column) const
     const QString scope = semanticview::scopeText(p.trial(), m_scope);
     const ResolvedEntity* e = n.entity >= 0 ? &p.entity(n.entity) : nullptr;
     if (n.aggregated && column >= Own && column <= Inclusive)
-        return tr("%1 is a member of an AGGREGATE: the events mapped to the set went to the aggregate entity as a "
+        return tr("n/a (aggregated): %1 is a member of an AGGREGATE: the events mapped to the set went to the "
+                  "aggregate entity as a "
                   "whole, so this member's share is not known.")
             .arg(e->name);
     switch (column) {

@@ -6,6 +6,8 @@
 #include "algebra/statistics.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/charts/chartexport.h"
+#include "views/common/columnfit.h"
+#include "views/common/threadfinder.h"
 #include "views/common/toolwindow.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
@@ -37,8 +39,8 @@
 #include <QLabel>
 #include <QLayout>
 #include <QSortFilterProxyModel>
-#include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -152,10 +154,12 @@ void SemanticWindow::buildUi()
     m_scopeBox->addItem(tr("Total"), static_cast<int>(Scope::Kind::Total));
     m_scopeBox->addItem(tr("One thread"), static_cast<int>(Scope::Kind::Thread));
     m_scopeBox->setToolTip(tr("Mean over all threads (absent = 0), the total over threads, or one thread"));
-    m_threadSpin = new QSpinBox(central);
-    m_threadSpin->setToolTip(tr("The thread (by position)"));
-    m_threadLabel = new QLabel(central);
-    m_threadLabel->setMinimumWidth(60);
+    // The thread of the one-thread scope: a "go to thread n,c,t" field with a completer (a trial may have
+    // 16,384 threads), shown only on that scope.
+    m_threadFinder = new ThreadFinder(central);
+    m_threadFinder->setTrial(m_trial);
+    m_threadLabel = new QLabel(tr("&Thread:"), central);
+    m_threadLabel->setBuddy(m_threadFinder);
     m_unitBox = new QComboBox(central);
     for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds })
         m_unitBox->addItem(unitLabel(Metric(QString(), QStringLiteral("us")), unit), static_cast<int>(unit));
@@ -170,8 +174,8 @@ void SemanticWindow::buildUi()
     controls->addSpacing(6);
     add(tr("&Metric:"), m_metricBox);
     add(tr("&Over threads:"), m_scopeBox);
-    add({}, m_threadSpin);
-    add({}, m_threadLabel);
+    controls->addWidget(m_threadLabel);
+    controls->addWidget(m_threadFinder);
     add(tr("&Unit:"), m_unitBox);
     add(tr("&Group by:"), m_groupBox);
     controls->addStretch(1);
@@ -207,23 +211,23 @@ void SemanticWindow::buildUi()
     options.countNoun = tr("top-level entity");
     options.countNounPlural = tr("top-level entities");
     options.sortColumn = SemanticProfileModel::Value;
+    options.twoLineHeaders = true;
     m_tree = std::make_unique<ViewSetup>(setupTreeView(treeView, m_model, options));
     treeView->setItemDelegateForColumn(SemanticProfileModel::PercentTotal, new PercentBarDelegate(treeView));
     treeView->setItemDelegateForColumn(SemanticProfileModel::PercentParent, new PercentBarDelegate(treeView));
-    treeView->header()->resizeSection(SemanticProfileModel::Entity, 230);
-    treeView->header()->resizeSection(SemanticProfileModel::Kind, 70);
-    for (int c = SemanticProfileModel::Own; c <= SemanticProfileModel::Inclusive; ++c)
-        treeView->header()->resizeSection(
-            c, c == SemanticProfileModel::PercentTotal || c == SemanticProfileModel::PercentParent ? 80 : 100);
-    treeView->header()->resizeSection(SemanticProfileModel::Policy, 110);
+    treeView->setTextElideMode(Qt::ElideMiddle);
+    // The numbers at their content width (resizeTreeColumns), the entity name takes the rest.
+    treeView->header()->setStretchLastSection(false);
+    fitNameColumn(treeView, SemanticProfileModel::Entity, 160);
     treeView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_chart = new SemanticBarChart(central);
     auto* splitter = new QSplitter(Qt::Horizontal, central);
     splitter->addWidget(m_tree->widget);
     splitter->addWidget(m_chart);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ 640, 640 });
+    // The table has ten columns, the chart scales to any width: the table gets the larger share.
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({ 860, 440 });
 
     m_matrix = new SemanticMatrixView(central);
 
@@ -233,6 +237,7 @@ void SemanticWindow::buildUi()
     m_tabs->addTab(m_matrix, tr("Matrix"));
     // Inspector, Rules and Compare follow the applied model (profileChanged).
     auto* inspector = new SemanticInspector(central);
+    m_inspector = inspector;
     m_tabs->addTab(inspector, tr("Inspector"));
     auto* rules = new SemanticRuleEditor(central);
     rules->setTrial(m_trial);
@@ -251,12 +256,21 @@ void SemanticWindow::buildUi()
     compareLayout->addWidget(comparison, 1);
     m_tabs->addTab(comparePage, tr("Compare"));
     m_comparison = comparison;
-    connect(this, &SemanticWindow::profileChanged, this, [this, inspector, rules](const semantic::ProfilePtr& profile) {
+    // One scope for every tab: a change in the Inspector or Compare tab is the window's too.
+    connect(inspector, &SemanticInspector::valueScopeChanged, this, [this](SemanticInspectorModel::ValueScope s) {
+        setScope(s == SemanticInspectorModel::ValueScope::Total ? Scope::total() : Scope::mean());
+    });
+    connect(comparison, &SemanticComparison::scopeChanged, this, [this](Scope::Kind kind) {
+        if (kind != Scope::Kind::Thread)
+            setScope(Scope { kind, {} });
+    });
+    connect(this, &SemanticWindow::profileChanged, this, [this, rules](const semantic::ProfilePtr& profile) {
         if (!profile)
             return;
-        inspector->setProfile(profile);
+        if (m_inspector)
+            m_inspector->setProfile(profile);
         rules->setAppliedModel(profile->model(), !m_rulesEdited);
-        if (m_comparisonTrial)
+        if (m_comparisonTrial && m_comparison)
             m_comparison->setInput(profile->model(), m_trial, m_comparisonTrial);
     });
     connect(rules, &SemanticRuleEditor::modelApplied, this, [this](const semantic::Model& model) {
@@ -301,16 +315,12 @@ void SemanticWindow::buildUi()
         m_metricBox, &QComboBox::activated, this, [this] { setMetric(MetricId(m_metricBox->currentData().toUInt())); });
     auto applyScope = [this] {
         const auto kind = static_cast<Scope::Kind>(m_scopeBox->currentData().toInt());
-        setScope(kind == Scope::Kind::Thread
-                ? Scope::ofThread(ThreadIndex(static_cast<std::uint32_t>(m_threadSpin->value())))
-                : Scope { kind, {} });
+        setScope(kind == Scope::Kind::Thread ? Scope::ofThread(m_thread) : Scope { kind, {} });
+        if (kind == Scope::Kind::Thread)
+            m_threadFinder->setFocus();
     };
     connect(m_scopeBox, &QComboBox::activated, this, applyScope);
-    connect(m_threadSpin, &QSpinBox::valueChanged, this, [this, applyScope] {
-        updateThreadLabel();
-        if (m_scope.kind == Scope::Kind::Thread)
-            applyScope();
-    });
+    connect(m_threadFinder, &ThreadFinder::threadChosen, this, [this](ThreadIndex t) { setScope(Scope::ofThread(t)); });
     connect(m_unitBox, &QComboBox::activated, this,
         [this] { setTimeUnit(static_cast<TimeUnit>(m_unitBox->currentData().toInt())); });
     connect(
@@ -498,6 +508,7 @@ void SemanticWindow::applyProfile()
     m_matrix->setMetric(m_metric);
     fillSelectors();
     m_tree->view->expandToDepth(1);
+    resizeTreeColumns();
     if (m_profile) {
         setWindowTitle(tr("Semantic View — %1 — %2")
                            .arg(m_trial->name(),
@@ -516,18 +527,15 @@ void SemanticWindow::fillSelectors()
                 m_metricBox->addItem(m_trial->metric(MetricId(m)).name, static_cast<uint>(m));
         m_metricBox->setCurrentIndex(m_metricBox->findData(static_cast<uint>(m_metric.index())));
     }
-    {
-        const QSignalBlocker block(m_threadSpin);
-        m_threadSpin->setRange(0, m_trial ? std::max(0, static_cast<int>(m_trial->threadCount()) - 1) : 0);
-        if (m_scope.kind == Scope::Kind::Thread)
-            m_threadSpin->setValue(static_cast<int>(m_scope.thread.index()));
-    }
+    const bool oneThread = m_scope.kind == Scope::Kind::Thread;
+    if (oneThread)
+        m_threadFinder->setText(m_trial->threadKey(m_scope.thread).toString());
+    m_threadFinder->setVisible(oneThread);
+    m_threadLabel->setVisible(oneThread);
     {
         const QSignalBlocker block(m_scopeBox);
         m_scopeBox->setCurrentIndex(m_scopeBox->findData(static_cast<int>(m_scope.kind)));
     }
-    m_threadSpin->setEnabled(m_scope.kind == Scope::Kind::Thread);
-    updateThreadLabel();
     {
         const QSignalBlocker block(m_groupBox);
         const QString current = m_model->groupByAttribute();
@@ -539,13 +547,13 @@ void SemanticWindow::fillSelectors()
     }
 }
 
-void SemanticWindow::updateThreadLabel()
+void SemanticWindow::resizeTreeColumns()
 {
-    const int t = m_threadSpin->value();
-    if (m_trial && t >= 0 && static_cast<std::size_t>(t) < m_trial->threadCount())
-        m_threadLabel->setText(m_trial->threadKey(ThreadIndex(static_cast<std::uint32_t>(t))).toString());
-    else
-        m_threadLabel->clear();
+    QTreeView* view = m_tree->view;
+    const QHeaderView* header = view->header();
+    for (int column = SemanticProfileModel::Kind; column < SemanticProfileModel::ColumnCount; ++column)
+        if (!header->isSectionHidden(column))
+            fitColumnToContent(view, column);
 }
 
 void SemanticWindow::setMetric(MetricId metric)
@@ -557,6 +565,7 @@ void SemanticWindow::setMetric(MetricId metric)
     m_chart->setMetric(metric);
     m_matrix->setMetric(metric);
     fillSelectors();
+    resizeTreeColumns();
 }
 
 void SemanticWindow::setScope(const Scope& scope)
@@ -565,11 +574,21 @@ void SemanticWindow::setScope(const Scope& scope)
     if (m_scope.kind == Scope::Kind::Thread
         && (!m_trial || !m_scope.thread.isValid() || m_scope.thread.index() >= m_trial->threadCount()))
         m_scope = Scope::mean();
+    if (m_scope.kind == Scope::Kind::Thread)
+        m_thread = m_scope.thread;
     m_model->setScope(m_scope);
     m_chart->setScope(m_scope);
     if (m_scope.kind == Scope::Kind::Thread)
         m_matrix->highlightThread(m_scope.thread);
+    // The Inspector sums over all threads (mean or total); the comparison takes every scope.
+    if (m_inspector && m_scope.kind != Scope::Kind::Thread)
+        m_inspector->setValueScope(m_scope.kind == Scope::Kind::Total ? SemanticInspectorModel::ValueScope::Total
+                                                                      : SemanticInspectorModel::ValueScope::Mean);
+    if (m_comparison && (m_comparison->scope() != m_scope.kind || m_scope.kind == Scope::Kind::Thread))
+        m_comparison->setScope(
+            m_scope.kind, m_scope.kind == Scope::Kind::Thread ? m_trial->threadKey(m_scope.thread) : ThreadKey());
     fillSelectors();
+    resizeTreeColumns();
 }
 
 void SemanticWindow::setTimeUnit(TimeUnit unit)
@@ -580,6 +599,7 @@ void SemanticWindow::setTimeUnit(TimeUnit unit)
     m_matrix->setTimeUnit(unit);
     const QSignalBlocker block(m_unitBox);
     m_unitBox->setCurrentIndex(std::max(0, m_unitBox->findData(static_cast<int>(unit))));
+    resizeTreeColumns();
 }
 
 void SemanticWindow::setGroupByAttribute(const QString& key)
@@ -587,6 +607,7 @@ void SemanticWindow::setGroupByAttribute(const QString& key)
     m_model->setGroupByAttribute(key);
     m_tree->view->expandToDepth(key.isEmpty() ? 1 : 0);
     fillSelectors();
+    resizeTreeColumns();
 }
 
 void SemanticWindow::waitForResult()
@@ -601,7 +622,7 @@ void SemanticWindow::waitForResult()
 void SemanticWindow::setComparisonTrial(TrialPtr b)
 {
     m_comparisonTrial = std::move(b);
-    if (m_profile && m_comparisonTrial)
+    if (m_profile && m_comparisonTrial && m_comparison)
         m_comparison->setInput(m_profile->model(), m_trial, m_comparisonTrial);
 }
 
@@ -628,6 +649,10 @@ QWidget* SemanticWindow::tabPage(Tab tab) const { return m_tabs->widget(static_c
 void SemanticWindow::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(static_cast<int>(tab)); }
 
 QTreeView* SemanticWindow::treeView() const { return m_tree->view; }
+
+SemanticInspector* SemanticWindow::inspector() const { return m_inspector; }
+
+SemanticComparison* SemanticWindow::comparison() const { return m_comparison; }
 
 void SemanticWindow::selectEntity(int entity)
 {

@@ -8,6 +8,7 @@
 #include "views/common/job.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -15,7 +16,6 @@
 class QComboBox;
 class QLabel;
 class QFrame;
-class QSpinBox;
 class QTabWidget;
 class QTreeView;
 
@@ -25,6 +25,8 @@ class SelectionState;
 class SemanticBarChart;
 class SemanticMatrixView;
 class SemanticProfileModel;
+class SemanticInspector;
+class ThreadFinder;
 struct ViewSetup;
 
 /// Where a semantic model comes from: a built-in model made for the trial ("group", "layer",
@@ -117,6 +119,10 @@ public:
     QTreeView* treeView() const;
     SemanticBarChart* barChart() const { return m_chart; }
     SemanticMatrixView* matrixView() const { return m_matrix; }
+    SemanticInspector* inspector() const;
+    class SemanticComparison* comparison() const;
+    /// "Go to thread n,c,t" for the one-thread scope; shown (with its label) only on that scope.
+    ThreadFinder* threadFinder() const { return m_threadFinder; }
 
 Q_SIGNALS:
     /// A new profile is shown (null when attribution failed); h8's widgets follow this.
@@ -137,8 +143,10 @@ private:
     void onFinished(const Result& result);
     void showMessage(const QString& text, bool error);
     void applyProfile();
+    /// The Profile tree's columns at their content width (numbers, two-line headers); the entity name
+    /// takes the rest (fitNameColumn).
+    void resizeTreeColumns();
     void fillSelectors();
-    void updateThreadLabel();
     void onEventSelected(EventId event);
 
     std::shared_ptr<const Trial> m_trial;
@@ -159,8 +167,11 @@ private:
     QComboBox* m_modelBox = nullptr;
     QComboBox* m_metricBox = nullptr;
     QComboBox* m_scopeBox = nullptr;
-    QSpinBox* m_threadSpin = nullptr;
+    ThreadFinder* m_threadFinder = nullptr;
     QLabel* m_threadLabel = nullptr;
+    /// The thread the one-thread scope shows (the last one chosen).
+    ThreadIndex m_thread = ThreadIndex(0u);
+    QPointer<SemanticInspector> m_inspector;
     QComboBox* m_unitBox = nullptr;
     QComboBox* m_groupBox = nullptr;
     QFrame* m_messageBar = nullptr;
@@ -168,7 +179,8 @@ private:
     QLabel* m_status = nullptr;
     QTabWidget* m_tabs = nullptr;
     SemanticProfileModel* m_model = nullptr;
-    class SemanticComparison* m_comparison = nullptr;
+    /// Tab pages a test may replace (setTabPage deletes the old one).
+    QPointer<class SemanticComparison> m_comparison;
     TrialPtr m_comparisonTrial;
     bool m_rulesEdited = false;
     std::unique_ptr<ViewSetup> m_tree;
