@@ -131,6 +131,7 @@ Sample sideOf(const std::vector<Run>& runs)
     if (runs.size() == 1)
         return sampleOf(runs.front().values);
     std::vector<double> means;
+    means.reserve(runs.size());
     for (const auto& run : runs)
         means.push_back(sampleOf(run.values).mean);
     return sampleOf(means);

@@ -15,8 +15,8 @@ namespace {
 
 struct Row {
     EventId event;
-    const Stat* stat;
-    double key;
+    const Stat* stat = nullptr;
+    double key = 0;
 };
 
 std::vector<Row> rows(const Trial& trial, const TrialStatistics& stats, const ImbalanceOptions& o)

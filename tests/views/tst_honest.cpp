@@ -67,8 +67,8 @@ private Q_SLOTS:
         const auto layout = overview.overviewLayout();
         QVERIFY(layout);
         const BarListData& bars = *layout->bars;
-        const QStringList labels = { QStringLiteral("Mean"), QStringLiteral("Std. Dev."), QStringLiteral("Min thread"),
-            QStringLiteral("Max thread"), QStringLiteral("Total") };
+        const QStringList labels = { QStringLiteral("Mean"), QStringLiteral("Min thread"), QStringLiteral("Max thread"),
+            QStringLiteral("Std. Dev."), QStringLiteral("Total") };
         QCOMPARE(bars.pinnedRows, std::size_t(5));
         for (int r = 0; r < 5; ++r)
             QCOMPARE(bars.rows[static_cast<std::size_t>(r)].label, labels[r]);
@@ -89,13 +89,13 @@ private Q_SLOTS:
                 longestThread = t;
             }
         }
-        QCOMPARE(layout->rowTotals[2], shortest);
-        QCOMPARE(layout->rowTotals[3], longest);
-        QCOMPARE(layout->statisticThreads[2], ThreadIndex(shortestThread));
-        QCOMPARE(layout->statisticThreads[3], ThreadIndex(longestThread));
-        QCOMPARE(overview.threadOfStatisticRow(3), ThreadIndex(longestThread));
+        QCOMPARE(layout->rowTotals[1], shortest);
+        QCOMPARE(layout->rowTotals[2], longest);
+        QCOMPARE(layout->statisticThreads[1], ThreadIndex(shortestThread));
+        QCOMPARE(layout->statisticThreads[2], ThreadIndex(longestThread));
+        QCOMPARE(overview.threadOfStatisticRow(2), ThreadIndex(longestThread));
         // The Max thread row is that thread's bar, segment for segment.
-        const BarRow& maxRow = bars.rows[3];
+        const BarRow& maxRow = bars.rows[2];
         const BarRow& threadRow = bars.rows[static_cast<std::size_t>(layout->rowOfThread[longestThread])];
         QCOMPARE(maxRow.segmentCount, threadRow.segmentCount);
         for (std::uint32_t k = 0; k < maxRow.segmentCount; ++k) {
@@ -119,7 +119,7 @@ private Q_SLOTS:
                 var += d * d / double(threads);
             }
             const QString sd = english.toString(std::sqrt(var) / 1000, 'f', 3) + QStringLiteral(" ms");
-            QVERIFY2(bars.rows[1].text.endsWith(QStringLiteral("of the bars ") + sd), qPrintable(bars.rows[1].text));
+            QVERIFY2(bars.rows[3].text.endsWith(QStringLiteral("of the bars ") + sd), qPrintable(bars.rows[3].text));
         }
         // Total: a number, no bar; its sum is N times the mean.
         const BarRow& total = bars.rows[4];
@@ -133,7 +133,7 @@ private Q_SLOTS:
             overview.grab().save(dir + QStringLiteral("/overview-rows.png"));
         // Clicking the Max thread label selects that thread.
         QTest::mouseClick(
-            overview.barList()->viewport(), Qt::LeftButton, {}, overview.barList()->labelRect(3).center());
+            overview.barList()->viewport(), Qt::LeftButton, {}, overview.barList()->labelRect(2).center());
         QCOMPARE(state.thread(), ThreadIndex(longestThread));
     }
 

@@ -34,7 +34,7 @@ QString elideCallPath(const QString& name, const QFontMetrics& metrics, int widt
         return best;
     // Without the root: the gap and the leaf; the leaf itself elided when that is still too wide.
     const QString prefix = gap + arrow;
-    const QString shortForm = prefix + leaf;
+    QString shortForm = prefix + leaf;
     if (metrics.horizontalAdvance(shortForm) <= width)
         return shortForm;
     return prefix + metrics.elidedText(leaf, Qt::ElideMiddle, width - metrics.horizontalAdvance(prefix));

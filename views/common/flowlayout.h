@@ -37,7 +37,7 @@ public:
 
 private:
     struct Entry {
-        QLayoutItem* item;
+        QLayoutItem* item = nullptr;
         bool stretch = false;
         bool breakBefore = false;
     };
