@@ -35,15 +35,34 @@ ThreadFinder::~ThreadFinder() = default;
 void ThreadFinder::setTrial(std::shared_ptr<const Trial> trial)
 {
     m_trial = std::move(trial);
-    QStringList labels;
-    if (m_trial) {
-        labels.reserve(static_cast<qsizetype>(m_trial->threadCount()));
-        for (std::size_t t = 0; t < m_trial->threadCount(); ++t)
-            labels << m_trial->threadKey(ThreadIndex(t)).toString();
-    }
-    m_model->setStringList(labels);
+    m_labelsBuilt = false;
+    m_model->setStringList({});
     clear();
     setEnabled(m_trial && m_trial->threadCount() > 0);
+}
+
+QCompleter* ThreadFinder::threadCompleter() const
+{
+    ensureLabels();
+    return m_completer;
+}
+
+void ThreadFinder::focusInEvent(QFocusEvent* event)
+{
+    ensureLabels();
+    QLineEdit::focusInEvent(event);
+}
+
+void ThreadFinder::ensureLabels() const
+{
+    if (m_labelsBuilt || !m_trial)
+        return;
+    QStringList labels;
+    labels.reserve(static_cast<qsizetype>(m_trial->threadCount()));
+    for (std::size_t t = 0; t < m_trial->threadCount(); ++t)
+        labels << m_trial->threadKey(ThreadIndex(t)).toString();
+    m_model->setStringList(labels);
+    m_labelsBuilt = true;
 }
 
 std::optional<ThreadIndex> ThreadFinder::parse(const Trial& trial, const QString& text)
