@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // parallax-cli: the headless front end (no Widgets linked).
 #include "app/cli/algebracommand.h"
+#include "app/cli/browsecommand.h"
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/imbalancereport.h"
@@ -438,6 +439,8 @@ const CommandEntry commands[] = {
         runAlgebraCommand },
     { "convert", "read a profile in any format, write it in another",
         [](const QString&, const QStringList& a) { return runConvert(a); } },
+    { "browse", "the CUBE view: metric, call and system trees for a selection, with value modes",
+        [](const QString&, const QStringList& a) { return runBrowseCommand(a); } },
     { "semantic", "the semantic (SEAA) profile of a trial through a model, or two compared",
         [](const QString&, const QStringList& a) { return runSemanticCommand(a); } },
     { "help", "this text, or a command's help: help COMMAND", showHelp },

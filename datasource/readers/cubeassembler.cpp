@@ -59,7 +59,9 @@
 //   is already taken (e.g. accelerator or metric locations reusing a rank) takes the next free
 //   context, with a warning. The names of the system tree nodes (per class: "CUBE machine",
 //   "CUBE node", ...), of the location group ("CUBE process") and of the location ("CUBE thread") are
-//   per-thread metadata; keys equal on all threads move to the trial (TrialBuilder's rule). CUBE
+//   per-thread metadata; keys equal on all threads move to the trial (TrialBuilder's rule). The whole
+//   chain, outermost first, is "CUBE system path" ("machine: M | node: N"), from which the CUBE
+//   browser (algebra/cubespace.h) rebuilds the system tree. CUBE
 //   <attr> pairs are trial metadata as written. Topology coordinates are not kept (names and sizes
 //   are, in "CUBE topologies").
 //
@@ -214,13 +216,17 @@ private:
                 chain.push_back(&m_doc.sysNodes[static_cast<std::size_t>(s)]);
             std::reverse(chain.begin(), chain.end());
             std::map<QString, QString> byClass;
+            QStringList path;
             for (const SysNode* s : chain) {
                 const QString cls = s->cls.trimmed().isEmpty() ? QStringLiteral("system tree node") : s->cls.trimmed();
                 QString& value = byClass[QStringLiteral("CUBE ") + cls];
                 value = value.isEmpty() ? s->name : value + QStringLiteral(" / ") + s->name;
+                path << cls + QStringLiteral(": ") + s->name;
             }
             for (const auto& [k, v] : byClass)
                 m_builder.addThreadMetadata(t, k, v);
+            if (!path.isEmpty())
+                m_builder.addThreadMetadata(t, QStringLiteral("CUBE system path"), path.join(QStringLiteral(" | ")));
             if (g) {
                 m_builder.addThreadMetadata(t, QStringLiteral("CUBE process"), g->name);
                 if (!g->type.isEmpty() && g->type != QLatin1String("process"))

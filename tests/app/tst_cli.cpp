@@ -39,6 +39,7 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("pprof") },
     { QStringLiteral("info") },
     { QStringLiteral("imbalance") },
+    { QStringLiteral("browse") },
     { QStringLiteral("synth") },
     { QStringLiteral("formats") },
     { QStringLiteral("db") },
