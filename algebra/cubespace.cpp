@@ -768,9 +768,9 @@ CubeValues computeCube(const CubeSpace& space, const CubeState& state)
 }
 
 double cubeModeValue(const CubeSpace& space, const CubeState& state, const CubeValues& values, CubePane pane, int i,
-    CubeMode mode, double externalRoot)
+    CubeMode mode, double externalRoot, std::optional<double> shown)
 {
-    const double v = values.value(pane, i, state);
+    const double v = shown ? *shown : values.value(pane, i, state);
     if (mode == CubeMode::Absolute)
         return v;
     const int pos = state.position(pane);

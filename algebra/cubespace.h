@@ -187,8 +187,11 @@ CubeValues computeCube(const CubeSpace& space, const CubeState& state);
 /// An item's value in a mode: 100 · value / reference, or the value itself for Absolute; NaN ("—")
 /// when the mode has no reference at the item's position or the reference is 0. `externalRoot` is
 /// the external trial's metricRootTotal of the selected metric (External %).
+/// `shown` replaces the item's value in its state (the browser's hidden children add to an
+/// expanded parent's).
 double cubeModeValue(const CubeSpace& space, const CubeState& state, const CubeValues& values, CubePane pane, int i,
-    CubeMode mode, double externalRoot = std::numeric_limits<double>::quiet_NaN());
+    CubeMode mode, double externalRoot = std::numeric_limits<double>::quiet_NaN(),
+    std::optional<double> shown = std::nullopt);
 
 /// The value of a call item (in its state, under the metric selection) on every thread, for the
 /// distribution column and panel. Requires the metric pane left of the call pane (else the metric

@@ -41,6 +41,9 @@ struct CommandLine {
         QStringLiteral("Quit as soon as the trial is shown (exit status 1 if loading failed).") };
     const QCommandLineOption tabOption { QStringLiteral("tab"),
         QStringLiteral("Start on the given view: %1.").arg(parallax::tabViewNames(true)), QStringLiteral("NAME") };
+    const QCommandLineOption cubeOption { QStringLiteral("cube"),
+        QStringLiteral(
+            "Open PATH in the CUBE browser (metric, call path and location trees; the same as --tab cube).") };
     const QCommandLineOption renderOption { QStringLiteral("render"),
         QStringLiteral("Render one view (listed below) to --out and quit, without a display server (offscreen)."),
         QStringLiteral("VIEW") };
@@ -79,7 +82,7 @@ struct CommandLine {
                            "profile, a recent file, the database or the bundled sample); --render, --screenshot and "
                            "--quit-after-load then use the bundled sample trial."));
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
-            sizeOption, tabOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
+            sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
             QStringLiteral("Profile directory or file to open (two or more with --compare and --scaling)."));
@@ -249,6 +252,10 @@ int main(int argc, char** argv)
     window.setInteractive(!batch);
     if (!batch)
         window.restoreSettings();
+    if (parser.isSet(o.cubeOption) && parser.isSet(o.tabOption))
+        return usageError(QStringLiteral("give --cube or --tab, not both"));
+    if (parser.isSet(o.cubeOption))
+        window.selectTab(QStringLiteral("cube"));
     if (parser.isSet(o.tabOption) && !window.selectTab(parser.value(o.tabOption)))
         return usageError(QStringLiteral("--tab: unknown view '%1' (expected %2)")
                               .arg(parser.value(o.tabOption), parallax::tabViewNames()));

@@ -8,6 +8,7 @@
 #include "views/charts/chartexport.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
+#include "views/cube/cubebrowser.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewwidget.h"
 #include "views/overview/selectorbar.h"
@@ -125,6 +126,28 @@ const ViewInfo table[] = {
                     main->exportShown(graph, request);
                 });
             graph->relayout();
+        } },
+    { RenderWindow::Main, "cube", "", "", "the CUBE browser: metric, call path and location trees with value modes",
+        "cube", QT_TRANSLATE_NOOP("parallax::MainWindow", "C&UBE"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new CubeBrowser(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            // Opened a few levels, so the picture shows the three trees rather than three roots.
+            auto* cube = widget<CubeBrowser>(target, "cube");
+            target.main->showView(cube);
+            cube->updateNow();
+            cube->expandToDepth(CubePane::Metric, 2);
+            cube->expandToDepth(CubePane::Call, 3);
+            cube->expandToDepth(CubePane::System, 2);
+            // An expanded metric shows its own part (often 0 for a CUBE "Time"): select its first
+            // child instead, e.g. Execution of KOJAK's Time.
+            const auto& selected = cube->state().pane(CubePane::Metric).selected;
+            if (!selected.empty() && cube->state().pane(CubePane::Metric).isExpanded(selected.front())) {
+                const auto& children = cube->space()->item(CubePane::Metric, selected.front()).children;
+                if (!children.empty())
+                    cube->selectItem(CubePane::Metric, children.front());
+            }
+            cube->finishComputing();
+            exportMain(target, "cube", request);
         } },
     { RenderWindow::Main, "userevents", "", "", "the User Events tab", "userevents",
         QT_TRANSLATE_NOOP("parallax::MainWindow", "&User Events"), ViewPlacement::Tab,

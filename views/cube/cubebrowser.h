@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#pragma once
+
+#include "algebra/cubespace.h"
+#include "views/common/job.h"
+#include "views/common/selectionview.h"
+#include "views/cube/cubepanemodel.h"
+
+#include <QHash>
+#include <QWidget>
+#include <array>
+#include <memory>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QTreeView;
+
+namespace parallax {
+
+/// CubeGUI's browser on the current trial (docs/SEMANTICS.md §6): the metric tree, the call tree (or
+/// the flat region list) and the system tree in three coupled panes, in an order the user picks.
+/// An item's value sums over the selections of the panes to its left and everything to its right;
+/// expanding an item switches it from its inclusive to its own value, so what a pane shows adds up
+/// to its roots. Each pane has its value mode; values are coloured by their share of the mode's
+/// reference (linear, quadratic or exponential scale); items below a threshold can be hidden, their
+/// values staying in their parent's. The call pane shows each row's distribution across the
+/// locations as a box plot.
+///
+/// Linked to the main window: selecting a call path selects its event, selecting a location selects
+/// its thread, and the other way round. The trees and values are computed in the background; the GUI
+/// thread only reads the finished values.
+class CubeBrowser : public QWidget, public SelectionView {
+    Q_OBJECT
+public:
+    explicit CubeBrowser(SelectionState* state, QWidget* parent = nullptr);
+    ~CubeBrowser() override;
+
+    CubePaneModel* model(CubePane pane) const { return m_panes[CubeSpace::index(pane)].model; }
+    QTreeView* tree(CubePane pane) const { return m_panes[CubeSpace::index(pane)].tree; }
+    const CubeState& state() const { return m_state; }
+    const CubeSpace* space() const { return m_space.get(); }
+    void setOrder(const std::array<CubePane, 3>& order);
+    void setMode(CubePane pane, CubeMode mode);
+    void setFlat(bool flat);
+    /// Selects one item of a pane (as a click would).
+    void selectItem(CubePane pane, int item);
+    /// Expands every item of a pane down to `depth` levels.
+    void expandToDepth(CubePane pane, int depth);
+    /// Waits for the running computations (headless rendering and tests).
+    void finishComputing();
+
+Q_SIGNALS:
+    /// The values of the current state are shown.
+    void valuesShown();
+
+protected:
+    void doUpdate(SelectionChanges changes) override;
+    void finishUpdate() override { finishComputing(); }
+
+private:
+    struct Pane {
+        QWidget* box = nullptr;
+        QLabel* title = nullptr;
+        QComboBox* mode = nullptr;
+        QComboBox* sort = nullptr;
+        QTreeView* tree = nullptr;
+        CubePaneModel* model = nullptr;
+    };
+    struct Computed {
+        std::shared_ptr<const CubeValues> values;
+        QHash<int, BoxStats> boxes;
+        CubeState state;
+    };
+
+    Pane makePane(CubePane pane);
+    void buildSpace();
+    void setSpace(std::shared_ptr<const CubeSpace> space);
+    void recompute();
+    void showComputed(Computed computed);
+    void onSelection(CubePane pane);
+    void onExpanded(CubePane pane, const QModelIndex& index, bool expanded);
+    void followMainSelection(SelectionChanges changes);
+    void find(const QString& text);
+    void updateInfo();
+    void updateLegend();
+
+    std::array<Pane, 3> m_panes;
+    QSplitter* m_splitter = nullptr;
+    QComboBox* m_order = nullptr;
+    QCheckBox* m_flat = nullptr;
+    QComboBox* m_scale = nullptr;
+    QDoubleSpinBox* m_hide = nullptr;
+    QLineEdit* m_find = nullptr;
+    QLabel* m_legend = nullptr;
+    QLabel* m_info = nullptr;
+    QLabel* m_status = nullptr;
+
+    std::shared_ptr<const CubeSpace> m_space;
+    CubeState m_state;
+    bool m_applying = false; ///< the browser itself changes the trees' selection or expansion
+    Job<std::shared_ptr<const CubeSpace>> m_spaceJob { this };
+    Job<Computed> m_valuesJob { this };
+};
+
+} // namespace parallax
