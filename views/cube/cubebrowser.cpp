@@ -3,6 +3,7 @@
 #include "views/cube/cubebrowser.h"
 
 #include "algebra/calltree.h"
+#include "algebra/units.h"
 #include "views/charts/colors.h"
 #include "views/common/flowlayout.h"
 #include "views/cube/boxplotdelegate.h"
@@ -127,6 +128,8 @@ CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
         m_splitter->addWidget(m_panes[CubeSpace::index(p)].box);
     }
     layout->addWidget(m_splitter, 1);
+    // The call tree's names and box plots need the most room.
+    m_splitter->setSizes({ 300, 560, 380 });
     m_info = new QLabel;
     m_info->setWordWrap(true);
     m_info->setOpenExternalLinks(true);
@@ -320,12 +323,13 @@ void CubeBrowser::showComputed(Computed c)
     model(CubePane::Call)->setBoxes(std::move(c.boxes));
     updateInfo();
     const Trial& t = m_space->trial();
-    m_status->setText(tr("%1: %2 metrics, %3 call-tree items, %4 locations. Collapsed items show inclusive values, "
-                         "expanded items their own value.")
-                          .arg(t.name())
-                          .arg(m_space->size(CubePane::Metric))
-                          .arg(m_space->size(CubePane::Call))
-                          .arg(t.threadCount()));
+    m_status->setText(
+        tr("%1: %2, %3, %4. Collapsed items show inclusive values, expanded items their own value.")
+            .arg(t.name(), countText(t.metricCount(), tr("metric"), tr("metrics")),
+                countText(m_space->size(CubePane::Call),
+                    m_space->callView() == CubeSpace::CallView::Flat ? tr("region") : tr("call-tree item"),
+                    m_space->callView() == CubeSpace::CallView::Flat ? tr("regions") : tr("call-tree items")),
+                countText(t.threadCount(), tr("location"), tr("locations"))));
     Q_EMIT valuesShown();
 }
 
@@ -491,8 +495,9 @@ void CubeBrowser::updateInfo()
     const Metric& metric = m_space->trial().metrics()[static_cast<std::size_t>(ref)];
     const auto& info = m_space->metricInfo(MetricId(static_cast<std::size_t>(ref)));
     QString text = QStringLiteral("<b>%1</b>").arg(metric.name.toHtmlEscaped());
-    if (!metric.unit.isEmpty())
-        text += QStringLiteral(" (%1)").arg(metric.unit.toHtmlEscaped());
+    const QString unit = unitLabel(metric, selection()->timeUnit());
+    if (!unit.isEmpty())
+        text += QStringLiteral(" (%1)").arg(unit.toHtmlEscaped());
     if (!info.description.isEmpty())
         text += QStringLiteral(": ") + info.description.toHtmlEscaped();
     if (!info.url.isEmpty())

@@ -40,6 +40,7 @@ void CubePaneModel::setValues(std::shared_ptr<const CubeValues> values, const Cu
     m_values = std::move(values);
     m_state = state;
     m_externalRoot = externalRoot;
+    computeDecimals();
     if (m_sort == Sort::ValueDescending || m_hideBelow > 0)
         relayout();
     else
@@ -222,7 +223,45 @@ QString CubePaneModel::valueText(int item) const
     const int ref = metricItem < 0 ? -1 : m_space->item(CubePane::Metric, metricItem).ref;
     if (ref < 0)
         return formatNumber(v);
-    return formatMetricValue(v, m_space->trial().metrics()[static_cast<std::size_t>(ref)], m_timeUnit);
+    const Metric& metric = m_space->trial().metrics()[static_cast<std::size_t>(ref)];
+    if (metric.isTime() || std::abs(v) >= 1e6)
+        return formatMetricValue(v, metric, m_timeUnit);
+    // Other units (CUBE's seconds, bytes, counts): one number of decimals per column, from the
+    // largest value it holds (the metric pane: per metric tree), so 0.002 sits beside 3.100.
+    const int decimals = metric.unit == QLatin1String("count")
+        ? 0
+        : m_decimals.value(m_pane == CubePane::Metric ? m_space->rootOf(m_pane, item) : -1, 3);
+    return withoutNegativeZero(QLocale().toString(v, 'f', decimals));
+}
+
+void CubePaneModel::computeDecimals()
+{
+    // 3 significant digits of the largest value: 4.71 -> 3 decimals, 2,576 -> 0, 0.05 -> 5.
+    m_decimals.clear();
+    if (!m_values)
+        return;
+    const auto& incl = m_values->inclusive[CubeSpace::index(m_pane)];
+    auto decimalsFor = [](double largest) {
+        if (!(largest > 0) || !std::isfinite(largest))
+            return 3;
+        return std::clamp(3 - static_cast<int>(std::floor(std::log10(largest))), 0, 6);
+    };
+    if (m_pane == CubePane::Metric) {
+        std::vector<double> largest(incl.size(), 0.0);
+        for (std::size_t i = 0; i < incl.size(); ++i) {
+            const auto r = static_cast<std::size_t>(m_space->rootOf(m_pane, static_cast<int>(i)));
+            if (std::isfinite(incl[i]))
+                largest[r] = std::max(largest[r], std::abs(incl[i]));
+        }
+        for (int r : m_space->roots(m_pane))
+            m_decimals.insert(r, decimalsFor(largest[static_cast<std::size_t>(r)]));
+        return;
+    }
+    double largest = 0;
+    for (double v : incl)
+        if (std::isfinite(v))
+            largest = std::max(largest, std::abs(v));
+    m_decimals.insert(-1, decimalsFor(largest));
 }
 
 QModelIndex CubePaneModel::indexOfItem(int item, int column) const

@@ -74,6 +74,7 @@ private:
     double share(int item, bool shown) const;
     void relayout();
     void refreshAll();
+    void computeDecimals();
 
     CubePane m_pane;
     std::shared_ptr<const CubeSpace> m_space;
@@ -86,6 +87,7 @@ private:
     double m_hideBelow = 0;
     bool m_showDistribution = false;
     TimeUnit m_timeUnit = TimeUnit::Milliseconds;
+    QHash<int, int> m_decimals; ///< decimals by metric root (metric pane) or -1 (the others)
     QHash<int, BoxStats> m_boxes;
     mutable QHash<int, std::vector<int>> m_rows; ///< parent item (-1: roots) -> shown children in order
     mutable std::vector<int> m_rowOf; ///< item -> its row under its parent (-1: not computed / hidden)
