@@ -572,10 +572,24 @@ double cellSum(const IntervalRow& row, std::size_t m, const CallWeights& cw)
     return sum;
 }
 
-/// Σ over a thread's cells of the call weights times the metric weights.
+/// Σ over a thread's cells of the call weights times the metric weights. A selection of a few call
+/// paths looks their cells up (binary search) instead of reading the whole row.
 double threadValue(const IntervalRow& row, const MetricWeights& mw, const CallWeights& cw)
 {
     double v = 0;
+    if (cw.events.size() * 16 < row.size()) {
+        for (const EventId e : cw.events) {
+            const std::ptrdiff_t i = row.find(e);
+            if (i < 0)
+                continue;
+            const auto k = static_cast<std::size_t>(i);
+            for (std::size_t m = 0; m < mw.mu.size(); ++m)
+                if (mw.mu[m] != 0)
+                    v += mw.mu[m]
+                        * (cw.excl[e.index()] * row.exclusive(m, k) + cw.incl[e.index()] * row.inclusive(m, k));
+        }
+        return v;
+    }
     for (std::size_t m = 0; m < mw.mu.size(); ++m)
         if (mw.mu[m] != 0)
             v += mw.mu[m] * cellSum(row, m, cw);
@@ -609,8 +623,45 @@ void CubeSpace::computeRootTotals()
             m_rootTotals[m] += p[m];
 }
 
-CubeValues computeCube(const CubeSpace& space, const CubeState& state)
+namespace {
+
+/// Whether a pane's contribution as an input of the others is the same in both states: its
+/// selection, and the expansion state of each selected item.
+bool sameSelection(const CubeState& a, const CubeState& b, CubePane p)
 {
+    const CubePaneState& x = a.pane(p);
+    const CubePaneState& y = b.pane(p);
+    if (x.selected != y.selected)
+        return false;
+    for (int i : x.selected)
+        if (x.isExpanded(i) != y.isExpanded(i))
+            return false;
+    return true;
+}
+
+} // namespace
+
+bool cubePaneInputsEqual(const CubeState& a, const CubeState& b, CubePane pane)
+{
+    if (a.order != b.order)
+        return false;
+    // The metric selection is an input of every pane (docs/SEMANTICS.md §6 [D]); the call and system
+    // selections of the panes left of this one.
+    if (pane != CubePane::Metric && !sameSelection(a, b, CubePane::Metric))
+        return false;
+    for (const CubePane p : { CubePane::Call, CubePane::System })
+        if (p != pane && a.position(p) < a.position(pane) && !sameSelection(a, b, p))
+            return false;
+    return true;
+}
+
+CubeValues computeCube(
+    const CubeSpace& space, const CubeState& state, const CubeValues* previous, const CubeState* previousState)
+{
+    auto reuse = [&](CubePane p) {
+        return previous && previousState && cubePaneInputsEqual(state, *previousState, p)
+            && previous->inclusive[CubeSpace::index(p)].size() == space.size(p);
+    };
     const Trial& t = space.trial();
     CubeValues out;
     const MetricWeights mw = metricWeights(space, state.pane(CubePane::Metric));
@@ -628,7 +679,10 @@ CubeValues computeCube(const CubeSpace& space, const CubeState& state)
     const std::size_t nEvents = t.eventCount();
 
     // Metric pane: B[m] = Σ_t σ_t Σ_cells (call weights · value of m).
-    {
+    if (reuse(CubePane::Metric)) {
+        out.inclusive[0] = previous->inclusive[0];
+        out.exclusive[0] = previous->exclusive[0];
+    } else {
         const CallWeights cw = callFor(CubePane::Metric);
         const SystemWeights sw = systemFor(CubePane::Metric);
         std::vector<std::vector<double>> partial(parallelWorkers(nThreads, ThreadBlock, 0));
@@ -665,7 +719,10 @@ CubeValues computeCube(const CubeSpace& space, const CubeState& state)
     }
 
     // Call pane: per event, Σ_t σ_t Σ_m μ_m (excl, incl).
-    {
+    if (reuse(CubePane::Call)) {
+        out.inclusive[1] = previous->inclusive[1];
+        out.exclusive[1] = previous->exclusive[1];
+    } else {
         const SystemWeights sw = systemFor(CubePane::Call);
         const std::size_t workers = parallelWorkers(nThreads, ThreadBlock, 0);
         std::vector<std::vector<double>> pe(workers);
@@ -735,7 +792,10 @@ CubeValues computeCube(const CubeSpace& space, const CubeState& state)
     }
 
     // System pane: per thread.
-    {
+    if (reuse(CubePane::System)) {
+        out.inclusive[2] = previous->inclusive[2];
+        out.exclusive[2] = previous->exclusive[2];
+    } else {
         const CallWeights cw = callFor(CubePane::System);
         std::vector<double> perThread(nThreads, 0.0);
         parallelFor(nThreads, ThreadBlock, 0, [&](std::size_t begin, std::size_t end, std::size_t) {
@@ -865,43 +925,34 @@ std::vector<double> cubeLocationValues(const CubeSpace& space, const CubeState& 
     const CallWeights cw = callWeights(space, &one);
     std::vector<double> out(t.threadCount(), 0.0);
     parallelFor(t.threadCount(), ThreadBlock, 0, [&](std::size_t begin, std::size_t end, std::size_t) {
-        for (std::size_t th = begin; th < end; ++th) {
-            const IntervalRow& row = t.row(ThreadIndex(th));
-            double v = 0;
-            for (const EventId e : cw.events) {
-                const std::ptrdiff_t i = row.find(e);
-                if (i < 0)
-                    continue;
-                const auto k = static_cast<std::size_t>(i);
-                for (std::size_t m = 0; m < mw.mu.size(); ++m) {
-                    if (mw.mu[m] == 0)
-                        continue;
-                    v += mw.mu[m]
-                        * (cw.excl[e.index()] * row.exclusive(m, k) + cw.incl[e.index()] * row.inclusive(m, k));
-                }
-            }
-            out[th] = v;
-        }
+        for (std::size_t th = begin; th < end; ++th)
+            out[th] = threadValue(t.row(ThreadIndex(th)), mw, cw);
     });
     return out;
 }
 
 BoxStats boxStats(std::vector<double> values)
 {
+    // Linear time: selections instead of a sort (131,072 locations per row, many rows).
     BoxStats b;
     values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return std::isnan(x); }), values.end());
     b.count = values.size();
     if (values.empty())
         return b;
-    std::sort(values.begin(), values.end());
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    b.min = *lo;
+    b.max = *hi;
     auto quantile = [&](double q) {
         const double pos = q * static_cast<double>(values.size() - 1);
-        const auto lo = static_cast<std::size_t>(std::floor(pos));
-        const std::size_t hi = std::min(lo + 1, values.size() - 1);
-        return values[lo] + (pos - static_cast<double>(lo)) * (values[hi] - values[lo]);
+        const auto k = static_cast<std::size_t>(std::floor(pos));
+        const auto kth = values.begin() + static_cast<std::ptrdiff_t>(k);
+        std::nth_element(values.begin(), kth, values.end());
+        const double low = *kth;
+        if (k + 1 >= values.size() || pos == static_cast<double>(k))
+            return low;
+        const double high = *std::min_element(kth + 1, values.end());
+        return low + (pos - static_cast<double>(k)) * (high - low);
     };
-    b.min = values.front();
-    b.max = values.back();
     b.q1 = quantile(0.25);
     b.median = quantile(0.5);
     b.q3 = quantile(0.75);
@@ -909,10 +960,16 @@ BoxStats boxStats(std::vector<double> values)
     const double iqr = b.q3 - b.q1;
     const double lowFence = b.q1 - 1.5 * iqr;
     const double highFence = b.q3 + 1.5 * iqr;
-    b.lowWhisker = *std::lower_bound(values.begin(), values.end(), lowFence);
-    b.highWhisker = *(std::upper_bound(values.begin(), values.end(), highFence) - 1);
-    b.outliers = static_cast<std::size_t>(std::lower_bound(values.begin(), values.end(), lowFence) - values.begin())
-        + static_cast<std::size_t>(values.end() - std::upper_bound(values.begin(), values.end(), highFence));
+    b.lowWhisker = b.max;
+    b.highWhisker = b.min;
+    for (const double x : values) {
+        if (x < lowFence || x > highFence) {
+            ++b.outliers;
+            continue;
+        }
+        b.lowWhisker = std::min(b.lowWhisker, x);
+        b.highWhisker = std::max(b.highWhisker, x);
+    }
     return b;
 }
 

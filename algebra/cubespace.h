@@ -182,7 +182,13 @@ struct CubeValues {
 
 /// Computes every pane's values for a state (docs/SEMANTICS.md §6). One pass over the trial's cells
 /// per pane; the selections of each pane are the sums of their items in their states.
-CubeValues computeCube(const CubeSpace& space, const CubeState& state);
+/// With the values of an earlier state, the panes whose inputs are unchanged (cubePaneInputsEqual)
+/// are copied instead of computed: a click in the call pane recomputes only the panes to its right.
+CubeValues computeCube(const CubeSpace& space, const CubeState& state, const CubeValues* previous = nullptr,
+    const CubeState* previousState = nullptr);
+/// Whether a pane's values are the same in both states: the same order, and the same selections
+/// (with the selected items' expansion states) in the panes that are its inputs.
+bool cubePaneInputsEqual(const CubeState& a, const CubeState& b, CubePane pane);
 
 /// An item's value in a mode: 100 · value / reference, or the value itself for Absolute; NaN ("—")
 /// when the mode has no reference at the item's position or the reference is 0. `externalRoot` is

@@ -337,6 +337,54 @@ private Q_SLOTS:
         QCOMPARE(space.roots(CubePane::System).size(), std::size_t(1));
     }
 
+    void incrementalEqualsFull()
+    {
+        // Reusing the panes whose inputs did not change gives the values a full computation gives,
+        // through a sequence of clicks, expansions and order changes on a real CUBE file.
+        const auto trial = mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")));
+        QVERIFY(trial);
+        const CubeSpace space(trial);
+        CubeState state = CubeState::defaults(space);
+        CubeValues values = computeCube(space, state);
+        std::uint64_t x = 12345;
+        auto next = [&](std::size_t n) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            return static_cast<int>((x >> 33) % n);
+        };
+        int reused = 0;
+        for (int step = 0; step < 200; ++step) {
+            const CubeState before = state;
+            const auto pane = static_cast<CubePane>(next(3));
+            const int item = next(space.size(pane));
+            switch (next(4)) {
+            case 0:
+                state.pane(pane).selected = { item };
+                break;
+            case 1:
+                state.pane(pane).setExpanded(item, !state.pane(pane).isExpanded(item));
+                break;
+            case 2:
+                state.pane(pane).selected.push_back(item);
+                break;
+            default:
+                std::swap(
+                    state.order[static_cast<std::size_t>(next(3))], state.order[static_cast<std::size_t>(next(3))]);
+            }
+            const CubeValues incremental = computeCube(space, state, &values, &before);
+            const CubeValues full = computeCube(space, state);
+            for (std::size_t p = 0; p < 3; ++p) {
+                reused += cubePaneInputsEqual(state, before, static_cast<CubePane>(p));
+                for (std::size_t i = 0; i < full.inclusive[p].size(); ++i) {
+                    const bool same = (std::isnan(full.inclusive[p][i]) && std::isnan(incremental.inclusive[p][i]))
+                        || full.inclusive[p][i] == incremental.inclusive[p][i];
+                    QVERIFY2(same, qPrintable(QStringLiteral("step %1 pane %2 item %3").arg(step).arg(p).arg(i)));
+                }
+            }
+            values = incremental;
+        }
+        QVERIFY(reused > 100); // the reuse happened
+    }
+
     void boxStatsAreTukeys()
     {
         // NumPy: np.percentile([1, 2, 3, 4, 100], [25, 50, 75]) = 2, 3, 4; fences 0.5 and 5.5.
@@ -350,6 +398,13 @@ private Q_SLOTS:
         QCOMPARE(b.lowWhisker, 1.0);
         QCOMPARE(b.outliers, std::size_t(1));
         QCOMPARE(b.mean, 22.0);
+        // Interpolated quartiles: np.percentile([1, 2, 3, 4], [25, 50, 75]) = 1.75, 2.5, 3.25.
+        const BoxStats even = boxStats({ 3, 1, 4, 2 });
+        QCOMPARE(even.q1, 1.75);
+        QCOMPARE(even.median, 2.5);
+        QCOMPARE(even.q3, 3.25);
+        QCOMPARE(even.outliers, std::size_t(0));
+        QCOMPARE(boxStats({}).count, std::size_t(0));
     }
 
     void modeNamesRoundTrip()

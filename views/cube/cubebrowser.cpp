@@ -159,6 +159,7 @@ CubeBrowser::~CubeBrowser()
 {
     m_spaceJob.cancelAndWait();
     m_valuesJob.cancelAndWait();
+    m_boxesJob.cancelAndWait();
 }
 
 CubeBrowser::Pane CubeBrowser::makePane(CubePane p)
@@ -247,6 +248,8 @@ void CubeBrowser::buildSpace()
 void CubeBrowser::setSpace(std::shared_ptr<const CubeSpace> space)
 {
     m_space = std::move(space);
+    m_values.reset();
+    m_boxes = Boxes {};
     const auto order = m_state.order;
     m_state = m_space ? CubeState::defaults(*m_space) : CubeState {};
     m_state.order = order;
@@ -283,18 +286,15 @@ void CubeBrowser::recompute()
         return;
     auto space = m_space;
     const CubeState state = m_state;
-    const std::vector<int> boxItems = shownItems(*space, CubePane::Call, state.pane(CubePane::Call), MaxBoxes);
+    auto previous = m_values;
+    const CubeState previousState = m_valuesState;
     m_status->setText(tr("Computing…"));
     m_valuesJob.start(
-        [space, state, boxItems](const std::atomic_bool& cancel) {
+        [space, state, previous, previousState](const std::atomic_bool&) {
             Computed c;
             c.state = state;
-            c.values = std::make_shared<const CubeValues>(computeCube(*space, state));
-            for (int item : boxItems) {
-                if (cancel)
-                    break;
-                c.boxes.insert(item, boxStats(cubeLocationValues(*space, state, item)));
-            }
+            c.values = std::make_shared<const CubeValues>(
+                computeCube(*space, state, previous.get(), previous ? &previousState : nullptr));
             return c;
         },
         [this](Computed c) { showComputed(std::move(c)); });
@@ -304,23 +304,15 @@ void CubeBrowser::finishComputing()
 {
     m_spaceJob.waitAndDeliver();
     m_valuesJob.waitAndDeliver();
+    m_boxesJob.waitAndDeliver();
 }
 
 void CubeBrowser::showComputed(Computed c)
 {
-    double low = 0;
-    double high = 0;
-    for (const BoxStats& b : std::as_const(c.boxes)) {
-        low = std::min(low, b.min);
-        high = std::max(high, b.max);
-    }
-    auto* delegate = qobject_cast<BoxPlotDelegate*>(
-        tree(CubePane::Call)->itemDelegateForColumn(CubePaneModel::DistributionColumn));
-    if (delegate)
-        delegate->setRange(low, high);
+    m_values = c.values;
+    m_valuesState = c.state;
     for (CubePane p : Panes)
         model(p)->setValues(c.values, c.state, std::numeric_limits<double>::quiet_NaN());
-    model(CubePane::Call)->setBoxes(std::move(c.boxes));
     updateInfo();
     const Trial& t = m_space->trial();
     m_status->setText(
@@ -331,6 +323,75 @@ void CubeBrowser::showComputed(Computed c)
                     m_space->callView() == CubeSpace::CallView::Flat ? tr("regions") : tr("call-tree items")),
                 countText(t.threadCount(), tr("location"), tr("locations"))));
     Q_EMIT valuesShown();
+    computeBoxes();
+}
+
+QString CubeBrowser::metricKey() const
+{
+    // What a call row's distribution depends on besides the row: the metric selection and the
+    // selected metrics' states.
+    QString key;
+    for (int i : m_state.pane(CubePane::Metric).selected)
+        key += QString::number(i) + (m_state.pane(CubePane::Metric).isExpanded(i) ? u'e' : u'c');
+    return key;
+}
+
+void CubeBrowser::computeBoxes()
+{
+    if (!m_space)
+        return;
+    const QString key = metricKey();
+    if (key != m_boxes.metricKey)
+        m_boxes = Boxes { {}, key };
+    // The rows shown whose box plot is missing, in the background; the cached ones at once.
+    std::vector<std::pair<int, int>> missing; // (item, cache key)
+    for (int item : shownItems(*m_space, CubePane::Call, m_state.pane(CubePane::Call), MaxBoxes)) {
+        const int k = item * 2 + (m_state.pane(CubePane::Call).isExpanded(item) ? 1 : 0);
+        if (!m_boxes.byKey.contains(k))
+            missing.emplace_back(item, k);
+    }
+    showBoxes();
+    if (missing.empty())
+        return;
+    auto space = m_space;
+    const CubeState state = m_state;
+    m_boxesJob.start(
+        [space, state, missing, key](const std::atomic_bool& cancel) {
+            Boxes b;
+            b.metricKey = key;
+            for (const auto& [item, k] : missing) {
+                if (cancel)
+                    break;
+                b.byKey.insert(k, boxStats(cubeLocationValues(*space, state, item)));
+            }
+            return b;
+        },
+        [this](Boxes b) {
+            if (b.metricKey != m_boxes.metricKey)
+                return;
+            m_boxes.byKey.insert(b.byKey);
+            showBoxes();
+        });
+}
+
+void CubeBrowser::showBoxes()
+{
+    QHash<int, BoxStats> byItem;
+    double low = 0;
+    double high = 0;
+    for (auto it = m_boxes.byKey.cbegin(); it != m_boxes.byKey.cend(); ++it) {
+        const int item = it.key() / 2;
+        if ((it.key() % 2 == 1) != m_state.pane(CubePane::Call).isExpanded(item))
+            continue;
+        byItem.insert(item, it.value());
+        low = std::min(low, it.value().min);
+        high = std::max(high, it.value().max);
+    }
+    auto* delegate = qobject_cast<BoxPlotDelegate*>(
+        tree(CubePane::Call)->itemDelegateForColumn(CubePaneModel::DistributionColumn));
+    if (delegate)
+        delegate->setRange(low, high);
+    model(CubePane::Call)->setBoxes(std::move(byItem));
 }
 
 void CubeBrowser::onSelection(CubePane p)

@@ -73,8 +73,12 @@ private:
     };
     struct Computed {
         std::shared_ptr<const CubeValues> values;
-        QHash<int, BoxStats> boxes;
         CubeState state;
+    };
+    /// Box plots by call item and state (item * 2 + expanded), for one metric selection.
+    struct Boxes {
+        QHash<int, BoxStats> byKey;
+        QString metricKey;
     };
 
     Pane makePane(CubePane pane);
@@ -82,6 +86,9 @@ private:
     void setSpace(std::shared_ptr<const CubeSpace> space);
     void recompute();
     void showComputed(Computed computed);
+    void computeBoxes();
+    void showBoxes();
+    QString metricKey() const;
     void onSelection(CubePane pane);
     void onExpanded(CubePane pane, const QModelIndex& index, bool expanded);
     void followMainSelection(SelectionChanges changes);
@@ -105,6 +112,10 @@ private:
     bool m_applying = false; ///< the browser itself changes the trees' selection or expansion
     Job<std::shared_ptr<const CubeSpace>> m_spaceJob { this };
     Job<Computed> m_valuesJob { this };
+    Job<Boxes> m_boxesJob { this };
+    std::shared_ptr<const CubeValues> m_values; ///< the values shown, of m_valuesState
+    CubeState m_valuesState;
+    Boxes m_boxes; ///< computed box plots (cleared when the metric selection changes)
 };
 
 } // namespace parallax
