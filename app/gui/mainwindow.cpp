@@ -16,6 +16,7 @@
 #include "views/common/job.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
+#include "views/cube/cubebrowser.h"
 #include "views/derived/derivedmetricdialog.h"
 #include "views/grouplegend.h"
 #include "views/overview/eventbarchart.h"
@@ -198,6 +199,9 @@ void MainWindow::createViews()
     m_callGraph = qobject_cast<CallGraphWidget*>(m_views.at(QStringLiteral("callgraph")));
     m_userEvents = qobject_cast<UserEventsWidget*>(m_views.at(QStringLiteral("userevents")));
     m_summary = qobject_cast<TrialSummaryWidget*>(m_views.at(QStringLiteral("summary")));
+    // The CUBE browser's External % refers to another open trial.
+    if (auto* cube = qobject_cast<CubeBrowser*>(m_views.at(QStringLiteral("cube"))))
+        cube->setTrialSource([this] { return openTrials(); });
     m_eventChart = qobject_cast<EventBarChart*>(m_views.at(QStringLiteral("event")));
     m_threadChart = qobject_cast<ThreadBarChart*>(m_views.at(QStringLiteral("thread")));
     m_histogram = qobject_cast<HistogramWidget*>(m_views.at(QStringLiteral("histogram")));

@@ -149,6 +149,16 @@ private Q_SLOTS:
         QCOMPARE(call->valueText(main), QLocale().toString(100.0, 'f', 2) + QStringLiteral(" %"));
         QCOMPARE(
             call->headerData(CubePaneModel::ValueColumn, Qt::Horizontal).toString(), QStringLiteral("Metric root %"));
+        // External %: against another run's total of the same metric (here the same file read again,
+        // so the collapsed root is 100 %; without an external trial the mode has no reference).
+        browser.setMode(CubePane::Call, CubeMode::External);
+        QCOMPARE(call->valueText(main), QStringLiteral("—"));
+        browser.setExternalTrial(
+            mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
+        browser.finishComputing();
+        QCOMPARE(call->valueText(main), QLocale().toString(100.0, 'f', 2) + QStringLiteral(" %"));
+        browser.setExternalTrial(nullptr);
+        QCOMPARE(call->valueText(main), QStringLiteral("—"));
         // Peer modes exist in the system pane only.
         QVERIFY(browser.findChildren<QComboBox*>().size() >= 6);
 

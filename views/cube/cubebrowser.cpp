@@ -106,6 +106,10 @@ CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
     m_find->setPlaceholderText(tr("Find in the trees…"));
     m_find->setClearButtonEnabled(true);
     m_legend = new QLabel;
+    m_external = new QComboBox;
+    m_external->setToolTip(tr("The trial the External % mode refers to: each value as a percentage of that trial's "
+                              "total of the same metric"));
+    m_external->addItem(tr("none"));
     auto labelled = [](const QString& text, QWidget* w) {
         auto* box = new QWidget;
         auto* h = new QHBoxLayout(box);
@@ -118,6 +122,7 @@ CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
     bar->addWidget(m_flat);
     bar->addWidget(labelled(tr("Colour scale:"), m_scale));
     bar->addWidget(labelled(tr("Hide below:"), m_hide));
+    bar->addWidget(labelled(tr("External:"), m_external));
     bar->addWidget(m_find);
     bar->addWidget(m_legend);
     layout->addLayout(bar);
@@ -151,6 +156,11 @@ CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
             pane.model->setHideBelow(v);
     });
     connect(m_find, &QLineEdit::returnPressed, this, [this] { find(m_find->text()); });
+    connect(m_external, &QComboBox::activated, this, [this](int i) {
+        setExternalTrial(i > 0 && static_cast<std::size_t>(i - 1) < m_externalTrials.size()
+                ? m_externalTrials[static_cast<std::size_t>(i - 1)]
+                : nullptr);
+    });
     updateLegend();
     scheduleUpdate(SelectionChange::Trial);
 }
@@ -160,6 +170,70 @@ CubeBrowser::~CubeBrowser()
     m_spaceJob.cancelAndWait();
     m_valuesJob.cancelAndWait();
     m_boxesJob.cancelAndWait();
+    m_externalJob.cancelAndWait();
+}
+
+void CubeBrowser::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    refreshExternalTrials(); // trials opened since
+}
+
+void CubeBrowser::setTrialSource(std::function<std::vector<TrialPtr>()> source)
+{
+    m_trialSource = std::move(source);
+    refreshExternalTrials();
+}
+
+void CubeBrowser::refreshExternalTrials()
+{
+    m_externalTrials.clear();
+    if (m_trialSource)
+        for (const TrialPtr& t : m_trialSource())
+            if (t && t != selection()->trial())
+                m_externalTrials.push_back(t);
+    const QSignalBlocker block(m_external);
+    m_external->clear();
+    m_external->addItem(tr("none"));
+    int current = 0;
+    for (std::size_t i = 0; i < m_externalTrials.size(); ++i) {
+        m_external->addItem(m_externalTrials[i]->name());
+        if (m_externalTrials[i] == m_externalTrial)
+            current = static_cast<int>(i) + 1;
+    }
+    m_external->setCurrentIndex(current);
+    if (current == 0 && m_externalTrial)
+        setExternalTrial(nullptr);
+}
+
+void CubeBrowser::setExternalTrial(TrialPtr trial)
+{
+    m_externalTrial = std::move(trial);
+    computeExternalRoot();
+}
+
+void CubeBrowser::computeExternalRoot()
+{
+    // V_ext: the external trial's total of the selected metric's tree root, by name (docs/SEMANTICS.md §6).
+    m_externalRoot = std::numeric_limits<double>::quiet_NaN();
+    const auto& sel = m_state.pane(CubePane::Metric).selected;
+    if (!m_externalTrial || !m_space || sel.empty()) {
+        m_externalJob.cancel();
+        if (m_values)
+            for (CubePane p : Panes)
+                model(p)->setValues(m_values, m_valuesState, m_externalRoot);
+        return;
+    }
+    const int root = m_space->item(CubePane::Metric, m_space->rootOf(CubePane::Metric, sel.front())).ref;
+    const QString name = root < 0 ? QString() : m_space->trial().metrics()[static_cast<std::size_t>(root)].name;
+    m_externalJob.start(
+        [ext = m_externalTrial, name](const std::atomic_bool&) { return CubeSpace(ext).metricRootTotal(name); },
+        [this](double v) {
+            m_externalRoot = v;
+            if (m_values)
+                for (CubePane p : Panes)
+                    model(p)->setValues(m_values, m_valuesState, m_externalRoot);
+        });
 }
 
 CubeBrowser::Pane CubeBrowser::makePane(CubePane p)
@@ -171,7 +245,7 @@ CubeBrowser::Pane CubeBrowser::makePane(CubePane p)
     auto* head = new QHBoxLayout;
     pane.title = new QLabel(QStringLiteral("<b>%1</b>").arg(paneTitle(p)));
     pane.mode = new QComboBox;
-    for (int m = 0; m <= static_cast<int>(CubeMode::PeerDistribution); ++m) {
+    for (int m = 0; m <= static_cast<int>(CubeMode::External); ++m) {
         const auto mode = static_cast<CubeMode>(m);
         if ((mode == CubeMode::Peer || mode == CubeMode::PeerDistribution) && p != CubePane::System)
             continue;
@@ -222,6 +296,7 @@ void CubeBrowser::doUpdate(SelectionChanges changes)
     for (auto& pane : m_panes)
         pane.model->setTimeUnit(selection()->timeUnit());
     if (changes & SelectionChange::Trial) {
+        refreshExternalTrials();
         buildSpace();
         return;
     }
@@ -305,6 +380,7 @@ void CubeBrowser::finishComputing()
     m_spaceJob.waitAndDeliver();
     m_valuesJob.waitAndDeliver();
     m_boxesJob.waitAndDeliver();
+    m_externalJob.waitAndDeliver();
 }
 
 void CubeBrowser::showComputed(Computed c)
@@ -312,7 +388,7 @@ void CubeBrowser::showComputed(Computed c)
     m_values = c.values;
     m_valuesState = c.state;
     for (CubePane p : Panes)
-        model(p)->setValues(c.values, c.state, std::numeric_limits<double>::quiet_NaN());
+        model(p)->setValues(c.values, c.state, m_externalRoot);
     updateInfo();
     const Trial& t = m_space->trial();
     m_status->setText(
@@ -404,6 +480,8 @@ void CubeBrowser::onSelection(CubePane p)
     if (items.empty())
         return; // a pane always has a selection (the last one stays)
     m_state.pane(p).selected = items;
+    if (p == CubePane::Metric && m_externalTrial)
+        computeExternalRoot();
     // Linked to the main window: a call path selects its event, a location its thread.
     if (p == CubePane::Call) {
         const int ref = m_space->item(p, items.front()).ref;

@@ -10,6 +10,8 @@
 #include <QHash>
 #include <QWidget>
 #include <array>
+#include <functional>
+#include <limits>
 #include <memory>
 
 class QCheckBox;
@@ -53,6 +55,10 @@ public:
     void expandToDepth(CubePane pane, int depth);
     /// Waits for the running computations (headless rendering and tests).
     void finishComputing();
+    /// Where the "External %" mode finds the other open trials (the main window's trial list).
+    void setTrialSource(std::function<std::vector<TrialPtr>()> source);
+    /// The trial External % refers to (null: none, the mode shows —).
+    void setExternalTrial(TrialPtr trial);
 
 Q_SIGNALS:
     /// The values of the current state are shown.
@@ -61,6 +67,7 @@ Q_SIGNALS:
 protected:
     void doUpdate(SelectionChanges changes) override;
     void finishUpdate() override { finishComputing(); }
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Pane {
@@ -89,6 +96,8 @@ private:
     void computeBoxes();
     void showBoxes();
     QString metricKey() const;
+    void refreshExternalTrials();
+    void computeExternalRoot();
     void onSelection(CubePane pane);
     void onExpanded(CubePane pane, const QModelIndex& index, bool expanded);
     void followMainSelection(SelectionChanges changes);
@@ -104,6 +113,7 @@ private:
     QDoubleSpinBox* m_hide = nullptr;
     QLineEdit* m_find = nullptr;
     QLabel* m_legend = nullptr;
+    QComboBox* m_external = nullptr;
     QLabel* m_info = nullptr;
     QLabel* m_status = nullptr;
 
@@ -116,6 +126,11 @@ private:
     std::shared_ptr<const CubeValues> m_values; ///< the values shown, of m_valuesState
     CubeState m_valuesState;
     Boxes m_boxes; ///< computed box plots (cleared when the metric selection changes)
+    std::function<std::vector<TrialPtr>()> m_trialSource;
+    std::vector<TrialPtr> m_externalTrials; ///< the trials of m_external's entries (after "none")
+    TrialPtr m_externalTrial;
+    double m_externalRoot = std::numeric_limits<double>::quiet_NaN();
+    Job<double> m_externalJob { this };
 };
 
 } // namespace parallax
