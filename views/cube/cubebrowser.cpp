@@ -372,7 +372,7 @@ void CubeBrowser::recompute()
                 computeCube(*space, state, previous.get(), previous ? &previousState : nullptr));
             return c;
         },
-        [this](Computed c) { showComputed(std::move(c)); });
+        [this](const Computed& c) { showComputed(c); });
 }
 
 void CubeBrowser::finishComputing()
@@ -383,7 +383,7 @@ void CubeBrowser::finishComputing()
     m_externalJob.waitAndDeliver();
 }
 
-void CubeBrowser::showComputed(Computed c)
+void CubeBrowser::showComputed(const Computed& c)
 {
     m_values = c.values;
     m_valuesState = c.state;
@@ -442,7 +442,7 @@ void CubeBrowser::computeBoxes()
             }
             return b;
         },
-        [this](Boxes b) {
+        [this](const Boxes& b) {
             if (b.metricKey != m_boxes.metricKey)
                 return;
             m_boxes.byKey.insert(b.byKey);

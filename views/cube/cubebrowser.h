@@ -92,7 +92,7 @@ private:
     void buildSpace();
     void setSpace(std::shared_ptr<const CubeSpace> space);
     void recompute();
-    void showComputed(Computed computed);
+    void showComputed(const Computed& computed);
     void computeBoxes();
     void showBoxes();
     QString metricKey() const;
