@@ -7,6 +7,7 @@
 #include "algebra/parallelfor.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -381,6 +382,47 @@ int CubeSpace::find(CubePane pane, const QString& name) const
         if (label(pane, i) == name)
             return i;
     return -1;
+}
+
+CubeSpace::RegionInfo CubeSpace::regionInfo(int callItem) const
+{
+    RegionInfo r;
+    const QString name = label(CubePane::Call, callItem);
+    const int ref = item(CubePane::Call, callItem).ref;
+    EventId e;
+    if (m_callView == CallView::Flat)
+        e = EventId(static_cast<std::size_t>(ref));
+    else
+        e = m_tree->nodes()[static_cast<std::size_t>(ref)].event;
+    const QStringList groups = e.isValid() ? m_trial->groupNames(m_trial->event(e)) : QStringList();
+    auto inGroup = [&](const char* g) { return groups.contains(QLatin1String(g)); };
+    if (CallTree::isSampleLabel(name))
+        r.kind = QStringLiteral("sample");
+    else if (name.startsWith(QLatin1String("Loop:")))
+        r.kind = QStringLiteral("loop");
+    else if (inGroup("TAU_PHASE"))
+        r.kind = QStringLiteral("phase");
+    else if (inGroup("TAU_PARAM") || (name.contains(QLatin1String(" [ ")) && name.endsWith(QLatin1String(" ]"))))
+        r.kind = QStringLiteral("parameter");
+    else if (name.startsWith(QLatin1String("MPI_")) || inGroup("MPI"))
+        r.kind = QStringLiteral("MPI");
+    else if (name.startsWith(QLatin1String("OpenMP_")) || name.startsWith(QLatin1String("!$omp")) || inGroup("OpenMP"))
+        r.kind = QStringLiteral("OpenMP");
+    else if (inGroup("TAU_IO") || name.startsWith(QLatin1String("read(")) || name.startsWith(QLatin1String("write(")))
+        r.kind = QStringLiteral("I/O");
+    else
+        r.kind = QStringLiteral("function");
+    // TAU: "name [{file} {line,col}-{line,col}]" or "[{file} {line}]"; CUBE/OPARI: "... @file:line".
+    static const QRegularExpression tau(QStringLiteral(R"(\[\{([^}]*)\}\s*\{(\d+))"));
+    static const QRegularExpression opari(QStringLiteral(R"(@([^\s:@]+):(\d+))"));
+    if (const auto m = tau.match(name); m.hasMatch()) {
+        r.file = m.captured(1);
+        r.line = m.captured(2).toInt();
+    } else if (const auto o = opari.match(name); o.hasMatch()) {
+        r.file = o.captured(1);
+        r.line = o.captured(2).toInt();
+    }
+    return r;
 }
 
 const std::vector<int>& CubeSpace::deeperOutermost(int item) const

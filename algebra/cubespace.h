@@ -100,6 +100,17 @@ public:
     int itemOfEvent(EventId e) const;
 
     const MetricInfo& metricInfo(MetricId m) const { return m_metricInfo[m.index()]; }
+
+    /// What a call item's region is: its kind ("function", "loop", "MPI", "OpenMP", "parameter",
+    /// "phase", "sample", "I/O"...) from the TAU or CUBE naming conventions and groups, and its source
+    /// file and first line when the name carries TAU's `[{file} {line,col}-{line,col}]` or a CUBE
+    /// `@file:line`.
+    struct RegionInfo {
+        QString kind;
+        QString file;
+        int line = 0;
+    };
+    RegionInfo regionInfo(int callItem) const;
     /// Items of `pane` at each depth (for the peer modes).
     const std::vector<std::vector<int>>& levels(CubePane pane) const { return m_levels[index(pane)]; }
 

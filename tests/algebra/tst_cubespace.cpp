@@ -6,6 +6,7 @@
 #include "algebra/calltree.h"
 #include "algebra/cubespace.h"
 #include "algebra/operations.h"
+#include "datasource/synth/synth.h"
 #include "tests/algebra/algebrafixture.h"
 #include "tests/common/testutil.h"
 
@@ -383,6 +384,34 @@ private Q_SLOTS:
             values = incremental;
         }
         QVERIFY(reused > 100); // the reuse happened
+    }
+
+    void regionKindsAndSources()
+    {
+        const CubeSpace kojak(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
+        const int loop = kojak.find(CubePane::Call, QStringLiteral("!$omp for @ctest-pomp.c:53"));
+        QVERIFY(loop >= 0);
+        QCOMPARE(kojak.regionInfo(loop).kind, QStringLiteral("OpenMP"));
+        QCOMPARE(kojak.regionInfo(loop).file, QStringLiteral("ctest-pomp.c"));
+        QCOMPARE(kojak.regionInfo(loop).line, 53);
+        QCOMPARE(
+            kojak.regionInfo(kojak.find(CubePane::Call, QStringLiteral("MPI_Barrier"))).kind, QStringLiteral("MPI"));
+        QCOMPARE(kojak.regionInfo(kojak.find(CubePane::Call, QStringLiteral("step"))).kind, QStringLiteral("function"));
+        // TAU's source locations and loops (the synthetic generator writes both).
+        SynthOptions o;
+        o.threads = 2;
+        o.events = 40;
+        o.callpathDepth = 2;
+        const CubeSpace synth(synthesizeTrial(o), CubeSpace::CallView::Flat);
+        int loops = 0;
+        int located = 0;
+        for (int i = 0; i < static_cast<int>(synth.size(CubePane::Call)); ++i) {
+            const auto r = synth.regionInfo(i);
+            loops += r.kind == QLatin1String("loop");
+            located += !r.file.isEmpty() && r.line > 0;
+        }
+        QVERIFY(loops > 0);
+        QVERIFY(located > loops);
     }
 
     void boxStatsAreTukeys()

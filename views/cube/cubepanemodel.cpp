@@ -346,7 +346,9 @@ QVariant CubePaneModel::data(const QModelIndex& index, int role) const
         const double t = m_scale == Scale::Quadratic ? a * a
             : m_scale == Scale::Exponential          ? (std::exp(4.0 * a) - 1.0) / (std::exp(4.0) - 1.0)
                                                      : a;
-        return s < 0 ? divergingColor(-t) : (m_space->trial().isDerived() ? divergingColor(t) : sequentialColor(t));
+        return s < 0 ? divergingColor(-t)
+                     : (m_space->trial().provenance().operation == QLatin1String("diff") ? divergingColor(t)
+                                                                                         : sequentialColor(t));
     }
     case Qt::ToolTipRole: {
         QString tip = m_space->path(m_pane, item);
@@ -367,6 +369,11 @@ QVariant CubePaneModel::data(const QModelIndex& index, int role) const
             } else {
                 tip = tr("Derived metrics (no value of their own)");
             }
+        } else if (m_pane == CubePane::Call) {
+            const CubeSpace::RegionInfo r = m_space->regionInfo(item);
+            tip += QStringLiteral("\n") + tr("Kind: %1").arg(r.kind);
+            if (!r.file.isEmpty())
+                tip += QStringLiteral("\n") + tr("Source: %1, line %2").arg(r.file).arg(r.line);
         } else if (m_pane == CubePane::System) {
             tip = QStringLiteral("%1 (%2)").arg(m_space->label(m_pane, item), m_space->systemLevel(item));
         }
