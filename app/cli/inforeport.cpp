@@ -4,6 +4,7 @@
 
 #include "algebra/statistics.h"
 #include "algebra/units.h"
+#include "datasource/model/pooledatomics.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -70,6 +71,16 @@ QByteArray infoJson(const Trial& trial, const QString& format, int top)
     o.insert(QStringLiteral("events"), static_cast<qint64>(f.flat));
     o.insert(QStringLiteral("callpaths"), static_cast<qint64>(f.callPaths));
     o.insert(QStringLiteral("user_events"), static_cast<qint64>(trial.atomicEventCount()));
+    // The (thread, user event) cells whose record was pooled from several records of the source.
+    QJsonArray pooled;
+    for (const PooledAtomicCell& cell : pooledAtomicCells(trial)->cells()) {
+        QJsonObject item;
+        item.insert(QStringLiteral("event"), trial.atomicEvent(cell.event).name);
+        item.insert(QStringLiteral("thread"), trial.threadKey(cell.thread).toString());
+        item.insert(QStringLiteral("pooled_records"), static_cast<qint64>(cell.records));
+        pooled.append(item);
+    }
+    o.insert(QStringLiteral("pooled_user_events"), pooled);
     o.insert(QStringLiteral("groups"), QJsonArray::fromStringList(groupNames(trial)));
     QJsonArray topArray;
     for (const auto& [e, v] : f.top) {
@@ -103,6 +114,23 @@ QString infoText(const Trial& trial, const QString& format, int top)
     out += QStringLiteral("Metrics:      %1\n").arg(metrics.join(QStringLiteral(", ")));
     out += QStringLiteral("Events:       %1 flat, %2 call paths\n").arg(f.flat).arg(f.callPaths);
     out += QStringLiteral("User events:  %1\n").arg(trial.atomicEventCount());
+    const auto pooled = pooledAtomicCells(trial);
+    if (!pooled->empty()) {
+        // Where the numbers of a user event come from several records of the profile (pooled).
+        constexpr std::size_t shown = 20;
+        const auto& cells = pooled->cells();
+        out += QStringLiteral("Pooled user events: %1 (several records of one user event on one thread, "
+                              "pooled into one: counts summed, min of the minima, max of the maxima, "
+                              "count-weighted mean, sums of squares added)\n")
+                   .arg(countText(cells.size(), QStringLiteral("cell"), QStringLiteral("cells")));
+        for (std::size_t i = 0; i < cells.size() && i < shown; ++i)
+            out += QStringLiteral("  thread %1  %2 pooled  %3\n")
+                       .arg(trial.threadKey(cells[i].thread).toString(), -10)
+                       .arg(countText(cells[i].records, QStringLiteral("record"), QStringLiteral("records")))
+                       .arg(trial.atomicEvent(cells[i].event).name);
+        if (cells.size() > shown)
+            out += QStringLiteral("  ... and %1 more (--json lists them all)\n").arg(cells.size() - shown);
+    }
     out += QStringLiteral("Groups:       %1\n").arg(groupNames(trial).join(QStringLiteral(", ")));
     out += QStringLiteral("Metadata:     %1\n")
                .arg(countText(

@@ -205,7 +205,9 @@ int runInfo(const QStringList& args)
 {
     Command cmd(QStringLiteral("info"), QStringLiteral("PATH | --db LOCATION --id N"),
         QStringLiteral("Print what a profile holds: the reader, thread shape, metrics, event and user-event\n"
-                       "counts, groups, the ten events with the largest mean exclusive value, the warnings."));
+                       "counts, groups, the ten events with the largest mean exclusive value, the warnings.\n"
+                       "User events whose numbers on a thread come from several records of the profile (pooled\n"
+                       "into one record) are listed under \"Pooled user events\" (JSON: pooled_user_events)."));
     const auto json = cmd.add({ QStringLiteral("json") },
         QStringLiteral("Print one JSON object (a stable interface for scripts, see the README)."));
     const auto strict = cmd.add({ QStringLiteral("strict") },

@@ -3,6 +3,7 @@
 #include "datasource/model/trialbuilder.h"
 
 #include "datasource/model/names.h"
+#include "datasource/model/pooledatomics.h"
 #include "datasource/model/poolwait.h"
 
 #include <QSet>
@@ -106,7 +107,10 @@ std::size_t normaliseIntervalRow(IntervalRow& row, std::size_t metricCount)
 
 namespace {
 
-std::size_t normaliseAtomicRow(AtomicRow& row)
+/// Sorts one atomic row by event id and pools duplicate records (docs/SEMANTICS.md 1.5). Returns the
+/// number of records pooled away; `pooled`, when given, receives each pooled cell's event and its
+/// number of records.
+std::size_t normaliseAtomicRow(AtomicRow& row, std::vector<std::pair<AtomicEventId, std::uint32_t>>* pooled = nullptr)
 {
     const std::size_t n = row.events.size();
     const bool sorted = std::is_sorted(row.events.begin(), row.events.end());
@@ -128,6 +132,11 @@ std::size_t normaliseAtomicRow(AtomicRow& row)
             out.max.back() = std::max(out.max.back(), row.max[i]);
             out.min.back() = std::min(out.min.back(), row.min[i]);
             out.sumSquares.back() += row.sumSquares[i];
+            if (pooled) {
+                if (pooled->empty() || pooled->back().first != row.events[i])
+                    pooled->emplace_back(row.events[i], 1u);
+                ++pooled->back().second;
+            }
             continue;
         }
         out.append(row.events[i], row.count[i], row.max[i], row.min[i], row.mean[i], row.sumSquares[i]);
@@ -346,10 +355,26 @@ void TrialBuilder::finishRows()
         QtConcurrent::blockingMap(
             m_trial->m_rows, [&](IntervalRow& row) { duplicates += normaliseIntervalRow(row, metrics); });
     });
+    // Which (thread, user event) cells were pooled from several records: per thread while the rows
+    // are pooled in parallel, then one sorted list on the trial (nothing when there are none).
+    std::vector<std::vector<std::pair<AtomicEventId, std::uint32_t>>> pooled(m_trial->m_atomicRows.size());
     waitInPool([&] {
-        QtConcurrent::blockingMap(
-            m_trial->m_atomicRows, [&](AtomicRow& row) { atomicDuplicates += normaliseAtomicRow(row); });
+        QtConcurrent::blockingMap(m_trial->m_atomicRows, [&](AtomicRow& row) {
+            const auto t = static_cast<std::size_t>(&row - m_trial->m_atomicRows.data());
+            atomicDuplicates += normaliseAtomicRow(row, &pooled[t]);
+        });
     });
+    if (atomicDuplicates > 0) {
+        std::vector<PooledAtomicCell> cells;
+        for (std::size_t t = 0; t < pooled.size(); ++t)
+            for (const auto& [event, records] : pooled[t])
+                cells.push_back(PooledAtomicCell { ThreadIndex(t), event, records });
+        // Kept in the trial's slot that pooledAtomicCells() reads (pooledatomics.h); set before the
+        // trial is shared, so the call_once cannot race.
+        auto list = std::make_shared<const PooledAtomicCells>(std::move(cells));
+        Trial::CacheSlot& slot = m_trial->cacheSlot(typeid(PooledAtomicCells));
+        std::call_once(slot.once, [&] { slot.value = std::shared_ptr<const void>(std::move(list)); });
+    }
     if (m_cellMajor && duplicates > 0)
         addWarning(QStringLiteral("%1 duplicate interval cells were summed").arg(duplicates.load()));
     if (atomicDuplicates > 0 && m_atomicAppended)

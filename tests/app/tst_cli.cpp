@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <cmath>
 
@@ -114,6 +115,44 @@ private Q_SLOTS:
         QCOMPARE(top.value(QStringLiteral("name")).toString(), QStringLiteral("MPI_File_open()"));
         QCOMPARE(top.value(QStringLiteral("value")).toDouble(), 27118.5);
         QVERIFY(o.value(QStringLiteral("warnings")).toArray().isEmpty());
+    }
+
+    void infoPooledUserEvents()
+    {
+        // Each rank of the workflow sample repeats one "[GROUP=MIN/MAX_MARKER] ADIOS data size : ADIOS
+        // group size" line: 8 cells pooled from 2 records, listed by --json and by the text output.
+        const QString path = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
+        Run r = cli({ QStringLiteral("info"), QStringLiteral("--json"), path });
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray pooled
+            = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("pooled_user_events")).toArray();
+        QCOMPARE(pooled.size(), 8);
+        QSet<QString> threads;
+        for (const QJsonValue& v : pooled) {
+            const QJsonObject cell = v.toObject();
+            QCOMPARE(cell.value(QStringLiteral("pooled_records")).toInt(), 2);
+            threads.insert(cell.value(QStringLiteral("thread")).toString());
+        }
+        QCOMPARE(threads.size(), 8);
+        const QJsonObject rank1 = pooled.at(1).toObject();
+        QCOMPARE(rank1.value(QStringLiteral("thread")).toString(), QStringLiteral("1,0,0"));
+        QCOMPARE(rank1.value(QStringLiteral("event")).toString(),
+            QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size"));
+        QCOMPARE(pooled.at(2).toObject().value(QStringLiteral("event")).toString(),
+            QStringLiteral("[GROUP=MAX_MARKER] ADIOS data size : ADIOS group size"));
+        r = cli({ QStringLiteral("info"), path });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("Pooled user events: 8 cells"), r.out.constData());
+        QVERIFY2(r.out.contains("  thread 1,0,0       2 records pooled  [GROUP=MIN_MARKER] ADIOS data size : ADIOS "
+                                "group size\n"),
+            r.out.constData());
+        // A trial without duplicates has an empty list and no such section.
+        r = cli({ QStringLiteral("info"), QStringLiteral("--json"),
+            dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        const QJsonValue none = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("pooled_user_events"));
+        QVERIFY(none.isArray() && none.toArray().isEmpty());
+        r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        QVERIFY(!r.out.contains("Pooled user events"));
     }
 
     void synthThenInfoAndPprof()

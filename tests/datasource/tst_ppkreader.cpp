@@ -3,6 +3,7 @@
 // The ppk reader against the facts in ../shared/data/tau2/MANIFEST.md and docs/FORMATS.md 3, the ppk
 // writer by round trips (ppk and TAU samples, a synthetic multi-metric trial, odd Unicode), and both
 // against truncated, corrupted and hand-made bad streams.
+#include "datasource/model/pooledatomics.h"
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/ppkreader.h"
 #include "datasource/writers/ppkwriter.h"
@@ -897,6 +898,45 @@ private Q_SLOTS:
         QVERIFY2(empty.error().message.contains(QStringLiteral("found no data")), qPrintable(empty.error().toString()));
         const auto dir = readPpk(tmp.path());
         QVERIFY(!dir.ok());
+    }
+
+    void duplicateUserEventRecordsArePooled()
+    {
+        // No ppk in ../shared/data repeats a user event on a thread, so a fixture: tinyStream() ends with
+        // thread 0,0,0's user-event section, one record of "Message size" (i32 count, then i32 index,
+        // i32 samples, f64 min, max, mean, sumsqr: 44 bytes). Two records of that event instead: the
+        // reader pools them (docs/SEMANTICS.md 1.5) and the trial says which cell and from how many.
+        QByteArray data = tinyStream();
+        data.chop(44);
+        Bytes tail;
+        tail.i32(2);
+        tail.i32(0).i32(4).f64(8).f64(64).f64(24).f64(4416);
+        tail.i32(0).i32(2).f64(4).f64(100).f64(50).f64(5016);
+        data += tail.data;
+        QTemporaryDir tmp;
+        const QString path = tmp.filePath(QStringLiteral("duplicate-user-event.ppk"));
+        gzipTo(path, data);
+        const auto result = readPpk(path);
+        QVERIFY2(result.ok(), qPrintable(describe(result)));
+        const Trial& t = *result.value();
+        const AtomicEventId u = t.findAtomicEvent(QStringLiteral("Message size"));
+        const AtomicRow& row = t.atomicRow(ThreadIndex(0u));
+        QCOMPARE(row.size(), std::size_t(1));
+        QCOMPARE(row.count[0], 6.0);
+        QCOMPARE(row.min[0], 4.0);
+        QCOMPARE(row.max[0], 100.0);
+        QCOMPARE(row.mean[0], (4 * 24.0 + 2 * 50.0) / 6);
+        QCOMPARE(row.sumSquares[0], 9432.0);
+        const auto pooled = pooledAtomicCells(t);
+        QCOMPARE(pooled->cells().size(), std::size_t(1));
+        QCOMPARE(pooled->records(ThreadIndex(0u), u), 2u);
+        QVERIFY2(t.warnings().join(QLatin1Char('\n')).contains(QStringLiteral("duplicate user event profile")),
+            qPrintable(t.warnings().join(QLatin1Char('\n'))));
+        // The stream as tinyStream() writes it (one record): nothing pooled.
+        gzipTo(path, tinyStream());
+        const auto single = readPpk(path);
+        QVERIFY2(single.ok(), qPrintable(describe(single)));
+        QVERIFY(pooledAtomicCells(*single.value())->empty());
     }
 
     void duplicatesAreMergedWithWarnings()

@@ -4,6 +4,7 @@
 // its gzip variant, a hand-written multi-snapshot fixture, and bad input (truncated, corrupt,
 // unknown ids, missing attributes).
 #include "algebra/statistics.h"
+#include "datasource/model/pooledatomics.h"
 #include "datasource/readers/snapshotreader.h"
 #include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
@@ -319,6 +320,14 @@ private Q_SLOTS:
         QCOMPARE(u.min, 262144.0 < 320.0 ? 262144.0 : 320.0);
         QCOMPARE(u.mean, (2 * 262144.0 + 62 * 130668.3225806452) / 64);
         QCOMPARE(u.sumSquares, 137438953472.0 + 4299739063504.0);
+        // The trial names the pooled cells: on rank 0 only, "MPI-IO Bytes Read" (ids 0 and 1) and
+        // "MPI-IO Read Bandwidth (MB/s)" (ids 6 and 7), 2 records each.
+        const auto pooled = pooledAtomicCells(*trial);
+        QCOMPARE(pooled->cells().size(), std::size_t(2));
+        const ThreadIndex r0 = trial->findThread({ 0, 0, 0 });
+        QCOMPARE(pooled->records(r0, trial->findAtomicEvent(QStringLiteral("MPI-IO Bytes Read"))), 2u);
+        QCOMPARE(pooled->records(r0, trial->findAtomicEvent(QStringLiteral("MPI-IO Read Bandwidth (MB/s)"))), 2u);
+        QCOMPARE(pooled->records(r1, trial->findAtomicEvent(QStringLiteral("MPI-IO Bytes Read"))), 0u);
         // A context event name with an entity: "nEdges : ocn_tend_tracer =&gt; adv".
         const AtomicEventId ctx = trial->findAtomicEvent(QStringLiteral("nEdges : ocn_tend_tracer => adv"));
         QCOMPARE(trial->atomicEvent(ctx).baseName, QStringLiteral("nEdges"));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The TAU reader against the facts in ../shared/data/*/MANIFEST.md and small literal fixtures.
+#include "datasource/model/pooledatomics.h"
+#include "datasource/model/trialbuilder.h"
 #include "datasource/readers/taureader.h"
 #include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
@@ -137,6 +139,51 @@ private Q_SLOTS:
         for (const QString& w : trial->warnings())
             warned = warned || w.contains(QStringLiteral("duplicate user event"));
         QVERIFY2(warned, qPrintable(trial->warnings().join(QLatin1Char('\n'))));
+        // The trial says which cells were pooled, not only that some were: every rank repeats one line,
+        // "[GROUP=MIN_MARKER] …" on ranks 0, 1, 6, 7 and "[GROUP=MAX_MARKER] …" on ranks 2-5 (checked
+        // with sort | uniq -d on the userevents sections), each pooled from 2 records.
+        const auto pooled = pooledAtomicCells(*trial);
+        QCOMPARE(pooled->cells().size(), std::size_t(8));
+        const AtomicEventId minMarker
+            = trial->findAtomicEvent(QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size"));
+        const AtomicEventId maxMarker
+            = trial->findAtomicEvent(QStringLiteral("[GROUP=MAX_MARKER] ADIOS data size : ADIOS group size"));
+        for (int rank = 0; rank < 8; ++rank) {
+            const ThreadIndex t = trial->findThread({ rank, 0, 0 });
+            const bool min = rank <= 1 || rank >= 6;
+            QCOMPARE(pooled->records(t, min ? minMarker : maxMarker), 2u);
+            QCOMPARE(pooled->records(t, min ? maxMarker : minMarker), 0u);
+        }
+        QCOMPARE(pooled->cellsOf(minMarker).size(), std::size_t(4));
+        QCOMPARE(pooled->records(r1, trial->findAtomicEvent(QStringLiteral("Message size for broadcast"))), 0u);
+        // A sample without duplicates records nothing.
+        const auto cpi = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(cpi && pooledAtomicCells(*cpi)->empty());
+    }
+
+    void builderRecordsPooledCells()
+    {
+        // TrialBuilder::addAtomic (the path of the readers that add records one by one): three records
+        // of one event on one thread pool into one cell of 3 records; a single record is not pooled.
+        TrialBuilder b(QStringLiteral("pooled"));
+        const ThreadIndex t0 = b.addThread({ 0, 0, 0 });
+        const ThreadIndex t1 = b.addThread({ 1, 0, 0 });
+        const AtomicEventId u = b.addAtomicEvent(QStringLiteral("bytes"));
+        b.addAtomic(t1, u, 2, 10, 1, 5, 60);
+        b.addAtomic(t1, u, 1, 7, 7, 7, 49);
+        b.addAtomic(t1, u, 1, 3, 3, 3, 9);
+        b.addAtomic(t0, u, 4, 8, 2, 4, 80);
+        const auto trial = b.build();
+        const auto pooled = pooledAtomicCells(*trial);
+        QCOMPARE(pooled->cells().size(), std::size_t(1));
+        QCOMPARE(pooled->records(t1, u), 3u);
+        QCOMPARE(pooled->records(t0, u), 0u);
+        const AtomicRow& row = trial->atomicRow(t1);
+        QCOMPARE(row.count[0], 4.0);
+        QCOMPARE(row.min[0], 1.0);
+        QCOMPARE(row.max[0], 10.0);
+        QCOMPARE(row.mean[0], 5.0); // (2·5 + 7 + 3) / 4
+        QCOMPARE(row.sumSquares[0], 118.0);
     }
 
     void openmpTwoThreadsAndMetadata()

@@ -26,6 +26,7 @@
 #include <QTest>
 #include <QTreeView>
 #include <cmath>
+#include <functional>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -138,6 +139,8 @@ private Q_SLOTS:
     void workflowThread();
     void workflowContexts();
     void workflowAcrossThreads();
+    void workflowPooledFlag();
+    void columnPrecision();
     void modesUnderTester();
     void proxyAndCsv();
     void chartValues();
@@ -366,6 +369,124 @@ void TestUserEvents::workflowAcrossThreads()
     QVERIFY(near(cell(all, UserEventsModel::Mean), 23.75));
     QVERIFY(near(cell(all, UserEventsModel::Total), 57000.0));
     QVERIFY(near(cell(all, UserEventsModel::StdDev), std::sqrt(1504200.0 / 2400 - 23.75 * 23.75), 1e-6));
+}
+
+void TestUserEvents::workflowPooledFlag()
+{
+    // Every rank of the workflow sample repeats one "[GROUP=MIN/MAX_MARKER] ADIOS data size : ADIOS
+    // group size" line (MIN on ranks 0, 1, 6, 7; MAX on 2-5): those rows are flagged where the numbers are.
+    const auto trial = mustLoad(dataPath(workflowDir));
+    QVERIFY(trial);
+    const ThreadIndex t1 = trial->findThread({ 1, 0, 0 });
+    UserEventsModel model(trial, RowMode::Thread, t1);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QModelIndex minData = topRow(model, QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size"));
+    QVERIFY(minData.isValid());
+    const QModelIndex pooled = childNamed(model, minData, QStringLiteral("ADIOS group size"));
+    QVERIFY(pooled.isValid());
+    const QModelIndex flag = pooled.siblingAtColumn(UserEventsModel::Pooled);
+    QCOMPARE(flag.data().toString(), QStringLiteral("\u26A0 \u00D72"));
+    QCOMPARE(flag.data(SortRole).toDouble(), 2.0);
+    const QString tip = flag.data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("2 records")) && tip.contains(QStringLiteral("1,0,0"))
+            && tip.contains(QStringLiteral("counts summed")) && tip.contains(QStringLiteral("count-weighted mean"))
+            && tip.contains(QStringLiteral("sums of squares added")),
+        qPrintable(tip));
+    // Its numbers are the pooled record: 2 samples, the sum of both.
+    QCOMPARE(cell(pooled, UserEventsModel::Count), 2.0);
+    // A row read from one record has no flag.
+    const QModelIndex bcast = topRow(model, QStringLiteral("Message size for broadcast"));
+    QCOMPARE(bcast.siblingAtColumn(UserEventsModel::Pooled).data().toString(), QString());
+    QCOMPARE(bcast.siblingAtColumn(UserEventsModel::Pooled).data(SortRole).toDouble(), 0.0);
+    QCOMPARE(model.headerData(UserEventsModel::Pooled, Qt::Horizontal).toString(), QStringLiteral("Pooled"));
+    // On rank 2 the MAX marker's line is the repeated one, not the MIN marker's.
+    model.setRowMode(RowMode::Thread, trial->findThread({ 2, 0, 0 }));
+    const QModelIndex maxData = topRow(model, QStringLiteral("[GROUP=MAX_MARKER] ADIOS data size"));
+    QCOMPARE(childNamed(model, maxData, QStringLiteral("ADIOS group size"))
+                 .siblingAtColumn(UserEventsModel::Pooled)
+                 .data()
+                 .toString(),
+        QStringLiteral("\u26A0 \u00D72"));
+    // Across threads: on how many threads the record was pooled, and where.
+    for (RowMode mode : { RowMode::MeanAll, RowMode::Total, RowMode::Max }) {
+        model.setRowMode(mode);
+        const QModelIndex across = childNamed(model,
+            topRow(model, QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size")), QStringLiteral("ADIOS group size"));
+        QVERIFY(across.isValid());
+        const QModelIndex f = across.siblingAtColumn(UserEventsModel::Pooled);
+        QCOMPARE(f.data().toString(), QStringLiteral("\u26A0 on 4 threads"));
+        QCOMPARE(f.data(SortRole).toDouble(), 4.0);
+        const QString t = f.data(Qt::ToolTipRole).toString();
+        QVERIFY2(t.contains(QStringLiteral("On 4 of 8 threads"))
+                && t.contains(QStringLiteral("2 records on thread 0,0,0"))
+                && t.contains(QStringLiteral("2 records on thread 7,0,0"))
+                && t.contains(QStringLiteral("counts summed")),
+            qPrintable(t));
+        QCOMPARE(topRow(model, QStringLiteral("Message size for broadcast"))
+                     .siblingAtColumn(UserEventsModel::Pooled)
+                     .data()
+                     .toString(),
+            QString());
+    }
+}
+
+/// The number of decimals of a displayed number ("16,484.00" -> 2, "3,636" -> 0).
+int decimalsOf(const QString& text)
+{
+    const qsizetype dot = text.indexOf(QLatin1Char('.'));
+    return dot < 0 ? 0 : static_cast<int>(text.size() - dot - 1);
+}
+
+void TestUserEvents::columnPrecision()
+{
+    // Each numeric column shows one precision: on rank 1 the Total of "Message size for all-reduce"
+    // is 1016 × 16.2244094488189 = 16484 (up to rounding), a whole number like "Message size for
+    // all-gather"'s 3636, so neither reads "16,484.00" beside "3,636".
+    const auto trial = mustLoad(dataPath(workflowDir));
+    QVERIFY(trial);
+    UserEventsModel model(trial, RowMode::Thread, trial->findThread({ 1, 0, 0 }));
+    model.setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+    QCOMPARE(topRow(model, QStringLiteral("Message size for all-reduce"))
+                 .siblingAtColumn(UserEventsModel::Total)
+                 .data()
+                 .toString(),
+        QStringLiteral("16,484"));
+    QCOMPARE(topRow(model, QStringLiteral("Message size for all-gather"))
+                 .siblingAtColumn(UserEventsModel::Total)
+                 .data()
+                 .toString(),
+        QStringLiteral("3,636"));
+    // In every mode, every column: the same decimals down the column, counts of a thread as integers.
+    int fractionalColumns = 0;
+    for (RowMode mode : { RowMode::Thread, RowMode::MeanAll, RowMode::MeanPresent, RowMode::Total, RowMode::Min,
+             RowMode::Max, RowMode::StdDevAll }) {
+        model.setRowMode(mode, trial->findThread({ 1, 0, 0 }));
+        for (int column = UserEventsModel::Count; column <= UserEventsModel::Total; ++column) {
+            QSet<int> decimals;
+            QStringList texts;
+            std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+                for (int row = 0; row < model.rowCount(parent); ++row) {
+                    const QModelIndex index = model.index(row, column, parent);
+                    const QString text = index.data().toString();
+                    if (!text.isEmpty()) {
+                        decimals.insert(decimalsOf(text));
+                        texts << text;
+                    }
+                    walk(model.index(row, 0, parent));
+                }
+            };
+            walk({});
+            QVERIFY2(decimals.size() == 1,
+                qPrintable(QStringLiteral("%1, column %2: %3")
+                               .arg(UserEventsModel::rowModeName(mode))
+                               .arg(column)
+                               .arg(texts.join(QStringLiteral(" | ")))));
+            fractionalColumns += *decimals.begin() > 0 ? 1 : 0;
+            if (mode == RowMode::Thread && column == UserEventsModel::Count)
+                QCOMPARE(*decimals.begin(), 0);
+        }
+    }
+    QVERIFY(fractionalColumns > 0); // the means over threads have fractions: the check saw both kinds
 }
 
 void TestUserEvents::modesUnderTester()
@@ -679,6 +800,8 @@ void TestUserEvents::eventsWidget()
     state.selectThread(ThreadIndex(1u));
     QCOMPARE(widget.model()->thread(), ThreadIndex(1u));
     QCOMPARE(widget.chart()->userEvent(), trial->findAtomicEvent(QStringLiteral("Message size for all-to-all")));
+    // Rank 1's pooled row carries its flag in the table (to look at: PARALLAX_RENDER_DIR).
+    QVERIFY(widget.grab().save(renderPath(dir, QStringLiteral("user-events-thread.png"))));
     widget.setRowMode(RowMode::MeanAll);
     QCOMPARE(widget.model()->rowMode(), RowMode::MeanAll);
     const QString png = renderPath(dir, QStringLiteral("user-events.png"));

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/userevents/usereventsmodel.h"
 
+#include "algebra/columnformat.h"
 #include "algebra/statistics.h"
 #include "algebra/units.h"
 #include "views/common/valueformatter.h"
@@ -90,6 +91,7 @@ void UserEventsModel::setTrial(std::shared_ptr<const Trial> trial)
     beginResetModel();
     m_trial = std::move(trial);
     m_stats = m_trial ? TrialStatistics::of(*m_trial) : nullptr;
+    m_pooled = m_trial ? pooledAtomicCells(*m_trial) : nullptr;
     if (m_mode == RowMode::Thread && (!m_trial || !m_thread.isValid() || m_thread.index() >= m_trial->threadCount())) {
         m_mode = RowMode::MeanAll;
         m_thread = ThreadIndex();
@@ -116,6 +118,7 @@ void UserEventsModel::setRowMode(RowMode mode, ThreadIndex thread)
     } else {
         m_mode = mode;
         m_thread = thread;
+        chooseDecimals();
         emitAllDataChanged();
     }
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
@@ -168,6 +171,73 @@ void UserEventsModel::rebuild()
             m_shown.push_back(Shown { i, context, true });
         }
     }
+    chooseDecimals();
+}
+
+void UserEventsModel::chooseDecimals()
+{
+    m_decimals.fill(0);
+    if (!m_trial)
+        return;
+    // One precision per column, from the values the column shows in this mode.
+    for (int column = Count; column <= Total; ++column) {
+        std::vector<double> values;
+        values.reserve(m_shown.size());
+        for (const Shown& shown : m_shown)
+            if (shown.event.isValid())
+                if (const std::optional<double> v = value(shown.event, column))
+                    values.push_back(*v);
+        m_decimals[static_cast<std::size_t>(column)] = plainColumnDecimals(values);
+    }
+}
+
+std::size_t UserEventsModel::pooled(AtomicEventId u) const
+{
+    if (!m_pooled || m_pooled->empty() || !u.isValid())
+        return 0;
+    if (m_mode == RowMode::Thread)
+        return m_pooled->records(m_thread, u);
+    return m_pooled->cellsOf(u).size();
+}
+
+QString UserEventsModel::pooledText(AtomicEventId u) const
+{
+    const std::size_t n = pooled(u);
+    if (n == 0)
+        return {};
+    // "⚠ ×3": three records on this thread; "⚠ on 4 threads": pooled somewhere on four threads.
+    if (m_mode == RowMode::Thread)
+        return QStringLiteral("\u26A0 \u00D7%1").arg(n);
+    return QStringLiteral("\u26A0 ") + tr("on %1").arg(countText(n, tr("thread"), tr("threads")));
+}
+
+QString UserEventsModel::pooledToolTip(AtomicEventId u) const
+{
+    const std::size_t n = pooled(u);
+    if (n == 0)
+        return m_mode == RowMode::Thread ? tr("Read from one record on %1").arg(threadLabel(m_thread))
+                                         : tr("Read from one record on every thread");
+    const QString how = tr("The records were pooled into one: counts summed, the smallest of the records' "
+                           "minima, the largest of their maxima, the count-weighted mean, the sums of squares "
+                           "added (so the std. dev. is that of all their samples).");
+    if (m_mode == RowMode::Thread)
+        return tr("The profile holds %1 records of this user event on %2; the numbers of this row are "
+                  "their pooled record.")
+                   .arg(n)
+                   .arg(threadLabel(m_thread))
+            + QLatin1Char('\n') + how;
+    const std::vector<PooledAtomicCell> cells = m_pooled->cellsOf(u);
+    QStringList where;
+    for (std::size_t i = 0; i < cells.size() && i < 8; ++i)
+        where << tr("%1 records on %2").arg(cells[i].records).arg(threadLabel(cells[i].thread));
+    if (cells.size() > 8)
+        where << QStringLiteral("\u2026");
+    return tr("On %1 of %2 threads the profile holds several records of this user event; the statistics "
+              "of this row use their pooled record there (%3).")
+               .arg(cells.size())
+               .arg(m_trial->threadCount())
+               .arg(where.join(QStringLiteral(", ")))
+        + QLatin1Char('\n') + how;
 }
 
 QString UserEventsModel::rowModeName(RowMode mode)
@@ -212,7 +282,7 @@ QModelIndex UserEventsModel::indexOf(AtomicEventId event) const
 
 std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
 {
-    if (!m_trial || !u.isValid() || u.index() >= m_trial->atomicEventCount() || column <= Name || column >= ColumnCount)
+    if (!m_trial || !u.isValid() || u.index() >= m_trial->atomicEventCount() || column <= Name || column >= Pooled)
         return std::nullopt;
     const Stat& count = m_stats->atomicStat(u, TrialStatistics::Count);
     if (column == ThreadsPresent)
@@ -271,12 +341,10 @@ std::optional<double> UserEventsModel::value(AtomicEventId u, int column) const
     return std::nullopt;
 }
 
-QString UserEventsModel::number(double value) const
+QString UserEventsModel::number(double value, int column) const
 {
-    // Cents of a byte count in the millions are noise; the tooltip has the exact value.
-    if (std::abs(value) >= 1e6 && std::isfinite(value))
-        return m_locale.toString(value, 'f', 0);
-    return formatNumber(value, m_locale);
+    // One precision per column (chooseDecimals); the tooltip has the exact value.
+    return formatFixed(value, columnDecimals(column), m_locale);
 }
 
 QString UserEventsModel::display(const QModelIndex& index) const
@@ -288,12 +356,14 @@ QString UserEventsModel::display(const QModelIndex& index) const
             return nodeOf(index).name;
         return m_trial->atomicEvent(u).context;
     }
+    if (column == Pooled)
+        return pooledText(u);
     const std::optional<double> v = value(u, column);
     if (!v)
         return {};
     if (column == ThreadsPresent)
         return threadsPresentText(*v, m_trial->threadCount(), m_locale);
-    return number(*v);
+    return number(*v, column);
 }
 
 QString UserEventsModel::threadLabel(ThreadIndex thread) const
@@ -357,6 +427,8 @@ QString UserEventsModel::nameToolTip(const QModelIndex& index) const
 
 QString UserEventsModel::valueToolTip(AtomicEventId u, int column) const
 {
+    if (column == Pooled)
+        return pooledToolTip(u);
     const Stat& count = m_stats->atomicStat(u, TrialStatistics::Count);
     const std::size_t threads = m_trial->threadCount();
     if (column == ThreadsPresent)
@@ -462,6 +534,8 @@ QVariant UserEventsModel::data(const QModelIndex& index, int role) const
     case SortRole: {
         if (column == Name)
             return display(index);
+        if (column == Pooled)
+            return static_cast<double>(pooled(u));
         const std::optional<double> v = value(u, column);
         return v ? *v : blankSortValue;
     }
@@ -513,6 +587,8 @@ QVariant UserEventsModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Total");
         case ThreadsPresent:
             return tr("Threads");
+        case Pooled:
+            return tr("Pooled");
         }
     }
     if (role == Qt::TextAlignmentRole)
@@ -523,6 +599,10 @@ QVariant UserEventsModel::headerData(int section, Qt::Orientation orientation, i
             return tr("User event; context events (\"name : path\") are nested under their name and show the path");
         if (section == ThreadsPresent)
             return tr("Threads on which the user event was recorded, of all threads");
+        if (section == Pooled)
+            return tr("\u26A0 where the profile holds several records of the user event on one thread and "
+                      "the numbers come from their pooled record: \u00D7N records on a thread, or on how "
+                      "many threads that happened");
         const QString field = fieldName(section);
         if (m_mode == RowMode::Thread && m_trial && m_thread.isValid())
             return tr("The %1 on %2").arg(field, threadLabel(m_thread));

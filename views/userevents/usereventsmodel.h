@@ -3,12 +3,14 @@
 #pragma once
 
 #include "algebra/statistics.h"
+#include "datasource/model/pooledatomics.h"
 #include "datasource/model/trial.h"
 #include "views/common/treemodel.h"
 #include "views/statisticsmodel.h"
 #include "views/viewsetup.h"
 
 #include <QLocale>
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -34,11 +36,18 @@ std::optional<double> atomicThreadValue(
 /// n-weighted mean, the pooled std. dev., Σ n·mean).
 ///
 /// DisplayRole is formatted text, SortRole the raw double (blank cells sort as -inf), ToolTipRole
-/// explains the number, AtomicEventRole the AtomicEventId index (null for synthetic rows).
+/// explains the number, AtomicEventRole the AtomicEventId index (null for synthetic rows). Each
+/// numeric column shows its values with one precision chosen from them (plainColumnDecimals of
+/// algebra/columnformat.h): counts as whole numbers, fractions with the same decimals down the column.
+///
+/// The Pooled column flags a row whose numbers come from a record the reader pooled from several
+/// records of the source (pooledAtomicCells of datasource/model/pooledatomics.h): "⚠ ×N" on a
+/// thread (N records), "⚠ on K threads" across threads; its tooltip says how the records were
+/// pooled. Its SortRole is N (a thread) or K (across threads), 0 when not pooled.
 class UserEventsModel : public NodeTreeModel {
     Q_OBJECT
 public:
-    enum Column { Name, Count, Min, Max, Mean, StdDev, Total, ThreadsPresent, ColumnCount };
+    enum Column { Name, Count, Min, Max, Mean, StdDev, Total, ThreadsPresent, Pooled, ColumnCount };
     /// The AtomicEventId index (unsigned int) of a row; a null QVariant on synthetic rows.
     static constexpr int AtomicEventRole = SortRole + 1;
     /// The full event name ("name : context" on context rows).
@@ -67,8 +76,13 @@ public:
     AtomicEventId atomicEventAt(const QModelIndex& index) const;
     /// The index (column 0) showing a user event, or an invalid index when it has no row.
     QModelIndex indexOf(AtomicEventId event) const;
-    /// The value shown in a cell; nullopt when blank.
+    /// The value shown in a cell; nullopt when blank (and for the Pooled column).
     std::optional<double> value(AtomicEventId event, int column) const;
+    /// The Pooled column's number for an event: the records pooled into its cell on the shown
+    /// thread (RowMode::Thread), else the number of threads where its record was pooled; 0 when none.
+    std::size_t pooled(AtomicEventId event) const;
+    /// The decimals a numeric column shows (one precision for the whole column).
+    int columnDecimals(int column) const { return m_decimals[static_cast<std::size_t>(column)]; }
 
     static QString rowModeName(RowMode mode);
 
@@ -91,6 +105,9 @@ private:
     };
 
     void rebuild();
+    void chooseDecimals();
+    QString pooledText(AtomicEventId event) const;
+    QString pooledToolTip(AtomicEventId event) const;
     AtomicEventId eventOf(const QModelIndex& index) const;
     const Node& nodeOf(const QModelIndex& index) const;
     bool isContextRow(const QModelIndex& index) const;
@@ -101,10 +118,12 @@ private:
     QString threadLabel(ThreadIndex thread) const;
     QString modeDescription(std::size_t present) const;
     QString fieldName(int column) const;
-    QString number(double value) const;
+    QString number(double value, int column) const;
 
     std::shared_ptr<const Trial> m_trial;
     std::shared_ptr<const TrialStatistics> m_stats;
+    std::shared_ptr<const PooledAtomicCells> m_pooled;
+    std::array<int, ColumnCount> m_decimals {};
     RowMode m_mode = RowMode::MeanAll;
     ThreadIndex m_thread;
     QLocale m_locale;
