@@ -4,6 +4,7 @@
 
 #include "algebra/derivedmetric.h"
 #include "algebra/statistics.h"
+#include "app/gui/comparisonlauncher.h"
 #include "app/gui/databasepanel.h"
 #include "app/gui/helpdialogs.h"
 #include "app/gui/loadjob.h"
@@ -1016,7 +1017,7 @@ void MainWindow::compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<c
 {
     if (!a || !b)
         return;
-    ComparisonWindow::open(std::move(a), std::move(b), {}, this);
+    rememberComparisonChoices(ComparisonWindow::open(std::move(a), std::move(b), {}, this));
 }
 
 void MainWindow::openForComparison(std::shared_ptr<const Trial> baseline)
