@@ -28,6 +28,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
@@ -355,6 +356,10 @@ private Q_SLOTS:
         QCOMPARE(chosen.count(), 1);
         QCOMPARE(model->colourBy(), ColourBy::Delta);
         QCOMPARE(w->treeModel()->colourBy(), ColourBy::Delta);
+        bool legendSays = false;
+        for (QLabel* l : w->sideBySideView()->findChildren<QLabel*>())
+            legendSays = legendSays || l->text().contains(QStringLiteral("intensity = |Δ| of the largest"));
+        QVERIFY(legendSays);
         const double initDelta = model->entryAt(init).delta(CompareValue::Exclusive);
         QCOMPARE(std::fabs(initDelta), model->maximumDelta());
         QCOMPARE(model->index(init, ComparisonModel::Delta).data(Qt::BackgroundRole).value<QBrush>().color(),

@@ -604,6 +604,7 @@ void ComparisonWindow::setColourBy(ColourBy by)
     m_model->setColourBy(by);
     m_treeModel->setColourBy(by);
     m_summary->refresh();
+    m_sideBySide->updateLegend();
 }
 
 ColourBy ComparisonWindow::colourBy() const { return m_model->colourBy(); }
