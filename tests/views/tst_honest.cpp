@@ -273,10 +273,18 @@ private Q_SLOTS:
         double best = -1;
         for (EventId e : layout->order) {
             const Stat& s = stats->stat(e, m, ValueKind::Exclusive);
-            best = std::max(best, s.max - s.meanAll);
+            best = std::max(best, s.lostTime());
         }
         const Stat& w = stats->stat(worst, m, ValueKind::Exclusive);
-        QCOMPARE(w.max - w.meanAll, best);
+        QCOMPARE(w.lostTime(), best);
+        // The sort's tooltip names its definition: the statistics table's Lost time column.
+        bool named = false;
+        for (QComboBox* box : overview.findChildren<QComboBox*>())
+            for (int i = 0; i < box->count(); ++i)
+                named = named
+                    || (box->itemText(i) == QStringLiteral("Imbalance")
+                        && box->itemData(i, Qt::ToolTipRole).toString().startsWith(QStringLiteral("By lost time")));
+        QVERIFY(named);
         QCOMPARE(layout->order.front(), worst);
         QVERIFY(overview.barList()->title().contains(m_gromacs->event(worst).name));
         // Threads ordered by the worst event's value, largest first: the max thread leads.
