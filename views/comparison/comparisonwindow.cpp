@@ -193,9 +193,10 @@ void ComparisonWindow::buildControls()
     controls->addSpacing(6);
     add(tr("Min. |&Δ|:"), m_thresholdSpin);
     add({}, m_thresholdMode);
-    controls->addSpacing(6);
-    add(tr("C&olour by:"), m_colourByBox);
     controls->addStretch(1);
+    // Beside Match and Threads, where the header line has room (the controls line fills 900 px).
+    header->addWidget(new QLabel(tr("C&olour by:"), central));
+    header->addWidget(m_colourByBox);
     layout->addLayout(controls);
 
     // Progress.
