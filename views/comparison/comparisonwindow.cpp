@@ -195,7 +195,9 @@ void ComparisonWindow::buildControls()
     add({}, m_thresholdMode);
     controls->addStretch(1);
     // Beside Match and Threads, where the header line has room (the controls line fills 900 px).
-    header->addWidget(new QLabel(tr("C&olour by:"), central));
+    auto* colourLabel = new QLabel(tr("C&olour by:"), central);
+    colourLabel->setBuddy(m_colourByBox);
+    header->addWidget(colourLabel);
     header->addWidget(m_colourByBox);
     layout->addLayout(controls);
 
