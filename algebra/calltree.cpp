@@ -63,4 +63,21 @@ CallTree::CallTree(const Trial& trial)
     m_truncated = anyPath && m_depthLimit > 0 && longest >= m_depthLimit;
 }
 
+bool CallTree::hasSampleBreakdown(int node) const
+{
+    for (int c : m_nodes[static_cast<std::size_t>(node)].children)
+        if (m_nodes[static_cast<std::size_t>(c)].sampleBreakdown)
+            return true;
+    return false;
+}
+
+double CallTree::sampleBreakdown(int node, const std::function<std::optional<double>(int)>& inclusive) const
+{
+    double sum = 0;
+    for (int c : m_nodes[static_cast<std::size_t>(node)].children)
+        if (m_nodes[static_cast<std::size_t>(c)].sampleBreakdown)
+            sum += inclusive(c).value_or(0.0);
+    return sum;
+}
+
 } // namespace parallax

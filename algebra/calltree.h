@@ -4,7 +4,9 @@
 
 #include "datasource/model/trial.h"
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace parallax {
@@ -38,6 +40,19 @@ public:
     const std::vector<int>& roots() const { return m_roots; }
     /// Whether a call-tree label is a TAU sampling node ("[CONTEXT] ", "[SAMPLE] ", "[SUMMARY] ").
     static bool isSampleLabel(const QString& label);
+
+    /// Whether a node has sampling children (Node::sampleBreakdown) that break down its exclusive time.
+    bool hasSampleBreakdown(int node) const;
+    /// The sum of the inclusive values of a node's sampling children (0 when it has none), each
+    /// child's value given by `inclusive` (nullopt: did not run, counts as 0).
+    double sampleBreakdown(int node, const std::function<std::optional<double>(int)>& inclusive) const;
+    /// The one own-value rule of every tree view (docs/SEMANTICS.md 6.1): a node's own value is its
+    /// exclusive value less its sampling children's inclusive values, so own + the children's
+    /// inclusive values = inclusive. Negative when the samples exceed the measured exclusive time.
+    double ownValue(int node, double exclusive, const std::function<std::optional<double>(int)>& inclusive) const
+    {
+        return exclusive - sampleBreakdown(node, inclusive);
+    }
 
     /// The node of an event, or -1 (a flat event that only appears inside paths has none).
     int nodeOf(EventId e) const { return e.index() < m_nodeOfEvent.size() ? m_nodeOfEvent[e.index()] : -1; }

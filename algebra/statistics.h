@@ -37,6 +37,11 @@ struct Stat {
     double maxOverMean = 0; ///< max / meanAll: 1 is perfect balance
     double imbalance = 0; ///< (max - meanAll) / max: the fraction of the slowest thread's time that is imbalance
     double cv = 0; ///< coefficient of variation sdAll / meanAll
+    /// Lost time max − meanAll (docs/SEMANTICS.md 2.1), in the metric's unit: what the other threads
+    /// wait for the slowest one at a synchronisation after the event, on average. The imbalance
+    /// sorts rank by it after their ratio, so that of two equally imbalanced routines the costlier
+    /// comes first. 0 when the event never ran.
+    double lostTime() const { return present > 0 ? max - meanAll : 0.0; }
 };
 
 /// ParaProf's one-pass population std. dev. over `count` values, absent ones counting as 0:

@@ -236,6 +236,8 @@ std::optional<double> StatisticsModel::value(std::size_t row, int column) const
             return s.maxOverMean;
         case ImbalancePercent:
             return 100.0 * s.imbalance;
+        case LostTime:
+            return s.lostTime();
         case CoefficientOfVariation:
             return s.cv;
         default:
@@ -272,6 +274,9 @@ QString StatisticsModel::display(std::size_t row, int column) const
         return m_trial->threadKey(ThreadIndex(static_cast<std::size_t>(*v))).toString();
     if (column == MaxOverMean || column == CoefficientOfVariation)
         return m_locale.toString(*v, 'f', 2);
+    if (column == LostTime)
+        return formatValue(
+            ValueColumn::Exclusive, *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale, true);
     if (column == ImbalancePercent)
         return formatValue(
             ValueColumn::ExclusivePercent, *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale);
@@ -437,11 +442,13 @@ QString StatisticsModel::imbalanceToolTip(EventId e) const
     return tr("Load imbalance of exclusive %1 across all %2 threads (absent = 0), whatever the Show selector "
               "says:\nmax %3 on thread %4, mean %5, std. dev. %6\nmax / mean = %7 (1 = balanced)\n"
               "(max − mean) / max = %8 % (the share of the slowest thread's time that balancing would save)\n"
-              "coefficient of variation sd / mean = %9")
+              "coefficient of variation sd / mean = %9\n"
+              "lost time max − mean = %10 (what the other threads wait for the slowest one)")
         .arg(metricName)
         .arg(n)
         .arg(rawText(s.max, true), m_trial->threadKey(s.maxThread).toString(), rawText(s.meanAll, true),
-            rawText(s.sdAll, true), rawNumber(s.maxOverMean), rawNumber(100.0 * s.imbalance), rawNumber(s.cv));
+            rawText(s.sdAll, true), rawNumber(s.maxOverMean), rawNumber(100.0 * s.imbalance), rawNumber(s.cv),
+            rawText(s.lostTime(), true));
 }
 
 QVariant StatisticsModel::data(const QModelIndex& index, int role) const
@@ -459,6 +466,12 @@ QVariant StatisticsModel::data(const QModelIndex& index, int role) const
         const std::optional<double> v = value(row, column);
         return v ? *v : blankSortValue;
     }
+    case TieBreakRole:
+        // The imbalance ratios tie (every routine on 1 of N threads has max/mean N): the one costing
+        // the most lost time first (docs/SEMANTICS.md 2.1).
+        if (column == MaxOverMean || column == ImbalancePercent || column == CoefficientOfVariation)
+            return value(row, LostTime).value_or(blankSortValue);
+        return {};
     case Qt::ToolTipRole:
         return toolTip(row, column);
     case Qt::TextAlignmentRole:
@@ -491,6 +504,8 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Max/Mean");
         case ImbalancePercent:
             return tr("Imbalance %");
+        case LostTime:
+            return QString(tr("Lost time") + unit);
         case CoefficientOfVariation:
             return tr("CV");
         case MaxThread:
@@ -519,6 +534,11 @@ QVariant StatisticsModel::headerData(int section, Qt::Orientation orientation, i
         case ImbalancePercent:
             return tr("Load imbalance: 100 × (max − mean) / max of the exclusive %1 over all threads: the share of the "
                       "slowest thread's time that perfect balance would save")
+                .arg(metricName);
+        case LostTime:
+            return tr("Lost time: max − mean of the exclusive %1 over all threads (absent = 0), the time the other "
+                      "threads wait for the slowest one. Sort by it to find the routine costing the most waiting; "
+                      "the Max/Mean, Imbalance % and CV sorts break their ties by it.")
                 .arg(metricName);
         case CoefficientOfVariation:
             return tr("Coefficient of variation of the exclusive %1: std. dev. / mean over all threads (absent = 0)")

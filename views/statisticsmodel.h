@@ -68,6 +68,7 @@ public:
         /// same whatever row mode is shown.
         MaxOverMean,
         ImbalancePercent, ///< 100 × (max − mean) / max
+        LostTime, ///< max − mean (Stat::lostTime), in the time unit: the imbalance sorts' tie-break
         CoefficientOfVariation, ///< sd / mean (all threads)
         MaxThread, ///< the thread holding the max (SortRole: its ThreadIndex)
         ThreadsPresent,

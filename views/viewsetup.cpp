@@ -60,6 +60,20 @@ public:
         return text;
     }
 
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override
+    {
+        const QVariant a = left.data(sortRole());
+        const QVariant b = right.data(sortRole());
+        if (a.userType() == QMetaType::Double && b.userType() == QMetaType::Double && a.toDouble() == b.toDouble()) {
+            const QVariant ta = left.data(TieBreakRole);
+            const QVariant tb = right.data(TieBreakRole);
+            if (ta.isValid() && tb.isValid() && ta.toDouble() != tb.toDouble())
+                return ta.toDouble() < tb.toDouble();
+        }
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
+
 private:
     bool m_twoLines;
 };

@@ -19,6 +19,9 @@ namespace parallax {
 /// Models return raw values (doubles, counts, names) under this role; the proxy sorts on it,
 /// never on display strings.
 inline constexpr int SortRole = Qt::UserRole + 1;
+/// A second sort key (a double) where SortRole ties: the proxy of setupTreeView() compares it
+/// when two rows' SortRole values are equal (e.g. the imbalance columns tie-break by lost time).
+inline constexpr int TieBreakRole = Qt::UserRole + 100;
 
 /// Options for setupTreeView().
 struct ViewSetupOptions {

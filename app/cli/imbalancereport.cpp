@@ -32,10 +32,14 @@ std::vector<Row> rows(const Trial& trial, const TrialStatistics& stats, const Im
         const double key = o.sort == QLatin1String("maxmean") ? s.maxOverMean
             : o.sort == QLatin1String("imbalance")            ? s.imbalance
             : o.sort == QLatin1String("cv")                   ? s.cv
-                                                              : s.max - s.meanAll;
+                                                              : s.lostTime();
         out.push_back({ id, &s, key });
     }
-    std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) { return a.key > b.key; });
+    // Ties (every routine on 1 of N threads has max/mean N) go to the larger lost time, as in the
+    // statistics table (docs/SEMANTICS.md 2.1).
+    std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) {
+        return a.key > b.key || (a.key == b.key && a.stat->lostTime() > b.stat->lostTime());
+    });
     if (o.top > 0 && out.size() > static_cast<std::size_t>(o.top))
         out.resize(static_cast<std::size_t>(o.top));
     return out;
@@ -71,6 +75,7 @@ QByteArray imbalanceJson(const Trial& trial, const ImbalanceOptions& options)
         e.insert(QStringLiteral("max_over_mean"), s.maxOverMean);
         e.insert(QStringLiteral("imbalance"), s.imbalance);
         e.insert(QStringLiteral("cv"), s.cv);
+        e.insert(QStringLiteral("lost_time"), s.lostTime());
         e.insert(QStringLiteral("present"), static_cast<qint64>(s.present));
         events.append(e);
     }
@@ -87,23 +92,25 @@ QString imbalanceText(const Trial& trial, const ImbalanceOptions& options)
                       .arg(metric.name, metric.unit.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(metric.unit))
                       .arg(trial.threadCount())
                       .arg(options.sort);
-    out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+    out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7  %8\n")
                .arg(QStringLiteral("Mean"), 16)
                .arg(QStringLiteral("Max"), 16)
                .arg(QStringLiteral("Max thread"), 12)
                .arg(QStringLiteral("Max/Mean"), 9)
                .arg(QStringLiteral("Imbal %"), 8)
                .arg(QStringLiteral("CV"), 7)
+               .arg(QStringLiteral("Lost time"), 16)
                .arg(QStringLiteral("Name"));
     for (const Row& r : rows(trial, *stats, options)) {
         const Stat& s = *r.stat;
-        out += QStringLiteral("%1 %2 %3 %4 %5 %6  %7\n")
+        out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7  %8\n")
                    .arg(s.meanAll, 16, 'f', 3)
                    .arg(s.max, 16, 'f', 3)
                    .arg(trial.threadKey(s.maxThread).toString(), 12)
                    .arg(s.maxOverMean, 9, 'f', 3)
                    .arg(100.0 * s.imbalance, 8, 'f', 2)
                    .arg(s.cv, 7, 'f', 3)
+                   .arg(s.lostTime(), 16, 'f', 3)
                    .arg(trial.event(r.event).name);
     }
     return out;

@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QObject>
 #include <QProgressDialog>
+#include <QSettings>
 #include <QTimer>
 #include <cstdio>
 #include <memory>
@@ -60,7 +61,7 @@ void onLoaded(Session& s, const LoadedTrials& loaded)
         if (render)
             renderFrom(s, s.renderedWindow, std::make_unique<ComparisonWindow>(t[0], t[1]), &RenderTarget::comparison);
         else
-            ComparisonWindow::open(t[0], t[1]);
+            rememberComparisonChoices(ComparisonWindow::open(t[0], t[1]));
         return;
     }
     if (render)
@@ -70,6 +71,16 @@ void onLoaded(Session& s, const LoadedTrials& loaded)
 }
 
 } // namespace
+
+void rememberComparisonChoices(ComparisonWindow* window)
+{
+    if (!window)
+        return;
+    static const QString key = QStringLiteral("comparison/colourBy");
+    window->setColourBy(colourByFromKey(QSettings().value(key).toString()));
+    QObject::connect(
+        window, &ComparisonWindow::colourByChanged, [](ColourBy by) { QSettings().setValue(key, colourByKey(by)); });
+}
 
 QString comparisonRenderTargets()
 {

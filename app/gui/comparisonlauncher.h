@@ -7,6 +7,8 @@
 
 namespace parallax {
 
+class ComparisonWindow;
+
 /// What `parallax --compare A B` and `parallax --scaling A B C …` asked for.
 struct ComparisonLaunch {
     enum class Mode { Compare, Scaling };
@@ -22,6 +24,10 @@ struct ComparisonLaunch {
     /// "WIDTHxHEIGHT" for the rendered window; empty for 1400x900.
     QString size;
 };
+
+/// Applies the user's remembered comparison choices (QSettings "comparison/colourBy") to a window
+/// the user opened and remembers what they choose there from now on.
+void rememberComparisonChoices(ComparisonWindow* window);
 
 /// The render targets a launch accepts, for --help texts.
 QString comparisonRenderTargets();

@@ -4,6 +4,7 @@
 
 #include "algebra/derivedmetric.h"
 #include "algebra/statistics.h"
+#include "app/gui/comparisonlauncher.h"
 #include "app/gui/databasepanel.h"
 #include "app/gui/helpdialogs.h"
 #include "app/gui/loadjob.h"
@@ -46,6 +47,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -767,6 +769,11 @@ void MainWindow::onUnrecognised(const QString& message, const QString& path)
                                .arg(QDir::toNativeSeparators(path).toHtmlEscaped()));
     box.setTextFormat(Qt::PlainText);
     box.setDetailedText(supportedFormatsText());
+    // QMessageBox sizes itself to its text; a spacer gives the hint and the format list room to
+    // read (without it the dialog is 350 px wide and the path breaks mid-word).
+    if (auto* grid = qobject_cast<QGridLayout*>(box.layout()))
+        grid->addItem(new QSpacerItem(560, 0, QSizePolicy::Minimum, QSizePolicy::Expanding), grid->rowCount(), 0, 1,
+            grid->columnCount());
     box.exec();
 }
 
@@ -901,11 +908,16 @@ void MainWindow::openFile()
     patterns.removeDuplicates();
     filters.prepend(tr("Any profile, format detected (%1)").arg(patterns.join(QLatin1Char(' '))));
     filters.append(tr("All files, format detected (*)"));
-    QString chosen;
-    const QString file = QFileDialog::getOpenFileName(
-        this, tr("Open Profile File"), m_lastDirectory, filters.join(QLatin1String(";;")), &chosen);
-    if (file.isEmpty())
+    // The format combo names the formats; their many patterns would cut its text off (issue 14).
+    QFileDialog dialog(this, tr("Open Profile File"), m_lastDirectory);
+    dialog.setFileMode(QFileDialog::ExistingFile);
+    dialog.setNameFilters(filters);
+    dialog.setOption(QFileDialog::HideNameFilterDetails);
+    dialog.resize(std::max(dialog.sizeHint().width(), 900), std::max(dialog.sizeHint().height(), 540));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
         return;
+    const QString file = dialog.selectedFiles().constFirst();
+    const QString chosen = dialog.selectedNameFilter();
     const auto it = formatOfFilter.find(chosen);
     openPath(file, it == formatOfFilter.end() ? QString() : it->second);
 }
@@ -1020,7 +1032,7 @@ void MainWindow::compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<c
 {
     if (!a || !b)
         return;
-    ComparisonWindow::open(std::move(a), std::move(b), {}, this);
+    rememberComparisonChoices(ComparisonWindow::open(std::move(a), std::move(b), {}, this));
 }
 
 void MainWindow::openForComparison(std::shared_ptr<const Trial> baseline)

@@ -25,8 +25,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QSet>
 #include <QSignalSpy>
@@ -326,10 +328,54 @@ private Q_SLOTS:
         const QColor deep
             = model->index(barrier, ComparisonModel::DeltaPercent).data(Qt::BackgroundRole).value<QBrush>().color();
         QCOMPARE(deep, changeTint(-1.0));
+        // Saturated, not pale: the full regression hue, with white text on it.
+        QCOMPARE(deep, regressionColor());
+        QCOMPARE(model->index(barrier, ComparisonModel::DeltaPercent).data(Qt::ForegroundRole).value<QBrush>().color(),
+            QColor(Qt::white));
         QCOMPARE(model->index(barrier, ComparisonModel::Delta).data(Qt::BackgroundRole).value<QBrush>().color(), deep);
         const double initPercent = model->entryAt(init).relative(CompareValue::Exclusive).percent;
-        QCOMPARE(model->index(init, ComparisonModel::DeltaPercent).data(Qt::BackgroundRole).value<QBrush>().color(),
-            changeTint(initPercent / 100));
+        const QColor light
+            = model->index(init, ComparisonModel::DeltaPercent).data(Qt::BackgroundRole).value<QBrush>().color();
+        QCOMPARE(light, changeTint(initPercent / 100));
+        QVERIFY(qGray(light.rgb()) > qGray(deep.rgb()) + 60); // +9.5 % is light
+        QCOMPARE(model->index(init, ComparisonModel::DeltaPercent).data(Qt::ForegroundRole).value<QBrush>().color(),
+            QColor(0x20, 0x20, 0x20));
+
+        // "Colour by: Δ": MPI_Init's +108.6 ms (the largest |Δ|) is the deepest blue, MPI_Barrier's
+        // −13.3 ms a light red; the toolbar's combo switches every tab, and back.
+        QCOMPARE(model->colourBy(), ColourBy::Percent);
+        QComboBox* byBox = nullptr;
+        for (QComboBox* c : w->findChildren<QComboBox*>())
+            if (c->toolTip().startsWith(QStringLiteral("What the colour intensity")))
+                byBox = c;
+        QVERIFY(byBox);
+        QCOMPARE(byBox->count(), 2);
+        QSignalSpy chosen(w.get(), &ComparisonWindow::colourByChanged);
+        byBox->setCurrentIndex(1);
+        Q_EMIT byBox->activated(1);
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(model->colourBy(), ColourBy::Delta);
+        QCOMPARE(w->treeModel()->colourBy(), ColourBy::Delta);
+        bool legendSays = false;
+        for (QLabel* l : w->sideBySideView()->findChildren<QLabel*>())
+            legendSays = legendSays || l->text().contains(QStringLiteral("intensity = |Δ| of the largest"));
+        QVERIFY(legendSays);
+        const double initDelta = model->entryAt(init).delta(CompareValue::Exclusive);
+        QCOMPARE(std::fabs(initDelta), model->maximumDelta());
+        QCOMPARE(model->index(init, ComparisonModel::Delta).data(Qt::BackgroundRole).value<QBrush>().color(),
+            changeTint(1.0));
+        const double barrierDelta = model->entryAt(barrier).delta(CompareValue::Exclusive);
+        const QColor byDelta
+            = model->index(barrier, ComparisonModel::DeltaPercent).data(Qt::BackgroundRole).value<QBrush>().color();
+        QCOMPARE(byDelta, changeTint(barrierDelta / model->maximumDelta()));
+        QVERIFY(byDelta != deep);
+        QVERIFY(qGray(byDelta.rgb()) > qGray(deep.rgb()) + 60);
+        w->setColourBy(ColourBy::Percent);
+        QCOMPARE(byBox->currentIndex(), 0);
+        QCOMPARE(model->index(barrier, ComparisonModel::DeltaPercent).data(Qt::BackgroundRole).value<QBrush>().color(),
+            deep);
+        QCOMPARE(colourByFromKey(colourByKey(ColourBy::Delta)), ColourBy::Delta);
+        QCOMPARE(colourByFromKey(QStringLiteral("nonsense")), ColourBy::Percent);
         // No "-0.0 %" and no "-0.000" anywhere in the table.
         for (int r = 0; r < model->rowCount(); ++r)
             for (int c : { ComparisonModel::ValueA, ComparisonModel::ValueB, ComparisonModel::Delta,

@@ -19,6 +19,12 @@
 // tooltip (CallTreeModel::mismatch). Metrics the profile declares non-additive (CUBE's minimum and
 // maximum inclusive time) are not checked.
 //
+// The comparison's tree (views/comparison/comparisontreemodel.h) obeys the same rule through the same
+// code (CallTree::ownValue): comparisonTreesOfSamplingTrials compares the TAU sampling trials of the
+// data folder with each other (mean, total and every thread) and checks that at every node the
+// comparison's A and B columns add up exactly as far as the single-trial trees of A and B do, and
+// that Δ adds up as A − B.
+//
 // Nodes the profile cannot satisfy, counted and not checked (each count is asserted below):
 //  - callees without call-path records: a node whose subroutine calls exceed its (non-sampling)
 //    children's calls. TAU's sampling trials record only the sampling paths, so e.g. "OpenMP_PARALLEL_
@@ -27,9 +33,12 @@
 //    values at all;
 //  - TAU_CALLPATH_DEPTH-limited trees: nodes at the depth limit have their callees cut off.
 #include "algebra/calltree.h"
+#include "datasource/model/trialbuilder.h"
 #include "datasource/readers/readerregistry.h"
 #include "tests/common/testutil.h"
 #include "views/callgraph/calltreemodel.h"
+#include "views/comparison/comparisonbuilder.h"
+#include "views/comparison/comparisontreemodel.h"
 
 #include <QDirIterator>
 #include <QFileInfo>
@@ -196,6 +205,125 @@ Checked checkSample(const QString& root, const QString& path, const std::shared_
     return out;
 }
 
+/// own + Σ children's inclusive − inclusive of one node in a single-trial model (absent = 0).
+double residual(const CallTreeModel& model, const CallTree& tree, int node)
+{
+    double sum = model.ownValue(node).value_or(0.0) - model.nodeValue(node, CallTreeModel::Inclusive).value_or(0.0);
+    for (int c : tree.nodes()[static_cast<std::size_t>(node)].children)
+        sum += model.nodeValue(c, CallTreeModel::Inclusive).value_or(0.0);
+    return sum;
+}
+
+/// The node of a comparison event in one run's tree, -1 when the run has none (or several).
+int runNode(const std::vector<EventId>& events, const CallTree& tree)
+{
+    return events.size() == 1 ? tree.nodeOf(events.front()) : -1;
+}
+
+/// `count` threads of a real trial from `first` on, renumbered (0,0,0)…: two halves of one run are
+/// two real runs of the same code with different numbers (and threads that ran different code).
+std::shared_ptr<const Trial> threadsOf(const Trial& source, std::size_t first, std::size_t count, const QString& name)
+{
+    TrialBuilder b(name);
+    b.addDefinitionsOf(source);
+    std::vector<IntervalRow> rows;
+    for (std::size_t i = 0; i < count; ++i) {
+        b.addThread(ThreadKey { 0, 0, static_cast<int>(i) });
+        rows.push_back(source.row(ThreadIndex(first + i)));
+    }
+    b.setIntervalRows(std::move(rows));
+    return b.build();
+}
+
+struct ComparisonCheck {
+    std::size_t nodes = 0; // (node, source) pairs checked
+    std::size_t sampled = 0; // with a sampling breakdown and adding up in both runs
+    std::size_t sampledChanged = 0; // of those, with a non-zero Δ of the own value
+    QStringList failures;
+};
+
+/// Compares the comparison tree's sums at every node with those of the runs' own trees for one query.
+void checkComparison(
+    const ComparisonSnapshot& snapshot, const ComparisonQuery& query, const QString& where, ComparisonCheck& out)
+{
+    const auto values = ComparisonBuilder::values(snapshot, query);
+    ComparisonTreeModel model;
+    model.setSnapshot(std::make_shared<const ComparisonSnapshot>(snapshot));
+    model.setValues(values);
+    // The runs' own trees showing the same numbers.
+    CallTreeModel runA;
+    CallTreeModel runB;
+    runA.setTrial(snapshot.a, snapshot.metrics[static_cast<std::size_t>(query.metric)].inA);
+    runB.setTrial(snapshot.b, snapshot.metrics[static_cast<std::size_t>(query.metric)].inB);
+    if (query.source == CompareSource::Thread) {
+        const auto& ta = snapshot.threadsOfA[static_cast<std::size_t>(query.thread)];
+        const auto& tb = snapshot.threadsOfB[static_cast<std::size_t>(query.thread)];
+        if (ta.size() != 1 || tb.size() != 1)
+            return;
+        runA.setThread(ta.front());
+        runB.setThread(tb.front());
+    } else {
+        const Statistic s = query.source == CompareSource::Mean ? Statistic::MeanAll : Statistic::Total;
+        runA.setStatistic(s);
+        runB.setStatistic(s);
+    }
+    const auto treeA = CallTree::of(*snapshot.a);
+    const auto treeB = CallTree::of(*snapshot.b);
+    const CallTree& tree = *snapshot.tree;
+    for (std::size_t n = 0; n < tree.nodes().size(); ++n) {
+        const int node = static_cast<int>(n);
+        const CallTree::Node& nd = tree.nodes()[n];
+        const ComparisonEntry* entry = model.entryOf(node);
+        if (!entry || nd.children.empty())
+            continue;
+        const ComparisonEvent& event = snapshot.events[static_cast<std::size_t>(model.eventOfNode(node))];
+        const int nodeA = runNode(event.inA, *treeA);
+        const int nodeB = runNode(event.inB, *treeB);
+        if ((!event.inA.empty() && nodeA < 0) || (!event.inB.empty() && nodeB < 0))
+            continue; // a name collision: not one node per run
+        // What the comparison shows: own (exclusive column) + Σ children's inclusive − inclusive.
+        double sumA = entry->valueA(CompareValue::Exclusive) - entry->valueA(CompareValue::Inclusive);
+        double sumB = entry->valueB(CompareValue::Exclusive) - entry->valueB(CompareValue::Inclusive);
+        double sumDelta = entry->delta(CompareValue::Exclusive) - entry->delta(CompareValue::Inclusive);
+        double magnitude
+            = std::fabs(entry->valueA(CompareValue::Inclusive)) + std::fabs(entry->valueB(CompareValue::Inclusive));
+        bool synthetic = false;
+        for (int c : nd.children) {
+            const ComparisonEntry* child = model.entryOf(c);
+            synthetic = synthetic || !child;
+            if (!child)
+                continue;
+            sumA += child->valueA(CompareValue::Inclusive);
+            sumB += child->valueB(CompareValue::Inclusive);
+            sumDelta += child->delta(CompareValue::Inclusive);
+        }
+        if (synthetic)
+            continue;
+        // The runs' own trees: the same node adds up (or not, by as much) there.
+        const double expectA = nodeA >= 0 ? residual(runA, *treeA, nodeA) : 0.0;
+        const double expectB = nodeB >= 0 ? residual(runB, *treeB, nodeB) : 0.0;
+        const double tolerance = 1e-6 * std::max(magnitude, 1.0) + 1e-9;
+        ++out.nodes;
+        const bool adds = std::fabs(expectA) <= tolerance && std::fabs(expectB) <= tolerance;
+        if (adds && model.hasSampleBreakdown(node)) {
+            ++out.sampled;
+            if (entry->delta(CompareValue::Exclusive) != 0)
+                ++out.sampledChanged;
+        }
+        if ((std::fabs(sumA - expectA) > tolerance || std::fabs(sumB - expectB) > tolerance
+                || std::fabs(sumDelta - (expectA - expectB)) > tolerance)
+            && out.failures.size() < 5)
+            out.failures << QStringLiteral("%1 [%2]: comparison own + children − inclusive A %3 B %4 Δ %5, "
+                                           "the runs' trees A %6 B %7")
+                                .arg(where, event.name)
+                                .arg(sumA, 0, 'g', 12)
+                                .arg(sumB, 0, 'g', 12)
+                                .arg(sumDelta, 0, 'g', 12)
+                                .arg(expectA, 0, 'g', 12)
+                                .arg(expectB, 0, 'g', 12);
+    }
+}
+
 struct KnownViolation {
     const char* sample;
     const char* why;
@@ -305,6 +433,64 @@ private Q_SLOTS:
         const QString tip
             = model.index(index.row(), CallTreeModel::Value, index.parent()).data(Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QStringLiteral("do not add up")), qPrintable(tip));
+    }
+
+    /// The comparison's tree over the TAU sampling (EBS) trials of the data folder compared with each
+    /// other: own + children = inclusive for A, for B and for Δ wherever the runs' own trees add up,
+    /// with the same own-value rule (without it, every [CONTEXT] parent is off by its samples).
+    void comparisonTreesOfSamplingTrials()
+    {
+        const QString root = QDir::cleanPath(QStringLiteral(PARALLAX_DATA_DIR));
+        std::vector<std::shared_ptr<const Trial>> sampling;
+        QStringList names;
+        for (const QString& path : callPathSamples(root + QStringLiteral("/tau2"))) {
+            const auto trial = readTrial(path);
+            if (!trial || !hasCallPaths(*trial))
+                continue;
+            const auto tree = CallTree::of(*trial);
+            if (std::any_of(tree->nodes().cbegin(), tree->nodes().cend(),
+                    [](const CallTree::Node& n) { return n.sampleBreakdown; })) {
+                sampling.push_back(trial);
+                names << path.mid(root.size() + 1);
+            }
+        }
+        qInfo("sampling trials: %s", qPrintable(names.join(QStringLiteral(", "))));
+        QVERIFY2(names.contains(QStringLiteral("tau2/ppk/matmult-openmp-24thread-samples.ppk")),
+            qPrintable(names.join(QLatin1Char(','))));
+        QVERIFY2(sampling.size() >= 2, qPrintable(names.join(QLatin1Char(','))));
+        // matmult-heatmap.ppk holds the same numbers as the 24-thread sample (Δ = 0 throughout): the
+        // two halves of its threads, compared both ways, give real differences of sampled trees.
+        const std::shared_ptr<const Trial> samples = sampling[static_cast<std::size_t>(
+            names.indexOf(QStringLiteral("tau2/ppk/matmult-openmp-24thread-samples.ppk")))];
+        const std::size_t half = samples->threadCount() / 2;
+        QCOMPARE(half, std::size_t(12));
+        sampling.push_back(threadsOf(*samples, 0, half, QStringLiteral("threads 0-11")));
+        names << QStringLiteral("matmult threads 0-11");
+        sampling.push_back(threadsOf(*samples, half, half, QStringLiteral("threads 12-23")));
+        names << QStringLiteral("matmult threads 12-23");
+        QCOMPARE(sampling.back()->eventCount(), samples->eventCount());
+        ComparisonCheck check;
+        for (std::size_t i = 0; i < sampling.size(); ++i)
+            for (std::size_t j = 0; j < sampling.size(); ++j) {
+                if (i == j || (sampling[i]->threadCount() != sampling[j]->threadCount()))
+                    continue;
+                const auto snapshot = ComparisonBuilder::build(sampling[i], sampling[j], AlgebraOptions {});
+                QVERIFY2(snapshot->ok(), qPrintable(snapshot->error));
+                const QString pair = names[static_cast<int>(i)] + QStringLiteral(" vs ") + names[static_cast<int>(j)];
+                for (CompareSource source : { CompareSource::Mean, CompareSource::Total })
+                    checkComparison(*snapshot, ComparisonQuery { 0, source, 0 },
+                        pair + (source == CompareSource::Mean ? QStringLiteral(" mean") : QStringLiteral(" total")),
+                        check);
+                for (std::size_t t = 0; t < snapshot->threads.size(); ++t)
+                    checkComparison(*snapshot, ComparisonQuery { 0, CompareSource::Thread, static_cast<int>(t) },
+                        pair + QLatin1Char(' ') + snapshot->threads[t].toString(), check);
+            }
+        qInfo("comparison trees: %zu nodes checked, %zu with a sampling breakdown that add up, %zu of them with "
+              "Δ != 0",
+            check.nodes, check.sampled, check.sampledChanged);
+        QVERIFY2(check.failures.isEmpty(), qPrintable(check.failures.join(QLatin1Char('\n'))));
+        QVERIFY(check.sampled > 100);
+        QVERIFY(check.sampledChanged > 100); // the halves differ: Δ is exercised, not only 0 = 0 − 0
     }
 
     void everyCallPathSample()

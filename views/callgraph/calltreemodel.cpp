@@ -289,23 +289,11 @@ std::optional<double> CallTreeModel::mismatch(int node) const
     return difference;
 }
 
-bool CallTreeModel::hasSampledChildren(int node) const
-{
-    const auto& nodes = m_tree->nodes();
-    for (int c : nodes[at(node)].children)
-        if (nodes[at(c)].sampleBreakdown)
-            return true;
-    return false;
-}
+bool CallTreeModel::hasSampledChildren(int node) const { return m_tree->hasSampleBreakdown(node); }
 
 double CallTreeModel::sampledChildren(int node, int inclusiveColumn) const
 {
-    const auto& nodes = m_tree->nodes();
-    double sum = 0;
-    for (int c : nodes[at(node)].children)
-        if (nodes[at(c)].sampleBreakdown)
-            sum += value(c, inclusiveColumn).value_or(0.0);
-    return sum;
+    return m_tree->sampleBreakdown(node, [&](int c) { return value(c, inclusiveColumn); });
 }
 
 std::optional<double> CallTreeModel::ownValue(int node, int exclusiveColumn) const
@@ -316,7 +304,8 @@ std::optional<double> CallTreeModel::ownValue(int node, int exclusiveColumn) con
         || m_statistic == Statistic::MeanPresent || m_statistic == Statistic::Total;
     if (!exclusive || !additive || !hasSampledChildren(node))
         return exclusive;
-    return *exclusive - sampledChildren(node, exclusiveColumn == Exclusive ? Inclusive : InclusivePercent);
+    const int inclusiveColumn = exclusiveColumn == Exclusive ? Inclusive : InclusivePercent;
+    return m_tree->ownValue(node, *exclusive, [&](int c) { return value(c, inclusiveColumn); });
 }
 
 QString CallTreeModel::display(int node, int column) const

@@ -68,7 +68,26 @@ QColor changeColor(double improvement)
     return divergingColor(-std::clamp(improvement, -1.0, 1.0));
 }
 
-QColor changeTint(double change) { return changeColor(std::copysign(0.12 + 0.5 * std::fabs(change), change)); }
+QColor changeTint(double change)
+{
+    // 0.12 so that a tiny change still shows its direction; ±1 is the saturated hue (issue 14: a
+    // −13,993 % regression must not be pale).
+    return changeColor(std::copysign(0.12 + 0.88 * std::min(std::fabs(change), 1.0), change));
+}
+
+QString colourByKey(ColourBy by) { return by == ColourBy::Delta ? QStringLiteral("delta") : QStringLiteral("percent"); }
+
+ColourBy colourByFromKey(const QString& key)
+{
+    return key == QLatin1String("delta") ? ColourBy::Delta : ColourBy::Percent;
+}
+
+double tintChange(const ComparisonEntry& entry, CompareValue value, double sign, ColourBy by, double maxDelta)
+{
+    if (by == ColourBy::Percent)
+        return relativeChange(entry.relative(value), sign);
+    return maxDelta > 0 ? std::clamp(sign * entry.delta(value) / maxDelta, -1.0, 1.0) : 0.0;
+}
 
 double relativeChange(const RelativeDifference& relative, double sign)
 {
@@ -85,7 +104,10 @@ double relativeChange(const RelativeDifference& relative, double sign)
     return 0;
 }
 
-QColor tintedTextColor() { return QColor(0x20, 0x20, 0x20); }
+QColor tintedTextColor(const QColor& background)
+{
+    return qGray(background.rgb()) < 150 ? QColor(Qt::white) : QColor(0x20, 0x20, 0x20);
+}
 
 QColor improvementColor() { return QColor(0x21, 0x66, 0xac); }
 

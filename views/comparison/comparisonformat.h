@@ -48,15 +48,30 @@ inline double improvementSign(bool higherIsBetter) { return higherIsBetter ? -1.
 /// The colour of a change: `improvement` in [-1, 1], positive = improvement (blue), negative =
 /// regression (red), intensity by magnitude, near-white at 0 (the diverging map of views/charts).
 QColor changeColor(double improvement);
-/// The light background of a Δ or Δ% cell for a change in [-1, 1] (positive = improvement,
-/// relative to the largest change shown): the direction and size show, the text stays readable.
+/// The background of a Δ or Δ% cell for a change in [-1, 1] (positive = improvement): from a light
+/// tint for a small change to the saturated hue at ±1, so the direction and the size show.
 QColor changeTint(double change);
 /// The change a Δ or Δ% cell is tinted by: Δ% / 100 clamped to [-1, 1] (a 100 % change or more is
 /// full colour, "new" is -1, "removed" +1), times `sign` (improvementSign()), so that a −13,993 %
 /// regression is deep red whatever the other rows' absolute Δ.
 double relativeChange(const RelativeDifference& relative, double sign);
-/// The text colour on a tinted cell.
-QColor tintedTextColor();
+/// The text colour on a tinted cell: near-black on a light tint, white on a saturated one (a
+/// −13,993 % regression is full red, its text must stay readable).
+QColor tintedTextColor(const QColor& background);
+
+/// What the tint of the Δ and Δ% cells measures: the comparison toolbar's "Colour by" choice,
+/// remembered in the settings ("comparison/colourBy": "percent" or "delta").
+enum class ColourBy {
+    /// relativeChange(): a 100 % change or more is full colour, whatever its absolute size.
+    Percent,
+    /// Δ over the largest |Δ| shown: the rows that cost or save the most time are the deepest.
+    Delta,
+};
+QString colourByKey(ColourBy by);
+ColourBy colourByFromKey(const QString& key);
+/// The change (in [-1, 1], positive = improvement) a Δ or Δ% cell of `entry` is tinted by:
+/// relativeChange() for ColourBy::Percent, sign·Δ/maxDelta for ColourBy::Delta.
+double tintChange(const ComparisonEntry& entry, CompareValue value, double sign, ColourBy by, double maxDelta);
 /// The saturated hue of improvements and of regressions (text, legends).
 QColor improvementColor();
 QColor regressionColor();

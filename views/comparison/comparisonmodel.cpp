@@ -121,6 +121,16 @@ const Metric* ComparisonModel::metric() const
     return &m_snapshot->metrics[m].metric;
 }
 
+void ComparisonModel::setColourBy(ColourBy by)
+{
+    if (by == m_colourBy)
+        return;
+    m_colourBy = by;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(
+            index(0, Delta), index(rowCount() - 1, DeltaPercent), { Qt::BackgroundRole, Qt::ForegroundRole });
+}
+
 void ComparisonModel::rebuild()
 {
     m_rows.clear();
@@ -282,15 +292,16 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
     case ChangeRole:
         return m_maxDelta > 0 ? sign * delta / m_maxDelta : 0.0;
     case Qt::BackgroundRole:
-        // Intensity by Δ% (issue 14): a large relative change is deep whatever its absolute size.
+        // Intensity by Δ% (issue 14: a large relative change is deep whatever its absolute size) or
+        // by Δ over the largest |Δ| shown, as the user chose.
         if ((column == Delta || column == DeltaPercent) && delta != 0)
-            return QBrush(changeTint(relativeChange(entry.relative(m_value), sign)));
+            return QBrush(changeTint(tintChange(entry, m_value, sign, m_colourBy, m_maxDelta)));
         return {};
     case Qt::ForegroundRole:
         if (column == Marker)
             return QBrush(entry.inA ? regressionColor().darker(110) : improvementColor());
         if ((column == Delta || column == DeltaPercent) && delta != 0)
-            return QBrush(tintedTextColor());
+            return QBrush(tintedTextColor(changeTint(tintChange(entry, m_value, sign, m_colourBy, m_maxDelta))));
         return {};
     case Qt::FontRole:
         if (column == Marker && entry.inA != entry.inB)

@@ -4,6 +4,7 @@
 
 #include "algebra/units.h"
 #include "views/comparison/comparisonbuilder.h"
+#include "views/comparison/comparisonformat.h"
 #include "views/viewsetup.h"
 
 #include <QAbstractTableModel>
@@ -58,6 +59,9 @@ public:
     TimeUnit timeUnit() const { return m_unit; }
     /// Locale for the formatted numbers (with digit grouping, groupingLocale()).
     void setLocale(const QLocale& locale);
+    /// How the Δ and Δ% cells are tinted (by Δ% by default).
+    void setColourBy(ColourBy by);
+    ColourBy colourBy() const { return m_colourBy; }
 
     /// The comparison event of a row, and the row of an event (-1 when filtered out).
     int eventAt(int row) const { return m_rows[static_cast<std::size_t>(row)]; }
@@ -97,6 +101,7 @@ private:
     double m_maxValue = 0;
     double m_maxDelta = 0;
     int m_unfiltered = 0;
+    ColourBy m_colourBy = ColourBy::Percent;
 };
 
 } // namespace parallax

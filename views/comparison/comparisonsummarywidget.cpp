@@ -317,11 +317,12 @@ void ComparisonSummaryWidget::fillTop(QTreeWidget* tree, const std::vector<int>&
                 comparePartText(entry, ComparePart::DeltaPercent, *metric, value, unit, locale) });
         for (int c = 1; c < 5; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
-        const QBrush tint(changeTint(relativeChange(entry.relative(value), sign)));
+        const QColor tint
+            = changeTint(tintChange(entry, value, sign, m_model->colourBy(), std::max(m_model->maximumDelta(), 0.0)));
         item->setBackground(3, tint);
         item->setBackground(4, tint);
-        item->setForeground(3, tintedTextColor());
-        item->setForeground(4, tintedTextColor());
+        item->setForeground(3, tintedTextColor(tint));
+        item->setForeground(4, tintedTextColor(tint));
         const QString tip = m_model->index(row, ComparisonModel::Delta).data(Qt::ToolTipRole).toString();
         for (int c = 0; c < 5; ++c)
             item->setToolTip(c, tip);
@@ -352,7 +353,7 @@ void ComparisonSummaryWidget::fillMetadata()
             item->setToolTip(item->text());
             if (differs) {
                 item->setBackground(differingBackground());
-                item->setForeground(tintedTextColor());
+                item->setForeground(tintedTextColor(differingBackground()));
             }
         }
         if (differs) {

@@ -39,6 +39,8 @@ public:
     double speedUp() const { return m_speedUp; }
     QTreeView* metadataView() const { return m_metadata.view; }
     QTreeWidget* runsTable() const { return m_runs; }
+    /// Fills the tab again from the model (e.g. after another "Colour by").
+    void refresh() { rebuild(); }
 
 private:
     void rebuild();

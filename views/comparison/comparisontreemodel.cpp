@@ -81,13 +81,52 @@ void ComparisonTreeModel::rebuild()
     for (const CallTree::Node& node : nodes)
         for (std::size_t i = 0; i < node.children.size(); ++i)
             m_row[static_cast<std::size_t>(node.children[i])] = static_cast<int>(i);
+    m_shown.assign(nodes.size(), std::nullopt);
     if (!m_values)
         return;
-    for (std::size_t n = 0; n < nodes.size(); ++n)
-        if (const ComparisonEntry* entry = entryOf(static_cast<int>(n))) {
-            m_maxDelta[0] = std::max(m_maxDelta[0], std::fabs(entry->delta(CompareValue::Inclusive)));
-            m_maxDelta[1] = std::max(m_maxDelta[1], std::fabs(entry->delta(CompareValue::Exclusive)));
+    const CallTree& tree = *m_snapshot->tree;
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+        const ComparisonEntry* measured = measuredEntryOf(static_cast<int>(n));
+        if (!measured)
+            continue;
+        ComparisonEntry shown = *measured;
+        // The one own-value rule of the tree views (CallTree::ownValue, docs/SEMANTICS.md 6.1): the
+        // sampling children break down the exclusive time, for A and for B (so for Δ too). Mean,
+        // total and one thread are all sums over threads: the rule holds for each.
+        const int node = static_cast<int>(n);
+        if (tree.hasSampleBreakdown(node)) {
+            const auto exclusive = static_cast<std::size_t>(CompareValue::Exclusive);
+            auto inclusiveOf = [&](bool a) {
+                return [this, a](int c) -> std::optional<double> {
+                    const ComparisonEntry* e = measuredEntryOf(c);
+                    if (!e)
+                        return std::nullopt;
+                    return a ? e->valueA(CompareValue::Inclusive) : e->valueB(CompareValue::Inclusive);
+                };
+            };
+            shown.a[exclusive] = tree.ownValue(node, measured->a[exclusive], inclusiveOf(true));
+            shown.b[exclusive] = tree.ownValue(node, measured->b[exclusive], inclusiveOf(false));
         }
+        m_maxDelta[0] = std::max(m_maxDelta[0], std::fabs(shown.delta(CompareValue::Inclusive)));
+        m_maxDelta[1] = std::max(m_maxDelta[1], std::fabs(shown.delta(CompareValue::Exclusive)));
+        m_shown[n] = shown;
+    }
+}
+
+bool ComparisonTreeModel::hasSampleBreakdown(int node) const
+{
+    return m_snapshot && m_snapshot->tree && node >= 0
+        && static_cast<std::size_t>(node) < m_snapshot->tree->nodes().size()
+        && m_snapshot->tree->hasSampleBreakdown(node);
+}
+
+void ComparisonTreeModel::setColourBy(ColourBy by)
+{
+    if (by == m_colourBy)
+        return;
+    m_colourBy = by;
+    Q_EMIT layoutAboutToBeChanged();
+    Q_EMIT layoutChanged();
 }
 
 int ComparisonTreeModel::eventOfNode(int node) const
@@ -102,6 +141,13 @@ int ComparisonTreeModel::eventOfNode(int node) const
 }
 
 const ComparisonEntry* ComparisonTreeModel::entryOf(int node) const
+{
+    if (node < 0 || static_cast<std::size_t>(node) >= m_shown.size() || !m_shown[static_cast<std::size_t>(node)])
+        return nullptr;
+    return &*m_shown[static_cast<std::size_t>(node)];
+}
+
+const ComparisonEntry* ComparisonTreeModel::measuredEntryOf(int node) const
 {
     const int event = eventOfNode(node);
     if (event < 0 || !m_values || static_cast<std::size_t>(event) >= m_values->entries.size())
@@ -179,7 +225,10 @@ QVariant ComparisonTreeModel::headerData(int section, Qt::Orientation orientatio
         const QString group = isInclusive(section) ? tr("Inclusive") : tr("Exclusive");
         switch (part(section)) {
         case 0:
-            return tr("%1 value in A (the baseline)").arg(group);
+            return isInclusive(section)
+                ? tr("%1 value in A (the baseline)").arg(group)
+                : tr("Exclusive (own) value in A (the baseline); under TAU sampling the [CONTEXT]/[SAMPLE] children "
+                     "break the exclusive time down, so own + children = inclusive");
         case 1:
             return tr("%1 value in B (the candidate)").arg(group);
         case 2:
@@ -247,12 +296,10 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
     case Qt::BackgroundRole: {
         if (!entry || !m || (p != 2 && p != 3))
             return {};
-        const double delta = entry->delta(value);
-        const double scale = m_maxDelta[value == CompareValue::Inclusive ? 0 : 1];
-        if (delta == 0 || scale <= 0)
+        if (entry->delta(value) == 0)
             return {};
-        // Intensity by Δ% (issue 14), as in the flat tables.
-        return QBrush(changeTint(relativeChange(entry->relative(value), improvementSign(m->higherIsBetter))));
+        // Intensity by Δ% or Δ (the user's choice, issue 14), as in the flat tables.
+        return QBrush(changeTint(tint(*entry, value)));
     }
     case Qt::ForegroundRole:
         if (!entry)
@@ -260,7 +307,7 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
         if (column == Marker)
             return QBrush(entry->inA ? regressionColor() : improvementColor());
         if ((p == 2 || p == 3) && entry->delta(value) != 0)
-            return QBrush(tintedTextColor());
+            return QBrush(tintedTextColor(changeTint(tint(*entry, value))));
         return {};
     case Qt::FontRole:
         if (column == Marker && entry && entry->inA != entry->inB)
@@ -274,6 +321,13 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
     default:
         return {};
     }
+}
+
+double ComparisonTreeModel::tint(const ComparisonEntry& entry, CompareValue value) const
+{
+    const Metric* m = metric();
+    return tintChange(entry, value, improvementSign(m && m->higherIsBetter), m_colourBy,
+        m_maxDelta[value == CompareValue::Inclusive ? 0 : 1]);
 }
 
 QString ComparisonTreeModel::toolTip(int node, int column) const
@@ -305,6 +359,13 @@ QString ComparisonTreeModel::toolTip(int node, int column) const
         tip += QLatin1Char('\n') + tr("Δ% = 100·(A − B)/A = %1").arg(r.text(m_locale));
     if (delta != 0)
         tip += QLatin1Char('\n') + deltaMeaning(*m, delta > 0);
+    if (value == CompareValue::Exclusive && hasSampleBreakdown(node)) {
+        const ComparisonEntry* measured = measuredEntryOf(node);
+        tip += QLatin1String("\n\n")
+            + tr("Own value: the exclusive time less the sampled (EBS) [CONTEXT]/[SAMPLE] rows below, which break "
+                 "it down by samples, so own + children = inclusive (measured exclusive: A = %1, B = %2).")
+                  .arg(text(measured->valueA(value)), text(measured->valueB(value)));
+    }
     return tip;
 }
 

@@ -167,6 +167,17 @@ void ComparisonWindow::buildControls()
     m_thresholdSpin->setToolTip(tr("Hide events whose |Δ| (or |Δ%|) is smaller"));
     m_thresholdMode = new QComboBox(central);
     m_thresholdMode->setToolTip(tr("The minimum difference is absolute (in the display unit) or relative (Δ%)"));
+    m_colourByBox = new QComboBox(central);
+    m_colourByBox->addItem(tr("Δ %"), static_cast<int>(ColourBy::Percent));
+    m_colourByBox->setItemData(0,
+        tr("The relative change: a change of 100 % or more is full colour, whatever its absolute size"),
+        Qt::ToolTipRole);
+    m_colourByBox->addItem(tr("Δ"), static_cast<int>(ColourBy::Delta));
+    m_colourByBox->setItemData(1,
+        tr("The absolute change over the largest |Δ| shown: the rows that cost or save the most are the deepest"),
+        Qt::ToolTipRole);
+    m_colourByBox->setToolTip(tr("What the colour intensity of the Δ and Δ % cells measures (blue = B better than A, "
+                                 "red = B worse): the relative change Δ % or the absolute change Δ"));
 
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
@@ -183,6 +194,11 @@ void ComparisonWindow::buildControls()
     add(tr("Min. |&Δ|:"), m_thresholdSpin);
     add({}, m_thresholdMode);
     controls->addStretch(1);
+    // Beside Match and Threads, where the header line has room (the controls line fills 900 px).
+    auto* colourLabel = new QLabel(tr("C&olour by:"), central);
+    colourLabel->setBuddy(m_colourByBox);
+    header->addWidget(colourLabel);
+    header->addWidget(m_colourByBox);
     layout->addLayout(controls);
 
     // Progress.
@@ -312,6 +328,10 @@ void ComparisonWindow::buildControls()
     connect(m_callPathsBox, &QCheckBox::toggled, this, &ComparisonWindow::setIncludeCallPaths);
     connect(m_thresholdSpin, &QDoubleSpinBox::valueChanged, this, &ComparisonWindow::applyThreshold);
     connect(m_thresholdMode, &QComboBox::activated, this, &ComparisonWindow::applyThreshold);
+    connect(m_colourByBox, &QComboBox::activated, this, [this] {
+        setColourBy(static_cast<ColourBy>(m_colourByBox->currentData().toInt()));
+        Q_EMIT colourByChanged(colourBy());
+    });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (currentTab() == Tab::CallGraph)
             prepareCallGraph();
@@ -577,6 +597,20 @@ void ComparisonWindow::applyThreshold()
         = percent || !metric ? amount : fromDisplayUnit(amount, *metric, m_model->value(), m_model->timeUnit());
     m_model->setMinimumDifference(threshold, percent);
 }
+
+void ComparisonWindow::setColourBy(ColourBy by)
+{
+    {
+        const QSignalBlocker block(m_colourByBox);
+        m_colourByBox->setCurrentIndex(m_colourByBox->findData(static_cast<int>(by)));
+    }
+    m_model->setColourBy(by);
+    m_treeModel->setColourBy(by);
+    m_summary->refresh();
+    m_sideBySide->updateLegend();
+}
+
+ColourBy ComparisonWindow::colourBy() const { return m_model->colourBy(); }
 
 void ComparisonWindow::setTimeUnit(TimeUnit unit)
 {

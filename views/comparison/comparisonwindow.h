@@ -6,6 +6,7 @@
 #include "algebra/units.h"
 #include "views/common/job.h"
 #include "views/comparison/comparisonbuilder.h"
+#include "views/comparison/comparisonformat.h"
 
 #include <QMainWindow>
 #include <functional>
@@ -98,6 +99,10 @@ public:
         Tab tab, const QString& fileName, const QSize& size, const std::function<void(const QString&)>& done);
 
     ComparisonModel* model() const { return m_model; }
+    /// How the Δ and Δ% cells of every tab are tinted (the toolbar's "Colour by"); the application
+    /// remembers the choice (colourByChanged is emitted when the user changes it).
+    void setColourBy(ColourBy by);
+    ColourBy colourBy() const;
     /// The verdict line above the tabs (speed-up, its definition, within noise or not).
     QString verdictText() const;
     SideBySideView* sideBySideView() const { return m_sideBySide; }
@@ -112,6 +117,8 @@ Q_SIGNALS:
     void computed(bool ok);
     /// New numbers are shown (after any change of metric or threads).
     void valuesChanged();
+    /// The user chose another "Colour by" in the toolbar.
+    void colourByChanged(ColourBy by);
 
 private:
     struct Result {
@@ -159,6 +166,7 @@ private:
     QCheckBox* m_callPathsBox = nullptr;
     QDoubleSpinBox* m_thresholdSpin = nullptr;
     QComboBox* m_thresholdMode = nullptr;
+    QComboBox* m_colourByBox = nullptr;
     QComboBox* m_matchBox = nullptr;
     QComboBox* m_policyBox = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -145,11 +145,17 @@ std::vector<int> SideBySideView::shownEvents() const
 
 void SideBySideView::setRunNames(const QString& a, const QString& b)
 {
+    m_runA = a;
+    m_runB = b;
+    // The intensity follows the window's "Colour by" choice.
+    const QString intensity = m_model->colourBy() == ColourBy::Delta ? tr("|Δ| of the largest") : tr("Δ %");
     m_legend->setText(
         tr("%1 A (baseline): <b>%2</b> &nbsp;&nbsp; %3 B (candidate): <b>%4</b> &nbsp;&nbsp; "
            "<span style=\"color:gray\">Δ = A − B: positive = B cheaper; blue = improvement, red = "
-           "regression, intensity = Δ %</span>")
-            .arg(swatch(baselineColor()), a.toHtmlEscaped(), swatch(candidateColor()), b.toHtmlEscaped()));
+           "regression, intensity = %5</span>")
+            .arg(swatch(baselineColor()), a.toHtmlEscaped(), swatch(candidateColor()), b.toHtmlEscaped(), intensity));
 }
+
+void SideBySideView::updateLegend() { setRunNames(m_runA, m_runB); }
 
 } // namespace parallax

@@ -41,6 +41,8 @@ public:
     Sort sort() const { return m_sort; }
     /// The comparison events of the rows in the order shown (sorted and searched).
     std::vector<int> shownEvents() const;
+    /// Writes the legend again (after another "Colour by").
+    void updateLegend();
     /// Names the runs in the legend.
     void setRunNames(const QString& a, const QString& b);
 
@@ -54,6 +56,8 @@ private:
     ComparisonModel* m_model;
     ViewSetup m_setup;
     QLabel* m_legend;
+    QString m_runA;
+    QString m_runB;
     QComboBox* m_sortBox;
     Sort m_sort = Sort::Magnitude;
     bool m_sorting = false;

@@ -147,12 +147,51 @@ void BarListWidget::setToolTipProvider(std::function<QString(int, int)> provider
 
 int BarListWidget::rowHeight() const { return fontMetrics().height() + 4; }
 
+int BarListWidget::titleWidth() const { return std::max(40, viewport()->width() - 2 * Margin); }
+
+QStringList BarListWidget::titleLines() const
+{
+    if (m_title.isEmpty())
+        return {};
+    const QStringList given = m_title.split(QLatin1Char('\n'));
+    const int width = titleWidth();
+    const QFontMetrics bold(boldFont(font()));
+    const QFontMetrics normal(font());
+    QStringList lines { bold.elidedText(given.first(), Qt::ElideRight, width) };
+    auto fits = [&](const QString& text) { return normal.horizontalAdvance(text) <= width; };
+    // Greedy: as many pieces on a line as fit; a piece too long alone is broken at its spaces.
+    auto wrap = [&](const QStringList& pieces, const QString& separator, QStringList& out, auto& self) -> void {
+        QString line;
+        for (const QString& piece : pieces) {
+            const QString candidate = line.isEmpty() ? piece : line + separator + piece;
+            if (fits(candidate)) {
+                line = candidate;
+                continue;
+            }
+            // The separator stays at the end of the line (" ·"), without its trailing space.
+            if (!line.isEmpty())
+                out << line + QStringView(separator).chopped(separator.endsWith(QLatin1Char(' ')) ? 1 : 0).toString();
+            line.clear();
+            if (fits(piece) || !piece.contains(QLatin1Char(' ')))
+                line = piece;
+            else
+                self(piece.split(QLatin1Char(' ')), QStringLiteral(" "), out, self);
+        }
+        if (!line.isEmpty())
+            out << line;
+    };
+    for (int i = 1; i < given.size(); ++i)
+        wrap(given[i].split(QStringLiteral(" · ")), QStringLiteral(" · "), lines, wrap);
+    return lines;
+}
+
 BarListWidget::Geometry BarListWidget::barGeometry() const
 {
     Geometry g;
     g.rowHeight = rowHeight();
-    // A title may have a second line (the event window's imbalance figures), drawn in the normal font.
-    const int titleLines = m_title.isEmpty() ? 1 : static_cast<int>(m_title.count(QLatin1Char('\n'))) + 1;
+    // A title may have further lines (the event window's imbalance figures), drawn in the normal
+    // font and wrapped to the width.
+    const int titleLines = m_title.isEmpty() ? 1 : static_cast<int>(this->titleLines().size());
     g.titleHeight = (m_title.isEmpty() && !m_busy) ? 0 : titleLines * g.rowHeight + 4;
     g.pinnedTop = g.titleHeight;
     const auto pinned = m_data ? static_cast<int>(std::min(m_data->pinnedRows, m_data->rows.size())) : 0;
@@ -321,9 +360,9 @@ void BarListWidget::paintEvent(QPaintEvent* event)
         painter.setFont(boldFont(font()));
         painter.setPen(pal.color(QPalette::Text));
         const QRect titleRect(Margin, 2, g.width - 2 * Margin, g.rowHeight);
-        const QStringList lines = m_title.split(QLatin1Char('\n'));
-        painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter,
-            QFontMetrics(painter.font()).elidedText(lines.first(), Qt::ElideRight, titleRect.width()));
+        const QStringList lines = titleLines();
+        if (!lines.isEmpty())
+            painter.drawText(titleRect, Qt::AlignLeft | Qt::AlignVCenter, lines.first());
         painter.setFont(font());
         for (int i = 1; i < lines.size(); ++i) {
             const QRect lineRect = titleRect.translated(0, i * g.rowHeight);

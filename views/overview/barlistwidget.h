@@ -31,6 +31,12 @@ public:
     /// A caption drawn above the rows (and in exported images).
     void setTitle(const QString& title);
     QString title() const { return m_title; }
+    /// The title as drawn at the current width: the first line (bold) elided at the right if it
+    /// must be, each further line (the event window's imbalance figures) wrapped at its " · "
+    /// separators, or at spaces, so that it is read whole at any window width.
+    QStringList titleLines() const;
+    /// The width the title lines are drawn in.
+    int titleWidth() const;
     /// Shown instead of the rows when there are none.
     void setPlaceholderText(const QString& text);
     /// Shows "Computing…" next to the title while a new layout is on its way.

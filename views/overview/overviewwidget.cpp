@@ -34,7 +34,9 @@ OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
     m_sortBox->addItem(tr("Bar total"), static_cast<int>(OverviewSort::BarTotal));
     m_sortBox->addItem(tr("Imbalance"), static_cast<int>(OverviewSort::Imbalance));
     m_sortBox->setItemData(m_sortBox->count() - 1,
-        tr("The most imbalanced event (largest max − mean) first in every bar, threads ordered by its value"),
+        tr("By lost time (the statistics table's \"Lost time\" column): the event with the largest max − mean over "
+           "all threads (absent = 0), i.e. the longest wait of the other threads for the slowest one, first in every "
+           "bar, threads ordered by its value"),
         Qt::ToolTipRole);
     m_selectors->addWidget(m_sortBox, tr("S&ort:"));
     m_descendingBox = new QCheckBox(tr("&Descending"), this);
