@@ -4,6 +4,7 @@
 
 #include "algebra/enumnames.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace parallax {
@@ -112,6 +113,83 @@ QString formatPercentChange(double percent, const QLocale& locale)
 QString countText(qulonglong count, const QString& singular, const QString& plural)
 {
     return QString::number(count) + QLatin1Char(' ') + (count == 1 ? singular : plural);
+}
+
+int columnDecimals(const std::vector<double>& values, bool time, TimeUnit unit)
+{
+    if (time && unit == TimeUnit::HoursMinutesSeconds)
+        return -1;
+    double scale = 1;
+    int base = 2;
+    int most = time ? 3 : 6;
+    if (time && unit == TimeUnit::Milliseconds) {
+        scale = 1e-3;
+        base = 3;
+        most = 6;
+    } else if (time && unit == TimeUnit::Seconds) {
+        scale = 1e-6;
+        base = 3;
+        most = 9;
+    }
+    // The column's values in the unit shown, without zeros, counters that take an SI prefix,
+    // rounding noise (1e-9 of the largest) and what no allowed decimals can show.
+    std::vector<double> shown;
+    double largest = 0;
+    bool whole = true;
+    for (double v : values) {
+        if (!std::isfinite(v) || v == 0)
+            continue;
+        const double a = std::fabs(v) * scale;
+        if (!time && a >= 1e6)
+            continue;
+        whole = whole && v == std::floor(v);
+        largest = std::max(largest, a);
+        shown.push_back(a);
+    }
+    if (whole && (!time || unit == TimeUnit::Microseconds))
+        return 0;
+    const double floorValue = std::max(largest * 1e-9, 0.5 * std::pow(10.0, -most));
+    // The fewest decimals from the default on at which every value either keeps 2 significant
+    // digits (0.00094, 0.012) or is shown exactly (0.001 for 1 µs in ms, not 0.0010).
+    for (int d = base; d < most; ++d) {
+        const double twoDigits = std::pow(10.0, 1 - d);
+        const double factor = std::pow(10.0, d);
+        const bool enough = std::all_of(shown.begin(), shown.end(), [&](double a) {
+            if (a < floorValue || a >= twoDigits)
+                return true;
+            const double scaled = a * factor;
+            return std::fabs(scaled - std::round(scaled)) <= 1e-6 * scaled;
+        });
+        if (enough)
+            return d;
+    }
+    return most;
+}
+
+QString formatCount(double value, const QLocale& locale, int decimals)
+{
+    if (decimals < 0 || !std::isfinite(value) || std::fabs(value) >= 1e6)
+        return formatSi(value, locale);
+    return withoutNegativeZero(locale.toString(value, 'f', decimals));
+}
+
+QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, const QLocale& locale, int decimals)
+{
+    if (decimals < 0)
+        return formatMetricValue(value, metric, unit, locale);
+    if (!metric.isTime())
+        return formatCount(value, locale, decimals);
+    switch (unit) {
+    case TimeUnit::Microseconds:
+        return withoutNegativeZero(locale.toString(value, 'f', decimals));
+    case TimeUnit::Milliseconds:
+        return withoutNegativeZero(locale.toString(value / 1e3, 'f', decimals));
+    case TimeUnit::Seconds:
+        return withoutNegativeZero(locale.toString(value / 1e6, 'f', decimals));
+    case TimeUnit::HoursMinutesSeconds:
+        break;
+    }
+    return formatMetricValue(value, metric, unit, locale);
 }
 
 QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, const QLocale& locale)

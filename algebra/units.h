@@ -6,6 +6,7 @@
 
 #include <QLocale>
 #include <QString>
+#include <vector>
 
 namespace parallax {
 
@@ -28,6 +29,21 @@ QString formatHms(double seconds);
 /// 0.000944 beside 0.012); counters (metrics that are not time) of 1,000,000 and more are scaled
 /// with an SI prefix by formatSi ("318.7 G"). Never a negative zero.
 QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, const QLocale& locale = QLocale());
+/// formatMetricValue with the decimals of a column (columnDecimals): every value of the column
+/// shows `decimals` decimals in `unit` (counters below 1,000,000; larger ones keep their SI
+/// prefix); `decimals` < 0 is formatMetricValue's default.
+QString formatMetricValue(double value, const Metric& metric, TimeUnit unit, const QLocale& locale, int decimals);
+/// The one decimals count of a column of `values` (in the metric's own unit: µs for time) shown
+/// in `unit`: the default (3 for ms and s; 2 for µs and counters with fractions, 0 for whole
+/// numbers) or more, the fewest at which every non-zero |value| keeps 2 significant digits or
+/// shows exactly (0.00057, 0.00094 and 0.01200 ms in one column, never 0.000; 1 µs stays 0.001
+/// ms). At most 6 decimals in ms (a nanosecond), 9 in s, 3 in µs and 6 for counters; values
+/// below 1e-9 of the column's largest (rounding noise) are not considered. `time`: the values are
+/// times (µs). -1 for h:m:s, which has its own shape.
+int columnDecimals(const std::vector<double>& values, bool time, TimeUnit unit);
+/// A count (not a time) with `decimals` decimals below 1,000,000 and formatSi's prefix above;
+/// `decimals` < 0 is formatNumber.
+QString formatCount(double value, const QLocale& locale, int decimals);
 /// A plain number: integers with digit grouping, small fractions with 3 significant digits.
 QString formatNumber(double value, const QLocale& locale = QLocale());
 /// A large count with an SI prefix and 4 significant digits: 318734123833.88 -> "318.7 G",

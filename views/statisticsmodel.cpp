@@ -95,6 +95,7 @@ void StatisticsModel::setMetric(MetricId metric)
     if (!m_trial || !metric.isValid() || metric.index() >= m_trial->metricCount() || metric == m_metric)
         return;
     m_metric = metric;
+    m_decimals.clear();
     emitCellsChanged(this, true);
 }
 
@@ -116,6 +117,7 @@ void StatisticsModel::setRowMode(RowMode mode, ThreadIndex thread)
     } else {
         m_mode = mode;
         m_thread = thread;
+        m_decimals.clear();
         emitCellsChanged(this);
     }
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
@@ -155,6 +157,7 @@ int StatisticsModel::rowOf(EventId event) const
 
 void StatisticsModel::rebuildRows()
 {
+    m_decimals.clear();
     m_rows.clear();
     m_cells.clear();
     if (!m_trial)
@@ -280,12 +283,29 @@ QString StatisticsModel::display(std::size_t row, int column) const
     if (column == ImbalancePercent)
         return formatValue(
             ValueColumn::ExclusivePercent, *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale);
-    // Time in ms, as the header says.
+    // Time in ms, as the header says, with one decimals count per column.
+    return formatValue(*valueColumn(column), *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale,
+        fractionalRows(), decimalsOf(column));
+}
+
+bool StatisticsModel::fractionalRows() const
+{
     // Means and deviations are fractional counts: their columns share two decimals.
-    const bool fractional = m_mode == RowMode::MeanAll || m_mode == RowMode::MeanPresent || m_mode == RowMode::StdDevAll
+    return m_mode == RowMode::MeanAll || m_mode == RowMode::MeanPresent || m_mode == RowMode::StdDevAll
         || m_mode == RowMode::StdDevPresent;
-    return formatValue(
-        *valueColumn(column), *v, m_trial->metric(m_metric), TimeUnit::Milliseconds, m_locale, fractional);
+}
+
+int StatisticsModel::decimalsOf(int column) const
+{
+    return m_decimals.of(column, [&] {
+        std::vector<double> values;
+        values.reserve(m_rows.size());
+        for (std::size_t row = 0; row < m_rows.size(); ++row)
+            if (const std::optional<double> v = value(row, column))
+                values.push_back(*v);
+        return valueColumnDecimals(
+            *valueColumn(column), values, m_trial->metric(m_metric), TimeUnit::Milliseconds, fractionalRows());
+    });
 }
 
 QString StatisticsModel::rawText(double value, bool metricValue) const

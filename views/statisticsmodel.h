@@ -4,6 +4,7 @@
 
 #include "algebra/values.h"
 #include "datasource/model/trial.h"
+#include "views/common/valueformatter.h"
 #include "views/viewsetup.h"
 
 #include <QAbstractTableModel>
@@ -126,6 +127,9 @@ private:
     bool isSpreadRow() const;
     std::optional<double> value(std::size_t row, int column) const;
     QString display(std::size_t row, int column) const;
+    /// The one decimals count of a value column over its rows (valueColumnDecimals), cached.
+    int decimalsOf(int column) const;
+    bool fractionalRows() const;
     QString toolTip(std::size_t row, int column) const;
     QString imbalanceToolTip(EventId e) const;
     QString rawText(double value, bool metricValue) const;
@@ -143,6 +147,8 @@ private:
     std::vector<EventId> m_rows;
     /// Thread mode: the position of each row's cell in the thread's IntervalRow.
     std::vector<std::size_t> m_cells;
+    /// decimalsOf() per column; cleared by a change of rows, metric or mode.
+    ColumnDecimalsCache m_decimals;
 };
 
 } // namespace parallax

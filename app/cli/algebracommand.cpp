@@ -489,12 +489,30 @@ void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Opt
     // Time in any unit (Caliper's seconds too) gets "faster", as in the verdict.
     const bool timeLike = shownMetric.isTime()
         || QStringList { QStringLiteral("s"), QStringLiteral("sec"), QStringLiteral("ms") }.contains(shownMetric.unit);
-    auto text = [&](double v, bool sign) {
-        // Means over threads are fractional: counts below a million share two decimals.
-        const QString t = !shownMetric.isTime() && std::abs(v) < 1e6
-            ? withoutNegativeZero(locale.toString(v, 'f', 2))
-            : formatMetricValue(v, shownMetric, TimeUnit::Milliseconds, locale);
-        return sign && !t.startsWith(QLatin1Char('-')) && v > 0 ? QLatin1Char('+') + t : t;
+    // One decimals count per column, as the GUI's comparison tables: the smallest value keeps 2
+    // significant digits. Means over threads are fractional: counts below a million get at least two.
+    std::vector<double> as;
+    std::vector<double> bs;
+    std::vector<double> deltas;
+    for (std::size_t i = 0; i < shown; ++i) {
+        if (rows[i].inA)
+            as.push_back(rows[i].a);
+        if (rows[i].inB)
+            bs.push_back(rows[i].b);
+        deltas.push_back(rows[i].delta);
+    }
+    auto decimalsOf = [&](const std::vector<double>& values) {
+        const int d = columnDecimals(values, shownMetric.isTime(), TimeUnit::Milliseconds);
+        return shownMetric.isTime() ? d : std::max(d, 2);
+    };
+    const int aDecimals = decimalsOf(as);
+    const int bDecimals = decimalsOf(bs);
+    const int deltaDecimals = decimalsOf(deltas);
+    auto text = [&](double v, bool sign, int decimals) {
+        const QString t = formatMetricValue(v, shownMetric, TimeUnit::Milliseconds, locale, decimals);
+        const bool zero
+            = std::none_of(t.begin(), t.end(), [](QChar c) { return c.isDigit() && c != QLatin1Char('0'); });
+        return sign && !zero && v > 0 ? QLatin1Char('+') + t : t;
     };
     print(QStringLiteral("\n%1%2: exclusive, mean over the result's %3; Δ = A − B, positive = B %4\n")
               .arg(metricName, unit.isEmpty() ? QString() : QStringLiteral(" (") + unit + QStringLiteral(")"))
@@ -508,9 +526,9 @@ void printDiffTable(const Trial& a, const Trial& b, const Trial& diff, const Opt
               .arg(QStringLiteral("event")));
     for (std::size_t i = 0; i < shown; ++i)
         print(QStringLiteral("%1 %2 %3 %4  %5\n")
-                  .arg(rows[i].inA ? text(rows[i].a, false) : QStringLiteral("-"), 14)
-                  .arg(rows[i].inB ? text(rows[i].b, false) : QStringLiteral("-"), 14)
-                  .arg(text(rows[i].delta, true), 14)
+                  .arg(rows[i].inA ? text(rows[i].a, false, aDecimals) : QStringLiteral("-"), 14)
+                  .arg(rows[i].inB ? text(rows[i].b, false, bDecimals) : QStringLiteral("-"), 14)
+                  .arg(text(rows[i].delta, true, deltaDecimals), 14)
                   .arg(deltaPercent(rows[i].a, rows[i].b), 11)
                   .arg(rows[i].name));
 }

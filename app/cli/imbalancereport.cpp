@@ -3,6 +3,7 @@
 #include "app/cli/imbalancereport.h"
 
 #include "algebra/statistics.h"
+#include "algebra/units.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -87,9 +88,25 @@ QString imbalanceText(const Trial& trial, const ImbalanceOptions& options)
 {
     const auto stats = TrialStatistics::of(trial);
     const Metric& metric = trial.metric(options.metric);
+    // The GUI's number format and units (the statistics table's): time in ms, counters with SI
+    // prefixes, one decimals count per column so small means keep their digits.
+    const QString unit = unitLabel(metric, TimeUnit::Milliseconds);
+    const QLocale locale(QLocale::English, QLocale::UnitedStates);
+    const std::vector<Row> shown = rows(trial, *stats, options);
+    std::vector<double> means;
+    std::vector<double> maxima;
+    std::vector<double> lost;
+    for (const Row& r : shown) {
+        means.push_back(r.stat->meanAll);
+        maxima.push_back(r.stat->max);
+        lost.push_back(r.stat->lostTime());
+    }
+    const int meanDecimals = columnDecimals(means, metric.isTime(), TimeUnit::Milliseconds);
+    const int maxDecimals = columnDecimals(maxima, metric.isTime(), TimeUnit::Milliseconds);
+    const int lostDecimals = columnDecimals(lost, metric.isTime(), TimeUnit::Milliseconds);
     QString out = QStringLiteral("Load imbalance of exclusive %1%2 over %3 threads (mean and sd over all threads, "
                                  "absent = 0), sorted by %4:\n")
-                      .arg(metric.name, metric.unit.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(metric.unit))
+                      .arg(metric.name, unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit))
                       .arg(trial.threadCount())
                       .arg(options.sort);
     out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7  %8\n")
@@ -101,16 +118,16 @@ QString imbalanceText(const Trial& trial, const ImbalanceOptions& options)
                .arg(QStringLiteral("CV"), 7)
                .arg(QStringLiteral("Lost time"), 16)
                .arg(QStringLiteral("Name"));
-    for (const Row& r : rows(trial, *stats, options)) {
+    for (const Row& r : shown) {
         const Stat& s = *r.stat;
         out += QStringLiteral("%1 %2 %3 %4 %5 %6 %7  %8\n")
-                   .arg(s.meanAll, 16, 'f', 3)
-                   .arg(s.max, 16, 'f', 3)
+                   .arg(formatMetricValue(s.meanAll, metric, TimeUnit::Milliseconds, locale, meanDecimals), 16)
+                   .arg(formatMetricValue(s.max, metric, TimeUnit::Milliseconds, locale, maxDecimals), 16)
                    .arg(trial.threadKey(s.maxThread).toString(), 12)
                    .arg(s.maxOverMean, 9, 'f', 3)
                    .arg(100.0 * s.imbalance, 8, 'f', 2)
                    .arg(s.cv, 7, 'f', 3)
-                   .arg(s.lostTime(), 16, 'f', 3)
+                   .arg(formatMetricValue(s.lostTime(), metric, TimeUnit::Milliseconds, locale, lostDecimals), 16)
                    .arg(trial.event(r.event).name);
     }
     return out;

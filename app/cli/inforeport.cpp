@@ -109,8 +109,11 @@ QString infoText(const Trial& trial, const QString& format, int top)
                .arg(trial.threadCount())
                .arg(countText(trial.nodeCount(), QStringLiteral("node"), QStringLiteral("nodes")));
     QStringList metrics;
-    for (const auto& m : trial.metrics())
-        metrics << (m.unit.isEmpty() ? m.name : QStringLiteral("%1 (%2)").arg(m.name, m.unit));
+    for (const auto& m : trial.metrics()) {
+        // The stored unit as the GUI names it ("µs", not the files' "us").
+        const QString stored = unitLabel(m, TimeUnit::Microseconds);
+        metrics << (stored.isEmpty() ? m.name : QStringLiteral("%1 (%2)").arg(m.name, stored));
+    }
     out += QStringLiteral("Metrics:      %1\n").arg(metrics.join(QStringLiteral(", ")));
     out += QStringLiteral("Events:       %1 flat, %2 call paths\n").arg(f.flat).arg(f.callPaths);
     out += QStringLiteral("User events:  %1\n").arg(trial.atomicEventCount());
@@ -142,9 +145,14 @@ QString infoText(const Trial& trial, const QString& format, int top)
         const QString unit = unitLabel(m, TimeUnit::Milliseconds);
         out += QStringLiteral("Top events by mean exclusive %1%2:\n")
                    .arg(m.name, unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit));
+        // One decimals count for the column, as the GUI's tables: small values keep their digits.
+        std::vector<double> values;
+        for (const auto& [e, v] : f.top)
+            values.push_back(v);
+        const int decimals = columnDecimals(values, m.isTime(), TimeUnit::Milliseconds);
         for (const auto& [e, v] : f.top)
             out += QStringLiteral("  %1  %2\n")
-                       .arg(formatMetricValue(v, m, TimeUnit::Milliseconds, locale), 16)
+                       .arg(formatMetricValue(v, m, TimeUnit::Milliseconds, locale, decimals), 16)
                        .arg(trial.event(e).name);
     }
     if (trial.warnings().isEmpty()) {

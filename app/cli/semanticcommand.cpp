@@ -3,6 +3,7 @@
 #include "app/cli/semanticcommand.h"
 
 #include "algebra/semanticbuiltin.h"
+#include "algebra/units.h"
 #include "app/cli/algebracommand.h"
 #include "app/cli/commandline.h"
 
@@ -24,26 +25,31 @@ namespace {
 
 int fail(const QString& message) { return cli::failure(message); }
 
-QString number(double v)
+/// The GUI's number format (algebra/units.h, as the semantic Profile tab shows it): time in ms,
+/// counters with SI prefixes, with digit grouping.
+QLocale textLocale() { return QLocale(QLocale::English, QLocale::UnitedStates); }
+
+/// A value of a column sharing `decimals` (columnDecimals), in ms for time; "—" for no number.
+QString number(double v, const Metric& metric, int decimals)
 {
-    if (std::isnan(v))
+    if (!std::isfinite(v))
         return QStringLiteral("—");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    const double a = std::abs(v);
-    if (a != 0 && (a >= 1e9 || a < 1e-3))
-        return QString::number(v, 'g', 6);
-    QString s = QString::number(v, 'f', a >= 1000 ? 0 : 3);
-    if (s.contains(QLatin1Char('.'))) {
-        while (s.endsWith(QLatin1Char('0')))
-            s.chop(1);
-        if (s.endsWith(QLatin1Char('.')))
-            s.chop(1);
-    }
-    return s == QLatin1String("-0") ? QStringLiteral("0") : s;
+    return formatMetricValue(v, metric, TimeUnit::Milliseconds, textLocale(), decimals);
 }
 
-QString percent(double v) { return std::isfinite(v) ? QString::number(v, 'f', 2) : QStringLiteral("—"); }
+/// Calls as the Profile tab writes them: the column's one decimals count (0 when all are whole).
+QString callsText(double v, int decimals)
+{
+    if (!std::isfinite(v))
+        return QStringLiteral("—");
+    return formatCount(v, textLocale(), decimals);
+}
+
+QString percent(double v)
+{
+    return std::isfinite(v) ? withoutNegativeZero(textLocale().toString(v, 'f', 2)) + QStringLiteral(" %")
+                            : QStringLiteral("—");
+}
 
 QString badge(const ResolvedEntity& e)
 {
@@ -115,44 +121,79 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
         return QStringLiteral("no metric '%1' in this trial\n").arg(o.metric);
     const Scope& s = o.scope;
     QString out;
+    // The unit the values are shown in, as the GUI names it: "ms" for time.
+    const QString unit = unitLabel(p.trial().metric(m), TimeUnit::Milliseconds);
     out += QStringLiteral("Semantic profile of '%1' through '%2' (%3 source, metric %4%5, %6)\n")
                .arg(p.trial().name(), p.model().name,
                    p.model().source == SourceSet::Flat ? QStringLiteral("flat") : QStringLiteral("call-path"),
-                   p.trial().metric(m).name,
-                   p.trial().metric(m).unit.isEmpty() ? QString()
-                                                      : QStringLiteral(" [%1]").arg(p.trial().metric(m).unit),
+                   p.trial().metric(m).name, unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit),
                    scopeText(p, s));
+    const Metric& metric = p.trial().metric(m);
     struct Row {
         QString name, kind, value, calls, total, parent, incl, policy, map;
     };
+    /// The numbers of a row's value and inclusive cells, formatted once their columns' decimals
+    /// are known; NaN where the cell has text of its own.
+    struct Numbers {
+        double value;
+        double incl;
+        double calls;
+        QString prefix;
+    };
+    constexpr double none = std::numeric_limits<double>::quiet_NaN();
     std::vector<Row> rows;
+    std::vector<Numbers> numbers;
     rows.push_back({ QStringLiteral("Entity"), QStringLiteral("Kind"), QStringLiteral("Value"), QStringLiteral("Calls"),
         QStringLiteral("%Total"), QStringLiteral("%Parent"), QStringLiteral("Inclusive"), QStringLiteral("Policy"),
         QStringLiteral("Map") });
+    numbers.push_back({ none, none, none, QString() });
     std::function<void(int, int)> walk = [&](int r, int depth) {
         const ResolvedEntity& e = p.entity(r);
         const QString indent(qsizetype { depth } * 2, QLatin1Char(' '));
         const bool na = e.aggregatedMember && !p.entity(r).policies && p.scoped(r, m, Quantity::Roll, s) == 0;
         const QString approx = e.estimate ? QStringLiteral("≈") : QString();
-        rows.push_back({ indent + e.name, e.kind,
-            na ? QStringLiteral("n/a (aggregated)") : approx + number(p.scoped(r, m, Quantity::Roll, s)),
-            na ? QString() : approx + number(p.scoped(r, m, Quantity::Calls, s)),
+        Row row { indent + e.name, e.kind, na ? QStringLiteral("n/a (aggregated)") : QString(), QString(),
             na ? QString() : percent(p.percentOfTotal(r, m, s)), na ? QString() : percent(p.percentOfParent(r, m, s)),
-            p.inclusiveDerivable(r) ? number(p.scoped(r, m, Quantity::Inclusive, s)) : QStringLiteral("not derivable"),
-            badge(e), classification(p, e) });
+            p.inclusiveDerivable(r) ? QString() : QStringLiteral("not derivable"), badge(e), classification(p, e) };
+        rows.push_back(row);
+        numbers.push_back({ na ? none : p.scoped(r, m, Quantity::Roll, s),
+            p.inclusiveDerivable(r) ? p.scoped(r, m, Quantity::Inclusive, s) : none,
+            na ? none : p.scoped(r, m, Quantity::Calls, s), approx });
         const std::vector<int> kids = sortedChildren(p, e.children, m, s);
         for (int c : kids)
             walk(c, depth + 1);
         const double own = p.scoped(r, m, Quantity::Own, s);
         if (!e.children.empty() && own != 0) {
             const double roll = p.scoped(r, m, Quantity::Roll, s);
-            rows.push_back({ indent + QStringLiteral("  (self)"), QString(), approx + number(own),
-                approx + number(p.scoped(r, m, Quantity::Calls, s)), QString(),
-                roll != 0 ? percent(100 * own / roll) : QStringLiteral("—"), QString(), QString(), QString() });
+            Row self { indent + QStringLiteral("  (self)"), QString(), QString(), QString(), QString(),
+                roll != 0 ? percent(100 * own / roll) : QStringLiteral("—"), QString(), QString(), QString() };
+            rows.push_back(self);
+            numbers.push_back({ own, none, p.scoped(r, m, Quantity::Calls, s), approx });
         }
     };
     for (int r : sortedChildren(p, p.roots(), m, s))
         walk(r, 0);
+    // One decimals count per column (the Profile tab's rule): the smallest value keeps 2
+    // significant digits.
+    std::vector<double> valueNumbers;
+    std::vector<double> inclNumbers;
+    std::vector<double> callNumbers;
+    for (const Numbers& n : numbers) {
+        valueNumbers.push_back(n.value);
+        inclNumbers.push_back(n.incl);
+        callNumbers.push_back(n.calls);
+    }
+    const int valueDecimals = columnDecimals(valueNumbers, metric.isTime(), TimeUnit::Milliseconds);
+    const int inclDecimals = columnDecimals(inclNumbers, metric.isTime(), TimeUnit::Milliseconds);
+    const int callDecimals = columnDecimals(callNumbers, false, TimeUnit::Milliseconds);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (std::isfinite(numbers[i].value))
+            rows[i].value = numbers[i].prefix + number(numbers[i].value, metric, valueDecimals);
+        if (std::isfinite(numbers[i].incl))
+            rows[i].incl = number(numbers[i].incl, metric, inclDecimals);
+        if (std::isfinite(numbers[i].calls))
+            rows[i].calls = numbers[i].prefix + callsText(numbers[i].calls, callDecimals);
+    }
     std::vector<int> width(9, 0);
     for (const Row& r : rows) {
         const QString cells[] = { r.name, r.kind, r.value, r.calls, r.total, r.parent, r.incl, r.policy, r.map };
@@ -188,11 +229,12 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
         source /= static_cast<double>(p.threadCount());
     out += QStringLiteral(
         "Total %1 = Σ exclusive of the %2 source events %3; conservation %4 (largest relative error %5)\n")
-               .arg(number(sum))
+               .arg(number(sum, metric, valueDecimals) + (unit.isEmpty() ? QString() : QLatin1Char(' ') + unit))
                .arg(p.sourceEvents().size())
-               .arg(number(source))
+               .arg(number(source, metric, valueDecimals) + (unit.isEmpty() ? QString() : QLatin1Char(' ') + unit))
                .arg(p.conservationError() < 1e-9 ? QStringLiteral("holds") : QStringLiteral("FAILS"))
-               .arg(p.conservationError(), 0, 'g', 3);
+               .arg(p.conservationError() < 1e-9 ? QStringLiteral("below 1e-9")
+                                                 : formatNumber(p.conservationError(), textLocale()));
     int counts[4] = { 0, 0, 0, 0 };
     for (const Component& c : p.components())
         ++counts[static_cast<int>(c.kind)];
@@ -206,7 +248,7 @@ QString semanticReport(const SemanticProfile& p, const SemanticReportOptions& o)
         out += QStringLiteral("By attribute '%1':\n").arg(o.groupBy);
         for (const AttributeGroup& g : groupByAttribute(p, o.groupBy, m, s))
             out += QStringLiteral("  %1  %2  (%3 entities)\n")
-                       .arg(g.value.leftJustified(30), number(g.own).rightJustified(14))
+                       .arg(g.value.leftJustified(30), number(g.own, metric, valueDecimals).rightJustified(14))
                        .arg(g.entities.size());
     }
     QStringList warnings;
@@ -492,29 +534,48 @@ int runSemanticCommand(const QStringList& args)
         std::fwrite(text.constData(), 1, static_cast<std::size_t>(text.size()), stdout);
         return 0;
     }
-    QString out
-        = QStringLiteral(
-            "Semantic comparison through '%1', metric %2, %3: A = %4, B = %5; Δ = A − B (positive = B is cheaper)\n")
-              .arg(model.name, metric, scopeText(*profiles[0], options.scope), trials[0]->name(), trials[1]->name());
+    // The GUI's number format: time in ms, one decimals count per column, signed changes "+0.03 %".
+    const Metric& shown = trials.front()->metric(trials.front()->findMetric(metric));
+    const QString unit = unitLabel(shown, TimeUnit::Milliseconds);
+    QString out = QStringLiteral(
+        "Semantic comparison through '%1', metric %2%3, %4: A = %5, B = %6; Δ = A − B (positive = B is cheaper)\n")
+                      .arg(model.name, metric, unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit),
+                          scopeText(*profiles[0], options.scope), trials[0]->name(), trials[1]->name());
     int nameWidth = 6;
-    for (const DiffRow& r : rows)
+    std::vector<double> as;
+    std::vector<double> bs;
+    std::vector<double> diffs;
+    for (const DiffRow& r : rows) {
         nameWidth = std::max(nameWidth, std::min(60, static_cast<int>(r.name.size())));
+        if (r.inA)
+            as.push_back(r.a);
+        if (r.inB)
+            bs.push_back(r.b);
+        diffs.push_back(r.diff);
+    }
+    const int aDecimals = columnDecimals(as, shown.isTime(), TimeUnit::Milliseconds);
+    const int bDecimals = columnDecimals(bs, shown.isTime(), TimeUnit::Milliseconds);
+    const int diffDecimals = columnDecimals(diffs, shown.isTime(), TimeUnit::Milliseconds);
     out += QStringLiteral("%1  %2  %3  %4  %5\n")
                .arg(QStringLiteral("Entity").leftJustified(nameWidth), QStringLiteral("A").rightJustified(14),
                    QStringLiteral("B").rightJustified(14), QStringLiteral("Δ").rightJustified(14),
-                   QStringLiteral("Δ%").rightJustified(9));
+                   QStringLiteral("Δ%").rightJustified(11));
     for (const DiffRow& r : rows) {
-        const QString pct = r.a != 0 ? QString::number(100 * r.diff / r.a, 'f', 2) : QStringLiteral("—");
+        const QString pct = r.a != 0 ? formatPercentChange(100 * r.diff / r.a, textLocale()) : QStringLiteral("—");
         QString name = r.name.left(nameWidth);
         if (!r.inA)
             name = QString(QStringLiteral("▶ ") + r.name).left(nameWidth);
         else if (!r.inB)
             name = QString(QStringLiteral("◀ ") + r.name).left(nameWidth);
+        QString diff = number(r.diff, shown, diffDecimals);
+        if (r.diff > 0
+            && std::any_of(diff.begin(), diff.end(), [](QChar c) { return c.isDigit() && c != QLatin1Char('0'); }))
+            diff.prepend(QLatin1Char('+'));
         out += QStringLiteral("%1  %2  %3  %4  %5%6\n")
-                   .arg(name.leftJustified(nameWidth), (r.inA ? number(r.a) : QStringLiteral("—")).rightJustified(14),
-                       (r.inB ? number(r.b) : QStringLiteral("—")).rightJustified(14),
-                       number(r.diff).rightJustified(14), pct.rightJustified(9),
-                       r.estimate ? QStringLiteral("  ≈") : QString());
+                   .arg(name.leftJustified(nameWidth),
+                       (r.inA ? number(r.a, shown, aDecimals) : QStringLiteral("—")).rightJustified(14),
+                       (r.inB ? number(r.b, shown, bDecimals) : QStringLiteral("—")).rightJustified(14),
+                       diff.rightJustified(14), pct.rightJustified(11), r.estimate ? QStringLiteral("  ≈") : QString());
     }
     if (!model.isLinear())
         out += QStringLiteral(

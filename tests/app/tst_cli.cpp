@@ -446,6 +446,85 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
     }
 
+    // Issue 14: `semantic` and `imbalance` print the GUI's number format: time in ms (the header
+    // says so), one decimals count per column chosen so that the smallest value keeps 2 significant
+    // digits (the sampled trial's group means go far below a microsecond), no exponent notation;
+    // the JSON keeps the full numbers in µs and is the oracle.
+    void semanticAndImbalanceNumberFormat()
+    {
+        const QString sampled = dataPath(QStringLiteral("tau2/ppk/matmult-heatmap.ppk"));
+        Run json
+            = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled, QStringLiteral("--json") });
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        Run text = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled });
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QStringLiteral("metric TIME (ms)")), text.out.constData());
+        QVERIFY2(!out.contains(QStringLiteral("[us]")) && !out.contains(QStringLiteral("e-0"))
+                && !out.contains(QStringLiteral("e+")),
+            text.out.constData());
+        const QStringList lines = out.split(QLatin1Char('\n'));
+        int checked = 0;
+        int decimals = -1;
+        double smallest = 0;
+        for (const auto& v : QJsonDocument::fromJson(json.out).object().value(QStringLiteral("entities")).toArray()) {
+            const QJsonObject e = v.toObject();
+            const double roll = e.value(QStringLiteral("roll")).toDouble() / 1e3; // ms
+            const QString name = e.value(QStringLiteral("name")).toString();
+            if (!(roll > 1e-5) || name.isEmpty())
+                continue;
+            for (const QString& line : lines) {
+                if (!line.trimmed().startsWith(name + QStringLiteral("  ")))
+                    continue;
+                // The value is the first number after the name and the kind.
+                const QStringList tokens = line.trimmed().mid(name.size()).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+                for (QString token : tokens) {
+                    token.remove(QLatin1Char(',')).remove(QStringLiteral("≈"));
+                    bool ok = false;
+                    const double shown = token.toDouble(&ok);
+                    if (!ok)
+                        continue;
+                    QVERIFY2(std::abs(shown - roll) <= 0.05 * roll,
+                        qPrintable(line + QStringLiteral(" vs ") + QString::number(roll)));
+                    const int d = token.contains(QLatin1Char('.'))
+                        ? int(token.size() - token.indexOf(QLatin1Char('.')) - 1)
+                        : 0;
+                    QVERIFY2(decimals < 0 || d == decimals, qPrintable(line));
+                    decimals = d;
+                    smallest = smallest == 0 ? roll : std::min(smallest, roll);
+                    ++checked;
+                    break;
+                }
+                break;
+            }
+        }
+        QVERIFY2(checked >= 3, text.out.constData());
+        // TAU_DEFAULT's 4.458 µs: three decimals in ms would leave one significant digit (0.004).
+        QVERIFY2(smallest < 0.005 && decimals > 3, qPrintable(QString::number(smallest)));
+        // A semantic comparison of a run with itself: Δ% "0.0 %" (never "-0.0 %"), unit named.
+        text = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled, sampled });
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("metric TIME (ms)") && text.out.contains("0.0 %") && !text.out.contains("-0.0 %"),
+            text.out.constData());
+
+        // imbalance: the mean column in ms against the JSON's µs.
+        json = cli({ QStringLiteral("imbalance"), sampled, QStringLiteral("--json") });
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        text = cli({ QStringLiteral("imbalance"), sampled });
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY2(text.out.contains("exclusive TIME (ms)"), text.out.constData());
+        const QStringList rows = QString::fromUtf8(text.out).split(QLatin1Char('\n'));
+        const QJsonArray events = QJsonDocument::fromJson(json.out).object().value(QStringLiteral("events")).toArray();
+        QVERIFY(events.size() >= 3);
+        for (qsizetype i = 0; i < events.size() && i + 2 < rows.size(); ++i) {
+            const double mean = events[i].toObject().value(QStringLiteral("mean")).toDouble() / 1e3;
+            QString first = rows[i + 2].trimmed().section(QLatin1Char(' '), 0, 0);
+            first.remove(QLatin1Char(','));
+            if (mean > 1e-5)
+                QVERIFY2(std::abs(first.toDouble() - mean) <= 0.05 * mean, qPrintable(rows[i + 2]));
+        }
+    }
+
     // Issue 14: `info` prints the GUI's units and number format: counters with SI prefixes, time in
     // ms with three decimals, singular and plural right, no exponent notation.
     void infoNumberFormat()

@@ -59,6 +59,7 @@ void CallTreeModel::setMetric(MetricId metric)
     if (!m_trial || !metric.isValid() || metric.index() >= m_trial->metricCount() || metric == m_metric)
         return;
     m_metric = metric;
+    m_decimals.clear();
     emitAllDataChanged();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -69,6 +70,7 @@ void CallTreeModel::setStatistic(Statistic statistic)
         if (statistic == m_statistic)
             return;
         m_statistic = statistic;
+        m_decimals.clear();
         emitAllDataChanged();
     } else {
         beginResetModel();
@@ -98,6 +100,7 @@ void CallTreeModel::setTimeUnit(TimeUnit unit)
     if (unit == m_timeUnit)
         return;
     m_timeUnit = unit;
+    m_decimals.clear();
     emitAllDataChanged();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -105,6 +108,7 @@ void CallTreeModel::setTimeUnit(TimeUnit unit)
 void CallTreeModel::setLocale(const QLocale& locale)
 {
     m_locale = groupingLocale(locale);
+    m_decimals.clear();
     emitAllDataChanged();
 }
 
@@ -130,6 +134,7 @@ void CallTreeModel::setEventFilter(std::function<bool(EventId)> filter)
 
 void CallTreeModel::rebuild()
 {
+    m_decimals.clear();
     m_children.clear();
     m_roots.clear();
     m_row.clear();
@@ -317,11 +322,29 @@ QString CallTreeModel::display(int node, int column) const
         return {};
     // Value is exclusive or inclusive: in the metric's unit either way.
     const ValueColumn shown = column == Value ? ValueColumn::Inclusive : *valueColumn(column);
+    return formatValue(shown, *v, m_trial->metric(m_metric), m_timeUnit, m_locale, fractional(), decimalsOf(column));
+}
+
+bool CallTreeModel::fractional() const
+{
     // Means and deviations over threads are fractional counts: the column shares two decimals.
-    const bool fractional = !isThreadMode()
+    return !isThreadMode()
         && (m_statistic == Statistic::MeanAll || m_statistic == Statistic::MeanPresent
             || m_statistic == Statistic::StdDevAll || m_statistic == Statistic::StdDevPresent);
-    return formatValue(shown, *v, m_trial->metric(m_metric), m_timeUnit, m_locale, fractional);
+}
+
+int CallTreeModel::decimalsOf(int column) const
+{
+    return m_decimals.of(column, [&] {
+        // Over every node the tree can show, expanded or not: expanding keeps the decimals.
+        std::vector<double> values;
+        for (std::size_t node = 0; node < m_row.size(); ++node)
+            if (m_row[node] >= 0)
+                if (const std::optional<double> v = value(static_cast<int>(node), column))
+                    values.push_back(*v);
+        const ValueColumn shown = column == Value ? ValueColumn::Inclusive : *valueColumn(column);
+        return valueColumnDecimals(shown, values, m_trial->metric(m_metric), m_timeUnit, fractional());
+    });
 }
 
 QString CallTreeModel::rawText(double v, bool metricValue) const

@@ -6,6 +6,7 @@
 #include "algebra/values.h"
 #include "datasource/model/trial.h"
 #include "views/common/treemodel.h"
+#include "views/common/valueformatter.h"
 #include "views/viewsetup.h"
 
 #include <QLocale>
@@ -136,6 +137,9 @@ private:
     /// The raw value of a column for a node (Value resolves to exclusive or inclusive).
     std::optional<double> value(int node, int column) const;
     QString display(int node, int column) const;
+    bool fractional() const;
+    /// The one decimals count of a value column over the shown nodes (valueColumnDecimals), cached.
+    int decimalsOf(int column) const;
     QString toolTip(int node, int column) const;
     QString rawText(double v, bool metricValue) const;
     QString sourceDescription() const;
@@ -158,6 +162,8 @@ private:
     /// Thread mode: the position of each node's cell in the thread's IntervalRow, or -1.
     std::vector<std::ptrdiff_t> m_cell;
     std::vector<bool> m_expanded;
+    /// decimalsOf() per column; cleared by a change of nodes, metric, statistic or unit.
+    ColumnDecimalsCache m_decimals;
     std::function<bool(EventId)> m_filter;
 };
 

@@ -3,6 +3,7 @@
 #include "views/common/valueformatter.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 #include <cmath>
 
 namespace parallax {
@@ -75,12 +76,26 @@ QString valueColumnToolTip(ValueColumn column, const QString& metric, const QStr
     return tr(info(column).toolTip).replace(QLatin1String("%2"), where).replace(QLatin1String("%1"), metric);
 }
 
-QString formatValue(
-    ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale, bool fractional)
+int valueColumnDecimals(
+    ValueColumn column, const std::vector<double>& values, const Metric& metric, TimeUnit unit, bool fractional)
+{
+    const ValueType type = column;
+    if (isPercent(type))
+        return -1;
+    const bool time = isMetricValued(type) && metric.isTime();
+    const int decimals = columnDecimals(values, time, unit);
+    return fractional && !time ? std::max(decimals, 2) : decimals;
+}
+
+QString formatValue(ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale,
+    bool fractional, int decimals)
 {
     const ValueType type = column;
     if (isPercent(type))
         return withoutNegativeZero(locale.toString(value, 'f', 2));
+    if (decimals >= 0)
+        return isMetricValued(type) ? formatMetricValue(value, metric, unit, locale, decimals)
+                                    : formatCount(value, locale, decimals);
     const bool count = !isMetricValued(type) || !metric.isTime();
     if (fractional && count && std::isfinite(value) && std::fabs(value) < 1e6
         && (value == 0 || std::fabs(value) >= 0.01))

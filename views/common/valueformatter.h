@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QString>
 #include <optional>
+#include <vector>
 
 namespace parallax {
 
@@ -42,8 +43,36 @@ QString valueColumnToolTip(ValueColumn column, const QString& metric, const QStr
 /// by formatMetricValue (time in `unit`), calls by formatNumber. `fractional` (a column of means
 /// or deviations, whose counts are rarely whole) gives every count below a million two decimals,
 /// so the column shares its decimals (2.00 beside 4.75, not 2 beside 4.75).
+/// `decimals` >= 0 (valueColumnDecimals) gives every value of the column those decimals.
 QString formatValue(ValueColumn column, double value, const Metric& metric, TimeUnit unit, const QLocale& locale,
+    bool fractional = false, int decimals = -1);
+/// The one decimals count of a value column holding `values` (columnDecimals of algebra/units.h:
+/// the smallest non-zero value keeps 2 significant digits); -1 for percentages, which keep two
+/// decimals, and for h:m:s. `fractional` as for formatValue: counts get at least two decimals.
+int valueColumnDecimals(ValueColumn column, const std::vector<double>& values, const Metric& metric, TimeUnit unit,
     bool fractional = false);
+/// The decimals of a model's value columns, each computed once (by `compute`, e.g. from
+/// valueColumnDecimals) on the first cell shown; a model clears it when its rows, metric,
+/// statistic or unit change.
+class ColumnDecimalsCache {
+public:
+    void clear() { m_decimals.clear(); }
+    template <typename Compute> int of(int column, Compute compute) const
+    {
+        if (column < 0)
+            return -1;
+        const auto at = static_cast<std::size_t>(column);
+        if (m_decimals.size() <= at)
+            m_decimals.resize(at + 1);
+        if (!m_decimals[at])
+            m_decimals[at] = compute();
+        return *m_decimals[at];
+    }
+
+private:
+    mutable std::vector<std::optional<int>> m_decimals;
+};
+
 /// A number as a tooltip writes it exactly (12 significant digits), without grouping.
 QString rawNumber(double value);
 /// rawNumber() with the metric's own unit ("1234.5 µs" for time) when `metricValue`.

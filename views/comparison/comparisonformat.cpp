@@ -26,10 +26,10 @@ QString compareUnit(const Metric& metric, CompareValue value, TimeUnit unit)
     return unitLabel(metric, unit);
 }
 
-QString compareNumber(
-    double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale, bool sign)
+QString compareNumber(double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale,
+    bool sign, int decimals)
 {
-    const QString text = formatValue(valueColumnOf(valueType), value, metric, unit, locale);
+    const QString text = formatValue(valueColumnOf(valueType), value, metric, unit, locale, false, decimals);
     // A sign on every nonzero Δ; none on one that rounds to zero ("0.000", never "-0.000").
     const bool shownZero
         = std::none_of(text.begin(), text.end(), [](QChar c) { return c.isDigit() && c != QLatin1Char('0'); });
@@ -148,19 +148,39 @@ QString comparePartHeader(ComparePart part, const QString& suffix)
 }
 
 QString comparePartText(const ComparisonEntry& entry, ComparePart part, const Metric& metric, CompareValue value,
-    TimeUnit unit, const QLocale& locale)
+    TimeUnit unit, const QLocale& locale, int decimals)
 {
     switch (part) {
     case ComparePart::A:
-        return entry.inA ? compareNumber(entry.valueA(value), metric, value, unit, locale) : QStringLiteral("—");
+        return entry.inA ? compareNumber(entry.valueA(value), metric, value, unit, locale, false, decimals)
+                         : QStringLiteral("—");
     case ComparePart::B:
-        return entry.inB ? compareNumber(entry.valueB(value), metric, value, unit, locale) : QStringLiteral("—");
+        return entry.inB ? compareNumber(entry.valueB(value), metric, value, unit, locale, false, decimals)
+                         : QStringLiteral("—");
     case ComparePart::Delta:
-        return compareNumber(entry.delta(value), metric, value, unit, locale, true);
+        return compareNumber(entry.delta(value), metric, value, unit, locale, true, decimals);
     case ComparePart::DeltaPercent:
         return entry.relative(value).text(locale);
     }
     return {};
+}
+
+int comparePartDecimals(const std::vector<const ComparisonEntry*>& entries, ComparePart part, const Metric& metric,
+    CompareValue value, TimeUnit unit)
+{
+    if (part == ComparePart::DeltaPercent)
+        return -1;
+    std::vector<double> values;
+    values.reserve(entries.size());
+    for (const ComparisonEntry* entry : entries) {
+        if (part == ComparePart::A && entry->inA)
+            values.push_back(entry->valueA(value));
+        else if (part == ComparePart::B && entry->inB)
+            values.push_back(entry->valueB(value));
+        else if (part == ComparePart::Delta)
+            values.push_back(entry->delta(value));
+    }
+    return valueColumnDecimals(valueColumnOf(value), values, metric, unit);
 }
 
 QString presenceText(bool inA, bool inB)

@@ -34,8 +34,9 @@ constexpr ValueColumn valueColumnOf(CompareValue value)
 /// other metrics, "" for calls.
 QString compareUnit(const Metric& metric, CompareValue value, TimeUnit unit);
 /// A value as text without its unit ("27.490"); `sign` prefixes "+" to positive values.
+/// `decimals` >= 0 (comparePartDecimals) gives every value of a column the same decimals.
 QString compareNumber(double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale,
-    bool sign = false);
+    bool sign = false, int decimals = -1);
 /// A value with its unit ("27.490 ms"); `sign` prefixes "+" to positive values.
 QString compareText(double value, const Metric& metric, CompareValue valueType, TimeUnit unit, const QLocale& locale,
     bool sign = false);
@@ -93,7 +94,11 @@ QString comparePartHeader(ComparePart part, const QString& suffix);
 /// A compared value's cell text: A and B in the display unit ("—" where the event did not run),
 /// Δ = A − B with its sign, Δ% as RelativeDifference writes it.
 QString comparePartText(const ComparisonEntry& entry, ComparePart part, const Metric& metric, CompareValue value,
-    TimeUnit unit, const QLocale& locale);
+    TimeUnit unit, const QLocale& locale, int decimals = -1);
+/// The one decimals count of the column of `part` (A, B or Δ) over `entries` (valueColumnDecimals:
+/// the smallest non-zero value keeps 2 significant digits); -1 for Δ%.
+int comparePartDecimals(const std::vector<const ComparisonEntry*>& entries, ComparePart part, const Metric& metric,
+    CompareValue value, TimeUnit unit);
 
 /// The presence marker of docs/SEMANTICS.md 4.2 for a row: "◀ only A", "▶ only B" or "" (both).
 QString presenceText(bool inA, bool inB);

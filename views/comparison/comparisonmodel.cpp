@@ -40,6 +40,7 @@ template <typename Change> void ComparisonModel::resetRows(Change change, bool h
     beginResetModel();
     change();
     rebuild();
+    m_decimals.clear();
     endResetModel();
     if (header)
         Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
@@ -90,6 +91,7 @@ void ComparisonModel::setTimeUnit(TimeUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
+    m_decimals.clear();
     emitCellsChanged(this, true);
 }
 
@@ -97,6 +99,20 @@ void ComparisonModel::setLocale(const QLocale& locale)
 {
     m_locale = groupingLocale(locale);
     emitCellsChanged(this);
+}
+
+int ComparisonModel::decimalsOf(int column) const
+{
+    const Metric* m = metric();
+    if (!m || !m_values || column < ValueA || column > Delta)
+        return -1;
+    return m_decimals.of(column, [&] {
+        std::vector<const ComparisonEntry*> entries;
+        entries.reserve(m_rows.size());
+        for (int k : m_rows)
+            entries.push_back(&m_values->entries[static_cast<std::size_t>(k)]);
+        return comparePartDecimals(entries, static_cast<ComparePart>(column - ValueA), *m, m_value, m_unit);
+    });
 }
 
 int ComparisonModel::rowOf(int event) const
@@ -250,7 +266,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         case Delta:
         case DeltaPercent:
             if (m)
-                return comparePartText(entry, static_cast<ComparePart>(column - ValueA), *m, m_value, m_unit, m_locale);
+                return comparePartText(entry, static_cast<ComparePart>(column - ValueA), *m, m_value, m_unit, m_locale,
+                    decimalsOf(column));
             return column == DeltaPercent ? relative.text(m_locale) : column == Delta ? QString() : QStringLiteral("—");
         default:
             return {};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/units.h"
+#include "views/common/valueformatter.h"
 #include "views/comparison/comparisonbuilder.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/viewsetup.h"
@@ -98,6 +99,9 @@ private:
     TimeUnit m_unit = TimeUnit::Milliseconds;
     QLocale m_locale;
     std::vector<int> m_rows;
+    /// The decimals of the A, B and Δ columns over the rows (comparePartDecimals).
+    ColumnDecimalsCache m_decimals;
+    int decimalsOf(int column) const;
     double m_maxValue = 0;
     double m_maxDelta = 0;
     int m_unfiltered = 0;

@@ -63,6 +63,7 @@ void ComparisonTreeModel::setTimeUnit(TimeUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
+    m_decimals.clear();
     Q_EMIT layoutAboutToBeChanged();
     Q_EMIT layoutChanged();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
@@ -70,6 +71,7 @@ void ComparisonTreeModel::setTimeUnit(TimeUnit unit)
 
 void ComparisonTreeModel::rebuild()
 {
+    m_decimals.clear();
     m_row.clear();
     m_maxDelta[0] = m_maxDelta[1] = 0;
     if (!m_snapshot || !m_snapshot->tree)
@@ -127,6 +129,21 @@ void ComparisonTreeModel::setColourBy(ColourBy by)
     m_colourBy = by;
     Q_EMIT layoutAboutToBeChanged();
     Q_EMIT layoutChanged();
+}
+
+int ComparisonTreeModel::decimalsOf(int column) const
+{
+    const Metric* m = metric();
+    if (!m || !m_values || !m_snapshot || !m_snapshot->tree || column < InclusiveA)
+        return -1;
+    return m_decimals.of(column, [&] {
+        std::vector<const ComparisonEntry*> entries;
+        for (std::size_t n = 0; n < m_snapshot->tree->nodes().size(); ++n)
+            if (const ComparisonEntry* entry = entryOf(static_cast<int>(n)))
+                entries.push_back(entry);
+        return comparePartDecimals(entries, static_cast<ComparePart>(part(column)), *m,
+            isInclusive(column) ? CompareValue::Inclusive : CompareValue::Exclusive, m_unit);
+    });
 }
 
 int ComparisonTreeModel::eventOfNode(int node) const
@@ -265,7 +282,7 @@ QVariant ComparisonTreeModel::data(const QModelIndex& index, int role) const
             return {};
         if (column == Marker)
             return presenceText(entry->inA, entry->inB);
-        return comparePartText(*entry, static_cast<ComparePart>(p), *m, value, m_unit, m_locale);
+        return comparePartText(*entry, static_cast<ComparePart>(p), *m, value, m_unit, m_locale, decimalsOf(column));
     case SortRole:
         if (column == Name)
             return n.label;

@@ -4,6 +4,7 @@
 
 #include "algebra/units.h"
 #include "views/common/treemodel.h"
+#include "views/common/valueformatter.h"
 #include "views/comparison/comparisonbuilder.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/viewsetup.h"
@@ -87,6 +88,9 @@ private:
     QLocale m_locale;
     /// Each node's row under its parent; the largest |Δ| per value kind (tint scale).
     std::vector<int> m_row;
+    /// The decimals of each column over the tree's nodes (comparePartDecimals).
+    ColumnDecimalsCache m_decimals;
+    int decimalsOf(int column) const;
     double m_maxDelta[2] = { 0, 0 };
     /// Per node: the shown numbers (own exclusive values), empty for synthetic nodes.
     std::vector<std::optional<ComparisonEntry>> m_shown;

@@ -107,6 +107,11 @@ void EventBarChart::doUpdate(SelectionChanges)
             hi = std::max(hi, *row.value);
         }
     const BarScale scale(lo, hi);
+    std::vector<double> shown;
+    for (const Row& row : m_rows)
+        if (row.value)
+            shown.push_back(*row.value);
+    const int decimals = listDecimals(shown, metric, type, unit);
     auto data = std::make_shared<BarListData>();
     data->origin = scale.origin();
     data->colors = { eventColor(*trial, e).rgb() };
@@ -120,7 +125,7 @@ void EventBarChart::doUpdate(SelectionChanges)
         bar.id = row.statistic ? static_cast<std::uint32_t>(*row.statistic) : row.thread.index();
         if (row.value) {
             scale.addSegment(*data, bar, *row.value, 0);
-            bar.text = valueText(*row.value, metric, type, unit, loc);
+            bar.text = valueText(*row.value, metric, type, unit, loc, decimals);
         } else {
             bar.firstSegment = static_cast<std::uint32_t>(data->segments.size());
             bar.end = scale.origin();

@@ -201,6 +201,11 @@ void ThreadBarChart::doUpdate(SelectionChanges)
         hi = std::max(hi, row.value);
     }
     const BarScale scale(lo, hi);
+    std::vector<double> shown;
+    shown.reserve(m_rows.size());
+    for (const Row& row : m_rows)
+        shown.push_back(row.value);
+    const int decimals = listDecimals(shown, metric, type, unit);
     auto data = std::make_shared<BarListData>();
     data->labelAlignment = Qt::AlignLeft;
     data->origin = scale.origin();
@@ -214,7 +219,7 @@ void ThreadBarChart::doUpdate(SelectionChanges)
         bar.label = name;
         bar.id = row.event.index();
         scale.addSegment(*data, bar, row.value, row.event.index());
-        bar.text = valueText(row.value, metric, type, unit, loc);
+        bar.text = valueText(row.value, metric, type, unit, loc, decimals);
         data->rows.push_back(std::move(bar));
     }
 

@@ -26,6 +26,25 @@ QString valueText(double value, const Metric& metric, ValueType type, TimeUnit u
     return suffix.isEmpty() ? number : number + QLatin1Char(' ') + suffix;
 }
 
+QString valueText(
+    double value, const Metric& metric, ValueType type, TimeUnit unit, const QLocale& locale, int decimals)
+{
+    if (decimals < 0 || isPercent(type) || (metric.isTime() && unit == TimeUnit::HoursMinutesSeconds))
+        return valueText(value, metric, type, unit, locale);
+    if (!isMetricValued(type))
+        return formatCount(value, locale, decimals);
+    const QString number = formatMetricValue(value, metric, unit, locale, decimals);
+    const QString suffix = unitLabel(metric, unit);
+    return suffix.isEmpty() ? number : number + QLatin1Char(' ') + suffix;
+}
+
+int listDecimals(const std::vector<double>& values, const Metric& metric, ValueType type, TimeUnit unit)
+{
+    if (isPercent(type))
+        return -1;
+    return columnDecimals(values, isMetricValued(type) && metric.isTime(), unit);
+}
+
 QString absentText() { return QStringLiteral("—"); }
 
 ValueType stackableValueType(ValueType type)

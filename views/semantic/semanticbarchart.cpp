@@ -254,6 +254,11 @@ void SemanticBarChart::rebuild()
     double lo = 0;
     double hi = 0;
     const QPen highlightPen(ChartStyle::highlightColor(palette()), 2.5);
+    // The bars' value texts share one decimals count, as a table column (0.0045 beside 2,462.0008).
+    std::vector<double> shown;
+    for (int i = 0; i < n; ++i)
+        shown.push_back(m_bars[static_cast<std::size_t>(i)].value);
+    const int decimals = semanticview::columnDecimals(profile().get(), metric(), timeUnit(), shown);
     for (int i = 0; i < n; ++i) {
         const Bar& b = m_bars[static_cast<std::size_t>(i)];
         const double key = n - i; // largest at the top
@@ -275,7 +280,7 @@ void SemanticBarChart::rebuild()
         lo = std::min(lo, b.value);
         hi = std::max(hi, b.value);
 
-        QStringList parts { format(b.value) };
+        QStringList parts { semanticview::formatValue(profile().get(), metric(), timeUnit(), b.value, decimals) };
         if (!std::isnan(b.percentTotal))
             parts << tr("%1 of total").arg(percent(b.percentTotal, locale));
         if (!std::isnan(b.percentParent))

@@ -4,6 +4,7 @@
 
 #include "algebra/operations.h"
 #include "views/charts/chartstyle.h"
+#include "views/charts/valueaxisticker.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/semantic/semanticrender.h"
 #include "views/viewsetup.h"
@@ -116,6 +117,8 @@ SemanticComparison::SemanticComparison(QWidget* parent)
     splitter->addWidget(m_setup->widget);
 
     m_plot->setMinimumSize(320, 240);
+    // Δ in the display unit already: round ticks with no needless decimals, digit grouping.
+    m_plot->xAxis->setTicker(QSharedPointer<ValueAxisTicker>::create());
     m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->yAxis->grid()->setVisible(false);
     m_plot->yAxis->setTickLength(0, 0);

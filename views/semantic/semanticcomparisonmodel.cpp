@@ -29,6 +29,7 @@ void SemanticComparisonModel::setRows(std::vector<SemanticComparisonRow> rows, c
     });
     m_metric = metric;
     m_haveMapped = haveMapped;
+    m_decimals.clear();
     endResetModel();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -46,12 +47,33 @@ void SemanticComparisonModel::setTimeUnit(TimeUnit unit)
     if (unit == m_unit)
         return;
     m_unit = unit;
+    m_decimals.clear();
     emitCellsChanged(this, true);
 }
 
 QString SemanticComparisonModel::number(double value, bool sign) const
 {
     return compareNumber(value, m_metric, CompareValue::Exclusive, m_unit, m_locale, sign);
+}
+
+QString SemanticComparisonModel::cellNumber(double value, int column, bool sign) const
+{
+    const int decimals = m_decimals.of(column, [&] {
+        std::vector<double> values;
+        for (const SemanticComparisonRow& row : m_rows) {
+            const DiffRow& d = row.diff;
+            if (column == ValueA && d.inA)
+                values.push_back(d.a);
+            else if (column == ValueB && d.inB)
+                values.push_back(d.b);
+            else if (column == Delta)
+                values.push_back(d.diff);
+            else if (column == MappedDiff && row.haveMapped)
+                values.push_back(row.mapped);
+        }
+        return valueColumnDecimals(ValueColumn::Exclusive, values, m_metric, m_unit);
+    });
+    return compareNumber(value, m_metric, CompareValue::Exclusive, m_unit, m_locale, sign, decimals);
 }
 
 QString SemanticComparisonModel::unit() const { return compareUnit(m_metric, CompareValue::Exclusive, m_unit); }
@@ -64,8 +86,8 @@ QString SemanticComparisonModel::deltaPercentText(double a, double b, const QLoc
         return tr("new");
     if (b == 0 && a > 0)
         return tr("removed");
-    const double p = 100.0 * (a - b) / a;
-    return (p > 0 ? QStringLiteral("+") : QString()) + locale.toString(p, 'f', 1) + QStringLiteral(" %");
+    // The one signed-change format: "+0.03 %", never "-0.0 %".
+    return formatPercentChange(100.0 * (a - b) / a, locale);
 }
 
 int SemanticComparisonModel::rowCount(const QModelIndex& parent) const
@@ -135,17 +157,17 @@ QVariant SemanticComparisonModel::data(const QModelIndex& index, int role) const
         case Presence:
             return presenceText(d.inA, d.inB);
         case ValueA:
-            return d.inA ? number(d.a) : QStringLiteral("—");
+            return d.inA ? cellNumber(d.a, ValueA) : QStringLiteral("—");
         case ValueB:
-            return d.inB ? number(d.b) : QStringLiteral("—");
+            return d.inB ? cellNumber(d.b, ValueB) : QStringLiteral("—");
         case Delta:
-            return number(d.diff, true);
+            return cellNumber(d.diff, Delta, true);
         case DeltaPercent:
             return deltaPercentText(d.a, d.b, m_locale);
         case Estimate:
             return d.estimate ? QStringLiteral("≈") : QString();
         case MappedDiff:
-            return row.haveMapped ? number(row.mapped, true) : QString();
+            return row.haveMapped ? cellNumber(row.mapped, MappedDiff, true) : QString();
         }
         return {};
     case SortRole:

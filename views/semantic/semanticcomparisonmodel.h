@@ -4,6 +4,7 @@
 
 #include "algebra/semanticprofile.h"
 #include "algebra/units.h"
+#include "views/common/valueformatter.h"
 #include "views/viewsetup.h"
 
 #include <QAbstractTableModel>
@@ -43,6 +44,9 @@ public:
     TimeUnit timeUnit() const { return m_unit; }
     /// "12.500" in the current unit (no unit suffix); sign adds "+" to positive values.
     QString number(double value, bool sign = false) const;
+    /// A cell of a value column (ValueA, ValueB, Delta, MappedDiff) with the column's one decimals
+    /// count, so small values keep 2 significant digits.
+    QString cellNumber(double value, int column, bool sign = false) const;
     /// The display unit ("ms", "count", ...).
     QString unit() const;
     /// Δ% of docs/SEMANTICS.md 4.6 as text ("+20.0 %", "new", "removed", "" when both are 0).
@@ -55,6 +59,8 @@ public:
 
 private:
     std::vector<SemanticComparisonRow> m_rows;
+    /// The decimals of each value column (valueColumnDecimals).
+    ColumnDecimalsCache m_decimals;
     Metric m_metric;
     bool m_haveMapped = false;
     TimeUnit m_unit = TimeUnit::Milliseconds;

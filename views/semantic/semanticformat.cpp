@@ -87,6 +87,20 @@ QString formatValue(const SemanticProfile* profile, MetricId m, TimeUnit unit, d
     return formatMetricValue(value, profile->trial().metric(m), unit, groupingLocale());
 }
 
+QString formatValue(const SemanticProfile* profile, MetricId m, TimeUnit unit, double value, int decimals)
+{
+    if (!profile || m.index() >= profile->trial().metricCount())
+        return formatNumber(value, groupingLocale());
+    return formatMetricValue(value, profile->trial().metric(m), unit, groupingLocale(), decimals);
+}
+
+int columnDecimals(const SemanticProfile* profile, MetricId m, TimeUnit unit, const std::vector<double>& values)
+{
+    if (!profile || m.index() >= profile->trial().metricCount())
+        return -1;
+    return parallax::columnDecimals(values, profile->trial().metric(m).isTime(), unit);
+}
+
 int maxDepth(const SemanticProfile& profile)
 {
     const auto depth = entityDepths(profile);

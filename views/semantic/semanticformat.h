@@ -34,6 +34,11 @@ int maxDepth(const semantic::SemanticProfile& profile);
 /// A value of metric `m` of the profile's trial, in `unit` for time (groupingLocale()); a plain
 /// number when there is no profile or it lacks the metric.
 QString formatValue(const semantic::SemanticProfile* profile, MetricId m, TimeUnit unit, double value);
+/// formatValue with a column's one decimals count (columnDecimals); < 0 is formatValue's.
+QString formatValue(const semantic::SemanticProfile* profile, MetricId m, TimeUnit unit, double value, int decimals);
+/// The decimals of a column of `values` of metric `m` (columnDecimals of algebra/units.h).
+int columnDecimals(
+    const semantic::SemanticProfile* profile, MetricId m, TimeUnit unit, const std::vector<double>& values);
 
 /// One part of a cut: an entity's roll-up, or (self) its own value when its children are shown
 /// as separate parts.

@@ -4,6 +4,8 @@
 
 #include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
+#include "views/charts/valueaxisticker.h"
+#include "views/common/valueformatter.h"
 #include "views/semantic/semanticformat.h"
 #include "views/semantic/semanticlevelbox.h"
 #include "views/viewsetup.h"
@@ -25,6 +27,34 @@
 #include <numeric>
 
 namespace parallax {
+
+std::pair<QVector<double>, QVector<QString>> semanticMatrixTicks(
+    double maximum, const std::optional<Metric>& metric, TimeUnit unit, bool normalized)
+{
+    QVector<double> ticks;
+    QVector<QString> labels;
+    if (normalized) {
+        for (int i = 0; i <= 4; ++i) {
+            ticks << 25.0 * i;
+            labels << QStringLiteral("%1 %").arg(25 * i);
+        }
+        return { ticks, labels };
+    }
+    ValueAxisTicker ticker;
+    ticker.setMetric(metric, unit);
+    if (!(maximum > 0))
+        return { { 0.0 }, { ticker.label(0, groupingLocale()) } };
+    ticker.setTickCount(4);
+    QVector<double> all;
+    QVector<QString> allLabels;
+    ticker.generate(QCPRange(0, maximum), groupingLocale(), QLatin1Char('f'), 0, all, nullptr, &allLabels);
+    for (qsizetype i = 0; i < all.size() && i < allLabels.size(); ++i)
+        if (all[i] >= 0 && all[i] <= maximum * (1 + 1e-9)) {
+            ticks << all[i];
+            labels << allLabels[i];
+        }
+    return { ticks, labels };
+}
 
 using namespace parallax::semantic;
 
@@ -181,6 +211,14 @@ public:
     }
 
     void setMaximum(double max) { m_max = max; }
+    std::pair<QVector<double>, QVector<QString>> valueTicks() const
+    {
+        const Trial& trial = m_view->m_profile->trial();
+        const std::optional<Metric> metric = m_view->m_metric.index() < trial.metricCount()
+            ? std::optional<Metric>(trial.metric(m_view->m_metric))
+            : std::nullopt;
+        return semanticMatrixTicks(m_max, metric, m_view->m_unit, m_view->m_normalized);
+    }
     double maximum() const { return m_max; }
 
 protected:
@@ -209,18 +247,18 @@ protected:
         m_threadsPerColumn
             = m_view->m_barWidth > 0 ? 1.0 : static_cast<double>(m_view->m_threads) / static_cast<double>(cols.size());
         const double scale = barScale();
-        // Value axis: 0, half, full.
+        // Value axis: round ticks (0, 25,000, 50,000; never 62,623.672) by the charts' ticker.
         QColor grid = pal.color(QPalette::Mid);
         grid.setAlpha(120);
-        for (int i = 0; i <= 4; ++i) {
-            const int y = plot.bottom() - static_cast<int>(std::lround(plot.height() * i / 4.0));
-            painter.setPen(QPen(grid, 1, i == 0 ? Qt::SolidLine : Qt::DotLine));
+        const auto [tickValues, tickLabels] = valueTicks();
+        for (qsizetype i = 0; i < tickValues.size(); ++i) {
+            const double fraction = m_view->m_normalized ? tickValues[i] / 100.0 : tickValues[i] / m_max;
+            const int y = plot.bottom() - static_cast<int>(std::lround(plot.height() * fraction));
+            painter.setPen(QPen(grid, 1, tickValues[i] == 0 ? Qt::SolidLine : Qt::DotLine));
             painter.drawLine(plot.left(), y, plot.right(), y);
             painter.setPen(pal.color(QPalette::WindowText));
-            const QString label
-                = m_view->m_normalized ? QStringLiteral("%1 %").arg(25 * i) : m_view->format(m_max * i / 4.0);
-            painter.drawText(
-                QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()), Qt::AlignRight | Qt::AlignVCenter, label);
+            painter.drawText(QRect(0, y - fm.height() / 2, plot.left() - 6, fm.height()),
+                Qt::AlignRight | Qt::AlignVCenter, tickLabels[i]);
         }
         // Bars: thin columns are drawn without gaps, wide bars with a 1 px gap.
         for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -381,6 +419,15 @@ SemanticMatrixView::SemanticMatrixView(QWidget* parent)
 QWidget* SemanticMatrixView::canvas() const { return m_canvas; }
 
 double SemanticMatrixView::threadsPerColumn() const { return m_canvas->threadsPerColumn(); }
+
+std::pair<QVector<double>, QVector<QString>> SemanticMatrixView::valueAxis() const
+{
+    if (!m_profile)
+        return {};
+    return m_canvas->valueTicks();
+}
+
+double SemanticMatrixView::valueMaximum() const { return m_canvas->maximum(); }
 
 void SemanticMatrixView::resetForProfile() { m_highlight = ThreadIndex(); }
 

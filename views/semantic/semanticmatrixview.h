@@ -5,6 +5,10 @@
 #include "views/semantic/semanticformat.h"
 #include "views/semantic/semanticlevelview.h"
 
+#include <QList>
+#include <QString>
+#include <optional>
+#include <utility>
 #include <vector>
 
 class QCheckBox;
@@ -14,6 +18,12 @@ class QLabel;
 namespace parallax {
 
 class SemanticMatrixCanvas;
+
+/// The matrix's value axis: ticks within [0, maximum] and their labels. Normalized: 0, 25 ... 100 %;
+/// otherwise round values in `metric`'s display unit `unit` by ValueAxisTicker (25,000 not
+/// 25,000.000; never 62,623.672), plain numbers without a metric. `maximum` in the metric's unit.
+std::pair<QVector<double>, QVector<QString>> semanticMatrixTicks(
+    double maximum, const std::optional<Metric>& metric, TimeUnit unit, bool normalized);
 
 /// The entity × thread matrix (issue 5): one stacked bar per thread, coloured by entity (a cut of
 /// the entity tree: a level, or the leaves, with "(self)" parts), entities in a legend. Drawn with
@@ -31,6 +41,10 @@ public:
     /// Pixels per thread; 0 fits all threads into the width (aggregating per pixel column).
     void setBarWidth(int pixels);
     int barWidth() const { return m_barWidth; }
+    /// The value axis' ticks and labels as drawn (semanticMatrixTicks of the largest bar).
+    std::pair<QVector<double>, QVector<QString>> valueAxis() const;
+    /// The largest bar's value (the top of the value axis), in the metric's unit.
+    double valueMaximum() const;
     /// Marks a thread (invalid clears).
     void highlightThread(ThreadIndex thread);
 
@@ -52,6 +66,12 @@ Q_SIGNALS:
 
 private:
     friend class SemanticMatrixCanvas;
+
+    /// The matrix's value axis: ticks within [0, maximum] and their labels. Normalized: 0, 25 ... 100 %;
+    /// otherwise round values in `metric`'s display unit `unit` by ValueAxisTicker (25,000 not
+    /// 25,000.000; never 62,623.672), plain numbers without a metric. `maximum` in the metric's unit.
+    std::pair<QVector<double>, QVector<QString>> semanticMatrixTicks(
+        double maximum, const std::optional<Metric>& metric, TimeUnit unit, bool normalized);
     void resetForProfile() override;
     void rebuild() override;
 

@@ -110,6 +110,7 @@ int SemanticProfileModel::addRow(Node node, int parent)
 void SemanticProfileModel::rebuild()
 {
     beginResetModel();
+    m_decimals.clear();
     m_nodes.clear();
     clearNodes();
     m_groups.clear();
@@ -241,6 +242,7 @@ void SemanticProfileModel::recompute()
 
 void SemanticProfileModel::emitAllChanged()
 {
+    m_decimals.clear();
     emitAllDataChanged();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
@@ -277,11 +279,30 @@ QModelIndex SemanticProfileModel::indexOfEntity(int entity) const
 
 int SemanticProfileModel::columnCount(const QModelIndex&) const { return ColumnCount; }
 
-QString SemanticProfileModel::formatValue(double value) const
+QString SemanticProfileModel::formatValue(double value, int column) const
 {
     if (std::isnan(value))
         return {};
-    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value);
+    return semanticview::formatValue(m_profile.get(), m_metric, m_unit, value, decimalsOf(column));
+}
+
+int SemanticProfileModel::decimalsOf(int column) const
+{
+    return m_decimals.of(column, [&] {
+        std::vector<double> values;
+        values.reserve(m_nodes.size());
+        for (const Node& n : m_nodes) {
+            const double v = column == Own ? n.own
+                : column == Inclusive      ? n.inclusive
+                : column == Calls          ? n.calls
+                                           : n.value;
+            if (!n.aggregated && std::isfinite(v))
+                values.push_back(v);
+        }
+        if (column == Calls)
+            return columnDecimals(values, false, m_unit);
+        return semanticview::columnDecimals(m_profile.get(), m_metric, m_unit, values);
+    });
 }
 
 double SemanticProfileModel::number(const QModelIndex& index) const
@@ -348,13 +369,14 @@ QVariant SemanticProfileModel::data(const QModelIndex& index, int role) const
             if (std::isnan(v))
                 return n->aggregated ? notAggregated : QString();
             if (column == Calls) {
-                const QLocale locale = groupingLocale();
+                // One decimals count for the column (0 when every count is whole): 0.042 calls
+                // per thread keep their digits.
                 const bool whole = std::abs(v - std::round(v)) < 1e-9;
                 return QString((e && e->estimate && !whole ? QStringLiteral("≈ ") : QString())
-                    + (whole ? locale.toString(v, 'f', 0) : locale.toString(v, 'f', 1)));
+                    + formatCount(v, groupingLocale(), decimalsOf(Calls)));
             }
-            return QString(
-                (e && e->estimate && n->kind != RowKind::Group ? QStringLiteral("≈ ") : QString()) + formatValue(v));
+            return QString((e && e->estimate && n->kind != RowKind::Group ? QStringLiteral("≈ ") : QString())
+                + formatValue(v, column));
         case PercentTotal:
         case PercentParent:
             if (std::isnan(v))
@@ -362,7 +384,7 @@ QVariant SemanticProfileModel::data(const QModelIndex& index, int role) const
             return percentText(v);
         case Inclusive:
             if (n->kind == RowKind::Entity)
-                return std::isnan(v) ? (n->aggregated ? notAggregated : tr("not derivable")) : formatValue(v);
+                return std::isnan(v) ? (n->aggregated ? notAggregated : tr("not derivable")) : formatValue(v, column);
             return QString();
         case Policy:
             if (n->kind == RowKind::Group || n->kind == RowKind::Self)

@@ -5,8 +5,10 @@
 #include "algebra/semanticprofile.h"
 #include "algebra/units.h"
 #include "views/common/treemodel.h"
+#include "views/common/valueformatter.h"
 
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 namespace parallax {
@@ -68,7 +70,9 @@ public:
     /// The raw number of a cell (NaN when n/a or not a number column).
     double number(const QModelIndex& index) const;
     /// Formats a metric value in the current unit.
-    QString formatValue(double value) const;
+    QString formatValue(double value, int column) const;
+    /// The one decimals count of a value column (Own, Value, Inclusive) over the rows, cached.
+    int decimalsOf(int column) const;
 
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -104,6 +108,7 @@ private:
     std::vector<semantic::AttributeGroup> m_groups;
     std::vector<Node> m_nodes; ///< by tree node
     std::vector<int> m_entityNode; ///< per entity: its node, -1 when not shown
+    ColumnDecimalsCache m_decimals; ///< decimalsOf() per column
 };
 
 } // namespace parallax

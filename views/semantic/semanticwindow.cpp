@@ -161,8 +161,10 @@ void SemanticWindow::buildUi()
     m_threadLabel = new QLabel(tr("&Thread:"), central);
     m_threadLabel->setBuddy(m_threadFinder);
     m_unitBox = new QComboBox(central);
-    for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds })
+    for (TimeUnit unit : { TimeUnit::Microseconds, TimeUnit::Milliseconds, TimeUnit::Seconds }) {
         m_unitBox->addItem(unitLabel(Metric(QString(), QStringLiteral("us")), unit), static_cast<int>(unit));
+        m_unitBox->setItemData(m_unitBox->count() - 1, timeUnitName(unit), Qt::ToolTipRole);
+    }
     m_unitBox->setCurrentIndex(1);
     m_groupBox = new QComboBox(central);
     m_groupBox->setToolTip(tr("Show the entity tree, or group the entities by the value of one attribute (Σ own)"));

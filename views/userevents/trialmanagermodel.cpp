@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/userevents/trialmanagermodel.h"
 
+#include "algebra/units.h"
+
 #include <QCoreApplication>
 #include <QDataStream>
 #include <QIODevice>
@@ -200,8 +202,10 @@ QVariant TrialManagerModel::data(const QModelIndex& index, int role) const
         return metric.name;
     if (role == Qt::ToolTipRole) {
         QString tip = tr("Metric %1 of %2").arg(metric.name, t->name());
-        if (!metric.unit.isEmpty())
-            tip += QLatin1Char('\n') + tr("Unit: %1").arg(metric.unit);
+        // The unit as every view names it: "µs" for time as stored, not the files' "us".
+        const QString unit = unitLabel(metric, TimeUnit::Microseconds);
+        if (!unit.isEmpty())
+            tip += QLatin1Char('\n') + tr("Unit: %1").arg(unit);
         if (metric.derived)
             tip += QLatin1Char('\n') + tr("Derived: %1").arg(metric.expression);
         return tip;
