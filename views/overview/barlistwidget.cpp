@@ -172,10 +172,15 @@ QStringList BarListWidget::titleLines() const
             if (!line.isEmpty())
                 out << line + QStringView(separator).chopped(separator.endsWith(QLatin1Char(' ')) ? 1 : 0).toString();
             line.clear();
-            if (fits(piece) || !piece.contains(QLatin1Char(' ')))
+            if (fits(piece) || !piece.contains(QLatin1Char(' '))) {
                 line = piece;
-            else
-                self(piece.split(QLatin1Char(' ')), QStringLiteral(" "), out, self);
+                continue;
+            }
+            // Broken at its spaces; its last line stays open for the next piece and its separator.
+            QStringList parts;
+            self(piece.split(QLatin1Char(' ')), QStringLiteral(" "), parts, self);
+            line = parts.isEmpty() ? QString() : parts.takeLast();
+            out << parts;
         }
         if (!line.isEmpty())
             out << line;
