@@ -138,6 +138,16 @@ public:
 private:
     void addMetrics()
     {
+        // A metric "<uniq_name>:parallax-other" (written by Parallax's CUBE writer, docs/FORMATS.md 5.4) holds
+        // the other value of its base metric: it is folded into it, not a metric of its own.
+        QHash<QString, CubeMetric*> foldable;
+        for (auto& m : m_doc.metrics) {
+            const QString uniq = m.uniqName.trimmed();
+            if (m.imported && m.components.empty() && uniq.endsWith(OtherValueSuffix)) {
+                foldable.insert(uniq.chopped(OtherValueSuffix.size()), &m);
+                m.imported = false;
+            }
+        }
         QHash<QString, int> dispCount;
         for (const auto& m : m_doc.metrics)
             if (m.imported)
@@ -160,6 +170,12 @@ private:
             m.modelIndex = m_imported.size();
             m_builder.addMetric(Metric(name, unitOf(m.uom)));
             m_imported.push_back(&m);
+            CubeMetric* other = foldable.value(m.uniqName.trimmed());
+            const bool pairs = other && !m.nonAdditive && m.kind != MetricKind::Derived
+                && (other->kind == MetricKind::Inclusive) != (m.kind == MetricKind::Inclusive);
+            m_other.push_back(pairs ? other : nullptr);
+            if (pairs)
+                ++m_folded;
         }
         // Calls come from Visits.
         for (int pass = 0; pass < 2 && !m_visits; ++pass)
@@ -174,6 +190,11 @@ private:
             }
         if (!m_visits && m_nC > 0)
             m_warnings << QStringLiteral("no Visits metric: calls and subrs are 0 for every event");
+        if (std::size_t(m_folded) < static_cast<std::size_t>(foldable.size()))
+            m_warnings << QStringLiteral(
+                "%1 metric(s) named \"...%2\" have no base metric of the opposite type; ignored")
+                              .arg(static_cast<std::size_t>(foldable.size()) - std::size_t(m_folded))
+                              .arg(OtherValueSuffix);
     }
 
     void addThreads()
@@ -582,7 +603,13 @@ private:
             if (m.stored.empty())
                 continue; // all zero
             Source source { k, &m, m.stored.data(), m.stored.data() };
-            if (!m.nonAdditive) {
+            if (const CubeMetric* other = m_other[k]) {
+                // The other value as written; all zero when the file has no values for it.
+                if (other->stored.empty())
+                    others.emplace_back(m.stored.size(), 0.0);
+                const double* values = other->stored.empty() ? others.back().data() : other->stored.data();
+                (m.kind == MetricKind::Inclusive ? source.excl : source.incl) = values;
+            } else if (!m.nonAdditive) {
                 others.push_back(otherValues(m));
                 (m.kind == MetricKind::Inclusive ? source.excl : source.incl) = others.back().data();
             }
@@ -704,6 +731,10 @@ private:
     std::size_t m_nC = 0;
     std::size_t m_nL = 0;
     std::vector<CubeMetric*> m_imported;
+    /// Per imported metric: the ":parallax-other" metric holding its other value, or nullptr.
+    std::vector<const CubeMetric*> m_other;
+    qsizetype m_folded = 0;
+    static inline const QLatin1String OtherValueSuffix { ":parallax-other" };
     CubeMetric* m_visits = nullptr;
     std::vector<ThreadIndex> m_threads;
     std::size_t m_movedThreads = 0;
