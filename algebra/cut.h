@@ -9,7 +9,7 @@
 
 namespace parallax {
 
-/// CubeLib's cube_cut (docs/SEMANTICS.md 4.7) on the call tree of `trial` (algebra/calltree.h).
+/// CubeLib's cube_cut (docs/SEMANTICS.md 4.9) on the call tree of `trial` (algebra/calltree.h).
 /// `root` (empty: none): the result's call tree is the subtree of the call-tree nodes named `root` (a
 /// whole call path "a => b", else every node whose last component is `root`, their subtrees summed
 /// path by path), re-rooted so that its paths start at root's leaf. `prune` (each a call path or a
@@ -20,7 +20,7 @@ namespace parallax {
 AlgebraResult cutCallTree(
     const Trial& trial, const QString& root, const QStringList& prune, const AlgebraOptions& options = {});
 
-/// CubeLib's cube_part: the trial restricted to a set of threads (docs/SEMANTICS.md 4.7), all else
+/// CubeLib's cube_part: the trial restricted to a set of threads (docs/SEMANTICS.md 4.9), all else
 /// kept. `threads` "0-15,32" by thread index, `nodes` the same by node number, `where` "KEY=VALUE"
 /// on per-thread (else trial-wide) metadata; the given criteria must all hold. Provenance "select".
 AlgebraResult selectThreads(const Trial& trial, const QString& threads, const QString& nodes, const QString& where,

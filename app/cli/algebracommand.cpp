@@ -630,10 +630,10 @@ int runCutSelectCommand(const QString& command, const QStringList& args)
         cut ? QStringLiteral(
             "CubeLib's cube_cut on the call tree of PATH (a file or db:ID): --root NAME re-roots it at\n"
             "a call path (or every node of a region), --prune NAME removes subtrees and adds their\n"
-            "inclusive values to the parents' exclusive values (docs/SEMANTICS.md 4.7).")
+            "inclusive values to the parents' exclusive values (docs/SEMANTICS.md 4.9).")
             : QStringLiteral(
                 "CubeLib's cube_part: PATH (a file or db:ID) restricted to a set of threads: --threads by\n"
-                "thread index, --nodes by node number, --where on thread metadata (docs/SEMANTICS.md 4.7)."));
+                "thread index, --nodes by node number, --where on thread metadata (docs/SEMANTICS.md 4.9)."));
     const QCommandLineOption none(QStringLiteral("unused"));
     QCommandLineOption root = none, prune = none, threads = none, nodes = none, where = none;
     if (cut) {

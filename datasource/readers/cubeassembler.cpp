@@ -18,6 +18,9 @@
 //   TAU_ATOMIC (count: u32, then min, max, sum, sum of squares: f64), NDOUBLES(n) (parts 1..n) and
 //   HISTOGRAM(n) (min, max, bin 1..bin n). Their min/max parts are non-additive (as MINDOUBLE/MAXDOUBLE
 //   below); the others add up. The part metrics follow all declared metrics.
+// * The other value. A metric "<uniq_name>:parallax-other" of the opposite type (written by Parallax's CUBE
+//   writer, docs/FORMATS.md 5.4, where the call tree does not give it exactly) is no model metric: it supplies
+//   the base metric's exclusive (or inclusive) values instead of the computation below.
 // * Metric tree. Stored values are inclusive along the metric tree (docs/FORMATS.md 5.1: "Time" already
 //   contains its children "Execution", "Overhead", ...). Each model metric holds its stored value,
 //   i.e. what CUBE shows for a collapsed metric; the metric-exclusive value (stored minus children)

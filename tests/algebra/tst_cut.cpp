@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-// cut (cube_cut) and select (cube_part), docs/SEMANTICS.md 4.7, on real profiles; and the CLI with -o .cubex.
+// cut (cube_cut) and select (cube_part), docs/SEMANTICS.md 4.9, on real profiles; and the CLI with -o .cubex.
 #include "algebra/cut.h"
 #include "datasource/readers/readerregistry.h"
 #include "tests/common/testutil.h"
