@@ -93,20 +93,6 @@ namespace {
 /// stops a pathological tree (a fuzzer's 50,000 nested cnodes) from needing gigabytes of names.
 constexpr qint64 MaxPathCharacters = qint64(1) << 27;
 
-QString unitOf(const QString& uom)
-{
-    const QString u = uom.trimmed().toLower();
-    if (u == QLatin1String("sec") || u == QLatin1String("s") || u == QLatin1String("seconds"))
-        return QStringLiteral("sec");
-    if (u == QLatin1String("usec") || u == QLatin1String("us"))
-        return QStringLiteral("us");
-    if (u == QLatin1String("occ") || u == QLatin1String("occurrences"))
-        return QStringLiteral("count");
-    if (u == QLatin1String("bytes") || u == QLatin1String("byte"))
-        return QStringLiteral("bytes");
-    return uom.trimmed();
-}
-
 QString kindName(MetricKind k)
 {
     // In the order of MetricKind.
@@ -171,7 +157,7 @@ private:
             used.insert(name);
             m.modelName = name;
             m.modelIndex = m_imported.size();
-            m_builder.addMetric(Metric(name, unitOf(m.uom)));
+            m_builder.addMetric(Metric(name, unitOfUom(m.uom)));
             m_imported.push_back(&m);
             CubeMetric* other = foldable.value(m.uniqName.trimmed());
             const bool pairs = other && !m.nonAdditive && m.kind != MetricKind::Derived
@@ -753,6 +739,20 @@ private:
 };
 
 } // namespace
+
+QString unitOfUom(const QString& uom)
+{
+    const QString u = uom.trimmed().toLower();
+    if (u == QLatin1String("sec") || u == QLatin1String("s") || u == QLatin1String("seconds"))
+        return QStringLiteral("sec");
+    if (u == QLatin1String("usec") || u == QLatin1String("us"))
+        return QStringLiteral("us");
+    if (u == QLatin1String("occ") || u == QLatin1String("occurrences"))
+        return QStringLiteral("count");
+    if (u == QLatin1String("bytes") || u == QLatin1String("byte"))
+        return QStringLiteral("bytes");
+    return uom.trimmed();
+}
 
 void assembleTrial(
     CubeDocument& doc, TrialBuilder& builder, QStringList& warnings, Progress& progress, const ReadOptions& options)

@@ -30,6 +30,7 @@
 #include "datasource/writers/cubewriter.h"
 
 #include "datasource/model/names.h"
+#include "datasource/readers/cubedocument.h"
 #include "datasource/writers/savefile.h"
 
 #include <QHash>
@@ -81,21 +82,6 @@ MetricInfo parseMetricInfo(const QString& text)
     }
     info.descr = parts.mid(i).join(QStringLiteral("; "));
     return info;
-}
-
-/// The model unit the CUBE reader makes of a uom (cubeassembler.cpp's unitOf).
-QString unitOfUom(const QString& uom)
-{
-    const QString u = uom.trimmed().toLower();
-    if (u == QLatin1String("sec") || u == QLatin1String("s") || u == QLatin1String("seconds"))
-        return QStringLiteral("sec");
-    if (u == QLatin1String("usec") || u == QLatin1String("us"))
-        return QStringLiteral("us");
-    if (u == QLatin1String("occ") || u == QLatin1String("occurrences"))
-        return QStringLiteral("count");
-    if (u == QLatin1String("bytes") || u == QLatin1String("byte"))
-        return QStringLiteral("bytes");
-    return uom.trimmed();
 }
 
 QString uomOfUnit(const QString& unit)
@@ -466,7 +452,7 @@ void Builder::buildMetrics()
         }
         m.uniq = uniqueName(uniq);
         m.parentName = info.parent;
-        m.uom = !info.uom.isEmpty() && unitOfUom(info.uom) == metric.unit ? info.uom : uomOfUnit(metric.unit);
+        m.uom = !info.uom.isEmpty() && cube::unitOfUom(info.uom) == metric.unit ? info.uom : uomOfUnit(metric.unit);
         m.val = info.val;
         m.url = info.url;
         m.descr = info.descr;
