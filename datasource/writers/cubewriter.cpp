@@ -520,7 +520,7 @@ void Builder::buildMetrics()
             for (std::size_t t = 0; whole && t < m_trial.threadCount(); ++t)
                 whole = fits(u64, cell(int(c), t, Stored::Calls, 0));
         v.dtype = whole ? QStringLiteral("UINT64") : QStringLiteral("DOUBLE");
-        m_metrics.insert(m_metrics.begin(), v);
+        m_metrics.push_back(v); // after the trial's metrics: their order (and metric 0, the views' default) stays
     }
     for (auto& o : others)
         m_metrics.push_back(o);
