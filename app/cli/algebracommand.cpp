@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "app/cli/algebracommand.h"
 
+#include "algebra/cut.h"
 #include "algebra/derivedmetric.h"
 #include "algebra/matching.h"
 #include "algebra/operations.h"
@@ -638,6 +639,78 @@ int runAlgebraCommand(const QString& command, const QStringList& args)
     if (command == QLatin1String("diff"))
         printDiffTable(*operands[0], *operands[1], trial, o, nullptr);
     return 0;
+}
+
+int runCutSelectCommand(const QString& command, const QStringList& args)
+{
+    const bool cut = command == QLatin1String("cut");
+    Command cmd(command, QStringLiteral("PATH"),
+        cut ? QStringLiteral(
+            "CubeLib's cube_cut on the call tree of PATH (a file or db:ID): --root NAME re-roots it at\n"
+            "a call path (or every node of a region), --prune NAME removes subtrees and adds their\n"
+            "inclusive values to the parents' exclusive values (docs/SEMANTICS.md 4.9).")
+            : QStringLiteral(
+                "CubeLib's cube_part: PATH (a file or db:ID) restricted to a set of threads: --threads by\n"
+                "thread index, --nodes by node number, --where on thread metadata (docs/SEMANTICS.md 4.9)."));
+    const QCommandLineOption none(QStringLiteral("unused"));
+    QCommandLineOption root = none, prune = none, threads = none, nodes = none, where = none;
+    if (cut) {
+        root = cmd.add({ QStringLiteral("root") },
+            QStringLiteral("Re-root the call tree at NAME (a call path or a region)."), QStringLiteral("NAME"));
+        prune = cmd.add({ QStringLiteral("prune") },
+            QStringLiteral("Remove the subtrees at NAME, folded into their parents (repeatable)."),
+            QStringLiteral("NAME"));
+    } else {
+        threads = cmd.add({ QStringLiteral("threads") }, QStringLiteral("Thread indices to keep, e.g. 0-15,32."),
+            QStringLiteral("SPEC"));
+        nodes = cmd.add(
+            { QStringLiteral("nodes") }, QStringLiteral("Node numbers to keep, e.g. 0-3."), QStringLiteral("SPEC"));
+        where = cmd.add({ QStringLiteral("where") }, QStringLiteral("Keep the threads whose metadata KEY is VALUE."),
+            QStringLiteral("KEY=VALUE"));
+    }
+    const auto out = cmd.add({ QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write the result (format from the name, or --to), or db: to store it."), QStringLiteral("OUT"));
+    const auto to = cmd.add({ QStringLiteral("to") }, QStringLiteral("The format to write."), QStringLiteral("FORMAT"));
+    const auto db = cmd.add(
+        { QStringLiteral("db") }, QStringLiteral("The database of db:ID and -o db:."), QStringLiteral("LOCATION"));
+    const auto json = cmd.add({ QStringLiteral("json") }, QStringLiteral("Print the summary as JSON."));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    const QStringList paths = cmd.positional();
+    if (paths.size() != 1)
+        return cmd.usageError(QStringLiteral("needs one PATH, got %1 argument(s)").arg(paths.size()));
+    if (!cmd.checkOperand(paths[0]) || !cmd.checkWriter(cmd.value(to)))
+        return ExitUsage;
+    Options o;
+    o.out = cmd.value(out);
+    o.to = cmd.value(to);
+    o.db = cmd.value(db);
+    o.json = cmd.isSet(json);
+    QString error;
+    const auto trial = loadOperand(paths[0], o, &error);
+    if (!trial)
+        return fail(error);
+    const AlgebraResult result = cut ? cutCallTree(*trial, cmd.value(root), cmd.values(prune))
+                                     : selectThreads(*trial, cmd.value(threads), cmd.value(nodes), cmd.value(where));
+    if (!result)
+        return fail(result.error());
+    const Trial& r = *result.trial();
+    if (o.json) {
+        QJsonObject doc;
+        doc.insert(QStringLiteral("name"), r.name());
+        doc.insert(QStringLiteral("operation"), r.provenance().operation);
+        doc.insert(QStringLiteral("options"), QJsonArray::fromStringList(r.provenance().options));
+        doc.insert(QStringLiteral("threads"), static_cast<qint64>(r.threadCount()));
+        doc.insert(QStringLiteral("events"), static_cast<qint64>(r.eventCount()));
+        doc.insert(QStringLiteral("metrics"), static_cast<qint64>(r.metricCount()));
+        const int written = output(r, o);
+        if (written != 0)
+            return written;
+        print(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    printSummary(r);
+    return output(r, o);
 }
 
 int runConvert(const QStringList& args)

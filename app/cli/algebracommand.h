@@ -19,6 +19,10 @@ int runAlgebraCommand(const QString& command, const QStringList& args);
 /// True for the command names runAlgebraCommand() takes.
 bool isAlgebraCommand(const QString& command);
 
+/// `parallax-cli cut PATH --root NAME|--prune NAME` and `select PATH --threads SPEC|--nodes SPEC|--where
+/// KEY=VALUE` (algebra/cut.h), with -o, --to, --db and --json like the other algebra commands.
+int runCutSelectCommand(const QString& command, const QStringList& args);
+
 /// `parallax-cli convert IN OUT [--to FORMAT] [--format NAME] [--db LOCATION]`; the exit code.
 int runConvert(const QStringList& args);
 

@@ -18,6 +18,9 @@
 //   TAU_ATOMIC (count: u32, then min, max, sum, sum of squares: f64), NDOUBLES(n) (parts 1..n) and
 //   HISTOGRAM(n) (min, max, bin 1..bin n). Their min/max parts are non-additive (as MINDOUBLE/MAXDOUBLE
 //   below); the others add up. The part metrics follow all declared metrics.
+// * The other value. A metric "<uniq_name>:parallax-other" of the opposite type (written by Parallax's CUBE
+//   writer, docs/FORMATS.md 5.4, where the call tree does not give it exactly) is no model metric: it supplies
+//   the base metric's exclusive (or inclusive) values instead of the computation below.
 // * Metric tree. Stored values are inclusive along the metric tree (docs/FORMATS.md 5.1: "Time" already
 //   contains its children "Execution", "Overhead", ...). Each model metric holds its stored value,
 //   i.e. what CUBE shows for a collapsed metric; the metric-exclusive value (stored minus children)
@@ -90,20 +93,6 @@ namespace {
 /// stops a pathological tree (a fuzzer's 50,000 nested cnodes) from needing gigabytes of names.
 constexpr qint64 MaxPathCharacters = qint64(1) << 27;
 
-QString unitOf(const QString& uom)
-{
-    const QString u = uom.trimmed().toLower();
-    if (u == QLatin1String("sec") || u == QLatin1String("s") || u == QLatin1String("seconds"))
-        return QStringLiteral("sec");
-    if (u == QLatin1String("usec") || u == QLatin1String("us"))
-        return QStringLiteral("us");
-    if (u == QLatin1String("occ") || u == QLatin1String("occurrences"))
-        return QStringLiteral("count");
-    if (u == QLatin1String("bytes") || u == QLatin1String("byte"))
-        return QStringLiteral("bytes");
-    return uom.trimmed();
-}
-
 QString kindName(MetricKind k)
 {
     // In the order of MetricKind.
@@ -138,6 +127,16 @@ public:
 private:
     void addMetrics()
     {
+        // A metric "<uniq_name>:parallax-other" (written by Parallax's CUBE writer, docs/FORMATS.md 5.4) holds
+        // the other value of its base metric: it is folded into it, not a metric of its own.
+        QHash<QString, CubeMetric*> foldable;
+        for (auto& m : m_doc.metrics) {
+            const QString uniq = m.uniqName.trimmed();
+            if (m.imported && m.components.empty() && uniq.endsWith(OtherValueSuffix)) {
+                foldable.insert(uniq.chopped(OtherValueSuffix.size()), &m);
+                m.imported = false;
+            }
+        }
         QHash<QString, int> dispCount;
         for (const auto& m : m_doc.metrics)
             if (m.imported)
@@ -158,8 +157,14 @@ private:
             used.insert(name);
             m.modelName = name;
             m.modelIndex = m_imported.size();
-            m_builder.addMetric(Metric(name, unitOf(m.uom)));
+            m_builder.addMetric(Metric(name, unitOfUom(m.uom)));
             m_imported.push_back(&m);
+            CubeMetric* other = foldable.value(m.uniqName.trimmed());
+            const bool pairs = other && !m.nonAdditive && m.kind != MetricKind::Derived
+                && (other->kind == MetricKind::Inclusive) != (m.kind == MetricKind::Inclusive);
+            m_other.push_back(pairs ? other : nullptr);
+            if (pairs)
+                ++m_folded;
         }
         // Calls come from Visits.
         for (int pass = 0; pass < 2 && !m_visits; ++pass)
@@ -174,6 +179,11 @@ private:
             }
         if (!m_visits && m_nC > 0)
             m_warnings << QStringLiteral("no Visits metric: calls and subrs are 0 for every event");
+        if (std::size_t(m_folded) < static_cast<std::size_t>(foldable.size()))
+            m_warnings << QStringLiteral(
+                "%1 metric(s) named \"...%2\" have no base metric of the opposite type; ignored")
+                              .arg(static_cast<std::size_t>(foldable.size()) - std::size_t(m_folded))
+                              .arg(OtherValueSuffix);
     }
 
     void addThreads()
@@ -582,7 +592,13 @@ private:
             if (m.stored.empty())
                 continue; // all zero
             Source source { k, &m, m.stored.data(), m.stored.data() };
-            if (!m.nonAdditive) {
+            if (const CubeMetric* other = m_other[k]) {
+                // The other value as written; all zero when the file has no values for it.
+                if (other->stored.empty())
+                    others.emplace_back(m.stored.size(), 0.0);
+                const double* values = other->stored.empty() ? others.back().data() : other->stored.data();
+                (m.kind == MetricKind::Inclusive ? source.excl : source.incl) = values;
+            } else if (!m.nonAdditive) {
                 others.push_back(otherValues(m));
                 (m.kind == MetricKind::Inclusive ? source.excl : source.incl) = others.back().data();
             }
@@ -704,6 +720,10 @@ private:
     std::size_t m_nC = 0;
     std::size_t m_nL = 0;
     std::vector<CubeMetric*> m_imported;
+    /// Per imported metric: the ":parallax-other" metric holding its other value, or nullptr.
+    std::vector<const CubeMetric*> m_other;
+    qsizetype m_folded = 0;
+    static inline const QLatin1String OtherValueSuffix { ":parallax-other" };
     CubeMetric* m_visits = nullptr;
     std::vector<ThreadIndex> m_threads;
     std::size_t m_movedThreads = 0;
@@ -719,6 +739,20 @@ private:
 };
 
 } // namespace
+
+QString unitOfUom(const QString& uom)
+{
+    const QString u = uom.trimmed().toLower();
+    if (u == QLatin1String("sec") || u == QLatin1String("s") || u == QLatin1String("seconds"))
+        return QStringLiteral("sec");
+    if (u == QLatin1String("usec") || u == QLatin1String("us"))
+        return QStringLiteral("us");
+    if (u == QLatin1String("occ") || u == QLatin1String("occurrences"))
+        return QStringLiteral("count");
+    if (u == QLatin1String("bytes") || u == QLatin1String("byte"))
+        return QStringLiteral("bytes");
+    return uom.trimmed();
+}
 
 void assembleTrial(
     CubeDocument& doc, TrialBuilder& builder, QStringList& warnings, Progress& progress, const ReadOptions& options)

@@ -122,6 +122,10 @@ struct CubeDocument {
     std::size_t cellCount() const { return cnodes.size() * locations.size(); }
 };
 
+/// The model unit of a CUBE uom: sec, us (usec), count (occ), bytes, else the uom as written (cubeassembler.cpp;
+/// the CUBE writer maps units back with it).
+QString unitOfUom(const QString& uom);
+
 /// "line N" or "<member> line N", for messages.
 QString where(const QString& member, qint64 line);
 

@@ -3,6 +3,7 @@
 #include "datasource/writers/writerregistry.h"
 
 #include "datasource/writers/csvwriter.h"
+#include "datasource/writers/cubewriter.h"
 #include "datasource/writers/jsonwriter.h"
 #include "datasource/writers/ppkwriter.h"
 #include "datasource/writers/tauwriter.h"
@@ -20,6 +21,9 @@ WriterRegistry::WriterRegistry()
         { QStringLiteral(".csv") }, false, &CsvWriter::write });
     m_writers.push_back({ QStringLiteral("json"), QStringLiteral("Parallax JSON trial"), { QStringLiteral(".json") },
         false, &JsonWriter::write });
+    m_writers.push_back(
+        { QStringLiteral("cube"), QStringLiteral("CUBE 4 archive (anchor.xml and per-metric .index/.data)"),
+            { QStringLiteral(".cubex") }, false, &CubeWriter::write });
 }
 
 const WriterRegistry& WriterRegistry::instance()

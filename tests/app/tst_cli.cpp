@@ -51,6 +51,8 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("max") },
     { QStringLiteral("stddev") },
     { QStringLiteral("merge") },
+    { QStringLiteral("cut") },
+    { QStringLiteral("select") },
     { QStringLiteral("derive") },
     { QStringLiteral("convert") },
     { QStringLiteral("semantic") },
