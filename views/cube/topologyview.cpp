@@ -74,6 +74,16 @@ protected:
         p.setRenderHint(QPainter::SmoothPixmapTransform, false);
         p.drawImage(r, img);
         p.setPen(palette().mid().color());
+        // Cell borders while cells are big enough to tell apart.
+        const double cell = r.width() / img.width();
+        if (cell >= 6) {
+            p.setPen(QPen(palette().base().color(), 1));
+            for (int x = 1; x < img.width(); ++x)
+                p.drawLine(QPointF(r.left() + x * cell, r.top()), QPointF(r.left() + x * cell, r.bottom()));
+            for (int y = 1; y < img.height(); ++y)
+                p.drawLine(QPointF(r.left(), r.top() + y * cell), QPointF(r.right(), r.top() + y * cell));
+            p.setPen(palette().mid().color());
+        }
         p.drawRect(r);
         // Legend: the colour scale from min to max.
         const QRectF bar(width() - LegendWidth - 8, 24, 16, std::max(40.0, height() - 56.0));
