@@ -85,8 +85,9 @@ protected:
             p.setPen(palette().mid().color());
         }
         p.drawRect(r);
-        // Legend: the colour scale from min to max.
-        const QRectF bar(width() - LegendWidth - 8, 24, 16, std::max(40.0, height() - 56.0));
+        // Legend: next to the picture, the colour scale from min to max.
+        const QRectF bar(
+            std::min(width() - LegendWidth - 8.0, r.right() + 16), 24, 16, std::max(40.0, height() - 56.0));
         QLinearGradient g(bar.bottomLeft(), bar.topLeft());
         for (int i = 0; i <= 10; ++i)
             g.setColorAt(i / 10.0, sequentialColor(i / 10.0));
