@@ -13,7 +13,10 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QHelpEvent>
+#include <QLocale>
 #include <QTest>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -77,6 +80,16 @@ private Q_SLOTS:
         QVERIFY(std::abs(view->maximum() - *std::max_element(times.begin(), times.end())) < 1e-6);
         for (int x = 0; x < 4; ++x)
             QCOMPARE(view->threadAt(x, 0), state.trial()->findThread(ThreadKey { x, 0, 0 }));
+        // Hovering cell (2, 0) names the location and its value.
+        {
+            const QPoint at = view->cellCentre(2, 0);
+            QHelpEvent help(QEvent::ToolTip, at, view->canvas()->mapToGlobal(at));
+            QApplication::sendEvent(view->canvas(), &help);
+            const QString tip = QToolTip::text();
+            QVERIFY2(tip.contains(QLatin1String("Master thread")) && tip.contains(QLatin1String("thread 2,0,0"))
+                    && tip.contains(QLocale().toString(times[2], 'g', 6)),
+                qPrintable(tip));
+        }
         // A click on cell (2, 0) selects rank 2 in the system pane and the main window.
         const ThreadIndex rank2 = state.trial()->findThread(ThreadKey { 2, 0, 0 });
         QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->cellCentre(2, 0));
