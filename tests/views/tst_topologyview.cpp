@@ -131,6 +131,23 @@ private Q_SLOTS:
         QCOMPARE(total(browser.distributionPanel()->binCounts()), std::size_t(32));
     }
 
+    void tauCrayNetwork()
+    {
+        // The cpi sample ran its 4 ranks on nid01045, CRAY_PMI_X/Y/Z = 2, 4, 5: the view opens on slice 5.
+        SelectionState state;
+        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"))));
+        CubeBrowser browser(&state);
+        browser.resize(1400, 900);
+        browser.updateNow();
+        browser.finishComputing();
+        TopologyView* view = browser.topologyView();
+        QCOMPARE(view->topology()->name, QStringLiteral("Cray network (CRAY_PMI_X/Y/Z)"));
+        QCOMPARE(view->cellImage().size(), QSize(3, 5));
+        QVERIFY(view->threadAt(2, 4).isValid());
+        QVERIFY(!view->threadAt(0, 0).isValid());
+        QCOMPARE(total(browser.distributionPanel()->binCounts()), std::size_t(4));
+    }
+
     void cube3SlicesAndProjection()
     {
         SelectionState state;
@@ -149,12 +166,14 @@ private Q_SLOTS:
         QCOMPARE(view->threadAt(1, 0), trial.findThread(ThreadKey { 3, 0, 3 }));
         view->setSlice(1);
         QVERIFY(!view->threadAt(0, 1).isValid());
-        // "Third": thread 5 lies in slice 2; the projection shows it from any slice.
+        // "Third": thread 5 lies in slice 2, thread 10 in slice 0; the projection shows both.
+        // It opens on the slice of its first placed thread.
         view->setTopology(3);
-        QVERIFY(!view->threadAt(0, 1).isValid());
-        view->setSlice(2);
         QCOMPARE(view->threadAt(0, 1), trial.findThread(ThreadKey { 5, 0, 5 }));
+        QVERIFY(!view->threadAt(1, 0).isValid());
         view->setSlice(0);
+        QVERIFY(!view->threadAt(0, 1).isValid());
+        QCOMPARE(view->threadAt(1, 0), trial.findThread(ThreadKey { 10, 0, 10 }));
         view->setProjection(true);
         QCOMPARE(view->threadAt(0, 1), trial.findThread(ThreadKey { 5, 0, 5 }));
         QCOMPARE(view->threadAt(1, 0), trial.findThread(ThreadKey { 10, 0, 10 }));

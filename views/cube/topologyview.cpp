@@ -176,7 +176,7 @@ void TopologyView::setTrial(const TrialPtr& trial)
     m_trial = trial;
     m_topologies = trial ? parallax::topologies(*trial) : std::vector<Topology> {};
     m_current = m_topologies.empty() ? -1 : 0;
-    m_slice = 0;
+    m_slice = firstSlice();
     {
         const QSignalBlocker block(m_combo);
         m_combo->clear();
@@ -202,13 +202,24 @@ void TopologyView::setTopology(int index)
     if (index < 0 || static_cast<std::size_t>(index) >= m_topologies.size())
         return;
     m_current = index;
-    m_slice = 0;
+    m_slice = firstSlice();
     if (m_combo->currentIndex() != index) {
         const QSignalBlocker block(m_combo);
         m_combo->setCurrentIndex(index);
     }
     updateControls();
     rebuild();
+}
+
+int TopologyView::firstSlice() const
+{
+    // The slice of the first placed thread, so a sparse 3D grid (a machine's coordinates) opens on
+    // something.
+    if (const Topology* t = topology())
+        for (const auto& c : t->coords)
+            if (c[0] >= 0)
+                return c[2];
+    return 0;
 }
 
 void TopologyView::setSlice(int z)

@@ -21,7 +21,8 @@ class TopologyCanvas;
 /// A heat map of the locations on a topology (algebra/topology.h): one cell per grid position,
 /// coloured by the value of the thread(s) placed there (the largest when several share it), drawn
 /// into one QImage so 131,072 locations cost one blit. 3D grids show one z-slice (a slider) or the
-/// orthographic projection along z (each (x, y) column's largest value). Hover names the location
+/// orthographic projection along z (each (x, y) column's largest value); it opens on the slice of
+/// the first placed thread. Hover names the location
 /// and its value; a click emits threadClicked.
 class TopologyView : public QWidget {
     Q_OBJECT
@@ -56,6 +57,7 @@ private:
     friend class TopologyCanvas;
     void rebuild();
     void updateControls();
+    int firstSlice() const;
     QString tip(int x, int y) const;
 
     TrialPtr m_trial;
