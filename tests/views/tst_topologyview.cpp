@@ -126,6 +126,20 @@ private Q_SLOTS:
         QTest::mouseClick(view->canvas(), Qt::LeftButton, {}, view->cellCentre(3, 2));
         QCOMPARE(state.thread(), ThreadIndex(15u));
         QCOMPARE(total(browser.distributionPanel()->binCounts()), std::size_t(32));
+        // The user's grid: 8 processes x 4 threads, down the columns first.
+        QVERIFY(view->setUserGrid(QStringLiteral("8x4 yxz")));
+        QCOMPARE(view->topology()->source, Topology::Source::User);
+        QCOMPARE(view->cellImage().size(), QSize(8, 4));
+        QCOMPARE(view->threadAt(1, 1), ThreadIndex(5u));
+        QCOMPARE(view->topologies().size(), std::size_t(2));
+        QVERIFY(view->setUserGrid(QStringLiteral("0x8")));
+        QCOMPARE(view->topologies().size(), std::size_t(2)); // replaced, not added
+        QCOMPARE(view->cellImage().size(), QSize(4, 8));
+        QString error;
+        QVERIFY(!view->setUserGrid(QStringLiteral("2x2x2"), &error));
+        QVERIFY2(error.contains(QLatin1String("fewer cells than the 32 threads")), qPrintable(error));
+        QVERIFY(!view->setUserGrid(QStringLiteral("eight by four"), &error));
+        QVERIFY2(error.contains(QLatin1String("expected sizes like 64x0x1")), qPrintable(error));
         browser.distributionPanel()->setBins(7);
         QCOMPARE(browser.distributionPanel()->binCounts().size(), std::size_t(7));
         QCOMPARE(total(browser.distributionPanel()->binCounts()), std::size_t(32));

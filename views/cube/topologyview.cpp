@@ -9,10 +9,12 @@
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLinearGradient>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -150,6 +152,12 @@ TopologyView::TopologyView(QWidget* parent)
     bar->addWidget(m_sliceLabel);
     bar->addWidget(m_slider, 1);
     bar->addWidget(m_project);
+    m_grid = new QLineEdit;
+    m_grid->setPlaceholderText(tr("Grid, e.g. 64x0x1 yxz"));
+    m_grid->setToolTip(tr("Your own grid by thread index: sizes X x Y x Z (0 = computed) and the order of the axes "
+                          "from the fastest (xyz: along x first). Enter adds it to the topologies."));
+    m_grid->setMaximumWidth(180);
+    bar->addWidget(m_grid);
     layout->addLayout(bar);
     layout->addWidget(m_title);
     m_canvas = new TopologyCanvas(this);
@@ -157,6 +165,11 @@ TopologyView::TopologyView(QWidget* parent)
     connect(m_combo, &QComboBox::currentIndexChanged, this, &TopologyView::setTopology);
     connect(m_slider, &QSlider::valueChanged, this, &TopologyView::setSlice);
     connect(m_project, &QCheckBox::toggled, this, &TopologyView::setProjection);
+    connect(m_grid, &QLineEdit::returnPressed, this, [this] {
+        QString error;
+        if (!setUserGrid(m_grid->text(), &error))
+            m_title->setText(error);
+    });
     updateControls();
 }
 
@@ -177,14 +190,7 @@ void TopologyView::setTrial(const TrialPtr& trial)
     m_topologies = trial ? parallax::topologies(*trial) : std::vector<Topology> {};
     m_current = m_topologies.empty() ? -1 : 0;
     m_slice = firstSlice();
-    {
-        const QSignalBlocker block(m_combo);
-        m_combo->clear();
-        for (const auto& t : m_topologies)
-            m_combo->addItem(
-                QStringLiteral("%1 (%2 x %3 x %4)").arg(t.name).arg(t.dims[0]).arg(t.dims[1]).arg(t.dims[2]));
-        m_combo->setCurrentIndex(m_current);
-    }
+    fillCombo();
     m_values.clear();
     updateControls();
     rebuild();
@@ -209,6 +215,47 @@ void TopologyView::setTopology(int index)
     }
     updateControls();
     rebuild();
+}
+
+bool TopologyView::setUserGrid(const QString& spec, QString* error)
+{
+    static const QRegularExpression form(
+        QStringLiteral("^\\s*(\\d+)\\s*[xX*]\\s*(\\d+)(?:\\s*[xX*]\\s*(\\d+))?\\s*([xyzXYZ]{3})?\\s*$"));
+    const auto m = form.match(spec);
+    if (!m.hasMatch() || !m_trial) {
+        if (error)
+            *error = tr("grid '%1': expected sizes like 64x0x1 and optionally an order like yxz").arg(spec);
+        return false;
+    }
+    const std::array<int, 3> dims { m.captured(1).toInt(), m.captured(2).toInt(),
+        m.captured(3).isEmpty() ? 1 : m.captured(3).toInt() };
+    const QString order = m.captured(4).isEmpty() ? QStringLiteral("xyz") : m.captured(4);
+    QString why;
+    auto grid = userGrid(*m_trial, dims, order, &why);
+    if (!grid) {
+        if (error)
+            *error = tr("grid '%1': %2").arg(spec, why);
+        return false;
+    }
+    auto it = std::find_if(
+        m_topologies.begin(), m_topologies.end(), [](const Topology& t) { return t.source == Topology::Source::User; });
+    if (it == m_topologies.end())
+        it = m_topologies.insert(m_topologies.end(), std::move(*grid));
+    else
+        *it = std::move(*grid);
+    const int index = static_cast<int>(it - m_topologies.begin());
+    fillCombo();
+    setTopology(index);
+    return true;
+}
+
+void TopologyView::fillCombo()
+{
+    const QSignalBlocker block(m_combo);
+    m_combo->clear();
+    for (const auto& t : m_topologies)
+        m_combo->addItem(QStringLiteral("%1 (%2 x %3 x %4)").arg(t.name).arg(t.dims[0]).arg(t.dims[1]).arg(t.dims[2]));
+    m_combo->setCurrentIndex(m_current);
 }
 
 int TopologyView::firstSlice() const

@@ -12,6 +12,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QSlider;
 
 namespace parallax {
@@ -36,6 +37,10 @@ public:
     void setTopology(int index);
     void setSlice(int z);
     void setProjection(bool on);
+    /// Adds (or replaces) the user's grid, "X x Y x Z [ORDER]" (a 0 size is computed, ORDER a
+    /// permutation of xyz from the fastest axis, default xyz; algebra/topology.h userGrid), and shows
+    /// it. False with `error` set for a bad specification.
+    bool setUserGrid(const QString& spec, QString* error = nullptr);
 
     const std::vector<Topology>& topologies() const { return m_topologies; }
     int topologyIndex() const { return m_current; }
@@ -58,6 +63,7 @@ private:
     void rebuild();
     void updateControls();
     int firstSlice() const;
+    void fillCombo();
     QString tip(int x, int y) const;
 
     TrialPtr m_trial;
@@ -76,6 +82,7 @@ private:
     QSlider* m_slider = nullptr;
     QLabel* m_sliceLabel = nullptr;
     QCheckBox* m_project = nullptr;
+    QLineEdit* m_grid = nullptr;
     QLabel* m_title = nullptr;
     TopologyCanvas* m_canvas = nullptr;
 };
