@@ -9,6 +9,8 @@
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
 #include "views/cube/cubebrowser.h"
+#include "views/cube/distributionpanel.h"
+#include "views/cube/topologyview.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewwidget.h"
 #include "views/overview/selectorbar.h"
@@ -23,6 +25,7 @@
 #include <QCoreApplication>
 #include <QDialog>
 #include <QLayout>
+#include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
 
@@ -57,6 +60,19 @@ bool selectEvent(const RenderTarget& target, const RenderRequest& request)
     if (e.isValid())
         target.main->selection()->selectEvent(e);
     return true;
+}
+
+/// The CUBE browser's location tabs (0 topology, 1 distribution) for its default selection, the
+/// tab alone at the requested size.
+void renderCubeLocations(const RenderTarget& target, const RenderRequest& request, int tab)
+{
+    auto* cube = widget<CubeBrowser>(target, "cube");
+    target.main->showView(cube);
+    cube->updateNow();
+    cube->finishComputing();
+    cube->locationTabs()->setCurrentIndex(tab);
+    QWidget* w = tab == 0 ? static_cast<QWidget*>(cube->topologyView()) : cube->distributionPanel();
+    target.main->exportShown(w, request);
 }
 
 void renderComparison(const RenderTarget& target, ComparisonWindow::Tab tab, const RenderRequest& request)
@@ -149,6 +165,14 @@ const ViewInfo table[] = {
             cube->finishComputing();
             exportMain(target, "cube", request);
         } },
+    { RenderWindow::Main, "topology", "", "",
+        "the CUBE browser's topology: the selection's values on the locations' grid", "", "", ViewPlacement::None,
+        nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) { renderCubeLocations(target, request, 0); } },
+    { RenderWindow::Main, "distribution", "", "",
+        "the CUBE browser's distribution of the selected call path across the locations", "", "", ViewPlacement::None,
+        nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) { renderCubeLocations(target, request, 1); } },
     { RenderWindow::Main, "userevents", "", "", "the User Events tab", "userevents",
         QT_TRANSLATE_NOOP("parallax::MainWindow", "&User Events"), ViewPlacement::Tab,
         [](SelectionState* state) -> QWidget* { return new UserEventsWidget(state); },

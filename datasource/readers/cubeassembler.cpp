@@ -65,8 +65,11 @@
 //   per-thread metadata; keys equal on all threads move to the trial (TrialBuilder's rule). The whole
 //   chain, outermost first, is "CUBE system path" ("machine: M | node: N"), from which the CUBE
 //   browser (algebra/cubespace.h) rebuilds the system tree. CUBE
-//   <attr> pairs are trial metadata as written. Topology coordinates are not kept (names and sizes
-//   are, in "CUBE topologies").
+//   <attr> pairs are trial metadata as written.
+// * Topologies. Every <cart> K (document order, from 0) is trial metadata "CUBE topology K" (a JSON
+//   object: name, dims with name, size, periodic) and per-thread metadata "CUBE coordinates K"
+//   ("x y z", one integer per dim) on each location it places (docs/FORMATS.md 5); names and sizes
+//   also in the summary "CUBE topologies".
 //
 
 #include "datasource/readers/cubeassembler.h"
@@ -75,6 +78,9 @@
 #include "datasource/model/poolwait.h"
 #include "datasource/model/trialbuilder.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentMap>
@@ -119,6 +125,7 @@ public:
         m_nL = m_doc.locations.size();
         addMetrics();
         addThreads();
+        addTopologies();
         addEvents();
         buildRows();
         addMetadata();
@@ -663,6 +670,72 @@ private:
                 });
         });
         m_builder.setIntervalRows(std::move(rows));
+    }
+
+    void addTopologies()
+    {
+        QHash<qint64, std::size_t> locationOfId;
+        for (std::size_t i = 0; i < m_nL; ++i)
+            locationOfId.insert(m_doc.locations[i].id, i);
+        int skipped = 0;
+        QString firstSkipped;
+        for (std::size_t k = 0; k < m_doc.carts.size(); ++k) {
+            const CubeCart& cart = m_doc.carts[k];
+            QJsonArray dims;
+            for (const auto& d : cart.dims)
+                dims.append(QJsonObject { { QStringLiteral("name"), d.name }, { QStringLiteral("size"), d.size },
+                    { QStringLiteral("periodic"), d.periodic } });
+            const QJsonObject topo { { QStringLiteral("name"), cart.name }, { QStringLiteral("dims"), dims } };
+            m_builder.addMetadata(QStringLiteral("CUBE topology %1").arg(k),
+                QString::fromUtf8(QJsonDocument(topo).toJson(QJsonDocument::Compact)));
+            const QString key = QStringLiteral("CUBE coordinates %1").arg(k);
+            auto skip = [&](const CubeCart::Coord& c, const QString& why) {
+                if (skipped++ == 0)
+                    firstSkipped = QStringLiteral("%1: <coord> '%2' of topology '%3': %4")
+                                       .arg(where(QString(), c.line), c.text.trimmed().left(40), cart.name, why);
+            };
+            for (const auto& c : cart.coords) {
+                const auto parts = QStringView(c.text).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+                if (static_cast<std::size_t>(parts.size()) != cart.dims.size()) {
+                    skip(c, QStringLiteral("expected %1 coordinates").arg(cart.dims.size()));
+                    continue;
+                }
+                QStringList values;
+                bool good = true;
+                for (std::size_t d = 0; d < cart.dims.size() && good; ++d) {
+                    bool ok = false;
+                    const qint64 v = parts[static_cast<qsizetype>(d)].toLongLong(&ok);
+                    good = ok && v >= 0 && v < cart.dims[d].size;
+                    values << QString::number(v);
+                }
+                if (!good) {
+                    skip(c, QStringLiteral("expected integers from 0 to the dimension's size - 1"));
+                    continue;
+                }
+                const QString text = values.join(QLatin1Char(' '));
+                std::vector<std::size_t> placed;
+                if (c.of == CubeCart::Coord::Of::Location) {
+                    if (const auto it = locationOfId.constFind(c.id); it != locationOfId.constEnd())
+                        placed.push_back(*it);
+                } else if (c.of == CubeCart::Coord::Of::Process) {
+                    for (std::size_t i = 0; i < m_nL; ++i) {
+                        const int g = m_doc.locations[i].group;
+                        if (g >= 0 && m_doc.groups[static_cast<std::size_t>(g)].id == c.id)
+                            placed.push_back(i);
+                    }
+                } else {
+                    skip(c, QStringLiteral("only locations and processes are placed"));
+                    continue;
+                }
+                if (placed.empty())
+                    skip(c, QStringLiteral("no location has that id"));
+                for (const std::size_t i : placed)
+                    m_builder.addThreadMetadata(m_threads[i], key, text, true);
+            }
+        }
+        if (skipped > 0)
+            m_warnings
+                << QStringLiteral("%1 topology coordinate(s) ignored; the first: %2").arg(skipped).arg(firstSkipped);
     }
 
     void addMetadata()

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -98,6 +99,25 @@ struct Location {
     int group = -1;
 };
 
+/// A `<cart>` topology: named dims, and the coordinates of the locations it places.
+struct CubeCart {
+    struct Dim {
+        QString name;
+        qint64 size = 0;
+        bool periodic = false;
+    };
+    struct Coord {
+        enum class Of : std::uint8_t { Location, Process, Machine, Node };
+        Of of = Of::Location; ///< CUBE 4 locId / CUBE 3 thrdId, or procId (every location of it), ...
+        qint64 id = -1;
+        qint64 line = 0;
+        QString text; ///< "x y z", as written
+    };
+    QString name;
+    std::vector<Dim> dims;
+    std::vector<Coord> coords;
+};
+
 struct CubeDocument {
     QString version;
     int major = 0;
@@ -110,6 +130,7 @@ struct CubeDocument {
     std::vector<LocGroup> groups;
     std::vector<Location> locations; // sorted by Id after finalize()
     QStringList topologies;
+    std::vector<CubeCart> carts;
     QStringList unknownElements;
     bool hasSeverity = false;
     bool finalized = false;

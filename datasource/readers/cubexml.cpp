@@ -528,6 +528,8 @@ private:
                 f.kind = Kind::Cart;
                 const QString name = attr("name").toString();
                 m_doc.topologies << (name.isEmpty() ? QStringLiteral("(unnamed)") : name) + QStringLiteral(":");
+                m_doc.carts.emplace_back();
+                m_doc.carts.back().name = name;
             }
             break;
         case Kind::Cart:
@@ -537,6 +539,35 @@ private:
                     + attr("size").toString();
                 if (attr("periodic") == u"true")
                     t += QStringLiteral(" (periodic)");
+                CubeCart::Dim d;
+                d.name = attr("name").toString();
+                d.size = intAttr("size", "the number of coordinates along the dimension");
+                if (d.size < 1)
+                    xmlFail(QStringLiteral("<dim size=\"%1\">: expected a positive size").arg(d.size));
+                d.periodic = attr("periodic") == u"true";
+                m_doc.carts.back().dims.push_back(d);
+            } else if (n == u"coord") {
+                CubeCart::Coord c;
+                c.line = m_xml.lineNumber();
+                static const std::pair<const char*, CubeCart::Coord::Of> keys[] = {
+                    { "locId", CubeCart::Coord::Of::Location },
+                    { "thrdId", CubeCart::Coord::Of::Location },
+                    { "procId", CubeCart::Coord::Of::Process },
+                    { "nodeId", CubeCart::Coord::Of::Node },
+                    { "machId", CubeCart::Coord::Of::Machine },
+                };
+                for (const auto& [key, of] : keys)
+                    if (m_xml.attributes().hasAttribute(QLatin1StringView(key))) {
+                        c.of = of;
+                        c.id = intAttr(key, "the id of what the coordinates place");
+                        break;
+                    }
+                if (c.id < 0)
+                    xmlFail(QStringLiteral("<coord> has no locId, thrdId or procId attribute (expected the id of the "
+                                           "location it places)"));
+                auto& coords = m_doc.carts.back().coords;
+                coords.push_back(std::move(c));
+                text(coords.back().text);
             }
             break;
         case Kind::Severity:

@@ -34,6 +34,8 @@ private Q_SLOTS:
         row("thread", { QStringLiteral("--render"), QStringLiteral("thread"), QStringLiteral("1,0,0") }, 6);
         row("histogram", { QStringLiteral("--render"), QStringLiteral("histogram"), QStringLiteral("MPI_File_open()") },
             4);
+        row("topology", { QStringLiteral("--render"), QStringLiteral("topology") }, 4);
+        row("distribution", { QStringLiteral("--render"), QStringLiteral("distribution") }, 4);
     }
 
     void views()

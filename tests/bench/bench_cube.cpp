@@ -4,12 +4,17 @@
 // --threads T --events 101 --callpath-depth 2` (or DIR), then prints JSON: building the three trees,
 // one computation of every pane's values, a selection change (median of --runs), the box plots of
 // the shown call rows, and the browser widget offscreen from the trial to its first values and from a
-// click to the new values; resident memory of the trial and of the browser's trees and values.
+// click to the new values; the topology heat map and the distribution panel of one call row (alone,
+// and in the widget from the trial to the topology image and the box-plot column); resident memory
+// of the trial and of the browser's trees and values.
 //   bench_cube [--threads T] [--runs N] [DIR]        (default 16,384 threads)
 
 #include "algebra/cubespace.h"
+#include "algebra/topology.h"
 #include "tests/bench/benchutil.h"
 #include "views/cube/cubebrowser.h"
+#include "views/cube/distributionpanel.h"
+#include "views/cube/topologyview.h"
 #include "views/selectionstate.h"
 
 #include <QApplication>
@@ -93,6 +98,29 @@ int main(int argc, char** argv)
         boxes.push_back(ms(timer));
     }
 
+    // The location views alone: the topologies, the heat map image of one row's values, the
+    // distribution panel (histogram and sorted plot).
+    std::vector<double> topos, images, dists;
+    const std::vector<double> rowValues = cubeLocationValues(*space, state, children.front());
+    for (int r = 0; r < o.runs; ++r) {
+        timer.restart();
+        const auto all = topologies(*trial);
+        topos.push_back(ms(timer));
+        TopologyView view;
+        view.resize(1200, 800);
+        view.setTrial(trial);
+        timer.restart();
+        view.setValues(rowValues, QStringLiteral("row"));
+        view.canvas()->repaint();
+        images.push_back(ms(timer));
+        DistributionPanel panel;
+        panel.resize(1200, 400);
+        timer.restart();
+        panel.setValues(rowValues, QStringLiteral("row"));
+        panel.repaint();
+        dists.push_back(ms(timer));
+    }
+
     // The widget: trial -> first values shown, then clicks on call paths -> new values shown.
     SelectionState selection;
     CubeBrowser browser(&selection);
@@ -103,6 +131,11 @@ int main(int argc, char** argv)
     selection.setTrial(trial);
     waitForValues(browser);
     const double firstMs = ms(timer);
+    // ... and on to the topology image drawn and the box-plot column computed.
+    browser.finishComputing();
+    browser.topologyView()->canvas()->repaint();
+    browser.tree(CubePane::Call)->viewport()->repaint();
+    const double firstLocationsMs = ms(timer);
     const double residentBrowser = residentMb();
     std::vector<double> clicks;
     for (int r = 0; r < o.runs; ++r) {
@@ -126,7 +159,11 @@ int main(int argc, char** argv)
     out.insert(QStringLiteral("compute_all_panes_ms_median"), median(computes));
     out.insert(QStringLiteral("selection_change_ms_median"), median(changes));
     out.insert(QStringLiteral("box_plots_40_rows_ms_median"), median(boxes));
+    out.insert(QStringLiteral("topologies_ms_median"), median(topos));
+    out.insert(QStringLiteral("topology_image_ms_median"), median(images));
+    out.insert(QStringLiteral("distribution_panel_ms_median"), median(dists));
     out.insert(QStringLiteral("widget_first_values_ms"), firstMs);
+    out.insert(QStringLiteral("widget_first_topology_and_box_column_ms"), firstLocationsMs);
     out.insert(QStringLiteral("widget_click_to_repaint_ms_median"), median(clicks));
     out.insert(QStringLiteral("resident_trial_mb"), residentTrial - residentStart);
     out.insert(QStringLiteral("resident_space_mb"), residentSpace - residentTrial);

@@ -685,6 +685,47 @@ private Q_SLOTS:
         QVERIFY2(r.error().message.contains(QLatin1String("data after the end of the gzip stream")),
             qPrintable(describe(r)));
     }
+
+    void badTopologyCoordinates()
+    {
+        // pycubexr's time.p4 cart (docs/FORMATS.md 5): bad <coord>s are skipped with a warning naming the
+        // line; a dim without a positive size is an error.
+        QTemporaryDir dir;
+        const QString source = dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0/profile.cubex"));
+        const QList<TarMember> original = readTar(fileBytes(source));
+        const QByteArray anchor = member(original, QStringLiteral("anchor.xml"))->data;
+        auto write = [&](QList<std::pair<QByteArray, QByteArray>> edits) {
+            QList<TarMember> m = original;
+            QByteArray& a = member(m, QStringLiteral("anchor.xml"))->data;
+            for (const auto& [from, to] : edits) {
+                const qsizetype at = a.indexOf(from);
+                if (at >= 0)
+                    a.replace(at, from.size(), to);
+            }
+            const QString path = dir.filePath(QStringLiteral("cart.cubex"));
+            writeFile(path, makeTar(m));
+            return path;
+        };
+        const QByteArray wrongCount = "<coord locId=\"2\">2 0</coord>";
+        QVERIFY(anchor.contains(wrongCount));
+        const qint64 line = anchor.left(anchor.indexOf(wrongCount)).count('\n') + 1;
+        const auto t = mustRead(write({ { wrongCount, "<coord locId=\"2\">2</coord>" },
+            { "<coord locId=\"3\">3 0</coord>", "<coord locId=\"3\">3 7</coord><coord locId=\"99\">0 0</coord>" } }));
+        QVERIFY(t);
+        QVERIFY2(hasWarning(*t,
+                     QStringLiteral("3 topology coordinate(s) ignored; the first: line %1: <coord> '2' of topology "
+                                    "'Process x Thread': expected 2 coordinates")
+                         .arg(line)),
+            qPrintable(t->warnings().join(QLatin1Char('\n'))));
+        QCOMPARE(t->metadataValue(QStringLiteral("CUBE coordinates 0"), t->findThread(ThreadKey { 1, 0, 0 })),
+            QStringLiteral("1 0"));
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE coordinates 0"), t->findThread(ThreadKey { 2, 0, 0 })).isNull());
+        QVERIFY(t->metadataValue(QStringLiteral("CUBE coordinates 0"), t->findThread(ThreadKey { 3, 0, 0 })).isNull());
+        const auto r = readCube(write({ { "<dim name=\"Process\" size=\"4\"", "<dim name=\"Process\" size=\"0\"" } }));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message.contains(QLatin1String("<dim size=\"0\">: expected a positive size")),
+            qPrintable(describe(r)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCubeReaderHandmade)

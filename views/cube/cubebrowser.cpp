@@ -7,6 +7,8 @@
 #include "views/charts/colors.h"
 #include "views/common/flowlayout.h"
 #include "views/cube/boxplotdelegate.h"
+#include "views/cube/distributionpanel.h"
+#include "views/cube/topologyview.h"
 #include "views/selectionstate.h"
 
 #include <QCheckBox>
@@ -19,6 +21,7 @@
 #include <QLineEdit>
 #include <QPainter>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -132,9 +135,24 @@ CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
         m_panes[CubeSpace::index(p)] = makePane(p);
         m_splitter->addWidget(m_panes[CubeSpace::index(p)].box);
     }
-    layout->addWidget(m_splitter, 1);
     // The call tree's names and box plots need the most room.
     m_splitter->setSizes({ 300, 560, 380 });
+    // Below the panes: the selection's values across the locations.
+    m_locationTabs = new QTabWidget;
+    m_topology = new TopologyView;
+    m_distribution = new DistributionPanel;
+    m_locationTabs->addTab(m_topology, tr("Topology"));
+    m_locationTabs->addTab(m_distribution, tr("Distribution"));
+    auto* vertical = new QSplitter(Qt::Vertical);
+    vertical->addWidget(m_splitter);
+    vertical->addWidget(m_locationTabs);
+    vertical->setSizes({ 600, 300 });
+    layout->addWidget(vertical, 1);
+    connect(this, &CubeBrowser::valuesShown, this, &CubeBrowser::showLocations);
+    connect(m_topology, &TopologyView::threadClicked, this, [this](ThreadIndex t) {
+        if (m_space)
+            selectItem(CubePane::System, m_space->itemOfThread(t));
+    });
     m_info = new QLabel;
     m_info->setWordWrap(true);
     m_info->setOpenExternalLinks(true);
@@ -373,6 +391,38 @@ void CubeBrowser::recompute()
             return c;
         },
         [this](const Computed& c) { showComputed(c); });
+}
+
+void CubeBrowser::showLocations()
+{
+    if (!m_space || !m_values)
+        return;
+    const Trial& trial = m_space->trial();
+    m_topology->setTrial(m_space->trialPtr());
+    const auto& calls = m_valuesState.pane(CubePane::Call).selected;
+    const auto& metrics = m_valuesState.pane(CubePane::Metric).selected;
+    std::vector<double> values;
+    if (m_valuesState.position(CubePane::System) == 2) {
+        // Rightmost, the system pane already holds every location's value under the selections.
+        const auto& inclusive = m_values->inclusive[CubeSpace::index(CubePane::System)];
+        values.assign(trial.threadCount(), std::numeric_limits<double>::quiet_NaN());
+        for (std::size_t t = 0; t < values.size(); ++t) {
+            const int item = m_space->itemOfThread(ThreadIndex(t));
+            if (item >= 0)
+                values[t] = inclusive[static_cast<std::size_t>(item)];
+        }
+    } else if (!calls.empty()) {
+        values = cubeLocationValues(*m_space, m_valuesState, calls.front());
+    }
+    auto names = [this](CubePane p, const std::vector<int>& items) {
+        if (items.empty())
+            return QString();
+        const QString first = m_space->label(p, items.front());
+        return items.size() == 1 ? first : tr("%1 (+%2 more)").arg(first).arg(items.size() - 1);
+    };
+    const QString what = tr("%1 of %2").arg(names(CubePane::Metric, metrics), names(CubePane::Call, calls));
+    m_topology->setValues(values, what);
+    m_distribution->setValues(std::move(values), what);
 }
 
 void CubeBrowser::finishComputing()

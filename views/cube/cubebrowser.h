@@ -20,9 +20,13 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QSplitter;
+class QTabWidget;
 class QTreeView;
 
 namespace parallax {
+
+class DistributionPanel;
+class TopologyView;
 
 /// CubeGUI's browser on the current trial (docs/SEMANTICS.md §6): the metric tree, the call tree (or
 /// the flat region list) and the system tree in three coupled panes, in an order the user picks.
@@ -59,6 +63,11 @@ public:
     void setTrialSource(std::function<std::vector<TrialPtr>()> source);
     /// The trial External % refers to (null: none, the mode shows —).
     void setExternalTrial(TrialPtr trial);
+    /// Below the panes: the locations of the selection on a topology, and the selected call row's
+    /// distribution across them (views/cube/topologyview.h, distributionpanel.h).
+    TopologyView* topologyView() const { return m_topology; }
+    DistributionPanel* distributionPanel() const { return m_distribution; }
+    QTabWidget* locationTabs() const { return m_locationTabs; }
 
 Q_SIGNALS:
     /// The values of the current state are shown.
@@ -104,6 +113,7 @@ private:
     void find(const QString& text);
     void updateInfo();
     void updateLegend();
+    void showLocations();
 
     std::array<Pane, 3> m_panes;
     QSplitter* m_splitter = nullptr;
@@ -116,6 +126,9 @@ private:
     QComboBox* m_external = nullptr;
     QLabel* m_info = nullptr;
     QLabel* m_status = nullptr;
+    QTabWidget* m_locationTabs = nullptr;
+    TopologyView* m_topology = nullptr;
+    DistributionPanel* m_distribution = nullptr;
 
     std::shared_ptr<const CubeSpace> m_space;
     CubeState m_state;
