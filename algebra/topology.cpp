@@ -84,7 +84,7 @@ std::optional<Topology> physical(const Trial& trial, const QString& name, const 
     std::vector<std::vector<int>> values(keys.size());
     for (std::size_t t = 0; t < trial.threadCount(); ++t) {
         bool good = true;
-        for (std::size_t k = 0; k < keys.size() && good; ++k) {
+        for (qsizetype k = 0; k < keys.size() && good; ++k) {
             values[k] = integers(columns[k][t]);
             good = !values[k].empty() && std::all_of(values[k].begin(), values[k].end(), [](int v) { return v >= 0; });
         }

@@ -24,6 +24,8 @@
 //   trial's name (machine) -> Hostname (node, when recorded) -> "rank N" -> "thread T". A location
 //   group per (path, process name, node); location Ids follow the trial's thread order, so the
 //   reader's context numbering gives the same ThreadKeys (contexts 0..k of one node and thread).
+//   The carts the reader kept ("CUBE topology K", per location "CUBE coordinates K") are written
+//   back as <topologies>, with <coord locId> per location that has coordinates.
 // * Trial metadata becomes <attr>s (except the keys "CUBE ..." that the reader writes itself);
 //   "CUBE misc NAME" becomes the member NAME again.
 
@@ -34,6 +36,9 @@
 #include "datasource/writers/savefile.h"
 
 #include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSet>
 #include <QXmlStreamWriter>
 #include <algorithm>
@@ -203,6 +208,7 @@ private:
     void writeMetric(QXmlStreamWriter& xml, int k) const;
     void writeCnode(QXmlStreamWriter& xml, int c) const;
     void writeSystem(QXmlStreamWriter& xml) const;
+    void writeTopologies(QXmlStreamWriter& xml) const;
     bool isReaderKey(const QString& key) const;
 
     const Trial& m_trial;
@@ -770,7 +776,55 @@ void Builder::writeSystem(QXmlStreamWriter& xml) const
     xml.writeStartElement(QStringLiteral("system"));
     for (const int r : roots)
         writeNode(r);
+    writeTopologies(xml);
     xml.writeEndElement();
+}
+
+void Builder::writeTopologies(QXmlStreamWriter& xml) const
+{
+    // The carts the reader kept (docs/FORMATS.md 5.3): "CUBE topology K" (JSON: name, dims) and per
+    // location "CUBE coordinates K"; location Ids are thread indices here.
+    bool open = false;
+    for (int k = 0;; ++k) {
+        const QString json = m_trial.metadataValue(QStringLiteral("CUBE topology %1").arg(k));
+        if (json.isNull())
+            break;
+        const QJsonObject cart = QJsonDocument::fromJson(json.toUtf8()).object();
+        const QJsonArray dims = cart.value(QStringLiteral("dims")).toArray();
+        if (dims.isEmpty())
+            continue;
+        if (!open) {
+            xml.writeStartElement(QStringLiteral("topologies"));
+            open = true;
+        }
+        xml.writeStartElement(QStringLiteral("cart"));
+        if (const QString name = cart.value(QStringLiteral("name")).toString(); !name.isEmpty())
+            xml.writeAttribute(QStringLiteral("name"), name);
+        xml.writeAttribute(QStringLiteral("ndims"), QString::number(dims.size()));
+        for (const QJsonValue& d : dims) {
+            const QJsonObject dim = d.toObject();
+            xml.writeStartElement(QStringLiteral("dim"));
+            if (const QString name = dim.value(QStringLiteral("name")).toString(); !name.isEmpty())
+                xml.writeAttribute(QStringLiteral("name"), name);
+            xml.writeAttribute(QStringLiteral("size"), QString::number(dim.value(QStringLiteral("size")).toInteger()));
+            xml.writeAttribute(QStringLiteral("periodic"),
+                dim.value(QStringLiteral("periodic")).toBool() ? QStringLiteral("true") : QStringLiteral("false"));
+            xml.writeEndElement();
+        }
+        const QString key = QStringLiteral("CUBE coordinates %1").arg(k);
+        for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
+            const QString coords = m_trial.metadataValue(key, ThreadIndex(t));
+            if (coords.isEmpty())
+                continue;
+            xml.writeStartElement(QStringLiteral("coord"));
+            xml.writeAttribute(QStringLiteral("locId"), QString::number(t));
+            xml.writeCharacters(coords);
+            xml.writeEndElement();
+        }
+        xml.writeEndElement();
+    }
+    if (open)
+        xml.writeEndElement();
 }
 
 /// Metadata the CUBE reader makes of the file's structure (docs/FORMATS.md 5.3): not written as <attr>s.
@@ -782,6 +836,7 @@ bool Builder::isReaderKey(const QString& key) const
         QStringLiteral("CUBE system path"), QStringLiteral("CUBE process"), QStringLiteral("CUBE thread"),
         QStringLiteral("CUBE location type"), QStringLiteral("CUBE location group type") };
     return exact.contains(key) || key.startsWith(QLatin1String("CUBE metric "))
+        || key.startsWith(QLatin1String("CUBE topology ")) || key.startsWith(QLatin1String("CUBE coordinates "))
         || key.startsWith(QLatin1String("CUBE misc ")) || m_systemClassKeys.contains(key);
 }
 

@@ -388,6 +388,9 @@ void CubeBrowser::recompute()
             c.state = state;
             c.values = std::make_shared<const CubeValues>(
                 computeCube(*space, state, previous.get(), previous ? &previousState : nullptr));
+            const auto& calls = state.pane(CubePane::Call).selected;
+            if (state.position(CubePane::System) != 2 && !calls.empty())
+                c.locations = cubeLocationValues(*space, state, calls.front());
             return c;
         },
         [this](const Computed& c) { showComputed(c); });
@@ -411,8 +414,8 @@ void CubeBrowser::showLocations()
             if (item >= 0)
                 values[t] = inclusive[static_cast<std::size_t>(item)];
         }
-    } else if (!calls.empty()) {
-        values = cubeLocationValues(*m_space, m_valuesState, calls.front());
+    } else {
+        values = m_locations; // computed with the values, off the GUI thread
     }
     auto names = [this](CubePane p, const std::vector<int>& items) {
         if (items.empty())
@@ -437,6 +440,7 @@ void CubeBrowser::showComputed(const Computed& c)
 {
     m_values = c.values;
     m_valuesState = c.state;
+    m_locations = c.locations;
     for (CubePane p : Panes)
         model(p)->setValues(c.values, c.state, m_externalRoot);
     updateInfo();

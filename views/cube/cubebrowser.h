@@ -90,6 +90,9 @@ private:
     struct Computed {
         std::shared_ptr<const CubeValues> values;
         CubeState state;
+        /// Every location's value of the first selected call path when the system pane is not the
+        /// rightmost (else the system pane's values are these); for the topology and distribution.
+        std::vector<double> locations;
     };
     /// Box plots by call item and state (item * 2 + expanded), for one metric selection.
     struct Boxes {
@@ -138,6 +141,7 @@ private:
     Job<Boxes> m_boxesJob { this };
     std::shared_ptr<const CubeValues> m_values; ///< the values shown, of m_valuesState
     CubeState m_valuesState;
+    std::vector<double> m_locations; ///< Computed::locations of the values shown
     Boxes m_boxes; ///< computed box plots (cleared when the metric selection changes)
     std::function<std::vector<TrialPtr>()> m_trialSource;
     std::vector<TrialPtr> m_externalTrials; ///< the trials of m_external's entries (after "none")
