@@ -207,6 +207,7 @@ void copyAtomics(TrialBuilder& builder, const Trial& source, const std::vector<s
     for (std::size_t u = 0; u < source.atomicEventCount(); ++u)
         builder.addAtomicEvent(source.atomicEvent(AtomicEventId(u)).name, source.atomicEvent(AtomicEventId(u)).rawName);
     std::vector<AtomicRow> rows;
+    rows.reserve(kept.size());
     for (const std::size_t t : kept)
         rows.push_back(source.atomicRow(ThreadIndex(t)));
     builder.setAtomicRows(std::move(rows));
@@ -428,6 +429,7 @@ AlgebraResult selectThreads(const Trial& trial, const QString& threads, const QS
     }
     builder.setIntervalRows(std::move(rows));
     std::vector<AtomicRow> atomics;
+    atomics.reserve(kept.size());
     for (const std::size_t t : kept)
         atomics.push_back(trial.atomicRow(ThreadIndex(t)));
     builder.setAtomicRows(std::move(atomics));

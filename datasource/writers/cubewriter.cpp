@@ -622,7 +622,7 @@ std::pair<QByteArray, QByteArray> Builder::data(const OutMetric& m) const
     index.append(reinterpret_cast<const char*>(&version), 2);
     index.append(sparse);
     index.append(reinterpret_cast<const char*>(&n), 4);
-    index.append(reinterpret_cast<const char*>(rows.data()), qsizetype(rows.size() * 4));
+    index.append(reinterpret_cast<const char*>(rows.data()), qsizetype(rows.size()) * 4);
     return { index, values };
 }
 
@@ -801,7 +801,7 @@ void Builder::writeTopologies(QXmlStreamWriter& xml) const
         if (const QString name = cart.value(QStringLiteral("name")).toString(); !name.isEmpty())
             xml.writeAttribute(QStringLiteral("name"), name);
         xml.writeAttribute(QStringLiteral("ndims"), QString::number(dims.size()));
-        for (const QJsonValue& d : dims) {
+        for (const auto& d : dims) {
             const QJsonObject dim = d.toObject();
             xml.writeStartElement(QStringLiteral("dim"));
             if (const QString name = dim.value(QStringLiteral("name")).toString(); !name.isEmpty())

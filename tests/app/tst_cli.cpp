@@ -130,7 +130,7 @@ private Q_SLOTS:
             = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("pooled_user_events")).toArray();
         QCOMPARE(pooled.size(), 8);
         QSet<QString> threads;
-        for (const QJsonValue& v : pooled) {
+        for (const auto& v : pooled) {
             const QJsonObject cell = v.toObject();
             QCOMPARE(cell.value(QStringLiteral("pooled_records")).toInt(), 2);
             threads.insert(cell.value(QStringLiteral("thread")).toString());

@@ -694,7 +694,7 @@ private Q_SLOTS:
         const QString source = dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0/profile.cubex"));
         const QList<TarMember> original = readTar(fileBytes(source));
         const QByteArray anchor = member(original, QStringLiteral("anchor.xml"))->data;
-        auto write = [&](QList<std::pair<QByteArray, QByteArray>> edits) {
+        auto write = [&](const QList<std::pair<QByteArray, QByteArray>>& edits) {
             QList<TarMember> m = original;
             QByteArray& a = member(m, QStringLiteral("anchor.xml"))->data;
             for (const auto& [from, to] : edits) {
@@ -702,7 +702,7 @@ private Q_SLOTS:
                 if (at >= 0)
                     a.replace(at, from.size(), to);
             }
-            const QString path = dir.filePath(QStringLiteral("cart.cubex"));
+            QString path = dir.filePath(QStringLiteral("cart.cubex"));
             writeFile(path, makeTar(m));
             return path;
         };

@@ -256,6 +256,7 @@ void SemanticBarChart::rebuild()
     const QPen highlightPen(ChartStyle::highlightColor(palette()), 2.5);
     // The bars' value texts share one decimals count, as a table column (0.0045 beside 2,462.0008).
     std::vector<double> shown;
+    shown.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i)
         shown.push_back(m_bars[static_cast<std::size_t>(i)].value);
     const int decimals = semanticview::columnDecimals(profile().get(), metric(), timeUnit(), shown);
