@@ -202,8 +202,18 @@ void MainWindow::createViews()
     m_userEvents = qobject_cast<UserEventsWidget*>(m_views.at(QStringLiteral("userevents")));
     m_summary = qobject_cast<TrialSummaryWidget*>(m_views.at(QStringLiteral("summary")));
     // The CUBE browser's External % refers to another open trial.
-    if (auto* cube = qobject_cast<CubeBrowser*>(m_views.at(QStringLiteral("cube"))))
+    if (auto* cube = qobject_cast<CubeBrowser*>(m_views.at(QStringLiteral("cube")))) {
         cube->setTrialSource([this] { return openTrials(); });
+        // Re-root, Prune and Keep Only These make new trials, as the CLI's cut and select do.
+        connect(cube, &CubeBrowser::trialDerived, this, [this](const TrialPtr& trial, const QString& description) {
+            addDerivedTrial(trial, tr("Added %1").arg(description));
+        });
+        connect(cube, &CubeBrowser::operationFailed, this, [this](const QString& message) {
+            m_statusLabel->setText(message);
+            if (m_interactive)
+                QMessageBox::warning(this, tr("CUBE Browser"), message);
+        });
+    }
     m_eventChart = qobject_cast<EventBarChart*>(m_views.at(QStringLiteral("event")));
     m_threadChart = qobject_cast<ThreadBarChart*>(m_views.at(QStringLiteral("thread")));
     m_histogram = qobject_cast<HistogramWidget*>(m_views.at(QStringLiteral("histogram")));
@@ -1130,14 +1140,20 @@ void MainWindow::deriveMetricDialog(const std::shared_ptr<const Trial>& source)
                     QMessageBox::warning(this, tr("Derive a Metric"), result.error());
                 return;
             }
-            const int id = m_trials->addTrial(result.trial());
-            m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
-            m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
-            m_trialView->expand(m_trials->indexForTrial(id));
-            showTrial(result.trial());
-            m_statusLabel->setText(tr("Added %1 — the metric is in the Metric selector of every view")
-                                       .arg(result.trial()->metric(MetricId(result.trial()->metricCount() - 1)).name));
+            addDerivedTrial(result.trial(),
+                tr("Added %1 — the metric is in the Metric selector of every view")
+                    .arg(result.trial()->metric(MetricId(result.trial()->metricCount() - 1)).name));
         });
+}
+
+void MainWindow::addDerivedTrial(const std::shared_ptr<const Trial>& trial, const QString& message)
+{
+    const int id = m_trials->addTrial(trial);
+    m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
+    m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
+    m_trialView->expand(m_trials->indexForTrial(id));
+    showTrial(trial);
+    m_statusLabel->setText(message);
 }
 
 void MainWindow::openSemanticView(const std::shared_ptr<const Trial>& trial)

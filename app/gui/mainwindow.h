@@ -137,6 +137,9 @@ private:
     void compareDialog();
     /// The derived-metric editor; the result (a copy with the new metrics) joins the Trials dock.
     void deriveMetricDialog(const std::shared_ptr<const Trial>& source);
+    /// A trial computed from open ones (derived metrics, the CUBE browser's cut and select) joins the
+    /// Trials dock under Files and becomes the current trial.
+    void addDerivedTrial(const std::shared_ptr<const Trial>& trial, const QString& message);
     void openFile();
     void exportTable();
     void exportCurrentImage();

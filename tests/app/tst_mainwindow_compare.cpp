@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The main window's ways into a comparison, as a user takes them: two trials open, one dragged
-// onto the other in the Trials dock opens a comparison window with the dragged one as A.
+// onto the other in the Trials dock opens a comparison window with the dragged one as A. And the
+// trials the CUBE browser derives (Re-root Here, Prune, Keep Only These) joining the Trials dock.
 #include "app/gui/mainwindow.h"
 #include "datasource/readers/readerregistry.h"
 #include "perfdb/database.h"
 #include "tests/common/testutil.h"
 #include "views/comparison/comparisonwindow.h"
+#include "views/cube/cubebrowser.h"
 #include "views/semantic/semanticwindow.h"
 #include "views/userevents/trialmanagermodel.h"
 
@@ -74,6 +76,48 @@ private Q_SLOTS:
         QCOMPARE(semantic->profile()->model().name, QStringLiteral("workflow: communication and output"));
         QVERIFY(semantic->profile()->findEntity(QStringLiteral("adios:close")) >= 0);
         semantic->close();
+    }
+
+    /// "Re-root Here" in the CUBE browser: the new trial is listed in the Trials dock under Files,
+    /// becomes the current trial, and the browser shows its call tree.
+    void cubeCutJoinsTheTrials()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::trialShown);
+        window.openPath(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        const auto source = window.trial();
+        QVERIFY(window.selectTab(QStringLiteral("cube")));
+        auto* cube = qobject_cast<CubeBrowser*>(window.viewWidget(QStringLiteral("cube")));
+        QVERIFY(cube);
+        cube->finishComputing();
+        QVERIFY(cube->space());
+        const int p2p = cube->space()->find(CubePane::Call, QStringLiteral("main => parallel => p2p"));
+        QVERIFY(p2p >= 0);
+        cube->reRoot(p2p);
+        cube->finishComputing();
+        QVERIFY(window.trial() != source);
+        QCOMPARE(window.trial()->provenance().operation, QStringLiteral("cut"));
+
+        TrialManagerModel* model = nullptr;
+        for (QTreeView* candidate : window.findChildren<QTreeView*>())
+            if (auto* m = qobject_cast<TrialManagerModel*>(candidate->model()))
+                model = m;
+        QVERIFY(model);
+        const QModelIndex files = model->indexForGroup(TrialManagerModel::FilesGroup);
+        QCOMPARE(model->rowCount(files), 2);
+        QCOMPARE(model->trialForIndex(model->index(1, 0, files)), window.trial());
+        // The browser now browses the new trial: one call root, p2p.
+        cube->updateNow();
+        cube->finishComputing();
+        QCOMPARE(cube->space()->roots(CubePane::Call).size(), std::size_t(1));
+        QCOMPARE(
+            cube->space()->label(CubePane::Call, cube->space()->roots(CubePane::Call).front()), QStringLiteral("p2p"));
+        const QString dir = qEnvironmentVariable("PARALLAX_TEST_SCREENSHOTS");
+        if (!dir.isEmpty())
+            QVERIFY(window.grab().save(dir + QStringLiteral("/cube-reroot.png")));
     }
 
     void dragTrialOntoTrial()

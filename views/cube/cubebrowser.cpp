@@ -3,6 +3,7 @@
 #include "views/cube/cubebrowser.h"
 
 #include "algebra/calltree.h"
+#include "algebra/cut.h"
 #include "algebra/units.h"
 #include "views/charts/colors.h"
 #include "views/common/flowlayout.h"
@@ -19,6 +20,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPainter>
 #include <QSplitter>
 #include <QTabWidget>
@@ -189,6 +191,7 @@ CubeBrowser::~CubeBrowser()
     m_valuesJob.cancelAndWait();
     m_boxesJob.cancelAndWait();
     m_externalJob.cancelAndWait();
+    m_operationJob.cancelAndWait();
 }
 
 void CubeBrowser::showEvent(QShowEvent* event)
@@ -306,6 +309,11 @@ CubeBrowser::Pane CubeBrowser::makePane(CubePane p)
     connect(pane.tree, &QTreeView::expanded, this, [this, p](const QModelIndex& i) { onExpanded(p, i, true); });
     connect(pane.tree, &QTreeView::collapsed, this, [this, p](const QModelIndex& i) { onExpanded(p, i, false); });
     connect(pane.tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this, p] { onSelection(p); });
+    if (p != CubePane::Metric) {
+        pane.tree->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(pane.tree, &QWidget::customContextMenuRequested, this,
+            [this, p](const QPoint& pos) { showContextMenu(p, pos); });
+    }
     return pane;
 }
 
@@ -434,6 +442,7 @@ void CubeBrowser::finishComputing()
     m_valuesJob.waitAndDeliver();
     m_boxesJob.waitAndDeliver();
     m_externalJob.waitAndDeliver();
+    m_operationJob.waitAndDeliver();
 }
 
 void CubeBrowser::showComputed(const Computed& c)
@@ -727,6 +736,141 @@ void CubeBrowser::updateLegend()
     m_legend->setPixmap(pm);
     m_legend->setToolTip(tr("Colour of a value by its share of the mode's reference (of its tree's root for absolute "
                             "values); negative values of a difference in blue"));
+}
+
+std::vector<int> CubeBrowser::contextItems(CubePane p, int clicked) const
+{
+    const auto& selected = m_state.pane(p).selected;
+    if (std::find(selected.begin(), selected.end(), clicked) != selected.end())
+        return selected;
+    return { clicked };
+}
+
+void CubeBrowser::showContextMenu(CubePane p, const QPoint& pos)
+{
+    if (!m_space)
+        return;
+    const int clicked = model(p)->itemOf(tree(p)->indexAt(pos));
+    if (clicked < 0)
+        return;
+    const std::vector<int> items = contextItems(p, clicked);
+    QMenu menu(this);
+    if (p == CubePane::Call) {
+        const bool flat = m_space->callView() == CubeSpace::CallView::Flat;
+        QAction* root = menu.addAction(tr("Re-root Here"), this, [this, clicked] { reRoot(clicked); });
+        root->setToolTip(flat
+                ? tr("A new trial whose call tree starts at every call path of %1").arg(m_space->label(p, clicked))
+                : tr("A new trial whose call tree is the subtree of %1").arg(m_space->path(p, clicked)));
+        const bool anyRoot
+            = !flat && std::any_of(items.begin(), items.end(), [&](int i) { return m_space->item(p, i).parent < 0; });
+        QAction* cut = menu.addAction(items.size() == 1 ? tr("Prune") : tr("Prune the %1 Selected").arg(items.size()),
+            this, [this, items] { prune(items); });
+        cut->setEnabled(!anyRoot);
+        cut->setToolTip(anyRoot ? tr("A root has no parent to fold its time into")
+                                : tr("A new trial without these subtrees; their inclusive values become their "
+                                     "parents' own values"));
+    } else {
+        const std::size_t threads = threadsUnder(items).size();
+        menu.addAction(
+            tr("Keep Only These (%1)")
+                .arg(threads == 1 ? tr("1 thread") : tr("%1 threads").arg(QLocale().toString(qulonglong(threads)))),
+            this, [this, items] { keepOnly(items); });
+    }
+    menu.setToolTipsVisible(true);
+    menu.exec(tree(p)->viewport()->mapToGlobal(pos));
+}
+
+std::vector<std::size_t> CubeBrowser::threadsUnder(const std::vector<int>& systemItems) const
+{
+    std::vector<std::size_t> out;
+    if (!m_space)
+        return out;
+    std::vector<int> stack(systemItems.begin(), systemItems.end());
+    while (!stack.empty()) {
+        const int i = stack.back();
+        stack.pop_back();
+        if (i < 0 || static_cast<std::size_t>(i) >= m_space->size(CubePane::System))
+            continue;
+        const auto& item = m_space->item(CubePane::System, i);
+        if (item.ref >= 0)
+            out.push_back(static_cast<std::size_t>(item.ref));
+        stack.insert(stack.end(), item.children.begin(), item.children.end());
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+void CubeBrowser::reRoot(int callItem)
+{
+    if (!m_space || callItem < 0 || static_cast<std::size_t>(callItem) >= m_space->size(CubePane::Call))
+        return;
+    const QString root = m_space->path(CubePane::Call, callItem);
+    AlgebraOptions options;
+    options.name = tr("%1 re-rooted at %2").arg(m_space->trial().name(), root);
+    runOperation(
+        options.name, [trial = m_space->trialPtr(), root, options] { return cutCallTree(*trial, root, {}, options); });
+}
+
+void CubeBrowser::prune(const std::vector<int>& callItems)
+{
+    if (!m_space || callItems.empty())
+        return;
+    QStringList names;
+    for (int i : callItems)
+        if (i >= 0 && static_cast<std::size_t>(i) < m_space->size(CubePane::Call))
+            names << m_space->path(CubePane::Call, i);
+    // A subtree inside another pruned one goes with it.
+    names.removeDuplicates();
+    QStringList outermost;
+    for (const QString& n : names)
+        if (std::none_of(names.begin(), names.end(),
+                [&](const QString& o) { return o != n && n.startsWith(o + QStringLiteral(" => ")); }))
+            outermost << n;
+    AlgebraOptions options;
+    options.name = tr("%1 without %2").arg(m_space->trial().name(), outermost.join(QStringLiteral(", ")));
+    runOperation(options.name,
+        [trial = m_space->trialPtr(), outermost, options] { return cutCallTree(*trial, {}, outermost, options); });
+}
+
+void CubeBrowser::keepOnly(const std::vector<int>& systemItems)
+{
+    if (!m_space)
+        return;
+    const std::vector<std::size_t> threads = threadsUnder(systemItems);
+    if (threads.empty())
+        return;
+    // "0-15,32": the ascending runs of thread indices.
+    QStringList runs;
+    for (std::size_t i = 0; i < threads.size();) {
+        std::size_t j = i;
+        while (j + 1 < threads.size() && threads[j + 1] == threads[j] + 1)
+            ++j;
+        runs << (i == j ? QString::number(threads[i]) : QStringLiteral("%1-%2").arg(threads[i]).arg(threads[j]));
+        i = j + 1;
+    }
+    const QString spec = runs.join(QLatin1Char(','));
+    AlgebraOptions options;
+    options.name = tr("%1, threads %2").arg(m_space->trial().name(), spec);
+    runOperation(options.name,
+        [trial = m_space->trialPtr(), spec, options] { return selectThreads(*trial, spec, {}, {}, options); });
+}
+
+void CubeBrowser::runOperation(const QString& description, std::function<AlgebraResult()> work)
+{
+    m_status->setText(tr("Computing %1…").arg(description));
+    m_operationJob.start(
+        [work = std::move(work)](const std::atomic_bool&) { return std::make_shared<const AlgebraResult>(work()); },
+        [this, description](const std::shared_ptr<const AlgebraResult>& result) {
+            if (!result || !*result) {
+                const QString message = result ? result->error() : tr("%1 failed").arg(description);
+                m_status->setText(message);
+                Q_EMIT operationFailed(message);
+                return;
+            }
+            m_status->setText(tr("Added %1 to the trials").arg(result->trial()->name()));
+            Q_EMIT trialDerived(result->trial(), description);
+        });
 }
 
 } // namespace parallax

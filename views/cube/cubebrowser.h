@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/cubespace.h"
+#include "algebra/operations.h"
 #include "views/common/job.h"
 #include "views/common/selectionview.h"
 #include "views/cube/cubepanemodel.h"
@@ -69,9 +70,24 @@ public:
     DistributionPanel* distributionPanel() const { return m_distribution; }
     QTabWidget* locationTabs() const { return m_locationTabs; }
 
+    /// CubeLib's cube_cut and cube_part on the browsed trial (algebra/cut.h), as the panes' context
+    /// menus offer them; each computes a new trial in the background and emits trialDerived():
+    /// "Re-root Here" on a call item (the call path; in the flat view every call path ending in the
+    /// region), "Prune" on call items (their subtrees folded into their parents' own values), "Keep
+    /// Only These" on system items (the threads under them).
+    void reRoot(int callItem);
+    void prune(const std::vector<int>& callItems);
+    void keepOnly(const std::vector<int>& systemItems);
+    /// The threads under system items, ascending and once each.
+    std::vector<std::size_t> threadsUnder(const std::vector<int>& systemItems) const;
+
 Q_SIGNALS:
     /// The values of the current state are shown.
     void valuesShown();
+    /// A trial made by reRoot(), prune() or keepOnly() (the main window adds it to the Trials dock).
+    void trialDerived(const parallax::TrialPtr& trial, const QString& description);
+    /// reRoot(), prune() or keepOnly() failed (the algebra's message).
+    void operationFailed(const QString& message);
 
 protected:
     void doUpdate(SelectionChanges changes) override;
@@ -117,6 +133,11 @@ private:
     void updateInfo();
     void updateLegend();
     void showLocations();
+    void showContextMenu(CubePane pane, const QPoint& pos);
+    void runOperation(const QString& description, std::function<AlgebraResult()> work);
+    /// The items of `pane` a context menu acts on: the selection if the clicked item is in it, else
+    /// the clicked item.
+    std::vector<int> contextItems(CubePane pane, int clicked) const;
 
     std::array<Pane, 3> m_panes;
     QSplitter* m_splitter = nullptr;
@@ -148,6 +169,7 @@ private:
     TrialPtr m_externalTrial;
     double m_externalRoot = std::numeric_limits<double>::quiet_NaN();
     Job<double> m_externalJob { this };
+    Job<std::shared_ptr<const AlgebraResult>> m_operationJob { this };
 };
 
 } // namespace parallax
