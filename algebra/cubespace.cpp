@@ -51,6 +51,9 @@ const char* const LevelNames[] = { "machine", "node", "process", "context", "thr
 /// A pane's contribution as a linear functional over the trial's cells.
 struct MetricWeights {
     std::vector<double> mu; ///< by model metric
+    /// Whether the selection holds a metric (not only folders): else nothing is measured and the
+    /// other panes have no value (docs/SEMANTICS.md §6 [D]).
+    bool any = false;
 };
 struct CallWeights {
     std::vector<double> excl; ///< by event: weight on the exclusive value
@@ -509,12 +512,9 @@ MetricWeights metricWeights(const CubeSpace& s, const CubePaneState& st)
     w.mu.assign(s.trial().metricCount(), 0.0);
     auto add = [&](int i, bool expanded, double coef, auto&& self) -> void {
         const CubeSpace::Item& it = s.item(CubePane::Metric, i);
-        if (it.ref < 0) { // a folder: the sum of its children, collapsed
-            if (!expanded)
-                for (int c : it.children)
-                    self(c, false, coef, self);
+        if (it.ref < 0) // a folder ("Derived"): its metrics have units of their own, no sum
             return;
-        }
+        w.any = true;
         w.mu[static_cast<std::size_t>(it.ref)] += coef;
         if (expanded)
             for (int c : it.children)
@@ -860,6 +860,11 @@ CubeValues computeCube(
         }
     }
 
+    if (!mw.any) // only a folder is selected: no metric, so the call and system panes have no value
+        for (const CubePane p : { CubePane::Call, CubePane::System }) {
+            out.inclusive[CubeSpace::index(p)].assign(space.size(p), NaN);
+            out.exclusive[CubeSpace::index(p)].assign(space.size(p), NaN);
+        }
     const auto& sel = state.pane(CubePane::Metric).selected;
     if (!sel.empty()) {
         const int ref = space.item(CubePane::Metric, sel.front()).ref;
@@ -964,6 +969,8 @@ std::vector<double> cubeLocationValues(const CubeSpace& space, const CubeState& 
     CubePaneState one;
     one.selected = { callItem };
     one.setExpanded(callItem, state.pane(CubePane::Call).isExpanded(callItem));
+    if (!mw.any)
+        return std::vector<double>(t.threadCount(), NaN);
     const CallWeights cw = callWeights(space, &one);
     std::vector<double> out(t.threadCount(), 0.0);
     parallelFor(t.threadCount(), ThreadBlock, 0, [&](std::size_t begin, std::size_t end, std::size_t) {

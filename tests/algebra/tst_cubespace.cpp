@@ -5,6 +5,7 @@
 // pycubexr's CSV dumps of the same files (the oracle: numbers nobody here wrote).
 #include "algebra/calltree.h"
 #include "algebra/cubespace.h"
+#include "algebra/derivedmetric.h"
 #include "algebra/operations.h"
 #include "datasource/synth/synth.h"
 #include "tests/algebra/algebrafixture.h"
@@ -134,6 +135,43 @@ private Q_SLOTS:
         // Metric root % has no reference left of the metric pane.
         QVERIFY(std::isnan(cubeModeValue(a, s, v, CubePane::Call, io, CubeMode::MetricRoot)));
         QVERIFY(!std::isnan(cubeModeValue(a, s, v, CubePane::Metric, 0, CubeMode::MetricRoot)));
+    }
+
+    void derivedFolderHasNoValue()
+    {
+        // A derived metric (2 x TIME) on a real TAU trial sits in the "Derived" folder.
+        const auto source = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        const AlgebraResult derived = deriveMetric(*source, QStringLiteral("Twice = \"TIME\" * 2"));
+        QVERIFY2(derived, qPrintable(derived.error()));
+        const CubeSpace space(derived.trial());
+        const int folder = space.find(CubePane::Metric, QStringLiteral("Derived"));
+        const int time = space.find(CubePane::Metric, QStringLiteral("TIME"));
+        const int twice = space.find(CubePane::Metric, QStringLiteral("Twice"));
+        QVERIFY(folder >= 0 && time >= 0 && twice >= 0);
+        QCOMPARE(space.item(CubePane::Metric, folder).ref, -1);
+        QCOMPARE(space.item(CubePane::Metric, twice).parent, folder);
+        QCOMPARE(space.item(CubePane::Metric, time).parent, -1);
+
+        CubeState s = CubeState::defaults(space);
+        const int root = space.roots(CubePane::Call).front();
+        s.pane(CubePane::Metric).selected = { time };
+        const double timeRoot = computeCube(space, s).value(CubePane::Call, root, s);
+        QVERIFY(timeRoot > 0);
+        // The derived metric itself: twice the time, on every pane.
+        s.pane(CubePane::Metric).selected = { twice };
+        CubeValues v = computeCube(space, s);
+        QCOMPARE(v.value(CubePane::Call, root, s), 2 * timeRoot);
+        QVERIFY(std::isnan(v.value(CubePane::Metric, folder, s))); // the folder shows —
+        // Only the folder: nothing is measured, so the call and system panes have no value.
+        s.pane(CubePane::Metric).selected = { folder };
+        v = computeCube(space, s);
+        QVERIFY(std::isnan(v.value(CubePane::Call, root, s)));
+        QVERIFY(std::isnan(v.value(CubePane::System, space.roots(CubePane::System).front(), s)));
+        for (double x : cubeLocationValues(space, s, root))
+            QVERIFY(std::isnan(x));
+        // Beside a metric the folder adds nothing.
+        s.pane(CubePane::Metric).selected = { time, folder };
+        QCOMPARE(computeCube(space, s).value(CubePane::Call, root, s), timeRoot);
     }
 
     void signedValuesOfADiff()
