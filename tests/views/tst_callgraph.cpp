@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The call-tree statistics table and the call graph (issue 3, items 5 and 6) on the real samples.
 #include "datasource/model/trialbuilder.h"
+#include "datasource/synth/synth.h"
 #include "tests/common/modelsearch.h"
 #include "tests/common/testutil.h"
 #include "views/callgraph/callgraph.h"
@@ -27,6 +28,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <cmath>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -588,6 +590,166 @@ private Q_SLOTS:
         QCOMPARE(finished.first().at(0).toBool(), true);
         QCOMPARE(widget.nodeCount(), 6);
         QCOMPARE(widget.edgeCount(), 6);
+    }
+
+    /// Issue 16 section 4: the hot part of a graph of several hundred routines, as the widget shows it.
+    void readableSubsetOfALargeGraph()
+    {
+        SynthOptions o;
+        o.threads = 16;
+        o.events = 600;
+        o.callpathDepth = 4;
+        const auto trial = synthesizeTrial(o);
+        const CallGraph graph(*trial);
+        QVERIFY(graph.nodes().size() >= 500);
+        const auto stats = TrialStatistics::of(*trial);
+        const MetricId m(std::size_t(0));
+        const auto nan = std::nan("");
+        std::vector<double> incl(graph.nodes().size(), nan);
+        std::vector<double> excl(graph.nodes().size(), nan);
+        for (std::size_t i = 0; i < graph.nodes().size(); ++i) {
+            const EventId e = graph.nodes()[i].event;
+            incl[i] = statisticValue(*trial, *stats, e, m, ValueType::Inclusive, Statistic::MeanAll).value_or(nan);
+            excl[i] = statisticValue(*trial, *stats, e, m, ValueType::Exclusive, Statistic::MeanAll).value_or(nan);
+        }
+        std::vector<double> weight(graph.edges().size(), nan);
+        for (std::size_t e = 0; e < graph.edges().size(); ++e) {
+            double w = 0;
+            for (EventId p : graph.edges()[e].paths)
+                w += statisticValue(*trial, *stats, p, m, ValueType::Inclusive, Statistic::MeanAll).value_or(0);
+            weight[e] = graph.edges()[e].paths.empty() ? nan : w;
+        }
+        auto callers = [&](int n) {
+            std::vector<int> out;
+            for (const auto& e : graph.edges())
+                if (e.to == n && e.from != n)
+                    out.push_back(e.from);
+            return out;
+        };
+
+        CallGraphFocus focus; // the hot part, at most 50
+        const CallGraphSubset hot = selectCallGraph(graph, incl, excl, weight, focus);
+        QVERIFY(hot.shownCount <= 50 && hot.shownCount >= 40);
+        // Connected: every shown routine but the root has a shown caller.
+        const int root = graph.nodeOf(QStringLiteral(".TAU application"));
+        QVERIFY(root >= 0);
+        for (std::size_t i = 0; i < hot.shown.size(); ++i)
+            if (hot.shown[i] && static_cast<int>(i) != root) {
+                const auto c = callers(static_cast<int>(i));
+                QVERIFY2(std::any_of(c.begin(), c.end(), [&](int k) { return hot.shown[std::size_t(k)]; }),
+                    qPrintable(graph.nodes()[i].name));
+            }
+        // The hottest path: from the root, each step the heaviest edge out of the routine.
+        QVERIFY(hot.hotPath.size() >= 2);
+        QCOMPARE(hot.hotPath.front(), root);
+        QCOMPARE(hot.hotEdges.size() + 1, hot.hotPath.size());
+        for (std::size_t k = 0; k < hot.hotEdges.size(); ++k) {
+            const auto& edge = graph.edges()[std::size_t(hot.hotEdges[k])];
+            QCOMPARE(edge.from, hot.hotPath[k]);
+            QCOMPARE(edge.to, hot.hotPath[k + 1]);
+            for (std::size_t e = 0; e < graph.edges().size(); ++e)
+                if (graph.edges()[e].from == edge.from && std::isfinite(weight[e]))
+                    QVERIFY(weight[e] <= weight[std::size_t(hot.hotEdges[k])]);
+        }
+        // More room: the routines kept carry 90 % of the exclusive time, and not many more.
+        focus.maxNodes = 100000;
+        const CallGraphSubset all = selectCallGraph(graph, incl, excl, weight, focus);
+        QVERIFY(all.coveredShare >= 0.9);
+        QVERIFY(all.shownCount < static_cast<int>(graph.nodes().size()));
+        QVERIFY(hot.coveredShare < all.coveredShare);
+        // Around a routine, one level: it, its callers and its callees, nothing else.
+        const int centre = hot.hotPath[1];
+        CallGraphFocus around;
+        around.mode = CallGraphFocus::Mode::Neighbourhood;
+        around.centre = centre;
+        around.depth = 1;
+        around.maxNodes = 1000;
+        const CallGraphSubset near = selectCallGraph(graph, incl, excl, weight, around);
+        QSet<int> expected { centre };
+        for (const auto& e : graph.edges()) {
+            if (e.from == centre)
+                expected.insert(e.to);
+            if (e.to == centre)
+                expected.insert(e.from);
+        }
+        QCOMPARE(near.shownCount, int(expected.size()));
+        for (int k : expected)
+            QVERIFY(near.shown[std::size_t(k)]);
+        // Pinned routines are shown whatever the cap.
+        CallGraphFocus pinned;
+        pinned.maxNodes = 5;
+        int smallest = 0;
+        for (std::size_t i = 0; i < incl.size(); ++i)
+            if (std::isfinite(incl[i]) && incl[i] < incl[std::size_t(smallest)])
+                smallest = static_cast<int>(i);
+        pinned.pinned = { smallest };
+        const CallGraphSubset withPin = selectCallGraph(graph, incl, excl, weight, pinned);
+        QVERIFY(withPin.shown[std::size_t(smallest)]);
+        QCOMPARE(withPin.shownCount, 6);
+
+        // The widget: the hot part laid out, the path marked, labels clear of boxes and of each other.
+        if (QStandardPaths::findExecutable(QStringLiteral("dot")).isEmpty())
+            QFAIL("Graphviz dot is not installed: ./test.sh installs it (package graphviz)");
+        SelectionState state;
+        CallGraphWidget widget(&state);
+        widget.resize(1400, 900);
+        widget.show();
+        QSignalSpy finished(&widget, &CallGraphWidget::layoutFinished);
+        state.setTrial(trial);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(widget.nodeCount(), hot.shownCount);
+        QCOMPARE(widget.hiddenCount(), int(graph.nodes().size()) - hot.shownCount);
+        QCOMPARE(widget.hotPathNames().front(), QStringLiteral(".TAU application"));
+        int marked = 0;
+        std::vector<QRectF> taken;
+        for (QGraphicsItem* item : widget.scene()->items()) {
+            if (item->type() == CallGraphNodeItem::Type) {
+                marked += static_cast<CallGraphNodeItem*>(item)->isOnHotPath() ? 1 : 0;
+                taken.push_back(item->boundingRect());
+            }
+        }
+        QCOMPARE(marked, int(hot.hotPath.size()));
+        int labels = 0;
+        for (QGraphicsItem* item : widget.scene()->items())
+            if (item->type() == CallGraphEdgeItem::Type) {
+                const QRectF r = static_cast<CallGraphEdgeItem*>(item)->labelRect();
+                if (static_cast<CallGraphEdgeItem*>(item)->label().isEmpty())
+                    continue;
+                ++labels;
+                for (const QRectF& t : taken)
+                    QVERIFY(!t.intersects(r));
+                taken.push_back(r);
+            }
+        QCOMPARE(labels, widget.labelledEdgeCount());
+        QVERIFY(labels > 0);
+        const QString dir = qEnvironmentVariable("PARALLAX_SCREENSHOTS");
+        if (!dir.isEmpty())
+            QVERIFY(widget.grab().save(dir + QStringLiteral("/callgraph-hot.png")));
+
+        // A box's menu: Expand Callees adds the hidden callees; Focus Here shows the neighbourhood.
+        const int before = widget.nodeCount();
+        int hub = -1;
+        std::size_t most = 0;
+        for (int n : hot.hotPath) {
+            std::size_t hidden = 0;
+            for (const auto& e : graph.edges())
+                hidden += e.from == n && e.to != n && !hot.shown[std::size_t(e.to)] ? 1 : 0;
+            if (hidden > most) {
+                most = hidden;
+                hub = n;
+            }
+        }
+        QVERIFY(hub >= 0);
+        widget.expandCallees(hub);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(widget.nodeCount(), before + int(most));
+        widget.setMaximumNodes(1000);
+        widget.focusOn(centre);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(widget.graphFocus().mode, CallGraphFocus::Mode::Neighbourhood);
+        around.depth = widget.graphFocus().depth;
+        QCOMPARE(widget.nodeCount(), selectCallGraph(graph, incl, excl, weight, around).shownCount);
+        QVERIFY(widget.nodeCount() > near.shownCount);
     }
 
     void callTreeScreenshot()

@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QString>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -54,5 +55,43 @@ private:
     QHash<QString, int> m_byName;
     bool m_hasCallPaths = false;
 };
+
+/// Which routines a call graph shows, so that it stays readable (a screen shows about 40-60 boxes
+/// legibly; hundreds make a grey cloud).
+struct CallGraphFocus {
+    enum class Mode : std::uint8_t {
+        /// The hot part: the hottest path, then the routines with the largest exclusive values, each
+        /// with its heaviest chain of callers, until they carry `coverage` of the exclusive total.
+        Hot,
+        /// The selected routine (`centre`) and its callers and callees `depth` levels deep.
+        Neighbourhood,
+        /// Every routine, the largest inclusive first.
+        All,
+    };
+    Mode mode = Mode::Hot;
+    double coverage = 0.9;
+    /// At most this many routines (pinned ones come on top).
+    int maxNodes = 50;
+    int centre = -1;
+    int depth = 2;
+    /// Routines the user added ("Expand Callers/Callees"): always shown.
+    std::vector<int> pinned;
+};
+
+/// The routines a CallGraphFocus keeps, and the hottest path.
+struct CallGraphSubset {
+    std::vector<bool> shown; ///< by node
+    int shownCount = 0;
+    /// Σ exclusive of the shown routines / Σ exclusive of all (NaN when the total is not positive).
+    double coveredShare = 0;
+    /// From the root with the largest inclusive value down the heaviest caller -> callee edges.
+    std::vector<int> hotPath;
+    std::vector<int> hotEdges; ///< the edges between consecutive hotPath nodes
+};
+
+/// Chooses the routines to show. `inclusive` and `exclusive` by node and `edgeWeight` by edge (its
+/// inclusive value) are magnitudes; NaN counts as 0.
+CallGraphSubset selectCallGraph(const CallGraph& graph, const std::vector<double>& inclusive,
+    const std::vector<double>& exclusive, const std::vector<double>& edgeWeight, const CallGraphFocus& focus);
 
 } // namespace parallax

@@ -2,11 +2,14 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/callgraph/callgraphedgeitem.h"
 
+#include "views/callgraph/callgraphnodeitem.h"
+
 #include <QFontMetricsF>
 #include <QGuiApplication>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QPalette>
+#include <QStyleOptionGraphicsItem>
 #include <cmath>
 
 namespace parallax {
@@ -125,6 +128,14 @@ QPainterPath CallGraphEdgeItem::shape() const
     return shape;
 }
 
+void CallGraphEdgeItem::setHotPath(bool on)
+{
+    if (on == m_hotPath)
+        return;
+    m_hotPath = on;
+    update();
+}
+
 void CallGraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
     Q_UNUSED(option);
@@ -133,6 +144,10 @@ void CallGraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
     QColor colour = palette.color(QPalette::Text);
     colour.setAlphaF(0.55f);
     double width = m_width;
+    if (m_hotPath && !m_dimmed) {
+        colour = hotPathColor();
+        width += 1.5;
+    }
     if (m_highlighted) {
         colour = palette.color(QPalette::Highlight);
         width += 1.0;
@@ -145,7 +160,10 @@ void CallGraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
     painter->setPen(Qt::NoPen);
     painter->setBrush(colour);
     painter->drawPolygon(m_arrow);
-    if (!m_label.isEmpty()) {
+    // A label shrunk below legibility (the whole graph fitted into the window) is left out.
+    const double lod = QStyleOptionGraphicsItem::levelOfDetailFromTransform(painter->worldTransform());
+    if (!m_label.isEmpty()
+        && lod * (m_font.pixelSize() > 0 ? m_font.pixelSize() : m_font.pointSizeF() * 4 / 3) >= 6.0) {
         painter->setFont(m_font);
         painter->setPen(m_highlighted ? palette.color(QPalette::Highlight) : palette.color(QPalette::Text));
         painter->drawText(m_labelRect, Qt::AlignCenter, m_label);

@@ -30,6 +30,12 @@ public:
     bool isDimmed() const { return m_dimmed; }
     /// Edges known only from inside longer paths have no values; they are drawn dashed.
     void setDashed(bool dashed);
+    /// On the hottest path: drawn thicker in hotPathColor().
+    void setHotPath(bool on);
+    bool isOnHotPath() const { return m_hotPath; }
+    const QString& label() const { return m_label; }
+    /// Where the label is drawn (scene coordinates); null without a label.
+    QRectF labelRect() const { return m_labelRect; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -50,6 +56,7 @@ private:
     bool m_highlighted = false;
     bool m_dimmed = false;
     bool m_dashed = false;
+    bool m_hotPath = false;
 };
 
 } // namespace parallax

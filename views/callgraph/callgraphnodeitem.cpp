@@ -25,6 +25,8 @@ QColor textOn(const QColor& fill)
 
 } // namespace
 
+QColor hotPathColor() { return { 0xb7, 0x1c, 0x1c }; }
+
 CallGraphNodeItem::CallGraphNodeItem(int node, const QRectF& rect, QGraphicsItem* parent)
     : QGraphicsItem(parent)
     , m_node(node)
@@ -80,6 +82,14 @@ QPainterPath CallGraphNodeItem::shape() const
     return path;
 }
 
+void CallGraphNodeItem::setHotPath(bool on)
+{
+    if (on == m_hotPath)
+        return;
+    m_hotPath = on;
+    update();
+}
+
 void CallGraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget)
 {
     Q_UNUSED(option);
@@ -103,6 +113,8 @@ void CallGraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
         border = QPen(palette.color(QPalette::Highlight), 3.0);
     else if (m_emphasis == Emphasis::Neighbour)
         border = QPen(palette.color(QPalette::Highlight).darker(120), 1.8);
+    else if (m_hotPath && !dimmed)
+        border = QPen(hotPathColor(), 2.5);
     painter->setPen(border);
     painter->setBrush(fill);
     painter->drawRoundedRect(m_rect, radius, radius);

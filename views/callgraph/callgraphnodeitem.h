@@ -8,6 +8,9 @@
 
 namespace parallax {
 
+/// The colour that marks the hottest path (nodes' borders and edges).
+QColor hotPathColor();
+
 /// One routine of the call graph: a rounded box filled by a colour value, with the short name and
 /// the size value as text. The box size comes from the layout (dot), which got it from the view.
 class CallGraphNodeItem : public QGraphicsItem {
@@ -29,6 +32,9 @@ public:
     Emphasis emphasis() const { return m_emphasis; }
     void setSearchMatch(bool match);
     bool isSearchMatch() const { return m_searchMatch; }
+    /// On the hottest path (a heavy dark-red border).
+    void setHotPath(bool on);
+    bool isOnHotPath() const { return m_hotPath; }
     const QString& label() const { return m_label; }
 
     QRectF boundingRect() const override;
@@ -44,6 +50,7 @@ private:
     QColor m_fill;
     Emphasis m_emphasis = Emphasis::Normal;
     bool m_searchMatch = false;
+    bool m_hotPath = false;
 };
 
 } // namespace parallax

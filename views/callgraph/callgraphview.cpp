@@ -4,6 +4,7 @@
 
 #include "views/callgraph/callgraphnodeitem.h"
 
+#include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QWheelEvent>
@@ -135,6 +136,17 @@ void CallGraphView::mouseReleaseEvent(QMouseEvent* event)
         }
     }
     Q_EMIT backgroundClicked();
+}
+
+void CallGraphView::contextMenuEvent(QContextMenuEvent* event)
+{
+    for (QGraphicsItem* item : items(event->pos()))
+        if (item->type() == CallGraphNodeItem::Type) {
+            Q_EMIT nodeContextMenu(static_cast<CallGraphNodeItem*>(item)->node(), event->globalPos());
+            event->accept();
+            return;
+        }
+    QGraphicsView::contextMenuEvent(event);
 }
 
 } // namespace parallax

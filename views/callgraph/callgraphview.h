@@ -26,6 +26,8 @@ Q_SIGNALS:
     void nodeClicked(int node);
     /// A click on the empty background.
     void backgroundClicked();
+    /// A right click (or the context-menu key) on a node, at a global position.
+    void nodeContextMenu(int node, const QPoint& globalPos);
     void zoomChanged(double zoom);
 
 protected:
@@ -34,6 +36,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void fit();

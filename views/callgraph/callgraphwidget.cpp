@@ -20,10 +20,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QStackedWidget>
 #include <QSvgGenerator>
 #include <QToolButton>
@@ -112,6 +114,10 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     , m_colorMetricCombo(new QComboBox(this))
     , m_search(new QLineEdit(this))
     , m_matches(new QLabel(this))
+    , m_showCombo(new QComboBox(this))
+    , m_nodesSpin(new QSpinBox(this))
+    , m_depthSpin(new QSpinBox(this))
+    , m_moreButton(new QToolButton(this))
 {
     setWindowTitle(tr("Call Graph"));
     m_view->setScene(m_scene);
@@ -171,8 +177,33 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     controls->addWidget(m_orientationCombo);
     controls->addStretch(1);
 
+    // Which routines: the hot part (default), the selection's neighbourhood, or all.
+    m_showCombo->addItem(tr("Hot part"), static_cast<int>(CallGraphFocus::Mode::Hot));
+    m_showCombo->addItem(tr("Around the selection"), static_cast<int>(CallGraphFocus::Mode::Neighbourhood));
+    m_showCombo->addItem(tr("All routines"), static_cast<int>(CallGraphFocus::Mode::All));
+    m_showCombo->setToolTip(tr("Hot part: the hottest path and the routines carrying 90 % of the exclusive time, each "
+                               "with its heaviest callers. Around the selection: the selected routine's callers and "
+                               "callees, Levels deep. All: every routine, the largest first, up to Nodes."));
+    m_nodesSpin->setRange(5, 5000);
+    m_nodesSpin->setValue(m_focus.maxNodes);
+    m_nodesSpin->setToolTip(tr("At most this many routines (about 50 stay legible on a screen)"));
+    m_depthSpin->setRange(1, 8);
+    m_depthSpin->setValue(m_focus.depth);
+    m_depthSpin->setToolTip(tr("Around the selection: how many caller and callee levels"));
+    m_moreButton->setText(tr("Show More"));
+    m_moreButton->setToolTip(tr("Show 25 more routines"));
+    m_moreButton->setAutoRaise(true);
+
     auto* tools = new QHBoxLayout;
     tools->setContentsMargins(0, 0, 0, 0);
+    tools->addWidget(new QLabel(tr("Show:"), this));
+    tools->addWidget(m_showCombo);
+    tools->addWidget(new QLabel(tr("Nodes:"), this));
+    tools->addWidget(m_nodesSpin);
+    tools->addWidget(new QLabel(tr("Levels:"), this));
+    tools->addWidget(m_depthSpin);
+    tools->addWidget(m_moreButton);
+    tools->addSpacing(8);
     tools->addWidget(m_search, 1);
     tools->addWidget(m_matches);
     tools->addSpacing(8);
@@ -188,9 +219,11 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     m_info->setWordWrap(true);
     m_info->setForegroundRole(QPalette::PlaceholderText);
     m_status->setForegroundRole(QPalette::PlaceholderText);
+    // The description on its own row: a word-wrapped label in a row beside others gets one line's
+    // height and is cut off.
     auto* bottom = new QHBoxLayout;
     bottom->setContentsMargins(0, 0, 0, 0);
-    bottom->addWidget(m_info, 1);
+    bottom->addStretch(1);
     bottom->addWidget(m_status);
     bottom->addWidget(m_legendLow);
     bottom->addWidget(m_legend);
@@ -202,6 +235,7 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     layout->addLayout(controls);
     layout->addLayout(tools);
     layout->addWidget(m_stack, 1);
+    layout->addWidget(m_info);
     layout->addLayout(bottom);
 
     connect(m_dot, &DotRunner::finished, this, &CallGraphWidget::onLayoutReady);
@@ -218,6 +252,22 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
         }
     });
     connect(m_view, &CallGraphView::backgroundClicked, this, [this] { highlightNode(-1, false); });
+    connect(m_view, &CallGraphView::nodeContextMenu, this, &CallGraphWidget::showNodeMenu);
+    connect(m_showCombo, &QComboBox::activated, this,
+        [this] { setFocusMode(static_cast<CallGraphFocus::Mode>(m_showCombo->currentData().toInt())); });
+    connect(m_nodesSpin, &QSpinBox::editingFinished, this, [this] { setMaximumNodes(m_nodesSpin->value()); });
+    connect(m_nodesSpin, &QSpinBox::valueChanged, this, [this](int v) {
+        if (!m_nodesSpin->hasFocus()) // the arrows, not typing
+            setMaximumNodes(v);
+    });
+    connect(m_depthSpin, &QSpinBox::valueChanged, this, [this](int v) {
+        if (v == m_focus.depth)
+            return;
+        m_focus.depth = v;
+        if (m_focus.mode == CallGraphFocus::Mode::Neighbourhood)
+            scheduleLayout();
+    });
+    connect(m_moreButton, &QToolButton::clicked, this, [this] { setMaximumNodes(m_focus.maxNodes + 25); });
 
     connect(m_source, &QComboBox::activated, this, [this] {
         const int data = m_source->currentData().toInt();
@@ -250,6 +300,7 @@ CallGraphWidget::CallGraphWidget(SelectionState* state, QWidget* parent)
     connect(m_search, &QLineEdit::returnPressed, this, &CallGraphWidget::nextMatch);
 
     syncControls();
+    syncFocusControls();
     onTrialChanged();
 }
 
@@ -269,8 +320,18 @@ void CallGraphWidget::selectionChanged(SelectionChanges changes)
         scheduleLayout();
     if ((changes & SelectionChange::Thread) && m_followThread)
         scheduleLayout();
-    if (changes & SelectionChange::Event)
+    if (changes & SelectionChange::Event) {
+        if (m_focus.mode == CallGraphFocus::Mode::Neighbourhood && m_trial) {
+            // Around the selection: the graph follows it.
+            const int node = m_graph.nodeOfEvent(*m_trial, m_state->event());
+            const QString name = node >= 0 ? m_graph.nodes()[at(node)].name : QString();
+            if (!name.isEmpty() && name != m_centreName) {
+                m_centreName = name;
+                scheduleLayout();
+            }
+        }
         onEventSelected(m_state->event());
+    }
 }
 
 void CallGraphWidget::doUpdate(SelectionChanges) { startLayout(); }
@@ -353,8 +414,118 @@ void CallGraphWidget::setOrientation(Orientation orientation)
 
 void CallGraphWidget::setMaximumNodes(int count)
 {
-    m_maxNodes = std::max(1, count);
+    count = std::max(1, count);
+    if (count == m_focus.maxNodes)
+        return;
+    m_focus.maxNodes = count;
+    m_fitAfterLayout = true;
+    syncFocusControls();
     scheduleLayout();
+}
+
+void CallGraphWidget::setFocus(const CallGraphFocus& focus)
+{
+    m_focus = focus;
+    m_focus.maxNodes = std::max(1, m_focus.maxNodes);
+    m_fitAfterLayout = true;
+    syncFocusControls();
+    scheduleLayout();
+}
+
+void CallGraphWidget::setFocusMode(CallGraphFocus::Mode mode)
+{
+    if (mode == CallGraphFocus::Mode::Neighbourhood && m_centreName.isEmpty() && m_trial && m_state) {
+        const int node = m_graph.nodeOfEvent(*m_trial, m_state->event());
+        if (node >= 0)
+            m_centreName = m_graph.nodes()[at(node)].name;
+    }
+    if (mode == CallGraphFocus::Mode::Hot)
+        m_pinnedNames.clear(); // back to the hot part as it is
+    m_focus.mode = mode;
+    m_fitAfterLayout = true;
+    syncFocusControls();
+    scheduleLayout();
+}
+
+void CallGraphWidget::syncFocusControls()
+{
+    const QSignalBlocker a(m_showCombo);
+    const QSignalBlocker b(m_nodesSpin);
+    const QSignalBlocker c(m_depthSpin);
+    m_showCombo->setCurrentIndex(m_showCombo->findData(static_cast<int>(m_focus.mode)));
+    m_nodesSpin->setValue(m_focus.maxNodes);
+    m_depthSpin->setValue(m_focus.depth);
+    m_depthSpin->setEnabled(m_focus.mode == CallGraphFocus::Mode::Neighbourhood);
+}
+
+void CallGraphWidget::expandCallers(int node)
+{
+    if (node < 0 || at(node) >= m_graph.nodes().size())
+        return;
+    for (const CallGraph::Edge& e : m_graph.edges())
+        if (e.to == node && !m_pinnedNames.contains(m_graph.nodes()[at(e.from)].name))
+            m_pinnedNames << m_graph.nodes()[at(e.from)].name;
+    scheduleLayout();
+}
+
+void CallGraphWidget::expandCallees(int node)
+{
+    if (node < 0 || at(node) >= m_graph.nodes().size())
+        return;
+    for (const CallGraph::Edge& e : m_graph.edges())
+        if (e.from == node && !m_pinnedNames.contains(m_graph.nodes()[at(e.to)].name))
+            m_pinnedNames << m_graph.nodes()[at(e.to)].name;
+    scheduleLayout();
+}
+
+void CallGraphWidget::focusOn(int node)
+{
+    if (node < 0 || at(node) >= m_graph.nodes().size())
+        return;
+    m_centreName = m_graph.nodes()[at(node)].name;
+    m_pinnedNames.clear();
+    setFocusMode(CallGraphFocus::Mode::Neighbourhood);
+}
+
+void CallGraphWidget::showNodeMenu(int node, const QPoint& globalPos)
+{
+    if (node < 0 || at(node) >= m_graph.nodes().size())
+        return;
+    int callers = 0;
+    int callees = 0;
+    for (const CallGraph::Edge& e : m_graph.edges()) {
+        if (e.from == e.to)
+            continue;
+        if (e.to == node && !m_shown[at(e.from)])
+            ++callers;
+        if (e.from == node && !m_shown[at(e.to)])
+            ++callees;
+    }
+    QMenu menu(this);
+    menu.addAction(tr("Expand Callers (%1 hidden)").arg(callers), this, [this, node] { expandCallers(node); })
+        ->setEnabled(callers > 0);
+    menu.addAction(tr("Expand Callees (%1 hidden)").arg(callees), this, [this, node] { expandCallees(node); })
+        ->setEnabled(callees > 0);
+    menu.addSeparator();
+    menu.addAction(tr("Focus Here"), this, [this, node] { focusOn(node); });
+    menu.addAction(tr("Show the Hot Part"), this, [this] { setFocusMode(CallGraphFocus::Mode::Hot); });
+    menu.exec(globalPos);
+}
+
+QStringList CallGraphWidget::hotPathNames() const
+{
+    QStringList names;
+    for (int n : m_hotPath)
+        names << m_graph.nodes()[at(n)].name;
+    return names;
+}
+
+int CallGraphWidget::labelledEdgeCount() const
+{
+    int count = 0;
+    for (const CallGraphEdgeItem* item : m_edgeItems)
+        count += item && !item->label().isEmpty() ? 1 : 0;
+    return count;
 }
 
 bool CallGraphWidget::isLayoutRunning() const { return m_dot->isRunning() || isUpdatePending(); }
@@ -375,6 +546,7 @@ void CallGraphWidget::fitToView() { m_view->fitAll(); }
 void CallGraphWidget::onTrialChanged()
 {
     m_trial = m_state ? m_state->trial() : nullptr;
+    m_pinnedNames.clear(); // routines added to another trial's graph
     // Metric choices of another trial mean nothing here.
     if (m_trial && m_sizeMetric.isValid() && m_sizeMetric.index() >= m_trial->metricCount())
         m_sizeMetric = MetricId();
@@ -619,19 +791,29 @@ QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>&
         return v;
     };
 
-    // Too many routines for a readable (and quickly laid out) graph: keep the largest.
-    shown.assign(nodes.size(), true);
-    hidden = 0;
-    if (nodes.size() > at(m_maxNodes)) {
-        std::vector<int> order(nodes.size());
-        std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            return magnitude(size[at(a)]).value_or(-1e300) > magnitude(size[at(b)]).value_or(-1e300);
-        });
-        for (std::size_t k = at(m_maxNodes); k < order.size(); ++k)
-            shown[at(order[k])] = false;
-        hidden = static_cast<int>(nodes.size()) - m_maxNodes;
+    // A readable graph: the hot part, the selection's neighbourhood or the largest routines, at most
+    // m_focus.maxNodes (views/callgraph/callgraph.h); a graph that small is shown whole in the hot mode.
+    CallGraphFocus focus = m_focus;
+    focus.centre = m_centreName.isEmpty() ? -1 : graph.nodeOf(m_centreName);
+    if (focus.mode == CallGraphFocus::Mode::Neighbourhood && focus.centre < 0)
+        focus.mode = CallGraphFocus::Mode::Hot; // nothing selected yet
+    for (const QString& name : m_pinnedNames)
+        focus.pinned.push_back(graph.nodeOf(name));
+    const auto nan = std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> inclusive(nodes.size(), nan);
+    std::vector<double> exclusive(nodes.size(), nan);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        inclusive[i] = magnitude(valueOf(nodes[i].event, metric, ValueType::Inclusive)).value_or(nan);
+        exclusive[i] = magnitude(valueOf(nodes[i].event, metric, ValueType::Exclusive)).value_or(nan);
     }
+    std::vector<double> edgeWeight(graph.edges().size(), nan);
+    for (std::size_t e = 0; e < graph.edges().size(); ++e)
+        edgeWeight[e] = magnitude(edgeValue(graph.edges()[e], metric, ValueType::Inclusive)).value_or(nan);
+    if (focus.mode == CallGraphFocus::Mode::Hot && nodes.size() <= at(focus.maxNodes))
+        focus.mode = CallGraphFocus::Mode::All;
+    m_pendingSubset = selectCallGraph(graph, inclusive, exclusive, edgeWeight, focus);
+    shown = m_pendingSubset.shown;
+    hidden = static_cast<int>(nodes.size()) - m_pendingSubset.shownCount;
     double maxSize = 0;
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (shown[i] && size[i])
@@ -724,6 +906,9 @@ void CallGraphWidget::onLayoutReady(const DotPlainLayout& layout)
     m_pendingGraph = CallGraph();
     m_shown = std::move(m_pendingShown);
     m_hiddenByCap = m_pendingHidden;
+    m_hotPath = std::move(m_pendingSubset.hotPath);
+    m_hotEdges = std::move(m_pendingSubset.hotEdges);
+    m_covered = m_pendingSubset.coveredShare;
     m_effectiveOrientation = m_pendingOrientation;
     const auto& nodes = m_graph.nodes();
     m_nodeItems.assign(nodes.size(), nullptr);
@@ -792,6 +977,35 @@ void CallGraphWidget::onLayoutReady(const DotPlainLayout& layout)
         m_scene->addItem(item);
         m_edgeItems[at(e)] = item;
         ++m_edgeItemCount;
+    }
+    // The hottest path, when the layout shows it whole.
+    const bool wholePath = std::all_of(m_hotPath.begin(), m_hotPath.end(), [&](int n) { return m_nodeItems[at(n)]; });
+    if (wholePath && m_hotPath.size() > 1) {
+        for (int n : m_hotPath)
+            m_nodeItems[at(n)]->setHotPath(true);
+        for (int e : m_hotEdges)
+            if (m_edgeItems[at(e)])
+                m_edgeItems[at(e)]->setHotPath(true);
+    }
+    // Labels only where they fit: the heaviest edges first, none over a box or another label.
+    std::vector<CallGraphEdgeItem*> labelled;
+    for (CallGraphEdgeItem* item : m_edgeItems)
+        if (item && !item->labelRect().isNull())
+            labelled.push_back(item);
+    std::stable_sort(labelled.begin(), labelled.end(), [&](const CallGraphEdgeItem* a, const CallGraphEdgeItem* b) {
+        return incl[at(a->edge())].value_or(0) > incl[at(b->edge())].value_or(0);
+    });
+    std::vector<QRectF> taken;
+    for (const CallGraphNodeItem* node : m_nodeItems)
+        if (node)
+            taken.push_back(node->boundingRect());
+    const QFont noLabelFont = edgeFont(this->font());
+    for (CallGraphEdgeItem* item : labelled) {
+        const QRectF r = item->labelRect();
+        if (std::any_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); }))
+            item->setLabel(QString(), QPointF(), noLabelFont);
+        else
+            taken.push_back(r);
     }
     m_scene->setSceneRect(m_scene->itemsBoundingRect().adjusted(-sceneMargin, -sceneMargin, sceneMargin, sceneMargin));
     m_stack->setCurrentWidget(m_view);
@@ -948,18 +1162,32 @@ void CallGraphWidget::updateInfo()
         m_info->clear();
         return;
     }
-    QString text
-        = tr("%1 routines, %2 caller → callee edges (numbers: calls). Width: %3; colour: %4; values: %5.")
-              .arg(m_nodeItemCount)
-              .arg(m_edgeItemCount)
+    // "50 of 600 routines (the hot part: 37 % of the exclusive time; Show More or a box's menu for
+    // the rest)", the hottest path, what width and colour show.
+    QString routines = tr("%1 routines").arg(m_nodeItemCount);
+    if (m_hiddenByCap > 0) {
+        const QString which = m_focus.mode == CallGraphFocus::Mode::Neighbourhood
+            ? tr("around %1").arg(CallGraph::shortName(m_centreName))
+            : m_focus.mode == CallGraphFocus::Mode::All ? tr("the largest")
+                                                        : tr("the hot part");
+        const QString share = std::isnan(m_covered)
+            ? QString()
+            : tr(": %1 % of the exclusive time").arg(QLocale().toString(100.0 * m_covered, 'f', 0));
+        routines = tr("%1 of %2 routines (%3%4; Show More or a box's menu for the rest)")
+                       .arg(m_nodeItemCount)
+                       .arg(m_graph.nodes().size())
+                       .arg(which, share);
+    }
+    QString text = tr("%1, %2 edges (numbers: calls).").arg(routines).arg(m_edgeItemCount);
+    if (m_hotPath.size() > 1 && m_nodeItems[at(m_hotPath.front())] && m_nodeItems[at(m_hotPath.back())])
+        text += QLatin1Char(' ') + tr("Hottest path in dark red.");
+    text += QLatin1Char(' ')
+        + tr("Width: %1; colour: %2; values: %3.")
               .arg(describeValue(sizeMetric(), m_sizeType), describeValue(colorMetric(), m_colorType), sourceName());
-    if (m_hiddenByCap > 0)
-        text += QLatin1Char(' ')
-            + tr("%1 routines with the smallest widths are not shown (at most %2).").arg(m_hiddenByCap).arg(m_maxNodes);
     const auto tree = CallTree::of(*m_trial);
     if (tree->isTruncated())
         text += QLatin1Char(' ')
-            + tr("Call paths are limited to depth %1, so the graph shows caller → callee pairs, not complete paths.")
+            + tr("Call paths are limited to depth %1: caller → callee pairs, not complete paths.")
                   .arg(tree->callPathDepthLimit());
     m_info->setText(text);
 }

@@ -18,6 +18,7 @@ class QComboBox;
 class QGraphicsScene;
 class QLabel;
 class QLineEdit;
+class QSpinBox;
 class QStackedWidget;
 class QToolButton;
 
@@ -73,8 +74,26 @@ public:
     Orientation orientation() const { return m_orientation; }
     /// The direction used by the current layout (never Automatic).
     Orientation effectiveOrientation() const { return m_effectiveOrientation; }
-    /// Larger graphs show only the routines with the largest size values (default 300).
+    /// Which routines are shown (views/callgraph/callgraph.h): by default the hot part, at most 50
+    /// routines; a graph that small is shown whole.
+    void setFocus(const CallGraphFocus& focus);
+    const CallGraphFocus& graphFocus() const { return m_focus; }
+    void setFocusMode(CallGraphFocus::Mode mode);
+    /// At most this many routines (the "Nodes" box; Show More adds 25).
     void setMaximumNodes(int count);
+    /// Adds a routine's callers or callees to the shown ones (its node's context menu).
+    void expandCallers(int node);
+    void expandCallees(int node);
+    /// Shows the neighbourhood of a routine (Focus Here).
+    void focusOn(int node);
+    /// The routines the current layout leaves out, and the share of the exclusive total it shows.
+    int hiddenCount() const { return m_hiddenByCap; }
+    double coveredShare() const { return m_covered; }
+    /// The hottest path of the current layout, root first (routine names).
+    QStringList hotPathNames() const;
+    /// Edges whose label (calls) is drawn: dot placed it clear of boxes and of heavier edges' labels.
+    int labelledEdgeCount() const;
+    const CallGraph& graph() const { return m_graph; }
 
     /// Whether dot is working on a layout.
     bool isLayoutRunning() const;
@@ -145,6 +164,8 @@ private:
     QString describeValue(MetricId metric, ValueType type) const;
     QString sourceName() const;
     QByteArray dotSource(const CallGraph& graph, std::vector<bool>& shown, int& hidden);
+    void showNodeMenu(int node, const QPoint& globalPos);
+    void syncFocusControls();
     Orientation chooseOrientation(
         const CallGraph& graph, const std::vector<bool>& shown, const std::vector<double>& widths, double height) const;
 
@@ -163,7 +184,15 @@ private:
     MetricId m_sizeMetric;
     ValueType m_colorType = ValueType::Exclusive;
     MetricId m_colorMetric;
-    int m_maxNodes = 300;
+    CallGraphFocus m_focus;
+    /// The hottest path of the pending and current layouts (nodes and edges).
+    CallGraphSubset m_pendingSubset;
+    std::vector<int> m_hotPath;
+    std::vector<int> m_hotEdges;
+    double m_covered = 0;
+    /// The focus centre and the pinned routines by name (node numbers change with the filters).
+    QString m_centreName;
+    QStringList m_pinnedNames;
     ColorMode m_colorMode = ColorMode::Magnitude;
     Orientation m_orientation = Orientation::Automatic;
     Orientation m_effectiveOrientation = Orientation::TopToBottom;
@@ -199,6 +228,10 @@ private:
     QComboBox* m_colorMetricCombo;
     QLineEdit* m_search;
     QLabel* m_matches;
+    QComboBox* m_showCombo;
+    QSpinBox* m_nodesSpin;
+    QSpinBox* m_depthSpin;
+    QToolButton* m_moreButton;
 };
 
 } // namespace parallax
