@@ -144,8 +144,9 @@ void CallGraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
     QColor colour = palette.color(QPalette::Text);
     colour.setAlphaF(0.55f);
     double width = m_width;
-    if (m_hotPath && !m_dimmed) {
+    if (m_hotPath) {
         colour = hotPathColor();
+        colour.setAlphaF(m_dimmed ? 0.45f : 1.0f);
         width += 1.5;
     }
     if (m_highlighted) {

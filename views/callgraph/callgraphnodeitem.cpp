@@ -113,8 +113,11 @@ void CallGraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*
         border = QPen(palette.color(QPalette::Highlight), 3.0);
     else if (m_emphasis == Emphasis::Neighbour)
         border = QPen(palette.color(QPalette::Highlight).darker(120), 1.8);
-    else if (m_hotPath && !dimmed)
-        border = QPen(hotPathColor(), 2.5);
+    else if (m_hotPath) { // still findable, fainter, while another routine is selected
+        QColor hot = hotPathColor();
+        hot.setAlphaF(dimmed ? 0.45f : 1.0f);
+        border = QPen(hot, 2.5);
+    }
     painter->setPen(border);
     painter->setBrush(fill);
     painter->drawRoundedRect(m_rect, radius, radius);
