@@ -752,6 +752,40 @@ private Q_SLOTS:
         QVERIFY(widget.nodeCount() > near.shownCount);
     }
 
+    /// A real graph with a wide fan-out (WRF, 1,139 routines): the callees of a routine that calls
+    /// many are staggered over several layers, so no layer is a long row of boxes.
+    void wideFanOutIsStaggered()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("dot")).isEmpty())
+            QFAIL("Graphviz dot is not installed: ./test.sh installs it (package graphviz)");
+        SelectionState state;
+        CallGraphWidget widget(&state);
+        widget.resize(1400, 900);
+        widget.setOrientation(CallGraphWidget::Orientation::TopToBottom);
+        widget.show();
+        QSignalSpy finished(&widget, &CallGraphWidget::layoutFinished);
+        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/ppk/wrf-callpath-16rank.ppk"))));
+        QVERIFY(finished.wait(30000));
+        QVERIFY(widget.nodeCount() <= 50);
+        // SOLVE_EM calls a dozen and more of the shown routines.
+        const int solve = widget.graph().nodeOf(QStringLiteral("SOLVE_EM [{solve_em.f90} {3,1}-{4234,23}]"));
+        QVERIFY(solve >= 0);
+        int callees = 0;
+        QHash<int, int> byRow; // boxes per layer (rounded centre y): 17 in one row without the staggering
+        for (QGraphicsItem* item : widget.scene()->items())
+            if (item->type() == CallGraphNodeItem::Type) {
+                const int node = static_cast<CallGraphNodeItem*>(item)->node();
+                for (const auto& e : widget.graph().edges())
+                    callees += e.from == solve && e.to == node && node != solve ? 1 : 0;
+                ++byRow[qRound(item->sceneBoundingRect().center().y())];
+            }
+        QVERIFY2(callees >= 12, qPrintable(QString::number(callees)));
+        int widest = 0;
+        for (int count : byRow)
+            widest = std::max(widest, count);
+        QVERIFY2(widest <= 12, qPrintable(QString::number(widest)));
+    }
+
     void callTreeScreenshot()
     {
         // Writes to PARALLAX_SCREENSHOTS when set (for the README), else to a temporary folder.

@@ -44,6 +44,8 @@ constexpr double pointsPerInch = 72.0;
 constexpr double minBoxWidth = 60.0;
 constexpr double maxBoxWidth = 320.0;
 constexpr double sceneMargin = 16.0;
+/// Box labels keep the end of longer routine names (the full name is in the tooltip and the info).
+constexpr int labelLength = 28;
 
 const ValueType sizeTypes[] = { ValueType::Inclusive, ValueType::Exclusive, ValueType::Calls, ValueType::Subroutines,
     ValueType::InclusivePerCall, ValueType::ExclusivePerCall };
@@ -718,18 +720,19 @@ void CallGraphWidget::showMessage(const QString& message)
     Q_EMIT layoutFinished(false);
 }
 
-CallGraphWidget::Orientation CallGraphWidget::chooseOrientation(
-    const CallGraph& graph, const std::vector<bool>& shown, const std::vector<double>& widths, double height) const
+CallGraphWidget::Orientation CallGraphWidget::chooseOrientation(const CallGraph& graph, const std::vector<bool>& shown,
+    const std::vector<double>& widths, double height, const std::vector<int>& minlen) const
 {
     // Layers by breadth-first search from the routines nobody calls (all of them when every
     // routine is in a cycle), as dot's ranks roughly are.
     const std::size_t n = graph.nodes().size();
-    std::vector<std::vector<int>> callees(n);
+    std::vector<std::vector<std::pair<int, int>>> callees(n); // (callee, ranks apart)
     std::vector<int> callers(n, 0);
-    for (const CallGraph::Edge& edge : graph.edges()) {
+    for (std::size_t e = 0; e < graph.edges().size(); ++e) {
+        const CallGraph::Edge& edge = graph.edges()[e];
         if (!shown[at(edge.from)] || !shown[at(edge.to)] || edge.from == edge.to)
             continue;
-        callees[at(edge.from)].push_back(edge.to);
+        callees[at(edge.from)].emplace_back(edge.to, minlen[e]);
         ++callers[at(edge.to)];
     }
     std::vector<int> layer(n, -1);
@@ -740,9 +743,9 @@ CallGraphWidget::Orientation CallGraphWidget::chooseOrientation(
             queue.push_back(static_cast<int>(i));
         }
     for (std::size_t k = 0; k < queue.size(); ++k)
-        for (int c : callees[at(queue[k])])
+        for (const auto& [c, apart] : callees[at(queue[k])])
             if (layer[at(c)] < 0) {
-                layer[at(c)] = layer[at(queue[k])] + 1;
+                layer[at(c)] = layer[at(queue[k])] + apart;
                 queue.push_back(c);
             }
     int layers = 0;
@@ -824,14 +827,38 @@ QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>&
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (!shown[i])
             continue;
-        const QString label = CallGraph::shortName(nodes[i].name);
+        const QString label = CallGraph::shortName(nodes[i].name, labelLength);
         const QString value = size[i] ? formatValue(*size[i], metric, m_sizeType) : QString();
         const double text = std::max(fm.horizontalAdvance(label), fm.horizontalAdvance(value)) + 16;
         const double t = maxSize > 0 && size[i] ? std::clamp(*magnitude(size[i]) / maxSize, 0.0, 1.0) : 0.0;
         widths[i] = std::max(text, minBoxWidth + (maxBoxWidth - minBoxWidth) * t);
     }
-    m_pendingOrientation
-        = m_orientation == Orientation::Automatic ? chooseOrientation(graph, shown, widths, height) : m_orientation;
+    // A routine calling many others (a wide fan-out that would make one very long layer): its
+    // callees that have no other caller are staggered over up to four layers, as Graphviz's
+    // unflatten -l does for leaves.
+    std::vector<int> minlen(graph.edges().size(), 1);
+    {
+        std::vector<int> shownIn(nodes.size(), 0);
+        for (const CallGraph::Edge& edge : graph.edges())
+            if (shown[at(edge.from)] && shown[at(edge.to)] && edge.from != edge.to)
+                ++shownIn[at(edge.to)];
+        std::vector<std::vector<std::size_t>> fanOut(nodes.size());
+        for (std::size_t e = 0; e < graph.edges().size(); ++e) {
+            const CallGraph::Edge& edge = graph.edges()[e];
+            if (shown[at(edge.from)] && shown[at(edge.to)] && edge.from != edge.to && shownIn[at(edge.to)] == 1)
+                fanOut[at(edge.from)].push_back(e);
+        }
+        for (const auto& edges : fanOut) {
+            if (edges.size() <= 6)
+                continue;
+            const std::size_t stagger = std::min<std::size_t>(4, (edges.size() + 5) / 6);
+            for (std::size_t k = 0; k < edges.size(); ++k)
+                minlen[edges[k]] = 1 + static_cast<int>(k % stagger);
+        }
+    }
+    m_pendingOrientation = m_orientation == Orientation::Automatic
+        ? chooseOrientation(graph, shown, widths, height, minlen)
+        : m_orientation;
 
     QByteArray dot;
     dot += "digraph callgraph {\n";
@@ -850,13 +877,19 @@ QByteArray CallGraphWidget::dotSource(const CallGraph& graph, std::vector<bool>&
                    .toUtf8();
     }
     const QLocale locale;
-    for (const CallGraph::Edge& edge : graph.edges()) {
+    for (std::size_t e = 0; e < graph.edges().size(); ++e) {
+        const CallGraph::Edge& edge = graph.edges()[e];
         if (!shown[at(edge.from)] || !shown[at(edge.to)])
             continue;
         const auto calls = edgeValue(edge, metric, ValueType::Calls);
-        QString line = QStringLiteral("  %1 -> %2").arg(nodeName(edge.from), nodeName(edge.to));
+        QStringList attributes;
         if (calls)
-            line += QStringLiteral(" [label=\"%1\"]").arg(formatNumber(*calls, locale));
+            attributes << QStringLiteral("label=\"%1\"").arg(formatNumber(*calls, locale));
+        if (minlen[e] > 1)
+            attributes << QStringLiteral("minlen=%1").arg(minlen[e]);
+        QString line = QStringLiteral("  %1 -> %2").arg(nodeName(edge.from), nodeName(edge.to));
+        if (!attributes.isEmpty())
+            line += QStringLiteral(" [%1]").arg(attributes.join(QStringLiteral(", ")));
         dot += line.toUtf8() + ";\n";
     }
     dot += "}\n";
@@ -924,8 +957,8 @@ void CallGraphWidget::onLayoutReady(const DotPlainLayout& layout)
         auto* item = new CallGraphNodeItem(node, n.rect);
         const auto value = valueOf(nodes[at(node)].event, metric, m_sizeType);
         item->setFont(font);
-        item->setText(
-            CallGraph::shortName(nodes[at(node)].name), value ? formatValue(*value, metric, m_sizeType) : QString());
+        item->setText(CallGraph::shortName(nodes[at(node)].name, labelLength),
+            value ? formatValue(*value, metric, m_sizeType) : QString());
         item->setAcceptedMouseButtons(Qt::NoButton);
         m_scene->addItem(item);
         m_nodeItems[at(node)] = item;

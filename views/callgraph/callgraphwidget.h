@@ -166,8 +166,8 @@ private:
     QByteArray dotSource(const CallGraph& graph, std::vector<bool>& shown, int& hidden);
     void showNodeMenu(int node, const QPoint& globalPos);
     void syncFocusControls();
-    Orientation chooseOrientation(
-        const CallGraph& graph, const std::vector<bool>& shown, const std::vector<double>& widths, double height) const;
+    Orientation chooseOrientation(const CallGraph& graph, const std::vector<bool>& shown,
+        const std::vector<double>& widths, double height, const std::vector<int>& minlen) const;
 
     SelectionState* m_state;
     std::shared_ptr<const Trial> m_trial;
