@@ -179,13 +179,21 @@ private Q_SLOTS:
             }
         QCOMPARE(slivers, 1);
 
-        // 50,000 nodes: a wide tree stays a few frames per pixel.
-        Tree big { { QStringLiteral("main"), 1 } };
-        for (int i = 0; i < 50000; ++i)
-            big.push_back({ QStringLiteral("main => f%1").arg(i), 1.0 + (i == 0 ? 1e6 : 0) });
-        const auto bigTrial = treeTrial(QStringLiteral("big"), { { R0, big } });
-        const FlameTree bt = FlameTree::of(*bigTrial, MetricId(0u));
+        // 50,000 nodes (built directly: the fixture's trial builder is quadratic in the paths of one
+        // parent): a wide tree stays a few frames.
+        std::vector<FlameTree::Node> big(1);
+        big[0].name = QStringLiteral("main");
+        big[0].inclusive = 1e6 + 50000;
+        for (int i = 0; i < 50000; ++i) {
+            FlameTree::Node n;
+            n.name = QStringLiteral("f%1").arg(i);
+            n.parent = 0;
+            n.inclusive = n.self = 1.0 + (i == 0 ? 1e6 - 1 : 0);
+            big.push_back(n);
+        }
+        const FlameTree bt = FlameTree::fromNodes(std::move(big));
         QCOMPARE(bt.nodes().size(), std::size_t(50001));
+        QCOMPARE(bt.node(50000).depth, 1);
         const FlameLayout bl = layoutFlame(bt, { FlameOrder::ByValue, -1, bt.total() / 1000 });
         QCOMPARE(bl.frames.size(), std::size_t(3)); // main, f0, one sliver of 49,999
         QCOMPARE(bl.frames[2].merged, 49999);
