@@ -16,7 +16,7 @@
 namespace parallax {
 
 // The numbers behind flame graphs, icicles, the differential flame graph and the sandwich view
-// (issue 16, docs/SEMANTICS.md §7): a FlameTree is the call tree with one inclusive and one own
+// (issue 16, docs/SEMANTICS.md §8): a FlameTree is the call tree with one inclusive and one own
 // value per node for one metric and one statistic; layoutFlame() places its frames (x and width in
 // the metric's units, so a view only scales); the folded-stack text of Brendan Gregg's flamegraph.pl
 // and difffolded.pl is written from it. No drawing here.
@@ -132,7 +132,7 @@ FlameSearchResult searchFlame(
 // ---- folded stacks ----
 
 /// A frame name in folded-stack text: ';' (the separator) becomes ':' and line breaks become
-/// spaces, so a line always has as many frames as the path has components (docs/FORMATS.md §12).
+/// spaces, so a line always has as many frames as the path has components (docs/FORMATS.md §9).
 QString foldedFrameName(const QString& name);
 /// A value in folded-stack text: a whole number without decimals, else fixed-point with up to six
 /// decimals (trailing zeros dropped); never an exponent (flamegraph.pl reads neither).
