@@ -287,8 +287,9 @@ FlameSearchResult searchFlame(const FlameTree& tree, const std::function<bool(co
         stack.assign(tree.roots().rbegin(), tree.roots().rend());
         whole = tree.total();
     }
-    // Depth first, with a count of matching ancestors on the current path.
+    // Depth first, with whether a match is above on the current path.
     std::vector<std::pair<int, bool>> work; // (node, under a match)
+    work.reserve(stack.size());
     for (int s : stack)
         work.emplace_back(s, false);
     while (!work.empty()) {
