@@ -17,20 +17,8 @@ using namespace parallax::test;
 
 namespace {
 
-struct Run {
-    int code;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PARALLAX_CLI), args);
-    p.waitForFinished(60000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
+using Run = CliRun;
+Run cli(const QStringList& args) { return runCli(args); }
 
 /// Folded text as path -> values.
 QMap<QString, QList<double>> parseFolded(const QByteArray& text, int columns)
