@@ -5,6 +5,7 @@
 #include "app/cli/browsecommand.h"
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
+#include "app/cli/flamecommand.h"
 #include "app/cli/imbalancereport.h"
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
@@ -446,6 +447,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runConvert(a); } },
     { "browse", "the CUBE view: metric, call and system trees for a selection, with value modes",
         [](const QString&, const QStringList& a) { return runBrowseCommand(a); } },
+    { "flame", "the call tree as folded stacks for flame graphs (flamegraph.pl), or two runs' (difffolded)",
+        [](const QString&, const QStringList& a) { return runFlameCommand(a); } },
     { "semantic", "the semantic (SEAA) profile of a trial through a model, or two compared",
         [](const QString&, const QStringList& a) { return runSemanticCommand(a); } },
     { "help", "this text, or a command's help: help COMMAND", showHelp },
