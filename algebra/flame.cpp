@@ -397,6 +397,7 @@ DiffFlameTree DiffFlameTree::of(const Trial& a, const Trial& b, MetricId metricA
     ChildIndex index;
     std::vector<Side> sa;
     std::vector<Side> sb;
+    QHash<QString, QString> keys;
     auto merge = [&](const Trial& trial, const FlameTree& t, bool isA) {
         std::vector<int> mapped(t.nodes().size(), -1);
         std::vector<bool> dropped(t.nodes().size(), false);
@@ -411,8 +412,13 @@ DiffFlameTree DiffFlameTree::of(const Trial& a, const Trial& b, MetricId metricA
                 dropped[i] = true;
                 continue;
             }
-            QString key = matchComponent(n.name, matching.policy);
-            key = matching.rename.value(key, key);
+            // A routine's name recurs along many paths: its key is computed once.
+            auto known = keys.constFind(n.name);
+            if (known == keys.cend()) {
+                QString k = matchComponent(n.name, matching.policy);
+                known = keys.insert(n.name, matching.rename.value(k, k));
+            }
+            const QString& key = known.value();
             bool created = false;
             const int id = childFor(nodes, index, n.parent < 0 ? -1 : mapped[at(n.parent)], key, &created);
             if (created) {

@@ -41,6 +41,7 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("info") },
     { QStringLiteral("imbalance") },
     { QStringLiteral("browse") },
+    { QStringLiteral("flame") },
     { QStringLiteral("synth") },
     { QStringLiteral("formats") },
     { QStringLiteral("db") },
