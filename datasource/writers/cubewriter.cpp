@@ -199,7 +199,13 @@ public:
 private:
     void buildCallTree();
     void buildMetrics();
+    void derive(std::size_t model, bool inclusive, std::size_t t, std::vector<double>& values,
+        std::vector<double>& derived) const;
     bool consistent(std::size_t model, bool inclusive) const;
+    /// Whether CubeLib can hold every value of the metric in `dtype`: the stored ones and the other
+    /// values it derives from them along the call tree in that type's arithmetic (an unsigned type
+    /// wraps a negative exclusive value around: 1 - 14 became 65523 in a UINT16 metric).
+    bool fitsDType(std::size_t model, bool inclusive, const DType& dtype) const;
     /// The value a cnode stores; `additive` subtracts the deeper cnodes of a root that holds flat totals.
     double cell(int cnode, std::size_t t, Stored what, std::size_t metric, bool additive = true) const;
     /// The cell of the cnode's event.
@@ -395,34 +401,58 @@ double Builder::ownCell(int cnode, std::size_t t, Stored what, std::size_t metri
     return 0.0;
 }
 
-/// Whether the reader, given the stored value (incl for an INCLUSIVE metric, else excl), computes the
-/// other value of every present cell exactly (in its order: cnodes from last to first, each added to or
-/// subtracted from its parent).
-bool Builder::consistent(std::size_t model, bool inclusive) const
+/// The stored values of thread t (incl for an INCLUSIVE metric, else excl) and the other values a reader
+/// derives from them, in its order (cnodes from last to first, each added to or subtracted from its
+/// parent), into `values` and `derived`.
+void Builder::derive(
+    std::size_t model, bool inclusive, std::size_t t, std::vector<double>& values, std::vector<double>& derived) const
 {
     const std::size_t nC = m_cnodes.size();
     const Stored stored = inclusive ? Stored::Incl : Stored::Excl;
+    values.resize(nC);
+    derived.resize(nC);
+    for (std::size_t c = 0; c < nC; ++c)
+        values[c] = derived[c] = cell(int(c), t, stored, model);
+    for (std::size_t c = nC; c-- > 0;) {
+        const int p = m_cnodes[c].parent;
+        if (p < 0)
+            continue;
+        if (inclusive)
+            derived[std::size_t(p)] -= values[c];
+        else
+            derived[std::size_t(p)] += derived[c];
+    }
+}
+
+/// Whether the reader, given the stored value, computes the other value of every present cell exactly.
+bool Builder::consistent(std::size_t model, bool inclusive) const
+{
     const Stored other = inclusive ? Stored::Excl : Stored::Incl;
-    std::vector<double> values(nC);
-    std::vector<double> derived(nC);
+    std::vector<double> values;
+    std::vector<double> derived;
     for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
-        for (std::size_t c = 0; c < nC; ++c)
-            values[c] = derived[c] = cell(int(c), t, stored, model);
-        for (std::size_t c = nC; c-- > 0;) {
-            const int p = m_cnodes[c].parent;
-            if (p < 0)
-                continue;
-            if (inclusive)
-                derived[std::size_t(p)] -= values[c];
-            else
-                derived[std::size_t(p)] += derived[c];
-        }
-        for (std::size_t c = 0; c < nC; ++c)
+        derive(model, inclusive, t, values, derived);
+        for (std::size_t c = 0; c < m_cnodes.size(); ++c)
             if (m_cellAt[c][t] >= 0) {
                 const double want = cell(int(c), t, other, model);
                 if (!(derived[c] == want || (std::isnan(derived[c]) && std::isnan(want))))
                     return false;
             }
+    }
+    return true;
+}
+
+bool Builder::fitsDType(std::size_t model, bool inclusive, const DType& dtype) const
+{
+    if (!dtype.integer)
+        return true;
+    std::vector<double> values;
+    std::vector<double> derived;
+    for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
+        derive(model, inclusive, t, values, derived);
+        for (std::size_t c = 0; c < m_cnodes.size(); ++c)
+            if (!fits(dtype, values[c]) || !fits(dtype, derived[c]))
+                return false;
     }
     return true;
 }
@@ -479,12 +509,9 @@ void Builder::buildMetrics()
                 : QStringLiteral("INCLUSIVE");
             const bool inclusive = m.type == QLatin1String("INCLUSIVE");
             m.stored = inclusive ? Stored::Incl : Stored::Excl;
-            // The recorded dtype when every value fits it, else DOUBLE.
-            bool ok = dtype && QLatin1String(dtype->name) != QLatin1String("MINDOUBLE")
-                && QLatin1String(dtype->name) != QLatin1String("MAXDOUBLE");
-            for (std::size_t c = 0; ok && c < m_cnodes.size(); ++c)
-                for (std::size_t t = 0; ok && t < m_trial.threadCount(); ++t)
-                    ok = fits(*dtype, cell(int(c), t, m.stored, k, !m.nonAdditive));
+            // The recorded dtype when every value, stored or derived by CubeLib, fits it; else DOUBLE.
+            const bool ok = dtype && QLatin1String(dtype->name) != QLatin1String("MINDOUBLE")
+                && QLatin1String(dtype->name) != QLatin1String("MAXDOUBLE") && fitsDType(k, inclusive, *dtype);
             m.dtype = ok ? QLatin1String(dtype->name) : QStringLiteral("DOUBLE");
             if (!consistent(k, inclusive)) {
                 OutMetric o = m;
@@ -631,6 +658,11 @@ void textElement(QXmlStreamWriter& xml, const char* name, const QString& text)
     xml.writeTextElement(QLatin1String(name), text);
 }
 
+/// Ends the open start tag with ">", so that the element is never written as <name/>: CubeLib's
+/// anchor.xml scanner (a lexer of fixed tokens, not an XML parser) takes the empty-element form only
+/// for <attr/>, <dim/> and <parameter/>.
+void closeStartTag(QXmlStreamWriter& xml) { xml.writeCharacters(QString()); }
+
 void Builder::writeMetric(QXmlStreamWriter& xml, int k) const
 {
     const OutMetric& m = m_metrics[std::size_t(k)];
@@ -658,6 +690,8 @@ void Builder::writeCnode(QXmlStreamWriter& xml, int root) const
         xml.writeStartElement(QStringLiteral("cnode"));
         xml.writeAttribute(QStringLiteral("id"), QString::number(c));
         xml.writeAttribute(QStringLiteral("calleeId"), QString::number(m_cnodes[std::size_t(c)].region));
+        if (m_cnodes[std::size_t(c)].children.empty())
+            closeStartTag(xml); // a leaf is <cnode ...></cnode>: CubeLib's parser takes no <cnode/>
     };
     open(root);
     while (!stack.empty()) {
@@ -868,6 +902,7 @@ QByteArray Builder::anchor() const
     const QString mirrors = m_trial.metadataValue(QStringLiteral("CUBE mirrors"));
     xml.writeStartElement(QStringLiteral("doc"));
     xml.writeStartElement(QStringLiteral("mirrors"));
+    closeStartTag(xml); // <mirrors></mirrors> when there are none: CubeLib's parser takes no <mirrors/>
     for (const QString& murl : mirrors.split(QStringLiteral("; "), Qt::SkipEmptyParts))
         textElement(xml, "murl", murl);
     xml.writeEndElement();
