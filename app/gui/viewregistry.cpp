@@ -11,6 +11,7 @@
 #include "views/cube/cubebrowser.h"
 #include "views/cube/distributionpanel.h"
 #include "views/cube/topologyview.h"
+#include "views/flame/flamegraphwidget.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewwidget.h"
 #include "views/overview/selectorbar.h"
@@ -142,6 +143,25 @@ const ViewInfo table[] = {
                     main->exportShown(graph, request);
                 });
             graph->relayout();
+        } },
+    { RenderWindow::Main, "flame", "", "", "the flame graph of the call tree (root at the bottom)", "flame",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "&Flame Graph"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new FlameGraphWidget(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* flame = widget<FlameGraphWidget>(target, "flame");
+            flame->setStyle(FlameGraphWidget::Style::Flame);
+            target.main->showView(flame);
+            flame->updateNow(); // computes the tree and waits for it
+            exportMain(target, "flame", request);
+        } },
+    { RenderWindow::Main, "icicle", "", "", "the call tree as an icicle (the flame graph upside down)", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* flame = widget<FlameGraphWidget>(target, "flame");
+            flame->setStyle(FlameGraphWidget::Style::Icicle);
+            target.main->showView(flame);
+            flame->updateNow(); // computes the tree and waits for it
+            exportMain(target, "flame", request);
         } },
     { RenderWindow::Main, "cube", "", "", "the CUBE browser: metric, call path and location trees with value modes",
         "cube", QT_TRANSLATE_NOOP("parallax::MainWindow", "C&UBE"), ViewPlacement::Tab,

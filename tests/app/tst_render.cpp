@@ -28,6 +28,8 @@ private Q_SLOTS:
         row("table", { QStringLiteral("--render"), QStringLiteral("table") }, 4);
         row("tree", { QStringLiteral("--render"), QStringLiteral("tree") }, 4);
         row("callgraph", { QStringLiteral("--render"), QStringLiteral("callgraph") }, 6);
+        row("flame", { QStringLiteral("--render"), QStringLiteral("flame") }, 6);
+        row("icicle", { QStringLiteral("--render"), QStringLiteral("icicle") }, 6);
         row("userevents", { QStringLiteral("--render"), QStringLiteral("userevents") }, 4);
         row("summary", { QStringLiteral("--render"), QStringLiteral("summary") }, 4);
         row("event", { QStringLiteral("--render"), QStringLiteral("event"), QStringLiteral("MPI_File_open()") }, 4);

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// The flame graph view (issue 16, section 1) on real profiles: frames placed by the flame model,
+// flame and icicle, click to zoom with breadcrumbs, the linked selection both ways, search with its
+// share, the colourings, slivers on a wide tree, the message of a flat profile, vector export.
+#include "tests/common/testutil.h"
+#include "views/charts/colors.h"
+#include "views/flame/flamegraphwidget.h"
+#include "views/selectionstate.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+QString kojak() { return dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")); }
+
+/// The laid-out frame of the node whose path is `path` ("main => parallel"), or -1.
+int frameOf(const FlameGraphWidget& w, const QString& path)
+{
+    const auto& frames = w.flameLayout().frames;
+    for (std::size_t i = 0; i < frames.size(); ++i)
+        if (frames[i].node >= 0 && w.tree()->path(frames[i].node).join(QStringLiteral(" => ")) == path)
+            return static_cast<int>(i);
+    return -1;
+}
+
+} // namespace
+
+class TestFlameGraph : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void framesZoomAndSelection()
+    {
+        SelectionState state;
+        state.setTrial(mustLoad(kojak()));
+        FlameGraphWidget w(&state);
+        w.resize(1200, 600);
+        w.show();
+        w.updateNow();
+        QVERIFY(w.tree());
+        QVERIFY(w.message().isEmpty());
+        const QWidget* canvas = w.canvas();
+
+        // The root fills the width at the bottom; a child sits on it with its share of the width.
+        const int main = frameOf(w, QStringLiteral("main"));
+        const int parallel = frameOf(w, QStringLiteral("main => parallel"));
+        QVERIFY(main >= 0 && parallel >= 0);
+        QVERIFY(std::abs(w.frameRect(main).width() - canvas->width()) < 1.0);
+        QVERIFY(std::abs(w.frameRect(main).bottom() - canvas->height()) < 2.0);
+        QVERIFY(w.frameRect(parallel).bottom() <= w.frameRect(main).top());
+        const auto& mainNode = w.tree()->node(w.flameLayout().frames[std::size_t(main)].node);
+        const auto& parallelNode = w.tree()->node(w.flameLayout().frames[std::size_t(parallel)].node);
+        QVERIFY(std::abs(w.frameRect(parallel).width() / w.frameRect(main).width()
+                    - parallelNode.inclusive / mainNode.inclusive)
+            < 1e-9);
+        // Icicle: the same frames, the root on top.
+        w.setStyle(FlameGraphWidget::Style::Icicle);
+        QVERIFY(w.frameRect(main).top() < 1.0);
+        QVERIFY(w.frameRect(parallel).top() >= w.frameRect(main).bottom());
+        w.setStyle(FlameGraphWidget::Style::Flame);
+
+        // A click zooms into the frame and selects its event in every view.
+        const int parallelNodeId = w.flameLayout().frames[std::size_t(parallel)].node;
+        QTest::mouseClick(w.canvas(), Qt::LeftButton, {}, w.frameRect(parallel).center().toPoint());
+        QCOMPARE(w.zoomNode(), parallelNodeId);
+        QCOMPARE(state.event(), state.trial()->findEvent(QStringLiteral("main => parallel")));
+        const int zoomed = frameOf(w, QStringLiteral("main => parallel"));
+        QVERIFY(std::abs(w.frameRect(zoomed).width() - canvas->width()) < 1.0);
+        // main is a breadcrumb now: clicking it goes back to it.
+        const int crumb = frameOf(w, QStringLiteral("main"));
+        QVERIFY(w.flameLayout().frames[std::size_t(crumb)].breadcrumb);
+        QTest::mouseClick(w.canvas(), Qt::LeftButton, {}, w.frameRect(crumb).center().toPoint());
+        QCOMPARE(w.zoomNode(), w.flameLayout().frames[std::size_t(frameOf(w, QStringLiteral("main")))].node);
+        w.zoomTo(-1);
+
+        // The main window selects an event: its frames are outlined.
+        const EventId p2p = state.trial()->findEvent(QStringLiteral("main => parallel => p2p"));
+        QVERIFY(p2p.isValid());
+        state.selectEvent(p2p);
+        w.updateNow();
+        const int p2pFrame = frameOf(w, QStringLiteral("main => parallel => p2p"));
+        QVERIFY(p2pFrame >= 0);
+        QVERIFY(w.isSelectedNode(w.flameLayout().frames[std::size_t(p2pFrame)].node));
+        QVERIFY(!w.isSelectedNode(parallelNodeId));
+
+        // Search: the matches with no matching ancestor, as a share of the whole.
+        w.search(QStringLiteral("MPI_"));
+        double outermost = 0;
+        for (int n : w.searchResult().nodes) {
+            bool nested = false;
+            for (int a = w.tree()->node(n).parent; a >= 0; a = w.tree()->node(a).parent)
+                nested = nested || w.tree()->node(a).name.contains(QLatin1String("MPI_"), Qt::CaseInsensitive);
+            outermost += nested ? 0.0 : w.tree()->node(n).inclusive;
+        }
+        QVERIFY(!w.searchResult().nodes.empty());
+        QVERIFY(std::abs(w.searchResult().share - outermost / w.tree()->total()) < 1e-12);
+        w.search(QString());
+
+        // Colourings: by event (the colour of every view), by group, by self heat.
+        const int barrier = frameOf(w, QStringLiteral("main => parallel => MPI_Barrier"));
+        QVERIFY(barrier >= 0);
+        QCOMPARE(w.frameColour(barrier),
+            eventColor(*state.trial(), state.trial()->findEvent(QStringLiteral("MPI_Barrier"))));
+        w.setColouring(FlameGraphWidget::Colouring::Group);
+        QCOMPARE(w.frameColour(barrier), QColor(0x42, 0x85, 0xc8));
+        w.setColouring(FlameGraphWidget::Colouring::SelfHeat);
+        const auto& b = w.tree()->node(w.flameLayout().frames[std::size_t(barrier)].node);
+        QCOMPARE(w.frameColour(barrier), sequentialColor(std::clamp(b.self / b.inclusive, 0.0, 1.0)));
+
+        // A vector SVG with the frames' names.
+        QTemporaryDir dir;
+        const QString svg = dir.filePath(QStringLiteral("flame.svg"));
+        QCOMPARE(w.exportImage(svg), QString());
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        QVERIFY(text.contains("<svg"));
+        QVERIFY(text.contains(">main<") || text.contains(">main "));
+    }
+
+    void slivers()
+    {
+        // WRF's 2,161 call paths on 600 pixels: the narrow frames merge into slivers, widths still add up.
+        SelectionState state;
+        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/ppk/wrf-callpath-16rank.ppk"))));
+        FlameGraphWidget w(&state);
+        w.resize(600, 400);
+        w.show();
+        w.updateNow();
+        QVERIFY(w.tree());
+        int slivers = 0;
+        double roots = 0;
+        for (const FlameFrame& f : w.flameLayout().frames) {
+            slivers += f.sliver ? 1 : 0;
+            if (f.depth == 0)
+                roots += f.width;
+        }
+        QVERIFY(slivers > 0);
+        QVERIFY(w.flameLayout().frames.size() < w.tree()->nodes().size() / 2);
+        QVERIFY(std::abs(roots - w.tree()->total()) <= 1e-9 * w.tree()->total());
+    }
+
+    void flatProfileSaysSo()
+    {
+        SelectionState state;
+        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"))));
+        FlameGraphWidget w(&state);
+        w.updateNow();
+        QVERIFY2(w.message().contains(QLatin1String("no call paths")), qPrintable(w.message()));
+    }
+};
+
+QTEST_MAIN(TestFlameGraph)
+#include "tst_flamegraph.moc"

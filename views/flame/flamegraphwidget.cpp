@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#include "views/flame/flamegraphwidget.h"
+
+#include "algebra/statistics.h"
+#include "algebra/units.h"
+#include "views/charts/chartexport.h"
+#include "views/charts/colors.h"
+#include "views/selectionstate.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QToolButton>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace parallax {
+
+namespace {
+
+constexpr int frameHeight = 18;
+constexpr double labelMinWidth = 24.0;
+
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
+/// A group's colour: MPI blue, OpenMP green, I/O orange, everything else a neutral purple-grey.
+QColor groupColour(const QStringList& groups, const QString& name)
+{
+    auto has = [&](const char* key) {
+        return std::any_of(groups.begin(), groups.end(),
+            [&](const QString& g) { return g.contains(QLatin1String(key), Qt::CaseInsensitive); });
+    };
+    if (has("MPI") || name.startsWith(QLatin1String("MPI_")))
+        return { 0x42, 0x85, 0xc8 };
+    if (has("OPENMP") || has("OMP") || name.contains(QLatin1String("$omp")) || name.startsWith(QLatin1String("OpenMP")))
+        return { 0x4c, 0xaf, 0x50 };
+    if (has("IO") || has("I/O") || name.startsWith(QLatin1String("fopen")) || name.startsWith(QLatin1String("write"))
+        || name.startsWith(QLatin1String("read")))
+        return { 0xf5, 0x9b, 0x2e };
+    return { 0xa8, 0x9a, 0xc0 };
+}
+
+/// Dark or light text, whichever reads on `fill`.
+QColor textOn(const QColor& fill)
+{
+    const double l = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();
+    return l > 0.55 ? QColor(0x20, 0x20, 0x20) : QColor(Qt::white);
+}
+
+QColor faded(const QColor& c, double keep)
+{
+    return QColor::fromRgbF(static_cast<float>(c.redF() * keep + (1 - keep)),
+        static_cast<float>(c.greenF() * keep + (1 - keep)), static_cast<float>(c.blueF() * keep + (1 - keep)));
+}
+
+} // namespace
+
+/// The painted frames: sized to the tree's depth (scrolls when deep), hover tooltips, clicks.
+class FlameCanvas : public QWidget {
+public:
+    explicit FlameCanvas(FlameGraphWidget* owner)
+        : QWidget(owner)
+        , m_owner(owner)
+    {
+        setMouseTracking(true);
+        setAttribute(Qt::WA_OpaquePaintEvent);
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    }
+    QRectF area() const { return QRectF(rect()); }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        painter.fillRect(rect(), palette().color(QPalette::Base));
+        m_owner->paintFrames(painter, area());
+    }
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QWidget::resizeEvent(event);
+        // Slivers depend on what a pixel is worth.
+        if (std::abs(width() - m_owner->m_layoutPixels) > 0.5)
+            m_owner->relayout();
+    }
+    bool event(QEvent* e) override
+    {
+        if (e->type() == QEvent::ToolTip) {
+            auto* help = static_cast<QHelpEvent*>(e);
+            const int f = m_owner->frameAt(help->pos());
+            if (f >= 0)
+                QToolTip::showText(help->globalPos(), m_owner->frameTip(f), this);
+            else
+                QToolTip::hideText();
+            return true;
+        }
+        return QWidget::event(e);
+    }
+    void mouseMoveEvent(QMouseEvent* e) override
+    {
+        setCursor(m_owner->frameAt(e->position().toPoint()) >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    }
+    void mouseReleaseEvent(QMouseEvent* e) override
+    {
+        if (e->button() == Qt::LeftButton)
+            m_owner->onFrameClicked(m_owner->frameAt(e->position().toPoint()));
+    }
+
+private:
+    FlameGraphWidget* m_owner;
+};
+
+FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
+    : QWidget(parent)
+    , SelectionView(this, state,
+          SelectionChange::Trial | SelectionChange::Metric | SelectionChange::Thread | SelectionChange::TimeUnit
+              | SelectionChange::Event)
+    , m_styleCombo(new QComboBox(this))
+    , m_sourceCombo(new QComboBox(this))
+    , m_orderCombo(new QComboBox(this))
+    , m_colourCombo(new QComboBox(this))
+    , m_recursion(new QCheckBox(tr("Merge recursion"), this))
+    , m_search(new QLineEdit(this))
+    , m_matches(new QLabel(this))
+    , m_reset(new QToolButton(this))
+    , m_crumbs(new QLabel(this))
+    , m_canvas(new FlameCanvas(this))
+    , m_info(new QLabel(this))
+{
+    setWindowTitle(tr("Flame Graph"));
+    m_styleCombo->addItem(tr("Flame (root at the bottom)"), static_cast<int>(Style::Flame));
+    m_styleCombo->addItem(tr("Icicle (root at the top)"), static_cast<int>(Style::Icicle));
+    m_sourceCombo->addItem(statisticName(Statistic::MeanAll), static_cast<int>(Source::Mean));
+    m_sourceCombo->addItem(statisticName(Statistic::Total), static_cast<int>(Source::Total));
+    m_sourceCombo->addItem(statisticName(Statistic::Min), static_cast<int>(Source::Min));
+    m_sourceCombo->addItem(statisticName(Statistic::Max), static_cast<int>(Source::Max));
+    m_sourceCombo->addItem(tr("Selected thread"), static_cast<int>(Source::SelectedThread));
+    m_sourceCombo->setToolTip(tr("Frame widths: the inclusive value of each call path for this statistic across "
+                                 "threads, or on the thread selected in any window"));
+    m_orderCombo->addItem(tr("By value"), static_cast<int>(FlameOrder::ByValue));
+    m_orderCombo->addItem(tr("By name"), static_cast<int>(FlameOrder::ByName));
+    m_orderCombo->setToolTip(tr("The order of sibling frames"));
+    m_colourCombo->addItem(tr("Event"), static_cast<int>(Colouring::Event));
+    m_colourCombo->addItem(tr("Group"), static_cast<int>(Colouring::Group));
+    m_colourCombo->addItem(tr("Self heat"), static_cast<int>(Colouring::SelfHeat));
+    m_colourCombo->addItem(tr("Imbalance"), static_cast<int>(Colouring::Imbalance));
+    m_colourCombo->setToolTip(tr("Event: each routine's colour in every view. Group: MPI blue, OpenMP green, I/O "
+                                 "orange, the rest grey. Self heat: the frame's own share of its value (dark red = "
+                                 "all its own). Imbalance: max / mean across threads of the call path (dark red = "
+                                 "2x and more)."));
+    m_recursion->setToolTip(tr("Fold a routine that calls itself directly into one frame"));
+    m_search->setPlaceholderText(tr("Search routines…"));
+    m_search->setClearButtonEnabled(true);
+    m_matches->setForegroundRole(QPalette::PlaceholderText);
+    m_reset->setText(tr("Reset Zoom"));
+    m_reset->setAutoRaise(true);
+    m_reset->setEnabled(false);
+    m_crumbs->setTextFormat(Qt::RichText);
+    m_crumbs->setTextInteractionFlags(Qt::LinksAccessibleByMouse);
+    m_info->setWordWrap(true);
+    m_info->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    controls->addWidget(m_styleCombo);
+    controls->addWidget(new QLabel(tr("Width:"), this));
+    controls->addWidget(m_sourceCombo);
+    controls->addWidget(new QLabel(tr("Order:"), this));
+    controls->addWidget(m_orderCombo);
+    controls->addWidget(new QLabel(tr("Colour:"), this));
+    controls->addWidget(m_colourCombo);
+    controls->addWidget(m_recursion);
+    controls->addSpacing(8);
+    controls->addWidget(m_search, 1);
+    controls->addWidget(m_matches);
+    controls->addWidget(m_reset);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_canvas);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::StyledPanel);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(4);
+    layout->addLayout(controls);
+    layout->addWidget(m_crumbs);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(m_info);
+
+    connect(m_styleCombo, &QComboBox::activated, this,
+        [this] { setStyle(static_cast<Style>(m_styleCombo->currentData().toInt())); });
+    connect(m_sourceCombo, &QComboBox::activated, this,
+        [this] { setSource(static_cast<Source>(m_sourceCombo->currentData().toInt())); });
+    connect(m_orderCombo, &QComboBox::activated, this,
+        [this] { setOrder(static_cast<FlameOrder>(m_orderCombo->currentData().toInt())); });
+    connect(m_colourCombo, &QComboBox::activated, this,
+        [this] { setColouring(static_cast<Colouring>(m_colourCombo->currentData().toInt())); });
+    connect(m_recursion, &QCheckBox::toggled, this, &FlameGraphWidget::setMergeRecursion);
+    connect(m_search, &QLineEdit::textChanged, this, &FlameGraphWidget::search);
+    connect(m_reset, &QToolButton::clicked, this, [this] { zoomTo(-1); });
+    connect(m_crumbs, &QLabel::linkActivated, this, [this](const QString& link) { zoomTo(link.toInt()); });
+    scheduleUpdate(SelectionChange::Trial);
+}
+
+FlameGraphWidget::~FlameGraphWidget() { m_job.cancelAndWait(); }
+
+QWidget* FlameGraphWidget::canvas() const { return m_canvas; }
+
+QString FlameGraphWidget::message() const { return m_message; }
+
+void FlameGraphWidget::setStyle(Style style)
+{
+    m_style = style;
+    m_styleCombo->setCurrentIndex(m_styleCombo->findData(static_cast<int>(style)));
+    m_canvas->update();
+}
+
+void FlameGraphWidget::setColouring(Colouring colouring)
+{
+    m_colouring = colouring;
+    m_colourCombo->setCurrentIndex(m_colourCombo->findData(static_cast<int>(colouring)));
+    m_canvas->update();
+}
+
+void FlameGraphWidget::setSource(Source source)
+{
+    if (source == m_source)
+        return;
+    m_source = source;
+    m_sourceCombo->setCurrentIndex(m_sourceCombo->findData(static_cast<int>(source)));
+    rebuild();
+}
+
+void FlameGraphWidget::setOrder(FlameOrder order)
+{
+    m_order = order;
+    m_orderCombo->setCurrentIndex(m_orderCombo->findData(static_cast<int>(order)));
+    relayout();
+}
+
+void FlameGraphWidget::setMergeRecursion(bool merge)
+{
+    if (merge == m_mergeRecursion)
+        return;
+    m_mergeRecursion = merge;
+    m_recursion->setChecked(merge);
+    rebuild();
+}
+
+void FlameGraphWidget::doUpdate(SelectionChanges changes)
+{
+    if (changes & (SelectionChange::Trial | SelectionChange::Metric)
+        || ((changes & SelectionChange::Thread) && m_source == Source::SelectedThread))
+        rebuild();
+    else if (changes & SelectionChange::Event)
+        followSelectedEvent();
+    else
+        m_canvas->update();
+}
+
+void FlameGraphWidget::rebuild()
+{
+    const TrialPtr trial = selection()->trial();
+    m_job.cancel();
+    if (!trial || trial->metricCount() == 0) {
+        m_tree.reset();
+        m_layout = {};
+        m_message = tr("No trial is open.");
+        updateInfo();
+        m_canvas->update();
+        return;
+    }
+    FlameSource source;
+    switch (m_source) {
+    case Source::Mean:
+        source.statistic = Statistic::MeanAll;
+        break;
+    case Source::Total:
+        source.statistic = Statistic::Total;
+        break;
+    case Source::Min:
+        source.statistic = Statistic::Min;
+        break;
+    case Source::Max:
+        source.statistic = Statistic::Max;
+        break;
+    case Source::SelectedThread:
+        source.thread = selection()->thread();
+        break;
+    }
+    const MetricId metric = selection()->metric().isValid() ? selection()->metric() : MetricId(std::size_t(0));
+    const bool merge = m_mergeRecursion;
+    if (trial != m_trialOfTree)
+        m_zoom = -1;
+    m_trialOfTree = trial;
+    m_job.start(
+        [trial, metric, source, merge](const std::atomic_bool& cancel) {
+            Computed c;
+            c.tree = std::make_shared<const FlameTree>(FlameTree::of(*trial, metric, source, merge));
+            const auto& nodes = c.tree->nodes();
+            const auto stats = TrialStatistics::of(*trial);
+            c.eventColours.resize(nodes.size());
+            c.groupColours.resize(nodes.size());
+            c.imbalance.assign(nodes.size(), std::nan(""));
+            QHash<QString, std::pair<QColor, QColor>> byName;
+            for (std::size_t i = 0; i < nodes.size() && !cancel; ++i) {
+                const FlameTree::Node& n = nodes[i];
+                auto it = byName.constFind(n.name);
+                if (it == byName.cend()) {
+                    const EventId flat = trial->findEvent(n.name);
+                    const QColor event = flat.isValid() ? eventColor(*trial, flat) : eventColor(n.name);
+                    const QColor group
+                        = groupColour(flat.isValid() ? trial->groupNames(trial->event(flat)) : QStringList(), n.name);
+                    it = byName.insert(n.name, { event, group });
+                }
+                c.eventColours[i] = it->first;
+                c.groupColours[i] = it->second;
+                if (n.event.isValid()) {
+                    const auto max
+                        = statisticValue(*trial, *stats, n.event, metric, ValueType::Inclusive, Statistic::Max);
+                    const auto mean
+                        = statisticValue(*trial, *stats, n.event, metric, ValueType::Inclusive, Statistic::MeanAll);
+                    if (max && mean && *mean > 0)
+                        c.imbalance[i] = *max / *mean;
+                }
+            }
+            return c;
+        },
+        [this](Computed c) {
+            m_computed = std::move(c);
+            m_tree = m_computed.tree;
+            m_message = m_tree->hasCallPaths()
+                ? QString()
+                : tr("The trial \"%1\" has no call paths (\"a => b\"): the flame graph shows each routine as a root "
+                     "of its own. TAU records call paths with TAU_CALLPATH=1.")
+                      .arg(selection()->trial()->name());
+            if (m_zoom >= static_cast<int>(m_tree->nodes().size()))
+                m_zoom = -1;
+            relayout();
+            followSelectedEvent();
+            search(m_searchText);
+            Q_EMIT shown();
+        });
+}
+
+void FlameGraphWidget::finishComputing() { m_job.waitAndDeliver(); }
+
+void FlameGraphWidget::relayout()
+{
+    if (!m_tree) {
+        m_layout = {};
+        m_canvas->update();
+        return;
+    }
+    FlameLayoutOptions o;
+    o.order = m_order;
+    o.zoom = m_zoom;
+    m_layoutPixels = std::max(1, m_canvas->width());
+    const double whole = m_zoom >= 0 ? m_tree->node(m_zoom).inclusive : m_tree->total();
+    o.minWidth = whole > 0 ? whole / m_layoutPixels : 0;
+    m_layout = layoutFlame(*m_tree, o);
+    m_canvas->setMinimumHeight(m_layout.depth * frameHeight + 2);
+    m_reset->setEnabled(m_zoom >= 0);
+    updateBreadcrumbs();
+    updateInfo();
+    m_canvas->update();
+}
+
+void FlameGraphWidget::zoomTo(int node)
+{
+    if (!m_tree || node >= static_cast<int>(m_tree->nodes().size()))
+        return;
+    m_zoom = node;
+    relayout();
+    search(m_searchText);
+}
+
+void FlameGraphWidget::search(const QString& text)
+{
+    m_searchText = text;
+    m_match.clear();
+    m_found = {};
+    if (m_tree && !text.trimmed().isEmpty()) {
+        m_found = searchFlame(*m_tree, text.trimmed(), m_zoom);
+        m_match.assign(m_tree->nodes().size(), 0);
+        for (int n : m_found.nodes)
+            m_match[at(n)] = 1;
+        m_matches->setText(tr("%n match(es), %1 % of the shown time", nullptr, static_cast<int>(m_found.nodes.size()))
+                               .arg(QLocale().toString(100.0 * m_found.share, 'f', 1)));
+    } else {
+        m_matches->clear();
+    }
+    m_canvas->update();
+}
+
+void FlameGraphWidget::followSelectedEvent()
+{
+    m_selected.clear();
+    const TrialPtr trial = selection()->trial();
+    if (!m_tree || !trial || !selection()->event().isValid()) {
+        m_canvas->update();
+        return;
+    }
+    // A call path's frame, or every frame of a routine (its flat event).
+    const EventId e = selection()->event();
+    const QString name = trial->event(e).name;
+    m_selected.assign(m_tree->nodes().size(), 0);
+    for (std::size_t i = 0; i < m_tree->nodes().size(); ++i) {
+        const FlameTree::Node& n = m_tree->nodes()[i];
+        if (n.event == e || n.name == name)
+            m_selected[i] = 1;
+    }
+    m_canvas->update();
+}
+
+void FlameGraphWidget::onFrameClicked(int frame)
+{
+    if (frame < 0 || !m_tree)
+        return;
+    const FlameFrame f = m_layout.frames[at(frame)]; // a copy: zooming lays out anew
+    if (f.sliver || f.node < 0)
+        return;
+    if (f.breadcrumb || f.node == m_zoom) {
+        // An ancestor of the zoomed frame: back to it (the zoomed frame itself: one level up).
+        zoomTo(f.node == m_zoom ? m_tree->node(f.node).parent : f.node);
+    } else {
+        zoomTo(f.node);
+    }
+    const EventId e = m_tree->node(f.node).event;
+    if (e.isValid())
+        selection()->selectEvent(e);
+}
+
+void FlameGraphWidget::updateBreadcrumbs()
+{
+    if (!m_tree || m_zoom < 0) {
+        m_crumbs->setText(tr("Whole tree — click a frame to zoom into it"));
+        return;
+    }
+    QStringList parts;
+    for (int n = m_zoom; n >= 0; n = m_tree->node(n).parent)
+        parts.prepend(QStringLiteral("<a href=\"%1\">%2</a>").arg(n).arg(m_tree->node(n).name.toHtmlEscaped()));
+    parts.prepend(QStringLiteral("<a href=\"-1\">%1</a>").arg(tr("All")));
+    m_crumbs->setText(parts.join(QStringLiteral(" › ")));
+}
+
+void FlameGraphWidget::updateInfo()
+{
+    if (!m_message.isEmpty() && !m_tree) {
+        m_info->setText(m_message);
+        return;
+    }
+    if (!m_tree)
+        return;
+    const TrialPtr trial = selection()->trial();
+    int slivers = 0;
+    int merged = 0;
+    for (const FlameFrame& f : m_layout.frames)
+        if (f.sliver) {
+            ++slivers;
+            merged += f.merged;
+        }
+    const MetricId m = selection()->metric().isValid() ? selection()->metric() : MetricId(std::size_t(0));
+    QString text = tr("%1 call paths, %2 levels; the whole: %3 %4 of %5 (%6).")
+                       .arg(QLocale().toString(static_cast<qulonglong>(m_tree->nodes().size())))
+                       .arg(m_layout.depth)
+                       .arg(formatMetricValue(m_tree->total(), trial->metric(m), selection()->timeUnit()),
+                           unitLabel(trial->metric(m), selection()->timeUnit()), trial->metric(m).name,
+                           m_sourceCombo->currentText().toLower());
+    if (slivers > 0)
+        text += QLatin1Char(' ')
+            + tr("%1 frames narrower than a pixel are drawn as %2 grey slivers.").arg(merged).arg(slivers);
+    if (m_tree->isTruncated())
+        text += QLatin1Char(' ')
+            + tr("The call paths were cut at TAU_CALLPATH_DEPTH: roots may be the ends of longer paths, so the "
+                 "whole counts some time more than once.");
+    if (!m_message.isEmpty())
+        text = m_message + QLatin1Char(' ') + text;
+    m_info->setText(text);
+}
+
+QRectF FlameGraphWidget::frameRect(int frame) const
+{
+    if (frame < 0 || at(frame) >= m_layout.frames.size() || m_layout.width <= 0)
+        return {};
+    const FlameFrame& f = m_layout.frames[at(frame)];
+    const QRectF area = m_canvas->area();
+    const double scale = area.width() / m_layout.width;
+    const double y = m_style == Style::Icicle ? area.top() + f.depth * frameHeight
+                                              : area.bottom() + 1 - (f.depth + 1) * frameHeight;
+    return { area.left() + f.x * scale, y, f.width * scale, frameHeight - 1.0 };
+}
+
+int FlameGraphWidget::frameAt(const QPoint& pos) const
+{
+    // Frames are few per level: scan the level under the point.
+    for (std::size_t i = 0; i < m_layout.frames.size(); ++i)
+        if (frameRect(static_cast<int>(i)).contains(QPointF(pos)))
+            return static_cast<int>(i);
+    return -1;
+}
+
+QColor FlameGraphWidget::frameColour(int frame) const
+{
+    const FlameFrame& f = m_layout.frames[at(frame)];
+    if (f.sliver || f.node < 0 || !m_tree)
+        return { 0xb8, 0xb8, 0xb8 };
+    const FlameTree::Node& n = m_tree->node(f.node);
+    QColor c;
+    switch (m_colouring) {
+    case Colouring::Event:
+        c = at(f.node) < m_computed.eventColours.size() ? m_computed.eventColours[at(f.node)] : QColor(Qt::gray);
+        break;
+    case Colouring::Group:
+        c = at(f.node) < m_computed.groupColours.size() ? m_computed.groupColours[at(f.node)] : QColor(Qt::gray);
+        break;
+    case Colouring::SelfHeat:
+        c = sequentialColor(n.inclusive > 0 ? std::clamp(n.self / n.inclusive, 0.0, 1.0) : 0.0);
+        break;
+    case Colouring::Imbalance: {
+        const double r = at(f.node) < m_computed.imbalance.size() ? m_computed.imbalance[at(f.node)] : std::nan("");
+        c = std::isnan(r) ? QColor(0xd0, 0xd0, 0xd0) : sequentialColor(std::clamp(r - 1.0, 0.0, 1.0));
+        break;
+    }
+    }
+    if (f.breadcrumb)
+        c = faded(c, 0.45);
+    if (!m_match.empty() && !m_match[at(f.node)])
+        c = faded(c, 0.3);
+    return c;
+}
+
+void FlameGraphWidget::paintFrames(QPainter& painter, const QRectF& area) const
+{
+    if (m_layout.frames.empty()) {
+        painter.setPen(palette().color(QPalette::PlaceholderText));
+        painter.drawText(
+            area, Qt::AlignCenter | Qt::TextWordWrap, m_message.isEmpty() ? tr("Computing the call tree…") : m_message);
+        return;
+    }
+    Q_UNUSED(area);
+    QFont font = painter.font();
+    font.setPixelSize(11);
+    painter.setFont(font);
+    const QFontMetricsF fm(font);
+    const QColor highlight = palette().color(QPalette::Highlight);
+    const QColor matchColour(0xd0, 0x36, 0xc8);
+    for (std::size_t i = 0; i < m_layout.frames.size(); ++i) {
+        const FlameFrame& f = m_layout.frames[i];
+        const QRectF r = frameRect(static_cast<int>(i));
+        if (r.width() < 0.25)
+            continue;
+        const QColor fill = frameColour(static_cast<int>(i));
+        const bool match = !m_match.empty() && f.node >= 0 && m_match[at(f.node)];
+        painter.fillRect(r, match ? matchColour : fill);
+        const bool selected = f.node >= 0 && !m_selected.empty() && m_selected[at(f.node)];
+        if (selected) {
+            painter.setPen(QPen(highlight, 2.0));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(r.adjusted(1, 1, -1, -1));
+        }
+        if (r.width() >= labelMinWidth && !f.sliver && f.node >= 0) {
+            painter.setPen(textOn(match ? matchColour : fill));
+            const QString label = fm.elidedText(m_tree->node(f.node).name, Qt::ElideRight, r.width() - 6);
+            if (label.size() > 1)
+                painter.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+        }
+    }
+}
+
+QString FlameGraphWidget::frameTip(int frame) const
+{
+    const FlameFrame& f = m_layout.frames[at(frame)];
+    const TrialPtr trial = selection()->trial();
+    if (!trial || !m_tree)
+        return {};
+    const MetricId m = selection()->metric().isValid() ? selection()->metric() : MetricId(std::size_t(0));
+    auto value = [&](double v) { return formatMetricValue(v, trial->metric(m), selection()->timeUnit()); };
+    auto percent = [](double part, double whole) {
+        return whole > 0 ? QLocale().toString(100.0 * part / whole, 'f', 1) + QStringLiteral(" %")
+                         : QStringLiteral("—");
+    };
+    if (f.sliver)
+        return tr("%1 frames narrower than a pixel\n%2 together").arg(f.merged).arg(value(f.width));
+    const FlameTree::Node& n = m_tree->node(f.node);
+    const double whole = m_tree->total();
+    const double parent = n.parent >= 0 ? m_tree->node(n.parent).inclusive : whole;
+    QString tip = m_tree->path(f.node).join(QStringLiteral(" => "));
+    tip += QLatin1Char('\n')
+        + tr("Inclusive: %1 (%2 of the whole, %3 of its caller)")
+              .arg(value(n.inclusive), percent(n.inclusive, whole), percent(n.inclusive, parent));
+    tip += QLatin1Char('\n') + tr("Own: %1 (%2 of its inclusive)").arg(value(n.self), percent(n.self, n.inclusive));
+    if (at(f.node) < m_computed.imbalance.size() && !std::isnan(m_computed.imbalance[at(f.node)]))
+        tip += QLatin1Char('\n')
+            + tr("Imbalance (max / mean across threads): %1")
+                  .arg(QLocale().toString(m_computed.imbalance[at(f.node)], 'f', 2));
+    if (f.childrenScaled)
+        tip += QLatin1Char('\n')
+            + tr("Its callees add up to more than it (%1): drawn scaled to fit.").arg(m_sourceCombo->currentText());
+    return tip;
+}
+
+QString FlameGraphWidget::exportImage(const QString& fileName, const QSize& size) const
+{
+    auto* self = const_cast<FlameGraphWidget*>(this);
+    if (size.isValid()) {
+        self->resize(size);
+        if (QLayout* l = self->QWidget::layout())
+            l->activate();
+    }
+    return exportWidget(self, fileName);
+}
+
+} // namespace parallax

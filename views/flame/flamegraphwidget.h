@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#pragma once
+
+#include "algebra/flame.h"
+#include "views/common/job.h"
+#include "views/common/selectionview.h"
+
+#include <QColor>
+#include <QImage>
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QToolButton;
+
+namespace parallax {
+
+class FlameCanvas;
+
+/// The flame graph (root at the bottom) or icicle (root at the top) of the current trial's call
+/// tree (algebra/flame.h, docs/SEMANTICS.md §8): a frame's width is its inclusive value of the
+/// selected metric for a statistic across threads or one thread; siblings by value or by name.
+/// Frames are coloured by event (the colours of every other view), by group (MPI, OpenMP, I/O,
+/// the rest), by their own share of their value ("self heat") or by their imbalance across threads
+/// (max / mean of the call path). Click a frame to zoom into it and select its event everywhere; the
+/// breadcrumbs above go back. Search highlights the matching frames and says what share of the
+/// whole they carry. Frames narrower than a pixel are merged into one grey sliver per parent.
+///
+/// The tree is built in the background; the GUI thread lays out and paints only the frames.
+class FlameGraphWidget : public QWidget, public SelectionView {
+    Q_OBJECT
+public:
+    enum class Style : std::uint8_t { Flame, Icicle };
+    enum class Colouring : std::uint8_t { Event, Group, SelfHeat, Imbalance };
+    /// A statistic across threads, or the thread selected in any window.
+    enum class Source : std::uint8_t { Mean, Total, Min, Max, SelectedThread };
+
+    explicit FlameGraphWidget(SelectionState* state, QWidget* parent = nullptr);
+    ~FlameGraphWidget() override;
+
+    void setStyle(Style style);
+    Style style() const { return m_style; }
+    void setColouring(Colouring colouring);
+    void setSource(Source source);
+    void setOrder(FlameOrder order);
+    void setMergeRecursion(bool merge);
+    /// Zooms into a FlameTree node (-1: the whole tree).
+    void zoomTo(int node);
+    int zoomNode() const { return m_zoom; }
+    /// Highlights frames whose routine contains `text`; returns their share of the shown tree.
+    void search(const QString& text);
+    const FlameSearchResult& searchResult() const { return m_found; }
+
+    /// The tree and layout shown (null / empty until computed).
+    const FlameTree* tree() const { return m_tree.get(); }
+    const FlameLayout& flameLayout() const { return m_layout; }
+    /// The message shown instead of the graph (no trial, no call paths); empty while it is shown.
+    QString message() const;
+    /// Waits for the background computation (headless rendering and tests; updateNow() starts a
+    /// pending one and waits for it).
+    void finishComputing();
+    /// The frame at a point of the canvas, -1 if none.
+    int frameAt(const QPoint& canvasPos) const;
+    /// The canvas rectangle of a frame (for tests: click and hover).
+    QRectF frameRect(int frame) const;
+    /// Whether a node's frame is outlined as the main window's selected event (its call path, or
+    /// every call path of the selected routine).
+    bool isSelectedNode(int node) const
+    {
+        return node >= 0 && static_cast<std::size_t>(node) < m_selected.size()
+            && m_selected[static_cast<std::size_t>(node)];
+    }
+    /// The colour a frame is painted with.
+    QColor frameColour(int frame) const;
+    QWidget* canvas() const;
+
+    /// The whole view as vector SVG, PDF or PNG by suffix; empty string or the error.
+    QString exportImage(const QString& fileName, const QSize& size = {}) const;
+
+Q_SIGNALS:
+    /// A new tree is laid out and painted.
+    void shown();
+
+protected:
+    void doUpdate(SelectionChanges changes) override;
+    void finishUpdate() override { finishComputing(); }
+
+private:
+    friend class FlameCanvas;
+    struct Computed {
+        std::shared_ptr<const FlameTree> tree;
+        std::vector<QColor> eventColours; ///< by node: the routine's colour in every view
+        std::vector<QColor> groupColours; ///< by node
+        std::vector<double> imbalance; ///< by node: max / mean across threads (NaN: none)
+    };
+    void rebuild();
+    void relayout();
+    void updateBreadcrumbs();
+    void updateInfo();
+    QString frameTip(int frame) const;
+    void paintFrames(QPainter& painter, const QRectF& area) const;
+    void onFrameClicked(int frame);
+    void followSelectedEvent();
+
+    Style m_style = Style::Flame;
+    Colouring m_colouring = Colouring::Event;
+    Source m_source = Source::Mean;
+    FlameOrder m_order = FlameOrder::ByValue;
+    bool m_mergeRecursion = false;
+    int m_zoom = -1;
+    QString m_searchText;
+    FlameSearchResult m_found;
+    std::vector<std::uint8_t> m_match; ///< by node
+    std::vector<std::uint8_t> m_selected; ///< by node: the main selection's event
+    std::shared_ptr<const FlameTree> m_tree;
+    TrialPtr m_trialOfTree; ///< the trial of m_tree (a new trial resets the zoom)
+    Computed m_computed;
+    FlameLayout m_layout;
+    double m_layoutPixels = 0; ///< the canvas width the slivers were merged for
+    QString m_message;
+    Job<Computed> m_job { this };
+
+    QComboBox* m_styleCombo;
+    QComboBox* m_sourceCombo;
+    QComboBox* m_orderCombo;
+    QComboBox* m_colourCombo;
+    QCheckBox* m_recursion;
+    QLineEdit* m_search;
+    QLabel* m_matches;
+    QToolButton* m_reset;
+    QLabel* m_crumbs;
+    FlameCanvas* m_canvas;
+    QLabel* m_info;
+};
+
+} // namespace parallax
