@@ -43,6 +43,7 @@ private Q_SLOTS:
         QTest::newRow("signed") << QStringLiteral("--compare") << QStringLiteral("compare-signed") << 8;
         QTest::newRow("tree") << QStringLiteral("--compare") << QStringLiteral("compare-tree") << 8;
         QTest::newRow("callgraph") << QStringLiteral("--compare") << QStringLiteral("compare-callgraph") << 8;
+        QTest::newRow("flame") << QStringLiteral("--compare") << QStringLiteral("compare-flame") << 8;
         QTest::newRow("summary") << QStringLiteral("--compare") << QStringLiteral("compare-summary") << 8;
         QTest::newRow("scaling") << QStringLiteral("--scaling") << QStringLiteral("scaling") << 8;
     }

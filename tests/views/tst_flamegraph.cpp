@@ -3,6 +3,7 @@
 // The flame graph view (issue 16, section 1) on real profiles: frames placed by the flame model,
 // flame and icicle, click to zoom with breadcrumbs, the linked selection both ways, search with its
 // share, the colourings, slivers on a wide tree, the message of a flat profile, vector export.
+#include "algebra/cut.h"
 #include "tests/common/testutil.h"
 #include "views/charts/colors.h"
 #include "views/flame/flamegraphwidget.h"
@@ -145,6 +146,74 @@ private Q_SLOTS:
         QVERIFY(slivers > 0);
         QVERIFY(w.flameLayout().frames.size() < w.tree()->nodes().size() / 2);
         QVERIFY(std::abs(roots - w.tree()->total()) <= 1e-9 * w.tree()->total());
+    }
+
+    void differentialFlameGraph()
+    {
+        // A: the KOJAK run; B: the same without p2p (pruned into its parent): p2p's frames ran only in A.
+        const auto a = mustLoad(kojak());
+        const AlgebraResult pruned = cutCallTree(*a, {}, { QStringLiteral("main => parallel => p2p") });
+        QVERIFY2(pruned, qPrintable(pruned.error()));
+        const TrialPtr& b = pruned.trial();
+        SelectionState state;
+        state.setTrial(a);
+        FlameGraphWidget w(&state);
+        w.resize(1200, 600);
+        w.show();
+        w.setComparison(b, {});
+        w.updateNow();
+        const DiffFlameTree* d = w.diffTree();
+        QVERIFY(d);
+        const MetricId time = a->findMetric(QStringLiteral("Time"));
+        QCOMPARE(state.metric(), time);
+        // Each side's values are that run's own flame tree's, path by path.
+        const FlameTree ta = FlameTree::of(*a, time);
+        const FlameTree tb = FlameTree::of(*b, b->findMetric(QStringLiteral("Time")));
+        auto byPath = [](const FlameTree& t) {
+            QHash<QString, double> m;
+            for (std::size_t i = 0; i < t.nodes().size(); ++i)
+                m.insert(t.path(static_cast<int>(i)).join(QLatin1Char(';')), t.nodes()[i].inclusive);
+            return m;
+        };
+        const auto va = byPath(ta);
+        const auto vb = byPath(tb);
+        int onlyA = 0;
+        for (std::size_t i = 0; i < d->tree().nodes().size(); ++i) {
+            const int n = static_cast<int>(i);
+            const QString path = d->tree().path(n).join(QLatin1Char(';'));
+            QCOMPARE(d->a(n).present, va.contains(path));
+            QCOMPARE(d->b(n).present, vb.contains(path));
+            if (d->a(n).present)
+                QCOMPARE(d->a(n).inclusive, va.value(path));
+            if (d->b(n).present)
+                QCOMPARE(d->b(n).inclusive, vb.value(path));
+            if (d->onlyInA(n)) {
+                ++onlyA;
+                QVERIFY2(path.startsWith(QLatin1String("main;parallel;p2p")), qPrintable(path));
+            }
+        }
+        QVERIFY(onlyA >= 5); // p2p and its four callees
+        // Colour: no change on main (B keeps p2p's time in parallel's own), blue where B is cheaper.
+        const int mainFrame = frameOf(w, QStringLiteral("main"));
+        const int mainNode = w.flameLayout().frames[std::size_t(mainFrame)].node;
+        QVERIFY(std::abs(d->delta(mainNode)) <= 1e-12 * d->a(mainNode).inclusive);
+        const int p2p = frameOf(w, QStringLiteral("main => parallel => p2p"));
+        QVERIFY(p2p >= 0);
+        const int node = w.flameLayout().frames[std::size_t(p2p)].node;
+        QVERIFY(d->delta(node) > 0); // only in A: B is cheaper there
+        QCOMPARE(w.frameColour(p2p),
+            divergingColor(-std::clamp(
+                d->delta(node) /
+                    [&] {
+                        double m = 0;
+                        for (std::size_t i = 0; i < d->tree().nodes().size(); ++i)
+                            m = std::max(m, std::abs(d->delta(static_cast<int>(i))));
+                        return m;
+                    }(),
+                -1.0, 1.0)));
+        // Below the threshold a change is drawn neutral.
+        w.setChangeThreshold(1000);
+        QCOMPARE(w.frameColour(p2p), QColor(0xee, 0xee, 0xee));
     }
 
     void flatProfileSaysSo()

@@ -13,6 +13,7 @@
 #include "views/comparison/comparisontreemodel.h"
 #include "views/comparison/sidebysideview.h"
 #include "views/comparison/signeddifferenceview.h"
+#include "views/flame/flamegraphwidget.h"
 #include "views/selectionstate.h"
 #include "views/viewsetup.h"
 
@@ -275,6 +276,22 @@ void ComparisonWindow::buildControls()
     graphLayout->addWidget(graphNote);
     graphLayout->addWidget(m_callGraph, 1);
 
+    m_flameState = new SelectionState(this);
+    m_flame = new FlameGraphWidget(m_flameState, central);
+    auto* flamePage = new QWidget(central);
+    auto* flameLayout = new QVBoxLayout(flamePage);
+    flameLayout->setContentsMargins(0, 4, 0, 0);
+    auto* flameNote
+        = new QLabel(tr("The union of both call trees as a flame graph: frame width = the larger of A and B "
+                        "(Shape), colour = Δ = A − B (blue = B cheaper, red = B dearer); hatched ◀/▶ frames "
+                        "ran only in A / only in B. Click a frame to zoom."),
+            flamePage);
+    flameNote->setWordWrap(true);
+    flameNote->setContentsMargins(4, 0, 4, 0);
+    flameNote->setForegroundRole(QPalette::PlaceholderText);
+    flameLayout->addWidget(flameNote);
+    flameLayout->addWidget(m_flame, 1);
+
     m_summary = new ComparisonSummaryWidget(m_model, central);
 
     m_tabs = new QTabWidget(central);
@@ -282,6 +299,7 @@ void ComparisonWindow::buildControls()
     m_tabs->addTab(m_signed, tr("Signed difference"));
     m_tabs->addTab(treePage, tr("Statistics tree"));
     m_tabs->addTab(graphPage, tr("Call graph"));
+    m_tabs->addTab(flamePage, tr("Flame graph"));
     // The summary scrolls rather than forcing the window taller than the screen (the verdict above
     // the tabs takes two lines).
     auto* summaryScroll = new QScrollArea(central);
@@ -407,6 +425,7 @@ void ComparisonWindow::start()
 void ComparisonWindow::applySnapshot(const Result& result)
 {
     m_snapshot = result.snapshot;
+    m_flameCompared = false;
     if (!m_snapshot || !m_snapshot->ok()) {
         const QString error = m_snapshot ? m_snapshot->error : tr("The comparison was cancelled.");
         QString text = tr("<b>A and B cannot be compared with these options.</b><br><br>%1").arg(error.toHtmlEscaped());
@@ -505,6 +524,7 @@ void ComparisonWindow::applyValues(std::shared_ptr<const ComparisonValues> value
     m_treeModel->setValues(m_values);
     updateThresholdUnit();
     syncCallGraph();
+    syncFlame();
     updateVerdict();
     Q_EMIT valuesChanged();
 }
@@ -728,6 +748,34 @@ void ComparisonWindow::syncCallGraph()
     }
 }
 
+void ComparisonWindow::syncFlame()
+{
+    if (!m_snapshot || !m_snapshot->ok() || !m_values)
+        return;
+    const ComparisonQuery q = m_values->query;
+    const ComparisonMetric& metric = m_snapshot->metrics[static_cast<std::size_t>(q.metric)];
+    if (m_flameState->trial() != m_a)
+        m_flameState->setTrial(m_a);
+    if (!m_flameCompared) {
+        m_flame->setComparison(m_b, m_options.match);
+        m_flameCompared = true;
+    }
+    if (metric.inA.isValid())
+        m_flameState->setMetric(metric.inA);
+    switch (q.source) {
+    case CompareSource::Mean:
+        m_flame->setSource(FlameGraphWidget::Source::Mean);
+        break;
+    case CompareSource::Total:
+        m_flame->setSource(FlameGraphWidget::Source::Total);
+        break;
+    case CompareSource::Thread:
+        m_flameState->selectThread(m_a->findThread(m_snapshot->threads[static_cast<std::size_t>(q.thread)]));
+        m_flame->setSource(FlameGraphWidget::Source::SelectedThread);
+        break;
+    }
+}
+
 void ComparisonWindow::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(static_cast<int>(tab)); }
 
 ComparisonWindow::Tab ComparisonWindow::currentTab() const { return static_cast<Tab>(m_tabs->currentIndex()); }
@@ -735,9 +783,9 @@ ComparisonWindow::Tab ComparisonWindow::currentTab() const { return static_cast<
 std::optional<ComparisonWindow::Tab> ComparisonWindow::tabFromName(const QString& name)
 {
     // The names are those of --render compare-NAME (app/gui/viewregistry.h).
-    static constexpr auto names
-        = std::to_array<EnumName<Tab>>({ { Tab::SideBySide, "sidebyside" }, { Tab::SignedDifference, "signed" },
-            { Tab::Tree, "tree" }, { Tab::CallGraph, "callgraph" }, { Tab::Summary, "summary" } });
+    static constexpr auto names = std::to_array<EnumName<Tab>>(
+        { { Tab::SideBySide, "sidebyside" }, { Tab::SignedDifference, "signed" }, { Tab::Tree, "tree" },
+            { Tab::CallGraph, "callgraph" }, { Tab::Flame, "flame" }, { Tab::Summary, "summary" } });
     return enumFromName(names, name, Qt::CaseInsensitive);
 }
 
@@ -770,6 +818,8 @@ void ComparisonWindow::renderTab(
         renderWhenSettled(
             this, size, 100, [this, fileName] { return exportWidget(this, fileName); }, done);
     };
+    if (tab == Tab::Flame)
+        m_flame->updateNow(); // the tree in the background, waited for
     if (tab != Tab::CallGraph || !m_snapshot || !m_snapshot->ok()) {
         finish();
         return;

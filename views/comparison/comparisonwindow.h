@@ -26,6 +26,7 @@ class QTreeView;
 namespace parallax {
 
 class CallGraphWidget;
+class FlameGraphWidget;
 class ComparisonModel;
 class ComparisonSummaryWidget;
 class ComparisonTreeModel;
@@ -49,7 +50,7 @@ struct ViewSetup;
 class ComparisonWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Tab { SideBySide, SignedDifference, Tree, CallGraph, Summary };
+    enum class Tab { SideBySide, SignedDifference, Tree, CallGraph, Flame, Summary };
 
     /// Starts computing at once; the trials are shared, never copied.
     ComparisonWindow(std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b, const AlgebraOptions& options = {},
@@ -110,6 +111,8 @@ public:
     ComparisonTreeModel* treeModel() const { return m_treeModel; }
     QTreeView* treeView() const;
     CallGraphWidget* callGraph() const { return m_callGraph; }
+    /// The differential flame graph (views/flame/flamegraphwidget.h).
+    FlameGraphWidget* flameGraph() const { return m_flame; }
     ComparisonSummaryWidget* summary() const { return m_summary; }
 
 Q_SIGNALS:
@@ -132,6 +135,7 @@ private:
     void applyValues(std::shared_ptr<const ComparisonValues> values);
     ComparisonQuery query() const;
     void syncCallGraph();
+    void syncFlame();
     void prepareCallGraph();
     void onGraphReady(const std::shared_ptr<const Trial>& diff);
     void updateHeader();
@@ -183,6 +187,9 @@ private:
     std::unique_ptr<ViewSetup> m_tree;
     SelectionState* m_graphState = nullptr;
     CallGraphWidget* m_callGraph = nullptr;
+    SelectionState* m_flameState = nullptr; ///< trial A, the comparison's metric and thread
+    FlameGraphWidget* m_flame = nullptr;
+    bool m_flameCompared = false; ///< m_flame shows this snapshot's A and B
     ComparisonSummaryWidget* m_summary = nullptr;
 
     void updateVerdict();

@@ -6,10 +6,12 @@
 #include "algebra/units.h"
 #include "views/charts/chartexport.h"
 #include "views/charts/colors.h"
+#include "views/common/flowlayout.h"
 #include "views/selectionstate.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHelpEvent>
@@ -129,6 +131,10 @@ FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
     , m_orderCombo(new QComboBox(this))
     , m_colourCombo(new QComboBox(this))
     , m_recursion(new QCheckBox(tr("Merge recursion"), this))
+    , m_shapeLabel(new QLabel(tr("Shape:"), this))
+    , m_shapeCombo(new QComboBox(this))
+    , m_thresholdLabel(new QLabel(tr("Hide |Δ%| <"), this))
+    , m_thresholdSpin(new QDoubleSpinBox(this))
     , m_search(new QLineEdit(this))
     , m_matches(new QLabel(this))
     , m_reset(new QToolButton(this))
@@ -137,8 +143,9 @@ FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
     , m_info(new QLabel(this))
 {
     setWindowTitle(tr("Flame Graph"));
-    m_styleCombo->addItem(tr("Flame (root at the bottom)"), static_cast<int>(Style::Flame));
-    m_styleCombo->addItem(tr("Icicle (root at the top)"), static_cast<int>(Style::Icicle));
+    m_styleCombo->addItem(tr("Flame"), static_cast<int>(Style::Flame));
+    m_styleCombo->addItem(tr("Icicle"), static_cast<int>(Style::Icicle));
+    m_styleCombo->setToolTip(tr("Flame: the root at the bottom, callees above. Icicle: the root at the top."));
     m_sourceCombo->addItem(statisticName(Statistic::MeanAll), static_cast<int>(Source::Mean));
     m_sourceCombo->addItem(statisticName(Statistic::Total), static_cast<int>(Source::Total));
     m_sourceCombo->addItem(statisticName(Statistic::Min), static_cast<int>(Source::Min));
@@ -158,6 +165,15 @@ FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
                                  "all its own). Imbalance: max / mean across threads of the call path (dark red = "
                                  "2x and more)."));
     m_recursion->setToolTip(tr("Fold a routine that calls itself directly into one frame"));
+    m_shapeCombo->addItem(tr("max(A, B)"), static_cast<int>(FlameWidth::Max));
+    m_shapeCombo->addItem(tr("A"), static_cast<int>(FlameWidth::A));
+    m_shapeCombo->addItem(tr("B"), static_cast<int>(FlameWidth::B));
+    m_shapeCombo->setToolTip(tr("Frame widths: the larger of A and B, A's, or B's (\"B as the shape, Δ as the "
+                                "colour\")"));
+    m_thresholdSpin->setRange(0, 1000);
+    m_thresholdSpin->setSuffix(QStringLiteral(" %"));
+    m_thresholdSpin->setToolTip(tr("Changes smaller than this share of A's value are drawn neutral"));
+
     m_search->setPlaceholderText(tr("Search routines…"));
     m_search->setClearButtonEnabled(true);
     m_matches->setForegroundRole(QPalette::PlaceholderText);
@@ -169,18 +185,29 @@ FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
     m_info->setWordWrap(true);
     m_info->setForegroundRole(QPalette::PlaceholderText);
 
-    auto* controls = new QHBoxLayout;
-    controls->setContentsMargins(0, 0, 0, 0);
+    // The controls wrap onto a second row in a narrow window (the comparison window is 900 pixels).
+    auto* controls = new FlowLayout;
+    auto labelled = [this](QLabel* label, QWidget* w) {
+        auto* box = new QWidget(this);
+        auto* h = new QHBoxLayout(box);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->setSpacing(4);
+        if (label)
+            h->addWidget(label);
+        h->addWidget(w);
+        return box;
+    };
     controls->addWidget(m_styleCombo);
-    controls->addWidget(new QLabel(tr("Width:"), this));
-    controls->addWidget(m_sourceCombo);
-    controls->addWidget(new QLabel(tr("Order:"), this));
-    controls->addWidget(m_orderCombo);
-    controls->addWidget(new QLabel(tr("Colour:"), this));
-    controls->addWidget(m_colourCombo);
+    controls->addWidget(labelled(new QLabel(tr("Width:"), this), m_sourceCombo));
+    controls->addWidget(labelled(new QLabel(tr("Order:"), this), m_orderCombo));
+    controls->addWidget(labelled(new QLabel(tr("Colour:"), this), m_colourCombo));
     controls->addWidget(m_recursion);
-    controls->addSpacing(8);
-    controls->addWidget(m_search, 1);
+    m_comparisonControls = labelled(m_shapeLabel, m_shapeCombo);
+    m_thresholdBox = labelled(m_thresholdLabel, m_thresholdSpin);
+    controls->addWidget(m_comparisonControls);
+    controls->addWidget(m_thresholdBox);
+    m_search->setMinimumWidth(180);
+    controls->addWidget(labelled(nullptr, m_search));
     controls->addWidget(m_matches);
     controls->addWidget(m_reset);
 
@@ -208,8 +235,13 @@ FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
         [this] { setColouring(static_cast<Colouring>(m_colourCombo->currentData().toInt())); });
     connect(m_recursion, &QCheckBox::toggled, this, &FlameGraphWidget::setMergeRecursion);
     connect(m_search, &QLineEdit::textChanged, this, &FlameGraphWidget::search);
+    connect(m_shapeCombo, &QComboBox::activated, this,
+        [this] { setDiffWidth(static_cast<FlameWidth>(m_shapeCombo->currentData().toInt())); });
+    connect(m_thresholdSpin, &QDoubleSpinBox::valueChanged, this, &FlameGraphWidget::setChangeThreshold);
     connect(m_reset, &QToolButton::clicked, this, [this] { zoomTo(-1); });
     connect(m_crumbs, &QLabel::linkActivated, this, [this](const QString& link) { zoomTo(link.toInt()); });
+    m_comparisonControls->setVisible(false);
+    m_thresholdBox->setVisible(false);
     scheduleUpdate(SelectionChange::Trial);
 }
 
@@ -218,6 +250,41 @@ FlameGraphWidget::~FlameGraphWidget() { m_job.cancelAndWait(); }
 QWidget* FlameGraphWidget::canvas() const { return m_canvas; }
 
 QString FlameGraphWidget::message() const { return m_message; }
+
+void FlameGraphWidget::setComparison(TrialPtr b, const EventMatching& matching)
+{
+    m_compareB = std::move(b);
+    m_matching = matching;
+    const bool on = m_compareB != nullptr;
+    m_comparisonControls->setVisible(on);
+    m_thresholdBox->setVisible(on);
+    const int change = m_colourCombo->findData(static_cast<int>(Colouring::Change));
+    if (on && change < 0)
+        m_colourCombo->addItem(tr("Change (Δ)"), static_cast<int>(Colouring::Change));
+    else if (!on && change >= 0)
+        m_colourCombo->removeItem(change);
+    setColouring(on ? Colouring::Change : Colouring::Event);
+    m_zoom = -1;
+    rebuild();
+}
+
+void FlameGraphWidget::setDiffWidth(FlameWidth width)
+{
+    if (width == m_diffWidth)
+        return;
+    m_diffWidth = width;
+    m_shapeCombo->setCurrentIndex(m_shapeCombo->findData(static_cast<int>(width)));
+    if (m_compareB)
+        rebuild();
+}
+
+void FlameGraphWidget::setChangeThreshold(double percent)
+{
+    m_threshold = std::max(0.0, percent);
+    if (std::abs(m_thresholdSpin->value() - m_threshold) > 1e-12)
+        m_thresholdSpin->setValue(m_threshold);
+    m_canvas->update();
+}
 
 void FlameGraphWidget::setStyle(Style style)
 {
@@ -305,9 +372,18 @@ void FlameGraphWidget::rebuild()
         m_zoom = -1;
     m_trialOfTree = trial;
     m_job.start(
-        [trial, metric, source, merge](const std::atomic_bool& cancel) {
+        [trial, metric, source, merge, b = m_compareB, matching = m_matching, width = m_diffWidth](
+            const std::atomic_bool& cancel) {
             Computed c;
-            c.tree = std::make_shared<const FlameTree>(FlameTree::of(*trial, metric, source, merge));
+            if (b) {
+                c.diff = std::make_shared<const DiffFlameTree>(
+                    DiffFlameTree::of(*trial, *b, metric, source, matching, width));
+                c.tree = std::shared_ptr<const FlameTree>(c.diff, &c.diff->tree());
+                for (std::size_t i = 0; i < c.tree->nodes().size(); ++i)
+                    c.maxDelta = std::max(c.maxDelta, std::abs(c.diff->delta(static_cast<int>(i))));
+            } else {
+                c.tree = std::make_shared<const FlameTree>(FlameTree::of(*trial, metric, source, merge));
+            }
             const auto& nodes = c.tree->nodes();
             const auto stats = TrialStatistics::of(*trial);
             c.eventColours.resize(nodes.size());
@@ -528,6 +604,20 @@ QColor FlameGraphWidget::frameColour(int frame) const
     case Colouring::SelfHeat:
         c = sequentialColor(n.inclusive > 0 ? std::clamp(n.self / n.inclusive, 0.0, 1.0) : 0.0);
         break;
+    case Colouring::Change: {
+        const DiffFlameTree* d = m_computed.diff.get();
+        if (!d) {
+            c = QColor(0xd0, 0xd0, 0xd0);
+            break;
+        }
+        const double delta = d->delta(f.node);
+        const double pct = d->deltaPercent(f.node);
+        const bool small = !std::isnan(pct) && std::abs(pct) < m_threshold;
+        // Δ > 0: B is cheaper, an improvement, blue (the comparison window's diverging map).
+        c = small || m_computed.maxDelta <= 0 ? QColor(0xee, 0xee, 0xee)
+                                              : divergingColor(-std::clamp(delta / m_computed.maxDelta, -1.0, 1.0));
+        break;
+    }
     case Colouring::Imbalance: {
         const double r = at(f.node) < m_computed.imbalance.size() ? m_computed.imbalance[at(f.node)] : std::nan("");
         c = std::isnan(r) ? QColor(0xd0, 0xd0, 0xd0) : sequentialColor(std::clamp(r - 1.0, 0.0, 1.0));
@@ -564,6 +654,11 @@ void FlameGraphWidget::paintFrames(QPainter& painter, const QRectF& area) const
         const QColor fill = frameColour(static_cast<int>(i));
         const bool match = !m_match.empty() && f.node >= 0 && m_match[at(f.node)];
         painter.fillRect(r, match ? matchColour : fill);
+        const DiffFlameTree* d = m_computed.diff.get();
+        const bool onlyA = d && f.node >= 0 && d->onlyInA(f.node);
+        const bool onlyB = d && f.node >= 0 && d->onlyInB(f.node);
+        if (onlyA || onlyB) // one run only: hatched
+            painter.fillRect(r, QBrush(QColor(0, 0, 0, 90), onlyA ? Qt::BDiagPattern : Qt::FDiagPattern));
         const bool selected = f.node >= 0 && !m_selected.empty() && m_selected[at(f.node)];
         if (selected) {
             painter.setPen(QPen(highlight, 2.0));
@@ -572,7 +667,8 @@ void FlameGraphWidget::paintFrames(QPainter& painter, const QRectF& area) const
         }
         if (r.width() >= labelMinWidth && !f.sliver && f.node >= 0) {
             painter.setPen(textOn(match ? matchColour : fill));
-            const QString label = fm.elidedText(m_tree->node(f.node).name, Qt::ElideRight, r.width() - 6);
+            const QString prefix = onlyA ? QStringLiteral("◀ ") : onlyB ? QStringLiteral("▶ ") : QString();
+            const QString label = fm.elidedText(prefix + m_tree->node(f.node).name, Qt::ElideRight, r.width() - 6);
             if (label.size() > 1)
                 painter.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
         }
@@ -601,6 +697,18 @@ QString FlameGraphWidget::frameTip(int frame) const
         + tr("Inclusive: %1 (%2 of the whole, %3 of its caller)")
               .arg(value(n.inclusive), percent(n.inclusive, whole), percent(n.inclusive, parent));
     tip += QLatin1Char('\n') + tr("Own: %1 (%2 of its inclusive)").arg(value(n.self), percent(n.self, n.inclusive));
+    if (const DiffFlameTree* d = m_computed.diff.get()) {
+        const double pct = d->deltaPercent(f.node);
+        tip += QLatin1Char('\n')
+            + tr("A: %1   B: %2   Δ = A − B: %3 (%4)")
+                  .arg(d->a(f.node).present ? value(d->a(f.node).inclusive) : tr("—"),
+                      d->b(f.node).present ? value(d->b(f.node).inclusive) : tr("—"), value(d->delta(f.node)),
+                      std::isnan(pct) ? tr("—") : formatPercentChange(pct));
+        if (d->onlyInA(f.node))
+            tip += QLatin1Char('\n') + tr("◀ ran only in A");
+        if (d->onlyInB(f.node))
+            tip += QLatin1Char('\n') + tr("▶ ran only in B");
+    }
     if (at(f.node) < m_computed.imbalance.size() && !std::isnan(m_computed.imbalance[at(f.node)]))
         tip += QLatin1Char('\n')
             + tr("Imbalance (max / mean across threads): %1")

@@ -15,6 +15,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QToolButton;
@@ -37,12 +38,23 @@ class FlameGraphWidget : public QWidget, public SelectionView {
     Q_OBJECT
 public:
     enum class Style : std::uint8_t { Flame, Icicle };
-    enum class Colouring : std::uint8_t { Event, Group, SelfHeat, Imbalance };
+    /// Change: the differential flame graph's Δ = A − B (blue = B cheaper, red = B dearer).
+    enum class Colouring : std::uint8_t { Event, Group, SelfHeat, Imbalance, Change };
     /// A statistic across threads, or the thread selected in any window.
     enum class Source : std::uint8_t { Mean, Total, Min, Max, SelectedThread };
 
     explicit FlameGraphWidget(SelectionState* state, QWidget* parent = nullptr);
     ~FlameGraphWidget() override;
+
+    /// The differential flame graph (docs/SEMANTICS.md §8): the union call tree of A and B aligned
+    /// by the comparison's event matching, frames as wide as A, B or the larger of the two, coloured by
+    /// Δ = A − B; frames of one run only are hatched and marked ◀ (only in A) or ▶ (only in B). The
+    /// widget's SelectionState holds A (its metric and thread choose the values). Null B: one trial.
+    void setComparison(TrialPtr b, const EventMatching& matching);
+    void setDiffWidth(FlameWidth width);
+    /// Changes below this |Δ%| are drawn neutral.
+    void setChangeThreshold(double percent);
+    const DiffFlameTree* diffTree() const { return m_computed.diff.get(); }
 
     void setStyle(Style style);
     Style style() const { return m_style; }
@@ -98,6 +110,8 @@ private:
         std::vector<QColor> eventColours; ///< by node: the routine's colour in every view
         std::vector<QColor> groupColours; ///< by node
         std::vector<double> imbalance; ///< by node: max / mean across threads (NaN: none)
+        std::shared_ptr<const DiffFlameTree> diff; ///< the comparison's tree (tree aliases it)
+        double maxDelta = 0; ///< the largest |Δ| of the comparison
     };
     void rebuild();
     void relayout();
@@ -124,6 +138,10 @@ private:
     FlameLayout m_layout;
     double m_layoutPixels = 0; ///< the canvas width the slivers were merged for
     QString m_message;
+    TrialPtr m_compareB;
+    EventMatching m_matching;
+    FlameWidth m_diffWidth = FlameWidth::Max;
+    double m_threshold = 0;
     Job<Computed> m_job { this };
 
     QComboBox* m_styleCombo;
@@ -131,6 +149,12 @@ private:
     QComboBox* m_orderCombo;
     QComboBox* m_colourCombo;
     QCheckBox* m_recursion;
+    QLabel* m_shapeLabel;
+    QComboBox* m_shapeCombo;
+    QLabel* m_thresholdLabel;
+    QDoubleSpinBox* m_thresholdSpin;
+    QWidget* m_comparisonControls = nullptr; ///< Shape (comparison only)
+    QWidget* m_thresholdBox = nullptr; ///< Hide |Δ%| < (comparison only)
     QLineEdit* m_search;
     QLabel* m_matches;
     QToolButton* m_reset;
