@@ -4,9 +4,9 @@
 // against pycubexr's CSV dumps of the same file (incl.csv, excl.csv: per cnode and location) and the
 // MANIFEST's metric tree of the KOJAK file; errors name what was wrong.
 #include "tests/common/clirunner.h"
+#include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,23 +16,6 @@
 using namespace parallax::test;
 
 namespace {
-
-/// The `time` column of a pycubexr dump for cnode 0, by location.
-std::vector<double> rootColumn(const QString& path)
-{
-    std::vector<double> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    const QStringList header = QString::fromUtf8(f.readLine()).split(QLatin1Char(','));
-    const qsizetype col = header.indexOf(QStringLiteral("time"));
-    while (!f.atEnd()) {
-        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-        if (col > 0 && cells.size() > col && cells[0] == QLatin1String("0"))
-            out.push_back(cells[col].toDouble());
-    }
-    return out;
-}
 
 QJsonArray pane(const QJsonObject& o, const char* name)
 {
@@ -61,7 +44,7 @@ private Q_SLOTS:
             const QJsonObject o = QJsonDocument::fromJson(r.out).object();
             const QJsonArray system = pane(o, "system");
             const std::vector<double> want
-                = rootColumn(dir + (expanded ? QStringLiteral("/excl.csv") : QStringLiteral("/incl.csv")));
+                = pycubexrCnode(dir + (expanded ? QStringLiteral("/excl.csv") : QStringLiteral("/incl.csv")), 0);
             QCOMPARE(want.size(), std::size_t(4));
             if (!expanded) {
                 // Collapsed machine: the sum of the four ranks; 100 % of the selected call path.

@@ -4,6 +4,7 @@
 // values against pycubexr's CSV dumps, expansion switching inclusive to own values, the link to the
 // main window's selection, value modes, hiding with exact sums, pane order, and the model's
 // consistency under QAbstractItemModelTester.
+#include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 #include "views/cube/cubebrowser.h"
 #include "views/cube/cubepanemodel.h"
@@ -12,7 +13,6 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
-#include <QFile>
 #include <QTest>
 #include <QTreeView>
 #include <cmath>
@@ -21,23 +21,6 @@ using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-/// The `time` column of a pycubexr dump for one cnode, by location.
-std::vector<double> dumpColumn(const QString& path, int cnode)
-{
-    std::vector<double> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    const QStringList header = QString::fromUtf8(f.readLine()).split(QLatin1Char(','));
-    const qsizetype col = header.indexOf(QStringLiteral("time"));
-    while (!f.atEnd()) {
-        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-        if (col > 0 && cells.size() > col && cells[0].toInt() == cnode)
-            out.push_back(cells[col].toDouble());
-    }
-    return out;
-}
 
 double sum(const std::vector<double>& v)
 {
@@ -74,8 +57,8 @@ private Q_SLOTS:
         browser.selectItem(CubePane::Metric, space.find(CubePane::Metric, QStringLiteral("Time")));
         browser.finishComputing();
         const int root = space.roots(CubePane::Call).front();
-        const auto incl = dumpColumn(dir + QStringLiteral("/incl.csv"), 0);
-        const auto excl = dumpColumn(dir + QStringLiteral("/excl.csv"), 0);
+        const auto incl = pycubexrCnode(dir + QStringLiteral("/incl.csv"), 0);
+        const auto excl = pycubexrCnode(dir + QStringLiteral("/excl.csv"), 0);
         QCOMPARE(incl.size(), std::size_t(4));
         QVERIFY(std::abs(valueOf(browser.model(CubePane::Call), root) - sum(incl)) < 1e-5);
         // The box plot of the root: the four ranks' inclusive times.

@@ -5,6 +5,7 @@
 // window) and the distribution panel (histogram counts summing to the locations, sorted values),
 // on real CUBE and TAU data with pycubexr's dump as the oracle of the values.
 #include "algebra/topology.h"
+#include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 #include "views/cube/cubebrowser.h"
 #include "views/cube/distributionpanel.h"
@@ -12,7 +13,6 @@
 #include "views/selectionstate.h"
 
 #include <QApplication>
-#include <QFile>
 #include <QHelpEvent>
 #include <QLocale>
 #include <QTest>
@@ -24,23 +24,6 @@ using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-/// The inclusive `time` of cnode 0 by location, from pycubexr's dump.
-std::vector<double> rootTimes(const QString& dir)
-{
-    std::vector<double> out;
-    QFile f(dir + QStringLiteral("/incl.csv"));
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    const QStringList header = QString::fromUtf8(f.readLine()).split(QLatin1Char(','));
-    const qsizetype col = header.indexOf(QStringLiteral("time"));
-    while (!f.atEnd()) {
-        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-        if (col > 0 && cells.size() > col && cells[0].toInt() == 0)
-            out.push_back(cells[col].toDouble());
-    }
-    return out;
-}
 
 std::size_t total(const std::vector<std::size_t>& counts)
 {
@@ -74,7 +57,7 @@ private Q_SLOTS:
         QCOMPARE(view->cellImage().size(), QSize(4, 1));
         // The colours follow the root's inclusive time per rank (pycubexr's dump): the largest
         // rank is the darkest/most intense end of the scale, and min/max are the dump's.
-        const auto times = rootTimes(dir);
+        const auto times = pycubexrCnode(dir + QStringLiteral("/incl.csv"), 0);
         QCOMPARE(times.size(), std::size_t(4));
         QVERIFY(std::abs(view->minimum() - *std::min_element(times.begin(), times.end())) < 1e-6);
         QVERIFY(std::abs(view->maximum() - *std::max_element(times.begin(), times.end())) < 1e-6);
