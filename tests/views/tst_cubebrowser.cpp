@@ -4,6 +4,7 @@
 // values against pycubexr's CSV dumps, expansion switching inclusive to own values, the link to the
 // main window's selection, value modes, hiding with exact sums, pane order, and the model's
 // consistency under QAbstractItemModelTester.
+#include "tests/common/cubebrowsertest.h"
 #include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 #include "views/cube/cubebrowser.h"
@@ -40,12 +41,8 @@ private Q_SLOTS:
     void panesMatchPycubexr()
     {
         const QString dir = dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0"));
-        SelectionState state;
-        state.setTrial(mustLoad(dir + QStringLiteral("/profile.cubex")));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 800);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dir + QStringLiteral("/profile.cubex"), QSize(1400, 800));
+        CubeBrowser& browser = *opened.browser;
         QVERIFY(browser.space());
         QAbstractItemModelTester tester(
             browser.model(CubePane::Call), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -89,11 +86,9 @@ private Q_SLOTS:
 
     void linkedToTheMainSelection()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
-        CubeBrowser browser(&state);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")));
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         // The main window selects an event: the call pane follows.
         const EventId step = state.trial()->findEvent(QStringLiteral(
@@ -119,11 +114,8 @@ private Q_SLOTS:
 
     void modesHidingAndOrder()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
-        CubeBrowser browser(&state);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")));
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         CubePaneModel* call = browser.model(CubePane::Call);
         const int main = space.roots(CubePane::Call).front();
@@ -185,11 +177,9 @@ private Q_SLOTS:
     void tauTrialOpensCollapsed()
     {
         // A TAU trial: one metric level, a machine with one node per host, ranks, threads.
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"))));
-        CubeBrowser browser(&state);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         QCOMPARE(space.roots(CubePane::System).size(), std::size_t(1));
         QCOMPARE(browser.model(CubePane::System)->rowCount(), 1);

@@ -5,6 +5,7 @@
 // window) and the distribution panel (histogram counts summing to the locations, sorted values),
 // on real CUBE and TAU data with pycubexr's dump as the oracle of the values.
 #include "algebra/topology.h"
+#include "tests/common/cubebrowsertest.h"
 #include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 #include "views/cube/cubebrowser.h"
@@ -41,13 +42,9 @@ private Q_SLOTS:
     void cubeCartHeatMapAndClick()
     {
         const QString dir = dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0"));
-        SelectionState state;
-        state.setTrial(mustLoad(dir + QStringLiteral("/profile.cubex")));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.show();
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dir + QStringLiteral("/profile.cubex"), QSize(1400, 900), true);
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         browser.selectItem(CubePane::Metric, space.find(CubePane::Metric, QStringLiteral("Time")));
         browser.finishComputing();
@@ -94,13 +91,10 @@ private Q_SLOTS:
 
     void defaultGridAndTopologies()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.show();
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(
+            dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")), QSize(1400, 900), true);
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         TopologyView* view = browser.topologyView();
         QCOMPARE(view->topology()->source, Topology::Source::Default);
         QCOMPARE(view->cellImage().size(), QSize(6, 6)); // 32 threads on ceil(sqrt(32)) columns
@@ -131,12 +125,8 @@ private Q_SLOTS:
     void tauCrayNetwork()
     {
         // The cpi sample ran its 4 ranks on nid01045, CRAY_PMI_X/Y/Z = 2, 4, 5: the view opens on slice 5.
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"))));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")), QSize(1400, 900));
+        CubeBrowser& browser = *opened.browser;
         TopologyView* view = browser.topologyView();
         QCOMPARE(view->topology()->name, QStringLiteral("Cray network (CRAY_PMI_X/Y/Z)"));
         QCOMPARE(view->cellImage().size(), QSize(3, 5));
@@ -147,12 +137,10 @@ private Q_SLOTS:
 
     void cube3SlicesAndProjection()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/cubew-test3-template.cube"))));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(
+            dataPath(QStringLiteral("cube/scalasca-cube3/cubew-test3-template.cube")), QSize(1400, 900));
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         TopologyView* view = browser.topologyView();
         QCOMPARE(view->topologies().size(), std::size_t(5));
         view->setTopology(2); // "Second": 3 x 3 x 9
