@@ -73,7 +73,7 @@ QByteArray infoJson(const Trial& trial, const QString& format, int top)
     o.insert(QStringLiteral("user_events"), static_cast<qint64>(trial.atomicEventCount()));
     // The (thread, user event) cells whose record was pooled from several records of the source.
     QJsonArray pooled;
-    for (const PooledAtomicCell& cell : pooledAtomicCells(trial)->cells()) {
+    for (const PooledAtomicCell& cell : trial.pooledAtomicCells().cells()) {
         QJsonObject item;
         item.insert(QStringLiteral("event"), trial.atomicEvent(cell.event).name);
         item.insert(QStringLiteral("thread"), trial.threadKey(cell.thread).toString());
@@ -117,11 +117,11 @@ QString infoText(const Trial& trial, const QString& format, int top)
     out += QStringLiteral("Metrics:      %1\n").arg(metrics.join(QStringLiteral(", ")));
     out += QStringLiteral("Events:       %1 flat, %2 call paths\n").arg(f.flat).arg(f.callPaths);
     out += QStringLiteral("User events:  %1\n").arg(trial.atomicEventCount());
-    const auto pooled = pooledAtomicCells(trial);
-    if (!pooled->empty()) {
+    const PooledAtomicCells& pooled = trial.pooledAtomicCells();
+    if (!pooled.empty()) {
         // Where the numbers of a user event come from several records of the profile (pooled).
         constexpr std::size_t shown = 20;
-        const auto& cells = pooled->cells();
+        const auto& cells = pooled.cells();
         out += QStringLiteral("Pooled user events: %1 (several records of one user event on one thread, "
                               "pooled into one: counts summed, min of the minima, max of the maxima, "
                               "count-weighted mean, sums of squares added)\n")

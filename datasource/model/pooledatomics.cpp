@@ -38,11 +38,4 @@ std::vector<PooledAtomicCell> PooledAtomicCells::cellsOf(AtomicEventId event) co
     return out;
 }
 
-std::shared_ptr<const PooledAtomicCells> pooledAtomicCells(const Trial& trial)
-{
-    // TrialBuilder::build() fills this slot when it pooled a cell; otherwise the first call makes
-    // the empty list.
-    return trial.cached<PooledAtomicCells>([](const Trial&) { return std::make_shared<const PooledAtomicCells>(); });
-}
-
 } // namespace parallax

@@ -2,10 +2,9 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
-#include "datasource/model/trial.h"
+#include "datasource/model/ids.h"
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace parallax {
@@ -22,8 +21,10 @@ struct PooledAtomicCell {
 };
 
 /// The cells of a trial that TrialBuilder::build() pooled from several records, sorted by
-/// (thread, event). Empty for a trial whose every cell came from one record, which is the usual
-/// case: then nothing is stored on the trial.
+/// (thread, event): Trial::pooledAtomicCells(), filled by the builder while it pools the rows (every
+/// reader's rows go through it). Empty for a trial whose every cell came from one record, which is
+/// the usual case, and for a trial made without the builder seeing the duplicates (the database,
+/// the algebra).
 class PooledAtomicCells {
 public:
     PooledAtomicCells() = default;
@@ -40,11 +41,5 @@ public:
 private:
     std::vector<PooledAtomicCell> m_cells;
 };
-
-/// The pooled user-event cells of a trial, as TrialBuilder::build() recorded them while it pooled
-/// the rows (every reader's rows go through it). Kept beside the trial (in its cache of derived
-/// values, set by the builder) so a trial without any costs nothing; a trial made without the
-/// builder seeing the duplicates (the database, the algebra) has none.
-std::shared_ptr<const PooledAtomicCells> pooledAtomicCells(const Trial& trial);
 
 } // namespace parallax

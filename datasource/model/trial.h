@@ -3,6 +3,7 @@
 #pragma once
 
 #include "datasource/model/ids.h"
+#include "datasource/model/pooledatomics.h"
 #include "datasource/model/stringpool.h"
 
 #include <QString>
@@ -201,6 +202,9 @@ public:
     const std::vector<AtomicEvent>& atomicEvents() const { return m_atomicEvents; }
     AtomicEventId findAtomicEvent(const QString& name) const;
     const AtomicRow& atomicRow(ThreadIndex t) const { return m_atomicRows[t.index()]; }
+    /// The (thread, user event) cells the builder pooled from several records of the source, with
+    /// their record counts (docs/SEMANTICS.md 1.5); empty when there were none.
+    const PooledAtomicCells& pooledAtomicCells() const { return m_pooledAtomicCells; }
 
     // Groups
     std::size_t groupCount() const { return m_groups.size(); }
@@ -254,6 +258,7 @@ private:
     std::vector<IntervalRow> m_rows;
     std::vector<AtomicEvent> m_atomicEvents;
     std::vector<AtomicRow> m_atomicRows;
+    PooledAtomicCells m_pooledAtomicCells;
     std::vector<QString> m_groups;
     StringPool m_strings;
     std::vector<MetadataEntry> m_metadata;

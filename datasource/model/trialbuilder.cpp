@@ -369,11 +369,7 @@ void TrialBuilder::finishRows()
         for (std::size_t t = 0; t < pooled.size(); ++t)
             for (const auto& [event, records] : pooled[t])
                 cells.push_back(PooledAtomicCell { ThreadIndex(t), event, records });
-        // Kept in the trial's slot that pooledAtomicCells() reads (pooledatomics.h); set before the
-        // trial is shared, so the call_once cannot race.
-        auto list = std::make_shared<const PooledAtomicCells>(std::move(cells));
-        Trial::CacheSlot& slot = m_trial->cacheSlot(typeid(PooledAtomicCells));
-        std::call_once(slot.once, [&] { slot.value = std::shared_ptr<const void>(std::move(list)); });
+        m_trial->m_pooledAtomicCells = PooledAtomicCells(std::move(cells));
     }
     if (m_cellMajor && duplicates > 0)
         addWarning(QStringLiteral("%1 duplicate interval cells were summed").arg(duplicates.load()));

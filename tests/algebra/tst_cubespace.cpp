@@ -9,36 +9,15 @@
 #include "algebra/operations.h"
 #include "datasource/synth/synth.h"
 #include "tests/algebra/algebrafixture.h"
+#include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 
-#include <QFile>
 #include <cmath>
 
 using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-/// Rows of a pycubexr dump: (cnode, thread) -> the named column.
-std::map<std::pair<int, int>, double> readDump(const QString& path, const QString& column)
-{
-    std::map<std::pair<int, int>, double> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    const QStringList header = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-    qsizetype col = -1;
-    for (qsizetype i = 0; i < header.size(); ++i)
-        if (header[i].trimmed() == column)
-            col = i;
-    while (!f.atEnd()) {
-        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-        if (cells.size() <= col || col < 0)
-            continue;
-        out[{ cells[0].toInt(), cells[1].toInt() }] = cells[col].toDouble();
-    }
-    return out;
-}
 
 bool relNear(double a, double b, double rel = 1e-9)
 {
@@ -281,8 +260,8 @@ private Q_SLOTS:
         const auto trial = mustLoad(dir + QStringLiteral("/profile.cubex"));
         QVERIFY(trial);
         const CubeSpace space(trial);
-        const auto incl = readDump(dir + QStringLiteral("/incl.csv"), QStringLiteral("time"));
-        const auto excl = readDump(dir + QStringLiteral("/excl.csv"), QStringLiteral("time"));
+        const auto incl = pycubexrColumn(dir + QStringLiteral("/incl.csv"), QStringLiteral("time"));
+        const auto excl = pycubexrColumn(dir + QStringLiteral("/excl.csv"), QStringLiteral("time"));
         QVERIFY(incl.size() > 100);
         CubeState s = CubeState::defaults(space);
         s.pane(CubePane::Metric).selected = { space.find(CubePane::Metric, QStringLiteral("Time")) };

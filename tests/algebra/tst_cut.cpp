@@ -3,9 +3,9 @@
 // cut (cube_cut) and select (cube_part), docs/SEMANTICS.md 4.9, on real profiles; and the CLI with -o .cubex.
 #include "algebra/cut.h"
 #include "datasource/readers/readerregistry.h"
+#include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <cmath>
 
@@ -52,19 +52,6 @@ double callTreeExclusive(const Trial& trial, std::size_t t, std::size_t m = 0)
             sum += row.exclusive(m, i);
     }
     return sum;
-}
-
-struct Run {
-    int code;
-    QByteArray out, err;
-};
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PARALLAX_CLI), args);
-    p.waitForFinished(120000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
 }
 
 } // namespace
@@ -206,20 +193,20 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("cut.cubex"));
-        Run r = cli({ QStringLiteral("cut"), scorep(), QStringLiteral("--prune"), QStringLiteral("iteration"),
+        CliRun r = runCli({ QStringLiteral("cut"), scorep(), QStringLiteral("--prune"), QStringLiteral("iteration"),
             QStringLiteral("-o"), out });
-        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("wrote"));
         const auto back = mustLoad(out);
         QVERIFY(back);
         QVERIFY(!back->findEvent(QStringLiteral("cpi => main => iteration")).isValid());
         QVERIFY(back->findEvent(QStringLiteral("cpi => main")).isValid());
-        r = cli({ QStringLiteral("select"), cpi(), QStringLiteral("--threads"), QStringLiteral("0"),
+        r = runCli({ QStringLiteral("select"), cpi(), QStringLiteral("--threads"), QStringLiteral("0"),
             QStringLiteral("--json") });
-        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("\"threads\": 1"));
-        r = cli({ QStringLiteral("cut"), cpi(), QStringLiteral("--root"), QStringLiteral("nosuch") });
-        QCOMPARE(r.code, 1);
+        r = runCli({ QStringLiteral("cut"), cpi(), QStringLiteral("--root"), QStringLiteral("nosuch") });
+        QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("nosuch"));
     }
 };

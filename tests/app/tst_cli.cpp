@@ -4,6 +4,7 @@
 // command, option syntax (--opt=value, compacted pprof options), numbers and unknown options.
 #include "app/cli/pprofreport.h"
 #include "parallax_version.h"
+#include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
 #include <QHash>
@@ -19,21 +20,6 @@
 using namespace parallax::test;
 
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PARALLAX_CLI), args);
-    p.waitForFinished(120000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
 
 /// Every command and subcommand, as typed before --help.
 const QList<QStringList> everyCommand = {
@@ -102,7 +88,7 @@ class TestCli : public QObject {
 private Q_SLOTS:
     void infoJson()
     {
-        const Run r = cli({ QStringLiteral("info"), QStringLiteral("--json"),
+        const CliRun r = runCli({ QStringLiteral("info"), QStringLiteral("--json"),
             dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
@@ -125,7 +111,7 @@ private Q_SLOTS:
         // Each rank of the workflow sample repeats one "[GROUP=MIN/MAX_MARKER] ADIOS data size : ADIOS
         // group size" line: 8 cells pooled from 2 records, listed by --json and by the text output.
         const QString path = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
-        Run r = cli({ QStringLiteral("info"), QStringLiteral("--json"), path });
+        CliRun r = runCli({ QStringLiteral("info"), QStringLiteral("--json"), path });
         QCOMPARE(r.exitCode, 0);
         const QJsonArray pooled
             = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("pooled_user_events")).toArray();
@@ -143,18 +129,18 @@ private Q_SLOTS:
             QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size"));
         QCOMPARE(pooled.at(2).toObject().value(QStringLiteral("event")).toString(),
             QStringLiteral("[GROUP=MAX_MARKER] ADIOS data size : ADIOS group size"));
-        r = cli({ QStringLiteral("info"), path });
+        r = runCli({ QStringLiteral("info"), path });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("Pooled user events: 8 cells"), r.out.constData());
         QVERIFY2(r.out.contains("  thread 1,0,0       2 records pooled  [GROUP=MIN_MARKER] ADIOS data size : ADIOS "
                                 "group size\n"),
             r.out.constData());
         // A trial without duplicates has an empty list and no such section.
-        r = cli({ QStringLiteral("info"), QStringLiteral("--json"),
+        r = runCli({ QStringLiteral("info"), QStringLiteral("--json"),
             dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
         const QJsonValue none = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("pooled_user_events"));
         QVERIFY(none.isArray() && none.toArray().isEmpty());
-        r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        r = runCli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
         QVERIFY(!r.out.contains("Pooled user events"));
     }
 
@@ -162,24 +148,24 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const QString out = tmp.filePath(QStringLiteral("synth"));
-        Run r = cli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("8"),
+        CliRun r = runCli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("8"),
             QStringLiteral("--events"), QStringLiteral("20"), QStringLiteral("--callpath-depth"), QStringLiteral("2"),
             QStringLiteral("--user-events"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("7"), out });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("info"), QStringLiteral("--json"), out });
+        r = runCli({ QStringLiteral("info"), QStringLiteral("--json"), out });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("threads")).toInt(), 8);
         QCOMPARE(o.value(QStringLiteral("events")).toInt(), 20);
         QCOMPARE(o.value(QStringLiteral("callpaths")).toInt(), 19);
         QCOMPARE(o.value(QStringLiteral("user_events")).toInt(), 3);
-        r = cli({ QStringLiteral("pprof"), QStringLiteral("-s"), out });
+        r = runCli({ QStringLiteral("pprof"), QStringLiteral("-s"), out });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("FUNCTION SUMMARY (mean):"));
         QVERIFY(r.out.contains(".TAU application"));
         // Writing into a directory that is not empty is refused.
-        r = cli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--events"),
-            QStringLiteral("2"), out });
+        r = runCli({ QStringLiteral("synth"), QStringLiteral("--threads"), QStringLiteral("1"),
+            QStringLiteral("--events"), QStringLiteral("2"), out });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("not empty"));
     }
@@ -187,16 +173,16 @@ private Q_SLOTS:
     void errors()
     {
         QTemporaryDir empty;
-        Run r = cli({ QStringLiteral("info"), empty.path() });
+        CliRun r = runCli({ QStringLiteral("info"), empty.path() });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("empty"), r.err.constData());
-        r = cli({ QStringLiteral("pprof"), QStringLiteral("-h") });
+        r = runCli({ QStringLiteral("pprof"), QStringLiteral("-h") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.startsWith("Usage: parallax-cli pprof [options] [DIR] [node numbers...]\n"));
-        r = cli({ QStringLiteral("frobnicate") });
+        r = runCli({ QStringLiteral("frobnicate") });
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("unknown command 'frobnicate'"), r.err.constData());
-        r = cli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("NOPE"),
+        r = runCli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("NOPE"),
             dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("no metric 'NOPE'"));
@@ -221,15 +207,15 @@ private Q_SLOTS:
                 QFAIL("PARALLAX_TEST_PG_URI is not set: run ./test.sh, which starts a PostgreSQL server");
         }
         const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
-        Run r = cli({ QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), db });
+        CliRun r = runCli({ QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), db });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QString app = QStringLiteral("cli-test-%1").arg(QCoreApplication::applicationPid());
-        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
             app, QStringLiteral("--exp"), QStringLiteral("scaling"), QStringLiteral("--name"),
             QStringLiteral("4 ranks; 'quoted'"), cpi });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("as trial "));
-        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"),
             app, QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray trials = QJsonDocument::fromJson(r.out).array();
@@ -240,49 +226,50 @@ private Q_SLOTS:
         QCOMPARE(t.value(QStringLiteral("threads")).toInt(), 4);
         const QString id = QString::number(t.value(QStringLiteral("id")).toInteger());
         // pprof of the stored trial prints exactly what pprof of the directory prints.
-        const Run fromDir = cli({ QStringLiteral("pprof"), cpi });
-        r = cli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
+        const CliRun fromDir = runCli({ QStringLiteral("pprof"), cpi });
+        r = runCli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(r.out, fromDir.out);
-        r = cli({ QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--db"), db, QStringLiteral("--id"),
-            id });
+        r = runCli({ QStringLiteral("info"), QStringLiteral("--json"), QStringLiteral("--db"), db,
+            QStringLiteral("--id"), id });
         QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("callpaths")).toInt(), 11);
         const QString out = tmp.filePath(QStringLiteral("export"));
-        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
             id, out });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QCOMPARE(cli({ QStringLiteral("pprof"), out }).out, fromDir.out);
+        QCOMPARE(runCli({ QStringLiteral("pprof"), out }).out, fromDir.out);
         // The same trial as a ParaProf packed profile (chosen by the suffix) reads back the same.
         const QString ppk = tmp.filePath(QStringLiteral("export.ppk"));
-        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
             id, ppk });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("(ppk)"));
-        QCOMPARE(cli({ QStringLiteral("pprof"), ppk }).out, fromDir.out);
-        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+        QCOMPARE(runCli({ QStringLiteral("pprof"), ppk }).out, fromDir.out);
+        r = runCli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
             id, QStringLiteral("--format"), QStringLiteral("nope"), tmp.filePath(QStringLiteral("x")) });
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("'nope'") && r.err.contains("Parallax writes tau, ppk"), r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("meta"), QStringLiteral("--db"), db, QStringLiteral("--id"), id,
-            QStringLiteral("Compiler"), QStringLiteral("gcc 12") });
+        r = runCli({ QStringLiteral("db"), QStringLiteral("meta"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+            id, QStringLiteral("Compiler"), QStringLiteral("gcc 12") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--where"),
-            QStringLiteral("Compiler=gcc 12"), QStringLiteral("--app"), app, QStringLiteral("--json") });
+        r = runCli(
+            { QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--where"),
+                QStringLiteral("Compiler=gcc 12"), QStringLiteral("--app"), app, QStringLiteral("--json") });
         QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 1);
-        r = cli({ QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("rename"), QStringLiteral("--db"), db, QStringLiteral("--id"),
             id, QStringLiteral("renamed") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli(
+        r = runCli(
             { QStringLiteral("db"), QStringLiteral("delete"), QStringLiteral("--db"), db, QStringLiteral("--id"), id });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"), db, QStringLiteral("--app"),
             app, QStringLiteral("--json") });
         QCOMPARE(QJsonDocument::fromJson(r.out).array().size(), 0);
         // Errors: a missing trial, a missing option.
-        r = cli(
+        r = runCli(
             { QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("999999") });
         QCOMPARE(r.exitCode, 1);
-        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, cpi });
+        r = runCli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, cpi });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--app and --exp"));
     }
@@ -308,27 +295,27 @@ private Q_SLOTS:
         writeText(model, json);
         const QString bad = tmp.filePath(QStringLiteral("bad.json"));
         writeText(bad, QByteArray(json).replace(R"("name": "MPI"})", R"("name": "MPI", "parent": "nowhere"})"));
-        Run r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
-            QStringLiteral("a"), QStringLiteral("--exp"), QStringLiteral("e"),
+        CliRun r = runCli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db,
+            QStringLiteral("--app"), QStringLiteral("a"), QStringLiteral("--exp"), QStringLiteral("e"),
             dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY(r.out.contains("as trial 1 "));
         // An invalid model is refused before it is stored; the message names the file and line.
-        r = cli(
+        r = runCli(
             { QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db, bad });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("bad.json:3") && r.err.contains("nowhere"), r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
             model, QStringLiteral("--comment"), QStringLiteral("first") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("\"dgemm sizes\" version 1 (id 1)"), r.out.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("save"), QStringLiteral("--db"), db,
             model, QStringLiteral("--name"), QStringLiteral("dgemm sizes") });
         QVERIFY2(r.out.contains("\"dgemm sizes\" version 2 (id 2)"), r.out.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("attach"), QStringLiteral("--db"), db,
-            QStringLiteral("1"), QStringLiteral("dgemm sizes@1") });
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("attach"), QStringLiteral("--db"),
+            db, QStringLiteral("1"), QStringLiteral("dgemm sizes@1") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list"), QStringLiteral("--db"), db,
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("list"), QStringLiteral("--db"), db,
             QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray models = QJsonDocument::fromJson(r.out).array();
@@ -337,12 +324,12 @@ private Q_SLOTS:
         QCOMPARE(models[0].toObject().value(QStringLiteral("comment")).toString(), QStringLiteral("first"));
         QCOMPARE(models[0].toObject().value(QStringLiteral("attached_trials")).toInt(), 1);
         QCOMPARE(models[1].toObject().value(QStringLiteral("attached_trials")).toInt(), 0);
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show"), QStringLiteral("--db"), db,
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show"), QStringLiteral("--db"), db,
             QStringLiteral("dgemm sizes") });
         QCOMPARE(r.out, json);
         // The stored trial's semantic profile with its attached model: MPI's mean over the two
         // ranks is (1047345 + 2256 + 1046279 + 2530) / 2 µs; dgemm n=100 is (28 + 40) / 2.
-        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1"),
             QStringLiteral("--json") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonArray profiles = QJsonDocument::fromJson(r.out).array();
@@ -364,26 +351,28 @@ private Q_SLOTS:
         QCOMPARE(roll.value(QStringLiteral("dgemm:100")), 34.0);
         QCOMPARE(roll.value(QStringLiteral("blas")), (28.0 + 18 + 12 + 40 + 12 + 12) / 2);
         // As text: the report `parallax-cli semantic` prints for the profile directory itself.
-        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1") });
+        r = runCli(
+            { QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.startsWith("trial 1, semantic model \"dgemm sizes\" version 1 (id 1)\n"), r.out.constData());
-        const Run fromDisk
-            = cli({ QStringLiteral("semantic"), model, dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
+        const CliRun fromDisk
+            = runCli({ QStringLiteral("semantic"), model, dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
         QVERIFY2(fromDisk.exitCode == 0, fromDisk.err.constData());
         QCOMPARE(r.out.mid(r.out.indexOf('\n') + 1), fromDisk.out);
         // An attached model is not deleted without --force.
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"), db,
-            QStringLiteral("1") });
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"),
+            db, QStringLiteral("1") });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("attached to trial 1"), r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"), db,
-            QStringLiteral("1"), QStringLiteral("--force") });
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("delete"), QStringLiteral("--db"),
+            db, QStringLiteral("1"), QStringLiteral("--force") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1") });
+        r = runCli(
+            { QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1") });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no semantic model attached"), r.err.constData());
         // Named on the command line instead of attached.
-        r = cli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("semantic"), QStringLiteral("--db"), db, QStringLiteral("1"),
             QStringLiteral("dgemm sizes") });
         QVERIFY2(r.exitCode == 0 && r.out.contains("version 2"), r.err.constData());
     }
@@ -393,8 +382,8 @@ private Q_SLOTS:
         const QString workflow = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
         const QString model = QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/workflow-io.json");
         // JSON: per entity, and the whole run conserved (Σ roots = Σ flat exclusive).
-        Run r
-            = cli({ QStringLiteral("semantic"), model, workflow, QStringLiteral("--json"), QStringLiteral("--total") });
+        CliRun r = runCli(
+            { QStringLiteral("semantic"), model, workflow, QStringLiteral("--json"), QStringLiteral("--total") });
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("model")).toString(), QStringLiteral("workflow: communication and output"));
@@ -421,31 +410,32 @@ private Q_SLOTS:
         // loads back.
         QTemporaryDir dir;
         const QString saved = dir.filePath(QStringLiteral("layer.json"));
-        r = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:layer"), workflow, QStringLiteral("--thread"),
+        r = runCli({ QStringLiteral("semantic"), QStringLiteral("builtin:layer"), workflow, QStringLiteral("--thread"),
             QStringLiteral("0,0,0"), QStringLiteral("--save-model"), saved });
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("through 'By software layer'") && r.out.contains("thread 0,0,0"), r.out.constData());
         QVERIFY2(r.out.contains("MPI") && r.out.contains("I/O") && r.out.contains("User code"), r.out.constData());
         QVERIFY2(r.out.contains("conservation holds"), r.out.constData());
-        r = cli({ QStringLiteral("semantic"), saved, workflow, QStringLiteral("--thread"), QStringLiteral("0,0,0") });
+        r = runCli(
+            { QStringLiteral("semantic"), saved, workflow, QStringLiteral("--thread"), QStringLiteral("0,0,0") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("MPI"));
         // A semantic comparison of a run with itself is zero everywhere.
-        r = cli({ QStringLiteral("semantic"), model, workflow, workflow, QStringLiteral("--json") });
+        r = runCli({ QStringLiteral("semantic"), model, workflow, workflow, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 0);
         const QJsonArray rows = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("rows")).toArray();
         QVERIFY(rows.size() >= 4);
         for (const auto& v : rows)
             QCOMPARE(v.toObject().value(QStringLiteral("diff")).toDouble(), 0.0);
         // Errors: a bad model names its file and line; an unknown built-in lists the built-ins.
-        r = cli({ QStringLiteral("semantic"),
+        r = runCli({ QStringLiteral("semantic"),
             QStringLiteral(PARALLAX_SOURCE_DIR "/tests/data/semantic/bad-duplicate.json"), workflow });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("bad-duplicate.json:7: entities[1].id: duplicate entity id 'comm'"), r.err.constData());
-        r = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:stack"), workflow });
+        r = runCli({ QStringLiteral("semantic"), QStringLiteral("builtin:stack"), workflow });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("group, layer, phase, parameter, file"), r.err.constData());
-        r = cli({ QStringLiteral("semantic"), model });
+        r = runCli({ QStringLiteral("semantic"), model });
         QCOMPARE(r.exitCode, 2);
     }
 
@@ -456,10 +446,10 @@ private Q_SLOTS:
     void semanticAndImbalanceNumberFormat()
     {
         const QString sampled = dataPath(QStringLiteral("tau2/ppk/matmult-heatmap.ppk"));
-        Run json
-            = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled, QStringLiteral("--json") });
+        CliRun json = runCli(
+            { QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled, QStringLiteral("--json") });
         QVERIFY2(json.exitCode == 0, json.err.constData());
-        Run text = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled });
+        CliRun text = runCli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled });
         QVERIFY2(text.exitCode == 0, text.err.constData());
         const QString out = QString::fromUtf8(text.out);
         QVERIFY2(out.contains(QStringLiteral("metric TIME (ms)")), text.out.constData());
@@ -505,15 +495,15 @@ private Q_SLOTS:
         // TAU_DEFAULT's 4.458 µs: three decimals in ms would leave one significant digit (0.004).
         QVERIFY2(smallest < 0.005 && decimals > 3, qPrintable(QString::number(smallest)));
         // A semantic comparison of a run with itself: Δ% "0.0 %" (never "-0.0 %"), unit named.
-        text = cli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled, sampled });
+        text = runCli({ QStringLiteral("semantic"), QStringLiteral("builtin:group"), sampled, sampled });
         QVERIFY2(text.exitCode == 0, text.err.constData());
         QVERIFY2(text.out.contains("metric TIME (ms)") && text.out.contains("0.0 %") && !text.out.contains("-0.0 %"),
             text.out.constData());
 
         // imbalance: the mean column in ms against the JSON's µs.
-        json = cli({ QStringLiteral("imbalance"), sampled, QStringLiteral("--json") });
+        json = runCli({ QStringLiteral("imbalance"), sampled, QStringLiteral("--json") });
         QVERIFY2(json.exitCode == 0, json.err.constData());
-        text = cli({ QStringLiteral("imbalance"), sampled });
+        text = runCli({ QStringLiteral("imbalance"), sampled });
         QVERIFY2(text.exitCode == 0, text.err.constData());
         QVERIFY2(text.out.contains("exclusive TIME (ms)"), text.out.constData());
         const QStringList rows = QString::fromUtf8(text.out).split(QLatin1Char('\n'));
@@ -532,7 +522,7 @@ private Q_SLOTS:
     // ms with three decimals, singular and plural right, no exponent notation.
     void infoNumberFormat()
     {
-        Run r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/ppk/xgc-5metrics-16rank.ppk")) });
+        CliRun r = runCli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/ppk/xgc-5metrics-16rank.ppk")) });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("Threads:      16 on 16 nodes"), r.out.constData());
         QVERIFY2(r.out.contains("Top events by mean exclusive PAPI_FP_INS:"), r.out.constData());
@@ -541,7 +531,7 @@ private Q_SLOTS:
             QRegularExpression(QStringLiteral("\\n\\s+318\\.7 G  XGC2 ")).match(QString::fromUtf8(r.out)).hasMatch(),
             r.out.constData());
         QVERIFY(!r.out.contains("e+"));
-        r = cli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
+        r = runCli({ QStringLiteral("info"), dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")) });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("Top events by mean exclusive TIME (ms):"), r.out.constData());
         // MPI_File_open(): mean exclusive 27,118.5 µs (docs/SEMANTICS.md's example) in ms.
@@ -579,7 +569,7 @@ print(json.dumps({"t_a": ma, "t_b": mb, "se_a": se(a), "se_b": se(b), "speed_up"
         const QJsonObject oracle = QJsonDocument::fromJson(python.readAllStandardOutput()).object();
         QVERIFY2(oracle.value(QStringLiteral("t_a")).toDouble() > 2e6, "the manifest's table was not found");
 
-        Run r = cli({ QStringLiteral("diff"), QStringLiteral("--json"), two, four });
+        CliRun r = runCli({ QStringLiteral("diff"), QStringLiteral("--json"), two, four });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
         const QJsonObject v = doc.value(QStringLiteral("verdict")).toObject();
@@ -607,7 +597,7 @@ print(json.dumps({"t_a": ma, "t_b": mb, "se_a": se(a), "se_b": se(b), "speed_up"
         QVERIFY(fractional);
 
         // The text: the verdict first, with its definition, numbers in ms with 3 decimals.
-        r = cli({ QStringLiteral("diff"), two, four });
+        r = runCli({ QStringLiteral("diff"), two, four });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QString text = QString::fromUtf8(r.out);
         QVERIFY2(text.startsWith(QStringLiteral("Verdict: B is 1.05× faster than A: the difference 95.332 ms exceeds "
@@ -626,7 +616,7 @@ print(json.dumps({"t_a": ma, "t_b": mb, "se_a": se(a), "se_b": se(b), "speed_up"
         // less than the spread between the repetitions: "within noise".
         const QString raja
             = dataPath(QStringLiteral("thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/%1/Base_Seq-default.cali"));
-        r = cli({ QStringLiteral("diff"), QStringLiteral("--json"), raja.arg(1), raja.arg(3),
+        r = runCli({ QStringLiteral("diff"), QStringLiteral("--json"), raja.arg(1), raja.arg(3),
             QStringLiteral("--runs-a"), raja.arg(2), QStringLiteral("--runs-b"), raja.arg(4) });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject rv = QJsonDocument::fromJson(r.out).object().value(QStringLiteral("verdict")).toObject();
@@ -659,7 +649,7 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
         QVERIFY2(
             rv.value(QStringLiteral("text")).toString().contains(QStringLiteral("within noise")), r.out.constData());
         // The same pair without the repetitions: one thread per run, so the noise is unknown.
-        r = cli({ QStringLiteral("diff"), raja.arg(1), raja.arg(3) });
+        r = runCli({ QStringLiteral("diff"), raja.arg(1), raja.arg(3) });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("noise unknown"), r.out.constData());
     }
@@ -682,8 +672,8 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
 
         // 2 ranks against 8, collapsed into one thread: the totals' difference, written as ppk.
         const QString collapsed = tmp.filePath(QStringLiteral("collapsed.ppk"));
-        Run r = cli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("collapse-all"), ring2, ring8,
-            QStringLiteral("-o"), collapsed });
+        CliRun r = runCli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("collapse-all"), ring2,
+            ring8, QStringLiteral("-o"), collapsed });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         // Issue 14: singular and plural right, and the sign convention in words.
         QVERIFY2(r.out.contains("1 thread, 10 events, 1 metric"), r.out.constData());
@@ -697,7 +687,7 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
         // Without a collapse the 2 ranks are a subset of the 8: the union by key, 8 threads, and
         // ranks 2..7 count as 0 on the left.
         const QString bykey = tmp.filePath(QStringLiteral("bykey"));
-        r = cli({ QStringLiteral("diff"), ring2, ring8, QStringLiteral("-o"), bykey, QStringLiteral("--top"),
+        r = runCli({ QStringLiteral("diff"), ring2, ring8, QStringLiteral("-o"), bykey, QStringLiteral("--top"),
             QStringLiteral("0") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto k = mustLoad(bykey);
@@ -708,7 +698,7 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
 
         // diff(X, X) is all zeros.
         const QString zero = tmp.filePath(QStringLiteral("zero.ppk"));
-        r = cli({ QStringLiteral("diff"), ring8, ring8, QStringLiteral("-o"), zero });
+        r = runCli({ QStringLiteral("diff"), ring8, ring8, QStringLiteral("-o"), zero });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto z = mustLoad(zero);
         QVERIFY(z);
@@ -718,23 +708,23 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
 
         // Operands and results in the database: db:ID in, -o db: out, the same numbers.
         const QString db = tmp.filePath(QStringLiteral("algebra.sqlite"));
-        r = cli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
             QStringLiteral("ring"), QStringLiteral("--exp"), QStringLiteral("scaling"), ring2, ring8 });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = cli({ QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("--threads"),
+        r = runCli({ QStringLiteral("diff"), QStringLiteral("--db"), db, QStringLiteral("--threads"),
             QStringLiteral("collapse-all"), QStringLiteral("db:1"), QStringLiteral("db:2"), QStringLiteral("-o"),
             QStringLiteral("db:") });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("stored as trial 3"), r.out.constData());
         QCOMPARE(
-            cli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("3") })
+            runCli({ QStringLiteral("pprof"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("3") })
                 .out,
-            cli({ QStringLiteral("pprof"), collapsed }).out);
+            runCli({ QStringLiteral("pprof"), collapsed }).out);
 
         // derive: a new metric in the same trial, cell by cell.
         const QString xgc = dataPath(QStringLiteral("tau2/ppk/xgc-5metrics-16rank.ppk"));
         const QString derived = tmp.filePath(QStringLiteral("derived.ppk"));
-        r = cli({ QStringLiteral("derive"), QStringLiteral("IPC = \"PAPI_TOT_INS\" / \"PAPI_TOT_CYC\""), xgc,
+        r = runCli({ QStringLiteral("derive"), QStringLiteral("IPC = \"PAPI_TOT_INS\" / \"PAPI_TOT_CYC\""), xgc,
             QStringLiteral("-o"), derived });
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto x = mustLoad(xgc);
@@ -748,36 +738,36 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
         // convert: ppk from a TAU directory prints the same profile.
         const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
         const QString converted = tmp.filePath(QStringLiteral("cpi.ppk"));
-        r = cli({ QStringLiteral("convert"), cpi, converted });
+        r = runCli({ QStringLiteral("convert"), cpi, converted });
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QCOMPARE(cli({ QStringLiteral("pprof"), converted }).out, cli({ QStringLiteral("pprof"), cpi }).out);
+        QCOMPARE(runCli({ QStringLiteral("pprof"), converted }).out, runCli({ QStringLiteral("pprof"), cpi }).out);
         // ... and so do CSV and JSON (by suffix, or --to), listed by `formats`.
         for (const QString& format : { QStringLiteral("csv"), QStringLiteral("json") }) {
             const QString bySuffix = tmp.filePath(QStringLiteral("cpi.") + format);
-            r = cli({ QStringLiteral("convert"), cpi, bySuffix });
+            r = runCli({ QStringLiteral("convert"), cpi, bySuffix });
             QVERIFY2(r.exitCode == 0 && r.out.contains(QByteArray("(" + format.toLatin1() + ")")), r.err.constData());
-            QCOMPARE(cli({ QStringLiteral("pprof"), bySuffix }).out, cli({ QStringLiteral("pprof"), cpi }).out);
+            QCOMPARE(runCli({ QStringLiteral("pprof"), bySuffix }).out, runCli({ QStringLiteral("pprof"), cpi }).out);
             const QString byOption = tmp.filePath(QStringLiteral("cpi-") + format + QStringLiteral(".txt"));
-            r = cli({ QStringLiteral("convert"), QStringLiteral("--to"), format, bySuffix, byOption });
+            r = runCli({ QStringLiteral("convert"), QStringLiteral("--to"), format, bySuffix, byOption });
             QVERIFY2(r.exitCode == 0, r.err.constData());
-            QCOMPARE(cli({ QStringLiteral("pprof"), byOption }).out, cli({ QStringLiteral("pprof"), cpi }).out);
-            QVERIFY2(cli({ QStringLiteral("formats") }).out.contains(format.toLatin1()), "formats lists the writer");
+            QCOMPARE(runCli({ QStringLiteral("pprof"), byOption }).out, runCli({ QStringLiteral("pprof"), cpi }).out);
+            QVERIFY2(runCli({ QStringLiteral("formats") }).out.contains(format.toLatin1()), "formats lists the writer");
         }
 
         // Errors say what to do.
-        r = cli({ QStringLiteral("merge"), ring2, ring2 });
+        r = runCli({ QStringLiteral("merge"), ring2, ring2 });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("more than one operand"), r.err.constData());
-        r = cli({ QStringLiteral("derive"), QStringLiteral("X = \"PAPI_TOT_INS\" /"), xgc });
+        r = runCli({ QStringLiteral("derive"), QStringLiteral("X = \"PAPI_TOT_INS\" /"), xgc });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("column"), r.err.constData());
-        r = cli({ QStringLiteral("diff"), ring2 });
+        r = runCli({ QStringLiteral("diff"), ring2 });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("two operands"));
-        r = cli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("sideways"), ring2, ring8 });
+        r = runCli({ QStringLiteral("diff"), QStringLiteral("--threads"), QStringLiteral("sideways"), ring2, ring8 });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("'sideways'") && r.err.contains("collapse-process"));
-        r = cli({ QStringLiteral("diff"), ring2, ring8, QStringLiteral("-o"), collapsed });
+        r = runCli({ QStringLiteral("diff"), ring2, ring8, QStringLiteral("-o"), collapsed });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("exists"));
     }
@@ -807,12 +797,12 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
 
     void versionAndHelp()
     {
-        Run r = cli({ QStringLiteral("--version") });
+        CliRun r = runCli({ QStringLiteral("--version") });
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QByteArray("parallax-cli " PARALLAX_VERSION "\n"));
         QVERIFY(r.err.isEmpty());
-        QCOMPARE(cli({ QStringLiteral("-v") }).out, r.out);
-        r = cli({ QStringLiteral("--help") });
+        QCOMPARE(runCli({ QStringLiteral("-v") }).out, r.out);
+        r = runCli({ QStringLiteral("--help") });
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.isEmpty());
         QVERIFY2(r.out.startsWith("Usage: parallax-cli "), r.out.constData());
@@ -828,22 +818,22 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
         listed.sort();
         expected.sort();
         QCOMPARE(listed, expected);
-        QCOMPARE(cli({ QStringLiteral("help") }).out, r.out);
-        QCOMPARE(cli({ QStringLiteral("-h") }).out, r.out);
+        QCOMPARE(runCli({ QStringLiteral("help") }).out, r.out);
+        QCOMPARE(runCli({ QStringLiteral("-h") }).out, r.out);
         // No command: the same text on standard error, and a usage error.
-        const Run none = cli({});
+        const CliRun none = runCli({});
         QCOMPARE(none.exitCode, 2);
         QVERIFY(none.out.isEmpty());
         QVERIFY(none.err.startsWith(r.out));
         // The db and db model help lists every subcommand of the table.
-        const Run db = cli({ QStringLiteral("db"), QStringLiteral("--help") });
+        const CliRun db = runCli({ QStringLiteral("db"), QStringLiteral("--help") });
         QCOMPARE(db.exitCode, 0);
         QCOMPARE(listedCommands(db.out),
             QStringList({ QStringLiteral("init"), QStringLiteral("load"), QStringLiteral("list"),
                 QStringLiteral("rename"), QStringLiteral("delete"), QStringLiteral("meta"), QStringLiteral("export"),
                 QStringLiteral("views"), QStringLiteral("model"), QStringLiteral("semantic") }));
         QVERIFY(db.out.contains("PGPASSWORD"));
-        const Run model = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("--help") });
+        const CliRun model = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("--help") });
         QCOMPARE(listedCommands(model.out),
             QStringList({ QStringLiteral("save"), QStringLiteral("list"), QStringLiteral("show"),
                 QStringLiteral("attach"), QStringLiteral("detach"), QStringLiteral("delete") }));
@@ -860,17 +850,17 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
     void commandHelp()
     {
         QFETCH(QStringList, command);
-        const Run r = cli(QStringList(command) << QStringLiteral("--help"));
+        const CliRun r = runCli(QStringList(command) << QStringLiteral("--help"));
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.isEmpty(), r.err.constData());
         const QByteArray usage = "Usage: parallax-cli " + command.join(QLatin1Char(' ')).toUtf8() + ' ';
         QVERIFY2(r.out.startsWith(usage), r.out.constData());
         QVERIFY2(r.out.contains(exitStatusLine), r.out.constData());
-        QCOMPARE(cli(QStringList(command) << QStringLiteral("-h")).out, r.out);
-        QCOMPARE(cli(QStringList { QStringLiteral("help") } + command).out, r.out);
+        QCOMPARE(runCli(QStringList(command) << QStringLiteral("-h")).out, r.out);
+        QCOMPARE(runCli(QStringList { QStringLiteral("help") } + command).out, r.out);
         // --help wins over the rest of the line, even an unknown option.
-        const Run withJunk
-            = cli(QStringList(command) << QStringLiteral("--no-such-option") << QStringLiteral("--help"));
+        const CliRun withJunk
+            = runCli(QStringList(command) << QStringLiteral("--no-such-option") << QStringLiteral("--help"));
         if (command.last() != QLatin1String("db") && command.last() != QLatin1String("model"))
             QCOMPARE(withJunk.out, r.out);
     }
@@ -879,8 +869,9 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
     {
         // --opt=value and --opt value are the same.
         const QString cpi = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
-        const Run separate = cli({ QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("tau"), cpi });
-        const Run joined = cli({ QStringLiteral("info"), QStringLiteral("--format=tau"), cpi });
+        const CliRun separate
+            = runCli({ QStringLiteral("info"), QStringLiteral("--format"), QStringLiteral("tau"), cpi });
+        const CliRun joined = runCli({ QStringLiteral("info"), QStringLiteral("--format=tau"), cpi });
         QCOMPARE(separate.exitCode, 0);
         QCOMPARE(joined.out, separate.out);
         QTemporaryDir tmp;
@@ -890,32 +881,33 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
         const QStringList synthJoined
             = { QStringLiteral("synth"), QStringLiteral("--threads=3"), QStringLiteral("--events=9"),
                   QStringLiteral("--seed=4"), QStringLiteral("--metrics=2"), tmp.filePath(QStringLiteral("b")) };
-        QCOMPARE(cli(synthSeparate).exitCode, 0);
-        QCOMPARE(cli(synthJoined).exitCode, 0);
-        const Run a = cli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("TIME"),
+        QCOMPARE(runCli(synthSeparate).exitCode, 0);
+        QCOMPARE(runCli(synthJoined).exitCode, 0);
+        const CliRun a = runCli({ QStringLiteral("pprof"), QStringLiteral("--metric"), QStringLiteral("TIME"),
             tmp.filePath(QStringLiteral("a")) });
-        const Run b
-            = cli({ QStringLiteral("pprof"), QStringLiteral("--metric=TIME"), tmp.filePath(QStringLiteral("b")) });
+        const CliRun b
+            = runCli({ QStringLiteral("pprof"), QStringLiteral("--metric=TIME"), tmp.filePath(QStringLiteral("b")) });
         QCOMPARE(a.exitCode, 0);
-        QVERIFY(
-            a.out != cli({ QStringLiteral("pprof"), tmp.filePath(QStringLiteral("a")) }).out); // not the first metric
+        QVERIFY(a.out
+            != runCli({ QStringLiteral("pprof"), tmp.filePath(QStringLiteral("a")) }).out); // not the first metric
         QCOMPARE(b.out, a.out);
         // Options after the operands, and -o OUT as -oOUT.
         const QString ring2 = dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
-        const Run top = cli({ QStringLiteral("diff"), ring2, ring2, QStringLiteral("--top"), QStringLiteral("3") });
+        const CliRun top
+            = runCli({ QStringLiteral("diff"), ring2, ring2, QStringLiteral("--top"), QStringLiteral("3") });
         QCOMPARE(top.exitCode, 0);
-        QCOMPARE(cli({ QStringLiteral("diff"), QStringLiteral("--top=3"), ring2, ring2 }).out, top.out);
+        QCOMPARE(runCli({ QStringLiteral("diff"), QStringLiteral("--top=3"), ring2, ring2 }).out, top.out);
         const QString out = tmp.filePath(QStringLiteral("d.ppk"));
-        QCOMPARE(cli({ QStringLiteral("diff"), ring2, ring2, QStringLiteral("-o") + out }).exitCode, 0);
+        QCOMPARE(runCli({ QStringLiteral("diff"), ring2, ring2, QStringLiteral("-o") + out }).exitCode, 0);
         QVERIFY(QFileInfo::exists(out));
         // --reader-option before the command or as an option of pprof (gprof: fixnames).
         const QString gprof = dataPath(QStringLiteral("tau2/gprof-wrf/gprof.out"));
-        const Run fixed = cli({ QStringLiteral("--reader-option"), QStringLiteral("fixnames"), QStringLiteral("pprof"),
-            QStringLiteral("-s"), gprof });
+        const CliRun fixed = runCli({ QStringLiteral("--reader-option"), QStringLiteral("fixnames"),
+            QStringLiteral("pprof"), QStringLiteral("-s"), gprof });
         QCOMPARE(fixed.exitCode, 0);
-        QVERIFY(fixed.out != cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof }).out);
+        QVERIFY(fixed.out != runCli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof }).out);
         QCOMPARE(
-            cli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof, QStringLiteral("--reader-option=fixnames") })
+            runCli({ QStringLiteral("pprof"), QStringLiteral("-s"), gprof, QStringLiteral("--reader-option=fixnames") })
                 .out,
             fixed.out);
     }
@@ -994,7 +986,7 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
     {
         QFETCH(QStringList, args);
         QFETCH(QString, named);
-        const Run r = cli(args);
+        const CliRun r = runCli(args);
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.contains(named.toUtf8()), r.err.constData());
@@ -1074,16 +1066,16 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
     {
         QTemporaryDir tmp;
         const QString missing = tmp.filePath(QStringLiteral("no-such-profile"));
-        Run r = cli({ QStringLiteral("pprof"), missing });
+        CliRun r = runCli({ QStringLiteral("pprof"), missing });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no-such-profile"), r.err.constData());
-        r = cli({ QStringLiteral("info"), QStringLiteral("--json"), missing });
+        r = runCli({ QStringLiteral("info"), QStringLiteral("--json"), missing });
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.contains("no-such-profile"), r.err.constData());
-        r = cli({ QStringLiteral("convert"), missing, tmp.filePath(QStringLiteral("x.ppk")) });
+        r = runCli({ QStringLiteral("convert"), missing, tmp.filePath(QStringLiteral("x.ppk")) });
         QCOMPARE(r.exitCode, 1);
-        r = cli({ QStringLiteral("semantic"), tmp.filePath(QStringLiteral("no-model.json")),
+        r = runCli({ QStringLiteral("semantic"), tmp.filePath(QStringLiteral("no-model.json")),
             dataPath(QStringLiteral("tau2/tau-profiles-wrap-params")) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("no-model.json"), r.err.constData());
@@ -1092,18 +1084,19 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
         QFile plain(tmp.filePath(QStringLiteral("plain")));
         QVERIFY(plain.open(QIODevice::WriteOnly));
         plain.close();
-        r = cli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"),
+        r = runCli({ QStringLiteral("db"), QStringLiteral("list"), QStringLiteral("--db"),
             tmp.filePath(QStringLiteral("plain/x.sqlite")) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("x.sqlite"), r.err.constData());
         const QString db = tmp.filePath(QStringLiteral("perf.sqlite"));
-        QCOMPARE(cli({ QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), db }).exitCode, 0);
-        r = cli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
+        QCOMPARE(runCli({ QStringLiteral("db"), QStringLiteral("init"), QStringLiteral("--db"), db }).exitCode, 0);
+        r = runCli({ QStringLiteral("db"), QStringLiteral("export"), QStringLiteral("--db"), db, QStringLiteral("--id"),
             QStringLiteral("42"), tmp.filePath(QStringLiteral("out")) });
         QCOMPARE(r.exitCode, 1);
-        r = cli({ QStringLiteral("info"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("42") });
+        r = runCli(
+            { QStringLiteral("info"), QStringLiteral("--db"), db, QStringLiteral("--id"), QStringLiteral("42") });
         QCOMPARE(r.exitCode, 1);
-        r = cli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show"), QStringLiteral("--db"), db,
+        r = runCli({ QStringLiteral("db"), QStringLiteral("model"), QStringLiteral("show"), QStringLiteral("--db"), db,
             QStringLiteral("nothing") });
         QCOMPARE(r.exitCode, 1);
     }
@@ -1166,8 +1159,8 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
                 opts(Sort::StdDev, true, all, false, false, {}) },
         };
         for (const Case& c : cases) {
-            const Run compacted = cli(QStringList { QStringLiteral("pprof") } + c.compacted);
-            const Run separated = cli(QStringList { QStringLiteral("pprof") } + c.separated);
+            const CliRun compacted = runCli(QStringList { QStringLiteral("pprof") } + c.compacted);
+            const CliRun separated = runCli(QStringList { QStringLiteral("pprof") } + c.separated);
             QVERIFY2(compacted.exitCode == 0, compacted.err.constData());
             QCOMPARE(separated.exitCode, 0);
             const std::string expected = parallax::pprofReport(*trial, c.options);
@@ -1175,9 +1168,9 @@ print(json.dumps({"t_a": ma, "t_b": mb, "speed_up": ma / mb, "noise": 2 * math.s
             QCOMPARE(separated.out, compacted.out);
         }
         // The options do something: -sm and -n2 change the text.
-        const QByteArray plain = cli({ QStringLiteral("pprof"), dir }).out;
-        QVERIFY(plain != cli({ QStringLiteral("pprof"), QStringLiteral("-sm"), dir }).out);
-        QVERIFY(cli({ QStringLiteral("pprof"), QStringLiteral("-n2"), dir }).out.size() < plain.size());
+        const QByteArray plain = runCli({ QStringLiteral("pprof"), dir }).out;
+        QVERIFY(plain != runCli({ QStringLiteral("pprof"), QStringLiteral("-sm"), dir }).out);
+        QVERIFY(runCli({ QStringLiteral("pprof"), QStringLiteral("-n2"), dir }).out.size() < plain.size());
     }
 };
 

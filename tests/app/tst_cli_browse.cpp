@@ -3,51 +3,19 @@
 // `parallax-cli browse`: the headless CUBE browser (issue 15, section 4). The values are checked
 // against pycubexr's CSV dumps of the same file (incl.csv, excl.csv: per cnode and location) and the
 // MANIFEST's metric tree of the KOJAK file; errors name what was wrong.
+#include "tests/common/clirunner.h"
+#include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 #include <cmath>
 
 using namespace parallax::test;
 
 namespace {
-
-struct Run {
-    int code;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PARALLAX_CLI), args);
-    p.waitForFinished(60000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
-
-/// The `time` column of a pycubexr dump for cnode 0, by location.
-std::vector<double> rootColumn(const QString& path)
-{
-    std::vector<double> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    const QStringList header = QString::fromUtf8(f.readLine()).split(QLatin1Char(','));
-    const qsizetype col = header.indexOf(QStringLiteral("time"));
-    while (!f.atEnd()) {
-        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-        if (col > 0 && cells.size() > col && cells[0] == QLatin1String("0"))
-            out.push_back(cells[col].toDouble());
-    }
-    return out;
-}
 
 QJsonArray pane(const QJsonObject& o, const char* name)
 {
@@ -71,12 +39,12 @@ private Q_SLOTS:
                     QStringLiteral("Time"), QStringLiteral("--call"), QStringLiteral("bg_time"),
                     QStringLiteral("--expand"), QStringLiteral("0"), QStringLiteral("--mode"),
                     QStringLiteral("callselection"), dir + QStringLiteral("/profile.cubex") };
-            const Run r = cli(args);
-            QVERIFY2(r.code == 0, r.err.constData());
+            const CliRun r = runCli(args);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
             const QJsonObject o = QJsonDocument::fromJson(r.out).object();
             const QJsonArray system = pane(o, "system");
             const std::vector<double> want
-                = rootColumn(dir + (expanded ? QStringLiteral("/excl.csv") : QStringLiteral("/incl.csv")));
+                = pycubexrCnode(dir + (expanded ? QStringLiteral("/excl.csv") : QStringLiteral("/incl.csv")), 0);
             QCOMPARE(want.size(), std::size_t(4));
             if (!expanded) {
                 // Collapsed machine: the sum of the four ranks; 100 % of the selected call path.
@@ -106,10 +74,10 @@ private Q_SLOTS:
     void metricTreeAndModes()
     {
         const QString path = dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"));
-        const Run r = cli({ QStringLiteral("browse"), QStringLiteral("--json"), QStringLiteral("--expand"),
+        const CliRun r = runCli({ QStringLiteral("browse"), QStringLiteral("--json"), QStringLiteral("--expand"),
             QStringLiteral("all"), QStringLiteral("--metric"), QStringLiteral("Late Sender"), QStringLiteral("--mode"),
             QStringLiteral("metricroot"), path });
-        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         const QJsonArray metrics = pane(o, "metric");
         QCOMPARE(metrics.size(), 47);
@@ -162,26 +130,26 @@ private Q_SLOTS:
     void textAndErrors()
     {
         const QString path = dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0/profile.cubex"));
-        Run r = cli({ QStringLiteral("browse"), path });
-        QCOMPARE(r.code, 0);
+        CliRun r = runCli({ QStringLiteral("browse"), path });
+        QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("Metric pane"));
         QVERIFY(r.out.contains("+ bg_time"));
-        r = cli({ QStringLiteral("browse"), QStringLiteral("--metric"), QStringLiteral("Nope"), path });
-        QCOMPARE(r.code, 1);
+        r = runCli({ QStringLiteral("browse"), QStringLiteral("--metric"), QStringLiteral("Nope"), path });
+        QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("has no metric 'Nope'"), r.err.constData());
-        r = cli({ QStringLiteral("browse"), QStringLiteral("--mode"), QStringLiteral("percent"), path });
-        QCOMPARE(r.code, 2);
+        r = runCli({ QStringLiteral("browse"), QStringLiteral("--mode"), QStringLiteral("percent"), path });
+        QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--mode takes absolute, ownroot"));
-        r = cli({ QStringLiteral("browse"), QStringLiteral("--order"), QStringLiteral("call,call,system"), path });
-        QCOMPARE(r.code, 2);
-        r = cli({ QStringLiteral("browse"), QStringLiteral("--threads"), QStringLiteral("0-9"), path });
-        QCOMPARE(r.code, 2);
+        r = runCli({ QStringLiteral("browse"), QStringLiteral("--order"), QStringLiteral("call,call,system"), path });
+        QCOMPARE(r.exitCode, 2);
+        r = runCli({ QStringLiteral("browse"), QStringLiteral("--threads"), QStringLiteral("0-9"), path });
+        QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("the trial has threads 0-3"), r.err.constData());
         // External % against itself: the selected root is 100 %.
-        r = cli(
+        r = runCli(
             { QStringLiteral("browse"), QStringLiteral("--json"), QStringLiteral("--metric"), QStringLiteral("Time"),
                 QStringLiteral("--mode"), QStringLiteral("external"), QStringLiteral("--external"), path, path });
-        QCOMPARE(r.code, 0);
+        QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(qRound(pane(o, "call")[0].toObject().value(QStringLiteral("mode_value")).toDouble()), 100);
     }

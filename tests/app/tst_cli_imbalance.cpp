@@ -3,36 +3,17 @@
 // `parallax-cli imbalance`: the headless form of the imbalance columns (issue 14, section 4), on the
 // 8-rank load-imbalance sample: the JSON holds the statistics kernel's figures, sorted as asked.
 #include "algebra/statistics.h"
+#include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTest>
 #include <cmath>
 
 using namespace parallax;
 using namespace parallax::test;
-
-namespace {
-
-struct Run {
-    int code;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(PARALLAX_CLI), args);
-    p.waitForFinished(60000);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
-
-} // namespace
 
 class TestCliImbalance : public QObject {
     Q_OBJECT
@@ -46,9 +27,9 @@ private Q_SLOTS:
         int ties = 0; // equal keys that the lost time ordered
         for (const QString& sort :
             { QStringLiteral("lost"), QStringLiteral("maxmean"), QStringLiteral("imbalance"), QStringLiteral("cv") }) {
-            const Run r = cli({ QStringLiteral("imbalance"), QStringLiteral("--json"), QStringLiteral("--top"),
+            const CliRun r = runCli({ QStringLiteral("imbalance"), QStringLiteral("--json"), QStringLiteral("--top"),
                 QStringLiteral("0"), QStringLiteral("--sort"), sort, path });
-            QCOMPARE(r.code, 0);
+            QCOMPARE(r.exitCode, 0);
             const QJsonObject o = QJsonDocument::fromJson(r.out).object();
             QCOMPARE(o.value(QStringLiteral("threads")).toInt(), 8);
             QCOMPARE(o.value(QStringLiteral("metric")).toString(), QStringLiteral("TIME"));
@@ -87,10 +68,10 @@ private Q_SLOTS:
         QVERIFY2(ties >= 1, qPrintable(QString::number(ties)));
         // The 16-rank WRF run: 315 of its 1,139 routines tie on imbalance; by event id alone 34
         // neighbours were in the wrong order, by lost time none.
-        const Run wrf = cli({ QStringLiteral("imbalance"), QStringLiteral("--json"), QStringLiteral("--top"),
+        const CliRun wrf = runCli({ QStringLiteral("imbalance"), QStringLiteral("--json"), QStringLiteral("--top"),
             QStringLiteral("0"), QStringLiteral("--sort"), QStringLiteral("imbalance"),
             dataPath(QStringLiteral("tau2/ppk/wrf-callpath-16rank.ppk")) });
-        QCOMPARE(wrf.code, 0);
+        QCOMPARE(wrf.exitCode, 0);
         const QJsonArray wrfEvents
             = QJsonDocument::fromJson(wrf.out).object().value(QStringLiteral("events")).toArray();
         int wrfTies = 0;
@@ -105,8 +86,8 @@ private Q_SLOTS:
         }
         QVERIFY2(wrfTies > 300, qPrintable(QString::number(wrfTies)));
         // The text table and the errors.
-        const Run text = cli({ QStringLiteral("imbalance"), QStringLiteral("--top"), QStringLiteral("3"), path });
-        QCOMPARE(text.code, 0);
+        const CliRun text = runCli({ QStringLiteral("imbalance"), QStringLiteral("--top"), QStringLiteral("3"), path });
+        QCOMPARE(text.exitCode, 0);
         QCOMPARE(text.out.count('\n'), 2 + 3);
         QVERIFY(text.out.contains("Max/Mean"));
         // The lost time column, in the metric's unit like Mean and Max: the top row (sorted by lost)
@@ -119,12 +100,13 @@ private Q_SLOTS:
         auto number = [](QByteArray cell) { return cell.replace(',', "").toDouble(); };
         QVERIFY(number(cells[6]) > 0);
         QVERIFY(std::fabs(number(cells[6]) - (number(cells[1]) - number(cells[0]))) <= 0.0015);
-        const Run bad = cli({ QStringLiteral("imbalance"), QStringLiteral("--sort"), QStringLiteral("speed"), path });
-        QCOMPARE(bad.code, 2);
+        const CliRun bad
+            = runCli({ QStringLiteral("imbalance"), QStringLiteral("--sort"), QStringLiteral("speed"), path });
+        QCOMPARE(bad.exitCode, 2);
         QVERIFY(bad.err.contains("--sort takes lost, maxmean, imbalance, cv"));
-        const Run metric
-            = cli({ QStringLiteral("imbalance"), QStringLiteral("--metric"), QStringLiteral("NOPE"), path });
-        QCOMPARE(metric.code, 1);
+        const CliRun metric
+            = runCli({ QStringLiteral("imbalance"), QStringLiteral("--metric"), QStringLiteral("NOPE"), path });
+        QCOMPARE(metric.exitCode, 1);
         QVERIFY(metric.err.contains("no metric 'NOPE'"));
     }
 };

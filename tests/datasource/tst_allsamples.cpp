@@ -15,6 +15,7 @@
 // hatchet/tau-cpi-mpi) are also checked against their MANIFEST.md facts: counts through
 // `parallax-cli info --json`, values through the reader.
 #include "datasource/readers/readerregistry.h"
+#include "tests/common/clirunner.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -24,7 +25,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSet>
 #include <QTest>
 #include <algorithm>
@@ -143,13 +143,12 @@ QString readError(const QString& unit, QString* format = nullptr)
 /// `parallax-cli info --json PATH`, parsed; an empty object when the command fails.
 QJsonObject cliInfo(const QString& path)
 {
-    QProcess p;
-    p.start(QStringLiteral(PARALLAX_CLI), { QStringLiteral("info"), QStringLiteral("--json"), path });
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-        qWarning("parallax-cli info %s: %s", qPrintable(path), p.readAllStandardError().constData());
+    const test::CliRun r = test::runCli({ QStringLiteral("info"), QStringLiteral("--json"), path });
+    if (r.exitCode != 0) {
+        qWarning("parallax-cli info %s: %s", qPrintable(path), r.err.constData());
         return {};
     }
-    return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    return QJsonDocument::fromJson(r.out).object();
 }
 
 std::shared_ptr<Trial> mustRead(const QString& path)

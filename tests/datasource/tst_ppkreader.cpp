@@ -927,16 +927,16 @@ private Q_SLOTS:
         QCOMPARE(row.max[0], 100.0);
         QCOMPARE(row.mean[0], (4 * 24.0 + 2 * 50.0) / 6);
         QCOMPARE(row.sumSquares[0], 9432.0);
-        const auto pooled = pooledAtomicCells(t);
-        QCOMPARE(pooled->cells().size(), std::size_t(1));
-        QCOMPARE(pooled->records(ThreadIndex(0u), u), 2u);
+        const PooledAtomicCells& pooled = t.pooledAtomicCells();
+        QCOMPARE(pooled.cells().size(), std::size_t(1));
+        QCOMPARE(pooled.records(ThreadIndex(0u), u), 2u);
         QVERIFY2(t.warnings().join(QLatin1Char('\n')).contains(QStringLiteral("duplicate user event profile")),
             qPrintable(t.warnings().join(QLatin1Char('\n'))));
         // The stream as tinyStream() writes it (one record): nothing pooled.
         gzipTo(path, tinyStream());
         const auto single = readPpk(path);
         QVERIFY2(single.ok(), qPrintable(describe(single)));
-        QVERIFY(pooledAtomicCells(*single.value())->empty());
+        QVERIFY(single.value()->pooledAtomicCells().empty());
     }
 
     void duplicatesAreMergedWithWarnings()

@@ -322,12 +322,12 @@ private Q_SLOTS:
         QCOMPARE(u.sumSquares, 137438953472.0 + 4299739063504.0);
         // The trial names the pooled cells: on rank 0 only, "MPI-IO Bytes Read" (ids 0 and 1) and
         // "MPI-IO Read Bandwidth (MB/s)" (ids 6 and 7), 2 records each.
-        const auto pooled = pooledAtomicCells(*trial);
-        QCOMPARE(pooled->cells().size(), std::size_t(2));
+        const PooledAtomicCells& pooled = trial->pooledAtomicCells();
+        QCOMPARE(pooled.cells().size(), std::size_t(2));
         const ThreadIndex r0 = trial->findThread({ 0, 0, 0 });
-        QCOMPARE(pooled->records(r0, trial->findAtomicEvent(QStringLiteral("MPI-IO Bytes Read"))), 2u);
-        QCOMPARE(pooled->records(r0, trial->findAtomicEvent(QStringLiteral("MPI-IO Read Bandwidth (MB/s)"))), 2u);
-        QCOMPARE(pooled->records(r1, trial->findAtomicEvent(QStringLiteral("MPI-IO Bytes Read"))), 0u);
+        QCOMPARE(pooled.records(r0, trial->findAtomicEvent(QStringLiteral("MPI-IO Bytes Read"))), 2u);
+        QCOMPARE(pooled.records(r0, trial->findAtomicEvent(QStringLiteral("MPI-IO Read Bandwidth (MB/s)"))), 2u);
+        QCOMPARE(pooled.records(r1, trial->findAtomicEvent(QStringLiteral("MPI-IO Bytes Read"))), 0u);
         // A context event name with an entity: "nEdges : ocn_tend_tracer =&gt; adv".
         const AtomicEventId ctx = trial->findAtomicEvent(QStringLiteral("nEdges : ocn_tend_tracer => adv"));
         QCOMPARE(trial->atomicEvent(ctx).baseName, QStringLiteral("nEdges"));

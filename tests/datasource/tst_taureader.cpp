@@ -142,8 +142,8 @@ private Q_SLOTS:
         // The trial says which cells were pooled, not only that some were: every rank repeats one line,
         // "[GROUP=MIN_MARKER] …" on ranks 0, 1, 6, 7 and "[GROUP=MAX_MARKER] …" on ranks 2-5 (checked
         // with sort | uniq -d on the userevents sections), each pooled from 2 records.
-        const auto pooled = pooledAtomicCells(*trial);
-        QCOMPARE(pooled->cells().size(), std::size_t(8));
+        const PooledAtomicCells& pooled = trial->pooledAtomicCells();
+        QCOMPARE(pooled.cells().size(), std::size_t(8));
         const AtomicEventId minMarker
             = trial->findAtomicEvent(QStringLiteral("[GROUP=MIN_MARKER] ADIOS data size : ADIOS group size"));
         const AtomicEventId maxMarker
@@ -151,14 +151,14 @@ private Q_SLOTS:
         for (int rank = 0; rank < 8; ++rank) {
             const ThreadIndex t = trial->findThread({ rank, 0, 0 });
             const bool min = rank <= 1 || rank >= 6;
-            QCOMPARE(pooled->records(t, min ? minMarker : maxMarker), 2u);
-            QCOMPARE(pooled->records(t, min ? maxMarker : minMarker), 0u);
+            QCOMPARE(pooled.records(t, min ? minMarker : maxMarker), 2u);
+            QCOMPARE(pooled.records(t, min ? maxMarker : minMarker), 0u);
         }
-        QCOMPARE(pooled->cellsOf(minMarker).size(), std::size_t(4));
-        QCOMPARE(pooled->records(r1, trial->findAtomicEvent(QStringLiteral("Message size for broadcast"))), 0u);
+        QCOMPARE(pooled.cellsOf(minMarker).size(), std::size_t(4));
+        QCOMPARE(pooled.records(r1, trial->findAtomicEvent(QStringLiteral("Message size for broadcast"))), 0u);
         // A sample without duplicates records nothing.
         const auto cpi = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
-        QVERIFY(cpi && pooledAtomicCells(*cpi)->empty());
+        QVERIFY(cpi && cpi->pooledAtomicCells().empty());
     }
 
     void builderRecordsPooledCells()
@@ -174,10 +174,10 @@ private Q_SLOTS:
         b.addAtomic(t1, u, 1, 3, 3, 3, 9);
         b.addAtomic(t0, u, 4, 8, 2, 4, 80);
         const auto trial = b.build();
-        const auto pooled = pooledAtomicCells(*trial);
-        QCOMPARE(pooled->cells().size(), std::size_t(1));
-        QCOMPARE(pooled->records(t1, u), 3u);
-        QCOMPARE(pooled->records(t0, u), 0u);
+        const PooledAtomicCells& pooled = trial->pooledAtomicCells();
+        QCOMPARE(pooled.cells().size(), std::size_t(1));
+        QCOMPARE(pooled.records(t1, u), 3u);
+        QCOMPARE(pooled.records(t0, u), 0u);
         const AtomicRow& row = trial->atomicRow(t1);
         QCOMPARE(row.count[0], 4.0);
         QCOMPARE(row.min[0], 1.0);

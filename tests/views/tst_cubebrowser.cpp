@@ -4,6 +4,8 @@
 // values against pycubexr's CSV dumps, expansion switching inclusive to own values, the link to the
 // main window's selection, value modes, hiding with exact sums, pane order, and the model's
 // consistency under QAbstractItemModelTester.
+#include "tests/common/cubebrowsertest.h"
+#include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 #include "views/cube/cubebrowser.h"
 #include "views/cube/cubepanemodel.h"
@@ -12,7 +14,6 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
-#include <QFile>
 #include <QTest>
 #include <QTreeView>
 #include <cmath>
@@ -21,23 +22,6 @@ using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-/// The `time` column of a pycubexr dump for one cnode, by location.
-std::vector<double> dumpColumn(const QString& path, int cnode)
-{
-    std::vector<double> out;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    const QStringList header = QString::fromUtf8(f.readLine()).split(QLatin1Char(','));
-    const qsizetype col = header.indexOf(QStringLiteral("time"));
-    while (!f.atEnd()) {
-        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-        if (col > 0 && cells.size() > col && cells[0].toInt() == cnode)
-            out.push_back(cells[col].toDouble());
-    }
-    return out;
-}
 
 double sum(const std::vector<double>& v)
 {
@@ -57,12 +41,8 @@ private Q_SLOTS:
     void panesMatchPycubexr()
     {
         const QString dir = dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0"));
-        SelectionState state;
-        state.setTrial(mustLoad(dir + QStringLiteral("/profile.cubex")));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 800);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dir + QStringLiteral("/profile.cubex"), QSize(1400, 800));
+        CubeBrowser& browser = *opened.browser;
         QVERIFY(browser.space());
         QAbstractItemModelTester tester(
             browser.model(CubePane::Call), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -74,8 +54,8 @@ private Q_SLOTS:
         browser.selectItem(CubePane::Metric, space.find(CubePane::Metric, QStringLiteral("Time")));
         browser.finishComputing();
         const int root = space.roots(CubePane::Call).front();
-        const auto incl = dumpColumn(dir + QStringLiteral("/incl.csv"), 0);
-        const auto excl = dumpColumn(dir + QStringLiteral("/excl.csv"), 0);
+        const auto incl = pycubexrCnode(dir + QStringLiteral("/incl.csv"), 0);
+        const auto excl = pycubexrCnode(dir + QStringLiteral("/excl.csv"), 0);
         QCOMPARE(incl.size(), std::size_t(4));
         QVERIFY(std::abs(valueOf(browser.model(CubePane::Call), root) - sum(incl)) < 1e-5);
         // The box plot of the root: the four ranks' inclusive times.
@@ -106,11 +86,9 @@ private Q_SLOTS:
 
     void linkedToTheMainSelection()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
-        CubeBrowser browser(&state);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")));
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         // The main window selects an event: the call pane follows.
         const EventId step = state.trial()->findEvent(QStringLiteral(
@@ -136,11 +114,8 @@ private Q_SLOTS:
 
     void modesHidingAndOrder()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
-        CubeBrowser browser(&state);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")));
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         CubePaneModel* call = browser.model(CubePane::Call);
         const int main = space.roots(CubePane::Call).front();
@@ -202,11 +177,9 @@ private Q_SLOTS:
     void tauTrialOpensCollapsed()
     {
         // A TAU trial: one metric level, a machine with one node per host, ranks, threads.
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"))));
-        CubeBrowser browser(&state);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         QCOMPARE(space.roots(CubePane::System).size(), std::size_t(1));
         QCOMPARE(browser.model(CubePane::System)->rowCount(), 1);

@@ -5,6 +5,8 @@
 // window) and the distribution panel (histogram counts summing to the locations, sorted values),
 // on real CUBE and TAU data with pycubexr's dump as the oracle of the values.
 #include "algebra/topology.h"
+#include "tests/common/cubebrowsertest.h"
+#include "tests/common/pycubexrdump.h"
 #include "tests/common/testutil.h"
 #include "views/cube/cubebrowser.h"
 #include "views/cube/distributionpanel.h"
@@ -12,7 +14,6 @@
 #include "views/selectionstate.h"
 
 #include <QApplication>
-#include <QFile>
 #include <QHelpEvent>
 #include <QLocale>
 #include <QTest>
@@ -24,23 +25,6 @@ using namespace parallax;
 using namespace parallax::test;
 
 namespace {
-
-/// The inclusive `time` of cnode 0 by location, from pycubexr's dump.
-std::vector<double> rootTimes(const QString& dir)
-{
-    std::vector<double> out;
-    QFile f(dir + QStringLiteral("/incl.csv"));
-    if (!f.open(QIODevice::ReadOnly))
-        return out;
-    const QStringList header = QString::fromUtf8(f.readLine()).split(QLatin1Char(','));
-    const qsizetype col = header.indexOf(QStringLiteral("time"));
-    while (!f.atEnd()) {
-        const QStringList cells = QString::fromUtf8(f.readLine()).trimmed().split(QLatin1Char(','));
-        if (col > 0 && cells.size() > col && cells[0].toInt() == 0)
-            out.push_back(cells[col].toDouble());
-    }
-    return out;
-}
 
 std::size_t total(const std::vector<std::size_t>& counts)
 {
@@ -58,13 +42,9 @@ private Q_SLOTS:
     void cubeCartHeatMapAndClick()
     {
         const QString dir = dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0"));
-        SelectionState state;
-        state.setTrial(mustLoad(dir + QStringLiteral("/profile.cubex")));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.show();
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dir + QStringLiteral("/profile.cubex"), QSize(1400, 900), true);
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         const CubeSpace& space = *browser.space();
         browser.selectItem(CubePane::Metric, space.find(CubePane::Metric, QStringLiteral("Time")));
         browser.finishComputing();
@@ -74,7 +54,7 @@ private Q_SLOTS:
         QCOMPARE(view->cellImage().size(), QSize(4, 1));
         // The colours follow the root's inclusive time per rank (pycubexr's dump): the largest
         // rank is the darkest/most intense end of the scale, and min/max are the dump's.
-        const auto times = rootTimes(dir);
+        const auto times = pycubexrCnode(dir + QStringLiteral("/incl.csv"), 0);
         QCOMPARE(times.size(), std::size_t(4));
         QVERIFY(std::abs(view->minimum() - *std::min_element(times.begin(), times.end())) < 1e-6);
         QVERIFY(std::abs(view->maximum() - *std::max_element(times.begin(), times.end())) < 1e-6);
@@ -111,13 +91,10 @@ private Q_SLOTS:
 
     void defaultGridAndTopologies()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube"))));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.show();
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(
+            dataPath(QStringLiteral("cube/scalasca-cube3/kojak-example-ctest-pomp.cube")), QSize(1400, 900), true);
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         TopologyView* view = browser.topologyView();
         QCOMPARE(view->topology()->source, Topology::Source::Default);
         QCOMPARE(view->cellImage().size(), QSize(6, 6)); // 32 threads on ceil(sqrt(32)) columns
@@ -148,12 +125,8 @@ private Q_SLOTS:
     void tauCrayNetwork()
     {
         // The cpi sample ran its 4 ranks on nid01045, CRAY_PMI_X/Y/Z = 2, 4, 5: the view opens on slice 5.
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"))));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")), QSize(1400, 900));
+        CubeBrowser& browser = *opened.browser;
         TopologyView* view = browser.topologyView();
         QCOMPARE(view->topology()->name, QStringLiteral("Cray network (CRAY_PMI_X/Y/Z)"));
         QCOMPARE(view->cellImage().size(), QSize(3, 5));
@@ -164,12 +137,10 @@ private Q_SLOTS:
 
     void cube3SlicesAndProjection()
     {
-        SelectionState state;
-        state.setTrial(mustLoad(dataPath(QStringLiteral("cube/scalasca-cube3/cubew-test3-template.cube"))));
-        CubeBrowser browser(&state);
-        browser.resize(1400, 900);
-        browser.updateNow();
-        browser.finishComputing();
+        OpenedCubeBrowser opened(
+            dataPath(QStringLiteral("cube/scalasca-cube3/cubew-test3-template.cube")), QSize(1400, 900));
+        SelectionState& state = opened.state;
+        CubeBrowser& browser = *opened.browser;
         TopologyView* view = browser.topologyView();
         QCOMPARE(view->topologies().size(), std::size_t(5));
         view->setTopology(2); // "Second": 3 x 3 x 9

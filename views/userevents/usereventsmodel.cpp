@@ -91,7 +91,7 @@ void UserEventsModel::setTrial(std::shared_ptr<const Trial> trial)
     beginResetModel();
     m_trial = std::move(trial);
     m_stats = m_trial ? TrialStatistics::of(*m_trial) : nullptr;
-    m_pooled = m_trial ? pooledAtomicCells(*m_trial) : nullptr;
+    m_pooled = m_trial ? &m_trial->pooledAtomicCells() : nullptr;
     if (m_mode == RowMode::Thread && (!m_trial || !m_thread.isValid() || m_thread.index() >= m_trial->threadCount())) {
         m_mode = RowMode::MeanAll;
         m_thread = ThreadIndex();

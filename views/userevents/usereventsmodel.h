@@ -122,7 +122,7 @@ private:
 
     std::shared_ptr<const Trial> m_trial;
     std::shared_ptr<const TrialStatistics> m_stats;
-    std::shared_ptr<const PooledAtomicCells> m_pooled;
+    const PooledAtomicCells* m_pooled = nullptr; ///< of m_trial
     std::array<int, ColumnCount> m_decimals {};
     RowMode m_mode = RowMode::MeanAll;
     ThreadIndex m_thread;
