@@ -3,6 +3,7 @@
 // `parallax-cli flame` (issue 16, section 5): folded stacks of one run against Python reading the TAU
 // profile files itself, the mean and one thread, difffolded of two runs against the two single-run
 // outputs, the JSON frames, and the errors.
+#include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
 #include <QJsonArray>
@@ -16,9 +17,6 @@
 using namespace parallax::test;
 
 namespace {
-
-using Run = CliRun;
-Run cli(const QStringList& args) { return runCli(args); }
 
 /// Folded text as path -> values.
 QMap<QString, QList<double>> parseFolded(const QByteArray& text, int columns)
@@ -73,13 +71,15 @@ private Q_SLOTS:
         QCOMPARE(threads, 4);
         QCOMPARE(paths.size(), 12); // .TAU application, 7 children, MPI_Finalize's 4
 
-        const Run total = cli({ QStringLiteral("flame"), dir, QStringLiteral("--total"), QStringLiteral("--folded") });
-        QCOMPARE(total.code, 0);
+        const CliRun total
+            = runCli({ QStringLiteral("flame"), dir, QStringLiteral("--total"), QStringLiteral("--folded") });
+        QCOMPARE(total.exitCode, 0);
         QVERIFY(total.err.isEmpty());
-        const Run mean = cli({ QStringLiteral("flame"), dir });
-        QCOMPARE(mean.code, 0);
-        const Run rank2 = cli({ QStringLiteral("flame"), dir, QStringLiteral("--thread"), QStringLiteral("2,0,0") });
-        QCOMPARE(rank2.code, 0);
+        const CliRun mean = runCli({ QStringLiteral("flame"), dir });
+        QCOMPARE(mean.exitCode, 0);
+        const CliRun rank2
+            = runCli({ QStringLiteral("flame"), dir, QStringLiteral("--thread"), QStringLiteral("2,0,0") });
+        QCOMPARE(rank2.exitCode, 0);
         const auto ft = parseFolded(total.out, 1);
         const auto fm = parseFolded(mean.out, 1);
         const auto f2 = parseFolded(rank2.out, 1);
@@ -107,10 +107,10 @@ private Q_SLOTS:
         // Caliper's MPI scaling study: 27 and 64 ranks of the same code.
         const QString a = dataPath(QStringLiteral("thicket/mpi_scaling_cali/27_cores.cali"));
         const QString b = dataPath(QStringLiteral("thicket/mpi_scaling_cali/64_cores.cali"));
-        const Run diff = cli({ QStringLiteral("flame"), a, b, QStringLiteral("--total") });
-        QCOMPARE(diff.code, 0);
-        const Run ra = cli({ QStringLiteral("flame"), a, QStringLiteral("--total") });
-        const Run rb = cli({ QStringLiteral("flame"), b, QStringLiteral("--total") });
+        const CliRun diff = runCli({ QStringLiteral("flame"), a, b, QStringLiteral("--total") });
+        QCOMPARE(diff.exitCode, 0);
+        const CliRun ra = runCli({ QStringLiteral("flame"), a, QStringLiteral("--total") });
+        const CliRun rb = runCli({ QStringLiteral("flame"), b, QStringLiteral("--total") });
         const auto d = parseFolded(diff.out, 2);
         const auto fa = parseFolded(ra.out, 1);
         const auto fb = parseFolded(rb.out, 1);
@@ -126,8 +126,9 @@ private Q_SLOTS:
             QVERIFY2(d.contains(it.key()), qPrintable(it.key()));
 
         // JSON: frames with A, B, Δ and the only-in flags; the root's width is max(A, B).
-        const Run json = cli({ QStringLiteral("flame"), a, b, QStringLiteral("--total"), QStringLiteral("--json") });
-        QCOMPARE(json.code, 0);
+        const CliRun json
+            = runCli({ QStringLiteral("flame"), a, b, QStringLiteral("--total"), QStringLiteral("--json") });
+        QCOMPARE(json.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(json.out).object();
         const QJsonArray frames = o.value(QStringLiteral("frames")).toArray();
         QCOMPARE(frames.size(), d.size());
@@ -143,8 +144,8 @@ private Q_SLOTS:
     void jsonFramesOfOneRun()
     {
         const QString dir = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
-        const Run r = cli({ QStringLiteral("flame"), dir, QStringLiteral("--json"), QStringLiteral("--total") });
-        QCOMPARE(r.code, 0);
+        const CliRun r = runCli({ QStringLiteral("flame"), dir, QStringLiteral("--json"), QStringLiteral("--total") });
+        QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o.value(QStringLiteral("metric")).toString(), QStringLiteral("TIME"));
         QVERIFY(o.value(QStringLiteral("callPaths")).toBool());
@@ -164,19 +165,19 @@ private Q_SLOTS:
     void errors()
     {
         const QString dir = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
-        Run r = cli({ QStringLiteral("flame"), dir, QStringLiteral("--metric"), QStringLiteral("PAPI_NONE") });
-        QCOMPARE(r.code, 1);
+        CliRun r = runCli({ QStringLiteral("flame"), dir, QStringLiteral("--metric"), QStringLiteral("PAPI_NONE") });
+        QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("no metric 'PAPI_NONE'"));
-        r = cli({ QStringLiteral("flame"), dir, QStringLiteral("--thread"), QStringLiteral("9,0,0") });
-        QCOMPARE(r.code, 1);
+        r = runCli({ QStringLiteral("flame"), dir, QStringLiteral("--thread"), QStringLiteral("9,0,0") });
+        QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("no such thread"));
-        r = cli({ QStringLiteral("flame"), dir, QStringLiteral("--total"), QStringLiteral("--mean") });
-        QCOMPARE(r.code, 2);
-        r = cli({ QStringLiteral("flame") });
-        QCOMPARE(r.code, 2);
+        r = runCli({ QStringLiteral("flame"), dir, QStringLiteral("--total"), QStringLiteral("--mean") });
+        QCOMPARE(r.exitCode, 2);
+        r = runCli({ QStringLiteral("flame") });
+        QCOMPARE(r.exitCode, 2);
         // A flat profile: a warning, one line per routine.
-        r = cli({ QStringLiteral("flame"), dataPath(QStringLiteral("tau2/tau-profiles-openmp-2thread")) });
-        QCOMPARE(r.code, 0);
+        r = runCli({ QStringLiteral("flame"), dataPath(QStringLiteral("tau2/tau-profiles-openmp-2thread")) });
+        QCOMPARE(r.exitCode, 0);
         QVERIFY(r.err.contains("no call paths"));
         QVERIFY(!r.out.contains(';'));
     }

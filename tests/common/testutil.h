@@ -33,25 +33,6 @@ inline std::shared_ptr<Trial> mustLoad(const QString& path)
     return result.value();
 }
 
-#ifdef PARALLAX_CLI // defined for the test executables (tests/CMakeLists.txt), not for the fixture libraries
-/// What a run of `parallax-cli` gave: the exit code (-1 after a crash or a time-out) and both outputs.
-struct CliRun {
-    int code;
-    QByteArray out;
-    QByteArray err;
-};
-
-/// Runs the `parallax-cli` of this build with `args` (at most `timeoutMs`).
-inline CliRun runCli(const QStringList& args, int timeoutMs = 60000)
-{
-    QProcess p;
-    p.start(QStringLiteral(PARALLAX_CLI), args);
-    p.waitForFinished(timeoutMs);
-    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-        p.readAllStandardError() };
-}
-#endif
-
 inline void writeText(const QString& path, const QByteArray& text)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
