@@ -12,6 +12,7 @@
 #include "views/cube/distributionpanel.h"
 #include "views/cube/topologyview.h"
 #include "views/flame/flamegraphwidget.h"
+#include "views/flame/sandwichwidget.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewwidget.h"
 #include "views/overview/selectorbar.h"
@@ -146,7 +147,12 @@ const ViewInfo table[] = {
         } },
     { RenderWindow::Main, "flame", "", "", "the flame graph of the call tree (root at the bottom)", "flame",
         QT_TRANSLATE_NOOP("parallax::MainWindow", "&Flame Graph"), ViewPlacement::Tab,
-        [](SelectionState* state) -> QWidget* { return new FlameGraphWidget(state); },
+        [](SelectionState* state) -> QWidget* {
+            auto* flame = new FlameGraphWidget(state);
+            QObject::connect(flame, &FlameGraphWidget::sandwichRequested, flame,
+                [flame, state](const QString& routine) { SandwichWidget::open(state, routine, flame); });
+            return flame;
+        },
         [](const RenderTarget& target, const RenderRequest& request) {
             auto* flame = widget<FlameGraphWidget>(target, "flame");
             flame->setStyle(FlameGraphWidget::Style::Flame);
@@ -162,6 +168,31 @@ const ViewInfo table[] = {
             target.main->showView(flame);
             flame->updateNow(); // computes the tree and waits for it
             exportMain(target, "flame", request);
+        } },
+    { RenderWindow::Main, "sandwich", "NAME", "", "the callers and callees of one routine, merged over its call paths",
+        "", "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            if (request.argument.isEmpty()) {
+                request.done(tr("sandwich needs the routine: --render sandwich NAME"));
+                return;
+            }
+            auto* sandwich = new SandwichWidget(target.main->selection(), request.argument, target.main);
+            sandwich->setWindowFlag(Qt::Window);
+            sandwich->resize(request.size.isValid() ? request.size : QSize(1400, 900));
+            sandwich->show();
+            sandwich->updateNow();
+            if (!sandwich->sandwich() || sandwich->sandwich()->occurrences == 0) {
+                request.done(tr("no routine named '%1' in the call paths of %2")
+                                 .arg(request.argument, target.main->trial()->name()));
+                sandwich->deleteLater();
+                return;
+            }
+            RenderRequest r = request;
+            r.done = [sandwich, done = request.done](const QString& error) {
+                sandwich->deleteLater();
+                done(error);
+            };
+            target.main->exportShown(sandwich, r);
         } },
     { RenderWindow::Main, "cube", "", "", "the CUBE browser: metric, call path and location trees with value modes",
         "cube", QT_TRANSLATE_NOOP("parallax::MainWindow", "C&UBE"), ViewPlacement::Tab,

@@ -30,6 +30,8 @@ private Q_SLOTS:
         row("callgraph", { QStringLiteral("--render"), QStringLiteral("callgraph") }, 6);
         row("flame", { QStringLiteral("--render"), QStringLiteral("flame") }, 6);
         row("icicle", { QStringLiteral("--render"), QStringLiteral("icicle") }, 6);
+        row("sandwich", { QStringLiteral("--render"), QStringLiteral("sandwich"), QStringLiteral("MPI_Finalize()") },
+            4);
         row("userevents", { QStringLiteral("--render"), QStringLiteral("userevents") }, 4);
         row("summary", { QStringLiteral("--render"), QStringLiteral("summary") }, 4);
         row("event", { QStringLiteral("--render"), QStringLiteral("event"), QStringLiteral("MPI_File_open()") }, 4);

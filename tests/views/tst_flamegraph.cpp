@@ -4,15 +4,19 @@
 // flame and icicle, click to zoom with breadcrumbs, the linked selection both ways, search with its
 // share, the colourings, slivers on a wide tree, the message of a flat profile, vector export.
 #include "algebra/cut.h"
+#include "algebra/statistics.h"
+#include "algebra/values.h"
 #include "tests/common/testutil.h"
 #include "views/charts/colors.h"
 #include "views/flame/flamegraphwidget.h"
+#include "views/flame/sandwichwidget.h"
 #include "views/selectionstate.h"
 
 #include <QApplication>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 #include <cmath>
 
 using namespace parallax;
@@ -214,6 +218,49 @@ private Q_SLOTS:
         // Below the threshold a change is drawn neutral.
         w.setChangeThreshold(1000);
         QCOMPARE(w.frameColour(p2p), QColor(0xee, 0xee, 0xee));
+    }
+
+    void sandwichOfARoutine()
+    {
+        // MPI_Barrier is called from parallel and from p2p: two callers, no callees.
+        SelectionState state;
+        state.setTrial(mustLoad(kojak()));
+        const Trial& t = *state.trial();
+        const MetricId time = t.findMetric(QStringLiteral("Time"));
+        state.setMetric(time);
+        SandwichWidget w(&state, QStringLiteral("MPI_Barrier"));
+        w.resize(1200, 700);
+        w.updateNow();
+        QVERIFY(w.sandwich());
+        QCOMPARE(w.sandwich()->occurrences, 2);
+        const auto stats = TrialStatistics::of(t);
+        auto mean = [&](const char* path) {
+            return statisticValue(
+                t, *stats, t.findEvent(QLatin1String(path)), time, ValueType::Inclusive, Statistic::MeanAll)
+                .value_or(-1);
+        };
+        const double viaParallel = mean("main => parallel => MPI_Barrier");
+        const double viaP2p = mean("main => parallel => p2p => MPI_Barrier");
+        QVERIFY(viaParallel > 0 && viaP2p > 0);
+        QVERIFY(std::abs(w.sandwich()->inclusive - (viaParallel + viaP2p)) <= 1e-12 * w.sandwich()->inclusive);
+        // The callers' flame: the routine at its root, as wide as its inclusive value.
+        QVERIFY(w.callers()->tree());
+        QCOMPARE(w.callers()->tree()->node(w.callers()->tree()->roots().front()).name, QStringLiteral("MPI_Barrier"));
+        QVERIFY(std::abs(w.callers()->tree()->total() - w.sandwich()->inclusive) <= 1e-12 * w.sandwich()->inclusive);
+        // The butterfly: two callers, each with the time it brings; no callee.
+        QTreeWidgetItem* callers = w.butterfly()->topLevelItem(0);
+        QTreeWidgetItem* callees = w.butterfly()->topLevelItem(1);
+        QCOMPARE(callers->childCount(), 2);
+        QCOMPARE(callees->childCount(), 0);
+        QStringList names;
+        for (int i = 0; i < callers->childCount(); ++i)
+            names << callers->child(i)->text(0);
+        names.sort();
+        QCOMPARE(names, QStringList({ QStringLiteral("p2p"), QStringLiteral("parallel") }));
+        // A routine that does not occur says so.
+        SandwichWidget none(&state, QStringLiteral("no_such_routine"));
+        none.updateNow();
+        QCOMPARE(none.sandwich()->occurrences, 0);
     }
 
     void flatProfileSaysSo()

@@ -11,12 +11,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollArea>
@@ -115,6 +117,12 @@ protected:
     {
         if (e->button() == Qt::LeftButton)
             m_owner->onFrameClicked(m_owner->frameAt(e->position().toPoint()));
+    }
+    void contextMenuEvent(QContextMenuEvent* e) override
+    {
+        const int f = m_owner->frameAt(e->pos());
+        if (f >= 0)
+            m_owner->showFrameMenu(f, e->globalPos());
     }
 
 private:
@@ -286,6 +294,61 @@ void FlameGraphWidget::setChangeThreshold(double percent)
     m_canvas->update();
 }
 
+void FlameGraphWidget::showTree(std::shared_ptr<const FlameTree> tree)
+{
+    m_job.cancel();
+    m_fixed = tree != nullptr;
+    m_sourceCombo->setEnabled(!m_fixed);
+    m_recursion->setEnabled(!m_fixed);
+    if (!m_fixed) {
+        rebuild();
+        return;
+    }
+    Computed c;
+    c.tree = std::move(tree);
+    colourNodes(selection()->trial(), c);
+    c.imbalance.assign(c.tree->nodes().size(), std::nan(""));
+    m_computed = std::move(c);
+    m_tree = m_computed.tree;
+    m_message.clear();
+    m_zoom = -1;
+    relayout();
+    search(m_searchText);
+    Q_EMIT shown();
+}
+
+void FlameGraphWidget::colourNodes(const TrialPtr& trial, Computed& c)
+{
+    const auto& nodes = c.tree->nodes();
+    c.eventColours.resize(nodes.size());
+    c.groupColours.resize(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const EventId flat = trial ? trial->findEvent(nodes[i].name) : EventId();
+        c.eventColours[i] = flat.isValid() ? eventColor(*trial, flat) : eventColor(nodes[i].name);
+        c.groupColours[i]
+            = groupColour(flat.isValid() ? trial->groupNames(trial->event(flat)) : QStringList(), nodes[i].name);
+    }
+}
+
+void FlameGraphWidget::showFrameMenu(int frame, const QPoint& globalPos)
+{
+    const FlameFrame f = m_layout.frames[at(frame)];
+    if (f.sliver || f.node < 0 || !m_tree)
+        return;
+    const QString routine = m_tree->node(f.node).name;
+    QMenu menu(this);
+    menu.addAction(tr("Zoom Here"), this, [this, node = f.node] { zoomTo(node); });
+    menu.addAction(tr("Reset Zoom"), this, [this] { zoomTo(-1); })->setEnabled(m_zoom >= 0);
+    if (m_compareB || m_fixed) { // the sandwich is of one trial's whole tree
+        menu.exec(globalPos);
+        return;
+    }
+    menu.addSeparator();
+    menu.addAction(tr("Sandwich of %1").arg(routine.size() > 60 ? routine.left(57) + QStringLiteral("…") : routine),
+        this, [this, routine] { Q_EMIT sandwichRequested(routine); });
+    menu.exec(globalPos);
+}
+
 void FlameGraphWidget::setStyle(Style style)
 {
     m_style = style;
@@ -338,6 +401,8 @@ void FlameGraphWidget::doUpdate(SelectionChanges changes)
 
 void FlameGraphWidget::rebuild()
 {
+    if (m_fixed)
+        return;
     const TrialPtr trial = selection()->trial();
     m_job.cancel();
     if (!trial || trial->metricCount() == 0) {
@@ -384,24 +449,12 @@ void FlameGraphWidget::rebuild()
             } else {
                 c.tree = std::make_shared<const FlameTree>(FlameTree::of(*trial, metric, source, merge));
             }
+            colourNodes(trial, c);
             const auto& nodes = c.tree->nodes();
             const auto stats = TrialStatistics::of(*trial);
-            c.eventColours.resize(nodes.size());
-            c.groupColours.resize(nodes.size());
             c.imbalance.assign(nodes.size(), std::nan(""));
-            QHash<QString, std::pair<QColor, QColor>> byName;
             for (std::size_t i = 0; i < nodes.size() && !cancel; ++i) {
                 const FlameTree::Node& n = nodes[i];
-                auto it = byName.constFind(n.name);
-                if (it == byName.cend()) {
-                    const EventId flat = trial->findEvent(n.name);
-                    const QColor event = flat.isValid() ? eventColor(*trial, flat) : eventColor(n.name);
-                    const QColor group
-                        = groupColour(flat.isValid() ? trial->groupNames(trial->event(flat)) : QStringList(), n.name);
-                    it = byName.insert(n.name, { event, group });
-                }
-                c.eventColours[i] = it->first;
-                c.groupColours[i] = it->second;
                 if (n.event.isValid()) {
                     const auto max
                         = statisticValue(*trial, *stats, n.event, metric, ValueType::Inclusive, Statistic::Max);

@@ -56,6 +56,10 @@ public:
     void setChangeThreshold(double percent);
     const DiffFlameTree* diffTree() const { return m_computed.diff.get(); }
 
+    /// Shows a given tree instead of the trial's (the sandwich's callers and callees): no background
+    /// computation; the statistic and recursion controls are hidden. Null: back to the trial's tree.
+    void showTree(std::shared_ptr<const FlameTree> tree);
+
     void setStyle(Style style);
     Style style() const { return m_style; }
     void setColouring(Colouring colouring);
@@ -98,6 +102,8 @@ public:
 Q_SIGNALS:
     /// A new tree is laid out and painted.
     void shown();
+    /// "Sandwich of ROUTINE" in a frame's context menu.
+    void sandwichRequested(const QString& routine);
 
 protected:
     void doUpdate(SelectionChanges changes) override;
@@ -120,6 +126,9 @@ private:
     QString frameTip(int frame) const;
     void paintFrames(QPainter& painter, const QRectF& area) const;
     void onFrameClicked(int frame);
+    void showFrameMenu(int frame, const QPoint& globalPos);
+    /// Event and group colours of a tree's nodes (`trial`'s flat events; thread-safe).
+    static void colourNodes(const TrialPtr& trial, Computed& c);
     void followSelectedEvent();
 
     Style m_style = Style::Flame;
@@ -142,6 +151,7 @@ private:
     EventMatching m_matching;
     FlameWidth m_diffWidth = FlameWidth::Max;
     double m_threshold = 0;
+    bool m_fixed = false; ///< showTree(): the tree is given, not computed
     Job<Computed> m_job { this };
 
     QComboBox* m_styleCombo;
