@@ -376,11 +376,12 @@ double DiffFlameTree::deltaPercent(int node) const
     return va != 0 ? 100.0 * (va - b(node).inclusive) / va : std::numeric_limits<double>::quiet_NaN();
 }
 
-DiffFlameTree DiffFlameTree::of(const Trial& a, const Trial& b, MetricId metricA, FlameSource source,
-    const EventMatching& matching, FlameWidth width)
+namespace {
+
+/// The trees of A and B for the same metric (by name) and the same source (B's thread of the same
+/// (node, context, thread)); a B without that metric or thread contributes zeros.
+std::pair<FlameTree, FlameTree> treesOf(const Trial& a, const Trial& b, MetricId metricA, FlameSource source)
 {
-    DiffFlameTree d;
-    d.m_width = width;
     MetricId metricB;
     if (metricA.isValid() && metricA.index() < a.metricCount())
         metricB = b.findMetric(a.metric(metricA).name);
@@ -389,16 +390,54 @@ DiffFlameTree DiffFlameTree::of(const Trial& a, const Trial& b, MetricId metricA
         sourceB.thread
             = source.thread.index() < a.threadCount() ? b.findThread(a.threadKey(source.thread)) : ThreadIndex();
     const bool bThreadMissing = source.thread.isValid() && !sourceB.thread.isValid();
-    const FlameTree ta = FlameTree::of(a, metricA, source);
-    const FlameTree tb = bThreadMissing || !metricB.isValid() ? FlameTree::of(b, MetricId(), sourceB)
-                                                              : FlameTree::of(b, metricB, sourceB);
+    FlameTree ta = FlameTree::of(a, metricA, source);
+    FlameTree tb = bThreadMissing || !metricB.isValid() ? FlameTree::of(b, MetricId(), sourceB)
+                                                        : FlameTree::of(b, metricB, sourceB);
+    return { std::move(ta), std::move(tb) };
+}
 
+/// Remembers each name's match key (a routine's name recurs along many paths).
+class KeyCache {
+public:
+    explicit KeyCache(const EventMatching& matching)
+        : m_matching(matching)
+    {
+    }
+    const QString& operator()(const QString& name)
+    {
+        auto known = m_keys.constFind(name);
+        if (known == m_keys.cend()) {
+            QString k = matchComponent(name, m_matching.policy);
+            known = m_keys.insert(name, m_matching.rename.value(k, k));
+        }
+        return known.value();
+    }
+
+private:
+    const EventMatching& m_matching;
+    QHash<QString, QString> m_keys;
+};
+
+} // namespace
+
+DiffFlameTree DiffFlameTree::of(const Trial& a, const Trial& b, MetricId metricA, FlameSource source,
+    const EventMatching& matching, FlameWidth width)
+{
+    const auto [ta, tb] = treesOf(a, b, metricA, source);
+    return ofTrees(ta, tb, matching, width, &a, &b);
+}
+
+DiffFlameTree DiffFlameTree::ofTrees(const FlameTree& ta, const FlameTree& tb, const EventMatching& matching,
+    FlameWidth width, const Trial* a, const Trial* b)
+{
+    DiffFlameTree d;
+    d.m_width = width;
     std::vector<FlameTree::Node> nodes;
     ChildIndex index;
     std::vector<Side> sa;
     std::vector<Side> sb;
-    QHash<QString, QString> keys;
-    auto merge = [&](const Trial& trial, const FlameTree& t, bool isA) {
+    KeyCache keyOf(matching);
+    auto merge = [&](const Trial* trial, const FlameTree& t, bool isA) {
         std::vector<int> mapped(t.nodes().size(), -1);
         std::vector<bool> dropped(t.nodes().size(), false);
         for (std::size_t i = 0; i < t.nodes().size(); ++i) {
@@ -407,20 +446,13 @@ DiffFlameTree DiffFlameTree::of(const Trial& a, const Trial& b, MetricId metricA
                 dropped[i] = true;
                 continue;
             }
-            if (matching.policy == EventMatchPolicy::Routine && n.event.isValid()
-                && isDroppedByRoutine(trial, n.event)) {
+            if (trial && matching.policy == EventMatchPolicy::Routine && n.event.isValid()
+                && isDroppedByRoutine(*trial, n.event)) {
                 dropped[i] = true;
                 continue;
             }
-            // A routine's name recurs along many paths: its key is computed once.
-            auto known = keys.constFind(n.name);
-            if (known == keys.cend()) {
-                QString k = matchComponent(n.name, matching.policy);
-                known = keys.insert(n.name, matching.rename.value(k, k));
-            }
-            const QString& key = known.value();
             bool created = false;
-            const int id = childFor(nodes, index, n.parent < 0 ? -1 : mapped[at(n.parent)], key, &created);
+            const int id = childFor(nodes, index, n.parent < 0 ? -1 : mapped[at(n.parent)], keyOf(n.name), &created);
             if (created) {
                 sa.emplace_back();
                 sb.emplace_back();
@@ -473,6 +505,12 @@ void DiffFlameTree::writeFolded(QTextStream& out) const
 
 Sandwich sandwichOf(const FlameTree& tree, const QString& routine)
 {
+    return sandwichOf(
+        tree, [&routine](const QString& name) { return name == routine; }, routine);
+}
+
+Sandwich sandwichOf(const FlameTree& tree, const std::function<bool(const QString&)>& isRoutine, const QString& routine)
+{
     Sandwich s;
     s.routine = routine;
     const auto& nodes = tree.nodes();
@@ -492,7 +530,7 @@ Sandwich sandwichOf(const FlameTree& tree, const QString& routine)
         const auto [i, above] = work.back();
         work.pop_back();
         const auto& n = nodes[at(i)];
-        const bool hit = n.name == routine;
+        const bool hit = isRoutine(n.name);
         if (hit) {
             ++s.occurrences;
             s.self += n.self;
@@ -539,6 +577,21 @@ Sandwich sandwichOf(const FlameTree& tree, const QString& routine)
     s.callers = FlameTree::fromNodes(std::move(callers));
     s.callees = FlameTree::fromNodes(std::move(callees));
     return s;
+}
+
+DiffSandwich diffSandwichOf(const Trial& a, const Trial& b, MetricId metricA, const QString& key, FlameSource source,
+    const EventMatching& matching, FlameWidth width)
+{
+    const auto [ta, tb] = treesOf(a, b, metricA, source);
+    KeyCache keyOf(matching);
+    auto isRoutine = [&](const QString& name) { return keyOf(name) == key; };
+    DiffSandwich d;
+    d.routine = key;
+    d.a = sandwichOf(ta, isRoutine, key);
+    d.b = sandwichOf(tb, isRoutine, key);
+    d.callers = DiffFlameTree::ofTrees(d.a.callers, d.b.callers, matching, width);
+    d.callees = DiffFlameTree::ofTrees(d.a.callees, d.b.callees, matching, width);
+    return d;
 }
 
 } // namespace parallax

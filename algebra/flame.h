@@ -161,6 +161,10 @@ public:
     /// is dropped by the matching (TAU_PARAM under Routine) are left out with their subtrees.
     static DiffFlameTree of(const Trial& a, const Trial& b, MetricId metricA, FlameSource source = {},
         const EventMatching& matching = {}, FlameWidth width = FlameWidth::Max);
+    /// The union of two given trees (node names matched by their keys). With the trials, nodes of
+    /// their call-path events dropped by the matching are left out as in of().
+    static DiffFlameTree ofTrees(const FlameTree& a, const FlameTree& b, const EventMatching& matching = {},
+        FlameWidth width = FlameWidth::Max, const Trial* trialA = nullptr, const Trial* trialB = nullptr);
 
     /// The union tree; its inclusive and self values are those of the chosen width (A, B, max).
     const FlameTree& tree() const { return m_tree; }
@@ -205,5 +209,21 @@ struct Sandwich {
 
 /// The sandwich of the nodes named `routine` (exactly). No occurrence: occurrences == 0 and empty trees.
 Sandwich sandwichOf(const FlameTree& tree, const QString& routine);
+/// The sandwich of the nodes whose name `isRoutine` accepts, its two roots named `routine`.
+Sandwich sandwichOf(
+    const FlameTree& tree, const std::function<bool(const QString&)>& isRoutine, const QString& routine);
+
+/// The sandwich of one routine in a comparison: each run's sandwich of the nodes whose match key is
+/// `key` (so "MPI_Allreduce()" of a compiler-instrumented run meets "MPI_Allreduce" under Routine),
+/// and the union of their callers and of their callees as differential trees (A, B, Δ per frame).
+struct DiffSandwich {
+    QString routine; ///< the match key
+    Sandwich a;
+    Sandwich b;
+    DiffFlameTree callers;
+    DiffFlameTree callees;
+};
+DiffSandwich diffSandwichOf(const Trial& a, const Trial& b, MetricId metricA, const QString& key,
+    FlameSource source = {}, const EventMatching& matching = {}, FlameWidth width = FlameWidth::Max);
 
 } // namespace parallax

@@ -47,7 +47,7 @@ void renderFrom(
     holder->show();
     RenderTarget target;
     target.*slot = holder.get();
-    renderAndQuit(s.launch.render, target, s.launch.out, s.size);
+    renderAndQuit(s.launch.render, target, s.launch.out, s.size, s.launch.argument);
 }
 
 void onLoaded(Session& s, const LoadedTrials& loaded)

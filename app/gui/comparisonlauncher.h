@@ -17,9 +17,11 @@ struct ComparisonLaunch {
     QStringList paths;
     /// A reader name for every path, empty for detection.
     QString format;
-    /// Headless rendering: "compare-sidebyside", "compare-signed", "compare-tree",
-    /// "compare-callgraph", "compare-summary" or "scaling"; empty opens the window.
+    /// Headless rendering: a view of the Compare or Scaling window (app/gui/viewregistry.h);
+    /// empty opens the window.
     QString render;
+    /// The view's argument (compare-sandwich NAME).
+    QString argument;
     QString out;
     /// "WIDTHxHEIGHT" for the rendered window; empty for 1400x900.
     QString size;

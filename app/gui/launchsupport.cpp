@@ -77,9 +77,10 @@ int checkLaunchOptions(const QString& render, const QString& out, RenderWindow w
     return 0;
 }
 
-void renderAndQuit(const QString& name, const RenderTarget& target, const QString& out, const QSize& size)
+void renderAndQuit(
+    const QString& name, const RenderTarget& target, const QString& out, const QSize& size, const QString& argument)
 {
-    findRenderView(name)->render(target, { QString(), out, size, [](const QString& error) {
+    findRenderView(name)->render(target, { argument, out, size, [](const QString& error) {
                                               if (!error.isEmpty())
                                                   printLaunchError(error);
                                               QCoreApplication::exit(error.isEmpty() ? 0 : 1);

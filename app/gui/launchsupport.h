@@ -46,6 +46,7 @@ int checkLaunchOptions(const QString& render, const QString& out, RenderWindow w
 
 /// Renders the registry view `name` of the window in `target` to `out`, then quits the event
 /// loop with 0, or 1 after printing the error.
-void renderAndQuit(const QString& name, const RenderTarget& target, const QString& out, const QSize& size);
+void renderAndQuit(const QString& name, const RenderTarget& target, const QString& out, const QSize& size,
+    const QString& argument = {});
 
 } // namespace parallax

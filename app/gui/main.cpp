@@ -187,6 +187,13 @@ int main(int argc, char** argv)
         launch.mode = parser.isSet(o.compareOption) ? parallax::ComparisonLaunch::Mode::Compare
                                                     : parallax::ComparisonLaunch::Mode::Scaling;
         launch.paths = parser.positionalArguments();
+        // "--compare --render compare-sandwich NAME A B": the view's argument comes first.
+        if (renderInfo && *renderInfo->argument) {
+            if (launch.paths.isEmpty())
+                return usageError(QStringLiteral("--render %1 needs its argument: %1 %2")
+                                      .arg(QLatin1String(renderInfo->name), QLatin1String(renderInfo->argument)));
+            launch.argument = launch.paths.takeFirst();
+        }
         launch.format = parser.value(o.formatOption);
         launch.render = parser.value(o.renderOption);
         launch.out = parser.value(o.outOption);

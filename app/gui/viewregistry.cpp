@@ -6,6 +6,8 @@
 #include "app/gui/mainwindow.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
+#include "views/common/toolwindow.h"
+#include "views/comparison/comparisonflamepage.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
 #include "views/cube/cubebrowser.h"
@@ -320,6 +322,47 @@ const ViewInfo table[] = {
     { RenderWindow::Compare, "compare-flame", "", "",
         "the differential flame graph: the union call tree, width max(A, B), colour Δ = A − B", "", "",
         ViewPlacement::None, nullptr, renderComparisonTab<ComparisonWindow::Tab::Flame> },
+    { RenderWindow::Compare, "compare-flame-stacked", "", "",
+        "A's flame graph above B's, coloured by Δ = A − B and zoomed together", "", "", ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            target.comparison->flamePage()->setArrangement(ComparisonFlamePage::Arrangement::Stacked);
+            renderComparison(target, ComparisonWindow::Tab::Flame, request);
+        } },
+    { RenderWindow::Compare, "compare-sandwich", "NAME", "",
+        "the sandwich of one routine in the comparison: callers and callees with A, B and Δ", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            if (request.argument.isEmpty()) {
+                request.done(tr("compare-sandwich needs the routine: --render compare-sandwich NAME"));
+                return;
+            }
+            ComparisonWindow* window = target.comparison;
+            window->waitForResult();
+            if (!window->errorMessage().isEmpty()) {
+                request.done(window->errorMessage());
+                return;
+            }
+            SandwichWidget* sandwich = window->flamePage()->openSandwich(request.argument);
+            if (!sandwich) {
+                request.done(tr("the comparison has no runs to take a sandwich of"));
+                return;
+            }
+            sandwich->resize(request.size.isValid() ? request.size : QSize(1400, 900));
+            sandwich->updateNow();
+            const DiffSandwich* d = sandwich->diffSandwich();
+            if (!d || (d->a.occurrences == 0 && d->b.occurrences == 0)) {
+                request.done(tr("no routine named '%1' in the call paths of either run").arg(request.argument));
+                sandwich->close();
+                return;
+            }
+            renderWhenSettled(
+                sandwich, request.size, 100,
+                [sandwich, file = request.fileName] { return exportWidget(sandwich, file); },
+                [sandwich, done = request.done](const QString& error) {
+                    sandwich->close();
+                    done(error);
+                });
+        } },
     { RenderWindow::Compare, "compare-summary", "", "",
         "metadata side by side, speed-up, top improvements and regressions", "", "", ViewPlacement::None, nullptr,
         renderComparisonTab<ComparisonWindow::Tab::Summary> },

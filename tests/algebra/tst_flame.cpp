@@ -361,6 +361,56 @@ private Q_SLOTS:
         QVERIFY(exact.onlyInB(nodeNamed(exact.tree(), p({ "main", "solve" }))));
     }
 
+    void sandwichOfAComparison()
+    {
+        // The runs of differentialAlignsCallPaths: "int solve(int) C [...]" of A is "solve" of B.
+        const auto a = treeTrial(QStringLiteral("A"),
+            { { R0,
+                { { QStringLiteral("main"), 10 },
+                    { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}]"), 50 },
+                    { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}] => MPI_Allreduce()"), 20 },
+                    { QStringLiteral("main => old()"), 5 } } } });
+        const auto b = treeTrial(QStringLiteral("B"),
+            { { R0,
+                { { QStringLiteral("main"), 10 }, { QStringLiteral("main => solve"), 40 },
+                    { QStringLiteral("main => solve => MPI_Allreduce"), 45 },
+                    { QStringLiteral("main => fresh"), 7 } } } });
+        EventMatching routine;
+        routine.policy = EventMatchPolicy::Routine;
+        const DiffSandwich solve = diffSandwichOf(*a, *b, MetricId(0u), QStringLiteral("solve"), {}, routine);
+        QCOMPARE(solve.a.occurrences, 1);
+        QCOMPARE(solve.b.occurrences, 1);
+        QVERIFY(near(solve.a.inclusive, 70) && near(solve.b.inclusive, 85));
+        // Callers: solve <- main in both; callees: MPI_Allreduce 20 in A, 45 in B, aligned by key.
+        const DiffFlameTree& up = solve.callers;
+        const int root = up.tree().roots().front();
+        QCOMPARE(up.tree().node(root).name, QStringLiteral("solve"));
+        QVERIFY(near(up.delta(root), -15));
+        const int main = nodeNamed(up.tree(), p({ "solve", "main" }));
+        QVERIFY(main >= 0 && near(up.a(main).inclusive, 70) && near(up.b(main).inclusive, 85));
+        QCOMPARE(up.tree().nodes().size(), std::size_t(2));
+        const DiffFlameTree& down = solve.callees;
+        const int allreduce = nodeNamed(down.tree(), p({ "solve", "MPI_Allreduce" }));
+        QVERIFY(allreduce >= 0);
+        QVERIFY(near(down.a(allreduce).inclusive, 20) && near(down.b(allreduce).inclusive, 45));
+        QVERIFY(!down.onlyInA(allreduce) && !down.onlyInB(allreduce));
+        QVERIFY(near(down.tree().node(allreduce).inclusive, 45)); // width max(A, B)
+        // Each side is that run's own sandwich (values and shape).
+        const Sandwich own = sandwichOf(FlameTree::of(*b, MetricId(0u)), QStringLiteral("solve"));
+        QVERIFY(near(own.inclusive, solve.b.inclusive) && near(own.self, solve.b.self));
+        QCOMPARE(own.callees.nodes().size(), solve.b.callees.nodes().size());
+        // A routine of one run only: its frames are marked so.
+        const DiffSandwich old = diffSandwichOf(*a, *b, MetricId(0u), QStringLiteral("old"), {}, routine);
+        QCOMPARE(old.a.occurrences, 1);
+        QCOMPARE(old.b.occurrences, 0);
+        QVERIFY(old.callers.onlyInA(old.callers.tree().roots().front()));
+        QVERIFY(old.callers.onlyInA(nodeNamed(old.callers.tree(), p({ "old", "main" }))));
+        // Under EXACT the key is the name: A's decorated solve is not B's solve.
+        const DiffSandwich exact = diffSandwichOf(*a, *b, MetricId(0u), QStringLiteral("solve"));
+        QCOMPARE(exact.a.occurrences, 0);
+        QCOMPARE(exact.b.occurrences, 1);
+    }
+
     void foldedFormat()
     {
         QCOMPARE(foldedValue(3), QStringLiteral("3"));

@@ -44,6 +44,9 @@ private Q_SLOTS:
         QTest::newRow("tree") << QStringLiteral("--compare") << QStringLiteral("compare-tree") << 8;
         QTest::newRow("callgraph") << QStringLiteral("--compare") << QStringLiteral("compare-callgraph") << 8;
         QTest::newRow("flame") << QStringLiteral("--compare") << QStringLiteral("compare-flame") << 8;
+        QTest::newRow("flame-stacked") << QStringLiteral("--compare") << QStringLiteral("compare-flame-stacked") << 8;
+        // The view's argument (the routine) comes first, then A and B.
+        QTest::newRow("sandwich") << QStringLiteral("--compare") << QStringLiteral("compare-sandwich MPI_Init()") << 8;
         QTest::newRow("summary") << QStringLiteral("--compare") << QStringLiteral("compare-summary") << 8;
         QTest::newRow("scaling") << QStringLiteral("--scaling") << QStringLiteral("scaling") << 8;
     }
@@ -56,6 +59,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("view.png"));
         QStringList arguments { mode };
+        const QString argument = view.section(QLatin1Char(' '), 1);
+        view = view.section(QLatin1Char(' '), 0, 0);
+        if (!argument.isEmpty())
+            arguments << argument;
         if (mode == QLatin1String("--compare"))
             arguments << cpiRuns(dir);
         else
@@ -90,6 +97,15 @@ private Q_SLOTS:
             QStringLiteral("--render"), QStringLiteral("compare-summary"), QStringLiteral("--out"), out });
         QCOMPARE(code, 1);
         QVERIFY(err.contains("missing"));
+        // A sandwich of a routine neither run calls, and one without its routine.
+        std::tie(code, err) = run({ QStringLiteral("--compare"), QStringLiteral("no_such_routine"), runs[0], runs[1],
+            QStringLiteral("--render"), QStringLiteral("compare-sandwich"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("no routine named 'no_such_routine' in the call paths of either run"), err.constData());
+        std::tie(code, err) = run({ QStringLiteral("--compare"), QStringLiteral("--render"),
+            QStringLiteral("compare-sandwich"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains("needs its argument"), err.constData());
     }
 };
 

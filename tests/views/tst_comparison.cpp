@@ -12,6 +12,7 @@
 #include "views/charts/qcustomplotwrapper.h"
 #include "views/charts/valueaxisticker.h"
 #include "views/comparison/comparisonbuilder.h"
+#include "views/comparison/comparisonflamepage.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/comparison/comparisonmodel.h"
 #include "views/comparison/comparisonsummarywidget.h"
@@ -21,7 +22,9 @@
 #include "views/comparison/scalingview.h"
 #include "views/comparison/sidebysideview.h"
 #include "views/comparison/signeddifferenceview.h"
+#include "views/flame/sandwichwidget.h"
 #include "views/overview/barlistwidget.h"
+#include "views/selectionstate.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -35,6 +38,7 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <cmath>
 #include <map>
 
@@ -714,6 +718,87 @@ private Q_SLOTS:
         // MPI_Init got slower (a regression, red); MPI_File_open faster (an improvement, blue).
         QVERIFY(init->fill().red() > init->fill().blue());
         QVERIFY(open->fill().blue() > open->fill().red());
+    }
+
+    void flameGraphLinksStacksAndSandwiches()
+    {
+        auto w = window(m_a, m_b);
+        w->resize(1200, 800);
+        w->setCurrentTab(ComparisonWindow::Tab::Flame);
+        w->flamePage()->updateNow();
+        FlameGraphWidget* f = w->flameGraph();
+        QVERIFY(f->diffTree());
+        QCOMPARE(f->diffTree()->width(), FlameWidth::Max);
+        // The toolbar's "Colour by" drives the flame's colour scale.
+        w->setColourBy(ColourBy::Delta);
+        QCOMPARE(f->changeScale(), FlameGraphWidget::ChangeScale::Delta);
+        w->setColourBy(ColourBy::Percent);
+        QCOMPARE(f->changeScale(), FlameGraphWidget::ChangeScale::Percent);
+
+        // Clicking a call path's frame shows it in the other tabs.
+        const FlameTree& t = f->diffTree()->tree();
+        int frame = -1;
+        for (std::size_t i = 0; i < f->flameLayout().frames.size() && frame < 0; ++i) {
+            const FlameFrame& fr = f->flameLayout().frames[i];
+            if (fr.node >= 0 && t.node(fr.node).depth == 1 && t.node(fr.node).name == QStringLiteral("MPI_Init()"))
+                frame = static_cast<int>(i);
+        }
+        QVERIFY(frame >= 0);
+        const int node = f->flameLayout().frames[std::size_t(frame)].node;
+        const QStringList path = t.path(node);
+        QTest::mouseClick(f->canvas(), Qt::LeftButton, {}, f->frameRect(frame).center().toPoint());
+        QCOMPARE(w->shownCallPath(), path);
+        const ComparisonSnapshot& snap = *w->snapshot();
+        const int callPath = snap.findEvent(path.join(QStringLiteral(" => ")));
+        const int routine = snap.findEvent(QStringLiteral("MPI_Init()"));
+        QVERIFY(callPath >= 0 && routine >= 0 && callPath != routine);
+        auto* treeProxy = qobject_cast<QSortFilterProxyModel*>(w->treeView()->model());
+        QVERIFY(treeProxy);
+        QCOMPARE(treeProxy->mapToSource(w->treeView()->currentIndex()), w->treeModel()->indexOfEvent(callPath));
+        const int shown = w->model()->rowOf(callPath) >= 0 ? callPath : routine;
+        const QModelIndex row = w->sideBySideView()->proxy()->mapToSource(w->sideBySideView()->view()->currentIndex());
+        QVERIFY(row.isValid());
+        QCOMPARE(w->model()->eventAt(row.row()), shown);
+        const int bar = w->signedDifferenceView()->barList()->selectedRow();
+        QVERIFY(bar >= 0);
+        QCOMPARE(w->signedDifferenceView()->shownEvents()[std::size_t(bar)], shown);
+
+        // Stacked: A's shape above B's, zoomed together on the same call path.
+        ComparisonFlamePage* page = w->flamePage();
+        page->setArrangement(ComparisonFlamePage::Arrangement::Stacked);
+        page->updateNow();
+        FlameGraphWidget* fb = page->flameB();
+        QVERIFY(fb && fb->isVisibleTo(page));
+        QVERIFY(f->diffTree() && fb->diffTree());
+        QCOMPARE(f->diffTree()->width(), FlameWidth::A);
+        QCOMPARE(fb->diffTree()->width(), FlameWidth::B);
+        QCOMPARE(f->zoomNode(), node); // the click zoomed A's graph; B's followed when computed
+        QCOMPARE(fb->zoomNode(), node);
+        QCOMPARE(fb->tree()->path(fb->zoomNode()), path);
+        fb->zoomTo(-1);
+        QCOMPARE(f->zoomNode(), -1);
+        // Each graph is one run's shape: A's total is A's root value, B's is B's.
+        const FlameTree ta = FlameTree::of(*m_a, page->selection()->metric());
+        QVERIFY(std::abs(f->tree()->total() - ta.total()) <= 1e-9 * ta.total());
+        page->setArrangement(ComparisonFlamePage::Arrangement::Differential);
+        page->updateNow();
+        QCOMPARE(f->diffTree()->width(), FlameWidth::Max);
+        QVERIFY(!fb->isVisibleTo(page));
+
+        // The sandwich of a routine in the comparison, from a frame's context menu.
+        Q_EMIT f->sandwichRequested(QStringLiteral("MPI_Init()"));
+        SandwichWidget* s = page->lastSandwich();
+        QVERIFY(s);
+        s->updateNow();
+        const DiffSandwich* d = s->diffSandwich();
+        QVERIFY(d);
+        const Sandwich ownA = sandwichOf(ta, QStringLiteral("MPI_Init()"));
+        QCOMPARE(d->a.occurrences, ownA.occurrences);
+        QVERIFY(std::abs(d->a.inclusive - ownA.inclusive) <= 1e-9 * ownA.inclusive);
+        QVERIFY(d->b.occurrences >= 1);
+        QVERIFY(s->callers()->diffTree());
+        QCOMPARE(s->butterfly()->columnCount(), 5);
+        s->close();
     }
 
     void rendersEveryTab()

@@ -218,6 +218,58 @@ private Q_SLOTS:
         // Below the threshold a change is drawn neutral.
         w.setChangeThreshold(1000);
         QCOMPARE(w.frameColour(p2p), QColor(0xee, 0xee, 0xee));
+        w.setChangeThreshold(0);
+        // By Δ%: p2p lost all its time in B (Δ% = 100): full blue whatever its size.
+        QVERIFY(std::abs(d->deltaPercent(node) - 100.0) < 1e-9);
+        w.setChangeScale(FlameGraphWidget::ChangeScale::Percent);
+        QCOMPARE(w.frameColour(p2p), divergingColor(-1.0));
+        // A metric where higher is better: less in B is a regression, red.
+        w.setChangeScale(FlameGraphWidget::ChangeScale::Percent, true);
+        QCOMPARE(w.frameColour(p2p), divergingColor(1.0));
+    }
+
+    void sandwichOfAComparison()
+    {
+        // A: the KOJAK run; B: without p2p. MPI_Barrier is called from parallel and p2p in A, from
+        // parallel only in B (p2p's barrier time is in parallel's own).
+        const auto a = mustLoad(kojak());
+        const AlgebraResult pruned = cutCallTree(*a, {}, { QStringLiteral("main => parallel => p2p") });
+        QVERIFY2(pruned, qPrintable(pruned.error()));
+        SelectionState state;
+        state.setTrial(a);
+        state.setMetric(a->findMetric(QStringLiteral("Time")));
+        SandwichWidget w(&state, QStringLiteral("MPI_Barrier"));
+        w.resize(1200, 700);
+        w.show(); // the frames are laid out for the canvas width
+        w.setComparison(pruned.trial(), {});
+        w.updateNow();
+        const DiffSandwich* d = w.diffSandwich();
+        QVERIFY(d);
+        QCOMPARE(d->a.occurrences, 2);
+        QCOMPARE(d->b.occurrences, 1);
+        const DiffFlameTree* callers = w.callers()->diffTree();
+        QVERIFY(callers);
+        const int root = callers->tree().roots().front();
+        QVERIFY(std::abs(callers->a(root).inclusive - d->a.inclusive) <= 1e-12 * d->a.inclusive);
+        QVERIFY(std::abs(callers->b(root).inclusive - d->b.inclusive) <= 1e-12 * d->a.inclusive);
+        // The butterfly: p2p calls it only in A (◀); parallel in both.
+        QCOMPARE(w.butterfly()->columnCount(), 5);
+        QTreeWidgetItem* up = w.butterfly()->topLevelItem(0);
+        QStringList names;
+        for (int i = 0; i < up->childCount(); ++i)
+            names << up->child(i)->text(0);
+        names.sort();
+        QCOMPARE(names, QStringList({ QStringLiteral("parallel"), QStringLiteral("◀ p2p") }));
+        // The p2p caller's frame is blue (B is cheaper there: it does not exist).
+        int p2pFrame = -1;
+        for (std::size_t i = 0; i < w.callers()->flameLayout().frames.size(); ++i) {
+            const int n = w.callers()->flameLayout().frames[i].node;
+            if (n >= 0 && callers->tree().node(n).name == QStringLiteral("p2p") && callers->tree().node(n).depth == 1)
+                p2pFrame = static_cast<int>(i);
+        }
+        QVERIFY(p2pFrame >= 0);
+        const QColor c = w.callers()->frameColour(p2pFrame);
+        QVERIFY2(c.blue() > c.red(), qPrintable(c.name()));
     }
 
     void sandwichOfARoutine()

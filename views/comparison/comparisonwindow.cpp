@@ -7,13 +7,14 @@
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
 #include "views/common/toolwindow.h"
+#include "views/comparison/comparisonflamepage.h"
 #include "views/comparison/comparisonformat.h"
 #include "views/comparison/comparisonmodel.h"
 #include "views/comparison/comparisonsummarywidget.h"
 #include "views/comparison/comparisontreemodel.h"
 #include "views/comparison/sidebysideview.h"
 #include "views/comparison/signeddifferenceview.h"
-#include "views/flame/flamegraphwidget.h"
+#include "views/overview/barlistwidget.h"
 #include "views/selectionstate.h"
 #include "views/viewsetup.h"
 
@@ -276,21 +277,7 @@ void ComparisonWindow::buildControls()
     graphLayout->addWidget(graphNote);
     graphLayout->addWidget(m_callGraph, 1);
 
-    m_flameState = new SelectionState(this);
-    m_flame = new FlameGraphWidget(m_flameState, central);
-    auto* flamePage = new QWidget(central);
-    auto* flameLayout = new QVBoxLayout(flamePage);
-    flameLayout->setContentsMargins(0, 4, 0, 0);
-    auto* flameNote
-        = new QLabel(tr("The union of both call trees as a flame graph: frame width = the larger of A and B "
-                        "(Shape), colour = Δ = A − B (blue = B cheaper, red = B dearer); hatched ◀/▶ frames "
-                        "ran only in A / only in B. Click a frame to zoom."),
-            flamePage);
-    flameNote->setWordWrap(true);
-    flameNote->setContentsMargins(4, 0, 4, 0);
-    flameNote->setForegroundRole(QPalette::PlaceholderText);
-    flameLayout->addWidget(flameNote);
-    flameLayout->addWidget(m_flame, 1);
+    m_flamePage = new ComparisonFlamePage(central);
 
     m_summary = new ComparisonSummaryWidget(m_model, central);
 
@@ -299,7 +286,7 @@ void ComparisonWindow::buildControls()
     m_tabs->addTab(m_signed, tr("Signed difference"));
     m_tabs->addTab(treePage, tr("Statistics tree"));
     m_tabs->addTab(graphPage, tr("Call graph"));
-    m_tabs->addTab(flamePage, tr("Flame graph"));
+    m_tabs->addTab(m_flamePage, tr("Flame graph"));
     // The summary scrolls rather than forcing the window taller than the screen (the verdict above
     // the tabs takes two lines).
     auto* summaryScroll = new QScrollArea(central);
@@ -364,6 +351,7 @@ void ComparisonWindow::buildControls()
         m_tree->view->setCurrentIndex(index);
         setCurrentTab(Tab::Tree);
     };
+    connect(m_flamePage, &ComparisonFlamePage::frameActivated, this, &ComparisonWindow::showCallPath);
     connect(m_sideBySide, &SideBySideView::eventActivated, this, select);
     connect(m_signed, &SignedDifferenceView::eventActivated, this, select);
 
@@ -372,6 +360,8 @@ void ComparisonWindow::buildControls()
 }
 
 QTreeView* ComparisonWindow::treeView() const { return m_tree->view; }
+
+FlameGraphWidget* ComparisonWindow::flameGraph() const { return m_flamePage->flame(); }
 
 void ComparisonWindow::setOptions(const AlgebraOptions& options)
 {
@@ -626,6 +616,8 @@ void ComparisonWindow::setColourBy(ColourBy by)
     }
     m_model->setColourBy(by);
     m_treeModel->setColourBy(by);
+    m_flamePage->setChangeScale(
+        by == ColourBy::Percent ? FlameGraphWidget::ChangeScale::Percent : FlameGraphWidget::ChangeScale::Delta);
     m_summary->refresh();
     m_sideBySide->updateLegend();
 }
@@ -754,25 +746,67 @@ void ComparisonWindow::syncFlame()
         return;
     const ComparisonQuery q = m_values->query;
     const ComparisonMetric& metric = m_snapshot->metrics[static_cast<std::size_t>(q.metric)];
-    if (m_flameState->trial() != m_a)
-        m_flameState->setTrial(m_a);
     if (!m_flameCompared) {
-        m_flame->setComparison(m_b, m_options.match);
+        m_flamePage->setRuns(m_a, m_b, m_options.match, m_a->name(), m_b->name());
         m_flameCompared = true;
     }
-    if (metric.inA.isValid())
-        m_flameState->setMetric(metric.inA);
+    m_flamePage->setMetric(metric.inA, m_snapshot->higherIsBetter(q.metric));
+    m_flamePage->setChangeScale(colourBy() == ColourBy::Percent ? FlameGraphWidget::ChangeScale::Percent
+                                                                : FlameGraphWidget::ChangeScale::Delta);
     switch (q.source) {
     case CompareSource::Mean:
-        m_flame->setSource(FlameGraphWidget::Source::Mean);
+        m_flamePage->setSource(FlameGraphWidget::Source::Mean);
         break;
     case CompareSource::Total:
-        m_flame->setSource(FlameGraphWidget::Source::Total);
+        m_flamePage->setSource(FlameGraphWidget::Source::Total);
         break;
     case CompareSource::Thread:
-        m_flameState->selectThread(m_a->findThread(m_snapshot->threads[static_cast<std::size_t>(q.thread)]));
-        m_flame->setSource(FlameGraphWidget::Source::SelectedThread);
+        m_flamePage->setSource(FlameGraphWidget::Source::SelectedThread,
+            m_a->findThread(m_snapshot->threads[static_cast<std::size_t>(q.thread)]));
         break;
+    }
+}
+
+void ComparisonWindow::showCallPath(const QStringList& path)
+{
+    if (!m_snapshot || !m_snapshot->ok() || path.isEmpty())
+        return;
+    // The call path's comparison event (the union tree's names are match keys) and its routine's.
+    const int callPath = m_snapshot->findEvent(path.join(QStringLiteral(" => ")));
+    const int routine = m_snapshot->findEvent(path.last());
+    m_shownPath = path;
+    if (callPath >= 0) {
+        const QModelIndex source = m_treeModel->indexOfEvent(callPath);
+        if (source.isValid()) {
+            const QModelIndex index = m_tree->proxy->mapFromSource(source);
+            m_tree->view->scrollTo(index);
+            m_tree->view->setCurrentIndex(index);
+        }
+    }
+    // The flat tabs list call paths only when asked to: else the routine's row.
+    int row = callPath >= 0 ? m_model->rowOf(callPath) : -1;
+    int event = callPath;
+    if (row < 0 && routine >= 0) {
+        row = m_model->rowOf(routine);
+        event = routine;
+    }
+    if (row >= 0) {
+        const QModelIndex index = m_sideBySide->proxy()->mapFromSource(m_model->index(row, 0));
+        m_sideBySide->view()->scrollTo(index);
+        m_sideBySide->view()->setCurrentIndex(index);
+        const auto& bars = m_signed->shownEvents();
+        const auto it = std::find(bars.begin(), bars.end(), event);
+        if (it != bars.end()) {
+            const int bar = static_cast<int>(it - bars.begin());
+            m_signed->barList()->setSelectedRow(bar);
+            m_signed->barList()->scrollToRow(bar);
+        }
+    }
+    // The call graph's node is the routine (of the difference trial).
+    if (routine >= 0) {
+        const EventId diffEvent = m_snapshot->events[static_cast<std::size_t>(routine)].diff;
+        if (diffEvent.isValid() && m_graphState->trial() == m_snapshot->diff)
+            m_graphState->selectEvent(diffEvent);
     }
 }
 
@@ -819,7 +853,7 @@ void ComparisonWindow::renderTab(
             this, size, 100, [this, fileName] { return exportWidget(this, fileName); }, done);
     };
     if (tab == Tab::Flame)
-        m_flame->updateNow(); // the tree in the background, waited for
+        m_flamePage->updateNow(); // the trees in the background, waited for
     if (tab != Tab::CallGraph || !m_snapshot || !m_snapshot->ok()) {
         finish();
         return;

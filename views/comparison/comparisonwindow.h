@@ -26,6 +26,7 @@ class QTreeView;
 namespace parallax {
 
 class CallGraphWidget;
+class ComparisonFlamePage;
 class FlameGraphWidget;
 class ComparisonModel;
 class ComparisonSummaryWidget;
@@ -43,6 +44,7 @@ struct ViewSetup;
 ///   - Signed difference: bars left and right of zero in the diverging colour map;
 ///   - Statistics tree: the union call tree with A, B, Δ, Δ% per call path;
 ///   - Call graph: the diff's call graph coloured by change;
+///   - Flame graph: the differential flame graph, or A's and B's stacked (ComparisonFlamePage);
 ///   - Summary: metadata side by side, run times, speed-up, top improvements and regressions.
 /// One bar of controls drives them all: metric, value (exclusive, inclusive, calls), threads
 /// (mean, total or one thread), call paths, minimum difference, time unit, and the algebra's
@@ -111,8 +113,14 @@ public:
     ComparisonTreeModel* treeModel() const { return m_treeModel; }
     QTreeView* treeView() const;
     CallGraphWidget* callGraph() const { return m_callGraph; }
-    /// The differential flame graph (views/flame/flamegraphwidget.h).
-    FlameGraphWidget* flameGraph() const { return m_flame; }
+    /// The differential flame graph (views/flame/flamegraphwidget.h) and its tab.
+    FlameGraphWidget* flameGraph() const;
+    ComparisonFlamePage* flamePage() const { return m_flamePage; }
+    /// Shows a call path (match keys from the root) in the side-by-side, signed-difference,
+    /// statistics-tree and call-graph tabs: what a click on a flame frame does.
+    void showCallPath(const QStringList& path);
+    /// The call path last shown by showCallPath().
+    const QStringList& shownCallPath() const { return m_shownPath; }
     ComparisonSummaryWidget* summary() const { return m_summary; }
 
 Q_SIGNALS:
@@ -187,9 +195,9 @@ private:
     std::unique_ptr<ViewSetup> m_tree;
     SelectionState* m_graphState = nullptr;
     CallGraphWidget* m_callGraph = nullptr;
-    SelectionState* m_flameState = nullptr; ///< trial A, the comparison's metric and thread
-    FlameGraphWidget* m_flame = nullptr;
-    bool m_flameCompared = false; ///< m_flame shows this snapshot's A and B
+    ComparisonFlamePage* m_flamePage = nullptr;
+    bool m_flameCompared = false; ///< the flame page shows this snapshot's A and B
+    QStringList m_shownPath;
     ComparisonSummaryWidget* m_summary = nullptr;
 
     void updateVerdict();

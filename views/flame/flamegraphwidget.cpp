@@ -67,6 +67,14 @@ QColor faded(const QColor& c, double keep)
         static_cast<float>(c.greenF() * keep + (1 - keep)), static_cast<float>(c.blueF() * keep + (1 - keep)));
 }
 
+double maxAbsDelta(const DiffFlameTree& d)
+{
+    double m = 0;
+    for (std::size_t i = 0; i < d.tree().nodes().size(); ++i)
+        m = std::max(m, std::abs(d.delta(static_cast<int>(i))));
+    return m;
+}
+
 } // namespace
 
 /// The painted frames: sized to the tree's depth (scrolls when deep), hover tooltips, clicks.
@@ -264,7 +272,7 @@ void FlameGraphWidget::setComparison(TrialPtr b, const EventMatching& matching)
     m_compareB = std::move(b);
     m_matching = matching;
     const bool on = m_compareB != nullptr;
-    m_comparisonControls->setVisible(on);
+    m_comparisonControls->setVisible(on && m_shapeChoice);
     m_thresholdBox->setVisible(on);
     const int change = m_colourCombo->findData(static_cast<int>(Colouring::Change));
     if (on && change < 0)
@@ -286,6 +294,19 @@ void FlameGraphWidget::setDiffWidth(FlameWidth width)
         rebuild();
 }
 
+void FlameGraphWidget::setChangeScale(ChangeScale scale, bool higherIsBetter)
+{
+    m_changeScale = scale;
+    m_higherIsBetter = higherIsBetter;
+    m_canvas->update();
+}
+
+void FlameGraphWidget::setShapeChoiceVisible(bool visible)
+{
+    m_shapeChoice = visible;
+    m_comparisonControls->setVisible(visible && m_compareB);
+}
+
 void FlameGraphWidget::setChangeThreshold(double percent)
 {
     m_threshold = std::max(0.0, percent);
@@ -296,16 +317,43 @@ void FlameGraphWidget::setChangeThreshold(double percent)
 
 void FlameGraphWidget::showTree(std::shared_ptr<const FlameTree> tree)
 {
-    m_job.cancel();
-    m_fixed = tree != nullptr;
-    m_sourceCombo->setEnabled(!m_fixed);
-    m_recursion->setEnabled(!m_fixed);
-    if (!m_fixed) {
+    if (!tree) {
+        m_job.cancel();
+        m_fixed = false;
+        m_sourceCombo->setEnabled(true);
+        m_recursion->setEnabled(true);
         rebuild();
         return;
     }
     Computed c;
     c.tree = std::move(tree);
+    showFixed(std::move(c));
+}
+
+void FlameGraphWidget::showDiffTree(std::shared_ptr<const DiffFlameTree> diff)
+{
+    if (!diff) {
+        showTree(nullptr);
+        return;
+    }
+    Computed c;
+    c.diff = std::move(diff);
+    c.tree = std::shared_ptr<const FlameTree>(c.diff, &c.diff->tree());
+    c.maxDelta = maxAbsDelta(*c.diff);
+    showFixed(std::move(c));
+    setColouring(Colouring::Change);
+}
+
+void FlameGraphWidget::showFixed(Computed c)
+{
+    m_job.cancel();
+    m_fixed = true;
+    m_sourceCombo->setEnabled(false);
+    m_recursion->setEnabled(false);
+    const bool diff = c.diff != nullptr;
+    const int change = m_colourCombo->findData(static_cast<int>(Colouring::Change));
+    if (diff && change < 0)
+        m_colourCombo->addItem(tr("Change (Δ)"), static_cast<int>(Colouring::Change));
     colourNodes(selection()->trial(), c);
     c.imbalance.assign(c.tree->nodes().size(), std::nan(""));
     m_computed = std::move(c);
@@ -339,7 +387,7 @@ void FlameGraphWidget::showFrameMenu(int frame, const QPoint& globalPos)
     QMenu menu(this);
     menu.addAction(tr("Zoom Here"), this, [this, node = f.node] { zoomTo(node); });
     menu.addAction(tr("Reset Zoom"), this, [this] { zoomTo(-1); })->setEnabled(m_zoom >= 0);
-    if (m_compareB || m_fixed) { // the sandwich is of one trial's whole tree
+    if (m_fixed) { // the sandwich is of a trial's whole tree
         menu.exec(globalPos);
         return;
     }
@@ -444,8 +492,7 @@ void FlameGraphWidget::rebuild()
                 c.diff = std::make_shared<const DiffFlameTree>(
                     DiffFlameTree::of(*trial, *b, metric, source, matching, width));
                 c.tree = std::shared_ptr<const FlameTree>(c.diff, &c.diff->tree());
-                for (std::size_t i = 0; i < c.tree->nodes().size(); ++i)
-                    c.maxDelta = std::max(c.maxDelta, std::abs(c.diff->delta(static_cast<int>(i))));
+                c.maxDelta = maxAbsDelta(*c.diff);
             } else {
                 c.tree = std::make_shared<const FlameTree>(FlameTree::of(*trial, metric, source, merge));
             }
@@ -510,9 +557,12 @@ void FlameGraphWidget::zoomTo(int node)
 {
     if (!m_tree || node >= static_cast<int>(m_tree->nodes().size()))
         return;
+    const bool changed = node != m_zoom;
     m_zoom = node;
     relayout();
     search(m_searchText);
+    if (changed)
+        Q_EMIT zoomChanged(node);
 }
 
 void FlameGraphWidget::search(const QString& text)
@@ -569,6 +619,7 @@ void FlameGraphWidget::onFrameClicked(int frame)
     const EventId e = m_tree->node(f.node).event;
     if (e.isValid())
         selection()->selectEvent(e);
+    Q_EMIT frameActivated(f.node);
 }
 
 void FlameGraphWidget::updateBreadcrumbs()
@@ -666,9 +717,16 @@ QColor FlameGraphWidget::frameColour(int frame) const
         const double delta = d->delta(f.node);
         const double pct = d->deltaPercent(f.node);
         const bool small = !std::isnan(pct) && std::abs(pct) < m_threshold;
-        // Δ > 0: B is cheaper, an improvement, blue (the comparison window's diverging map).
-        c = small || m_computed.maxDelta <= 0 ? QColor(0xee, 0xee, 0xee)
-                                              : divergingColor(-std::clamp(delta / m_computed.maxDelta, -1.0, 1.0));
+        // How much better B is, in [-1, 1]: Δ > 0 of a lower-is-better metric is an improvement,
+        // blue (the comparison window's diverging map); regressions are red.
+        double better = 0;
+        if (m_changeScale == ChangeScale::Percent)
+            better = std::isnan(pct) ? (delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0) : std::clamp(pct / 100.0, -1.0, 1.0);
+        else if (m_computed.maxDelta > 0)
+            better = std::clamp(delta / m_computed.maxDelta, -1.0, 1.0);
+        if (m_higherIsBetter)
+            better = -better;
+        c = small || better == 0 ? QColor(0xee, 0xee, 0xee) : divergingColor(-better);
         break;
     }
     case Colouring::Imbalance: {

@@ -52,13 +52,25 @@ public:
     /// widget's SelectionState holds A (its metric and thread choose the values). Null B: one trial.
     void setComparison(TrialPtr b, const EventMatching& matching);
     void setDiffWidth(FlameWidth width);
+    FlameWidth diffWidth() const { return m_diffWidth; }
     /// Changes below this |Δ%| are drawn neutral.
     void setChangeThreshold(double percent);
+    /// How deep a changed frame's colour is: by |Δ| over the largest |Δ| shown, or by |Δ%| (a 100 %
+    /// change or more is full colour; a frame of one run only is full colour). For a metric where
+    /// higher is better (docs/SEMANTICS.md 4.6) a positive Δ is a regression and drawn red.
+    enum class ChangeScale : std::uint8_t { Delta, Percent };
+    void setChangeScale(ChangeScale scale, bool higherIsBetter = false);
+    ChangeScale changeScale() const { return m_changeScale; }
+    bool higherIsBetter() const { return m_higherIsBetter; }
+    /// Shows or hides the Shape choice of a comparison (the stacked layout fixes it).
+    void setShapeChoiceVisible(bool visible);
     const DiffFlameTree* diffTree() const { return m_computed.diff.get(); }
 
     /// Shows a given tree instead of the trial's (the sandwich's callers and callees): no background
     /// computation; the statistic and recursion controls are hidden. Null: back to the trial's tree.
     void showTree(std::shared_ptr<const FlameTree> tree);
+    /// The same with a differential tree (the sandwich of a comparison): coloured by change.
+    void showDiffTree(std::shared_ptr<const DiffFlameTree> diff);
 
     void setStyle(Style style);
     Style style() const { return m_style; }
@@ -102,8 +114,12 @@ public:
 Q_SIGNALS:
     /// A new tree is laid out and painted.
     void shown();
-    /// "Sandwich of ROUTINE" in a frame's context menu.
+    /// "Sandwich of ROUTINE" in a frame's context menu (in a comparison: the routine's match key).
     void sandwichRequested(const QString& routine);
+    /// The zoomed node changed (-1: the whole tree), by a click, the breadcrumbs or zoomTo().
+    void zoomChanged(int node);
+    /// A frame was clicked (its FlameTree node).
+    void frameActivated(int node);
 
 protected:
     void doUpdate(SelectionChanges changes) override;
@@ -129,6 +145,8 @@ private:
     void showFrameMenu(int frame, const QPoint& globalPos);
     /// Event and group colours of a tree's nodes (`trial`'s flat events; thread-safe).
     static void colourNodes(const TrialPtr& trial, Computed& c);
+    /// Shows a computed tree given from outside (showTree, showDiffTree).
+    void showFixed(Computed c);
     void followSelectedEvent();
 
     Style m_style = Style::Flame;
@@ -151,6 +169,9 @@ private:
     EventMatching m_matching;
     FlameWidth m_diffWidth = FlameWidth::Max;
     double m_threshold = 0;
+    ChangeScale m_changeScale = ChangeScale::Delta;
+    bool m_higherIsBetter = false;
+    bool m_shapeChoice = true;
     bool m_fixed = false; ///< showTree(): the tree is given, not computed
     Job<Computed> m_job { this };
 
