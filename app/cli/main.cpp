@@ -6,6 +6,7 @@
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/flamecommand.h"
+#include "app/cli/historycommand.h"
 #include "app/cli/imbalancereport.h"
 #include "app/cli/inforeport.h"
 #include "app/cli/pprofreport.h"
@@ -449,6 +450,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runBrowseCommand(a); } },
     { "flame", "the call tree as folded stacks for flame graphs (flamegraph.pl), or two runs' (difffolded)",
         [](const QString&, const QStringList& a) { return runFlameCommand(a); } },
+    { "history", "a set of runs in order: per event the series across them, change points, regressions",
+        [](const QString&, const QStringList& a) { return runHistoryCommand(a); } },
     { "semantic", "the semantic (SEAA) profile of a trial through a model, or two compared",
         [](const QString&, const QStringList& a) { return runSemanticCommand(a); } },
     { "help", "this text, or a command's help: help COMMAND", showHelp },
