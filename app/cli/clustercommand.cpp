@@ -53,8 +53,10 @@ struct MatrixArguments {
     QCommandLineOption db { QStringList { QStringLiteral("db") },
         QStringLiteral("The database for db:ID operands (default $PARALLAX_DB or the default database)."),
         QStringLiteral("LOCATION") };
+    bool normalises = false;
     void addTo(Command& cmd, bool withNormalise)
     {
+        normalises = withNormalise;
         cmd.add(metric);
         cmd.add(callPaths);
         if (withNormalise)
@@ -81,7 +83,7 @@ std::optional<int> load(const Command& cmd, const MatrixArguments& a, Loaded* ou
     if (!cmd.checkOperand(positional.front()))
         return ExitUsage;
     ProfileMatrixOptions options;
-    if (cmd.isSet(a.normalise)) {
+    if (a.normalises && cmd.isSet(a.normalise)) {
         const auto n = parseClusterNormalisation(cmd.value(a.normalise));
         if (!n)
             return cmd.usageError(

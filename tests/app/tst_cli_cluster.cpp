@@ -237,6 +237,13 @@ private Q_SLOTS:
                 qPrintable(c.args.join(QLatin1Char(' ')) + QLatin1Char(' ') + QString::fromUtf8(r.err)));
             QVERIFY2(r.err.contains(c.message), r.err.constData());
         }
+        // The text of correlate: no warning, the events most correlated with the total first.
+        const CliRun text = runCli({ QStringLiteral("correlate"), QStringLiteral("--top"), QStringLiteral("3"),
+            dataPath(QStringLiteral("tau2/ppk/wrf-callpath-16rank.ppk")) });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.err.isEmpty(), text.err.constData());
+        QVERIFY(text.out.contains("16 threads x 1139 events; correlation with the thread's total"));
+        QVERIFY(text.out.contains("0.9995   0.6853  WRF_BDYIN"));
         const CliRun one
             = runCli({ QStringLiteral("correlate"), dataPath(QStringLiteral("tau2/ppk/phases-callpath-1thread.ppk")) });
         QCOMPARE(one.exitCode, 1);
