@@ -28,6 +28,8 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("imbalance") },
     { QStringLiteral("browse") },
     { QStringLiteral("flame") },
+    { QStringLiteral("cluster") },
+    { QStringLiteral("correlate") },
     { QStringLiteral("synth") },
     { QStringLiteral("formats") },
     { QStringLiteral("db") },
