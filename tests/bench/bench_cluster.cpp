@@ -100,13 +100,22 @@ int main(int argc, char* argv[])
     o.k = 8;
     ClusterResult r;
     const Timing km = timeRuns(runs, [&] { r = clusterThreads(*z, o); }); // before r is read below
+    // The planted groups are consecutive blocks of threads: is every block one cluster?
+    bool planted = r.k == so.groups;
+    for (std::size_t i = 0; i < r.labels.size() && planted; ++i) {
+        const std::size_t first = i * static_cast<std::size_t>(so.groups) / r.labels.size() * r.labels.size()
+            / static_cast<std::size_t>(so.groups);
+        planted = r.labels[i] == r.labels[first];
+    }
     print("kmeans k=8 zscore 4 restarts", km,
-        QStringLiteral(",\"iterations\":%1,\"inertia\":%2,\"silhouette\":%3,\"largest\":%4,\"smallest\":%5")
+        QStringLiteral(",\"iterations\":%1,\"inertia\":%2,\"silhouette\":%3,\"largest\":%4,\"smallest\":%5,"
+                       "\"planted_groups_found\":%6")
             .arg(r.iterations)
             .arg(r.inertia, 0, 'g', 8)
             .arg(r.silhouette, 0, 'f', 4)
             .arg(r.clusters.front().size)
-            .arg(r.clusters.back().size));
+            .arg(r.clusters.back().size)
+            .arg(planted ? QStringLiteral("true") : QStringLiteral("false")));
     const double kmeansRss = residentMb();
     o.restarts = 1;
     Timing t = timeRuns(runs, [&] { r = clusterThreads(*z, o); });
