@@ -29,15 +29,9 @@ struct Timing {
     double maxMs = 0;
 };
 
-Timing timeRuns(int runs, const std::function<void()>& f)
+Timing timing(int runs, const std::function<void()>& f)
 {
-    std::vector<double> t;
-    for (int r = 0; r < runs; ++r) {
-        QElapsedTimer timer;
-        timer.start();
-        f();
-        t.push_back(ms(timer));
-    }
+    const std::vector<double> t = timeRuns(runs, f);
     return { median(t), *std::min_element(t.begin(), t.end()), *std::max_element(t.begin(), t.end()) };
 }
 
@@ -82,7 +76,7 @@ int main(int argc, char* argv[])
     const double trialRss = residentMb();
     ProfileMatrixOptions mo;
     std::optional<ProfileMatrix> raw;
-    const Timing build = timeRuns(runs, [&] { raw = buildProfileMatrix(*trial, mo, nullptr); });
+    const Timing build = timing(runs, [&] { raw = buildProfileMatrix(*trial, mo, nullptr); });
     mo.normalisation = ClusterNormalisation::ZScore;
     const auto z = buildProfileMatrix(*trial, mo, nullptr);
     if (!raw || !z) {
@@ -99,7 +93,7 @@ int main(int argc, char* argv[])
     ClusterOptions o;
     o.k = 8;
     ClusterResult r;
-    const Timing km = timeRuns(runs, [&] { r = clusterThreads(*z, o); }); // before r is read below
+    const Timing km = timing(runs, [&] { r = clusterThreads(*z, o); }); // before r is read below
     // The planted groups are consecutive blocks of threads: is every block one cluster?
     bool planted = r.k == so.groups;
     for (std::size_t i = 0; i < r.labels.size() && planted; ++i) {
@@ -118,26 +112,26 @@ int main(int argc, char* argv[])
             .arg(planted ? QStringLiteral("true") : QStringLiteral("false")));
     const double kmeansRss = residentMb();
     o.restarts = 1;
-    Timing t = timeRuns(runs, [&] { r = clusterThreads(*z, o); });
+    Timing t = timing(runs, [&] { r = clusterThreads(*z, o); });
     print("kmeans k=8 zscore 1 restart", t,
         QStringLiteral(",\"iterations\":%1,\"rss_mb\":%2").arg(r.iterations).arg(kmeansRss, 0, 'f', 0));
     o.restarts = 4;
-    t = timeRuns(runs, [&] { r = clusterThreads(*raw, o); });
+    t = timing(runs, [&] { r = clusterThreads(*raw, o); });
     print("kmeans k=8 raw 4 restarts", t, QStringLiteral(",\"iterations\":%1").arg(r.iterations));
     ClusterOptions w = o;
     w.method = ClusterMethod::Ward;
-    t = timeRuns(runs, [&] { r = clusterThreads(*z, w); });
+    t = timing(runs, [&] { r = clusterThreads(*z, w); });
     print("ward k=8 zscore (4096 sample)", t, QStringLiteral(",\"ward_rows\":%1").arg(r.wardRows));
     ClusterOptions range;
     range.restarts = 1;
-    t = timeRuns(std::min(runs, 3), [&] { r = clusterThreads(*z, range); });
+    t = timing(std::min(runs, 3), [&] { r = clusterThreads(*z, range); });
     print("kmeans k=2..10 by silhouette (1 restart)", t,
         QStringLiteral(",\"k\":%1,\"silhouette_rows\":%2").arg(r.k).arg(r.silhouetteRows));
     std::vector<double> x, y;
     double explained[2];
-    t = timeRuns(runs, [&] { principalComponents(*z, &x, &y, explained); });
+    t = timing(runs, [&] { principalComponents(*z, &x, &y, explained); });
     print("pca 2-D", t,
         QStringLiteral(",\"explained\":[%1,%2]").arg(explained[0], 0, 'f', 4).arg(explained[1], 0, 'f', 4));
-    print("correlate pearson+spearman", timeRuns(std::min(runs, 3), [&] { correlateColumns(*trial, *raw); }));
+    print("correlate pearson+spearman", timing(std::min(runs, 3), [&] { correlateColumns(*trial, *raw); }));
     return 0;
 }
