@@ -10,10 +10,12 @@ PARALLAX_BUILD_PACKAGES=(
     zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
     graphviz ccache libxxhash-dev
     help2man librsvg2-bin file
+    libeigen3-dev
 )
 PARALLAX_TEST_PACKAGES=(
     xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream man-db shared-mime-info
     clang-format clang-tidy
+    python3-sklearn python3-scipy python3-numpy
 )
 
 as_root() {

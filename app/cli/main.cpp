@@ -3,6 +3,7 @@
 // parallax-cli: the headless front end (no Widgets linked).
 #include "app/cli/algebracommand.h"
 #include "app/cli/browsecommand.h"
+#include "app/cli/clustercommand.h"
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/flamecommand.h"
@@ -346,6 +347,10 @@ int runSynth(const QStringList& args)
         QStringLiteral("Threads per node (default 1: one rank per thread)."), QStringLiteral("K"));
     const auto seed = cmd.add({ QStringLiteral("seed") },
         QStringLiteral("Seed of the generator (a whole number from 0; default 1)."), QStringLiteral("S"));
+    const auto groups = cmd.add({ QStringLiteral("groups") },
+        QStringLiteral("Planted groups of ranks (default 1: none): thread t is in group t*G/T, and group g's\n"
+                       "events i >= 1 with i mod G = g cost 4 times as much (metadata 'Synth group')."),
+        QStringLiteral("G"));
     cmd.addArgument(QStringLiteral("OUT"), QStringLiteral("A new (or empty) directory to write."));
     if (const auto stop = cmd.parse(args))
         return *stop;
@@ -360,8 +365,11 @@ int runSynth(const QStringList& args)
     const auto k = u ? cmd.integer(perNode, 1, 10'000'000, o.threadsPerNode) : std::nullopt;
     const auto sd
         = k ? cmd.integer(seed, 0, std::numeric_limits<qint64>::max(), static_cast<qint64>(o.seed)) : std::nullopt;
-    if (!sd)
+    const auto g = sd ? cmd.integer(groups, 1, 10'000'000, o.groups) : std::nullopt;
+    if (!g)
         return ExitUsage;
+    if (*g > *t)
+        return cmd.usageError(QStringLiteral("--groups %1: more groups than the %2 threads").arg(*g).arg(*t));
     if (*dd == 1)
         return cmd.usageError(QStringLiteral("--callpath-depth: 1 is not a depth (0 for none, or 2 and more)"));
     o.threads = static_cast<int>(*t);
@@ -371,6 +379,7 @@ int runSynth(const QStringList& args)
     o.userEvents = static_cast<int>(*u);
     o.threadsPerNode = static_cast<int>(*k);
     o.seed = static_cast<std::uint64_t>(*sd);
+    o.groups = static_cast<int>(*g);
     const QStringList positional = cmd.positional();
     if (positional.size() != 1)
         return cmd.usageError(positional.isEmpty()
@@ -452,6 +461,10 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runFlameCommand(a); } },
     { "history", "a set of runs in order: per event the series across them, change points, regressions",
         [](const QString&, const QStringList& a) { return runHistoryCommand(a); } },
+    { "cluster", "the threads of a trial clustered by their profiles (k-means, Ward), with representatives",
+        [](const QString&, const QStringList& a) { return runClusterCommand(a); } },
+    { "correlate", "Pearson and Spearman correlations of events across threads, and with the total",
+        [](const QString&, const QStringList& a) { return runCorrelateCommand(a); } },
     { "semantic", "the semantic (SEAA) profile of a trial through a model, or two compared",
         [](const QString&, const QStringList& a) { return runSemanticCommand(a); } },
     { "help", "this text, or a command's help: help COMMAND", showHelp },

@@ -84,6 +84,7 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
     const int nThreads = std::max(1, o.threads);
     const int nMetrics = std::max(1, o.metrics);
     const int depth = o.callpathDepth >= 2 ? o.callpathDepth : 0;
+    const int nGroups = std::clamp(o.groups, 1, nThreads);
     Random rng(o.seed);
 
     TrialBuilder builder(QStringLiteral("synth-%1x%2").arg(nThreads).arg(nEvents));
@@ -174,11 +175,13 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
     QtConcurrent::blockingMap(order, [&](int t) {
         Random r(o.seed * 1000003ull + static_cast<std::uint64_t>(t) * 7919ull + 17ull);
         const double imbalance = 0.8 + 0.4 * r.uniform();
+        const int group = static_cast<int>(static_cast<long long>(t) * nGroups / nThreads);
         std::vector<double> excl(static_cast<std::size_t>(nEvents)), incl(static_cast<std::size_t>(nEvents)),
             calls(static_cast<std::size_t>(nEvents)), subrs(static_cast<std::size_t>(nEvents), 0.0);
         for (int i = 0; i < nEvents; ++i) {
+            const double planted = nGroups > 1 && i >= 1 && i % nGroups == group ? 4.0 : 1.0;
             excl[static_cast<std::size_t>(i)]
-                = std::floor(baseExcl[static_cast<std::size_t>(i)] * imbalance * (0.9 + 0.2 * r.uniform()));
+                = std::floor(baseExcl[static_cast<std::size_t>(i)] * planted * imbalance * (0.9 + 0.2 * r.uniform()));
             calls[static_cast<std::size_t>(i)] = baseCalls[static_cast<std::size_t>(i)];
         }
         incl = excl;
@@ -234,6 +237,9 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         builder.addThreadMetadata(ti, QStringLiteral("tid"), QString::number(40000 + key.node + key.thread));
         builder.addThreadMetadata(ti, QStringLiteral("Starting Timestamp"), QString::number(start));
         builder.addThreadMetadata(ti, QStringLiteral("Timestamp"), QString::number(start + 123456789));
+        if (nGroups > 1)
+            builder.addThreadMetadata(
+                ti, QStringLiteral("Synth group"), QString::number(static_cast<long long>(t) * nGroups / nThreads));
     }
     builder.addMetadata(QStringLiteral("CPU Cores"), QStringLiteral("64"));
     builder.addMetadata(QStringLiteral("CPU Type"), QStringLiteral("AMD EPYC 7763 64-Core Processor"));
@@ -247,12 +253,13 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
     builder.addMetadata(QStringLiteral("Synthesized by"),
         QStringLiteral(
             "parallax-cli synth --threads %1 --events %2 --callpath-depth %3 --metrics %4 --user-events %5 --seed %6")
-            .arg(nThreads)
-            .arg(nEvents)
-            .arg(depth)
-            .arg(nMetrics)
-            .arg(nUser)
-            .arg(o.seed));
+                .arg(nThreads)
+                .arg(nEvents)
+                .arg(depth)
+                .arg(nMetrics)
+                .arg(nUser)
+                .arg(o.seed)
+            + (nGroups > 1 ? QStringLiteral(" --groups %1").arg(nGroups) : QString()));
     Provenance p;
     p.operation = QStringLiteral("synth");
     p.options << QStringLiteral("seed=%1").arg(o.seed);

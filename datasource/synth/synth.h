@@ -17,6 +17,9 @@ struct SynthOptions {
     int metrics = 1;
     int userEvents = 5;
     int threadsPerNode = 1;
+    /// Planted groups of ranks: thread t is in group g = floor(t·groups / threads), and in group g every
+    /// event i ≥ 1 with i mod groups = g costs 4 times its base (per-thread metadata "Synth group").
+    int groups = 1;
     std::uint64_t seed = 1;
 };
 

@@ -29,6 +29,8 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("browse") },
     { QStringLiteral("flame") },
     { QStringLiteral("history") },
+    { QStringLiteral("cluster") },
+    { QStringLiteral("correlate") },
     { QStringLiteral("synth") },
     { QStringLiteral("formats") },
     { QStringLiteral("db") },

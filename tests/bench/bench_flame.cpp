@@ -22,22 +22,6 @@
 using namespace parallax;
 using namespace parallax::bench;
 
-namespace {
-
-double timeMedian(int runs, const std::function<void()>& f)
-{
-    std::vector<double> t;
-    for (int r = 0; r < runs; ++r) {
-        QElapsedTimer timer;
-        timer.start();
-        f();
-        t.push_back(ms(timer));
-    }
-    return median(t);
-}
-
-} // namespace
-
 int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);

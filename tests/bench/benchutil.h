@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <vector>
@@ -34,6 +35,22 @@ inline double median(std::vector<double> values)
     const std::size_t n = values.size();
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
+
+/// The wall times of `runs` calls of f, in milliseconds, in call order.
+inline std::vector<double> timeRuns(int runs, const std::function<void()>& f)
+{
+    std::vector<double> t;
+    for (int r = 0; r < runs; ++r) {
+        QElapsedTimer timer;
+        timer.start();
+        f();
+        t.push_back(static_cast<double>(timer.nsecsElapsed()) / 1e6);
+    }
+    return t;
+}
+
+/// The median wall time of `runs` calls of f, in milliseconds.
+inline double timeMedian(int runs, const std::function<void()>& f) { return median(timeRuns(runs, f)); }
 
 /// The 1-minute load average of the machine; -1 when /proc/loadavg cannot be read.
 inline double loadAverage()
