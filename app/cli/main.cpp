@@ -8,6 +8,7 @@
 #include "app/cli/flamecommand.h"
 #include "app/cli/imbalancereport.h"
 #include "app/cli/inforeport.h"
+#include "app/cli/modelcommand.h"
 #include "app/cli/pprofreport.h"
 #include "app/cli/semanticcommand.h"
 #include "datasource/readers/readerregistry.h"
@@ -449,6 +450,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runBrowseCommand(a); } },
     { "flame", "the call tree as folded stacks for flame graphs (flamegraph.pl), or two runs' (difffolded)",
         [](const QString&, const QStringList& a) { return runFlameCommand(a); } },
+    { "model", "Extra-P's scaling models per call path, from runs at several scales or an Extra-P input file",
+        [](const QString&, const QStringList& a) { return runModelCommand(a); } },
     { "semantic", "the semantic (SEAA) profile of a trial through a model, or two compared",
         [](const QString&, const QStringList& a) { return runSemanticCommand(a); } },
     { "help", "this text, or a command's help: help COMMAND", showHelp },
