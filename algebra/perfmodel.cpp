@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/perfmodel.h"
 
+#include "algebra/parallelfor.h"
+
 #include <Eigen/Dense>
 #include <QStringList>
 #include <algorithm>
@@ -355,6 +357,17 @@ PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, cons
         model.adjustedR2 = 1.0 - (1.0 - r2) * (static_cast<double>(n) - 1.0) / (static_cast<double>(n) - 2.0);
     }
     return model;
+}
+
+std::vector<PerformanceModel> fitPerformanceModels(
+    const std::vector<std::vector<ModelPoint>>& series, const ModelOptions& options, int workers)
+{
+    std::vector<PerformanceModel> models(series.size());
+    parallelFor(series.size(), 16, workers, [&](std::size_t begin, std::size_t end, std::size_t) {
+        for (std::size_t i = begin; i < end; ++i)
+            models[i] = fitPerformanceModel(series[i], options);
+    });
+    return models;
 }
 
 } // namespace parallax

@@ -67,6 +67,11 @@ struct ModelOptions {
 /// SMAPE wins over the constant model's (docs/SEMANTICS.md §10.3).
 PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, const ModelOptions& options = {});
 
+/// fitPerformanceModel for many series (one per call path), on the worker threads of parallelFor
+/// (`workers` as there: 0 for one per core, 1 for the calling thread only).
+std::vector<PerformanceModel> fitPerformanceModels(
+    const std::vector<std::vector<ModelPoint>>& series, const ModelOptions& options = {}, int workers = 0);
+
 /// The 42 building blocks of Extra-P's default modeler in its order, as (numerator, denominator,
 /// log exponent); with allowLog false the 19 polynomial ones.
 std::vector<ModelTerm> defaultBuildingBlocks(bool allowLog);

@@ -278,10 +278,14 @@ int runModelCommand(const QStringList& args)
                 f.points.begin(), f.points.end(), [](const ModelPoint& a, const ModelPoint& b) { return a.p < b.p; });
     }
 
-    for (Fitted& f : fitted) {
-        f.model = fitPerformanceModel(f.points, options);
+    std::vector<std::vector<ModelPoint>> series;
+    for (const Fitted& f : fitted)
+        series.push_back(f.points);
+    const std::vector<PerformanceModel> models = fitPerformanceModels(series, options);
+    for (std::size_t i = 0; i < fitted.size(); ++i) {
+        fitted[i].model = models[i];
         if (targetValue)
-            f.prediction = f.model.evaluate(*targetValue);
+            fitted[i].prediction = fitted[i].model.evaluate(*targetValue);
     }
     std::size_t few = 0;
     for (const Fitted& f : fitted)
