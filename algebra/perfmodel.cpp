@@ -208,17 +208,20 @@ QString PerformanceModel::complexity(const QString& parameter) const
     return parts.join(QStringLiteral(" + "));
 }
 
-QString PerformanceModel::formula(const QString& parameter) const
+QString PerformanceModel::formula(const QString& parameter, int significantDigits) const
 {
     // Function.to_string: the constant when non-zero or alone, then each compound term as
     // "coefficient * p^(i) * log2(p)^(j)" (the coefficient left out when it is exactly 1), joined by " + ".
+    auto number = [significantDigits](double v) {
+        return significantDigits > 0 ? QString::number(v, 'g', significantDigits) : pythonFloatRepr(v);
+    };
     QStringList parts;
     if (constant != 0 || terms.empty())
-        parts << pythonFloatRepr(constant);
+        parts << number(constant);
     for (const ModelTerm& t : terms) {
         QStringList factors;
         if (t.coefficient != 1)
-            factors << pythonFloatRepr(t.coefficient);
+            factors << number(t.coefficient);
         if (t.numerator != 0)
             factors << QStringLiteral("%1^(%2)").arg(parameter, fractionText(t.numerator, t.denominator));
         if (t.logExponent != 0)

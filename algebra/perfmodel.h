@@ -48,8 +48,9 @@ struct PerformanceModel {
     bool isConstant() const { return terms.empty(); }
     double evaluate(double p) const;
     /// Extra-P's text of the function, e.g. "1.5 + 0.5 * p^(1)" or "3.0 + 0.5 * p^(1) * log2(p)^(1)":
-    /// coefficients as Python's repr of a float, exponents as fractions (docs/SEMANTICS.md §10.2).
-    QString formula(const QString& parameter = QStringLiteral("p")) const;
+    /// coefficients as Python's repr of a float, exponents as fractions (docs/SEMANTICS.md §10.2);
+    /// with `significantDigits` > 0 the coefficients rounded to that many digits (for display).
+    QString formula(const QString& parameter = QStringLiteral("p"), int significantDigits = 0) const;
     /// The growth term alone in big-O style, e.g. "p^(1) * log2(p)^(1)", or "1" for a constant model.
     QString complexity(const QString& parameter = QStringLiteral("p")) const;
 };

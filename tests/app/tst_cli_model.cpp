@@ -177,7 +177,8 @@ private Q_SLOTS:
         writeText(bad, "PARAMETER p\nPOINTS 1 2 3\nREGION r\nDATA 1\nDATA one\n");
         r = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), bad });
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains(QByteArray(bad.toUtf8() + ":5: DATA: 'one' is not a finite number")), r.err.constData());
+        QVERIFY2(
+            r.err.contains(QByteArray(bad.toUtf8() + ":5: DATA: 'one' is not a finite number")), r.err.constData());
         // Usage.
         QCOMPARE(runCli({ QStringLiteral("model") }).exitCode, 2);
         QCOMPARE(runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), bad, QStringLiteral("--param"),
