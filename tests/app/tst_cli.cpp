@@ -28,6 +28,7 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("imbalance") },
     { QStringLiteral("browse") },
     { QStringLiteral("flame") },
+    { QStringLiteral("model") },
     { QStringLiteral("synth") },
     { QStringLiteral("formats") },
     { QStringLiteral("db") },
