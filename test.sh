@@ -118,6 +118,8 @@ if [ "$status" -eq 0 ]; then
     fuzz_reader fuzz_hpctoolkitreader HPCToolkit "$data_dir"/hatchet/hpctoolkit-cpi-database/*
     fuzz_reader fuzz_calireader "Caliper .cali" "$data_dir"/hatchet/caliper-*-cali/*.cali "$data_dir"/thicket/mpi_scaling_cali/27_cores.cali "$data_dir"/thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/1/*.cali
     fuzz_reader fuzz_calijsonreader "Caliper json-split" "$data_dir"/hatchet/caliper-*-json/*.json
+    fuzz_reader fuzz_extrapreader "Extra-P input" "$data_dir"/extrap/text/*.txt "$data_dir"/extrap/input/*.txt \
+        "$data_dir"/extrap/json/*.JSON
     fuzz_reader fuzz_jsonprofilereaders "timemory/Hatchet/pyinstrument JSON" "$data_dir"/hatchet/timemory/*.json \
         "$data_dir"/hatchet/json/*.json "$data_dir"/hatchet/pyinstrument-hatchet-json/*.json
     # CSV and JSON: seeds converted from samples by the CLI built above, plus Hatchet's dataframe CSV.

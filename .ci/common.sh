@@ -8,7 +8,7 @@ PARALLAX_BUILD_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
     libqcustomplot-dev libqcustomplot2.1-qt6
     zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
-    graphviz ccache libxxhash-dev
+    graphviz ccache libxxhash-dev libeigen3-dev
     help2man librsvg2-bin file
     libeigen3-dev
 )

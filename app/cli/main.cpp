@@ -10,6 +10,7 @@
 #include "app/cli/historycommand.h"
 #include "app/cli/imbalancereport.h"
 #include "app/cli/inforeport.h"
+#include "app/cli/modelcommand.h"
 #include "app/cli/pprofreport.h"
 #include "app/cli/semanticcommand.h"
 #include "datasource/readers/readerregistry.h"
@@ -465,6 +466,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runClusterCommand(a); } },
     { "correlate", "Pearson and Spearman correlations of events across threads, and with the total",
         [](const QString&, const QStringList& a) { return runCorrelateCommand(a); } },
+    { "model", "Extra-P's scaling models per call path, from runs at several scales or an Extra-P input file",
+        [](const QString&, const QStringList& a) { return runModelCommand(a); } },
     { "semantic", "the semantic (SEAA) profile of a trial through a model, or two compared",
         [](const QString&, const QStringList& a) { return runSemanticCommand(a); } },
     { "help", "this text, or a command's help: help COMMAND", showHelp },

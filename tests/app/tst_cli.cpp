@@ -31,6 +31,7 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("history") },
     { QStringLiteral("cluster") },
     { QStringLiteral("correlate") },
+    { QStringLiteral("model") },
     { QStringLiteral("synth") },
     { QStringLiteral("formats") },
     { QStringLiteral("db") },

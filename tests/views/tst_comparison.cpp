@@ -868,11 +868,58 @@ private Q_SLOTS:
         const auto shown = view.series(top.front());
         QCOMPARE(shown.size(), std::size_t(2));
         QCOMPARE(shown[1].efficiency, main[1].efficiency);
+        // Models on (the default): per event also its model's curve, its efficiency curve and the target
+        // marker; off: time and efficiency per event.
+        QVERIFY(view.plot()->graphCount() > 10);
+        view.setShowModels(false);
         QCOMPARE(view.plot()->graphCount(), 10); // time and efficiency per event
+        QVERIFY(!view.model(top.front()).valid);
         view.setSelectedEvents({ top.front() });
         QCOMPARE(view.plot()->graphCount(), 2);
         const QImage image = view.grab().toImage();
         QVERIFY(colourCount(image) > 8);
+    }
+
+    void scalingModels()
+    {
+        // DrawGraph's ring at 2, 4, 6 and 8 ranks: each drawn event's model is Extra-P's model of its
+        // T(P) (algebra/perfmodel.h, tested against Extra-P in tst_perfmodel), extrapolated to the target
+        // (default 4 × the largest P = 32), drawn as a curve through the model's values.
+        std::vector<std::shared_ptr<const Trial>> runs;
+        for (const char* n : { "8", "2", "6", "4" })
+            runs.push_back(test::mustLoad(
+                test::dataPath(QStringLiteral("tau2/ppk-drawgraph-scaling/%1.ppk").arg(QLatin1String(n)))));
+        ScalingView view(runs);
+        view.resize(1400, 900);
+        view.waitForResult();
+        QCOMPARE(view.target(), 32);
+        const QString event = QStringLiteral("MPI_Recv()");
+        view.setSelectedEvents({ event });
+        const auto series = view.series(event);
+        QCOMPARE(series.size(), std::size_t(4));
+        std::vector<ModelPoint> points;
+        for (const ScalingPoint& p : series)
+            points.push_back(ModelPoint { static_cast<double>(p.threads), { p.time } });
+        QCOMPARE(points.front().p, 2.0);
+        const PerformanceModel expected = fitPerformanceModel(points);
+        const PerformanceModel shown = view.model(event);
+        QVERIFY(shown.valid);
+        QCOMPARE(shown.formula(), expected.formula());
+        QVERIFY(shown.fewPoints); // 4 thread counts
+        // graphs: time, efficiency, then the model's curve (2 ... 32), its efficiency, the target marker
+        QCOMPARE(view.plot()->graphCount(), 5);
+        const QCPGraph* curve = view.plot()->graph(2);
+        QCOMPARE(curve->data()->constBegin()->key, 2.0);
+        QVERIFY(std::abs((curve->data()->constEnd() - 1)->key - 32.0) < 1e-9);
+        for (auto it = curve->data()->constBegin(); it != curve->data()->constEnd(); ++it)
+            QVERIFY(std::abs(it->value - expected.evaluate(it->key)) <= 1e-9 * std::max(1.0, std::abs(it->value)));
+        const QCPGraph* marker = view.plot()->graph(4);
+        QCOMPARE(marker->data()->size(), 1);
+        QCOMPARE(marker->data()->constBegin()->key, 32.0);
+        QCOMPARE(marker->data()->constBegin()->value, expected.evaluate(32));
+        view.setTarget(1024);
+        QCOMPARE(view.plot()->graph(4)->data()->constBegin()->value, expected.evaluate(1024));
+        QVERIFY(view.timeRect()->axis(QCPAxis::atBottom)->range().upper > 1024);
     }
 };
 

@@ -8,6 +8,7 @@
 #include "views/charts/valueaxisticker.h"
 #include "views/comparison/comparisonformat.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,6 +16,7 @@
 #include <QListWidget>
 #include <QMouseEvent>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -55,6 +57,23 @@ QSharedPointer<QCPAxisTickerText> threadTicker(const ScalingSnapshot& snapshot, 
     return ticker;
 }
 
+/// The points of a model: one per thread count, the runs with the same count as repetitions.
+std::vector<ModelPoint> modelPoints(const std::vector<ScalingPoint>& series)
+{
+    std::vector<ModelPoint> points;
+    for (const ScalingPoint& s : series) {
+        if (!s.present)
+            continue;
+        const double p = static_cast<double>(s.threads);
+        auto it = std::find_if(points.begin(), points.end(), [p](const ModelPoint& q) { return q.p == p; });
+        if (it == points.end())
+            points.push_back(ModelPoint { p, { s.time } });
+        else
+            it->values.push_back(s.time);
+    }
+    return points;
+}
+
 QString shortLabel(const QString& name)
 {
     return name.size() > 36 ? QString(name.left(17) + QStringLiteral("…") + name.right(17)) : name;
@@ -74,7 +93,16 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     , m_events(new QListWidget(this))
     , m_plot(new QCustomPlot(this))
     , m_definition(new QLabel(this))
+    , m_modelBox(new QCheckBox(tr("Model"), this))
+    , m_targetBox(new QSpinBox(this))
+    , m_modelTable(new QLabel(this))
 {
+    m_modelBox->setChecked(true);
+    m_modelBox->setToolTip(tr("Fit Extra-P's performance model c₀ + c₁·P^i·log₂(P)^j to each event's T(P) "
+                              "(the default modeler: the lowest leave-one-out SMAPE of 42 terms) and extrapolate it"));
+    m_targetBox->setRange(1, 100000000);
+    m_targetBox->setGroupSeparatorShown(true);
+    m_targetBox->setToolTip(tr("Extrapolate the models to this number of threads"));
     setWindowTitle(tr("Scaling of %1").arg(countText(m_trials.size(), tr("run"), tr("runs"))));
     m_valueBox->addItem(tr("Inclusive"), static_cast<int>(ScalingValue::Inclusive));
     m_valueBox->addItem(tr("Exclusive"), static_cast<int>(ScalingValue::Exclusive));
@@ -105,6 +133,9 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     controls->addWidget(m_statisticBox);
     controls->addWidget(new QLabel(tr("Unit:"), this));
     controls->addWidget(m_unitBox);
+    controls->addWidget(m_modelBox);
+    controls->addWidget(new QLabel(tr("Predict at P ="), this));
+    controls->addWidget(m_targetBox);
     controls->addStretch(1);
     controls->addWidget(newExportButton(this, tr("Save the view as PNG, SVG or PDF"),
         [this] { exportWidgetInteractively(this, this, QStringLiteral("scaling.png")); }));
@@ -156,6 +187,10 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     auto* chartLayout = new QVBoxLayout(charts);
     chartLayout->setContentsMargins(0, 0, 0, 0);
     chartLayout->addWidget(m_plot, 1);
+    m_modelTable->setTextFormat(Qt::RichText);
+    m_modelTable->setWordWrap(true);
+    m_modelTable->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    chartLayout->addWidget(m_modelTable);
     m_definition->setWordWrap(true);
     m_definition->setTextFormat(Qt::RichText);
     chartLayout->addWidget(m_definition);
@@ -181,6 +216,8 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     connect(m_unitBox, &QComboBox::activated, this,
         [this] { setTimeUnit(static_cast<TimeUnit>(m_unitBox->currentData().toInt())); });
     connect(m_events, &QListWidget::itemChanged, this, [this] { replot(); });
+    connect(m_modelBox, &QCheckBox::toggled, this, [this] { replot(); });
+    connect(m_targetBox, &QSpinBox::valueChanged, this, [this] { replot(); });
     connect(m_search, &QLineEdit::textChanged, this, [this](const QString& text) {
         for (int i = 0; i < m_events->count(); ++i)
             m_events->item(i)->setHidden(
@@ -234,6 +271,11 @@ void ScalingView::fillLists()
         const QSignalBlocker block(m_metricBox);
         m_metricBox->clear();
         m_metricBox->addItems(m_snapshot->metrics);
+    }
+    if (!m_snapshot->trials.empty()) {
+        const QSignalBlocker block(m_targetBox);
+        m_targetBox->setValue(
+            static_cast<int>(std::min<std::size_t>(4 * m_snapshot->trials.back()->threadCount(), 100000000)));
     }
     const QStringList top = ScalingBuilder::topEvents(*m_snapshot);
     const QSignalBlocker block(m_events);
@@ -308,6 +350,20 @@ std::vector<ScalingPoint> ScalingView::series(const QString& event) const
     return ScalingBuilder::series(*m_snapshot, event, metric(), m_value, m_statistic);
 }
 
+PerformanceModel ScalingView::model(const QString& event) const
+{
+    for (std::size_t i = 0; i < m_graphEvents.size() && i < m_models.size(); ++i)
+        if (m_graphEvents[i] == event)
+            return m_models[i];
+    return {};
+}
+
+void ScalingView::setShowModels(bool show) { m_modelBox->setChecked(show); }
+
+void ScalingView::setTarget(int threads) { m_targetBox->setValue(threads); }
+
+int ScalingView::target() const { return m_targetBox->value(); }
+
 QString ScalingView::formatTime(double value) const
 {
     const Trial* trial = m_snapshot && !m_snapshot->trials.empty() ? m_snapshot->trials.front().get() : nullptr;
@@ -322,6 +378,7 @@ void ScalingView::replot()
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_graphEvents.clear();
+    m_models.clear();
     if (!m_snapshot || m_snapshot->trials.empty())
         return;
     const QLocale locale = groupingLocale();
@@ -376,9 +433,97 @@ void ScalingView::replot()
         efficiency->setScatterStyle(scatter);
         efficiency->removeFromLegend();
         m_graphEvents.push_back(event);
+        m_models.push_back(m_modelBox->isChecked() ? fitPerformanceModel(modelPoints(points)) : PerformanceModel {});
     }
-    const double lo = p0 / 1.35;
-    const double hi = std::max(pMax, p0 * 2) * 1.35;
+    // The models' curves after every event's two graphs (the tooltip reads graphs 2i and 2i+1 only):
+    // dashed, from the smallest run to the target, sampled evenly on the log axis; a hollow marker at
+    // the target.
+    const bool models = m_modelBox->isChecked();
+    const double targetP = static_cast<double>(m_targetBox->value());
+    const double right = models ? std::max(pMax, targetP) : pMax;
+    // The formulas are shown in the unit of the axis: a time model (µs) is scaled like its values.
+    double toUnit = 1;
+    if (m.isValid() && smallest.metric(m).unit == QLatin1String("us"))
+        toUnit = m_unit == TimeUnit::Microseconds ? 1.0 : m_unit == TimeUnit::Milliseconds ? 1e-3 : 1e-6;
+    const QString formulaUnit = m_unit == TimeUnit::HoursMinutesSeconds && toUnit != 1 ? tr("s") : unit;
+    QStringList rows;
+    for (std::size_t i = 0; models && i < m_graphEvents.size(); ++i) {
+        const PerformanceModel& model = m_models[i];
+        if (!model.valid)
+            continue;
+        const QString& event = m_graphEvents[i];
+        const QColor colour = lineColor(event);
+        QVector<double> x, t, e;
+        const double from = std::min(p0, targetP);
+        const int samples = 80;
+        for (int k = 0; k <= samples; ++k) {
+            const double p = from * std::pow(right / from, static_cast<double>(k) / samples);
+            const double v = model.evaluate(p);
+            x.append(p);
+            t.append(v);
+            maxTime = std::max(maxTime, v);
+        }
+        QCPGraph* curve = m_plot->addGraph(timeX, timeY);
+        curve->setData(x, t, true);
+        curve->setPen(QPen(colour, 1.5, Qt::DashLine));
+        curve->removeFromLegend();
+        const auto points = ScalingBuilder::series(*m_snapshot, event, metric(), m_value, m_statistic);
+        if (!points.empty() && points.front().present && points.front().time > 0) {
+            // E(P) of the model: T(P₀)·P₀ / (f(P)·P)
+            QVector<double> xe;
+            for (double p : x) {
+                const double v = model.evaluate(p);
+                if (v > 0) {
+                    xe.append(p);
+                    e.append(points.front().time * p0 / (v * p));
+                }
+            }
+            QCPGraph* curveE = m_plot->addGraph(efficiencyX, efficiencyY);
+            curveE->setData(xe, e, true);
+            curveE->setPen(QPen(colour, 1.5, Qt::DashLine));
+            curveE->removeFromLegend();
+        }
+        QCPGraph* marker = m_plot->addGraph(timeX, timeY);
+        marker->setData(QVector<double> { targetP }, QVector<double> { model.evaluate(targetP) }, true);
+        marker->setLineStyle(QCPGraph::lsNone);
+        marker->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2), Qt::white, 9));
+        marker->removeFromLegend();
+        rows.append(tr("<tr><td><span style=\"color:%1\">■</span> %2</td><td><tt>%3</tt></td><td align=right>%4 %</td>"
+                       "<td align=right>%5</td><td align=right>%6</td></tr>")
+                        .arg(
+                            colour.name(), shortLabel(event).toHtmlEscaped(),
+                            [&] {
+                                PerformanceModel shown = model;
+                                shown.constant *= toUnit;
+                                for (ModelTerm& t : shown.terms)
+                                    t.coefficient *= toUnit;
+                                return shown.formula(QStringLiteral("P"), 5).toHtmlEscaped();
+                            }(),
+                            locale.toString(model.smape, 'g', 4), locale.toString(model.adjustedR2, 'f', 4),
+                            formatTime(model.evaluate(targetP)).toHtmlEscaped()
+                                + (model.fewPoints ? QStringLiteral(" *") : QString())));
+    }
+    if (models && !rows.isEmpty()) {
+        bool few = false;
+        for (const PerformanceModel& model : m_models)
+            few = few || (model.valid && model.fewPoints);
+        m_modelTable->setText(
+            tr("<b>Models</b> (Extra-P's default modeler: the term c₁·P^i·log₂(P)^j with the lowest leave-one-out "
+               "SMAPE, docs/SEMANTICS.md §10; dashed, extrapolated to P = %1)"
+               "<table cellspacing=0 cellpadding=2><tr><th align=left>event</th><th align=left>T(P) %4 =</th>"
+               "<th>SMAPE</th><th>adj. R²</th><th>T(%1)</th></tr>%2</table>%3")
+                .arg(locale.toString(targetP), rows.join(QString()),
+                    few ? tr("* fewer than 5 thread counts (Extra-P's minimum): a weak model") : QString(),
+                    formulaUnit.isEmpty() ? QString() : QStringLiteral("(%1)").arg(formulaUnit.toHtmlEscaped())));
+        m_modelTable->setVisible(true);
+    } else {
+        m_modelTable->clear();
+        m_modelTable->setVisible(false);
+    }
+    if (models)
+        ticker->addTick(targetP, locale.toString(targetP));
+    const double lo = std::min(p0, models ? targetP : p0) / 1.35;
+    const double hi = std::max(right, p0 * 2) * 1.35;
     timeX->setRange(lo, hi);
     efficiencyX->setRange(lo, hi);
     timeY->setRange(0, maxTime > 0 ? maxTime * 1.12 : 1.0);

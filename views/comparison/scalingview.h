@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "algebra/perfmodel.h"
 #include "algebra/units.h"
 #include "views/common/job.h"
 #include "views/comparison/scalingbuilder.h"
@@ -10,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QCPAxisRect;
 class QCPLegend;
@@ -18,6 +20,7 @@ class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QSpinBox;
 
 namespace parallax {
 
@@ -26,7 +29,10 @@ namespace parallax {
 /// by inclusive time in the smallest run), the time T(P) against the number of threads P and the
 /// relative efficiency E(P) = T(P0)·P0 / (T(P)·P) against the smallest run P0, as two QCustomPlot
 /// line charts on a log2 thread axis. The definitions are written under the charts; hovering a
-/// point explains it. Statistics are computed in a QtConcurrent job.
+/// point explains it. Statistics are computed in a QtConcurrent job. Each event's T(P) also gets
+/// Extra-P's performance model (algebra/perfmodel.h, docs/SEMANTICS.md §10; runs with the same P are
+/// repetitions): its curve dashed, extrapolated to a target P, with its formula, SMAPE, adjusted R² and
+/// the prediction at the target in a table under the charts.
 class ScalingView : public QWidget {
     Q_OBJECT
 public:
@@ -51,6 +57,13 @@ public:
     void setTimeUnit(TimeUnit unit);
     /// The series drawn for an event (empty when it is not selected).
     std::vector<ScalingPoint> series(const QString& event) const;
+
+    /// The Extra-P model of an event's T(P) drawn (invalid when the event is not drawn or models are off).
+    PerformanceModel model(const QString& event) const;
+    /// Shows or hides the models; the target P the curves are extrapolated to (default: 4 × the largest P).
+    void setShowModels(bool show);
+    void setTarget(int threads);
+    int target() const;
 
     /// Both charts live in one plot (so their thread axes line up): the time axis rect on top, the
     /// efficiency axis rect below, the legend to the right of the time chart.
@@ -92,6 +105,11 @@ private:
     QCPTextElement* m_timeTitle;
     QCPTextElement* m_efficiencyTitle;
     QLabel* m_definition;
+    QCheckBox* m_modelBox;
+    QSpinBox* m_targetBox;
+    QLabel* m_modelTable;
+    /// The models of the drawn events, by m_graphEvents' order.
+    std::vector<PerformanceModel> m_models;
     /// Per drawn event (graphs 2i: time, 2i+1: efficiency): the event name.
     std::vector<QString> m_graphEvents;
 };

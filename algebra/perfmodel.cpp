@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#include "algebra/perfmodel.h"
+
+#include "algebra/parallelfor.h"
+
+#include <Eigen/Dense>
+#include <QStringList>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace parallax {
+
+namespace {
+
+/// Extra-P's constants (extrap/modelers/single_parameter/abstract_base.py): the threshold below which
+/// a leave-one-out fit's constant coefficient is set to 0, relative to the smallest value, and the
+/// minimum contribution of a term.
+constexpr double kCleanConstantEpsilon = 0.0005;
+constexpr double kMinimumTermContribution = 0.0005;
+
+double measureOf(const ModelPoint& point, ModelMeasure measure)
+{
+    const auto& v = point.values;
+    if (v.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    if (measure == ModelMeasure::Median) {
+        std::vector<double> s = v;
+        std::sort(s.begin(), s.end());
+        const std::size_t n = s.size();
+        return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+    double sum = 0;
+    for (double x : v)
+        sum += x;
+    return sum / static_cast<double>(v.size());
+}
+
+struct Series {
+    std::vector<double> p;
+    std::vector<double> y;
+};
+
+/// Least squares of y ≈ c0 + c1·x over the rows not equal to `skip`, by SVD with numpy.linalg.lstsq's
+/// default cut-off (singular values below machine epsilon · max(rows, 2) of the largest count as 0),
+/// so that a rank-deficient system gets the same minimum-norm solution.
+void leastSquares(const std::vector<double>& x, const std::vector<double>& y, std::size_t skip, double& c0, double& c1)
+{
+    const Eigen::Index rows = static_cast<Eigen::Index>(x.size() - (skip < x.size() ? 1 : 0));
+    Eigen::Matrix<double, Eigen::Dynamic, 2> a(rows, 2);
+    Eigen::VectorXd b(rows);
+    Eigen::Index r = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (i == skip)
+            continue;
+        a(r, 0) = 1;
+        a(r, 1) = x[i];
+        b(r) = y[i];
+        ++r;
+    }
+    Eigen::JacobiSVD<Eigen::Matrix<double, Eigen::Dynamic, 2>> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.setThreshold(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max<Eigen::Index>(rows, 2)));
+    const Eigen::Vector2d c = svd.solve(b);
+    c0 = c(0);
+    c1 = c(1);
+}
+
+/// Extra-P's ConstantHypothesis.compute_cost: RSS and SMAPE of the mean over all points.
+void constantCosts(const Series& s, double c, double& rss, double& smape)
+{
+    rss = 0;
+    double sm = 0;
+    for (double actual : s.y) {
+        const double d = c - actual;
+        rss += d * d;
+        const double abssum = std::abs(actual) + std::abs(c);
+        if (abssum != 0)
+            sm += std::abs(d) / abssum * 2;
+    }
+    smape = sm / static_cast<double>(s.y.size()) * 100;
+}
+
+struct Candidate {
+    double c0 = 0;
+    double c1 = 0;
+    double rss = 0;
+    double smape = 0;
+};
+
+/// One hypothesis c0 + c1·basis(p), as find_best_hypothesis evaluates it.
+Candidate evaluateHypothesis(const Series& s, const std::vector<double>& x, bool crossValidation)
+{
+    Candidate h;
+    const std::size_t n = s.y.size();
+    if (crossValidation) {
+        for (std::size_t k = 0; k < n; ++k) {
+            double c0 = 0, c1 = 0;
+            leastSquares(x, s.y, k, c0, c1);
+            // clean_constant_coefficient on the training points
+            double minimum = std::numeric_limits<double>::infinity();
+            for (std::size_t i = 0; i < n; ++i)
+                if (i != k)
+                    minimum = std::min(minimum, s.y[i]);
+            if (minimum == 0 ? std::abs(c0 - minimum) < kCleanConstantEpsilon
+                             : std::abs(c0 / minimum) < kCleanConstantEpsilon)
+                c0 = 0;
+            // compute_cost_leave_one_out
+            const double predicted = c0 + c1 * x[k];
+            const double actual = s.y[k];
+            const double d = predicted - actual;
+            h.rss += d * d;
+            const double abssum = std::abs(actual) + std::abs(predicted);
+            if (abssum != 0)
+                h.smape += (std::abs(d) / abssum * 2) / static_cast<double>(n) * 100;
+        }
+        leastSquares(x, s.y, n, h.c0, h.c1);
+        return h;
+    }
+    leastSquares(x, s.y, n, h.c0, h.c1);
+    double minimum = std::numeric_limits<double>::infinity();
+    for (double v : s.y)
+        minimum = std::min(minimum, v);
+    if (minimum == 0 ? std::abs(h.c0 - minimum) < 1e-3 : std::abs(h.c0 / minimum) < 1e-3)
+        h.c0 = 0;
+    double sm = 0;
+    std::size_t counted = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double predicted = h.c0 + h.c1 * x[i];
+        const double d = predicted - s.y[i];
+        h.rss += d * d;
+        const double abssum = std::abs(s.y[i]) + std::abs(predicted);
+        if (abssum != 0) {
+            sm += std::abs(d) / abssum * 2;
+            ++counted;
+        }
+    }
+    // numpy.mean over the points with a non-zero sum (compute_cost)
+    h.smape = counted ? sm / static_cast<double>(counted) * 100 : std::numeric_limits<double>::quiet_NaN();
+    return h;
+}
+
+/// calc_term_contribution: max over the points of |c1·basis(p) / y|; NaN (0/0) propagates as numpy's
+/// max does, and NaN is never below the threshold.
+double termContribution(const Series& s, const std::vector<double>& x, double c1)
+{
+    double maximum = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double c = std::abs(c1 * x[i] / s.y[i]);
+        if (std::isnan(c))
+            return c;
+        maximum = std::max(maximum, c);
+    }
+    return maximum;
+}
+
+void appendPythonExponent(QString& out, int exponent)
+{
+    out += QLatin1Char('e');
+    out += exponent < 0 ? QLatin1Char('-') : QLatin1Char('+');
+    const int e = std::abs(exponent);
+    if (e < 10)
+        out += QLatin1Char('0');
+    out += QString::number(e);
+}
+
+QString fractionText(int numerator, int denominator)
+{
+    if (denominator == 1)
+        return QString::number(numerator);
+    return QStringLiteral("%1/%2").arg(numerator).arg(denominator);
+}
+
+} // namespace
+
+double ModelTerm::basis(double p) const
+{
+    double v = 1;
+    if (numerator != 0)
+        v *= std::pow(p, polyExponent());
+    if (logExponent != 0)
+        v *= std::pow(std::log2(p), static_cast<double>(logExponent));
+    return v;
+}
+
+double PerformanceModel::evaluate(double p) const
+{
+    double v = constant;
+    for (const ModelTerm& t : terms)
+        v += t.coefficient * t.basis(p);
+    return v;
+}
+
+QString PerformanceModel::complexity(const QString& parameter) const
+{
+    if (terms.empty())
+        return QStringLiteral("1");
+    QStringList parts;
+    for (const ModelTerm& t : terms) {
+        QStringList factors;
+        if (t.numerator != 0)
+            factors << QStringLiteral("%1^(%2)").arg(parameter, fractionText(t.numerator, t.denominator));
+        if (t.logExponent != 0)
+            factors << QStringLiteral("log2(%1)^(%2)").arg(parameter).arg(t.logExponent);
+        parts << factors.join(QStringLiteral(" * "));
+    }
+    return parts.join(QStringLiteral(" + "));
+}
+
+QString PerformanceModel::formula(const QString& parameter, int significantDigits) const
+{
+    // Function.to_string: the constant when non-zero or alone, then each compound term as
+    // "coefficient * p^(i) * log2(p)^(j)" (the coefficient left out when it is exactly 1), joined by " + ".
+    auto number = [significantDigits](double v) {
+        return significantDigits > 0 ? QString::number(v, 'g', significantDigits) : pythonFloatRepr(v);
+    };
+    QStringList parts;
+    if (constant != 0 || terms.empty())
+        parts << number(constant);
+    for (const ModelTerm& t : terms) {
+        QStringList factors;
+        if (t.coefficient != 1)
+            factors << number(t.coefficient);
+        if (t.numerator != 0)
+            factors << QStringLiteral("%1^(%2)").arg(parameter, fractionText(t.numerator, t.denominator));
+        if (t.logExponent != 0)
+            factors << QStringLiteral("%1^(%2)").arg(QStringLiteral("log2(%1)").arg(parameter)).arg(t.logExponent);
+        parts << factors.join(QStringLiteral(" * "));
+    }
+    return parts.join(QStringLiteral(" + "));
+}
+
+QString pythonFloatRepr(double value)
+{
+    if (std::isnan(value))
+        return QStringLiteral("nan");
+    if (std::isinf(value))
+        return value < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+    if (value == 0)
+        return std::signbit(value) ? QStringLiteral("-0.0") : QStringLiteral("0.0");
+    // The shortest digits that round-trip, in scientific form "d.ddde±x".
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::scientific);
+    const std::string text(buffer, result.ptr);
+    const std::size_t e = text.find('e');
+    std::string mantissa = text.substr(0, e);
+    const int exponent = std::stoi(text.substr(e + 1));
+    const bool negative = mantissa[0] == '-';
+    if (negative)
+        mantissa.erase(0, 1);
+    std::string digits;
+    for (char c : mantissa)
+        if (c != '.')
+            digits += c;
+    QString out = negative ? QStringLiteral("-") : QString();
+    // float_repr_style 'short': fixed notation for -4 <= exponent < 16, else scientific.
+    if (exponent >= -4 && exponent < 16) {
+        const int point = exponent + 1; // digits before the decimal point
+        if (point <= 0) {
+            out += QStringLiteral("0.") + QString(-point, QLatin1Char('0')) + QString::fromStdString(digits);
+        } else if (point >= static_cast<int>(digits.size())) {
+            out += QString::fromStdString(digits) + QString(point - static_cast<int>(digits.size()), QLatin1Char('0'))
+                + QStringLiteral(".0");
+        } else {
+            out += QString::fromStdString(digits.substr(0, point)) + QLatin1Char('.')
+                + QString::fromStdString(digits.substr(point));
+        }
+        return out;
+    }
+    out += QLatin1Char(digits[0]);
+    if (digits.size() > 1)
+        out += QLatin1Char('.') + QString::fromStdString(digits.substr(1));
+    appendPythonExponent(out, exponent);
+    return out;
+}
+
+std::vector<ModelTerm> defaultBuildingBlocks(bool allowLog)
+{
+    // SingleParameterModeler.create_default_building_blocks (extrap/modelers/single_parameter/basic.py).
+    static const int withLog[][3] = { { 0, 1, 1 }, { 0, 1, 2 }, { 1, 4, 0 }, { 1, 3, 0 }, { 1, 4, 1 }, { 1, 3, 1 },
+        { 1, 4, 2 }, { 1, 3, 2 }, { 1, 2, 0 }, { 1, 2, 1 }, { 1, 2, 2 }, { 2, 3, 0 }, { 3, 4, 0 }, { 2, 3, 1 },
+        { 3, 4, 1 }, { 4, 5, 0 }, { 2, 3, 2 }, { 3, 4, 2 }, { 1, 1, 0 }, { 1, 1, 1 }, { 1, 1, 2 }, { 5, 4, 0 },
+        { 5, 4, 1 }, { 4, 3, 0 }, { 4, 3, 1 }, { 3, 2, 0 }, { 3, 2, 1 }, { 3, 2, 2 }, { 5, 3, 0 }, { 7, 4, 0 },
+        { 2, 1, 0 }, { 2, 1, 1 }, { 2, 1, 2 }, { 9, 4, 0 }, { 7, 3, 0 }, { 5, 2, 0 }, { 5, 2, 1 }, { 5, 2, 2 },
+        { 8, 3, 0 }, { 11, 4, 0 }, { 3, 1, 0 }, { 3, 1, 1 } };
+    std::vector<ModelTerm> blocks;
+    for (const auto& e : withLog) {
+        if (!allowLog && e[2] != 0)
+            continue;
+        ModelTerm t;
+        // Fraction(a, b) is kept in lowest terms (Fraction(0, 1) for the pure log terms)
+        t.numerator = e[0];
+        t.denominator = e[1];
+        t.logExponent = e[2];
+        blocks.push_back(t);
+    }
+    return blocks;
+}
+
+PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, const ModelOptions& options)
+{
+    PerformanceModel model;
+    Series s;
+    for (const ModelPoint& pt : points) {
+        if (pt.values.empty())
+            continue;
+        s.p.push_back(pt.p);
+        s.y.push_back(measureOf(pt, options.measure));
+    }
+    const std::size_t n = s.y.size();
+    model.points = static_cast<int>(n);
+    model.fewPoints = n < 5;
+    if (n == 0)
+        return model;
+    model.valid = true;
+
+    // The constant model: the mean of the values (create_constant_model).
+    double sum = 0;
+    for (double v : s.y)
+        sum += v;
+    model.constant = sum / static_cast<double>(n);
+    double constantRss = 0, constantSmape = 0;
+    constantCosts(s, model.constant, constantRss, constantSmape);
+    model.rss = constantRss;
+    model.smape = constantSmape;
+    model.adjustedR2 = 1;
+    if (constantRss == 0)
+        return model;
+
+    // get_matching_hypotheses: no log terms when a parameter value is below 1.
+    bool logCapable = options.allowLog;
+    for (double p : s.p)
+        if (p < 1.0)
+            logCapable = false;
+
+    double bestSmape = constantSmape;
+    std::vector<double> x(n);
+    for (const ModelTerm& block : defaultBuildingBlocks(logCapable)) {
+        for (std::size_t i = 0; i < n; ++i)
+            x[i] = block.basis(s.p[i]);
+        const Candidate h = evaluateHypothesis(s, x, options.crossValidation);
+        // is_valid: the RSS is a finite number
+        if (std::isnan(h.rss) || std::isinf(h.rss))
+            continue;
+        // compare_hypotheses: a zero coefficient or a term contributing less than the minimum rejects it
+        if (h.c1 == 0 || termContribution(s, x, h.c1) < kMinimumTermContribution)
+            continue;
+        if (!(h.smape < bestSmape))
+            continue;
+        bestSmape = h.smape;
+        model.constant = h.c0;
+        ModelTerm t = block;
+        t.coefficient = h.c1;
+        model.terms = { t };
+        model.rss = h.rss;
+        model.smape = h.smape;
+        // compute_adjusted_rsquared with the constant model's RSS as the total sum of squares
+        const double r2 = 1.0 - h.rss / constantRss;
+        model.adjustedR2 = 1.0 - (1.0 - r2) * (static_cast<double>(n) - 1.0) / (static_cast<double>(n) - 2.0);
+    }
+    return model;
+}
+
+std::vector<PerformanceModel> fitPerformanceModels(
+    const std::vector<std::vector<ModelPoint>>& series, const ModelOptions& options, int workers)
+{
+    std::vector<PerformanceModel> models(series.size());
+    parallelFor(series.size(), 16, workers, [&](std::size_t begin, std::size_t end, std::size_t) {
+        for (std::size_t i = begin; i < end; ++i)
+            models[i] = fitPerformanceModel(series[i], options);
+    });
+    return models;
+}
+
+} // namespace parallax

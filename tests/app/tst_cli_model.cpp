@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// `parallax-cli model` (issue 17, section 2): Extra-P input files give Extra-P's models (transcribed
+// from Extra-P 291ac81's output, as tst_perfmodel), runs give per call path the series of their
+// statistics (read back from the trials here) and the model of that series, the prediction at
+// --target, the dominating call path first; and the errors.
+#include "algebra/perfmodel.h"
+#include "algebra/statistics.h"
+#include "tests/common/clirunner.h"
+#include "tests/common/testutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+QJsonObject runJson(const QStringList& args)
+{
+    const CliRun r = runCli(args);
+    if (r.exitCode != 0)
+        qWarning("%s", r.err.constData());
+    return QJsonDocument::fromJson(r.out).object();
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)); }
+
+} // namespace
+
+class TestCliModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void extrapFile()
+    {
+        const QJsonObject doc = runJson({ QStringLiteral("model"), QStringLiteral("--extrap"),
+            dataPath(QStringLiteral("extrap/text/one_parameter_6.txt")), QStringLiteral("--json"),
+            QStringLiteral("--target"), QStringLiteral("32000") });
+        QCOMPARE(doc.value(QStringLiteral("format")).toString(), QStringLiteral("text"));
+        const QJsonArray models = doc.value(QStringLiteral("models")).toArray();
+        QCOMPARE(models.size(), 4);
+        // Extra-P: met1 "4.068"; met3 "2.1822526315789204 + 1.0121669702114525e-06 * p^(2)" with SMAPE
+        // 14.719088619853498 and adjusted R² 0.9985732058774331.
+        QCOMPARE(models[0].toObject().value(QStringLiteral("model")).toString(), QStringLiteral("4.068"));
+        const QJsonObject met3 = models[2].toObject();
+        QCOMPARE(met3.value(QStringLiteral("callpath")).toString(), QStringLiteral("met3"));
+        QCOMPARE(met3.value(QStringLiteral("complexity")).toString(), QStringLiteral("p^(2)"));
+        QVERIFY(near(met3.value(QStringLiteral("constant")).toDouble(), 2.1822526315789204));
+        const QJsonObject term = met3.value(QStringLiteral("terms")).toArray()[0].toObject();
+        QVERIFY(near(term.value(QStringLiteral("coefficient")).toDouble(), 1.0121669702114525e-06));
+        QCOMPARE(term.value(QStringLiteral("poly_exponent")).toString(), QStringLiteral("2/1"));
+        QCOMPARE(term.value(QStringLiteral("log_exponent")).toInt(), 0);
+        QVERIFY(near(met3.value(QStringLiteral("smape")).toDouble(), 14.719088619853498));
+        QVERIFY(near(met3.value(QStringLiteral("adjusted_r2")).toDouble(), 0.9985732058774331));
+        QVERIFY(near(met3.value(QStringLiteral("prediction")).toDouble(),
+            2.1822526315789204 + 1.0121669702114525e-06 * 32000.0 * 32000.0));
+
+        // The text form names the model, the growth and the fit.
+        const CliRun text = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"),
+            dataPath(QStringLiteral("extrap/json/input_1.JSON")), QStringLiteral("--target"), QStringLiteral("1024") });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("sweep  [time]\n  model:    1.4"), text.out.constData());
+        QVERIFY2(text.out.contains(" * x^(1)\n  growth:   O(x^(1))"), text.out.constData());
+        QVERIFY2(text.out.contains("at x = 1024: 513.5"), text.out.constData());
+    }
+
+    void runsByMetadataKey()
+    {
+        // LULESH at 27..343 ranks (Caliper), the parameter from the metadata key mpi.world.size
+        // (the MANIFEST: 27/64/125/216/343).
+        QStringList runs;
+        for (const char* n : { "343", "27", "125", "64", "216" })
+            runs << dataPath(QStringLiteral("thicket/mpi_scaling_cali/%1_cores.cali").arg(QLatin1String(n)));
+        const QJsonObject doc = runJson(
+            QStringList { QStringLiteral("model"), QStringLiteral("--param"), QStringLiteral("mpi.world.size"),
+                QStringLiteral("--json"), QStringLiteral("--target"), QStringLiteral("4096") }
+            + runs);
+        const QJsonArray models = doc.value(QStringLiteral("models")).toArray();
+        QVERIFY(models.size() > 10);
+        // Each series is the trials' mean inclusive value of the event, by mpi.world.size ascending,
+        // and its model is the model of that series.
+        std::vector<std::shared_ptr<Trial>> trials;
+        for (const QString& r : runs)
+            trials.push_back(mustLoad(r));
+        double previous = std::numeric_limits<double>::infinity();
+        int checked = 0;
+        for (const QJsonValue& v : models) {
+            const QJsonObject m = v.toObject();
+            const double prediction = m.value(QStringLiteral("prediction")).toDouble();
+            QVERIFY(prediction <= previous); // the dominating call path first
+            previous = prediction;
+            const QString event = m.value(QStringLiteral("callpath")).toString();
+            std::vector<ModelPoint> expected;
+            for (const auto& t : trials) {
+                const EventId e = t->findEvent(event);
+                if (!e.isValid())
+                    continue;
+                const Stat& s
+                    = TrialStatistics::of(*t)->stat(e, t->findMetric(QStringLiteral("time")), ValueKind::Inclusive);
+                if (s.present == 0)
+                    continue;
+                expected.push_back({ t->metadataValue(QStringLiteral("mpi.world.size")).toDouble(), { s.meanAll } });
+            }
+            std::sort(expected.begin(), expected.end(), [](const auto& a, const auto& b) { return a.p < b.p; });
+            const QJsonArray points = m.value(QStringLiteral("points")).toArray();
+            QCOMPARE(points.size(), static_cast<qsizetype>(expected.size()));
+            for (qsizetype k = 0; k < points.size(); ++k) {
+                QCOMPARE(points[k].toObject().value(QStringLiteral("p")).toDouble(), expected[k].p);
+                QCOMPARE(points[k].toObject().value(QStringLiteral("values")).toArray()[0].toDouble(),
+                    expected[k].values[0]);
+            }
+            const PerformanceModel fit = fitPerformanceModel(expected);
+            QCOMPARE(m.value(QStringLiteral("model")).toString(), fit.formula(QStringLiteral("mpi.world.size")));
+            QVERIFY(std::abs(prediction - fit.evaluate(4096)) <= 1e-9 * std::abs(prediction));
+            ++checked;
+        }
+        QCOMPARE(checked, models.size());
+        const QJsonObject first = models[0].toObject();
+        QCOMPARE(first.value(QStringLiteral("points")).toArray().size(), 5);
+        QCOMPARE(
+            first.value(QStringLiteral("points")).toArray()[0].toObject().value(QStringLiteral("p")).toDouble(), 27.0);
+    }
+
+    void runsByThreads()
+    {
+        // DrawGraph's ring at 2, 4, 6 and 8 threads: p is each run's thread count.
+        QStringList runs;
+        for (const char* n : { "2", "4", "6", "8" })
+            runs << dataPath(QStringLiteral("tau2/ppk-drawgraph-scaling/%1.ppk").arg(QLatin1String(n)));
+        const QJsonObject doc
+            = runJson(QStringList { QStringLiteral("model"), QStringLiteral("--param"), QStringLiteral("threads"),
+                          QStringLiteral("--json"), QStringLiteral("--exclusive"), QStringLiteral("--event"),
+                          QStringLiteral("MPI_Recv()") }
+                + runs);
+        const QJsonArray models = doc.value(QStringLiteral("models")).toArray();
+        QCOMPARE(models.size(), 1);
+        const QJsonArray points = models[0].toObject().value(QStringLiteral("points")).toArray();
+        QCOMPARE(points.size(), 4);
+        for (int k = 0; k < 4; ++k) {
+            const auto t = mustLoad(runs[k]);
+            QCOMPARE(points[k].toObject().value(QStringLiteral("p")).toDouble(), double(t->threadCount()));
+            const Stat& s = TrialStatistics::of(*t)->stat(
+                t->findEvent(QStringLiteral("MPI_Recv()")), MetricId(0u), ValueKind::Exclusive);
+            QCOMPARE(points[k].toObject().value(QStringLiteral("values")).toArray()[0].toDouble(), s.meanAll);
+        }
+        QCOMPARE(models[0].toObject().value(QStringLiteral("few_points")).toBool(), true);
+    }
+
+    void errors()
+    {
+        // Two parameters: read, but not modelled, said so.
+        CliRun r = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"),
+            dataPath(QStringLiteral("extrap/text/two_parameter_4.txt")) });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("2 parameters (p, q); Parallax models single-parameter experiments only"),
+            r.err.constData());
+        // Every Caliper run keeps one thread: the thread count does not scale.
+        QStringList runs;
+        for (const char* n : { "27", "64" })
+            runs << dataPath(QStringLiteral("thicket/mpi_scaling_cali/%1_cores.cali").arg(QLatin1String(n)));
+        r = runCli(
+            QStringList { QStringLiteral("model"), QStringLiteral("--param"), QStringLiteral("threads") } + runs);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("every run has the thread count = 1"), r.err.constData());
+        r = runCli(
+            QStringList { QStringLiteral("model"), QStringLiteral("--param"), QStringLiteral("no.such.key") } + runs);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("has no metadata key 'no.such.key'"), r.err.constData());
+        // A bad file names its line.
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.txt"));
+        writeText(bad, "PARAMETER p\nPOINTS 1 2 3\nREGION r\nDATA 1\nDATA one\n");
+        r = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), bad });
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(
+            r.err.contains(QByteArray(bad.toUtf8() + ":5: DATA: 'one' is not a finite number")), r.err.constData());
+        // Usage.
+        QCOMPARE(runCli({ QStringLiteral("model") }).exitCode, 2);
+        QCOMPARE(runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), bad, QStringLiteral("--param"),
+                            QStringLiteral("threads") })
+                     .exitCode,
+            2);
+        QCOMPARE(runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), bad, QStringLiteral("--target"),
+                            QStringLiteral("-4") })
+                     .exitCode,
+            2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliModel)
+#include "tst_cli_model.moc"
