@@ -10,7 +10,6 @@ PARALLAX_BUILD_PACKAGES=(
     zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
     graphviz ccache libxxhash-dev libeigen3-dev
     help2man librsvg2-bin file
-    libeigen3-dev
 )
 PARALLAX_TEST_PACKAGES=(
     xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream man-db shared-mime-info
