@@ -30,6 +30,22 @@ TrialP smallTrial()
             { R1, { { QStringLiteral("main"), 20 }, { QStringLiteral("main => b"), 20 } } } });
 }
 
+/// Two runs of one code: A source-instrumented (signatures and source locations), B
+/// compiler-instrumented; A calls old(), B fresh.
+std::pair<TrialP, TrialP> instrumentedTwoWays()
+{
+    auto a = treeTrial(QStringLiteral("A"),
+        { { R0,
+            { { QStringLiteral("main"), 10 }, { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}]"), 50 },
+                { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}] => MPI_Allreduce()"), 20 },
+                { QStringLiteral("main => old()"), 5 } } } });
+    auto b = treeTrial(QStringLiteral("B"),
+        { { R0,
+            { { QStringLiteral("main"), 10 }, { QStringLiteral("main => solve"), 40 },
+                { QStringLiteral("main => solve => MPI_Allreduce"), 45 }, { QStringLiteral("main => fresh"), 7 } } } });
+    return { std::move(a), std::move(b) };
+}
+
 int nodeNamed(const FlameTree& t, const QStringList& path)
 {
     for (std::size_t i = 0; i < t.nodes().size(); ++i)
@@ -313,17 +329,7 @@ private Q_SLOTS:
     void differentialAlignsCallPaths()
     {
         // A is source-instrumented (signatures and source locations), B compiler-instrumented.
-        const auto a = treeTrial(QStringLiteral("A"),
-            { { R0,
-                { { QStringLiteral("main"), 10 },
-                    { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}]"), 50 },
-                    { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}] => MPI_Allreduce()"), 20 },
-                    { QStringLiteral("main => old()"), 5 } } } });
-        const auto b = treeTrial(QStringLiteral("B"),
-            { { R0,
-                { { QStringLiteral("main"), 10 }, { QStringLiteral("main => solve"), 40 },
-                    { QStringLiteral("main => solve => MPI_Allreduce"), 45 },
-                    { QStringLiteral("main => fresh"), 7 } } } });
+        const auto [a, b] = instrumentedTwoWays();
         EventMatching routine;
         routine.policy = EventMatchPolicy::Routine;
         const DiffFlameTree d = DiffFlameTree::of(*a, *b, MetricId(0u), {}, routine, FlameWidth::Max);
@@ -363,18 +369,8 @@ private Q_SLOTS:
 
     void sandwichOfAComparison()
     {
-        // The runs of differentialAlignsCallPaths: "int solve(int) C [...]" of A is "solve" of B.
-        const auto a = treeTrial(QStringLiteral("A"),
-            { { R0,
-                { { QStringLiteral("main"), 10 },
-                    { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}]"), 50 },
-                    { QStringLiteral("main => int solve(int) C [{s.c} {3,1}-{9,1}] => MPI_Allreduce()"), 20 },
-                    { QStringLiteral("main => old()"), 5 } } } });
-        const auto b = treeTrial(QStringLiteral("B"),
-            { { R0,
-                { { QStringLiteral("main"), 10 }, { QStringLiteral("main => solve"), 40 },
-                    { QStringLiteral("main => solve => MPI_Allreduce"), 45 },
-                    { QStringLiteral("main => fresh"), 7 } } } });
+        // "int solve(int) C [...]" of A is "solve" of B under ROUTINE.
+        const auto [a, b] = instrumentedTwoWays();
         EventMatching routine;
         routine.policy = EventMatchPolicy::Routine;
         const DiffSandwich solve = diffSandwichOf(*a, *b, MetricId(0u), QStringLiteral("solve"), {}, routine);
