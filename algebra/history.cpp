@@ -65,6 +65,11 @@ HistoryResult historyOf(std::vector<HistoryInput> runs, const HistoryOptions& op
         anyMetric = anyMetric || metrics[i].isValid();
         stats[i] = TrialStatistics::of(*runs[i].trial);
     }
+    for (std::size_t i = 0; i < n; ++i)
+        if (metrics[i].isValid()) {
+            h.higherIsBetter = runs[i].trial->metric(metrics[i]).higherIsBetter;
+            break;
+        }
     if (!anyMetric) {
         r.error = QStringLiteral("none of the runs has the metric '%1'").arg(h.metric);
         return r;

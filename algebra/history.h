@@ -51,6 +51,8 @@ struct History {
     std::vector<HistoryInput> runs; ///< in order
     bool numericOrder = false; ///< every order value is a number (sorted as numbers)
     QString metric;
+    /// The metric says a higher value is better (a rate, docs/SEMANTICS.md 4.6): a fall is a regression.
+    bool higherIsBetter = false;
     ValueType value = ValueType::Exclusive;
     Statistic statistic = Statistic::MeanAll;
     std::vector<HistorySeries> series; ///< the chosen or top events, largest first

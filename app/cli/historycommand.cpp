@@ -227,10 +227,12 @@ int runHistoryCommand(const QStringList& args)
         return failure(result.error);
     const History& h = result.history;
 
+    // A rate (the metric says so, or --higher-is-better): a fall is a regression.
+    const bool higherIsBetter = cmd.isSet(higher) || h.higherIsBetter;
     QStringList regressions;
     if (cmd.isSet(failAbove))
         for (const HistorySeries& s : h.series) {
-            const QString why = newestRegression(s, h, *threshold, cmd.isSet(higher));
+            const QString why = newestRegression(s, h, *threshold, higherIsBetter);
             if (!why.isEmpty())
                 regressions << why;
         }
@@ -244,7 +246,7 @@ int runHistoryCommand(const QStringList& args)
         for (const HistorySeries& s : h.series) {
             QJsonArray changes;
             for (const ChangePoint& c : s.changes.changes) {
-                const bool worse = cmd.isSet(higher) ? c.percent < 0 : c.percent > 0;
+                const bool worse = higherIsBetter ? c.percent < 0 : c.percent > 0;
                 changes.append(QJsonObject { { QStringLiteral("index"), c.index },
                     { QStringLiteral("order"), h.runs[static_cast<std::size_t>(c.index)].order },
                     { QStringLiteral("before"), c.before }, { QStringLiteral("after"), c.after },
@@ -283,7 +285,7 @@ int runHistoryCommand(const QStringList& args)
                            .arg(i + 1, 3)
                            .arg(number(s.values[i]), number(s.minimum[i]), number(s.maximum[i]));
             for (const ChangePoint& c : s.changes.changes) {
-                const bool worse = cmd.isSet(higher) ? c.percent < 0 : c.percent > 0;
+                const bool worse = higherIsBetter ? c.percent < 0 : c.percent > 0;
                 out << QStringLiteral("  %1 at run %2 (%3): %4 -> %5 (%6), p = %7\n")
                            .arg(worse ? QStringLiteral("REGRESSION") : QStringLiteral("improvement"))
                            .arg(c.index + 1)
