@@ -898,6 +898,7 @@ private Q_SLOTS:
         const auto series = view.series(event);
         QCOMPARE(series.size(), std::size_t(4));
         std::vector<ModelPoint> points;
+        points.reserve(series.size());
         for (const ScalingPoint& p : series)
             points.push_back(ModelPoint { static_cast<double>(p.threads), { p.time } });
         QCOMPARE(points.front().p, 2.0);
