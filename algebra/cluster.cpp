@@ -176,7 +176,7 @@ KMeansRun kmeansOnce(const ProfileMatrix& m, const std::vector<double>& rowNorms
     RowMatrix centres(k, d);
     std::vector<double> nearest(n);
     std::vector<double> blockSum(blocks);
-    const auto trials = static_cast<Eigen::Index>(2 + static_cast<int>(std::log(static_cast<double>(k))));
+    const auto trials = 2 + static_cast<Eigen::Index>(std::log(static_cast<double>(k)));
     // candidate t's min(nearest, D²) per row, and per block its sum
     std::vector<double> candidateNearest(n * static_cast<std::size_t>(trials));
     std::vector<double> trialSum(blocks * static_cast<std::size_t>(trials));
@@ -463,7 +463,7 @@ std::vector<int> ward(const ProfileMatrix& m, int k, const ClusterOptions& o, st
 {
     const std::vector<std::size_t> rows = sampleRows(m.rows, std::max<std::size_t>(o.wardSample, 2), o.seed);
     *used = rows.size();
-    const std::vector<int> sampleLabels = wardLabels(m, rows, k, o);
+    std::vector<int> sampleLabels = wardLabels(m, rows, k, o);
     if (sampleLabels.empty())
         return {};
     if (rows.size() == m.rows)

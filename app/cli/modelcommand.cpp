@@ -279,6 +279,7 @@ int runModelCommand(const QStringList& args)
     }
 
     std::vector<std::vector<ModelPoint>> series;
+    series.reserve(fitted.size());
     for (const Fitted& f : fitted)
         series.push_back(f.points);
     const std::vector<PerformanceModel> models = fitPerformanceModels(series, options);

@@ -244,7 +244,7 @@ bool numberArray(const QJsonValue& v, std::vector<double>& out)
     }
     if (!v.isArray())
         return false;
-    for (const QJsonValue& x : v.toArray()) {
+    for (const auto& x : v.toArray()) {
         if (!x.isDouble())
             return false;
         out.push_back(x.toDouble());
@@ -283,7 +283,7 @@ std::optional<ExtrapExperiment> parseExtrapJson(const QByteArray& data, const QS
 
     if (!root.contains(QLatin1String("callpaths"))) {
         // The current form.
-        for (const QJsonValue& p : root.value(QLatin1String("parameters")).toArray()) {
+        for (const auto& p : root.value(QLatin1String("parameters")).toArray()) {
             if (!p.isString())
                 return bad(QStringLiteral("\"parameters\": expected parameter names (strings)"));
             e.parameters << p.toString();
@@ -304,7 +304,7 @@ std::optional<ExtrapExperiment> parseExtrapJson(const QByteArray& data, const QS
                                    .arg(cp.key(), mt.key()));
                 ExtrapSeries& s = series.of(e, cp.key(), mt.key());
                 int k = 0;
-                for (const QJsonValue& item : mt.value().toArray()) {
+                for (const auto& item : mt.value().toArray()) {
                     const QString where = QStringLiteral("measurements.%1.%2[%3]").arg(cp.key(), mt.key()).arg(k++);
                     const QJsonObject o = item.toObject();
                     ExtrapSeries::Measurement m;
@@ -329,7 +329,7 @@ std::optional<ExtrapExperiment> parseExtrapJson(const QByteArray& data, const QS
             const QJsonValue v = root.value(QLatin1String(key));
             if (!v.isArray())
                 return false;
-            for (const QJsonValue& x : v.toArray()) {
+            for (const auto& x : v.toArray()) {
                 const QJsonObject o = x.toObject();
                 if (!o.value(QLatin1String("id")).isDouble())
                     return false;
@@ -360,7 +360,7 @@ std::optional<ExtrapExperiment> parseExtrapJson(const QByteArray& data, const QS
             metricNames.push_back(o.value(QLatin1String("name")).toString());
         for (const auto& [id, o] : coordinates) {
             std::map<int, double> pairs;
-            for (const QJsonValue& pv : o.value(QLatin1String("parameter_value_pairs")).toArray()) {
+            for (const auto& pv : o.value(QLatin1String("parameter_value_pairs")).toArray()) {
                 const QJsonObject p = pv.toObject();
                 if (!p.value(QLatin1String("parameter_id")).isDouble()
                     || !p.value(QLatin1String("parameter_value")).isDouble())
@@ -375,6 +375,7 @@ std::optional<ExtrapExperiment> parseExtrapJson(const QByteArray& data, const QS
                                .arg(pairs.size())
                                .arg(e.parameters.size()));
             std::vector<double> c;
+            c.reserve(pairs.size());
             for (const auto& [pid, v] : pairs)
                 c.push_back(v);
             e.coordinates.push_back(std::move(c));
@@ -386,7 +387,7 @@ std::optional<ExtrapExperiment> parseExtrapJson(const QByteArray& data, const QS
         std::vector<std::tuple<int, int, int>> order;
         std::map<std::tuple<int, int, int>, std::vector<double>> values;
         int k = 0;
-        for (const QJsonValue& x : ms.toArray()) {
+        for (const auto& x : ms.toArray()) {
             const QJsonObject o = x.toObject();
             const QString where = QStringLiteral("measurements[%1]").arg(k++);
             for (const char* key : { "coordinate_id", "callpath_id", "metric_id", "value" })

@@ -224,6 +224,7 @@ private Q_SLOTS:
         QCOMPARE(defaultBuildingBlocks(false).size(), std::size_t(19));
         auto recover = [&](const ModelTerm& b, double c0, double c1) {
             std::vector<ModelPoint> points;
+            points.reserve(ps.size());
             for (double p : ps)
                 points.push_back(point(p, { c0 + c1 * b.basis(p) }));
             const PerformanceModel m = fitPerformanceModel(points);
@@ -292,9 +293,9 @@ private Q_SLOTS:
         // The MANIFEST's fact for one_parameter_1.txt (Extra-P's console output) and Extra-P's full
         // digits; input_data_1p.txt, one_parameter_7.txt and json/input_1.JSON likewise.
         struct FileCase {
-            const char* file;
+            const char* file = nullptr;
             OracleCase model;
-            const char* formula;
+            const char* formula = nullptr;
         };
         const FileCase files[] = {
             { "extrap/text/one_parameter_1.txt",

@@ -136,7 +136,7 @@ private Q_SLOTS:
             QCOMPARE(o.value(QStringLiteral("columns")).toArray().size(), 39); // call paths only
             const QJsonArray labels = o.value(QStringLiteral("labels")).toArray();
             for (int t = 0; t < 90; ++t)
-                QCOMPARE(labels[t].toInt(), labels[t / 30 * 30].toInt());
+                QCOMPARE(labels[t].toInt(), labels[qsizetype(t / 30) * 30].toInt());
             runOracle(QStringLiteral("cluster"), matrix, r.out, { QStringLiteral("--inertia") });
             if (QTest::currentTestFailed())
                 return;
@@ -212,8 +212,8 @@ private Q_SLOTS:
         const QString ring = dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
         struct Case {
             QStringList args;
-            int exit;
-            const char* message;
+            int exit = 0;
+            const char* message = nullptr;
         };
         const Case cases[] = {
             { { QStringLiteral("--k"), QStringLiteral("3"), ring }, 1, "--k 3 is more clusters than its 2 threads" },

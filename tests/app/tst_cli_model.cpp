@@ -89,7 +89,7 @@ private Q_SLOTS:
             trials.push_back(mustLoad(r));
         double previous = std::numeric_limits<double>::infinity();
         int checked = 0;
-        for (const QJsonValue& v : models) {
+        for (const auto& v : models) {
             const QJsonObject m = v.toObject();
             const double prediction = m.value(QStringLiteral("prediction")).toDouble();
             QVERIFY(prediction <= previous); // the dominating call path first
