@@ -49,7 +49,8 @@ struct Series {
 void leastSquares(const std::vector<double>& x, const std::vector<double>& y, std::size_t skip, double& c0, double& c1)
 {
     const Eigen::Index rows = static_cast<Eigen::Index>(x.size() - (skip < x.size() ? 1 : 0));
-    Eigen::Matrix<double, Eigen::Dynamic, 2> a(rows, 2);
+    // Dynamic columns: JacobiSVD computes thin U and V only for those (Eigen asserts it).
+    Eigen::MatrixXd a(rows, 2);
     Eigen::VectorXd b(rows);
     Eigen::Index r = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -60,7 +61,7 @@ void leastSquares(const std::vector<double>& x, const std::vector<double>& y, st
         b(r) = y[i];
         ++r;
     }
-    Eigen::JacobiSVD<Eigen::Matrix<double, Eigen::Dynamic, 2>> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
     svd.setThreshold(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max<Eigen::Index>(rows, 2)));
     const Eigen::Vector2d c = svd.solve(b);
     c0 = c(0);
