@@ -24,8 +24,6 @@ using namespace cli;
 
 namespace {
 
-QJsonValue jsonNumber(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
-
 QJsonArray jsonArray(const std::vector<double>& values)
 {
     QJsonArray a;

@@ -5,6 +5,7 @@
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/writerregistry.h"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -33,6 +34,22 @@ void printOut(const QByteArray& bytes)
 }
 
 void printOut(const QString& text) { printOut(text.toUtf8()); }
+
+QJsonValue jsonNumber(double value) { return std::isfinite(value) ? QJsonValue(value) : QJsonValue(); }
+
+std::optional<std::vector<std::pair<QString, QString>>> Command::keyValues(const QCommandLineOption& option) const
+{
+    std::vector<std::pair<QString, QString>> pairs;
+    for (const QString& v : values(option)) {
+        const qsizetype eq = v.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            usageError(QStringLiteral("%1: '%2' is not KEY=VALUE").arg(optionText(option), v));
+            return std::nullopt;
+        }
+        pairs.emplace_back(v.left(eq), v.mid(eq + 1));
+    }
+    return pairs;
+}
 
 QString optionText(const QCommandLineOption& option)
 {

@@ -4,9 +4,12 @@
 
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QJsonValue>
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace parallax::cli {
 
@@ -69,6 +72,10 @@ public:
     /// The same for a positional argument or any other text (`what` names it in the message).
     std::optional<qint64> integer(const QString& what, const QString& text, qint64 min, qint64 max) const;
 
+    /// A repeatable KEY=VALUE option's pairs (`--where`); a value without '=' or with an empty KEY
+    /// is a usage error naming it: std::nullopt after it has been printed.
+    std::optional<std::vector<std::pair<QString, QString>>> keyValues(const QCommandLineOption& option) const;
+
     /// A reader name for --format: empty, or a reader Parallax has (else a usage error listing them).
     bool checkReader(const QString& name) const;
     /// Like checkReader for `--to NAME`: an empty name or a known writer passes; otherwise a usage
@@ -88,6 +95,9 @@ private:
     QCommandLineParser m_parser;
     QCommandLineOption m_help;
 };
+
+/// A number for JSON output: NaN and infinities become null.
+QJsonValue jsonNumber(double value);
 
 /// "--name" or "-n" as typed, for messages.
 QString optionText(const QCommandLineOption& option);

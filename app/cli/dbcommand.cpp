@@ -689,12 +689,10 @@ int runSubcommand(const QString& prefix, const DbSubcommand& c, const QStringLis
         o.view = *n;
     }
     if (c.options & Where) {
-        for (const QString& v : cmd.values(where)) {
-            const qsizetype eq = v.indexOf(QLatin1Char('='));
-            if (eq <= 0)
-                return cmd.usageError(QStringLiteral("--where: '%1' is not KEY=VALUE").arg(v));
-            o.where.emplace_back(v.left(eq), v.mid(eq + 1));
-        }
+        auto pairs = cmd.keyValues(where);
+        if (!pairs)
+            return ExitUsage;
+        o.where = std::move(*pairs);
     }
     const auto count = o.positional.size();
     if (count < c.minArguments || (c.maxArguments >= 0 && count > c.maxArguments))

@@ -18,9 +18,6 @@ using namespace cli;
 
 namespace {
 
-/// A finite number for JSON (NaN becomes null).
-QJsonValue jsonNumber(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
-
 QString sourceName(const FlameSource& source, const Trial& trial)
 {
     if (source.thread.isValid())

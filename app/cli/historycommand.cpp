@@ -24,8 +24,6 @@ namespace {
 /// The exit code of a detected regression at the newest run (documented in --help and the README).
 constexpr int ExitRegression = 3;
 
-QJsonValue jsonNumber(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
-
 QJsonArray jsonNumbers(const std::vector<double>& values)
 {
     QJsonArray a;
@@ -183,12 +181,10 @@ int runHistoryCommand(const QStringList& args)
         perfdb::TrialFilter filter;
         filter.application = cmd.value(app);
         filter.experiment = cmd.value(exp);
-        for (const QString& w : cmd.values(where)) {
-            const qsizetype eq = w.indexOf(QLatin1Char('='));
-            if (eq <= 0)
-                return cmd.usageError(QStringLiteral("--where: '%1' is not KEY=VALUE").arg(w));
-            filter.metadata.emplace_back(w.left(eq), w.mid(eq + 1));
-        }
+        auto pairs = cmd.keyValues(where);
+        if (!pairs)
+            return ExitUsage;
+        filter.metadata = std::move(*pairs);
         const auto trials = opened.value()->listTrials(filter);
         if (!trials)
             return failure(trials.error().toString());

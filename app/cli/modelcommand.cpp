@@ -25,8 +25,6 @@ using namespace cli;
 
 namespace {
 
-QJsonValue jsonNumber(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
-
 /// One fitted series: what it is, its points and its model.
 struct Fitted {
     QString callpath;
