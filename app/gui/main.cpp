@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "app/cli/commandline.h"
+#include "app/cli/dbcommand.h"
 #include "app/gui/comparisonlauncher.h"
+#include "app/gui/historylauncher.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/semanticlauncher.h"
 #include "app/gui/viewregistry.h"
@@ -66,6 +68,22 @@ struct CommandLine {
         QStringLiteral("Compare two trials: PATH A (the baseline) and PATH B (the candidate).") };
     const QCommandLineOption scalingOption { QStringLiteral("scaling"),
         QStringLiteral("Scaling study of two or more trials of the same code at different thread counts.") };
+    // The performance history of many runs (issue 17): "--history --order-by KEY A B C ..." or the
+    // database's trials of an application/experiment/metadata filter.
+    const QCommandLineOption historyOption { QStringLiteral("history"),
+        QStringLiteral("Performance history of runs (PATHs, or the database's --app/--exp/--where trials) ordered by "
+                       "--order-by, with change points.") };
+    const QCommandLineOption orderByOption { QStringLiteral("order-by"),
+        QStringLiteral("With --history: the metadata key the runs are ordered by ('upload' or 'id' for database "
+                       "trials)."),
+        QStringLiteral("KEY") };
+    const QCommandLineOption appOption { QStringLiteral("app"),
+        QStringLiteral("With --history: the database's trials of this application."), QStringLiteral("A") };
+    const QCommandLineOption expOption { QStringLiteral("exp"),
+        QStringLiteral("With --history: ... and of this experiment."), QStringLiteral("E") };
+    const QCommandLineOption whereOption { QStringLiteral("where"),
+        QStringLiteral("With --history: the database's trials whose metadata KEY is VALUE (repeatable)."),
+        QStringLiteral("KEY=VALUE") };
     // Semantic views (docs/SEMANTICS.md 5): "--semantic MODEL|builtin:NAME PATH" opens their own window.
     const QCommandLineOption semanticOption { QStringLiteral("semantic"),
         QStringLiteral("Open the semantic views of PATH with a model (a JSON file or builtin:NAME)."),
@@ -83,7 +101,8 @@ struct CommandLine {
                            "--quit-after-load then use the bundled sample trial."));
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
             sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
-            semanticOption, semanticMetricOption, semanticScopeOption });
+            semanticOption, semanticMetricOption, semanticScopeOption, historyOption, orderByOption, appOption,
+            expOption, whereOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
             QStringLiteral("Profile directory or file to open (two or more with --compare and --scaling)."));
     }
@@ -94,7 +113,9 @@ struct CommandLine {
         // then the views of --render from their table, then the exit status.
         const QString text = parser.helpText();
         return QStringLiteral("Usage: parallax [options] [PATH]\n"
-                              "       parallax --compare A B | --scaling A B C... | --semantic MODEL PATH [options]")
+                              "       parallax --compare A B | --scaling A B C... | --semantic MODEL PATH [options]\n"
+                              "       parallax --history --order-by KEY (A B C... | [--db LOC] --app A [--exp E]) "
+                              "[options]")
             + text.mid(text.indexOf(QLatin1Char('\n'))) + QLatin1Char('\n') + parallax::renderViewsHelp()
             + QLatin1Char('\n') + parallax::cli::exitStatusHelp();
     }
@@ -171,6 +192,7 @@ int main(int argc, char** argv)
         const RenderWindow window = parser.isSet(o.compareOption) ? RenderWindow::Compare
             : parser.isSet(o.scalingOption)                       ? RenderWindow::Scaling
             : parser.isSet(o.semanticOption)                      ? RenderWindow::Semantic
+            : parser.isSet(o.historyOption)                       ? RenderWindow::History
                                                                   : RenderWindow::Main;
         renderInfo = parallax::findRenderView(render);
         if (!renderInfo)
@@ -199,6 +221,26 @@ int main(int argc, char** argv)
         launch.out = parser.value(o.outOption);
         launch.size = parser.value(o.sizeOption);
         return parallax::runComparisonLaunch(launch);
+    }
+
+    if (parser.isSet(o.historyOption)) {
+        parallax::HistoryLaunch launch;
+        launch.orderBy = parser.value(o.orderByOption);
+        launch.paths = parser.positionalArguments();
+        launch.format = parser.value(o.formatOption);
+        launch.application = parser.value(o.appOption);
+        launch.experiment = parser.value(o.expOption);
+        for (const QString& pair : parser.values(o.whereOption)) {
+            const qsizetype eq = pair.indexOf(QLatin1Char('='));
+            if (eq <= 0)
+                return usageError(QStringLiteral("--where: '%1' is not KEY=VALUE").arg(pair));
+            launch.where.emplace_back(pair.left(eq), pair.mid(eq + 1));
+        }
+        launch.database = parallax::databaseLocation(parser.value(o.dbOption));
+        launch.render = parser.value(o.renderOption);
+        launch.out = parser.value(o.outOption);
+        launch.size = parser.value(o.sizeOption);
+        return parallax::runHistoryLaunch(launch);
     }
 
     if (parser.isSet(o.semanticOption)) {

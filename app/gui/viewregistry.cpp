@@ -15,6 +15,7 @@
 #include "views/cube/topologyview.h"
 #include "views/flame/flamegraphwidget.h"
 #include "views/flame/sandwichwidget.h"
+#include "views/history/historyview.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewwidget.h"
 #include "views/overview/selectorbar.h"
@@ -389,6 +390,19 @@ const ViewInfo table[] = {
         renderSemanticView<SemanticWindow::View::Inspector> },
     { RenderWindow::Semantic, "semantic-rules", "", "", "the model's JSON in the rule editor", "", "",
         ViewPlacement::None, nullptr, renderSemanticView<SemanticWindow::View::Rules> },
+    { RenderWindow::History, "history", "", "",
+        "per event the statistic across the runs, its min-max band, change points and the movers", "", "",
+        ViewPlacement::None, nullptr,
+        [](const RenderTarget& target, const RenderRequest& request) {
+            HistoryView* view = target.history;
+            view->waitForResult();
+            QTimer::singleShot(100, view, [view, request] {
+                view->resize(request.size);
+                if (view->layout())
+                    view->layout()->activate();
+                request.done(view->exportImage(request.fileName));
+            });
+        } },
 };
 
 QString displayName(const ViewInfo& v)
@@ -436,8 +450,8 @@ QString renderViewNames(RenderWindow window)
 QString renderWindowLaunch(RenderWindow window)
 {
     // In the order of RenderWindow.
-    static const char* const launches[]
-        = { "PATH (or --db LOCATION --id N)", "--compare A B", "--scaling A B C...", "--semantic MODEL PATH" };
+    static const char* const launches[] = { "PATH (or --db LOCATION --id N)", "--compare A B", "--scaling A B C...",
+        "--semantic MODEL PATH", "--history --order-by KEY A B C... (or --db LOCATION --app A)" };
     return QString::fromLatin1(launches[static_cast<int>(window)]);
 }
 

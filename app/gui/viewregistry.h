@@ -14,12 +14,13 @@ namespace parallax {
 
 class ComparisonWindow;
 class MainWindow;
+class HistoryView;
 class ScalingView;
 class SelectionState;
 class SemanticWindow;
 
 /// The window a view lives in, i.e. the launch option the view needs.
-enum class RenderWindow { Main, Compare, Scaling, Semantic };
+enum class RenderWindow { Main, Compare, Scaling, Semantic, History };
 
 /// Where the main window puts a view's widget.
 enum class ViewPlacement {
@@ -43,6 +44,7 @@ struct RenderTarget {
     ComparisonWindow* comparison = nullptr;
     ScalingView* scaling = nullptr;
     SemanticWindow* semantic = nullptr;
+    HistoryView* history = nullptr;
 };
 
 /// One view of the registry: its name for --render and --tab, its line of --help, where the main

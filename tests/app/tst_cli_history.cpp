@@ -3,9 +3,9 @@
 // `parallax-cli history` (issue 17 §1): 30 nightly runs written as TAU profiles, with an 8 %
 // regression planted in one routine from run 14 on, found at run 14 from the files and from a
 // SQLite database; --fail-above gives exit code 3 then and 0 before the regression; the errors.
-#include "datasource/model/trialbuilder.h"
 #include "datasource/writers/tauwriter.h"
 #include "tests/common/clirunner.h"
+#include "tests/common/nightlyruns.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -20,38 +20,13 @@ using namespace parallax::test;
 
 namespace {
 
-/// Night `night` (1-based) of a run with 4 ranks: main => solve (planted: 8 % slower from night
-/// 14 on) and main => MPI_Allreduce, 1 % noise, written as a TAU profile directory. The date is
-/// its metadata "Date" (ISO text, so the order is textual).
+/// Night `night` of the nightly runs (tests/common/nightlyruns.h) written as a TAU profile directory.
 QString writeNight(const QString& root, int night, std::mt19937_64& random)
 {
-    std::normal_distribution<double> noise(0.0, 0.01);
-    TrialBuilder b(QStringLiteral("night %1").arg(night));
-    b.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
-    const EventId main = b.addEvent(QStringLiteral("main"), { QStringLiteral("TAU_DEFAULT") });
-    const EventId solve = b.addEvent(QStringLiteral("solve"), { QStringLiteral("TAU_USER") });
-    const EventId reduce = b.addEvent(QStringLiteral("MPI_Allreduce()"), { QStringLiteral("MPI") });
-    const EventId mainSolve = b.addEvent(QStringLiteral("main => solve"), { QStringLiteral("TAU_USER") });
-    const EventId mainReduce = b.addEvent(QStringLiteral("main => MPI_Allreduce()"), { QStringLiteral("MPI") });
-    for (int rank = 0; rank < 4; ++rank) {
-        const ThreadIndex t = b.addThread({ rank, 0, 0 });
-        const double s = 2.0e6 * (1.0 + 0.05 * rank) * (1.0 + noise(random)) * (night >= 14 ? 1.08 : 1.0);
-        const double r = 0.5e6 * (1.0 + noise(random));
-        const double own = 0.1e6;
-        const double one[1] = { own };
-        const double total[1] = { own + s + r };
-        b.addInterval(t, main, 1, 2, one, total);
-        const double sv[1] = { s };
-        const double rv[1] = { r };
-        b.addInterval(t, solve, 10, 0, sv, sv);
-        b.addInterval(t, mainSolve, 10, 0, sv, sv);
-        b.addInterval(t, reduce, 10, 0, rv, rv);
-        b.addInterval(t, mainReduce, 10, 0, rv, rv);
-    }
-    b.addMetadata(QStringLiteral("Date"), QStringLiteral("2026-10-%1").arg(night, 2, 10, QLatin1Char('0')));
+    const auto trial = nightlyTrial(night, random);
     const QString dir = root + QStringLiteral("/night%1").arg(night);
     QDir().mkpath(dir);
-    const QString error = TauWriter::write(*b.build(), dir);
+    const QString error = TauWriter::write(*trial, dir);
     return error.isEmpty() ? dir : QString();
 }
 

@@ -3,13 +3,16 @@
 // The headless renderer of the comparison views (parallax --compare A B --render compare-NAME and
 // parallax --scaling A B --render scaling): every view of real trials becomes a non-blank image of
 // the requested size, without a display server.
+#include "datasource/writers/tauwriter.h"
 #include "tests/app/guirun.h"
+#include "tests/common/nightlyruns.h"
 #include "tests/common/testutil.h"
 
 #include <QImage>
 #include <QProcess>
 #include <QSet>
 #include <QTemporaryDir>
+#include <random>
 
 using namespace parallax::test;
 
@@ -25,6 +28,20 @@ QStringList cpiRuns(const QTemporaryDir& dir)
         QDir().mkpath(run);
         QFile::copy(source + QStringLiteral("/profile.%1.0.0").arg(rank), run + QStringLiteral("/profile.0.0.0"));
         runs << run;
+    }
+    return runs;
+}
+
+/// Twenty nightly runs (tests/common/nightlyruns.h) as TAU profile directories, with metadata Date.
+QStringList nightlyRuns(const QTemporaryDir& dir)
+{
+    std::mt19937_64 random(7);
+    QStringList runs;
+    for (int night = 1; night <= 20; ++night) {
+        const QString run = dir.filePath(QStringLiteral("night%1").arg(night));
+        QDir().mkpath(run);
+        if (parallax::TauWriter::write(*nightlyTrial(night, random), run).isEmpty())
+            runs << run;
     }
     return runs;
 }
@@ -49,6 +66,7 @@ private Q_SLOTS:
         QTest::newRow("sandwich") << QStringLiteral("--compare") << QStringLiteral("compare-sandwich MPI_Init()") << 8;
         QTest::newRow("summary") << QStringLiteral("--compare") << QStringLiteral("compare-summary") << 8;
         QTest::newRow("scaling") << QStringLiteral("--scaling") << QStringLiteral("scaling") << 8;
+        QTest::newRow("history") << QStringLiteral("--history") << QStringLiteral("history") << 8;
     }
 
     void views()
@@ -65,6 +83,8 @@ private Q_SLOTS:
             arguments << argument;
         if (mode == QLatin1String("--compare"))
             arguments << cpiRuns(dir);
+        else if (mode == QLatin1String("--history"))
+            arguments << QStringLiteral("--order-by") << QStringLiteral("Date") << nightlyRuns(dir);
         else
             arguments << dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk"))
                       << dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
@@ -106,6 +126,15 @@ private Q_SLOTS:
             QStringLiteral("compare-sandwich"), QStringLiteral("--out"), out });
         QCOMPARE(code, 2);
         QVERIFY2(err.contains("needs its argument"), err.constData());
+        // The history: without its order, and ordered by a key the runs do not have.
+        std::tie(code, err) = run({ QStringLiteral("--history"), runs[0], runs[1], QStringLiteral("--render"),
+            QStringLiteral("history"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains("--history needs --order-by KEY"), err.constData());
+        std::tie(code, err) = run({ QStringLiteral("--history"), QStringLiteral("--order-by"), QStringLiteral("Build"),
+            runs[0], runs[1], QStringLiteral("--render"), QStringLiteral("history"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("has no metadata 'Build' to order it by"), err.constData());
     }
 };
 
