@@ -3,6 +3,7 @@
 #include "app/gui/databasepanel.h"
 
 #include "app/gui/databasepanelshared.h"
+#include "app/gui/historylauncher.h"
 #include "app/gui/loadjob.h"
 #include "datasource/readers/progress.h"
 #include "perfdb/databaselocation.h"
@@ -724,6 +725,59 @@ void DatabasePanel::addUploadMenu(QMenu& menu, const UploadTarget& target)
     menu.addSeparator();
 }
 
+void DatabasePanel::openHistoryOf(const UploadTarget& target)
+{
+    // The first trial's metrics and metadata keys (the metric box, the order keys offered) are read in
+    // the background; the history itself is computed by the window.
+    auto metrics = std::make_shared<std::vector<Metric>>();
+    auto keys = std::make_shared<QStringList>();
+    const QString application = target.application.value_or(QString());
+    const QString experiment = target.experiment.value_or(QString());
+    const QString what = experiment.isEmpty() ? application : application + QLatin1Char('/') + experiment;
+    run(
+        target.location, tr("Reading the trials of %1").arg(what),
+        [application, experiment, what, metrics, keys](perfdb::Database& db) -> QString {
+            perfdb::TrialFilter filter;
+            filter.application = application;
+            filter.experiment = experiment;
+            const auto trials = db.listTrials(filter);
+            if (!trials)
+                return trials.error().toString();
+            if (trials.value().size() < 2)
+                return tr("%1 has %2: a history needs at least two")
+                    .arg(what, countText(trials.value().size(), tr("trial"), tr("trials")));
+            Progress progress;
+            const auto first = db.loadTrial(trials.value().front().id, progress);
+            if (!first)
+                return first.error().toString();
+            const Trial& trial = *first.value();
+            for (std::size_t m = 0; m < trial.metricCount(); ++m)
+                metrics->push_back(trial.metric(MetricId(m)));
+            for (const MetadataEntry& entry : trial.metadata())
+                keys->append(trial.strings().get(entry.key));
+            keys->sort(Qt::CaseInsensitive);
+            return {};
+        },
+        [this, location = target.location, application, experiment, metrics, keys] {
+            QStringList items { QStringLiteral("upload"), QStringLiteral("id") };
+            items += *keys;
+            int current = 0;
+            for (const QString& preferred : { QStringLiteral("Date"), QStringLiteral("date"), QStringLiteral("Build") })
+                if (const auto at = items.indexOf(preferred); at >= 0) {
+                    current = static_cast<int>(at);
+                    break;
+                }
+            bool ok = false;
+            const QString key = QInputDialog::getItem(this, tr("Performance History"),
+                tr("Order the runs by (a metadata key, 'upload' for the upload time, 'id'):"), items, current, true,
+                &ok);
+            if (!ok || key.trimmed().isEmpty())
+                return;
+            Q_EMIT historyOpened(openHistory(
+                historyOfDatabase(location, application, experiment, {}, key.trimmed(), *metrics), window()));
+        });
+}
+
 void DatabasePanel::showMenu(const QPoint& pos)
 {
     QStandardItem* item = itemFor(m_view->indexAt(pos));
@@ -777,6 +831,11 @@ void DatabasePanel::showMenu(const QPoint& pos)
         menu.addSeparator();
     } else if (kind == DatabaseKind || kind == ApplicationKind || kind == ExperimentKind) {
         addUploadMenu(menu, targetFor(item));
+        if (kind != DatabaseKind) {
+            const UploadTarget target = targetFor(item);
+            menu.addAction(tr("Performance History…"), this, [this, target] { openHistoryOf(target); });
+            menu.addSeparator();
+        }
     }
     if (item) {
         const QString location = item->data(LocationRole).toString();

@@ -33,6 +33,7 @@ class QTreeView;
 
 namespace parallax {
 
+class HistoryView;
 class LoadJob;
 class Progress;
 class TrialManagerModel;
@@ -124,6 +125,8 @@ Q_SIGNALS:
     /// The metadata editor is open (for screenshots and tests).
     void metadataEditorShown(QDialog* dialog);
     void metadataSaved(const QString& location, qint64 id);
+    /// A history window was opened from the menu (for tests).
+    void historyOpened(parallax::HistoryView* view);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -145,6 +148,8 @@ private:
     QStandardItem* databaseItem(const QString& location) const;
     QStandardItem* itemFor(const QModelIndex& index) const;
     UploadTarget targetFor(const QStandardItem* item) const;
+    /// Asks for the order key, then opens the performance history of an application's or experiment's trials.
+    void openHistoryOf(const UploadTarget& target);
     void addUploadMenu(QMenu& menu, const UploadTarget& target);
     /// Runs `work` with a connection of its own on a worker thread, then `done` on the GUI thread
     /// (or `onError` with the message; without it, failed() is emitted).

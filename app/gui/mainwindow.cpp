@@ -277,6 +277,9 @@ void MainWindow::createDocks()
         QAction* scaling = menu.addAction(
             tr("Scaling View of the Selected Trials"), this, [this, selected] { ScalingView::open(selected, this); });
         scaling->setEnabled(selected.size() >= 2);
+        QAction* history = menu.addAction(tr("Performance History of the Selected Trials…"), this,
+            [this, selected] { openHistoryOfTrials(selected); });
+        history->setEnabled(selected.size() >= 2);
         menu.exec(m_trialView->viewport()->mapToGlobal(pos));
     });
     connect(m_databases, &DatabasePanel::trialLoaded, this,

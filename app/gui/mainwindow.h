@@ -132,6 +132,8 @@ private:
     std::vector<std::shared_ptr<const Trial>> openTrials() const;
     /// Opens a comparison window: A is the baseline, B the candidate.
     void compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b);
+    /// Asks for the metadata key to order them by, then opens the performance history of open trials.
+    void openHistoryOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials);
     /// Asks for a profile directory, loads it and compares `baseline` with it.
     void openForComparison(std::shared_ptr<const Trial> baseline);
     void compareDialog();

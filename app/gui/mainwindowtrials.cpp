@@ -6,6 +6,7 @@
 #include "algebra/derivedmetric.h"
 #include "app/gui/comparisonlauncher.h"
 #include "app/gui/databasepanel.h"
+#include "app/gui/historylauncher.h"
 #include "app/gui/mainwindow.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/comparison/comparisonwindow.h"
@@ -20,6 +21,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
@@ -46,6 +48,36 @@ void MainWindow::compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<c
     if (!a || !b)
         return;
     rememberComparisonChoices(ComparisonWindow::open(std::move(a), std::move(b), {}, this));
+}
+
+void MainWindow::openHistoryOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials)
+{
+    if (trials.size() < 2)
+        return;
+    // The keys every trial has, the likeliest order first.
+    QStringList keys;
+    for (const MetadataEntry& entry : trials.front()->metadata()) {
+        const QString key = trials.front()->strings().get(entry.key);
+        if (std::all_of(
+                trials.begin(), trials.end(), [&key](const auto& t) { return !t->metadataValue(key).isEmpty(); }))
+            keys << key;
+    }
+    keys.sort(Qt::CaseInsensitive);
+    if (keys.isEmpty()) {
+        QMessageBox::information(this, tr("Performance History"),
+            tr("The selected trials have no metadata key in common to order them by."));
+        return;
+    }
+    const auto date = keys.indexOf(QStringLiteral("Date"));
+    bool ok = false;
+    const QString key = QInputDialog::getItem(this, tr("Performance History"),
+        tr("Order the runs by the metadata key:"), keys, date >= 0 ? static_cast<int>(date) : 0, true, &ok);
+    if (!ok || key.trimmed().isEmpty())
+        return;
+    QStringList labels;
+    for (const auto& t : trials)
+        labels << t->name();
+    openHistory(historyOfTrials(trials, labels, key.trimmed()), this);
 }
 
 void MainWindow::openForComparison(std::shared_ptr<const Trial> baseline)
