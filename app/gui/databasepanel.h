@@ -86,6 +86,10 @@ public:
     void openTrial(const QString& location, qint64 id);
     /// Reads a stored trial's metadata off the GUI thread and opens the metadata editor on it.
     void editMetadata(const QString& location, qint64 id);
+    /// Reads the first trial's metrics and metadata keys off the GUI thread, asks for the key to order
+    /// the runs by, then opens the performance history of an application's or experiment's trials
+    /// (historyOpened() follows).
+    void openHistoryOf(const UploadTarget& target);
     /// Cancels the file load or upload in progress (as its progress dialog's Cancel does); a
     /// cancelled upload rolls back and leaves nothing of the trial.
     void cancelUpload();
@@ -148,8 +152,6 @@ private:
     QStandardItem* databaseItem(const QString& location) const;
     QStandardItem* itemFor(const QModelIndex& index) const;
     UploadTarget targetFor(const QStandardItem* item) const;
-    /// Asks for the order key, then opens the performance history of an application's or experiment's trials.
-    void openHistoryOf(const UploadTarget& target);
     void addUploadMenu(QMenu& menu, const UploadTarget& target);
     /// Runs `work` with a connection of its own on a worker thread, then `done` on the GUI thread
     /// (or `onError` with the message; without it, failed() is emitted).

@@ -6,6 +6,7 @@
 // point under the mouse is the run, a click asks for the comparison with the previous run or the
 // chosen baseline and opens the comparison window; the same history from a SQLite database (the
 // runs loaded back, a clicked run's trial read from it); a run without the order key is an error.
+#include "app/gui/databasepanel.h"
 #include "app/gui/historylauncher.h"
 #include "perfdb/database.h"
 #include "tests/common/nightlyruns.h"
@@ -13,10 +14,12 @@
 #include "views/comparison/comparisonwindow.h"
 
 #include <QApplication>
+#include <QInputDialog>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <algorithm>
 #include <random>
 
@@ -210,6 +213,37 @@ private Q_SLOTS:
         const auto trial = source.trialOf(run, &error);
         QVERIFY2(trial, qPrintable(error));
         QCOMPARE(trial->name(), QStringLiteral("night 14"));
+
+        // The Databases dock's "Performance History…" on the experiment: the order key is asked for
+        // (Date offered first), then the window opens on the database's runs.
+        DatabasePanel panel;
+        QSignalSpy opened(&panel, &DatabasePanel::historyOpened);
+        HistoryView* fromPanel = nullptr;
+        connect(&panel, &DatabasePanel::historyOpened, this, [&fromPanel](HistoryView* view) { fromPanel = view; });
+        QStringList offered;
+        QTimer answer;
+        answer.setInterval(20);
+        connect(&answer, &QTimer::timeout, &answer, [&answer, &offered] {
+            if (auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget())) {
+                answer.stop();
+                offered = dialog->comboBoxItems();
+                QCOMPARE(dialog->textValue(), QStringLiteral("Date"));
+                dialog->accept();
+            }
+        });
+        answer.start();
+        UploadTarget target;
+        target.location = location;
+        target.application = QStringLiteral("nightly");
+        target.experiment = QStringLiteral("cpu");
+        panel.openHistoryOf(target);
+        QVERIFY(opened.wait(20000));
+        QVERIFY(offered.contains(QStringLiteral("upload")) && offered.contains(QStringLiteral("Date")));
+        QVERIFY(fromPanel);
+        fromPanel->waitForResult();
+        QVERIFY2(fromPanel->error().isEmpty(), qPrintable(fromPanel->error()));
+        QCOMPARE(seriesOf(*fromPanel->history(), QStringLiteral("solve"))->changes.changes.front().index, 13);
+        fromPanel->close();
     }
 
     void runWithoutTheKey()
