@@ -897,6 +897,13 @@ std::vector<double> averageRanks(const std::vector<double>& values)
     return ranks;
 }
 
+double pearsonCorrelation(const std::vector<double>& x, const std::vector<double>& y)
+{
+    if (x.size() != y.size() || x.size() < 2)
+        return NaN;
+    return pearsonOf(x.data(), y.data(), x.size());
+}
+
 CorrelationResult correlateColumns(const Trial& trial, const ProfileMatrix& m, int workers)
 {
     CorrelationResult r;

@@ -133,4 +133,7 @@ CorrelationResult correlateColumns(const Trial& trial, const ProfileMatrix& matr
 /// Average ranks (1-based; ties share the mean of their ranks), as scipy.stats.rankdata.
 std::vector<double> averageRanks(const std::vector<double>& values);
 
+/// Pearson's r of two series of the same length (NaN when either is constant or shorter than 2).
+double pearsonCorrelation(const std::vector<double>& x, const std::vector<double>& y);
+
 } // namespace parallax

@@ -12,6 +12,7 @@
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
 #include "datasource/readers/readerregistry.h"
+#include "datasource/readers/textnumber.h"
 #include "datasource/writers/writerregistry.h"
 
 #include <QDir>
@@ -745,6 +746,23 @@ int runConvert(const QStringList& args)
     if (!trial)
         return fail(error);
     return output(*trial, o);
+}
+
+std::optional<double> runParameter(const Trial& trial, const QString& key, const QString& label, QString* error)
+{
+    if (key == QLatin1String("threads"))
+        return static_cast<double>(trial.threadCount());
+    const QString text = trial.metadataValue(key);
+    if (text.isNull()) {
+        *error = QStringLiteral("%1 has no metadata key '%2'").arg(label, key);
+        return std::nullopt;
+    }
+    const auto v = textnumber::parseDoubleInRange(text.trimmed().toStdString());
+    if (!v || !std::isfinite(*v)) {
+        *error = QStringLiteral("%1: metadata '%2' is '%3', not a number").arg(label, key, text.left(60));
+        return std::nullopt;
+    }
+    return *v;
 }
 
 std::shared_ptr<const Trial> loadTrialOperand(

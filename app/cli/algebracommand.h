@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <optional>
 
 namespace parallax {
 
@@ -30,5 +31,10 @@ int runConvert(const QStringList& args);
 /// (`db:ID`, in `db` or $PARALLAX_DB or the default database); nullptr and `error` on failure.
 std::shared_ptr<const Trial> loadTrialOperand(
     const QString& spec, const QString& db, const QString& format, QString* error);
+
+/// A run's value of a parameter (`model --param`, `correlate --param`): its thread count for
+/// "threads", else the number its metadata `key` holds. nullopt and `error` (naming `label`) when it
+/// has no such key or the value is not a number.
+std::optional<double> runParameter(const Trial& trial, const QString& key, const QString& label, QString* error);
 
 } // namespace parallax

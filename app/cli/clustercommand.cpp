@@ -3,6 +3,7 @@
 #include "app/cli/clustercommand.h"
 
 #include "algebra/cluster.h"
+#include "algebra/paramcorrelation.h"
 #include "algebra/statistics.h"
 #include "algebra/units.h"
 #include "app/cli/algebracommand.h"
@@ -357,6 +358,99 @@ int runClusterCommand(const QStringList& args)
     return ExitSuccess;
 }
 
+namespace {
+
+/// `correlate --param KEY RUN...`: each event's statistic against a parameter of the runs.
+int correlateRuns(const Command& cmd, const MatrixArguments& a, const QCommandLineOption& param,
+    const QCommandLineOption& event, const QCommandLineOption& inclusive, const QCommandLineOption& maximum, int top,
+    bool json)
+{
+    if (!cmd.checkReader(cmd.value(a.format)))
+        return ExitUsage;
+    if (cmd.isSet(a.matrix))
+        return cmd.usageError(QStringLiteral("--matrix is for one trial's threads, not with --param"));
+    const QStringList paths = cmd.positional();
+    if (paths.size() < 3)
+        return cmd.usageError(
+            QStringLiteral("--param correlates across runs: give at least 3 runs, got %1").arg(paths.size()));
+    for (const QString& p : paths)
+        if (!cmd.checkOperand(p))
+            return ExitUsage;
+    const QString key = cmd.value(param);
+    std::vector<ParameterRun> runs;
+    for (const QString& path : paths) {
+        QString error;
+        ParameterRun run;
+        run.trial = loadTrialOperand(path, cmd.value(a.db), cmd.value(a.format), &error);
+        if (!run.trial)
+            return failure(error);
+        const auto value = runParameter(*run.trial, key, path, &error);
+        if (!value)
+            return failure(error);
+        run.label = path;
+        run.parameter = *value;
+        runs.push_back(std::move(run));
+    }
+    ParameterCorrelationOptions options;
+    const QStringList metrics = cmd.values(a.metric);
+    if (metrics.size() > 1)
+        return cmd.usageError(QStringLiteral("--param correlates one metric; give --metric once"));
+    options.metric = metrics.value(0);
+    options.value = cmd.isSet(inclusive) ? ValueType::Inclusive : ValueType::Exclusive;
+    options.statistic = cmd.isSet(maximum) ? Statistic::Max : Statistic::MeanAll;
+    options.events = cmd.values(event);
+    options.callPaths = cmd.isSet(a.callPaths);
+    const ParameterCorrelationResult result = correlateWithParameter(std::move(runs), options);
+    if (!result.ok())
+        return failure(result.error);
+    const ParameterCorrelation& c = result.correlation;
+    if (json) {
+        QJsonArray runArray;
+        for (const ParameterRun& run : c.runs)
+            runArray.append(QJsonObject { { QStringLiteral("run"), run.label },
+                { QStringLiteral("trial"), run.trial->name() }, { QStringLiteral("parameter"), run.parameter } });
+        QJsonArray events;
+        for (const EventParameterCorrelation& e : c.events)
+            events.append(
+                QJsonObject { { QStringLiteral("event"), e.event }, { QStringLiteral("values"), jsonArray(e.values) },
+                    { QStringLiteral("runs"), e.runs }, { QStringLiteral("pearson"), jsonNumber(e.pearson) },
+                    { QStringLiteral("spearman"), jsonNumber(e.spearman) } });
+        const QJsonObject doc { { QStringLiteral("parameter"), key }, { QStringLiteral("metric"), c.metric },
+            { QStringLiteral("value"), valueTypeName(c.value) },
+            { QStringLiteral("statistic"), statisticName(c.statistic) }, { QStringLiteral("runs"), runArray },
+            { QStringLiteral("events"), events } };
+        printOut(QJsonDocument(doc).toJson(QJsonDocument::Indented));
+        return ExitSuccess;
+    }
+    QString text;
+    QTextStream out(&text);
+    auto number = [](double v) { return std::isfinite(v) ? QString::number(v, 'f', 4) : QStringLiteral("-"); };
+    out << QStringLiteral("%1 runs; correlation of the %2 %3 of %4 with %5")
+               .arg(c.runs.size())
+               .arg(statisticName(c.statistic), valueTypeName(c.value).toLower(), c.metric, key)
+        << '\n'
+        << QStringLiteral("%1 %2 %3  %4")
+               .arg(QStringLiteral("Pearson"), 8)
+               .arg(QStringLiteral("Spearman"), 8)
+               .arg(QStringLiteral("Runs"), 4)
+               .arg(QStringLiteral("Event"))
+        << '\n';
+    for (std::size_t i = 0; i < c.events.size() && static_cast<int>(i) < top; ++i) {
+        const EventParameterCorrelation& e = c.events[i];
+        out << QStringLiteral("%1 %2 %3  %4")
+                   .arg(number(e.pearson), 8)
+                   .arg(number(e.spearman), 8)
+                   .arg(e.runs, 4)
+                   .arg(e.event)
+            << '\n';
+    }
+    out.flush();
+    printOut(text);
+    return ExitSuccess;
+}
+
+} // namespace
+
 int runCorrelateCommand(const QStringList& args)
 {
     Command cmd(QStringLiteral("correlate"), QStringLiteral("PATH"),
@@ -368,14 +462,30 @@ int runCorrelateCommand(const QStringList& args)
     a.addTo(cmd, false);
     const auto top = cmd.add({ QStringLiteral("top") },
         QStringLiteral("Text: the events and pairs listed (default 10)."), QStringLiteral("N"));
+    const auto param = cmd.add({ QStringLiteral("param") },
+        QStringLiteral("Across runs instead: each event's mean value over a run's threads against this parameter of\n"
+                       "the runs (a numeric metadata key, or 'threads' for the thread count); 3 or more PATHs."),
+        QStringLiteral("KEY"));
+    const auto event = cmd.add({ QStringLiteral("event") },
+        QStringLiteral("With --param: only this event (repeatable; default every flat event)."),
+        QStringLiteral("NAME"));
+    const auto inclusive = cmd.add(
+        { QStringLiteral("inclusive") }, QStringLiteral("With --param: inclusive values instead of exclusive."));
+    const auto maximum = cmd.add({ QStringLiteral("max") },
+        QStringLiteral("With --param: the slowest thread's value instead of the mean over threads."));
     const auto json = cmd.add(
         { QStringLiteral("json") }, QStringLiteral("Print both matrices and the correlations with the total as JSON."));
-    cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("A profile in any format Parallax reads, or db:ID."));
+    cmd.addArgument(QStringLiteral("PATH"),
+        QStringLiteral("A profile in any format Parallax reads, or db:ID (3 or more with --param)."));
     if (const auto stop = cmd.parse(args))
         return *stop;
     const auto t = cmd.integer(top, 0, 1'000'000, 10);
     if (!t)
         return ExitUsage;
+    if (cmd.isSet(param))
+        return correlateRuns(cmd, a, param, event, inclusive, maximum, static_cast<int>(*t), cmd.isSet(json));
+    if (cmd.isSet(event) || cmd.isSet(inclusive) || cmd.isSet(maximum))
+        return cmd.usageError(QStringLiteral("--event, --inclusive and --max are for --param"));
     Loaded in;
     if (const auto stop = load(cmd, a, &in))
         return *stop;

@@ -212,19 +212,10 @@ int runModelCommand(const QStringList& args)
             const MetricId m = trial->findMetric(metricName);
             if (!m.isValid())
                 return failure(QStringLiteral("%1 has no metric '%2'").arg(r, metricName));
-            double p = 0;
-            if (byThreads) {
-                p = static_cast<double>(trial->threadCount());
-            } else {
-                const QString text = trial->metadataValue(key);
-                if (text.isNull())
-                    return failure(QStringLiteral("%1 has no metadata key '%2'").arg(r, key));
-                const auto v = textnumber::parseDoubleInRange(text.trimmed().toStdString());
-                if (!v || !std::isfinite(*v))
-                    return failure(
-                        QStringLiteral("%1: metadata '%2' is '%3', not a number").arg(r, key, text.left(60)));
-                p = *v;
-            }
+            const auto parsed = runParameter(*trial, key, r, &error);
+            if (!parsed)
+                return failure(error);
+            const double p = *parsed;
             const auto stats = TrialStatistics::of(*trial);
             for (std::size_t e = 0; e < trial->eventCount(); ++e) {
                 const EventId id(static_cast<std::uint32_t>(e));
