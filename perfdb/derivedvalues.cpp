@@ -198,14 +198,16 @@ DbResult<std::vector<DerivedTrialValues>> SqlDatabase::derivedValues(const std::
                 DerivedTrialValues& v = out[t.index];
                 if (column == DerivedColumn::Calls && !v.hasMetric)
                     continue;
-                const auto code = std::find(codes.begin(), codes.end(), static_cast<int>(rows->toInt(1)));
+                const int code = static_cast<int>(rows->toInt(1));
                 const auto event = t.eventOfNode.constFind(rows->toInt(2));
-                if (code == codes.end() || event == t.eventOfNode.cend())
+                if (event == t.eventOfNode.cend())
                     continue;
                 // A NULL value: NaN in a trial Parallax wrote (SQLite stores NaN as NULL), else 0.
                 const double x = rows->isNull(3) ? (v.parallax ? std::numeric_limits<double>::quiet_NaN() : 0.0)
                                                  : rows->toDouble(3);
-                v.values[static_cast<std::size_t>(code - codes.begin())][event.value()] = x;
+                for (std::size_t k = 0; k < codes.size(); ++k) // a code may be asked for twice
+                    if (codes[k] == code)
+                        v.values[k][event.value()] = x;
             }
             if (!metadataKey.isEmpty()) {
                 rows = query("SELECT trial, value FROM primary_metadata WHERE name = " + keyParam + " AND trial" + in,
