@@ -57,6 +57,14 @@ QString writeNight(const QString& root, int night, std::mt19937_64& random)
     return error.isEmpty() ? dir : QString();
 }
 
+QJsonObject seriesOf(const QJsonObject& root, const QString& event)
+{
+    for (const auto v : root.value(QStringLiteral("series")).toArray())
+        if (v.toObject().value(QStringLiteral("event")).toString() == event)
+            return v.toObject();
+    return {};
+}
+
 /// A run with 4 ranks whose solve takes `solve` µs on rank 0 (rank r: ·(1 + 0.05 r)), named `name`
 /// and dated `date`; MPI_Allreduce 0.5 s. No randomness: the test knows every value.
 QString writeRun(const QString& root, const QString& name, const QString& date, double solve)
@@ -81,17 +89,6 @@ QString writeRun(const QString& root, const QString& name, const QString& date, 
     QDir().mkpath(dir);
     const QString error = TauWriter::write(*b.build(), dir);
     return error.isEmpty() ? dir : QString();
-}
-
-/// The PostgreSQL server of the tests, or an empty string after a failure (never a skip).
-QString postgresServer() { return qEnvironmentVariable("PARALLAX_TEST_PG_URI"); }
-
-QJsonObject seriesOf(const QJsonObject& root, const QString& event)
-{
-    for (const auto v : root.value(QStringLiteral("series")).toArray())
-        if (v.toObject().value(QStringLiteral("event")).toString() == event)
-            return v.toObject();
-    return {};
 }
 
 } // namespace
@@ -214,7 +211,7 @@ private Q_SLOTS:
         QFETCH(QString, backend);
         QString db = m_dir.filePath(QStringLiteral("stored.sqlite"));
         if (backend == QLatin1String("postgresql")) {
-            db = postgresServer();
+            db = qEnvironmentVariable("PARALLAX_TEST_PG_URI");
             if (db.isEmpty())
                 QFAIL("PARALLAX_TEST_PG_URI is not set: run ./test.sh, which starts a PostgreSQL server");
         }
