@@ -95,13 +95,22 @@ double energyStatistic(std::span<const double> values, int tau)
 
 ChangePointResult detectChangePoints(std::span<const double> values, const ChangePointOptions& options)
 {
+    return detectChangePoints(values, options, nullptr);
+}
+
+ChangePointResult detectChangePoints(
+    std::span<const double> values, const ChangePointOptions& options, const RepeatNoise* repeats)
+{
     // The finite points and where they came from.
     std::vector<double> x;
     std::vector<int> origin;
+    std::vector<double> inverseRuns; // per finite point: 1/k, k the runs it is the mean of
     for (std::size_t i = 0; i < values.size(); ++i)
         if (std::isfinite(values[i])) {
             x.push_back(values[i]);
             origin.push_back(static_cast<int>(i));
+            const int k = repeats && i < repeats->runs.size() ? std::max(1, repeats->runs[i]) : 1;
+            inverseRuns.push_back(1.0 / k);
         }
     const int n = static_cast<int>(x.size());
     const int minSegment = std::max(1, options.minSegment);
@@ -134,6 +143,22 @@ ChangePointResult detectChangePoints(std::span<const double> values, const Chang
         t.cut = from + split.tau;
         t.q = split.q;
         t.p = (1.0 + asGood) / (1.0 + options.permutations);
+        if (repeats) {
+            // The z-test against the repeats' noise: the two sides' means of point means, each point
+            // the mean of k runs with the standard deviation sigma.
+            const double m = t.cut - from;
+            const double r = to - t.cut;
+            double left = 0;
+            double right = 0;
+            for (int i = from; i < t.cut; ++i)
+                left += inverseRuns[at(i)];
+            for (int i = t.cut; i < to; ++i)
+                right += inverseRuns[at(i)];
+            const double se = repeats->sigma * std::sqrt(left / (m * m) + right / (r * r));
+            const double difference = std::abs(mean(x, t.cut, to) - mean(x, from, t.cut));
+            const double pz = se > 0 ? std::erfc(difference / se / std::sqrt(2.0)) : (difference > 0 ? 0.0 : 1.0);
+            t.p = std::max(t.p, pz);
+        }
         return t;
     };
     for (;;) {
@@ -188,6 +213,10 @@ ChangePointResult detectChangePoints(std::span<const double> values, const Chang
         freedom += to - from - 1;
     }
     result.noise = freedom > 0 ? std::sqrt(squares / freedom) : 0.0;
+    if (repeats) {
+        result.noise = repeats->sigma;
+        result.noiseFromRepeats = true;
+    }
     return result;
 }
 

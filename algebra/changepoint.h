@@ -36,12 +36,27 @@ struct ChangePointResult {
     std::vector<ChangePoint> changes; ///< by index
     /// The pooled standard deviation within the segments between the change points (the noise of
     /// the series once its level shifts are taken out); 0 with fewer than two points per segment.
+    /// With repeats (RepeatNoise): the repeats' pooled standard deviation instead.
     double noise = 0;
+    bool noiseFromRepeats = false; ///< `noise` is RepeatNoise::sigma
+};
+
+/// The noise of one run measured by repeats (docs/SEMANTICS.md §9): each value of the series is the
+/// mean of `runs[i]` repeated runs at one order value, whose scatter has the standard deviation
+/// `sigma` (the pooled within-group standard deviation). A split is then kept only when its
+/// permutation test and a two-sided z-test of the difference of the two sides' means against this
+/// noise (standard error σ·√(Σ 1/(m²·kᵢ) + Σ 1/(r²·kⱼ))) both give p ≤ alpha; its p is the larger.
+struct RepeatNoise {
+    double sigma = 0;
+    std::vector<int> runs; ///< per value: how many runs it is the mean of (≥ 1)
 };
 
 /// The change points of `values` in order (NaN points are left out and the indices are those of
 /// `values`). Fewer than 2·minSegment points: none.
 ChangePointResult detectChangePoints(std::span<const double> values, const ChangePointOptions& options = {});
+/// The same with the noise measured by repeated runs (null: as above).
+ChangePointResult detectChangePoints(
+    std::span<const double> values, const ChangePointOptions& options, const RepeatNoise* repeats);
 
 /// The energy statistic Q̂(τ) of splitting `values` before index `tau` (Matteson and James, eq. 5,
 /// with exponent 1): mn/(m+n) · (2/(mn)·Σ|x−y| − Σ|x−x'|/C(m,2) − Σ|y−y'|/C(n,2)). For tests.

@@ -5,9 +5,11 @@
 #include "algebra/statistics.h"
 
 #include <QHash>
+#include <QSet>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace parallax {
 
@@ -17,7 +19,92 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 double percentChange(double from, double to) { return from != 0 ? 100.0 * (to - from) / std::abs(from) : nan; }
 
+std::size_t at(int i) { return static_cast<std::size_t>(i); }
+
 } // namespace
+
+std::vector<std::size_t> historyOrder(const QStringList& orders, bool* numeric)
+{
+    // Order: numbers as numbers when every value is one, else text.
+    bool allNumbers = true;
+    std::vector<double> numbers;
+    numbers.reserve(static_cast<std::size_t>(orders.size()));
+    for (const QString& o : orders) {
+        bool ok = false;
+        numbers.push_back(o.trimmed().toDouble(&ok));
+        allNumbers = allNumbers && ok;
+    }
+    std::vector<std::size_t> order(static_cast<std::size_t>(orders.size()));
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        if (allNumbers)
+            return numbers[a] < numbers[b];
+        return orders[static_cast<qsizetype>(a)] < orders[static_cast<qsizetype>(b)];
+    });
+    if (numeric)
+        *numeric = allNumbers;
+    return order;
+}
+
+int derivedThreadOf(Statistic statistic, ValueType value)
+{
+    if (value != ValueType::Exclusive && value != ValueType::Inclusive && value != ValueType::Calls)
+        return 0;
+    switch (statistic) {
+    case Statistic::MeanAll:
+        return -6;
+    case Statistic::MeanPresent:
+        return -1;
+    case Statistic::Total:
+        return -2;
+    case Statistic::Min:
+        return -4;
+    case Statistic::Max:
+        return -5;
+    case Statistic::StdDevAll:
+    case Statistic::StdDevPresent:
+        return 0;
+    }
+    return 0;
+}
+
+HistoryRunSummary summariseRun(const HistoryInput& run, const QString& metric, ValueType value, Statistic statistic)
+{
+    HistoryRunSummary s;
+    s.run = run;
+    if (!run.trial)
+        return s;
+    const Trial& t = *run.trial;
+    if (s.run.trialName.isEmpty())
+        s.run.trialName = t.name();
+    const MetricId m = t.findMetric(metric);
+    s.hasMetric = m.isValid();
+    if (s.hasMetric)
+        s.higherIsBetter = t.metric(m).higherIsBetter;
+    const auto stats = TrialStatistics::of(t);
+    QSet<QString> seen;
+    s.events.reserve(t.eventCount());
+    for (std::size_t k = 0; k < t.eventCount(); ++k) {
+        const EventId e(k);
+        const QString& name = t.event(e).name;
+        if (seen.contains(name))
+            continue; // findEvent finds the first
+        seen.insert(name);
+        HistoryEventSummary es;
+        es.event = name;
+        if (s.hasMetric) {
+            auto get = [&](Statistic st) {
+                const auto v = statisticValue(t, *stats, e, m, value, st);
+                return v ? *v : nan;
+            };
+            es.value = get(statistic);
+            es.minimum = get(Statistic::Min);
+            es.maximum = get(Statistic::Max);
+        }
+        s.events.push_back(std::move(es));
+    }
+    return s;
+}
 
 HistoryResult historyOf(std::vector<HistoryInput> runs, const HistoryOptions& options)
 {
@@ -36,85 +123,103 @@ HistoryResult historyOf(std::vector<HistoryInput> runs, const HistoryOptions& op
             return r;
         }
     }
-    // Order: numbers as numbers when every value is one, else text.
-    bool numeric = true;
-    for (const HistoryInput& in : runs) {
-        bool ok = false;
-        in.order.trimmed().toDouble(&ok);
-        numeric = numeric && ok;
+    QStringList orders;
+    for (const HistoryInput& in : runs)
+        orders << in.order;
+    const std::vector<std::size_t> order = historyOrder(orders);
+    HistoryOptions o = options;
+    if (o.metric.isEmpty())
+        o.metric = runs[order.front()].trial->metric(MetricId(0u)).name;
+    std::vector<HistoryRunSummary> summaries;
+    summaries.reserve(runs.size());
+    for (std::size_t i : order)
+        summaries.push_back(summariseRun(runs[i], o.metric, o.value, o.statistic));
+    return historyOfSummaries(std::move(summaries), o);
+}
+
+HistoryResult historyOfSummaries(std::vector<HistoryRunSummary> runs, const HistoryOptions& options)
+{
+    HistoryResult r;
+    if (runs.empty()) {
+        r.error = QStringLiteral("no runs to make a history of");
+        return r;
     }
-    std::stable_sort(runs.begin(), runs.end(), [numeric](const HistoryInput& a, const HistoryInput& b) {
-        if (numeric)
-            return a.order.trimmed().toDouble() < b.order.trimmed().toDouble();
-        return a.order < b.order;
-    });
+    for (const HistoryRunSummary& in : runs)
+        if (in.run.order.isEmpty()) {
+            r.error = QStringLiteral("%1: no value of the order key").arg(in.run.label);
+            return r;
+        }
+    if (options.metric.isEmpty()) {
+        r.error = QStringLiteral("no metric given for the summaries");
+        return r;
+    }
+    QStringList orders;
+    for (const HistoryRunSummary& in : runs)
+        orders << in.run.order;
+    bool numeric = false;
+    const std::vector<std::size_t> order = historyOrder(orders, &numeric);
+    {
+        std::vector<HistoryRunSummary> sorted;
+        sorted.reserve(runs.size());
+        for (std::size_t i : order)
+            sorted.push_back(std::move(runs[i]));
+        runs = std::move(sorted);
+    }
 
     History& h = r.history;
     h.numericOrder = numeric;
     h.value = options.value;
     h.statistic = options.statistic;
-    h.metric = options.metric.isEmpty() ? runs.front().trial->metric(MetricId(0u)).name : options.metric;
+    h.metric = options.metric;
     const std::size_t n = runs.size();
 
-    // Per run: its metric and statistics.
-    std::vector<MetricId> metrics(n);
-    std::vector<std::shared_ptr<const TrialStatistics>> stats(n);
     bool anyMetric = false;
-    for (std::size_t i = 0; i < n; ++i) {
-        metrics[i] = runs[i].trial->findMetric(h.metric);
-        anyMetric = anyMetric || metrics[i].isValid();
-        stats[i] = TrialStatistics::of(*runs[i].trial);
-    }
-    for (std::size_t i = 0; i < n; ++i)
-        if (metrics[i].isValid()) {
-            h.higherIsBetter = runs[i].trial->metric(metrics[i]).higherIsBetter;
-            break;
+    for (const HistoryRunSummary& s : runs)
+        if (s.hasMetric) {
+            if (!anyMetric)
+                h.higherIsBetter = s.higherIsBetter;
+            anyMetric = true;
         }
     if (!anyMetric) {
         r.error = QStringLiteral("none of the runs has the metric '%1'").arg(h.metric);
         return r;
     }
 
-    auto seriesOf = [&](const QString& event) {
-        HistorySeries s;
-        s.event = event;
-        s.values.assign(n, nan);
-        s.minimum.assign(n, nan);
-        s.maximum.assign(n, nan);
-        for (std::size_t i = 0; i < n; ++i) {
-            const Trial& t = *runs[i].trial;
-            const EventId e = t.findEvent(event);
-            if (!e.isValid() || !metrics[i].isValid())
-                continue;
-            auto value = [&](Statistic st) {
-                const auto v = statisticValue(t, *stats[i], e, metrics[i], options.value, st);
-                return v ? *v : nan;
-            };
-            s.values[i] = value(options.statistic);
-            s.minimum[i] = value(Statistic::Min);
-            s.maximum[i] = value(Statistic::Max);
-        }
-        return s;
-    };
+    // The points: runs with equal order values (as numbers, or as text) share one.
+    for (std::size_t i = 0; i < n; ++i) {
+        const QString& key = runs[i].run.order;
+        const bool same = !h.points.empty()
+            && (numeric ? key.trimmed().toDouble() == h.points.back().order.trimmed().toDouble()
+                        : key == h.points.back().order);
+        if (!same)
+            h.points.push_back(HistoryPoint { key, {} });
+        h.points.back().runs.push_back(static_cast<int>(i));
+        h.repeated = h.repeated || h.points.back().runs.size() > 1;
+    }
+    const std::size_t points = h.points.size();
+
+    // Per run: its events by name.
+    std::vector<QHash<QString, const HistoryEventSummary*>> byName(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        byName[i].reserve(static_cast<qsizetype>(runs[i].events.size()));
+        for (const HistoryEventSummary& e : runs[i].events)
+            byName[i].insert(e.event, &e);
+    }
 
     QStringList events = options.events;
     if (events.isEmpty()) {
         // The top N by the mean of the statistic over the runs where the event ran.
         QHash<QString, std::pair<double, int>> sums;
         for (std::size_t i = 0; i < n; ++i) {
-            const Trial& t = *runs[i].trial;
-            if (!metrics[i].isValid())
+            if (!runs[i].hasMetric)
                 continue;
-            for (std::size_t k = 0; k < t.eventCount(); ++k) {
-                const EventId e(k);
-                const QString& name = t.event(e).name;
-                if (!options.callPaths && name.contains(QLatin1String(" => ")))
+            for (const HistoryEventSummary& e : runs[i].events) {
+                if (!options.callPaths && e.event.contains(QLatin1String(" => ")))
                     continue;
-                const auto v = statisticValue(t, *stats[i], e, metrics[i], options.value, options.statistic);
-                if (!v || !std::isfinite(*v))
+                if (!std::isfinite(e.value))
                     continue;
-                auto& [sum, count] = sums[name];
-                sum += *v;
+                auto& [sum, count] = sums[e.event];
+                sum += e.value;
                 ++count;
             }
         }
@@ -129,8 +234,8 @@ HistoryResult historyOf(std::vector<HistoryInput> runs, const HistoryOptions& op
     } else {
         for (const QString& e : events) {
             bool found = false;
-            for (const HistoryInput& in : runs)
-                found = found || in.trial->findEvent(e).isValid();
+            for (std::size_t i = 0; i < n && !found; ++i)
+                found = byName[i].contains(e);
             if (!found) {
                 r.error = QStringLiteral("none of the runs has the event '%1'").arg(e);
                 return r;
@@ -138,22 +243,77 @@ HistoryResult historyOf(std::vector<HistoryInput> runs, const HistoryOptions& op
         }
     }
 
-    for (const QString& e : events) {
-        HistorySeries s = seriesOf(e);
-        s.changes = detectChangePoints(s.values, options.changes);
+    for (const QString& event : events) {
+        HistorySeries s;
+        s.event = event;
+        s.runValues.assign(n, nan);
+        std::vector<double> runMin(n, nan);
+        std::vector<double> runMax(n, nan);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!runs[i].hasMetric)
+                continue;
+            const HistoryEventSummary* e = byName[i].value(event);
+            if (!e)
+                continue;
+            s.runValues[i] = e->value;
+            runMin[i] = e->minimum;
+            runMax[i] = e->maximum;
+        }
+        // Per point: the mean of its runs' values, the band over all of their threads; the
+        // repeats' squared deviations from their point's mean for the pooled noise.
+        s.values.assign(points, nan);
+        s.minimum.assign(points, nan);
+        s.maximum.assign(points, nan);
+        RepeatNoise repeats;
+        repeats.runs.assign(points, 0);
+        double squares = 0;
+        int freedom = 0;
+        for (std::size_t p = 0; p < points; ++p) {
+            double sum = 0;
+            int count = 0;
+            for (int i : h.points[p].runs) {
+                const double v = s.runValues[at(i)];
+                if (std::isfinite(v)) {
+                    sum += v;
+                    ++count;
+                }
+                if (std::isfinite(runMin[at(i)]))
+                    s.minimum[p] = std::isfinite(s.minimum[p]) ? std::min(s.minimum[p], runMin[at(i)]) : runMin[at(i)];
+                if (std::isfinite(runMax[at(i)]))
+                    s.maximum[p] = std::isfinite(s.maximum[p]) ? std::max(s.maximum[p], runMax[at(i)]) : runMax[at(i)];
+            }
+            if (count == 0)
+                continue;
+            // One run: its own value, bit for bit (the mean of one value divides by 1).
+            s.values[p] = sum / count;
+            repeats.runs[p] = count;
+            if (count > 1) {
+                for (int i : h.points[p].runs) {
+                    const double v = s.runValues[at(i)];
+                    if (std::isfinite(v))
+                        squares += (v - s.values[p]) * (v - s.values[p]);
+                }
+                freedom += count - 1;
+            }
+        }
+        if (freedom > 0) {
+            repeats.sigma = std::sqrt(squares / freedom);
+            s.changes = detectChangePoints(s.values, options.changes, &repeats);
+        } else {
+            s.changes = detectChangePoints(s.values, options.changes);
+        }
         int first = -1;
         int last = -1;
         int previous = -1;
         s.largestStepPercent = 0;
-        for (int i = 0; i < static_cast<int>(n); ++i) {
-            if (!std::isfinite(s.values[static_cast<std::size_t>(i)]))
+        for (int i = 0; i < static_cast<int>(points); ++i) {
+            if (!std::isfinite(s.values[at(i)]))
                 continue;
             if (first < 0)
                 first = i;
             last = i;
             if (previous >= 0) {
-                const double step = percentChange(
-                    s.values[static_cast<std::size_t>(previous)], s.values[static_cast<std::size_t>(i)]);
+                const double step = percentChange(s.values[at(previous)], s.values[at(i)]);
                 if (std::isfinite(step) && (s.largestStepAt < 0 || std::abs(step) > std::abs(s.largestStepPercent))) {
                     s.largestStepPercent = step;
                     s.largestStepAt = i;
@@ -161,12 +321,12 @@ HistoryResult historyOf(std::vector<HistoryInput> runs, const HistoryOptions& op
             }
             previous = i;
         }
-        s.overallPercent = first >= 0 && last > first
-            ? percentChange(s.values[static_cast<std::size_t>(first)], s.values[static_cast<std::size_t>(last)])
-            : nan;
+        s.overallPercent = first >= 0 && last > first ? percentChange(s.values[at(first)], s.values[at(last)]) : nan;
         h.series.push_back(std::move(s));
     }
-    h.runs = std::move(runs);
+    h.runs.reserve(n);
+    for (HistoryRunSummary& s : runs)
+        h.runs.push_back(std::move(s.run));
     return r;
 }
 

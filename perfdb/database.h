@@ -115,6 +115,34 @@ struct TransferStats {
     double seconds = 0;
 };
 
+/// The column of derived rows derivedValues reads: timer_value's exclusive or inclusive value of the
+/// metric, or timer_call_data's calls.
+enum class DerivedColumn { Exclusive, Inclusive, Calls };
+
+/// One trial's stored derived rows (TAUdb's derived threads -1...-7, docs/FORMATS.md 2.1) of one
+/// metric and column, per interval event: what a history over many trials needs without loading
+/// them (docs/SEMANTICS.md §9).
+struct DerivedTrialValues {
+    qint64 trial = 0;
+    QString name; ///< the trial's name
+    /// Written by Parallax (a parallax_trial row): its derived rows are DerivedStatistics' values
+    /// exactly. A foreign trial's rows are what TAU's loader computed; use them with care.
+    bool parallax = false;
+    QStringList metrics; ///< the trial's metric names in order (loadTrial's order)
+    bool hasMetric = false; ///< the trial has the requested metric
+    bool higherIsBetter = false; ///< parallax_metric says so
+    /// The trial-wide metadata value of the requested key as loadTrial's trial would give it
+    /// (primary_metadata other than the upload's own keys, else secondary_metadata without a
+    /// thread); empty when there is none.
+    QString metadataValue;
+    /// Every interval event, named as loadTrial names it (call paths joined with " => "), in the
+    /// trial's order (each name once).
+    QStringList events;
+    /// values[k][e]: the row of derived thread codes[k] for event e; NaN where there is none (the
+    /// event never ran, or the trial lacks the metric).
+    std::vector<std::vector<double>> values;
+};
+
 /// The experiment database: TAUdb's schema (docs/FORMATS.md 7) on SQLite (embedded, the default) or
 /// PostgreSQL (shared). One Database object is one connection and belongs to the thread that
 /// opened it; open another one on another thread. Every statement is parameterised.
@@ -182,6 +210,14 @@ public:
     /// Deletes a model version. One that is attached to a trial is refused (the message names the
     /// trials) unless `force`, which detaches it from every trial first, in the same transaction.
     virtual DbResult<Done> deleteSemanticModel(qint64 id, bool force = false) = 0;
+
+    /// The stored derived rows `codes` (each one of -1...-7) of `column` of the metric named `metric`
+    /// for every interval event of each trial in `trials` (in that order), with the trials' metadata
+    /// value of `metadataKey` (may be empty): a handful of queries for all the trials together
+    /// (batches of a few hundred ids), never one per trial and event. Fails naming a missing trial.
+    virtual DbResult<std::vector<DerivedTrialValues>> derivedValues(const std::vector<qint64>& trials,
+        const QString& metric, DerivedColumn column, const std::vector<int>& codes, const QString& metadataKey = {})
+        = 0;
 
     /// Figures of the last upload or load.
     virtual TransferStats lastTransfer() const = 0;

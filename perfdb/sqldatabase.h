@@ -44,6 +44,8 @@ public:
     DbResult<Done> detachSemanticModel(qint64 trialId, qint64 modelId) override;
     DbResult<std::vector<StoredSemanticModel>> semanticModelsOfTrial(qint64 trialId) override;
     DbResult<Done> deleteSemanticModel(qint64 id, bool force = false) override;
+    DbResult<std::vector<DerivedTrialValues>> derivedValues(const std::vector<qint64>& trials, const QString& metric,
+        DerivedColumn column, const std::vector<int>& codes, const QString& metadataKey = {}) override;
     TransferStats lastTransfer() const override { return m_lastTransfer; }
 
     // Primitives, used by TrialUploader and TrialLoader.

@@ -8,12 +8,14 @@
 #include "app/cli/dbcommand.h"
 #include "perfdb/database.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
 #include <QTextStream>
 #include <cmath>
+#include <optional>
 
 namespace parallax {
 
@@ -54,7 +56,7 @@ QString newestRegression(const HistorySeries& s, const History& h, double thresh
             return QStringLiteral("%1: a change point at run %2 (%3) of %4 (p = %5)")
                 .arg(s.event)
                 .arg(c.index + 1)
-                .arg(h.runs[static_cast<std::size_t>(c.index)].order, percent(c.percent))
+                .arg(h.points[static_cast<std::size_t>(c.index)].order, percent(c.percent))
                 .arg(c.pValue, 0, 'f', 3);
     }
     // The newest point against the level since the last change point.
@@ -80,9 +82,104 @@ QString newestRegression(const HistorySeries& s, const History& h, double thresh
     const double change = mean != 0 ? 100.0 * (newest - mean) / std::abs(mean) : 0.0;
     if (sign * change > threshold && sign * (newest - mean) > 3 * sd)
         return QStringLiteral("%1: the newest run (%2) is %3 against the %4 runs before it (> 3 standard deviations)")
-            .arg(s.event, h.runs.back().order, percent(change))
+            .arg(s.event, h.points.back().order, percent(change))
             .arg(level.size());
     return {};
+}
+
+/// The statistic named on the command line, or nullopt.
+std::optional<Statistic> statisticOf(const QString& name)
+{
+    static const QHash<QString, Statistic> names { { QStringLiteral("mean"), Statistic::MeanAll },
+        { QStringLiteral("mean-present"), Statistic::MeanPresent }, { QStringLiteral("total"), Statistic::Total },
+        { QStringLiteral("min"), Statistic::Min }, { QStringLiteral("max"), Statistic::Max },
+        { QStringLiteral("sd"), Statistic::StdDevAll }, { QStringLiteral("sd-present"), Statistic::StdDevPresent } };
+    const auto it = names.constFind(name);
+    if (it == names.cend())
+        return std::nullopt;
+    return it.value();
+}
+
+/// The runs of a history from the database's stored derived rows (docs/SEMANTICS.md §9), without
+/// loading a trial; nullopt with `why` set when they cannot give historyOf's exact numbers (a
+/// trial TAU's loader wrote, a maximum TAUdb clamped at 0), `error` set on a database error.
+std::optional<std::vector<HistoryRunSummary>> storedSummaries(perfdb::Database& db,
+    const std::vector<perfdb::TrialInfo>& trials, const QString& key, HistoryOptions& options, QString& why,
+    QString& error)
+{
+    const int code = derivedThreadOf(options.statistic, options.value);
+    const perfdb::DerivedColumn column = options.value == ValueType::Inclusive ? perfdb::DerivedColumn::Inclusive
+        : options.value == ValueType::Calls                                    ? perfdb::DerivedColumn::Calls
+                                                                               : perfdb::DerivedColumn::Exclusive;
+    const std::vector<int> codes { code, -4, -5 };
+    std::vector<qint64> ids;
+    for (const perfdb::TrialInfo& info : trials)
+        ids.push_back(info.id);
+    const bool metadataOrder = key != QLatin1String("upload") && key != QLatin1String("id");
+    auto orderOf = [&](std::size_t i, const perfdb::DerivedTrialValues& v) {
+        return key == QLatin1String("upload") ? trials[i].uploaded
+            : key == QLatin1String("id")      ? QString::number(trials[i].id)
+                                              : v.metadataValue;
+    };
+    // The metric: given, else the first run's first metric (a second read when the guess was wrong).
+    QString metric = options.metric.isEmpty() ? trials.front().metrics.value(0) : options.metric;
+    std::vector<perfdb::DerivedTrialValues> values;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        auto read = db.derivedValues(ids, metric, column, codes, metadataOrder ? key : QString());
+        if (!read) {
+            error = read.error().toString();
+            return std::nullopt;
+        }
+        values = std::move(read.value());
+        if (!options.metric.isEmpty())
+            break;
+        QStringList orders;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            orders << orderOf(i, values[i]);
+        const QString first = values[historyOrder(orders).front()].metrics.value(0);
+        if (first == metric)
+            break;
+        metric = first;
+    }
+    options.metric = metric;
+    std::vector<HistoryRunSummary> runs;
+    runs.reserve(values.size());
+    const bool spread = options.statistic == Statistic::Min || options.statistic == Statistic::Max;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const perfdb::DerivedTrialValues& v = values[i];
+        if (!v.parallax) {
+            why = QStringLiteral("trial %1 was not written by Parallax (its derived rows are TAU's own)").arg(v.trial);
+            return std::nullopt;
+        }
+        HistoryRunSummary s;
+        s.run.label = QStringLiteral("db:%1 %2").arg(v.trial).arg(v.name);
+        s.run.order = orderOf(i, v);
+        s.run.trialName = v.name;
+        s.hasMetric = v.hasMetric;
+        s.higherIsBetter = v.higherIsBetter;
+        s.events.reserve(static_cast<std::size_t>(v.events.size()));
+        for (qsizetype e = 0; e < v.events.size(); ++e) {
+            const auto k = static_cast<std::size_t>(e);
+            HistoryEventSummary es;
+            es.event = v.events[e];
+            if (v.hasMetric) {
+                es.minimum = v.values[1][k];
+                es.maximum = v.values[2][k];
+                // No derived row: the event never ran; its means and total are 0, its extremes undefined.
+                es.value = std::isnan(es.minimum) && !spread ? 0.0 : v.values[0][k];
+                // TAUdb's MAX row starts at 0: with a negative minimum a 0 may hide a negative maximum.
+                if (es.minimum < 0 && es.maximum == 0) {
+                    why = QStringLiteral("trial %1: the stored maximum of '%2' is clamped at 0 (docs/FORMATS.md 2.1)")
+                              .arg(v.trial)
+                              .arg(es.event);
+                    return std::nullopt;
+                }
+            }
+            s.events.push_back(std::move(es));
+        }
+        runs.push_back(std::move(s));
+    }
+    return runs;
 }
 
 } // namespace
@@ -116,6 +213,13 @@ int runHistoryCommand(const QStringList& args)
         = cmd.add({ QStringLiteral("metric") }, QStringLiteral("The metric (default the first)."), QStringLiteral("M"));
     const auto inclusive
         = cmd.add({ QStringLiteral("inclusive") }, QStringLiteral("Inclusive values instead of exclusive."));
+    const auto statistic = cmd.add({ QStringLiteral("statistic") },
+        QStringLiteral("The statistic across threads: mean (over all threads, the default), mean-present, total,\n"
+                       "min, max, sd or sd-present (docs/SEMANTICS.md §2)."),
+        QStringLiteral("NAME"));
+    const auto loadTrials = cmd.add({ QStringLiteral("load-trials") },
+        QStringLiteral("With the database: load every trial instead of reading its stored derived rows (the same\n"
+                       "numbers, slower; the default for a statistic without a derived row)."));
     const auto callPaths = cmd.add({ QStringLiteral("call-paths") }, QStringLiteral("Call paths among the top N."));
     const auto minEffect = cmd.add({ QStringLiteral("min-effect") },
         QStringLiteral("Change points smaller than this many percent are not reported (default 1)."),
@@ -147,6 +251,15 @@ int runHistoryCommand(const QStringList& args)
     options.value = cmd.isSet(inclusive) ? ValueType::Inclusive : ValueType::Exclusive;
     options.events = cmd.values(event);
     options.callPaths = cmd.isSet(callPaths);
+    if (cmd.isSet(statistic)) {
+        const auto st = statisticOf(cmd.value(statistic));
+        if (!st)
+            return cmd.usageError(
+                QStringLiteral("--statistic: '%1' is none of mean, mean-present, total, min, max, sd, "
+                               "sd-present")
+                    .arg(cmd.value(statistic)));
+        options.statistic = *st;
+    }
     const auto topN = cmd.integer(top, 1, 100000, 10);
     if (!topN)
         return ExitUsage;
@@ -172,6 +285,7 @@ int runHistoryCommand(const QStringList& args)
 
     // The runs and their order values.
     std::vector<HistoryInput> runs;
+    std::optional<std::vector<HistoryRunSummary>> summaries;
     QString error;
     if (fromDb) {
         const QString location = databaseLocation(cmd.value(db));
@@ -190,7 +304,22 @@ int runHistoryCommand(const QStringList& args)
             return failure(trials.error().toString());
         if (trials.value().empty())
             return failure(QStringLiteral("no trials in %1 match the filter").arg(location));
+        // The stored derived rows when they hold the statistic exactly, else every trial loaded.
+        if (!cmd.isSet(loadTrials)) {
+            QString why;
+            if (derivedThreadOf(options.statistic, options.value) == 0)
+                why = QStringLiteral("the statistic '%1' has no derived row in the database")
+                          .arg(statisticName(options.statistic));
+            else
+                summaries = storedSummaries(*opened.value(), trials.value(), key, options, why, error);
+            if (!error.isEmpty())
+                return failure(error);
+            if (!summaries)
+                warning(QStringLiteral("history: %1 (docs/SEMANTICS.md §9): loading every trial").arg(why));
+        }
         for (const perfdb::TrialInfo& info : trials.value()) {
+            if (summaries)
+                break;
             Progress progress;
             auto loaded = opened.value()->loadTrial(info.id, progress);
             if (!loaded)
@@ -215,10 +344,16 @@ int runHistoryCommand(const QStringList& args)
             runs.push_back(std::move(in));
         }
     }
+    if (summaries) {
+        for (const HistoryRunSummary& s : *summaries)
+            if (s.run.order.isEmpty())
+                return failure(QStringLiteral("%1 has no metadata '%2' to order it by").arg(s.run.label, key));
+    }
     for (const HistoryInput& in : runs)
         if (in.order.isEmpty())
             return failure(QStringLiteral("%1 has no metadata '%2' to order it by").arg(in.label, key));
-    const HistoryResult result = historyOf(std::move(runs), options);
+    const HistoryResult result
+        = summaries ? historyOfSummaries(std::move(*summaries), options) : historyOf(std::move(runs), options);
     if (!result.ok())
         return failure(result.error);
     const History& h = result.history;
@@ -237,14 +372,22 @@ int runHistoryCommand(const QStringList& args)
         QJsonArray runArray;
         for (const HistoryInput& in : h.runs)
             runArray.append(QJsonObject { { QStringLiteral("run"), in.label }, { QStringLiteral("order"), in.order },
-                { QStringLiteral("trial"), in.trial->name() } });
+                { QStringLiteral("trial"), in.trial && in.trialName.isEmpty() ? in.trial->name() : in.trialName } });
+        QJsonArray pointArray;
+        for (const HistoryPoint& p : h.points) {
+            QJsonArray members;
+            for (int i : p.runs)
+                members.append(i);
+            pointArray.append(
+                QJsonObject { { QStringLiteral("order"), p.order }, { QStringLiteral("runs"), members } });
+        }
         QJsonArray seriesArray;
         for (const HistorySeries& s : h.series) {
             QJsonArray changes;
             for (const ChangePoint& c : s.changes.changes) {
                 const bool worse = higherIsBetter ? c.percent < 0 : c.percent > 0;
                 changes.append(QJsonObject { { QStringLiteral("index"), c.index },
-                    { QStringLiteral("order"), h.runs[static_cast<std::size_t>(c.index)].order },
+                    { QStringLiteral("order"), h.points[static_cast<std::size_t>(c.index)].order },
                     { QStringLiteral("before"), c.before }, { QStringLiteral("after"), c.after },
                     { QStringLiteral("percent"), jsonNumber(c.percent) }, { QStringLiteral("p"), c.pValue },
                     { QStringLiteral("kind"), worse ? QStringLiteral("regression") : QStringLiteral("improvement") } });
@@ -252,6 +395,8 @@ int runHistoryCommand(const QStringList& args)
             seriesArray.append(QJsonObject { { QStringLiteral("event"), s.event },
                 { QStringLiteral("values"), jsonNumbers(s.values) }, { QStringLiteral("min"), jsonNumbers(s.minimum) },
                 { QStringLiteral("max"), jsonNumbers(s.maximum) }, { QStringLiteral("noise"), s.changes.noise },
+                { QStringLiteral("noise_from_repeats"), s.changes.noiseFromRepeats },
+                { QStringLiteral("run_values"), jsonNumbers(s.runValues) },
                 { QStringLiteral("overall_percent"), jsonNumber(s.overallPercent) },
                 { QStringLiteral("largest_step_percent"), jsonNumber(s.largestStepPercent) },
                 { QStringLiteral("largest_step_at"), s.largestStepAt }, { QStringLiteral("changes"), changes } });
@@ -259,6 +404,7 @@ int runHistoryCommand(const QStringList& args)
         QJsonObject root { { QStringLiteral("order_by"), key }, { QStringLiteral("numeric_order"), h.numericOrder },
             { QStringLiteral("metric"), h.metric }, { QStringLiteral("value"), valueTypeName(h.value) },
             { QStringLiteral("statistic"), statisticName(h.statistic) }, { QStringLiteral("runs"), runArray },
+            { QStringLiteral("points"), pointArray }, { QStringLiteral("repeated"), h.repeated },
             { QStringLiteral("series"), seriesArray } };
         if (cmd.isSet(failAbove))
             root.insert(QStringLiteral("regressions"), QJsonArray::fromStringList(regressions));
@@ -266,16 +412,25 @@ int runHistoryCommand(const QStringList& args)
     } else {
         QString text;
         QTextStream out(&text);
-        out << QStringLiteral("%1 runs ordered by %2; %3 %4 of %5\n")
+        out << QStringLiteral("%1 runs at %2 points ordered by %3; %4 %5 of %6\n")
                    .arg(h.runs.size())
+                   .arg(h.points.size())
                    .arg(key, statisticName(h.statistic), valueTypeName(h.value), h.metric);
-        for (std::size_t i = 0; i < h.runs.size(); ++i)
-            out << QStringLiteral("  %1  %2  %3\n").arg(i + 1, 3).arg(h.runs[i].order, h.runs[i].label);
+        for (std::size_t i = 0; i < h.points.size(); ++i) {
+            QStringList labels;
+            for (int r : h.points[i].runs)
+                labels << h.runs[static_cast<std::size_t>(r)].label;
+            out << QStringLiteral("  %1  %2  %3\n")
+                       .arg(i + 1, 3)
+                       .arg(h.points[i].order, labels.join(QStringLiteral(", ")));
+        }
         for (const HistorySeries& s : h.series) {
-            out << QStringLiteral("\n%1 (noise %2; first to last %3; largest step %4 at run %5)\n")
-                       .arg(s.event, number(s.changes.noise), percent(s.overallPercent), percent(s.largestStepPercent))
+            out << QStringLiteral("\n%1 (noise %2%3; first to last %4; largest step %5 at point %6)\n")
+                       .arg(s.event, number(s.changes.noise),
+                           s.changes.noiseFromRepeats ? QStringLiteral(" from the repeats") : QString(),
+                           percent(s.overallPercent), percent(s.largestStepPercent))
                        .arg(s.largestStepAt + 1);
-            out << QStringLiteral("  run  value  min  max\n");
+            out << QStringLiteral("  point  value  min  max\n");
             for (std::size_t i = 0; i < s.values.size(); ++i)
                 out << QStringLiteral("  %1  %2  %3  %4\n")
                            .arg(i + 1, 3)
@@ -285,7 +440,7 @@ int runHistoryCommand(const QStringList& args)
                 out << QStringLiteral("  %1 at run %2 (%3): %4 -> %5 (%6), p = %7\n")
                            .arg(worse ? QStringLiteral("REGRESSION") : QStringLiteral("improvement"))
                            .arg(c.index + 1)
-                           .arg(h.runs[static_cast<std::size_t>(c.index)].order, number(c.before), number(c.after),
+                           .arg(h.points[static_cast<std::size_t>(c.index)].order, number(c.before), number(c.after),
                                percent(c.percent))
                            .arg(c.pValue, 0, 'f', 3);
             }

@@ -104,6 +104,39 @@ private Q_SLOTS:
         const std::vector<double> few { 1, 1, 9, 9, 9 };
         QVERIFY(detectChangePoints(few).changes.empty());
     }
+
+    void repeatNoiseDecides()
+    {
+        // docs/SEMANTICS.md §9's example: 12 points, each the mean of 3 runs, 100 then 103 from point
+        // 6. The permutation test alone finds the step; against repeats scattered with σ = 5 its
+        // z = 3 / (5·√(1/18 + 1/18)) = 1.8, p = erfc(1.8/√2) = 0.0719 > 0.05: no change point, and the
+        // noise reported is σ. With σ = 1 (z = 5.4) the step stays, with the shuffles' p.
+        std::vector<double> v(12, 100.0);
+        for (int i = 6; i < 12; ++i)
+            v[std::size_t(i)] = 103.0;
+        QCOMPARE(detectChangePoints(v).changes.size(), std::size_t(1));
+        RepeatNoise noisy;
+        noisy.sigma = 5;
+        noisy.runs.assign(12, 3);
+        const auto r = detectChangePoints(v, {}, &noisy);
+        QVERIFY(r.changes.empty());
+        QVERIFY(r.noiseFromRepeats);
+        QCOMPARE(r.noise, 5.0);
+        RepeatNoise quiet = noisy;
+        quiet.sigma = 1;
+        const auto q = detectChangePoints(v, {}, &quiet);
+        QCOMPARE(q.changes.size(), std::size_t(1));
+        QCOMPARE(q.changes.front().index, 6);
+        QVERIFY(q.changes.front().pValue <= 0.02); // the shuffles' p (1 or 2 in 200), far above the z-test's
+        // The z-test's p at the boundary: with σ = 5 but 4 runs per point, z = 3/(5·√(2/24)) = 2.078,
+        // p = 0.0377 ≤ 0.05: significant again, with the larger p of the two tests.
+        RepeatNoise more = noisy;
+        more.runs.assign(12, 4);
+        const auto m = detectChangePoints(v, {}, &more);
+        QCOMPARE(m.changes.size(), std::size_t(1));
+        QVERIFY(
+            std::abs(m.changes.front().pValue - std::erfc(3.0 / (5.0 * std::sqrt(2.0 / 24)) / std::sqrt(2.0))) < 1e-12);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestChangePoint)

@@ -5,10 +5,12 @@
 #include "algebra/operations.h"
 #include "algebra/presence.h"
 #include "datasource/synth/synth.h"
+#include "perfdb/derivedstatistics.h"
 #include "tests/common/testutil.h"
 #include "tests/perfdb/perfdbfixture.h"
 
 #include <atomic>
+#include <cmath>
 #include <thread>
 
 using namespace parallax;
@@ -129,6 +131,94 @@ private Q_SLOTS:
         QVERIFY(info.ok());
         QCOMPARE(info.value().dataSource, QStringLiteral("Other"));
         QVERIFY(info.value().application.isEmpty());
+    }
+
+    void derivedValuesOfManyTrials_data() { backends(); }
+    /// Database::derivedValues (what `history --db` reads instead of loading, docs/SEMANTICS.md §9):
+    /// for two trials at once (odd names, call paths whose prefix is no event, three metrics), the
+    /// events named and ordered as loadTrial names them, and each derived row exactly the
+    /// DerivedStatistics of the loaded trial (NaN where an event never ran); one metadata value, the
+    /// upload's own keys hidden as in the loaded trial; a missing trial is an error naming it.
+    void derivedValuesOfManyTrials()
+    {
+        SynthOptions synth;
+        synth.threads = 12;
+        synth.events = 20;
+        synth.callpathDepth = 3;
+        synth.metrics = 3;
+        synth.seed = 11;
+        const std::vector<std::shared_ptr<Trial>> trials { oddTrial(), synthesizeTrial(synth) };
+        OPEN_FRESH(db);
+        std::vector<qint64> ids;
+        for (const auto& t : trials) {
+            Progress progress;
+            perfdb::UploadOptions options;
+            options.application = QStringLiteral("app");
+            const auto id = db.uploadTrial(*t, options, progress);
+            QVERIFY2(id.ok(), why(id).constData());
+            ids.push_back(id.value());
+        }
+        QVERIFY(db.setMetadata(ids[1], QStringLiteral("Night"), QStringLiteral("7")).ok());
+        const std::vector<int> codes { -6, -1, -2, -4, -5, -4 };
+        for (const auto column :
+            { perfdb::DerivedColumn::Exclusive, perfdb::DerivedColumn::Inclusive, perfdb::DerivedColumn::Calls }) {
+            for (const QString& key : { QStringLiteral("Night"), QStringLiteral("Application") }) {
+                const auto read = db.derivedValues(ids, QStringLiteral("TIME"), column, codes, key);
+                QVERIFY2(read.ok(), why(read).constData());
+                QCOMPARE(read.value().size(), std::size_t(2));
+                for (std::size_t k = 0; k < 2; ++k) {
+                    const perfdb::DerivedTrialValues& v = read.value()[k];
+                    Progress progress;
+                    const auto loaded = db.loadTrial(ids[k], progress);
+                    QVERIFY2(loaded.ok(), why(loaded).constData());
+                    const Trial& t = *loaded.value();
+                    QCOMPARE(v.trial, ids[k]);
+                    QCOMPARE(v.name, t.name());
+                    QVERIFY(v.parallax);
+                    QVERIFY(v.hasMetric);
+                    QCOMPARE(v.metrics.size(), qsizetype(t.metricCount()));
+                    QCOMPARE(v.metadataValue, t.metadataValue(key));
+                    QCOMPARE(v.events.size(), qsizetype(t.eventCount()));
+                    const perfdb::DerivedStatistics stats(t);
+                    const std::size_t metric = t.findMetric(QStringLiteral("TIME")).index();
+                    for (std::size_t e = 0; e < t.eventCount(); ++e) {
+                        const EventId event(e);
+                        QCOMPARE(v.events[qsizetype(e)], t.event(event).name);
+                        for (std::size_t c = 0; c < codes.size(); ++c) {
+                            const double got = v.values[c][e];
+                            if (stats.present(event) == 0) {
+                                QVERIFY(std::isnan(got));
+                                continue;
+                            }
+                            const double want = column == perfdb::DerivedColumn::Exclusive
+                                ? stats.exclusive(codes[c], event, metric)
+                                : column == perfdb::DerivedColumn::Inclusive ? stats.inclusive(codes[c], event, metric)
+                                                                             : stats.calls(codes[c], event);
+                            QVERIFY2(got == want || (std::isnan(got) && std::isnan(want)),
+                                qPrintable(QStringLiteral("%1 row %2: %3 != %4")
+                                               .arg(t.event(event).name)
+                                               .arg(codes[c])
+                                               .arg(got, 0, 'g', 17)
+                                               .arg(want, 0, 'g', 17)));
+                        }
+                    }
+                }
+                QCOMPARE(
+                    read.value()[1].metadataValue, key == QLatin1String("Night") ? QStringLiteral("7") : QString());
+            }
+        }
+        // A metric a trial lacks: no values, hasMetric false.
+        const auto none = db.derivedValues(ids, QStringLiteral("nope"), perfdb::DerivedColumn::Exclusive, codes);
+        QVERIFY2(none.ok(), why(none).constData());
+        QVERIFY(!none.value()[0].hasMetric);
+        for (const auto& row : none.value()[0].values)
+            for (double x : row)
+                QVERIFY(std::isnan(x));
+        const auto missing
+            = db.derivedValues({ ids[0], 987654 }, QStringLiteral("TIME"), perfdb::DerivedColumn::Exclusive, codes);
+        QVERIFY(!missing.ok());
+        QVERIFY2(missing.error().message.contains(QLatin1String("there is no trial 987654")),
+            qPrintable(missing.error().message));
     }
 
     void roundTripAlgebraResults_data() { backends(); }
