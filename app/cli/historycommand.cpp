@@ -6,7 +6,9 @@
 #include "app/cli/algebracommand.h"
 #include "app/cli/commandline.h"
 #include "app/cli/dbcommand.h"
+#include "app/cli/historyruns.h"
 #include "perfdb/database.h"
+#include "perfdb/trialsearch.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -100,100 +102,19 @@ std::optional<Statistic> statisticOf(const QString& name)
     return it.value();
 }
 
-/// The runs of a history from the database's stored derived rows (docs/SEMANTICS.md §9), without
-/// loading a trial; nullopt with `why` set when they cannot give historyOf's exact numbers (a
-/// trial TAU's loader wrote, a maximum TAUdb clamped at 0), `error` set on a database error.
-std::optional<std::vector<HistoryRunSummary>> storedSummaries(perfdb::Database& db,
-    const std::vector<perfdb::TrialInfo>& trials, const QString& key, HistoryOptions& options, QString& why,
-    QString& error)
-{
-    const int code = derivedThreadOf(options.statistic, options.value);
-    const perfdb::DerivedColumn column = options.value == ValueType::Inclusive ? perfdb::DerivedColumn::Inclusive
-        : options.value == ValueType::Calls                                    ? perfdb::DerivedColumn::Calls
-                                                                               : perfdb::DerivedColumn::Exclusive;
-    const std::vector<int> codes { code, -4, -5 };
-    std::vector<qint64> ids;
-    for (const perfdb::TrialInfo& info : trials)
-        ids.push_back(info.id);
-    const bool metadataOrder = key != QLatin1String("upload") && key != QLatin1String("id");
-    auto orderOf = [&](std::size_t i, const perfdb::DerivedTrialValues& v) {
-        return key == QLatin1String("upload") ? trials[i].uploaded
-            : key == QLatin1String("id")      ? QString::number(trials[i].id)
-                                              : v.metadataValue;
-    };
-    // The metric: given, else the first run's first metric (a second read when the guess was wrong).
-    QString metric = options.metric.isEmpty() ? trials.front().metrics.value(0) : options.metric;
-    std::vector<perfdb::DerivedTrialValues> values;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        auto read = db.derivedValues(ids, metric, column, codes, metadataOrder ? key : QString());
-        if (!read) {
-            error = read.error().toString();
-            return std::nullopt;
-        }
-        values = std::move(read.value());
-        if (!options.metric.isEmpty())
-            break;
-        QStringList orders;
-        for (std::size_t i = 0; i < values.size(); ++i)
-            orders << orderOf(i, values[i]);
-        const QString first = values[historyOrder(orders).front()].metrics.value(0);
-        if (first == metric)
-            break;
-        metric = first;
-    }
-    options.metric = metric;
-    std::vector<HistoryRunSummary> runs;
-    runs.reserve(values.size());
-    const bool spread = options.statistic == Statistic::Min || options.statistic == Statistic::Max;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const perfdb::DerivedTrialValues& v = values[i];
-        if (!v.parallax) {
-            why = QStringLiteral("trial %1 was not written by Parallax (its derived rows are TAU's own)").arg(v.trial);
-            return std::nullopt;
-        }
-        HistoryRunSummary s;
-        s.run.label = QStringLiteral("db:%1 %2").arg(v.trial).arg(v.name);
-        s.run.order = orderOf(i, v);
-        s.run.trialName = v.name;
-        s.hasMetric = v.hasMetric;
-        s.higherIsBetter = v.higherIsBetter;
-        s.events.reserve(static_cast<std::size_t>(v.events.size()));
-        for (qsizetype e = 0; e < v.events.size(); ++e) {
-            const auto k = static_cast<std::size_t>(e);
-            HistoryEventSummary es;
-            es.event = v.events[e];
-            if (v.hasMetric) {
-                es.minimum = v.values[1][k];
-                es.maximum = v.values[2][k];
-                // No derived row: the event never ran; its means and total are 0, its extremes undefined.
-                es.value = std::isnan(es.minimum) && !spread ? 0.0 : v.values[0][k];
-                // TAUdb's MAX row starts at 0: with a negative minimum a 0 may hide a negative maximum.
-                if (es.minimum < 0 && es.maximum == 0) {
-                    why = QStringLiteral("trial %1: the stored maximum of '%2' is clamped at 0 (docs/FORMATS.md 2.1)")
-                              .arg(v.trial)
-                              .arg(es.event);
-                    return std::nullopt;
-                }
-            }
-            s.events.push_back(std::move(es));
-        }
-        runs.push_back(std::move(s));
-    }
-    return runs;
-}
-
 } // namespace
 
 int runHistoryCommand(const QStringList& args)
 {
     Command cmd(QStringLiteral("history"), QStringLiteral("[PATH...]"),
-        QStringLiteral("The performance history of a set of runs: the runs ordered by a metadata key (numbers as\n"
-                       "numbers, else as text: ISO dates sort right), and per event the series of a statistic across\n"
-                       "them (mean exclusive time by default) with the min-max band across threads, the change\n"
-                       "points of each series (E-divisive means with a permutation test, docs/SEMANTICS.md §9) and\n"
-                       "the movers. The runs are PATHs (profiles or db:ID), or the database's trials of an\n"
-                       "application/experiment or metadata filter. With --fail-above PCT the exit code is 3 when the\n"
-                       "newest run is regressed by more than PCT percent in any series shown, for CI pipelines."));
+        QStringLiteral(
+            "The performance history of a set of runs: the runs ordered by a metadata key (numbers as\n"
+            "numbers, else as text: ISO dates sort right), and per event the series of a statistic across\n"
+            "them (mean exclusive time by default) with the min-max band across threads, the change\n"
+            "points of each series (E-divisive means with a permutation test, docs/SEMANTICS.md §9) and\n"
+            "the movers. The runs are PATHs (profiles or db:ID), or the database's trials of an\n"
+            "application/experiment, metadata filter or search. With --fail-above PCT the exit code is 3 when the\n"
+            "newest run is regressed by more than PCT percent in any series shown, for CI pipelines."));
     const auto db = cmd.add({ QStringLiteral("db") },
         QStringLiteral("The database (default $PARALLAX_DB or the default database)."), QStringLiteral("LOCATION"));
     const auto app = cmd.add(
@@ -202,6 +123,10 @@ int runHistoryCommand(const QStringList& args)
         = cmd.add({ QStringLiteral("exp") }, QStringLiteral("... and of this experiment."), QStringLiteral("E"));
     const auto where = cmd.add({ QStringLiteral("where") },
         QStringLiteral("The database's trials whose metadata KEY is VALUE (repeatable)."), QStringLiteral("KEY=VALUE"));
+    const auto searchText = cmd.add({ QStringLiteral("search") },
+        QStringLiteral("The database's trials this search selects, as the GUI's Databases search field takes it:\n"
+                       "key=value terms, view:NAME, words of the trial name (all must hold)."),
+        QStringLiteral("TEXT"));
     const auto orderBy = cmd.add({ QStringLiteral("order-by") },
         QStringLiteral("The metadata key the runs are ordered by; 'upload' (the database's upload time) or 'id'."),
         QStringLiteral("KEY"));
@@ -238,9 +163,10 @@ int runHistoryCommand(const QStringList& args)
     if (!cmd.checkReader(cmd.value(format)))
         return ExitUsage;
     const QStringList paths = cmd.positional();
-    const bool fromDb = cmd.isSet(app) || cmd.isSet(exp) || cmd.isSet(where);
+    const bool fromDb = cmd.isSet(app) || cmd.isSet(exp) || cmd.isSet(where) || cmd.isSet(searchText);
     if (fromDb == !paths.isEmpty())
-        return cmd.usageError(QStringLiteral("give the runs as PATHs or as --app/--exp/--where, one of the two"));
+        return cmd.usageError(
+            QStringLiteral("give the runs as PATHs or as --app/--exp/--where/--search, one of the two"));
     if (!cmd.isSet(orderBy))
         return cmd.usageError(QStringLiteral("--order-by KEY is needed: the metadata key the runs are ordered by"));
     for (const QString& p : paths)
@@ -285,53 +211,32 @@ int runHistoryCommand(const QStringList& args)
 
     // The runs and their order values.
     std::vector<HistoryInput> runs;
-    std::optional<std::vector<HistoryRunSummary>> summaries;
     QString error;
+    std::optional<HistoryResult> fromDatabase;
     if (fromDb) {
         const QString location = databaseLocation(cmd.value(db));
         auto opened = perfdb::Database::open(location);
         if (!opened)
             return failure(opened.error().toString());
-        perfdb::TrialFilter filter;
-        filter.application = cmd.value(app);
-        filter.experiment = cmd.value(exp);
         auto pairs = cmd.keyValues(where);
         if (!pairs)
             return ExitUsage;
-        filter.metadata = std::move(*pairs);
-        const auto trials = opened.value()->listTrials(filter);
-        if (!trials)
-            return failure(trials.error().toString());
-        if (trials.value().empty())
-            return failure(QStringLiteral("no trials in %1 match the filter").arg(location));
-        // The stored derived rows when they hold the statistic exactly, else every trial loaded.
-        if (!cmd.isSet(loadTrials)) {
-            QString why;
-            if (derivedThreadOf(options.statistic, options.value) == 0)
-                why = QStringLiteral("the statistic '%1' has no derived row in the database")
-                          .arg(statisticName(options.statistic));
-            else
-                summaries = storedSummaries(*opened.value(), trials.value(), key, options, why, error);
-            if (!error.isEmpty())
-                return failure(error);
-            if (!summaries)
-                warning(QStringLiteral("history: %1 (docs/SEMANTICS.md §9): loading every trial").arg(why));
-        }
-        for (const perfdb::TrialInfo& info : trials.value()) {
-            if (summaries)
-                break;
-            Progress progress;
-            auto loaded = opened.value()->loadTrial(info.id, progress);
-            if (!loaded)
-                return failure(QStringLiteral("db:%1: %2").arg(info.id).arg(loaded.error().toString()));
-            HistoryInput in;
-            in.trial = loaded.value();
-            in.label = QStringLiteral("db:%1 %2").arg(info.id).arg(info.name);
-            in.order = key == QLatin1String("upload") ? info.uploaded
-                : key == QLatin1String("id")          ? QString::number(info.id)
-                                                      : in.trial->metadataValue(key);
-            runs.push_back(std::move(in));
-        }
+        perfdb::TrialSearch search = perfdb::TrialSearch::parse(cmd.value(searchText));
+        if (cmd.isSet(app))
+            search.metadata.emplace_back(QStringLiteral("Application"), cmd.value(app));
+        if (cmd.isSet(exp))
+            search.metadata.emplace_back(QStringLiteral("Experiment"), cmd.value(exp));
+        search.metadata.insert(search.metadata.end(), pairs->begin(), pairs->end());
+        const auto listing = perfdb::searchTrials(*opened.value(), search);
+        if (!listing)
+            return failure(listing.error().toString());
+        if (listing.value().trials.empty())
+            return failure(QStringLiteral("no trials in %1 match: %2").arg(location, search.describe()));
+        DatabaseHistory d
+            = databaseHistory(*opened.value(), listing.value().trials, key, options, cmd.isSet(loadTrials));
+        if (!d.warning.isEmpty())
+            warning(QStringLiteral("history: %1").arg(d.warning));
+        fromDatabase = std::move(d.result);
     } else {
         for (const QString& p : paths) {
             auto t = loadTrialOperand(p, cmd.value(db), cmd.value(format), &error);
@@ -344,16 +249,10 @@ int runHistoryCommand(const QStringList& args)
             runs.push_back(std::move(in));
         }
     }
-    if (summaries) {
-        for (const HistoryRunSummary& s : *summaries)
-            if (s.run.order.isEmpty())
-                return failure(QStringLiteral("%1 has no metadata '%2' to order it by").arg(s.run.label, key));
-    }
     for (const HistoryInput& in : runs)
         if (in.order.isEmpty())
             return failure(QStringLiteral("%1 has no metadata '%2' to order it by").arg(in.label, key));
-    const HistoryResult result
-        = summaries ? historyOfSummaries(std::move(*summaries), options) : historyOf(std::move(runs), options);
+    const HistoryResult result = fromDatabase ? std::move(*fromDatabase) : historyOf(std::move(runs), options);
     if (!result.ok())
         return failure(result.error);
     const History& h = result.history;

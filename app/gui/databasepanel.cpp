@@ -727,27 +727,25 @@ void DatabasePanel::addUploadMenu(QMenu& menu, const UploadTarget& target)
 
 void DatabasePanel::openHistoryOf(const UploadTarget& target)
 {
-    // The first trial's metrics and metadata keys (the metric box, the order keys offered) are read in
-    // the background; the history itself is computed by the window.
+    // The trials the tree shows under the node: the node's application and experiment, through the
+    // active search. The first one's metrics and metadata keys (the metric box, the order keys
+    // offered) are read in the background; the history itself is computed by the window.
+    const perfdb::TrialSearch search
+        = withMetadata(m_activeSearch, target.application.value_or(QString()), target.experiment.value_or(QString()));
     auto metrics = std::make_shared<std::vector<Metric>>();
     auto keys = std::make_shared<QStringList>();
-    const QString application = target.application.value_or(QString());
-    const QString experiment = target.experiment.value_or(QString());
-    const QString what = experiment.isEmpty() ? application : application + QLatin1Char('/') + experiment;
     run(
-        target.location, tr("Reading the trials of %1").arg(what),
-        [application, experiment, what, metrics, keys](perfdb::Database& db) -> QString {
-            perfdb::TrialFilter filter;
-            filter.application = application;
-            filter.experiment = experiment;
-            const auto trials = db.listTrials(filter);
-            if (!trials)
-                return trials.error().toString();
-            if (trials.value().size() < 2)
-                return tr("%1 has %2: a history needs at least two")
-                    .arg(what, countText(trials.value().size(), tr("trial"), tr("trials")));
+        target.location, tr("Reading the trials of %1").arg(search.describe()),
+        [search, metrics, keys](perfdb::Database& db) -> QString {
+            const auto listing = perfdb::searchTrials(db, search);
+            if (!listing)
+                return listing.error().toString();
+            const auto& trials = listing.value().trials;
+            if (trials.size() < 2)
+                return tr("%1: %2; a history needs at least two")
+                    .arg(search.describe(), countText(trials.size(), tr("trial"), tr("trials")));
             Progress progress;
-            const auto first = db.loadTrial(trials.value().front().id, progress);
+            const auto first = db.loadTrial(trials.front().id, progress);
             if (!first)
                 return first.error().toString();
             const Trial& trial = *first.value();
@@ -758,7 +756,7 @@ void DatabasePanel::openHistoryOf(const UploadTarget& target)
             keys->sort(Qt::CaseInsensitive);
             return {};
         },
-        [this, location = target.location, application, experiment, metrics, keys] {
+        [this, location = target.location, search, metrics, keys] {
             QStringList items { QStringLiteral("upload"), QStringLiteral("id") };
             items += *keys;
             int current = 0;
@@ -773,8 +771,7 @@ void DatabasePanel::openHistoryOf(const UploadTarget& target)
                 &ok);
             if (!ok || key.trimmed().isEmpty())
                 return;
-            Q_EMIT historyOpened(openHistory(
-                historyOfDatabase(location, application, experiment, {}, key.trimmed(), *metrics), window()));
+            Q_EMIT historyOpened(openHistory(historyOfDatabase(location, search, key.trimmed(), *metrics), window()));
         });
 }
 
@@ -831,9 +828,12 @@ void DatabasePanel::showMenu(const QPoint& pos)
         menu.addSeparator();
     } else if (kind == DatabaseKind || kind == ApplicationKind || kind == ExperimentKind) {
         addUploadMenu(menu, targetFor(item));
-        if (kind != DatabaseKind) {
+        // The history of the trials under the node (through the search, if one is active).
+        if (kind != DatabaseKind || !m_activeSearch.isEmpty()) {
             const UploadTarget target = targetFor(item);
-            menu.addAction(tr("Performance History…"), this, [this, target] { openHistoryOf(target); });
+            menu.addAction(
+                kind == DatabaseKind ? tr("Performance History of the Search Results…") : tr("Performance History…"),
+                this, [this, target] { openHistoryOf(target); });
             menu.addSeparator();
         }
     }

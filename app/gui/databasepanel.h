@@ -87,8 +87,8 @@ public:
     /// Reads a stored trial's metadata off the GUI thread and opens the metadata editor on it.
     void editMetadata(const QString& location, qint64 id);
     /// Reads the first trial's metrics and metadata keys off the GUI thread, asks for the key to order
-    /// the runs by, then opens the performance history of an application's or experiment's trials
-    /// (historyOpened() follows).
+    /// the runs by, then opens the performance history of the trials the tree shows under a node (its
+    /// application and experiment, through the active search; historyOpened() follows).
     void openHistoryOf(const UploadTarget& target);
     /// Cancels the file load or upload in progress (as its progress dialog's Cancel does); a
     /// cancelled upload rolls back and leaves nothing of the trial.

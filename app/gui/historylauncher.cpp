@@ -2,10 +2,12 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "app/gui/historylauncher.h"
 
+#include "app/cli/historyruns.h"
 #include "app/gui/comparisonlauncher.h"
 #include "app/gui/launchsupport.h"
 #include "app/gui/viewregistry.h"
 #include "perfdb/database.h"
+#include "perfdb/trialsearch.h"
 #include "views/common/job.h"
 #include "views/comparison/comparisonwindow.h"
 
@@ -16,16 +18,6 @@
 namespace parallax {
 
 namespace {
-
-/// The order value of a database trial: its upload time, its id or a metadata value.
-QString orderOf(const perfdb::TrialInfo& info, const Trial& trial, const QString& key)
-{
-    if (key == QLatin1String("upload"))
-        return info.uploaded;
-    if (key == QLatin1String("id"))
-        return QString::number(info.id);
-    return trial.metadataValue(key);
-}
 
 std::vector<Metric> metricsOf(const Trial& trial)
 {
@@ -104,65 +96,43 @@ HistorySource historyOfTrials(
     return source;
 }
 
-HistorySource historyOfDatabase(const QString& location, const QString& application, const QString& experiment,
-    std::vector<std::pair<QString, QString>> where, const QString& orderKey, std::vector<Metric> metrics)
+perfdb::TrialSearch withMetadata(perfdb::TrialSearch search, const QString& application, const QString& experiment,
+    const std::vector<std::pair<QString, QString>>& where)
+{
+    if (!application.isEmpty())
+        search.metadata.emplace_back(QStringLiteral("Application"), application);
+    if (!experiment.isEmpty())
+        search.metadata.emplace_back(QStringLiteral("Experiment"), experiment);
+    search.metadata.insert(search.metadata.end(), where.begin(), where.end());
+    return search;
+}
+
+HistorySource historyOfDatabase(
+    const QString& location, const perfdb::TrialSearch& search, const QString& orderKey, std::vector<Metric> metrics)
 {
     HistorySource source;
-    QStringList what;
-    if (!application.isEmpty())
-        what << application;
-    if (!experiment.isEmpty())
-        what << experiment;
-    for (const auto& [key, value] : where)
-        what << key + QLatin1Char('=') + value;
     source.description
-        = QObject::tr("the trials of %1 in %2")
-              .arg(what.isEmpty() ? QObject::tr("every application") : what.join(QLatin1Char('/')), location);
+        = QObject::tr("%1 in %2").arg(search.isEmpty() ? QObject::tr("every trial") : search.describe(), location);
     source.orderKey = orderKey;
     source.metrics = std::move(metrics);
-    perfdb::TrialFilter filter;
-    filter.application = application;
-    filter.experiment = experiment;
-    filter.metadata = std::move(where);
-    source.compute = [location, filter, orderKey](const HistoryOptions& options, const std::atomic_bool& cancel) {
+    source.compute = [location, search, orderKey](const HistoryOptions& options, const std::atomic_bool& cancel) {
         HistoryResult failed;
         auto db = perfdb::Database::open(location);
         if (!db) {
             failed.error = db.error().toString();
             return failed;
         }
-        const auto trials = db.value()->listTrials(filter);
-        if (!trials) {
-            failed.error = trials.error().toString();
+        const auto listing = perfdb::searchTrials(*db.value(), search);
+        if (!listing) {
+            failed.error = listing.error().toString();
             return failed;
         }
-        if (trials.value().empty()) {
-            failed.error = QObject::tr("no trials in %1 match the filter").arg(location);
+        if (listing.value().trials.empty()) {
+            failed.error = QObject::tr("no trials in %1 match: %2").arg(location, search.describe());
             return failed;
         }
-        std::vector<HistoryInput> runs;
-        for (const perfdb::TrialInfo& info : trials.value()) {
-            if (cancel) {
-                failed.error = QObject::tr("cancelled");
-                return failed;
-            }
-            Progress progress;
-            auto loaded = db.value()->loadTrial(info.id, progress);
-            if (!loaded) {
-                failed.error = QStringLiteral("db:%1: %2").arg(info.id).arg(loaded.error().toString());
-                return failed;
-            }
-            HistoryInput in;
-            in.trial = loaded.value();
-            in.label = QStringLiteral("db:%1 %2").arg(info.id).arg(info.name);
-            in.order = orderOf(info, *in.trial, orderKey);
-            if (in.order.isEmpty()) {
-                failed.error = QObject::tr("%1 has no metadata '%2' to order it by").arg(in.label, orderKey);
-                return failed;
-            }
-            runs.push_back(std::move(in));
-        }
-        return historyOf(std::move(runs), options);
+        // The stored rows when they hold the statistic (no trial is loaded), else every trial.
+        return databaseHistory(*db.value(), listing.value().trials, orderKey, options, false, &cancel).result;
     };
     source.trialOf = [location](const HistoryInput& run, QString* error) -> std::shared_ptr<const Trial> {
         if (run.trial)
@@ -227,9 +197,11 @@ HistoryView* openHistory(HistorySource source, QWidget* parent)
 
 int runHistoryLaunch(const HistoryLaunch& launch)
 {
-    const bool fromDb = !launch.application.isEmpty() || !launch.experiment.isEmpty() || !launch.where.empty();
+    const bool fromDb = !launch.application.isEmpty() || !launch.experiment.isEmpty() || !launch.where.empty()
+        || !launch.search.isEmpty();
     if (fromDb == !launch.paths.isEmpty()) {
-        printLaunchError(QStringLiteral("--history needs its runs as PATHs or as --app/--exp/--where, one of the two"));
+        printLaunchError(
+            QStringLiteral("--history needs its runs as PATHs or as --app/--exp/--where/--search, one of the two"));
         return 2;
     }
     if (launch.orderBy.isEmpty()) {
@@ -268,24 +240,22 @@ int runHistoryLaunch(const HistoryLaunch& launch)
                 failed.description = db.error().toString();
                 return failed;
             }
-            perfdb::TrialFilter filter;
-            filter.application = launch.application;
-            filter.experiment = launch.experiment;
-            filter.metadata = launch.where;
-            const auto trials = db.value()->listTrials(filter);
-            if (!trials || trials.value().empty()) {
-                failed.description = trials ? QObject::tr("no trials in %1 match the filter").arg(launch.database)
-                                            : trials.error().toString();
+            const perfdb::TrialSearch search = withMetadata(
+                perfdb::TrialSearch::parse(launch.search), launch.application, launch.experiment, launch.where);
+            const auto listing = perfdb::searchTrials(*db.value(), search);
+            if (!listing || listing.value().trials.empty()) {
+                failed.description = listing
+                    ? QObject::tr("no trials in %1 match: %2").arg(launch.database, search.describe())
+                    : listing.error().toString();
                 return failed;
             }
             Progress progress;
-            auto first = db.value()->loadTrial(trials.value().front().id, progress);
+            auto first = db.value()->loadTrial(listing.value().trials.front().id, progress);
             if (!first) {
                 failed.description = first.error().toString();
                 return failed;
             }
-            return historyOfDatabase(launch.database, launch.application, launch.experiment, launch.where,
-                launch.orderBy, metricsOf(*first.value()));
+            return historyOfDatabase(launch.database, search, launch.orderBy, metricsOf(*first.value()));
         },
         [&session](const HistorySource& source) { onSource(session, source); });
     const int code = QApplication::exec();

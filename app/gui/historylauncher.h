@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "perfdb/trialsearch.h"
 #include "views/history/historyview.h"
 
 #include <QString>
@@ -13,7 +14,7 @@
 namespace parallax {
 
 /// What `parallax --history --order-by KEY PATHS...` or `parallax --history --order-by KEY --db LOC
-/// (--app A [--exp E] | --where KEY=VALUE...)` asked for.
+/// (--app A [--exp E] | --where KEY=VALUE... | --search TEXT)` asked for.
 struct HistoryLaunch {
     QString orderBy; ///< a metadata key, "upload" or "id" (database runs)
     QStringList paths; ///< runs read with the ReaderRegistry
@@ -22,6 +23,7 @@ struct HistoryLaunch {
     QString application;
     QString experiment;
     std::vector<std::pair<QString, QString>> where;
+    QString search; ///< a search as the Databases dock's field takes it (perfdb/trialsearch.h)
     QString render; ///< headless rendering: a view of the History window; empty opens the window
     QString out;
     QString size; ///< "WIDTHxHEIGHT"; empty for 1400x900
@@ -32,10 +34,16 @@ struct HistoryLaunch {
 HistorySource historyOfTrials(
     std::vector<std::shared_ptr<const Trial>> trials, QStringList labels, const QString& orderKey);
 
-/// The history of the database trials a filter selects, ordered by a metadata key, "upload" or "id".
-/// The runs are read when the history is computed (on a worker thread). `metrics`: those offered.
-HistorySource historyOfDatabase(const QString& location, const QString& application, const QString& experiment,
-    std::vector<std::pair<QString, QString>> where, const QString& orderKey, std::vector<Metric> metrics);
+/// The history of the database trials a search selects (perfdb/trialsearch.h: metadata terms such as
+/// Application=A, views, name words), ordered by a metadata key, "upload" or "id". The runs are read
+/// when the history is computed (on a worker thread). `metrics`: those offered.
+HistorySource historyOfDatabase(
+    const QString& location, const perfdb::TrialSearch& search, const QString& orderKey, std::vector<Metric> metrics);
+
+/// A search for the trials of an application and experiment (either may be empty) and metadata
+/// conditions, added to `search`.
+perfdb::TrialSearch withMetadata(perfdb::TrialSearch search, const QString& application, const QString& experiment,
+    const std::vector<std::pair<QString, QString>>& where = {});
 
 /// Opens a history window whose clicked runs open a ComparisonWindow (database runs are loaded
 /// first, off the GUI thread).

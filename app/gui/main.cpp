@@ -61,7 +61,8 @@ struct CommandLine {
     const QCommandLineOption idOption { QStringLiteral("id"),
         QStringLiteral("Open the trial with this id from the database."), QStringLiteral("N") };
     const QCommandLineOption searchOption { QStringLiteral("search"),
-        QStringLiteral("Filter the Databases dock as its search field does: key=value, view:NAME, name text."),
+        QStringLiteral("Filter the Databases dock as its search field does: key=value, view:NAME, name text (with "
+                       "--history: the database trials of the history)."),
         QStringLiteral("TEXT") };
     // Comparison views (issue 5): "--compare A B" and "--scaling A B C ..." open their own window.
     const QCommandLineOption compareOption { QStringLiteral("compare"),
@@ -112,10 +113,11 @@ struct CommandLine {
         // QCommandLineParser's text with our own usage lines (its own names the executable's path),
         // then the views of --render from their table, then the exit status.
         const QString text = parser.helpText();
-        return QStringLiteral("Usage: parallax [options] [PATH]\n"
-                              "       parallax --compare A B | --scaling A B C... | --semantic MODEL PATH [options]\n"
-                              "       parallax --history --order-by KEY (A B C... | [--db LOC] --app A [--exp E]) "
-                              "[options]")
+        return QStringLiteral(
+                   "Usage: parallax [options] [PATH]\n"
+                   "       parallax --compare A B | --scaling A B C... | --semantic MODEL PATH [options]\n"
+                   "       parallax --history --order-by KEY (A B C... | [--db LOC] --app A [--exp E] | --search TEXT) "
+                   "[options]")
             + text.mid(text.indexOf(QLatin1Char('\n'))) + QLatin1Char('\n') + parallax::renderViewsHelp()
             + QLatin1Char('\n') + parallax::cli::exitStatusHelp();
     }
@@ -236,6 +238,7 @@ int main(int argc, char** argv)
                 return usageError(QStringLiteral("--where: '%1' is not KEY=VALUE").arg(pair));
             launch.where.emplace_back(pair.left(eq), pair.mid(eq + 1));
         }
+        launch.search = parser.value(o.searchOption);
         launch.database = parallax::databaseLocation(parser.value(o.dbOption));
         launch.render = parser.value(o.renderOption);
         launch.out = parser.value(o.outOption);

@@ -138,9 +138,9 @@ private Q_SLOTS:
         QVERIFY(solve);
         const QPointF point = solve->coordsToPixels(13, solve->data()->at(13)->value);
         QString event;
-        QCOMPARE(view.runAt(point, &event), 13);
+        QCOMPARE(view.pointAt(point, &event), 13);
         QCOMPARE(event, QStringLiteral("solve"));
-        QCOMPARE(view.runAt(point + QPointF(0, 40)), -1);
+        QCOMPARE(view.pointAt(point + QPointF(0, 40)), -1);
 
         QSignalSpy spy(&view, &HistoryView::compareRequested);
         QTest::mouseClick(plot, Qt::LeftButton, {}, point.toPoint());
@@ -190,8 +190,8 @@ private Q_SLOTS:
             }
         }
         std::vector<Metric> metrics { trials.front()->metric(MetricId(0u)) };
-        HistorySource source = historyOfDatabase(
-            location, QStringLiteral("nightly"), QStringLiteral("cpu"), {}, QStringLiteral("Date"), metrics);
+        HistorySource source = historyOfDatabase(location,
+            withMetadata({}, QStringLiteral("nightly"), QStringLiteral("cpu")), QStringLiteral("Date"), metrics);
         HistoryView fromDb(source);
         fromDb.waitForResult();
         QVERIFY2(fromDb.error().isEmpty(), qPrintable(fromDb.error()));

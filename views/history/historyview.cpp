@@ -294,9 +294,13 @@ void HistoryView::onFinished(const HistoryResult& result)
         m_runs->setText(tr("<span style=\"color:#b00020\">%1</span>").arg(m_error.toHtmlEscaped()));
     } else {
         const History& h = *m_history;
-        QString order = h.runs.empty() ? QString() : h.runs.front().order;
-        if (h.runs.size() > 1)
-            order += QStringLiteral(" … ") + h.runs.back().order;
+        QString order = h.points.empty() ? QString() : h.points.front().order;
+        if (h.points.size() > 1)
+            order += QStringLiteral(" … ") + h.points.back().order;
+        if (h.repeated)
+            order += tr("; %1 at %2 (repeated runs share a point)")
+                         .arg(countText(h.runs.size(), tr("run"), tr("runs")))
+                         .arg(countText(h.points.size(), tr("order value"), tr("order values")));
         m_runs->setText(tr("<b>%1</b>, ordered by <b>%2</b> (%3): %4")
                             .arg(m_source.description.toHtmlEscaped(), m_source.orderKey.toHtmlEscaped(),
                                 h.numericOrder ? tr("as numbers") : tr("as text"), order.toHtmlEscaped()));
@@ -368,11 +372,20 @@ void HistoryView::setBaseline(int run)
     m_baselineBox->setCurrentIndex(std::max(0, m_baselineBox->findData(m_baseline)));
 }
 
-bool HistoryView::requestComparison(int run)
+int HistoryView::baselineOf(int point) const
 {
-    if (!m_history || run < 0 || run >= static_cast<int>(m_history->runs.size()))
+    if (m_baseline >= 0)
+        return m_baseline;
+    // The previous point's first run.
+    return point > 0 ? m_history->points[static_cast<std::size_t>(point - 1)].runs.front() : -1;
+}
+
+bool HistoryView::requestComparison(int point)
+{
+    if (!m_history || point < 0 || point >= static_cast<int>(m_history->points.size()))
         return false;
-    const int base = m_baseline >= 0 ? m_baseline : run - 1;
+    const int run = m_history->points[static_cast<std::size_t>(point)].runs.front();
+    const int base = baselineOf(point);
     if (base < 0 || base == run)
         return false;
     Q_EMIT compareRequested(base, run);
@@ -438,11 +451,11 @@ void HistoryView::fillMovers()
             std::isfinite(s.overallPercent) ? std::abs(s.overallPercent) : NAN);
         tinted(overall, s.overallPercent);
         m_movers->setItem(row, ColOverall, overall);
-        const bool step = s.largestStepAt > 0 && s.largestStepAt < static_cast<int>(h.runs.size());
+        const bool step = s.largestStepAt > 0 && s.largestStepAt < static_cast<int>(h.points.size());
         auto* stepItem
             = new NumberItem(step ? tr("%1 at %2")
                                         .arg(formatPercentChange(s.largestStepPercent, locale),
-                                            shortLabel(h.runs[static_cast<std::size_t>(s.largestStepAt)].order, 24))
+                                            shortLabel(h.points[static_cast<std::size_t>(s.largestStepAt)].order, 24))
                                   : QStringLiteral("–"),
                 step ? std::abs(s.largestStepPercent) : NAN);
         tinted(stepItem, step ? s.largestStepPercent : NAN);
@@ -450,8 +463,8 @@ void HistoryView::fillMovers()
         QStringList changes;
         double worst = 0;
         for (const ChangePoint& c : s.changes.changes) {
-            const QString at = c.index < static_cast<int>(h.runs.size())
-                ? shortLabel(h.runs[static_cast<std::size_t>(c.index)].order, 24)
+            const QString at = c.index < static_cast<int>(h.points.size())
+                ? shortLabel(h.points[static_cast<std::size_t>(c.index)].order, 24)
                 : QString::number(c.index);
             changes << tr("%1 %2 at %3 (p = %4)")
                            .arg(isRegression(c, higher) ? QStringLiteral("▲") : QStringLiteral("▼"),
@@ -500,12 +513,12 @@ void HistoryView::replot()
         unit.isEmpty() ? statisticName(h.statistic) : QStringLiteral("%1 (%2)").arg(statisticName(h.statistic), unit));
 
     // The runs along x by their position, labelled with their order values (as many as fit).
-    const int n = static_cast<int>(h.runs.size());
+    const int n = static_cast<int>(h.points.size());
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int every = std::max(1, (n + 15) / 16);
     bool longLabels = false;
     for (int i = 0; i < n; i += every) {
-        const QString label = shortLabel(h.runs[static_cast<std::size_t>(i)].order, 20);
+        const QString label = shortLabel(h.points[static_cast<std::size_t>(i)].order, 20);
         longLabels = longLabels || label.size() > 8;
         ticker->addTick(i, label);
     }
@@ -630,54 +643,66 @@ void HistoryView::replot()
     m_plot->replot();
 }
 
-int HistoryView::runAt(const QPointF& position, QString* event) const
+int HistoryView::pointAt(const QPointF& position, QString* event) const
 {
     double best = 10.0;
-    int run = -1;
+    int point = -1;
     for (const auto& [graph, name] : m_lines) {
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
             if (!std::isfinite(it->value))
                 continue;
-            const QPointF point = graph->coordsToPixels(it->key, it->value);
-            const double distance = std::hypot(point.x() - position.x(), point.y() - position.y());
+            const QPointF pixel = graph->coordsToPixels(it->key, it->value);
+            const double distance = std::hypot(pixel.x() - position.x(), pixel.y() - position.y());
             if (distance >= best)
                 continue;
             best = distance;
-            run = static_cast<int>(std::lround(it->key));
+            point = static_cast<int>(std::lround(it->key));
             if (event)
                 *event = name;
         }
     }
-    return run;
+    return point;
 }
 
 void HistoryView::showToolTip(QMouseEvent* event)
 {
     QString name;
-    const int run = m_history ? runAt(event->position(), &name) : -1;
+    const int point = m_history ? pointAt(event->position(), &name) : -1;
     const HistorySeries* s = series(name);
-    if (run < 0 || !s) {
+    if (point < 0 || !s) {
         QToolTip::hideText();
         return;
     }
     const History& h = *m_history;
-    const auto r = static_cast<std::size_t>(run);
+    const auto r = static_cast<std::size_t>(point);
     const QLocale locale = groupingLocale();
+    const HistoryPoint& p = h.points[r];
+    QStringList runs;
+    for (int i : p.runs) {
+        const auto k = static_cast<std::size_t>(i);
+        runs << (p.runs.size() > 1 && k < s->runValues.size()
+                ? QStringLiteral("%1: %2").arg(h.runs[k].label, formatValue(s->runValues[k]))
+                : h.runs[k].label);
+    }
     QString text = tr("%1\n%2\n%3 = %4\n%5 = %6 (threads: %7 – %8)")
-                       .arg(name, h.runs[r].label, m_source.orderKey, h.runs[r].order, statisticName(h.statistic),
+                       .arg(name, runs.join(QLatin1Char('\n')), m_source.orderKey, p.order,
+                           statisticName(h.statistic) + (p.runs.size() > 1 ? tr(", mean of the runs") : QString()),
                            formatValue(s->values[r]), formatValue(s->minimum[r]), formatValue(s->maximum[r]));
-    if (run > 0 && std::isfinite(s->values[r - 1]) && s->values[r - 1] != 0 && std::isfinite(s->values[r]))
+    if (point > 0 && std::isfinite(s->values[r - 1]) && s->values[r - 1] != 0 && std::isfinite(s->values[r]))
         text += QLatin1Char('\n')
-            + tr("%1 against the run before")
+            + tr("%1 against the point before")
                   .arg(formatPercentChange(100.0 * (s->values[r] - s->values[r - 1]) / s->values[r - 1], locale));
     for (const ChangePoint& c : s->changes.changes)
-        if (c.index == run)
+        if (c.index == point)
             text += QLatin1Char('\n')
                 + tr("Change point: %1 (p = %2)")
                       .arg(formatPercentChange(c.percent, locale), locale.toString(c.pValue));
-    const int base = m_baseline >= 0 ? m_baseline : run - 1;
-    if (base >= 0 && base != run)
-        text += QLatin1Char('\n') + tr("Click: compare with %1").arg(h.runs[static_cast<std::size_t>(base)].label);
+    const int base = baselineOf(point);
+    if (base >= 0 && base != p.runs.front())
+        text += QLatin1Char('\n')
+            + tr("Click: compare %1 with %2")
+                  .arg(h.runs[static_cast<std::size_t>(p.runs.front())].label,
+                      h.runs[static_cast<std::size_t>(base)].label);
     QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
 }
 
@@ -686,11 +711,11 @@ void HistoryView::onPlotClick(QMouseEvent* event)
     if (event->button() != Qt::LeftButton || !m_history)
         return;
     QString name;
-    const int run = runAt(event->position(), &name);
-    if (run < 0)
+    const int point = pointAt(event->position(), &name);
+    if (point < 0)
         return;
     selectEvent(name);
-    requestComparison(run);
+    requestComparison(point);
 }
 
 QString HistoryView::exportImage(const QString& fileName)

@@ -73,15 +73,17 @@ public:
     /// The event whose band and change points are drawn in full (a row of the movers table).
     QString selectedEvent() const { return m_selected; }
     void selectEvent(const QString& event);
-    /// The run every clicked run is compared with; -1 (the default): the run before the clicked one.
+    /// The run (index into history()->runs) every clicked point is compared with; -1 (the
+    /// default): the first run of the point before the clicked one.
     void setBaseline(int run);
     int baseline() const { return m_baseline; }
-    /// What a click on run `run` does: emits compareRequested(baseline or run − 1, run); false when
-    /// there is nothing to compare it with (the first run without a baseline, the baseline itself).
-    bool requestComparison(int run);
-    /// The run whose point of any drawn series is nearest to a position of the plot (within 10 px),
-    /// and its series; -1 if none.
-    int runAt(const QPointF& position, QString* event = nullptr) const;
+    /// What a click on point `point` (history()->points; a point is the runs sharing one order
+    /// value) does: emits compareRequested(baseline run, the point's first run); false when there is
+    /// nothing to compare it with (the first point without a baseline, the baseline itself).
+    bool requestComparison(int point);
+    /// The point of any drawn series nearest to a position of the plot (within 10 px), and its
+    /// series; -1 if none.
+    int pointAt(const QPointF& position, QString* event = nullptr) const;
 
     QCustomPlot* plot() const { return m_plot; }
     QTableWidget* movers() const { return m_movers; }
@@ -103,6 +105,9 @@ private:
     void showToolTip(QMouseEvent* event);
     void onPlotClick(QMouseEvent* event);
     const HistorySeries* series(const QString& event) const;
+    /// The run a click on `point` is compared with (the chosen baseline, or the previous point's first run); -1 if
+    /// none.
+    int baselineOf(int point) const;
     const Metric* metric() const;
     QString formatValue(double value) const;
 
