@@ -49,6 +49,10 @@ private Q_SLOTS:
         QTest::newRow("sandwich") << QStringLiteral("--compare") << QStringLiteral("compare-sandwich MPI_Init()") << 8;
         QTest::newRow("summary") << QStringLiteral("--compare") << QStringLiteral("compare-summary") << 8;
         QTest::newRow("scaling") << QStringLiteral("--scaling") << QStringLiteral("scaling") << 8;
+        // The models per call path of LULESH at 27…343 ranks (Caliper).
+        QTest::newRow("scaling-models") << QStringLiteral("--scaling") << QStringLiteral("scaling-models") << 8;
+        QTest::newRow("scaling-models-flame")
+            << QStringLiteral("--scaling") << QStringLiteral("scaling-models-flame") << 4;
     }
 
     void views()
@@ -65,6 +69,9 @@ private Q_SLOTS:
             arguments << argument;
         if (mode == QLatin1String("--compare"))
             arguments << cpiRuns(dir);
+        else if (view.startsWith(QLatin1String("scaling-models")))
+            for (const char* n : { "27", "64", "125", "216", "343" })
+                arguments << dataPath(QStringLiteral("thicket/mpi_scaling_cali/%1_cores.cali").arg(QLatin1String(n)));
         else
             arguments << dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk"))
                       << dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
@@ -106,6 +113,13 @@ private Q_SLOTS:
             QStringLiteral("compare-sandwich"), QStringLiteral("--out"), out });
         QCOMPARE(code, 2);
         QVERIFY2(err.contains("needs its argument"), err.constData());
+        // Models over runs whose parameter does not vary: the reason, not an image.
+        const QString ring = dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
+        std::tie(code, err) = run({ QStringLiteral("--scaling"), ring, ring, QStringLiteral("--render"),
+            QStringLiteral("scaling-models"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("nothing scales"), err.constData());
+        QVERIFY(!QFile::exists(out));
     }
 };
 

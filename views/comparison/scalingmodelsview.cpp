@@ -81,6 +81,11 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
 {
     m_parameterBox->setToolTip(tr("The parameter p of the models: each run's thread count, or a metadata key with a "
                                   "number in every run (e.g. mpi.world.size)"));
+    // Long metadata keys and metric names are elided so the page fits 900 pixels.
+    for (QComboBox* box : { m_parameterBox, m_metricBox }) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
     m_valueBox->addItem(tr("Exclusive"), static_cast<int>(ScalingValue::Exclusive));
     m_valueBox->addItem(tr("Inclusive"), static_cast<int>(ScalingValue::Inclusive));
     m_valueBox->setToolTip(tr("The value the table models and sorts by (exclusive: the call path's own time, so the "
@@ -88,6 +93,7 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
                               "the inclusive predictions."));
     m_statisticBox->addItem(tr("Mean over threads"), static_cast<int>(ScalingStatistic::Mean));
     m_statisticBox->addItem(tr("Slowest thread"), static_cast<int>(ScalingStatistic::Max));
+    m_statisticBox->setToolTip(tr("T(P): the mean over a run's threads (absent = 0) or the slowest thread's value"));
     m_targetBox->setRange(1, 1000000000);
     m_targetBox->setGroupSeparatorShown(true);
     m_targetBox->setValue(static_cast<int>(m_request.target));
@@ -126,15 +132,17 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     controls->addWidget(m_parameterBox);
     controls->addWidget(new QLabel(tr("Metric:"), this));
     controls->addWidget(m_metricBox);
-    controls->addWidget(new QLabel(tr("Value:"), this));
     controls->addWidget(m_valueBox);
     controls->addWidget(m_statisticBox);
-    controls->addWidget(new QLabel(tr("Predict at P ="), this));
-    controls->addWidget(m_targetBox);
-    controls->addWidget(m_flatBox);
-    controls->addWidget(m_progress, 1);
-    controls->addStretch(0);
-    controls->addWidget(newExportButton(this, tr("Save the page as PNG, SVG or PDF"),
+    controls->addStretch(1);
+    auto* second = new QHBoxLayout;
+    second->setContentsMargins(0, 0, 0, 0);
+    second->addWidget(new QLabel(tr("Predict at P ="), this));
+    second->addWidget(m_targetBox);
+    second->addWidget(m_flatBox);
+    second->addWidget(m_progress, 1);
+    second->addStretch(0);
+    second->addWidget(newExportButton(this, tr("Save the page as PNG, SVG or PDF"),
         [this] { exportWidgetInteractively(this, this, QStringLiteral("scaling-models.png")); }));
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -146,6 +154,7 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(controls);
+    layout->addLayout(second);
     layout->addWidget(m_summary);
     layout->addWidget(m_legend);
     layout->addWidget(splitter, 1);

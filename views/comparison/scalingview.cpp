@@ -154,7 +154,7 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     leftLayout->addWidget(m_events, 1);
 
     // One plot, two axis rects: rows title, time, title, efficiency; the legend right of the time.
-    m_plot->setMinimumSize(400, 360);
+    m_plot->setMinimumSize(400, 320);
     m_plot->setMouseTracking(true);
     QCPLayoutGrid* grid = m_plot->plotLayout();
     m_timeRect = m_plot->axisRect();
