@@ -65,21 +65,6 @@ void addPoint(std::vector<ModelPoint>& points, double p, double value)
         it->values.push_back(value);
 }
 
-double measureOf(std::vector<double> values, ModelMeasure measure)
-{
-    if (values.empty())
-        return nan;
-    if (measure == ModelMeasure::Median) {
-        std::sort(values.begin(), values.end());
-        const std::size_t n = values.size();
-        return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-    }
-    double sum = 0;
-    for (double v : values)
-        sum += v;
-    return sum / static_cast<double>(values.size());
-}
-
 int processCountRank(const QString& key)
 {
     static const QRegularExpression exact(QStringLiteral("(world\\.size|mpi.*size|ranks?|n?procs?|processes|nodes)$"),
@@ -223,7 +208,7 @@ std::shared_ptr<const ScalingModelSet> ScalingModels::build(const ScalingSnapsho
             s.model = models[i - begin];
             for (const ModelPoint& q : s.points)
                 if (q.p == set->largest)
-                    s.measured = measureOf(q.values, options.measure);
+                    s.measured = measureOf(q, options.measure);
         }
         if (progress)
             progress(static_cast<int>(end / 2), static_cast<int>(sides.size() / 2));

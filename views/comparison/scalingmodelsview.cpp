@@ -280,6 +280,14 @@ void ScalingModelsView::fillTree()
         return;
     }
     const ScalingValue value = m_set->request.value;
+    // Times (µs) in the unit of the largest measured value: s from 1 s, ms from 1 ms, else µs.
+    double largestMeasured = 0;
+    for (const CallPathModel& row : m_set->rows)
+        if (std::isfinite(row.side(value).measured))
+            largestMeasured = std::max(largestMeasured, std::abs(row.side(value).measured));
+    m_unit = largestMeasured >= 1e6 ? TimeUnit::Seconds
+        : largestMeasured >= 1e3    ? TimeUnit::Milliseconds
+                                    : TimeUnit::Microseconds;
     auto rowItems = [&](const CallPathModel& row) {
         const CallPathModel::Side& s = row.side(value);
         QList<QStandardItem*> items;
@@ -295,8 +303,7 @@ void ScalingModelsView::fillTree()
             items << item;
         };
         const bool fitted = !row.synthetic && s.model.valid;
-        add(fitted ? s.model.formula(p, 4) + (s.model.fewPoints ? QStringLiteral(" *") : QString()) : tr("(no data)"),
-            fitted ? s.model.formula(p) : QString(), Qt::AlignLeft);
+        add(fitted ? s.model.formula(p, 4) : tr("(no data)"), fitted ? s.model.formula(p) : QString(), Qt::AlignLeft);
         add(fitted ? locale.toString(s.model.smape, 'f', 2) : QStringLiteral("—"), fitted ? s.model.smape : qQNaN());
         add(fitted ? locale.toString(s.model.adjustedR2, 'f', 4) : QStringLiteral("—"),
             fitted ? s.model.adjustedR2 : qQNaN());
@@ -365,20 +372,25 @@ void ScalingModelsView::fillTree()
                 top.path.toHtmlEscaped(), formatValue(s.predicted), formatValue(s.measured), largest,
                 growthText(s.growth, locale), s.model.formula(p, 4).toHtmlEscaped())
             .arg(fitted)
-            .arg(m_set->request.parameter.toHtmlEscaped(), [&] {
-                QStringList v;
-                for (double x : m_set->parameterValues)
-                    v << locale.toString(x);
-                return v.join(QStringLiteral(", "));
-            }()));
+            .arg(m_set->request.parameter.toHtmlEscaped(),
+                [&] {
+                    QStringList v;
+                    for (double x : m_set->parameterValues)
+                        v << locale.toString(x);
+                    return v.join(QStringLiteral(", "));
+                }())
+        + (m_set->parameterValues.size() < 5
+                ? tr(" <i>Fewer than 5 parameter values (Extra-P's minimum): the models are weak.</i>")
+                : QString()));
 }
 
 void ScalingModelsView::fillFlame()
 {
-    if (!m_set || !m_set->error.isEmpty()) {
-        m_flame->showTree(nullptr);
+    // Without models there is no flame graph (showTree(nullptr) would draw the largest run's own).
+    const bool fitted = m_set && m_set->error.isEmpty();
+    m_flame->setVisible(fitted);
+    if (!fitted)
         return;
-    }
     m_flame->showTree(ScalingModels::predictedFlameTree(*m_set));
     const QLocale locale = groupingLocale();
     std::vector<QColor> colours;
