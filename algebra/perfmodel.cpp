@@ -21,23 +21,6 @@ namespace {
 constexpr double kCleanConstantEpsilon = 0.0005;
 constexpr double kMinimumTermContribution = 0.0005;
 
-double measureOf(const ModelPoint& point, ModelMeasure measure)
-{
-    const auto& v = point.values;
-    if (v.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    if (measure == ModelMeasure::Median) {
-        std::vector<double> s = v;
-        std::sort(s.begin(), s.end());
-        const std::size_t n = s.size();
-        return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-    }
-    double sum = 0;
-    for (double x : v)
-        sum += x;
-    return sum / static_cast<double>(v.size());
-}
-
 struct Series {
     std::vector<double> p;
     std::vector<double> y;
@@ -174,6 +157,23 @@ QString fractionText(int numerator, int denominator)
 }
 
 } // namespace
+
+double measureOf(const ModelPoint& point, ModelMeasure measure)
+{
+    const auto& v = point.values;
+    if (v.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    if (measure == ModelMeasure::Median) {
+        std::vector<double> s = v;
+        std::sort(s.begin(), s.end());
+        const std::size_t n = s.size();
+        return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+    double sum = 0;
+    for (double x : v)
+        sum += x;
+    return sum / static_cast<double>(v.size());
+}
 
 double ModelTerm::basis(double p) const
 {

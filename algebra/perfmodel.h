@@ -17,6 +17,9 @@ struct ModelPoint {
 /// Which value of a point's repetitions the model fits (Extra-P's use_measure).
 enum class ModelMeasure { Mean, Median };
 
+/// The value a model fits at a point: the mean (or median) of its repetitions; NaN when it has none.
+double measureOf(const ModelPoint& point, ModelMeasure measure);
+
 /// One term of the performance model normal form: coefficient · p^(num/den) · log2(p)^logExponent.
 struct ModelTerm {
     int numerator = 0;

@@ -9,6 +9,7 @@
 #include "views/common/toolwindow.h"
 #include "views/comparison/comparisonflamepage.h"
 #include "views/comparison/comparisonwindow.h"
+#include "views/comparison/scalingmodelsview.h"
 #include "views/comparison/scalingview.h"
 #include "views/cube/cubebrowser.h"
 #include "views/cube/distributionpanel.h"
@@ -101,6 +102,27 @@ template <ComparisonWindow::Tab tab> void renderComparisonTab(const RenderTarget
 {
     renderComparison(target, tab, request);
 }
+/// The scaling window's "Models per call path" page, or its flame graph alone.
+template <bool flameOnly> void renderScalingModels(const RenderTarget& target, const RenderRequest& request)
+{
+    ScalingView* view = target.scaling;
+    view->showModelsPage();
+    view->waitForResult();
+    ScalingModelsView* page = view->modelsPage();
+    if (!page->message().isEmpty()) {
+        request.done(page->message());
+        return;
+    }
+    QTimer::singleShot(100, view, [view, page, request] {
+        view->resize(request.size);
+        if (view->layout())
+            view->layout()->activate();
+        page->waitForResult();
+        request.done(flameOnly ? page->flame()->exportImage(request.fileName, request.size)
+                               : exportWidget(view, request.fileName));
+    });
+}
+
 template <SemanticWindow::View view> void renderSemanticView(const RenderTarget& target, const RenderRequest& request)
 {
     renderSemantic(target, view, request);
@@ -379,6 +401,12 @@ const ViewInfo table[] = {
                 request.done(view->exportImage(request.fileName));
             });
         } },
+    { RenderWindow::Scaling, "scaling-models", "", "",
+        "every call path's model, prediction at P and growth: call tree and flame graph", "", "", ViewPlacement::None,
+        nullptr, renderScalingModels<false> },
+    { RenderWindow::Scaling, "scaling-models-flame", "", "",
+        "the flame graph of the call paths' predicted values at P, coloured by growth", "", "", ViewPlacement::None,
+        nullptr, renderScalingModels<true> },
     { RenderWindow::Semantic, "semantic-bars", "", "", "the semantic profile as a sorted bar chart", "", "",
         ViewPlacement::None, nullptr, renderSemanticView<SemanticWindow::View::Bars> },
     { RenderWindow::Semantic, "semantic-tree", "", "", "the entity tree with values, policies and mapping classes", "",

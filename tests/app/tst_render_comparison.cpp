@@ -67,6 +67,10 @@ private Q_SLOTS:
         QTest::newRow("summary") << QStringLiteral("--compare") << QStringLiteral("compare-summary") << 8;
         QTest::newRow("scaling") << QStringLiteral("--scaling") << QStringLiteral("scaling") << 8;
         QTest::newRow("history") << QStringLiteral("--history") << QStringLiteral("history") << 8;
+        // The models per call path of LULESH at 27…343 ranks (Caliper).
+        QTest::newRow("scaling-models") << QStringLiteral("--scaling") << QStringLiteral("scaling-models") << 8;
+        QTest::newRow("scaling-models-flame")
+            << QStringLiteral("--scaling") << QStringLiteral("scaling-models-flame") << 4;
     }
 
     void views()
@@ -85,6 +89,9 @@ private Q_SLOTS:
             arguments << cpiRuns(dir);
         else if (mode == QLatin1String("--history"))
             arguments << QStringLiteral("--order-by") << QStringLiteral("Date") << nightlyRuns(dir);
+        else if (view.startsWith(QLatin1String("scaling-models")))
+            for (const char* n : { "27", "64", "125", "216", "343" })
+                arguments << dataPath(QStringLiteral("thicket/mpi_scaling_cali/%1_cores.cali").arg(QLatin1String(n)));
         else
             arguments << dataPath(QStringLiteral("tau2/ppk/ring-8rank.ppk"))
                       << dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
@@ -135,6 +142,13 @@ private Q_SLOTS:
             runs[0], runs[1], QStringLiteral("--render"), QStringLiteral("history"), QStringLiteral("--out"), out });
         QCOMPARE(code, 1);
         QVERIFY2(err.contains("has no metadata 'Build' to order it by"), err.constData());
+        // Models over runs whose parameter does not vary: the reason, not an image.
+        const QString ring = dataPath(QStringLiteral("tau2/ppk/ring-2rank.ppk"));
+        std::tie(code, err) = run({ QStringLiteral("--scaling"), ring, ring, QStringLiteral("--render"),
+            QStringLiteral("scaling-models"), QStringLiteral("--out"), out });
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("nothing scales"), err.constData());
+        QVERIFY(!QFile::exists(out));
     }
 };
 

@@ -7,6 +7,7 @@
 #include "views/charts/colors.h"
 #include "views/charts/valueaxisticker.h"
 #include "views/comparison/comparisonformat.h"
+#include "views/comparison/scalingmodelsview.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,6 +19,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -96,6 +98,8 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     , m_modelBox(new QCheckBox(tr("Model"), this))
     , m_targetBox(new QSpinBox(this))
     , m_modelTable(new QLabel(this))
+    , m_tabs(new QTabWidget(this))
+    , m_modelsPage(new ScalingModelsView(this))
 {
     m_modelBox->setChecked(true);
     m_modelBox->setToolTip(tr("Fit Extra-P's performance model c₀ + c₁·P^i·log₂(P)^j to each event's T(P) "
@@ -150,7 +154,7 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     leftLayout->addWidget(m_events, 1);
 
     // One plot, two axis rects: rows title, time, title, efficiency; the legend right of the time.
-    m_plot->setMinimumSize(400, 360);
+    m_plot->setMinimumSize(400, 320);
     m_plot->setMouseTracking(true);
     QCPLayoutGrid* grid = m_plot->plotLayout();
     m_timeRect = m_plot->axisRect();
@@ -202,11 +206,21 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     splitter->setStretchFactor(1, 4);
     splitter->setSizes({ 260, 900 });
 
+    auto* chartsPage = new QWidget(this);
+    auto* chartsPageLayout = new QVBoxLayout(chartsPage);
+    chartsPageLayout->setContentsMargins(0, 0, 0, 0);
+    chartsPageLayout->addLayout(controls);
+    chartsPageLayout->addWidget(splitter, 1);
+    m_tabs->addTab(chartsPage, tr("Charts"));
+    m_tabs->addTab(m_modelsPage, tr("Models per call path"));
+    m_tabs->setTabToolTip(1,
+        tr("Extra-P's model of every call path, its prediction at a target P and its growth, as a call tree and a "
+           "flame graph"));
+
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(m_runs);
-    layout->addLayout(controls);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_tabs, 1);
 
     connect(m_metricBox, &QComboBox::activated, this, [this] { replot(); });
     connect(m_valueBox, &QComboBox::activated, this,
@@ -246,13 +260,20 @@ ScalingView* ScalingView::open(std::vector<std::shared_ptr<const Trial>> trials,
     return view;
 }
 
-void ScalingView::waitForResult() { m_job.waitAndDeliver(); }
+void ScalingView::waitForResult()
+{
+    m_job.waitAndDeliver();
+    m_modelsPage->waitForResult();
+}
+
+void ScalingView::showModelsPage() { m_tabs->setCurrentWidget(m_modelsPage); }
 
 void ScalingView::onFinished(std::shared_ptr<const ScalingSnapshot> snapshot)
 {
     m_snapshot = std::move(snapshot);
     fillLists();
     replot();
+    m_modelsPage->setSnapshot(m_snapshot);
     Q_EMIT ready();
 }
 

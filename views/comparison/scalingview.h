@@ -21,8 +21,11 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QSpinBox;
+class QTabWidget;
 
 namespace parallax {
+
+class ScalingModelsView;
 
 /// A scaling study of N >= 2 runs of the same code at different thread counts (e.g. 2, 4, 8 …
 /// ranks), ordered by thread count: for the events picked in a list (default: the five largest
@@ -70,6 +73,10 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     QCPAxisRect* timeRect() const { return m_timeRect; }
     QCPAxisRect* efficiencyRect() const { return m_efficiencyRect; }
+    /// The "Models per call path" tab (views/comparison/scalingmodelsview.h); showModelsPage() raises it.
+    ScalingModelsView* modelsPage() const { return m_modelsPage; }
+    void showModelsPage();
+
     /// Writes the whole view (list, charts, definitions) as PNG, SVG or PDF; empty or the error.
     QString exportImage(const QString& fileName);
 
@@ -108,6 +115,8 @@ private:
     QCheckBox* m_modelBox;
     QSpinBox* m_targetBox;
     QLabel* m_modelTable;
+    QTabWidget* m_tabs;
+    ScalingModelsView* m_modelsPage;
     /// The models of the drawn events, by m_graphEvents' order.
     std::vector<PerformanceModel> m_models;
     /// Per drawn event (graphs 2i: time, 2i+1: efficiency): the event name.

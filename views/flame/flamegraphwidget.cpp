@@ -320,6 +320,8 @@ void FlameGraphWidget::showTree(std::shared_ptr<const FlameTree> tree)
     if (!tree) {
         m_job.cancel();
         m_fixed = false;
+        m_customColours.clear();
+        m_customNotes.clear();
         m_sourceCombo->setEnabled(true);
         m_recursion->setEnabled(true);
         rebuild();
@@ -376,6 +378,18 @@ void FlameGraphWidget::colourNodes(const TrialPtr& trial, Computed& c)
         c.groupColours[i]
             = groupColour(flat.isValid() ? trial->groupNames(trial->event(flat)) : QStringList(), nodes[i].name);
     }
+}
+
+void FlameGraphWidget::setNodeColours(std::vector<QColor> colours, std::vector<QString> notes, const QString& name)
+{
+    m_customColours = std::move(colours);
+    m_customNotes = std::move(notes);
+    const int index = m_colourCombo->findData(static_cast<int>(Colouring::Custom));
+    if (index < 0)
+        m_colourCombo->addItem(name, static_cast<int>(Colouring::Custom));
+    else
+        m_colourCombo->setItemText(index, name);
+    setColouring(Colouring::Custom);
 }
 
 void FlameGraphWidget::showFrameMenu(int frame, const QPoint& globalPos)
@@ -729,6 +743,9 @@ QColor FlameGraphWidget::frameColour(int frame) const
         c = small || better == 0 ? QColor(0xee, 0xee, 0xee) : divergingColor(-better);
         break;
     }
+    case Colouring::Custom:
+        c = at(f.node) < m_customColours.size() ? m_customColours[at(f.node)] : QColor(0xd0, 0xd0, 0xd0);
+        break;
     case Colouring::Imbalance: {
         const double r = at(f.node) < m_computed.imbalance.size() ? m_computed.imbalance[at(f.node)] : std::nan("");
         c = std::isnan(r) ? QColor(0xd0, 0xd0, 0xd0) : sequentialColor(std::clamp(r - 1.0, 0.0, 1.0));
@@ -824,6 +841,8 @@ QString FlameGraphWidget::frameTip(int frame) const
         tip += QLatin1Char('\n')
             + tr("Imbalance (max / mean across threads): %1")
                   .arg(QLocale().toString(m_computed.imbalance[at(f.node)], 'f', 2));
+    if (at(f.node) < m_customNotes.size() && !m_customNotes[at(f.node)].isEmpty())
+        tip += QLatin1Char('\n') + m_customNotes[at(f.node)];
     if (f.childrenScaled)
         tip += QLatin1Char('\n')
             + tr("Its callees add up to more than it (%1): drawn scaled to fit.").arg(m_sourceCombo->currentText());

@@ -39,7 +39,8 @@ class FlameGraphWidget : public QWidget, public SelectionView {
 public:
     enum class Style : std::uint8_t { Flame, Icicle };
     /// Change: the differential flame graph's Δ = A − B (blue = B cheaper, red = B dearer).
-    enum class Colouring : std::uint8_t { Event, Group, SelfHeat, Imbalance, Change };
+    /// Custom: colours given per node with setNodeColours() (the scaling models' growth at P).
+    enum class Colouring : std::uint8_t { Event, Group, SelfHeat, Imbalance, Change, Custom };
     /// A statistic across threads, or the thread selected in any window.
     enum class Source : std::uint8_t { Mean, Total, Min, Max, SelectedThread };
 
@@ -71,6 +72,12 @@ public:
     void showTree(std::shared_ptr<const FlameTree> tree);
     /// The same with a differential tree (the sandwich of a comparison): coloured by change.
     void showDiffTree(std::shared_ptr<const DiffFlameTree> diff);
+
+    /// Colours of the nodes of a tree given with showTree() and a line per node added to the frame's
+    /// tip (e.g. the scaling models' growth at a target scale, docs/SEMANTICS.md §10.6); selects
+    /// Colouring::Custom, offered as `name` in the colour choice. Node i takes colours[i] (grey if
+    /// missing). A new showTree() keeps them; showTree(nullptr) drops them.
+    void setNodeColours(std::vector<QColor> colours, std::vector<QString> notes, const QString& name);
 
     void setStyle(Style style);
     Style style() const { return m_style; }
@@ -173,6 +180,8 @@ private:
     bool m_higherIsBetter = false;
     bool m_shapeChoice = true;
     bool m_fixed = false; ///< showTree(): the tree is given, not computed
+    std::vector<QColor> m_customColours; ///< by node (setNodeColours)
+    std::vector<QString> m_customNotes; ///< by node: a line of the frame's tip
     Job<Computed> m_job { this };
 
     QComboBox* m_styleCombo;
