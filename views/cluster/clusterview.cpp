@@ -67,6 +67,8 @@ ClusterView::ClusterView(SelectionState* state, QWidget* parent)
     m_kMin->setToolTip(tr("The smallest k tried"));
     m_kMax->setToolTip(tr("The largest k tried"));
     m_metric = new QComboBox;
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_metric->setMaximumWidth(260);
     m_metric->setToolTip(tr("The metric whose values form the columns (or every metric)"));
     m_value = new QComboBox;
     m_value->addItem(tr("Exclusive"));
@@ -125,8 +127,10 @@ ClusterView::ClusterView(SelectionState* state, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(m_scatter);
     split->addWidget(right);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 600, 600 });
+    right->setSizes({ 250, 450 });
     layout->addWidget(split, 1);
 
     auto* statusRow = new QHBoxLayout;
@@ -581,9 +585,10 @@ void ClusterView::drawProfile()
     m_profile->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(ticker));
     m_profile->yAxis->setRange(0.4, static_cast<double>(order.size()) + 0.6);
     m_profile->yAxis->grid()->setVisible(false);
+    const QString unitText = unitLabel(metric, unit);
     m_profile->xAxis->setLabel(
-        tr("%1 %2 per thread (%3)")
-            .arg(m_matrixOptions.inclusive ? tr("Inclusive") : tr("Exclusive"), metric.name, unitLabel(metric, unit)));
+        tr("%1 %2 per thread").arg(m_matrixOptions.inclusive ? tr("Inclusive") : tr("Exclusive"), metric.name)
+        + (unitText.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unitText)));
     m_profile->xAxis->rescale();
     m_profile->xAxis->setRangeLower(0);
     m_profile->xAxis->setRangeUpper(m_profile->xAxis->range().upper * 1.05);

@@ -38,6 +38,8 @@ CorrelationView::CorrelationView(SelectionState* state, QWidget* parent)
     m_method->addItem(tr("Spearman"));
     m_method->setToolTip(tr("Pearson's r of the values, or Spearman's ρ (Pearson's r of their average ranks)"));
     m_metric = new QComboBox;
+    m_metric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_metric->setMaximumWidth(260);
     m_value = new QComboBox;
     m_value->addItem(tr("Exclusive"));
     m_value->addItem(tr("Inclusive"));
@@ -100,6 +102,7 @@ CorrelationView::CorrelationView(SelectionState* state, QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({ 700, 450 });
     layout->addWidget(split, 1);
     m_status = new QLabel;
     m_status->setWordWrap(true);
