@@ -262,10 +262,14 @@ void ClusterView::doUpdate(SelectionChanges changes)
             if (trial->metricCount() > 1)
                 m_metric->addItem(tr("All metrics"), -1);
         }
+        m_job.cancel(); // a run for the previous trial shows nothing
         readControls();
         m_output = {};
         m_current = -1;
         m_stale = true;
+        fillTable();
+        drawScatter();
+        drawProfile();
     }
     if (!m_stale)
         return;

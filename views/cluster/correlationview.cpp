@@ -149,8 +149,10 @@ void CorrelationView::doUpdate(SelectionChanges changes)
         if (const auto& trial = selection()->trial())
             for (std::size_t m = 0; m < trial->metricCount(); ++m)
                 m_metric->addItem(trial->metric(MetricId(m)).name, static_cast<int>(m));
+        m_job.cancel(); // a run for the previous trial shows nothing
         m_output = {};
         m_stale = true;
+        draw();
     }
     if (!m_stale || (!isVisible() && !isUpdatingNow()))
         return;
