@@ -6,6 +6,7 @@
 #include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
 #include "views/charts/colors.h"
+#include "views/cluster/clustershared.h"
 #include "views/common/flowlayout.h"
 
 #include <QCheckBox>
@@ -253,15 +254,7 @@ void ClusterView::selectionChanged(SelectionChanges changes)
 void ClusterView::doUpdate(SelectionChanges changes)
 {
     if (changes & SelectionChange::Trial) {
-        const QSignalBlocker block(m_metric);
-        m_metric->clear();
-        const auto& trial = selection()->trial();
-        if (trial) {
-            for (std::size_t m = 0; m < trial->metricCount(); ++m)
-                m_metric->addItem(trial->metric(MetricId(m)).name, static_cast<int>(m));
-            if (trial->metricCount() > 1)
-                m_metric->addItem(tr("All metrics"), -1);
-        }
+        fillMetricBox(m_metric, selection()->trial(), tr("All metrics"));
         m_job.cancel(); // a run for the previous trial shows nothing
         readControls();
         m_output = {};
@@ -538,12 +531,7 @@ void ClusterView::drawProfile()
     const Trial& trial = *m_output.trial;
     const ThreadCluster& cl = r->clusters[static_cast<std::size_t>(m_current)];
     // The overall mean per column, to read the cluster against.
-    std::vector<double> mean(m.cols, 0.0);
-    for (std::size_t row = 0; row < m.rows; ++row)
-        for (std::size_t c = 0; c < m.cols; ++c)
-            mean[c] += m.raw[row * m.cols + c];
-    for (double& v : mean)
-        v /= static_cast<double>(std::max<std::size_t>(m.rows, 1));
+    const std::vector<double> mean = columnMeans(m);
     std::vector<std::size_t> order(m.cols);
     std::iota(order.begin(), order.end(), std::size_t(0));
     const std::size_t shown = std::min(order.size(), ProfileEvents);

@@ -5,6 +5,7 @@
 #include "views/charts/chartexport.h"
 #include "views/charts/chartstyle.h"
 #include "views/charts/colors.h"
+#include "views/cluster/clustershared.h"
 #include "views/common/flowlayout.h"
 
 #include <QCheckBox>
@@ -144,11 +145,7 @@ void CorrelationView::setInclusive(bool inclusive)
 void CorrelationView::doUpdate(SelectionChanges changes)
 {
     if (changes & SelectionChange::Trial) {
-        const QSignalBlocker block(m_metric);
-        m_metric->clear();
-        if (const auto& trial = selection()->trial())
-            for (std::size_t m = 0; m < trial->metricCount(); ++m)
-                m_metric->addItem(trial->metric(MetricId(m)).name, static_cast<int>(m));
+        fillMetricBox(m_metric, selection()->trial());
         m_job.cancel(); // a run for the previous trial shows nothing
         m_output = {};
         m_stale = true;
@@ -233,10 +230,7 @@ void CorrelationView::draw()
     const bool spearman = isSpearman();
     const std::vector<double>& coefficients = spearman ? r->spearman : r->pearson;
     // The heat map: the largest columns by mean value.
-    std::vector<double> mean(m->cols, 0.0);
-    for (std::size_t row = 0; row < m->rows; ++row)
-        for (std::size_t c = 0; c < m->cols; ++c)
-            mean[c] += m->raw[row * m->cols + c];
+    const std::vector<double> mean = columnMeans(*m);
     std::vector<std::size_t> order(m->cols);
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return mean[a] > mean[b]; });
