@@ -524,8 +524,11 @@ Eigen::MatrixXd sampleDistances(const ProfileMatrix& m, const std::vector<std::s
     return d;
 }
 
-double silhouetteOf(const Eigen::MatrixXd& d, const std::vector<int>& labels, int k)
+double silhouetteOf(
+    const Eigen::MatrixXd& d, const std::vector<int>& labels, int k, std::vector<double>* perRow = nullptr)
 {
+    if (perRow)
+        perRow->assign(static_cast<std::size_t>(d.rows()), 0.0);
     const auto s = static_cast<std::size_t>(d.rows());
     std::vector<double> count(static_cast<std::size_t>(k), 0.0);
     for (int l : labels)
@@ -547,7 +550,10 @@ double silhouetteOf(const Eigen::MatrixXd& d, const std::vector<int>& labels, in
         if (!std::isfinite(b))
             continue;
         const double top = std::max(a, b);
-        sum += top > 0 ? (b - a) / top : 0.0;
+        const double si = top > 0 ? (b - a) / top : 0.0;
+        sum += si;
+        if (perRow)
+            (*perRow)[i] = si;
     }
     return s > 0 ? sum / static_cast<double>(s) : NaN;
 }
@@ -692,7 +698,8 @@ std::optional<ProfileMatrix> buildProfileMatrix(const Trial& trial, const Profil
                 for (std::size_t i = 0; i < row.size(); ++i) {
                     const std::ptrdiff_t c = column[mid.index() * events + row.events[i].index()];
                     if (c >= 0)
-                        m.raw[t * m.cols + static_cast<std::size_t>(c)] = row.exclusive(mid.index(), i);
+                        m.raw[t * m.cols + static_cast<std::size_t>(c)]
+                            = options.inclusive ? row.inclusive(mid.index(), i) : row.exclusive(mid.index(), i);
                 }
         }
     });
@@ -831,6 +838,12 @@ ClusterResult clusterThreads(const ProfileMatrix& m, const ClusterOptions& o)
 
     std::vector<int> labels;
     int k = o.k;
+    const int steps = (k == 0 ? o.kMax - o.kMin + 1 : 1) + (o.pca ? 1 : 0);
+    int step = 0;
+    auto report = [&] {
+        if (o.progress)
+            o.progress(++step, steps);
+    };
     if (k == 0) {
         double best = -std::numeric_limits<double>::infinity();
         for (int kk = o.kMin; kk <= o.kMax; ++kk) {
@@ -841,6 +854,7 @@ ClusterResult clusterThreads(const ProfileMatrix& m, const ClusterOptions& o)
                 return r;
             }
             const double s = silhouetteFor(l);
+            report();
             r.silhouettes.emplace_back(kk, s);
             if (s > best) { // ties keep the smaller k
                 best = s;
@@ -856,6 +870,7 @@ ClusterResult clusterThreads(const ProfileMatrix& m, const ClusterOptions& o)
         }
     } else {
         labels = clusterInto(m, k, o, r);
+        report();
     }
     if (cancelled(o)) {
         r.cancelled = true;
@@ -873,8 +888,26 @@ ClusterResult clusterThreads(const ProfileMatrix& m, const ClusterOptions& o)
     r.silhouetteRows = sample.size();
     finishClusters(m, labels, used, r);
     r.silhouette = silhouetteFor(r.labels);
-    if (o.pca)
+    if (!std::isnan(r.silhouette)) {
+        // Each cluster's silhouette: the mean over its members among the sampled rows.
+        std::vector<int> compact;
+        const int kk = compactLabels(r.labels, sample, &compact);
+        std::vector<double> perRow;
+        silhouetteOf(distances, compact, kk, &perRow);
+        std::vector<double> sum(r.clusters.size(), 0.0);
+        std::vector<std::size_t> count(r.clusters.size(), 0);
+        for (std::size_t i = 0; i < sample.size(); ++i) {
+            const auto c = static_cast<std::size_t>(r.labels[sample[i]]);
+            sum[c] += perRow[i];
+            ++count[c];
+        }
+        for (std::size_t c = 0; c < r.clusters.size(); ++c)
+            r.clusters[c].silhouette = count[c] > 0 ? sum[c] / static_cast<double>(count[c]) : NaN;
+    }
+    if (o.pca) {
         principalComponents(m, &r.pcaX, &r.pcaY, r.explained, o.workers);
+        report();
+    }
     return r;
 }
 

@@ -12,6 +12,8 @@
 #include <QStringList>
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -36,6 +38,7 @@ QStringList clusterMethodNames();
 struct ProfileMatrixOptions {
     std::vector<MetricId> metrics; ///< the columns' metrics, in order; empty: the first metric
     bool callPaths = false; ///< call paths (depth > 1) instead of flat events as the columns
+    bool inclusive = false; ///< the inclusive instead of the exclusive values (docs/SEMANTICS.md §11.1)
     ClusterNormalisation normalisation = ClusterNormalisation::Raw;
 };
 
@@ -78,6 +81,9 @@ struct ClusterOptions {
     bool pca = false; ///< also project the rows onto the first two principal components
     int workers = 0; ///< threads for parallelFor (0: Qt's global pool)
     const std::atomic_bool* cancel = nullptr; ///< checked between iterations
+    /// Called (on the computing thread) after each step: a k tried, the final clustering, the PCA;
+    /// `steps` is their number. Unset: nothing is reported.
+    std::function<void(int step, int steps)> progress;
 };
 
 /// One cluster of the result.
@@ -87,6 +93,9 @@ struct ThreadCluster {
     std::vector<double> meanRaw; ///< mean of the members' exclusive values (the profile in the metric's unit)
     std::size_t representative = 0; ///< the member nearest the centroid (row index = thread index)
     double sse = 0; ///< Σ over members of the squared distance to the centroid
+    /// The mean silhouette of the members among the rows the silhouette was taken on (NaN: none
+    /// of them, or fewer than two clusters).
+    double silhouette = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct ClusterResult {

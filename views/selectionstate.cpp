@@ -17,6 +17,8 @@ void SelectionState::setTrial(std::shared_ptr<const Trial> trial)
     m_metric = m_trial && m_trial->metricCount() > 0 ? MetricId(0u) : MetricId();
     m_event = EventId();
     m_thread = ThreadIndex();
+    m_threads.clear();
+    m_threadMask.clear();
     m_hiddenGroups.clear();
     m_onlyGroup = GroupId();
     m_nameFilter.clear();
@@ -28,7 +30,7 @@ void SelectionState::setTrial(std::shared_ptr<const Trial> trial)
     Q_EMIT filtersChanged();
     Q_EMIT historyChanged();
     Q_EMIT changed(SelectionChange::Trial | SelectionChange::Metric | SelectionChange::Event | SelectionChange::Thread
-        | SelectionChange::Filters | SelectionChange::History);
+        | SelectionChange::ThreadSet | SelectionChange::Filters | SelectionChange::History);
 }
 
 template <typename T>
@@ -70,13 +72,41 @@ void SelectionState::selectThread(ThreadIndex thread)
     assign(m_thread, thread, &SelectionState::threadSelected, SelectionChange::Thread | SelectionChange::History);
 }
 
+bool SelectionState::isThreadSelected(ThreadIndex thread) const
+{
+    return thread.isValid() && thread.index() < m_threadMask.size() && m_threadMask[thread.index()];
+}
+
+void SelectionState::selectThreads(std::vector<ThreadIndex> threads)
+{
+    const std::size_t count = m_trial ? m_trial->threadCount() : 0;
+    std::erase_if(threads, [count](ThreadIndex t) { return !t.isValid() || t.index() >= count; });
+    std::sort(threads.begin(), threads.end(), [](ThreadIndex a, ThreadIndex b) { return a.index() < b.index(); });
+    threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+    if (threads == m_threads)
+        return;
+    setThreadSet(std::move(threads));
+    record();
+    Q_EMIT threadsSelected();
+    Q_EMIT changed(SelectionChange::ThreadSet | SelectionChange::History);
+}
+
+void SelectionState::setThreadSet(std::vector<ThreadIndex> threads)
+{
+    m_threads = std::move(threads);
+    m_threadMask.assign(m_threads.empty() || !m_trial ? 0 : m_trial->threadCount(), false);
+    for (ThreadIndex t : m_threads)
+        m_threadMask[t.index()] = true;
+}
+
 void SelectionState::record()
 {
     // A new selection drops the forward part of the history, like a browser.
     if (m_history.empty())
         m_history.push_back({});
     m_history.resize(m_position + 1);
-    m_history.push_back({ m_event, m_thread });
+    m_history.push_back({ m_event, m_thread,
+        m_threads.empty() ? nullptr : std::make_shared<const std::vector<ThreadIndex>>(m_threads) });
     m_position = m_history.size() - 1;
     Q_EMIT historyChanged();
 }
@@ -85,18 +115,27 @@ void SelectionState::apply(const Entry& entry)
 {
     const bool eventChanged = entry.event != m_event;
     const bool threadChanged = entry.thread != m_thread;
+    static const std::vector<ThreadIndex> none;
+    const std::vector<ThreadIndex>& threads = entry.threads ? *entry.threads : none;
+    const bool setChanged = threads != m_threads;
     m_event = entry.event;
     m_thread = entry.thread;
+    if (setChanged)
+        setThreadSet(threads);
     if (eventChanged)
         Q_EMIT eventSelected(m_event);
     if (threadChanged)
         Q_EMIT threadSelected(m_thread);
+    if (setChanged)
+        Q_EMIT threadsSelected();
     Q_EMIT historyChanged();
     SelectionChanges changes = SelectionChange::History;
     if (eventChanged)
         changes |= SelectionChange::Event;
     if (threadChanged)
         changes |= SelectionChange::Thread;
+    if (setChanged)
+        changes |= SelectionChange::ThreadSet;
     Q_EMIT changed(changes);
 }
 

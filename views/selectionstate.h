@@ -28,6 +28,8 @@ enum class SelectionChange : unsigned {
     Filters = 1u << 6,
     History = 1u << 7,
     View = 1u << 8,
+    /// The selected set of threads (a cluster; selectThreads()).
+    ThreadSet = 1u << 9,
 };
 Q_DECLARE_FLAGS(SelectionChanges, SelectionChange)
 
@@ -54,6 +56,11 @@ public:
     TimeUnit timeUnit() const { return m_timeUnit; }
     EventId event() const { return m_event; }
     ThreadIndex thread() const { return m_thread; }
+    /// The selected set of threads (a cluster of the Clusters view), by thread index ascending;
+    /// empty when none. Independent of thread(): a click on one thread keeps the set.
+    const std::vector<ThreadIndex>& selectedThreads() const { return m_threads; }
+    /// Whether a thread is in the selected set.
+    bool isThreadSelected(ThreadIndex thread) const;
 
     /// Replaces the trial: resets metric (first), event, thread, filters and history.
     void setTrial(std::shared_ptr<const Trial> trial);
@@ -64,6 +71,10 @@ public:
     void selectEvent(EventId event);
     /// Selects a thread (invalid clears); recorded in the history.
     void selectThread(ThreadIndex thread);
+    /// Selects a set of threads (sorted, duplicates and out-of-range indices dropped; empty
+    /// clears); recorded in the history. Emits threadsSelected and SelectionChange::ThreadSet.
+    void selectThreads(std::vector<ThreadIndex> threads);
+    void clearSelectedThreads() { selectThreads({}); }
 
     /// Filters: hidden groups, an "only this group" group, and a name pattern (plain text match,
     /// case-insensitive, or a regular expression).
@@ -93,6 +104,7 @@ Q_SIGNALS:
     void timeUnitChanged(parallax::TimeUnit unit);
     void eventSelected(parallax::EventId event);
     void threadSelected(parallax::ThreadIndex thread);
+    void threadsSelected();
     void filtersChanged();
     void historyChanged();
 
@@ -100,11 +112,13 @@ private:
     struct Entry {
         EventId event;
         ThreadIndex thread;
+        std::shared_ptr<const std::vector<ThreadIndex>> threads; ///< the selected set (null: none)
     };
     /// Sets `field` to `value` and announces it: `notify(value)`, then changed(change); a change
     /// with SelectionChange::History is recorded in the history first. Nothing when equal.
     template <typename T> void assign(T& field, T value, void (SelectionState::*notify)(T), SelectionChanges change);
     void record();
+    void setThreadSet(std::vector<ThreadIndex> threads);
     void apply(const Entry& entry);
 
     std::shared_ptr<const Trial> m_trial;
@@ -113,6 +127,8 @@ private:
     TimeUnit m_timeUnit = TimeUnit::Milliseconds;
     EventId m_event;
     ThreadIndex m_thread;
+    std::vector<ThreadIndex> m_threads;
+    std::vector<bool> m_threadMask; ///< by thread index: in m_threads
     QSet<std::uint32_t> m_hiddenGroups;
     GroupId m_onlyGroup;
     QString m_nameFilter;

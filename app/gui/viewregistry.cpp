@@ -6,6 +6,8 @@
 #include "app/gui/mainwindow.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
+#include "views/cluster/clusterview.h"
+#include "views/cluster/correlationview.h"
 #include "views/common/toolwindow.h"
 #include "views/comparison/comparisonflamepage.h"
 #include "views/comparison/comparisonwindow.h"
@@ -257,6 +259,24 @@ const ViewInfo table[] = {
         QT_TRANSLATE_NOOP("parallax::MainWindow", "Su&mmary"), ViewPlacement::Tab,
         [](SelectionState*) -> QWidget* { return new TrialSummaryWidget; },
         [](const RenderTarget& target, const RenderRequest& request) { exportMain(target, "summary", request); } },
+    { RenderWindow::Main, "clusters", "", "", "the threads clustered by their profiles: PCA scatter, clusters, profile",
+        "clusters", QT_TRANSLATE_NOOP("parallax::MainWindow", "C&lusters"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new ClusterView(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* view = widget<ClusterView>(target, "clusters");
+            target.main->showView(view);
+            view->updateNow(); // clusters and waits for it
+            exportMain(target, "clusters", request);
+        } },
+    { RenderWindow::Main, "correlation", "", "", "the event × event correlation across threads, and with the total",
+        "correlation", QT_TRANSLATE_NOOP("parallax::MainWindow", "Co&rrelation"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new CorrelationView(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* view = widget<CorrelationView>(target, "correlation");
+            target.main->showView(view);
+            view->updateNow();
+            exportMain(target, "correlation", request);
+        } },
     { RenderWindow::Main, "event", "NAME", "", "one event across all threads", "event",
         QT_TRANSLATE_NOOP("parallax::MainWindow", "Event"), ViewPlacement::Dock,
         [](SelectionState* state) -> QWidget* { return new EventBarChart(state); },

@@ -83,6 +83,8 @@ private Q_SLOTS:
             QCOMPARE(r.clusters[0].sse, 2.0);
             QCOMPARE(r.inertia, 4.0);
             QVERIFY(near(r.silhouette, 0.842865));
+            // Each cluster's silhouette: the mean of its members' (0.83416 + 0.85157) / 2.
+            QVERIFY(near(r.clusters[0].silhouette, 0.842865) && near(r.clusters[1].silhouette, 0.842865));
             QVERIFY(near(r.explained[0], 0.987952) && near(r.explained[1], 0.012048));
             QVERIFY(near(r.pcaX[0], 5.65685) && near(r.pcaY[0], -0.70711));
             QVERIFY(near(r.pcaX[3], -7.07107) && near(r.pcaY[3], 0.70711));

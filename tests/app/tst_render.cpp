@@ -40,6 +40,24 @@ private Q_SLOTS:
             4);
         row("topology", { QStringLiteral("--render"), QStringLiteral("topology") }, 4);
         row("distribution", { QStringLiteral("--render"), QStringLiteral("distribution") }, 4);
+        row("clusters", { QStringLiteral("--render"), QStringLiteral("clusters") }, 6);
+        row("correlation", { QStringLiteral("--render"), QStringLiteral("correlation") }, 6);
+    }
+
+    /// The Clusters and Correlation views of a real trial with more ranks (WRF, 16 ranks): a PNG
+    /// of the requested size with the clusters' and the heat map's colours.
+    void clusterViewsOfManyRanks()
+    {
+        for (const char* view : { "clusters", "correlation" }) {
+            QTemporaryDir dir;
+            const QString out = dir.filePath(QStringLiteral("view.png"));
+            const GuiRun r = runGui({ QStringLiteral("--render"), QLatin1String(view), QStringLiteral("--out"), out,
+                QStringLiteral("--size"), QStringLiteral("1200x800"),
+                dataPath(QStringLiteral("tau2/ppk/wrf-callpath-16rank.ppk")) });
+            QVERIFY2(r.code == 0, r.err.constData());
+            const QString problem = renderedImageProblem(out, QSize(1200, 800), 12);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
     }
 
     void views()

@@ -131,6 +131,47 @@ private Q_SLOTS:
         QVERIFY(!state.canGoForward());
     }
 
+    /// The selected set of threads (a cluster): sorted without duplicates or unknown threads, one
+    /// ThreadSet change per real change, kept apart from the single thread, in the history, and
+    /// cleared with the trial.
+    void threadSet()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        SelectionState s;
+        s.setTrial(trial);
+        QSignalSpy changed(&s, &SelectionState::changed);
+        QSignalSpy sets(&s, &SelectionState::threadsSelected);
+        s.selectThreads({ ThreadIndex(3u), ThreadIndex(1u), ThreadIndex(3u), ThreadIndex(99u), ThreadIndex() });
+        QCOMPARE(s.selectedThreads(), (std::vector<ThreadIndex> { ThreadIndex(1u), ThreadIndex(3u) }));
+        QVERIFY(s.isThreadSelected(ThreadIndex(1u)) && !s.isThreadSelected(ThreadIndex(2u)));
+        QVERIFY(!s.isThreadSelected(ThreadIndex(99u)));
+        QCOMPARE(sets.size(), 1);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed[0][0].value<SelectionChanges>(),
+            SelectionChanges(SelectionChange::ThreadSet | SelectionChange::History));
+        s.selectThreads({ ThreadIndex(1u), ThreadIndex(3u) }); // the same set: nothing
+        QCOMPARE(changed.size(), 1);
+        s.selectThread(ThreadIndex(2u)); // the single thread keeps the set
+        QCOMPARE(s.thread(), ThreadIndex(2u));
+        QCOMPARE(s.selectedThreads().size(), std::size_t(2));
+        s.clearSelectedThreads();
+        QVERIFY(s.selectedThreads().empty());
+        s.back(); // the set and thread 2
+        QCOMPARE(s.selectedThreads().size(), std::size_t(2));
+        QCOMPARE(s.thread(), ThreadIndex(2u));
+        s.back(); // the set, no thread
+        QVERIFY(!s.thread().isValid());
+        QCOMPARE(s.selectedThreads().size(), std::size_t(2));
+        s.back(); // the start: nothing
+        QVERIFY(s.selectedThreads().empty());
+        QVERIFY(changed.last()[0].value<SelectionChanges>() & SelectionChange::ThreadSet);
+        s.forward();
+        QCOMPARE(s.selectedThreads().size(), std::size_t(2));
+        s.setTrial(trial);
+        QVERIFY(s.selectedThreads().empty() && !s.isThreadSelected(ThreadIndex(1u)));
+    }
+
     void filters()
     {
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));

@@ -82,7 +82,8 @@ constexpr std::size_t MaxBoxes = 2000;
 CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
     : QWidget(parent)
     , SelectionView(this, state,
-          SelectionChange::Trial | SelectionChange::Event | SelectionChange::Thread | SelectionChange::TimeUnit)
+          SelectionChange::Trial | SelectionChange::Event | SelectionChange::Thread | SelectionChange::ThreadSet
+              | SelectionChange::TimeUnit)
 {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new FlowLayout;
@@ -433,6 +434,7 @@ void CubeBrowser::showLocations()
     };
     const QString what = tr("%1 of %2").arg(names(CubePane::Metric, metrics), names(CubePane::Call, calls));
     m_topology->setValues(values, what);
+    m_topology->setMarkedThreads(selection()->selectedThreads());
     m_distribution->setValues(std::move(values), what);
 }
 
@@ -624,6 +626,8 @@ void CubeBrowser::followMainSelection(SelectionChanges changes)
         if (item >= 0 && std::find(sel.begin(), sel.end(), item) == sel.end())
             selectItem(CubePane::Call, item);
     }
+    if (changes & SelectionChange::ThreadSet)
+        m_topology->setMarkedThreads(selection()->selectedThreads());
     if (changes & SelectionChange::Thread) {
         const ThreadIndex t = selection()->thread();
         const int item = t.isValid() ? m_space->itemOfThread(t) : -1;

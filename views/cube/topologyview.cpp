@@ -18,6 +18,7 @@
 #include <QSlider>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace parallax {
@@ -187,6 +188,7 @@ void TopologyView::setTrial(const TrialPtr& trial)
     if (trial == m_trial)
         return;
     m_trial = trial;
+    m_markedThreads.clear();
     m_topologies = trial ? parallax::topologies(*trial) : std::vector<Topology> {};
     m_current = m_topologies.empty() ? -1 : 0;
     m_slice = firstSlice();
@@ -324,6 +326,7 @@ void TopologyView::rebuild()
     const auto cells = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
     m_shown.assign(cells, -1);
     m_count.assign(cells, 0);
+    m_markedCells.assign(m_markedThreads.empty() ? 0 : cells, 0);
     std::vector<double> value(cells, std::numeric_limits<double>::quiet_NaN());
     // One pass over the threads: each placed one in the slice (or any slice when projecting) puts
     // its value into its cell, the largest winning.
@@ -337,6 +340,8 @@ void TopologyView::rebuild()
         const std::size_t cell = static_cast<std::size_t>(c[0]) + static_cast<std::size_t>(w) * c[1];
         const double v = i < m_values.size() ? m_values[i] : std::numeric_limits<double>::quiet_NaN();
         ++m_count[cell];
+        if (!m_markedThreads.empty() && i < m_markedThreads.size() && m_markedThreads[i])
+            m_markedCells[cell] = 1;
         if (m_shown[cell] < 0 || (!std::isnan(v) && (std::isnan(value[cell]) || v > value[cell]))) {
             m_shown[cell] = static_cast<int>(i);
             value[cell] = v;
@@ -363,6 +368,11 @@ void TopologyView::rebuild()
                 line[x] = 0xffbdbdbd;
             else
                 line[x] = sequentialColor(span > 0 ? (v - m_min) / span : 0.5).rgb();
+            // A selected set: its cells stand out, the others fade towards the background.
+            if (!m_markedCells.empty() && m_shown[cell] >= 0 && !m_markedCells[cell]) {
+                const QRgb c = line[x];
+                line[x] = qRgb((qRed(c) + 3 * 0xf2) / 4, (qGreen(c) + 3 * 0xf2) / 4, (qBlue(c) + 3 * 0xf2) / 4);
+            }
         }
     }
     const QLocale locale;
@@ -373,8 +383,39 @@ void TopologyView::rebuild()
                 locale.toString(static_cast<qulonglong>(t->placedCount())), locale.toString(static_cast<qulonglong>(n)))
             .arg(w)
             .arg(h)
-            .arg(t->dims[2] > 1 ? (m_projection ? tr(", largest over z") : tr(", one z-slice")) : QString()));
+            .arg(t->dims[2] > 1 ? (m_projection ? tr(", largest over z") : tr(", one z-slice")) : QString())
+        + (m_markedThreads.empty() ? QString()
+                                   : tr(" · %1 selected threads bright")
+                                         .arg(locale.toString(static_cast<qulonglong>(
+                                             std::count(m_markedThreads.begin(), m_markedThreads.end(), char(1)))))));
     m_canvas->update();
+}
+
+void TopologyView::setMarkedThreads(const std::vector<ThreadIndex>& threads)
+{
+    std::vector<char> marked;
+    if (!threads.empty() && m_trial) {
+        marked.assign(m_trial->threadCount(), 0);
+        for (ThreadIndex t : threads)
+            if (t.isValid() && t.index() < marked.size())
+                marked[t.index()] = 1;
+    }
+    if (marked == m_markedThreads)
+        return;
+    m_markedThreads = std::move(marked);
+    rebuild();
+}
+
+bool TopologyView::isCellMarked(int x, int y) const
+{
+    if (m_markedCells.empty() || x < 0 || y < 0 || x >= m_image.width() || y >= m_image.height())
+        return false;
+    return m_markedCells[static_cast<std::size_t>(x) + static_cast<std::size_t>(m_image.width()) * y] != 0;
+}
+
+std::size_t TopologyView::markedCellCount() const
+{
+    return static_cast<std::size_t>(std::count(m_markedCells.begin(), m_markedCells.end(), char(1)));
 }
 
 ThreadIndex TopologyView::threadAt(int x, int y) const

@@ -34,6 +34,13 @@ public:
     void setTrial(const TrialPtr& trial);
     /// Per-thread values (by thread index; NaN = no value) and what they are ("time of main").
     void setValues(std::vector<double> byThread, const QString& what);
+    /// The selected set of threads (a cluster; by thread index, empty for none): their cells keep
+    /// their colour and get an outline, every other placed cell is faded.
+    void setMarkedThreads(const std::vector<ThreadIndex>& threads);
+    /// Whether the cell shows (or holds) a marked thread.
+    bool isCellMarked(int x, int y) const;
+    /// Cells of the current slice or projection holding a marked thread.
+    std::size_t markedCellCount() const;
     void setTopology(int index);
     void setSlice(int z);
     void setProjection(bool on);
@@ -72,6 +79,8 @@ private:
     int m_slice = 0;
     bool m_projection = false;
     std::vector<double> m_values;
+    std::vector<char> m_markedThreads; ///< by thread index; empty: no set selected
+    std::vector<char> m_markedCells; ///< by cell of the image
     QString m_what;
     QImage m_image;
     std::vector<int> m_shown; ///< by cell of the image: the thread shown, -1 for none

@@ -426,11 +426,30 @@ void BarListWidget::paintEvent(QPaintEvent* event)
     }
 }
 
+void BarListWidget::setMarkedRows(std::vector<char> marked)
+{
+    if (marked == m_marked)
+        return;
+    m_marked = std::move(marked);
+    viewport()->update();
+}
+
+std::size_t BarListWidget::markedRowCount() const
+{
+    return static_cast<std::size_t>(std::count(m_marked.begin(), m_marked.end(), char(1)));
+}
+
 void BarListWidget::paintRow(QPainter& painter, const Geometry& g, int row, int y) const
 {
     const BarRow& r = m_data->rows[static_cast<std::size_t>(row)];
     const QPalette& pal = palette();
     const QRect full(0, y, g.width, g.rowHeight);
+    if (isRowMarked(row)) {
+        QColor marked(0xff, 0x98, 0x00); // the set's amber, apart from the selection's highlight
+        marked.setAlpha(60);
+        painter.fillRect(full, marked);
+        painter.fillRect(QRect(0, y, 4, g.rowHeight), QColor(0xe6, 0x51, 0x00));
+    }
     if (row == m_selectedRow) {
         QColor selected = pal.color(QPalette::Highlight);
         selected.setAlpha(70);

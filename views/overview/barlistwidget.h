@@ -47,6 +47,15 @@ public:
     /// A row drawn as selected (the selected thread or event), -1 for none.
     void setSelectedRow(int row);
     int selectedRow() const { return m_selectedRow; }
+    /// Rows drawn as members of the selected set of threads (a cluster): by row, non-zero marks;
+    /// empty for none. A marked row gets a tinted background and a bar in the label's margin.
+    void setMarkedRows(std::vector<char> marked);
+    bool isRowMarked(int row) const
+    {
+        return row >= 0 && static_cast<std::size_t>(row) < m_marked.size() && m_marked[static_cast<std::size_t>(row)];
+    }
+    /// How many rows are marked.
+    std::size_t markedRowCount() const;
     /// The keyboard's current row, -1 for none.
     void setCurrentRow(int row);
     int currentRow() const { return m_currentRow; }
@@ -126,6 +135,7 @@ private:
     bool m_busy = false;
     std::uint32_t m_highlightedKey = BarSegment::NoKey;
     int m_selectedRow = -1;
+    std::vector<char> m_marked;
     int m_currentRow = -1;
     int m_labelWidth = 0;
     int m_textWidth = 0;

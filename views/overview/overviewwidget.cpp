@@ -90,6 +90,8 @@ void OverviewWidget::selectionChanged(SelectionChanges changes)
     }
     if ((changes & SelectionChange::Thread) && !(changes & SelectionChange::Trial))
         applySelection(true);
+    if ((changes & SelectionChange::ThreadSet) && !(changes & SelectionChange::Trial))
+        applyThreadSet();
     BarChartView::selectionChanged(changes);
 }
 
@@ -203,6 +205,7 @@ void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)
     updateTitle();
     updateLegend();
     applySelection(false);
+    applyThreadSet();
     Q_EMIT layoutChanged();
 }
 
@@ -255,6 +258,21 @@ void OverviewWidget::updateTitle()
 }
 
 void OverviewWidget::applySelection(bool scroll) { selectRow(rowOfThread(m_state->thread()), scroll); }
+
+void OverviewWidget::applyThreadSet()
+{
+    const auto& threads = m_state->selectedThreads();
+    std::vector<char> marked;
+    if (!threads.empty() && isCurrent()) {
+        marked.assign(m_bars->data()->rows.size(), 0);
+        for (ThreadIndex t : threads) {
+            const int row = rowOfThread(t);
+            if (row >= 0)
+                marked[static_cast<std::size_t>(row)] = 1;
+        }
+    }
+    m_bars->setMarkedRows(std::move(marked));
+}
 
 bool OverviewWidget::isCurrent() const
 {

@@ -83,6 +83,8 @@ private:
     void doUpdate(SelectionChanges changes) override;
     void finishUpdate() override;
     void apply(std::shared_ptr<const OverviewLayout> layout);
+    /// Marks the rows of the selected set of threads (a cluster).
+    void applyThreadSet();
     void applySelection(bool scroll);
     void updateTitle();
     void updateLegend();
