@@ -3,6 +3,7 @@
 #include "algebra/calltree.h"
 
 #include <QHash>
+#include <QSet>
 
 namespace parallax {
 
@@ -52,8 +53,16 @@ CallTree::CallTree(const Trial& trial)
         byPath.insert(path, id);
         return id;
     };
+    // A flat event that no call path names (a top-level region that called nothing, as Caliper
+    // writes them) is a root of its own: leaving it out would drop its time from every tree view.
+    QSet<QString> inPaths;
+    if (anyPath)
+        for (const auto& e : trial.events())
+            if (e.isCallPath())
+                for (const QString& part : e.name.split(QLatin1String(" => ")))
+                    inPaths.insert(part);
     for (const auto& e : trial.events())
-        if (e.isCallPath() || !anyPath)
+        if (e.isCallPath() || !anyPath || !inPaths.contains(e.name))
             nodeFor(e.name, nodeFor);
 
     bool ok = false;

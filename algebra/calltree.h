@@ -14,7 +14,9 @@ namespace parallax {
 /// The call tree derived from " => " names (docs/SEMANTICS.md 1.4): each distinct component sequence is
 /// a node whose parent is the sequence without its last component. A node of length 1 takes its
 /// values from the flat event of that name; a node whose path is not itself an event is synthetic
-/// (no data). A trial without call paths gives one root per flat event.
+/// (no data). A trial without call paths gives one root per flat event; with call paths, a flat
+/// event that no path names (a top-level region that called nothing, as Caliper writes them) is a
+/// root of its own.
 class CallTree {
 public:
     struct Node {

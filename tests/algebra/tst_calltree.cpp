@@ -70,6 +70,29 @@ private Q_SLOTS:
         QCOMPARE(CallTree::of(*trial)->roots().size(), std::size_t(195)); // like tau2cube's 195 root cnodes
     }
 
+    /// Caliper writes a top-level region that called nothing (LULESH's MPI_Comm_split) only as a
+    /// flat event: it is a root of its own, and every flat event has a node.
+    void rootRegionsWithoutChildrenAreRoots()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("thicket/mpi_scaling_cali/27_cores.cali")));
+        QVERIFY(trial);
+        const auto tree = CallTree::of(*trial);
+        bool split = false;
+        for (int r : tree->roots()) {
+            const auto& n = tree->nodes()[static_cast<std::size_t>(r)];
+            split = split || (n.label == QLatin1String("MPI_Comm_split") && n.event.isValid());
+        }
+        QVERIFY(split);
+        for (std::size_t e = 0; e < trial->eventCount(); ++e) {
+            const EventId id(static_cast<std::uint32_t>(e));
+            if (!trial->event(id).isCallPath())
+                QVERIFY2(tree->nodeOf(id) >= 0
+                        || std::any_of(tree->nodes().begin(), tree->nodes().end(),
+                            [&](const auto& n) { return n.label == trial->event(id).name; }),
+                    qPrintable(trial->event(id).name));
+        }
+    }
+
     void syntheticNodesAndTruncation()
     {
         TrialBuilder b(QStringLiteral("phases"));
