@@ -125,6 +125,21 @@ template <bool flameOnly> void renderScalingModels(const RenderTarget& target, c
     });
 }
 
+/// A window drawn whole once its background job is done (the scaling and history windows), at the
+/// requested size.
+template <typename View, View* RenderTarget::*slot>
+void renderWholeWindow(const RenderTarget& target, const RenderRequest& request)
+{
+    View* view = target.*slot;
+    view->waitForResult();
+    QTimer::singleShot(100, view, [view, request] {
+        view->resize(request.size);
+        if (view->layout())
+            view->layout()->activate();
+        request.done(view->exportImage(request.fileName));
+    });
+}
+
 template <SemanticWindow::View view> void renderSemanticView(const RenderTarget& target, const RenderRequest& request)
 {
     renderSemantic(target, view, request);
@@ -410,17 +425,7 @@ const ViewInfo table[] = {
         "metadata side by side, speed-up, top improvements and regressions", "", "", ViewPlacement::None, nullptr,
         renderComparisonTab<ComparisonWindow::Tab::Summary> },
     { RenderWindow::Scaling, "scaling", "", "", "time and relative efficiency against the smallest run, per event", "",
-        "", ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            ScalingView* view = target.scaling;
-            view->waitForResult();
-            QTimer::singleShot(100, view, [view, request] {
-                view->resize(request.size);
-                if (view->layout())
-                    view->layout()->activate();
-                request.done(view->exportImage(request.fileName));
-            });
-        } },
+        "", ViewPlacement::None, nullptr, renderWholeWindow<ScalingView, &RenderTarget::scaling> },
     { RenderWindow::Scaling, "scaling-models", "", "",
         "every call path's model, prediction at P and growth: call tree and flame graph", "", "", ViewPlacement::None,
         nullptr, renderScalingModels<false> },
@@ -440,17 +445,7 @@ const ViewInfo table[] = {
         ViewPlacement::None, nullptr, renderSemanticView<SemanticWindow::View::Rules> },
     { RenderWindow::History, "history", "", "",
         "per event the statistic across the runs, its min-max band, change points and the movers", "", "",
-        ViewPlacement::None, nullptr,
-        [](const RenderTarget& target, const RenderRequest& request) {
-            HistoryView* view = target.history;
-            view->waitForResult();
-            QTimer::singleShot(100, view, [view, request] {
-                view->resize(request.size);
-                if (view->layout())
-                    view->layout()->activate();
-                request.done(view->exportImage(request.fileName));
-            });
-        } },
+        ViewPlacement::None, nullptr, renderWholeWindow<HistoryView, &RenderTarget::history> },
 };
 
 QString displayName(const ViewInfo& v)

@@ -91,6 +91,23 @@ QCPTextElement* ChartStyle::addTitle(QCustomPlot* plot, int row)
     return title;
 }
 
+void ChartStyle::placeLegendBeside(QCustomPlot* plot, QCPAxisRect* rect, int row)
+{
+    QCPLegend* legend = plot->legend;
+    rect->insetLayout()->take(legend);
+    QCPLayoutGrid* grid = plot->plotLayout();
+    auto* side = new QCPLayoutGrid;
+    grid->addElement(row, 1, side);
+    side->addElement(0, 0, legend);
+    side->addElement(1, 0, new QCPLayoutElement(plot));
+    side->setRowStretchFactor(0, 0.001);
+    side->setRowStretchFactor(1, 1);
+    side->setMargins(QMargins(4, 0, 10, 0));
+    legend->setMargins(QMargins(8, 4, 8, 4));
+    grid->setColumnStretchFactor(0, 1);
+    grid->setColumnStretchFactor(1, 0.001);
+}
+
 void ChartStyle::setTitle(QCPTextElement* element, const QString& title, const QString& subtitle)
 {
     element->setText(title);

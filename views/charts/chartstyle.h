@@ -30,6 +30,9 @@ public:
     static QCPTextElement* addTitle(QCustomPlot* plot, int row);
     /// Sets the title and the caption line under it (hidden when empty).
     static void setTitle(QCPTextElement* element, const QString& title, const QString& subtitle = {});
+    /// Moves the plot's legend out of `rect` into a column to the right of it (in row `row` of the
+    /// plot layout), at the top of its cell instead of spread over the chart's height.
+    static void placeLegendBeside(QCustomPlot* plot, QCPAxisRect* rect, int row);
 
     /// The locale charts format numbers with: the system locale, with digit grouping on (the C
     /// locale becomes US English, as in the tables).

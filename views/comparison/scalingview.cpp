@@ -166,18 +166,7 @@ ScalingView::ScalingView(std::vector<std::shared_ptr<const Trial>> trials, QWidg
     m_efficiencyRect = new QCPAxisRect(m_plot);
     grid->addElement(3, 0, m_efficiencyRect);
     m_legend = m_plot->legend;
-    m_timeRect->insetLayout()->take(m_legend);
-    // The legend sits at the top of its cell instead of spreading its rows over the chart's height.
-    auto* side = new QCPLayoutGrid;
-    grid->addElement(1, 1, side);
-    side->addElement(0, 0, m_legend);
-    side->addElement(1, 0, new QCPLayoutElement(m_plot));
-    side->setRowStretchFactor(0, 0.001);
-    side->setRowStretchFactor(1, 1);
-    side->setMargins(QMargins(4, 0, 10, 0));
-    m_legend->setMargins(QMargins(8, 4, 8, 4));
-    grid->setColumnStretchFactor(0, 1);
-    grid->setColumnStretchFactor(1, 0.001);
+    ChartStyle::placeLegendBeside(m_plot, m_timeRect, 1);
     grid->setRowStretchFactor(0, 0.001);
     grid->setRowStretchFactor(2, 0.001);
     auto* margins = new QCPMarginGroup(m_plot);

@@ -148,17 +148,7 @@ HistoryView::HistoryView(HistorySource source, QWidget* parent)
     m_title = ChartStyle::addTitle(m_plot, 0);
     grid->addElement(1, 0, rect);
     m_legend = m_plot->legend;
-    rect->insetLayout()->take(m_legend);
-    auto* side = new QCPLayoutGrid;
-    grid->addElement(1, 1, side);
-    side->addElement(0, 0, m_legend);
-    side->addElement(1, 0, new QCPLayoutElement(m_plot));
-    side->setRowStretchFactor(0, 0.001);
-    side->setRowStretchFactor(1, 1);
-    side->setMargins(QMargins(4, 0, 10, 0));
-    m_legend->setMargins(QMargins(8, 4, 8, 4));
-    grid->setColumnStretchFactor(0, 1);
-    grid->setColumnStretchFactor(1, 0.001);
+    ChartStyle::placeLegendBeside(m_plot, rect, 1);
     grid->setRowStretchFactor(0, 0.001);
     rect->setRangeDrag(Qt::Orientations());
     rect->setRangeZoom(Qt::Orientations());
