@@ -22,7 +22,7 @@ double measureOf(const ModelPoint& point, ModelMeasure measure);
 
 /// One term of the performance model normal form: coefficient · p^(num/den) · log2(p)^(logExponent/logDenominator).
 /// Both exponents are fractions in lowest terms; the log exponent is a whole number (logDenominator 1) for
-/// the Basic modeler and may be a fraction such as 1/2 for the Refining one (docs/SEMANTICS.md §10.6).
+/// the Basic modeler and may be a fraction such as 1/2 for the Refining one (docs/SEMANTICS.md §10.7).
 struct ModelTerm {
     int numerator = 0;
     int denominator = 1;
@@ -82,7 +82,7 @@ struct ModelOptions {
 /// by least squares (Eigen's SVD, as numpy.linalg.lstsq), scored by leave-one-out SMAPE, a term
 /// rejected when its coefficient is 0 or it contributes less than 0.05 % at every point; the lowest
 /// SMAPE wins over the constant model's (docs/SEMANTICS.md §10.3).
-/// With options.modeler Refining, Extra-P's RefiningModeler instead (docs/SEMANTICS.md §10.6): the best term
+/// With options.modeler Refining, Extra-P's RefiningModeler instead (docs/SEMANTICS.md §10.7): the best term
 /// of each slice of exponents (polynomial exponents 0..5 with log exponent 0, 1 or 2, and log exponents 0..2
 /// alone), then up to 10 rounds narrowing each slice's exponents to mediants of neighbouring fractions.
 PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, const ModelOptions& options = {});

@@ -125,7 +125,7 @@ int runModelCommand(const QStringList& args)
         QStringLiteral("Model the slowest thread's value (default: the mean over all threads)."));
     const auto modeler = cmd.add({ QStringLiteral("modeler") },
         QStringLiteral("Extra-P's single-parameter modeler: 'basic' (its default: 42 fixed terms) or 'refining'\n"
-                       "(exponents refined to fractions such as p^(3/4) * log2(p)^(1/2); docs/SEMANTICS.md §10.6)."),
+                       "(exponents refined to fractions such as p^(3/4) * log2(p)^(1/2); docs/SEMANTICS.md §10.7)."),
         QStringLiteral("basic|refining"));
     const auto median = cmd.add({ QStringLiteral("median") },
         QStringLiteral("Fit the median of the repetitions at a point instead of their mean."));

@@ -228,7 +228,7 @@ void checkRefining(const PerformanceModel& m, const RefiningCase& c, const char*
 /// Random series (gen_random.py, seeds 17 and 4242) whose RefiningModeler model has exponents the
 /// Basic modeler cannot choose (log2(p)^(1/3), p^(7/3) * log2(p)^(2), p^(5) * log2(p)^(1)...), with
 /// Extra-P's model of each. Of 1,260 random series compared, Parallax chose Extra-P's model for all
-/// but 5 three-point ties and 2 exact fits whose constants are rounding noise (docs/SEMANTICS.md §10.6).
+/// but 4 three-point ties and 3 exact fits whose constants are rounding noise (docs/SEMANTICS.md §10.7).
 const std::vector<RefiningCase>& refiningCases()
 {
     static const std::vector<RefiningCase> cases {
