@@ -703,6 +703,25 @@ private Q_SLOTS:
         }
         QCOMPARE(n, 10);
         QCOMPARE(fractionalLog, 2);
+        // The nonconstancy threshold: Extra-P's RefiningModeler keeps the constant model of these random
+        // series (gen_random.py seed 17, p = 2..32 r2 and p = 10..50 r11) because its best term lowers the
+        // constant model's SMAPE by less than 1.3 (6.3548 / 6.1692 and 56.151 / 45.000); with a threshold
+        // of 1.0 it would keep log2(p)^(1) and p^(2).
+        const RefiningCase constants[] = {
+            { { point(2.0, { -0.5414246569850976 }), point(4.0, { -0.5138968767907932 }),
+                  point(8.0, { -0.5057931189737529 }), point(16.0, { -0.43484100166658957 }),
+                  point(32.0, { -0.47625626980553987 }) },
+                0, 1, 0, 1, -0.4944423848443546, 0, 6.354766849845643, 0.006597709974584941, 1.0 },
+            { { point(10.0, { 4.532587799690561e-06 }), point(20.0, { 1.1327806896599049e-05 }),
+                  point(30.0, { 1.780209769484238e-05 }), point(40.0, { 1.1995421157621713e-05 }),
+                  point(50.0, { 4.1542561214373554e-05 }) },
+                0, 1, 0, 1, 1.744009495262545e-05, 0, 56.151248150830114, 8.146682048009869e-10, 1.0 },
+        };
+        for (const RefiningCase& c : constants) {
+            checkRefining(fitPerformanceModel(c.points, refining), c, "nonconstancy");
+            // the Basic modeler has no such threshold: a lower SMAPE than the constant model's is enough
+            QVERIFY(!fitPerformanceModel(c.points).isConstant());
+        }
         // The Basic modeler cannot choose these: log2(p)^(1/3) is not among its 42 terms.
         const PerformanceModel basic = fitPerformanceModel(refiningCases()[4].points);
         QVERIFY(basic.terms.empty() || basic.terms[0].logDenominator == 1);
