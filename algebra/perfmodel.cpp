@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace parallax {
 
@@ -20,6 +21,9 @@ namespace {
 /// minimum contribution of a term.
 constexpr double kCleanConstantEpsilon = 0.0005;
 constexpr double kMinimumTermContribution = 0.0005;
+/// RefiningModeler's threshold (extrap/modelers/single_parameter/refining.py): a term must lower the
+/// constant model's SMAPE by this factor.
+constexpr double kNonconstancyThreshold = 1.3;
 
 struct Series {
     std::vector<double> p;
@@ -156,6 +160,213 @@ QString fractionText(int numerator, int denominator)
     return QStringLiteral("%1/%2").arg(numerator).arg(denominator);
 }
 
+/// A non-negative exponent as a fraction in lowest terms (Extra-P's Fraction, a Python fractions.Fraction).
+struct Fraction {
+    long long num = 0;
+    long long den = 1;
+
+    Fraction() = default;
+    Fraction(long long n, long long d = 1)
+        : num(n)
+        , den(d)
+    {
+        const long long g = std::gcd(num, den);
+        if (g > 1) {
+            num /= g;
+            den /= g;
+        }
+    }
+    double value() const { return static_cast<double>(num) / static_cast<double>(den); }
+    bool isZero() const { return num == 0; }
+    bool operator==(const Fraction& o) const { return num == o.num && den == o.den; }
+    /// Fraction.compute_mediant: (a + c) / (b + d), reduced.
+    Fraction mediant(const Fraction& o) const { return Fraction(num + o.num, den + o.den); }
+};
+
+/// RefiningModeler's SearchState: the exponents left of, at and right of the current best one.
+struct SearchState {
+    Fraction left, center, right;
+};
+
+/// A slice of the search space: several polynomial exponents with one log exponent (a "beta" slice), or
+/// the polynomial exponent 0 with several log exponents (the "alpha" slice).
+struct Partition {
+    std::vector<Fraction> poly;
+    std::vector<Fraction> log;
+    bool variesPoly() const { return poly.size() > 1; }
+};
+
+/// SingleParameterRefiningHypothesis: c0 + c1·p^poly·log2(p)^log with its costs and its index in the
+/// partition it came from; `found` false stands for Extra-P's MAX_HYPOTHESIS (nothing acceptable).
+struct RefiningHypothesis {
+    bool found = false;
+    Fraction poly, log;
+    int partitionIndex = 0;
+    Candidate fit;
+};
+
+class RefiningModeler {
+public:
+    RefiningModeler(const Series& s, const ModelOptions& options)
+        : m_s(s)
+        , m_options(options)
+    {
+    }
+
+    /// find_best_hypothesis over the hypotheses of a partition (_build_hypotheses_generator with
+    /// ignore_constant), starting from MAX_HYPOTHESIS: the first valid hypothesis is taken as it is,
+    /// a later one only when its term contributes enough and its SMAPE (or RSS) is lower.
+    RefiningHypothesis findBest(const Partition& partition) const
+    {
+        RefiningHypothesis best;
+        const std::size_t count = partition.variesPoly() ? partition.poly.size() : partition.log.size();
+        std::vector<double> x(m_s.p.size());
+        for (std::size_t i = 0; i < count; ++i) {
+            const Fraction poly = partition.variesPoly() ? partition.poly[i] : partition.poly[0];
+            const Fraction log = partition.variesPoly() ? partition.log[0] : partition.log[i];
+            if (poly.isZero() && log.isZero())
+                continue;
+            // CompoundTerm.create(p, l).evaluate: p^p first, then · log2(p)^l
+            for (std::size_t k = 0; k < x.size(); ++k) {
+                double v = 1;
+                if (!poly.isZero())
+                    v *= std::pow(m_s.p[k], poly.value());
+                if (!log.isZero())
+                    v *= std::pow(std::log2(m_s.p[k]), log.value());
+                x[k] = v;
+            }
+            const Candidate h = evaluateHypothesis(m_s, x, m_options.crossValidation);
+            if (std::isnan(h.rss) || std::isinf(h.rss))
+                continue; // is_valid
+            if (best.found) {
+                if (h.c1 == 0 || termContribution(m_s, x, h.c1) < kMinimumTermContribution)
+                    continue;
+                if (!(m_options.compareWithRss ? h.rss < best.fit.rss : h.smape < best.fit.smape))
+                    continue;
+            }
+            best.found = true;
+            best.poly = poly;
+            best.log = log;
+            best.partitionIndex = static_cast<int>(i);
+            best.fit = h;
+        }
+        return best;
+    }
+
+    double key(const RefiningHypothesis& h) const
+    {
+        if (!h.found)
+            return std::numeric_limits<double>::infinity();
+        return m_options.compareWithRss ? h.fit.rss : h.fit.smape;
+    }
+    static double smapeOf(const RefiningHypothesis& h)
+    {
+        return h.found ? h.fit.smape : std::numeric_limits<double>::infinity();
+    }
+
+    /// Python's min(list, key=selector): the first element with the smallest key (a NaN key is never
+    /// smaller, and a NaN first element stays).
+    const RefiningHypothesis& minimum(const std::vector<RefiningHypothesis>& list) const
+    {
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < list.size(); ++i)
+            if (key(list[i]) < key(list[best]))
+                best = i;
+        return list[best];
+    }
+
+    /// RefiningModeler.create_model after the constant model: nothing found (Extra-P raises then) is
+    /// returned as found == false.
+    RefiningHypothesis run(bool allowLog) const
+    {
+        // the exponents: polynomial 0..5, logarithmic 0..2 (0 only without log terms)
+        std::vector<Fraction> polyExpos, logExpos;
+        for (int i = 0; i <= 5; ++i)
+            polyExpos.emplace_back(i);
+        for (int i = 0; i <= (allowLog ? 2 : 0); ++i)
+            logExpos.emplace_back(i);
+        std::vector<Partition> slices;
+        for (const Fraction& l : logExpos)
+            slices.push_back(Partition { polyExpos, { l } });
+        if (allowLog)
+            slices.push_back(Partition { { Fraction(0) }, logExpos });
+
+        // the coarse hypotheses
+        std::vector<RefiningHypothesis> hypotheses;
+        for (const Partition& slice : slices) {
+            hypotheses.push_back(findBest(slice));
+            if (!hypotheses.back().found)
+                return {};
+        }
+
+        // _determine_initial_state
+        std::vector<SearchState> states;
+        for (std::size_t s = 0; s < slices.size(); ++s) {
+            const int i = hypotheses[s].partitionIndex;
+            const std::vector<Fraction>& e = slices[s].variesPoly() ? slices[s].poly : slices[s].log;
+            const int last = static_cast<int>(e.size()) - 1;
+            Fraction l = e[static_cast<std::size_t>(std::max(i - 1, 0))];
+            const Fraction c = e[static_cast<std::size_t>(i)];
+            Fraction r = e[static_cast<std::size_t>(i + 1 <= last ? i + 1 : last)];
+            if (l == r)
+                r = Fraction(r.num + r.den, r.den); // prevent an empty search space
+            states.push_back(SearchState { l, c, r });
+        }
+
+        // iterative_refinement
+        std::vector<RefiningHypothesis> best = hypotheses;
+        std::vector<RefiningHypothesis> step = hypotheses;
+        std::vector<RefiningHypothesis> previous = hypotheses;
+        double acceptance = kAcceptanceThreshold;
+        for (int round = 0; round < 10; ++round) {
+            for (std::size_t s = 0; s < slices.size(); ++s) {
+                const SearchState old = states[s];
+                SearchState state { old.left.mediant(old.center), old.center, old.center.mediant(old.right) };
+                Partition partition;
+                if (slices[s].variesPoly())
+                    partition = Partition { { state.left, state.center, state.right }, slices[s].log };
+                else
+                    partition = Partition { slices[s].poly, { state.left, state.center, state.right } };
+                step[s] = findBest(partition);
+                if (!step[s].found)
+                    return {};
+                // clip the search space
+                if (step[s].partitionIndex < 1)
+                    state = SearchState { old.left, state.left, state.center };
+                else if (step[s].partitionIndex > 1)
+                    state = SearchState { state.center, state.right, old.right };
+                states[s] = state;
+            }
+            const RefiningHypothesis bestStep = minimum(step);
+            const RefiningHypothesis& globalBest = minimum(best);
+            if (smapeOf(globalBest) / smapeOf(bestStep) >= acceptance) {
+                best.push_back(bestStep);
+                acceptance = kAcceptanceThreshold;
+            } else {
+                acceptance *= kAcceptanceThreshold;
+            }
+            // Python's max over the slices' improvements (a NaN first value stays)
+            double improvement = smapeOf(previous[0]) / smapeOf(step[0]);
+            for (std::size_t s = 1; s < slices.size(); ++s) {
+                const double v = smapeOf(previous[s]) / smapeOf(step[s]);
+                if (v > improvement)
+                    improvement = v;
+            }
+            if (!(improvement >= kTerminationThreshold))
+                break;
+            previous = step;
+        }
+        return minimum(best);
+    }
+
+private:
+    static constexpr double kAcceptanceThreshold = 1.5;
+    static constexpr double kTerminationThreshold = 2.0;
+
+    const Series& m_s;
+    const ModelOptions& m_options;
+};
+
 } // namespace
 
 double measureOf(const ModelPoint& point, ModelMeasure measure)
@@ -181,7 +392,7 @@ double ModelTerm::basis(double p) const
     if (numerator != 0)
         v *= std::pow(p, polyExponent());
     if (logExponent != 0)
-        v *= std::pow(std::log2(p), static_cast<double>(logExponent));
+        v *= std::pow(std::log2(p), logExponentValue());
     return v;
 }
 
@@ -203,7 +414,7 @@ QString PerformanceModel::complexity(const QString& parameter) const
         if (t.numerator != 0)
             factors << QStringLiteral("%1^(%2)").arg(parameter, fractionText(t.numerator, t.denominator));
         if (t.logExponent != 0)
-            factors << QStringLiteral("log2(%1)^(%2)").arg(parameter).arg(t.logExponent);
+            factors << QStringLiteral("log2(%1)^(%2)").arg(parameter, fractionText(t.logExponent, t.logDenominator));
         parts << factors.join(QStringLiteral(" * "));
     }
     return parts.join(QStringLiteral(" + "));
@@ -226,7 +437,8 @@ QString PerformanceModel::formula(const QString& parameter, int significantDigit
         if (t.numerator != 0)
             factors << QStringLiteral("%1^(%2)").arg(parameter, fractionText(t.numerator, t.denominator));
         if (t.logExponent != 0)
-            factors << QStringLiteral("%1^(%2)").arg(QStringLiteral("log2(%1)").arg(parameter)).arg(t.logExponent);
+            factors << QStringLiteral("%1^(%2)").arg(
+                QStringLiteral("log2(%1)").arg(parameter), fractionText(t.logExponent, t.logDenominator));
         parts << factors.join(QStringLiteral(" * "));
     }
     return parts.join(QStringLiteral(" + "));
@@ -334,6 +546,32 @@ PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, cons
     for (double p : s.p)
         if (p < 1.0)
             logCapable = false;
+
+    if (options.modeler == ModelerKind::Refining) {
+        const RefiningHypothesis best = RefiningModeler(s, options).run(logCapable);
+        if (!best.found)
+            return model; // Extra-P fails here (MAX_HYPOTHESIS has no partition); the constant model
+        ModelTerm t;
+        t.numerator = static_cast<int>(best.poly.num);
+        t.denominator = static_cast<int>(best.poly.den);
+        t.logExponent = static_cast<int>(best.log.num);
+        t.logDenominator = static_cast<int>(best.log.den);
+        t.coefficient = best.fit.c1;
+        std::vector<double> x(n);
+        for (std::size_t i = 0; i < n; ++i)
+            x[i] = t.basis(s.p[i]);
+        // nonconstancy: the term must improve the constant model's SMAPE by 1.3 and contribute 0.05 %
+        const double improvement = constantSmape / best.fit.smape;
+        if (improvement < kNonconstancyThreshold || termContribution(s, x, t.coefficient) < kCleanConstantEpsilon)
+            return model;
+        model.constant = best.fit.c0;
+        model.terms = { t };
+        model.rss = best.fit.rss;
+        model.smape = best.fit.smape;
+        const double r2 = 1.0 - best.fit.rss / constantRss;
+        model.adjustedR2 = 1.0 - (1.0 - r2) * (static_cast<double>(n) - 1.0) / (static_cast<double>(n) - 2.0);
+        return model;
+    }
 
     double bestSmape = constantSmape;
     std::vector<double> x(n);

@@ -20,14 +20,18 @@ enum class ModelMeasure { Mean, Median };
 /// The value a model fits at a point: the mean (or median) of its repetitions; NaN when it has none.
 double measureOf(const ModelPoint& point, ModelMeasure measure);
 
-/// One term of the performance model normal form: coefficient · p^(num/den) · log2(p)^logExponent.
+/// One term of the performance model normal form: coefficient · p^(num/den) · log2(p)^(logExponent/logDenominator).
+/// Both exponents are fractions in lowest terms; the log exponent is a whole number (logDenominator 1) for
+/// the Basic modeler and may be a fraction such as 1/2 for the Refining one (docs/SEMANTICS.md §10.7).
 struct ModelTerm {
     int numerator = 0;
     int denominator = 1;
-    int logExponent = 0;
+    int logExponent = 0; ///< numerator of the log exponent
     double coefficient = 0;
+    int logDenominator = 1; ///< after the coefficient, so that {num, den, log, coefficient} still initializes
 
     double polyExponent() const { return static_cast<double>(numerator) / static_cast<double>(denominator); }
+    double logExponentValue() const { return static_cast<double>(logExponent) / static_cast<double>(logDenominator); }
     /// The term's value at p with coefficient 1, evaluated as Extra-P does (p^i first, then · log2(p)^j).
     double basis(double p) const;
 };
@@ -58,8 +62,17 @@ struct PerformanceModel {
     QString complexity(const QString& parameter = QStringLiteral("p")) const;
 };
 
+/// Which of Extra-P's single-parameter modelers chooses the model.
+enum class ModelerKind {
+    Basic, ///< extrap/modelers/single_parameter/basic.py, Extra-P's default: 42 building blocks
+    Refining, ///< extrap/modelers/single_parameter/refining.py: exponents refined by mediants
+};
+
 struct ModelOptions {
+    ModelerKind modeler = ModelerKind::Basic;
     ModelMeasure measure = ModelMeasure::Mean;
+    /// Compare hypotheses by RSS instead of SMAPE (Extra-P's compare_with_RSS; Refining modeler only).
+    bool compareWithRss = false;
     bool crossValidation = true; ///< leave-one-out (Extra-P's default); false: costs of the fit itself
     bool allowLog = true; ///< log2 terms (dropped anyway when some p < 1, as Extra-P does)
 };
@@ -69,6 +82,9 @@ struct ModelOptions {
 /// by least squares (Eigen's SVD, as numpy.linalg.lstsq), scored by leave-one-out SMAPE, a term
 /// rejected when its coefficient is 0 or it contributes less than 0.05 % at every point; the lowest
 /// SMAPE wins over the constant model's (docs/SEMANTICS.md §10.3).
+/// With options.modeler Refining, Extra-P's RefiningModeler instead (docs/SEMANTICS.md §10.7): the best term
+/// of each slice of exponents (polynomial exponents 0..5 with log exponent 0, 1 or 2, and log exponents 0..2
+/// alone), then up to 10 rounds narrowing each slice's exponents to mediants of neighbouring fractions.
 PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, const ModelOptions& options = {});
 
 /// fitPerformanceModel for many series (one per call path), on the worker threads of parallelFor

@@ -42,7 +42,9 @@ QJsonObject modelJson(const Fitted& f, const QString& parameter, std::optional<d
         terms.append(QJsonObject { { QStringLiteral("coefficient"), jsonNumber(t.coefficient) },
             { QStringLiteral("poly_exponent"), QStringLiteral("%1/%2").arg(t.numerator).arg(t.denominator) },
             { QStringLiteral("poly_exponent_value"), t.polyExponent() },
-            { QStringLiteral("log_exponent"), t.logExponent } });
+            { QStringLiteral("log_exponent"), t.logExponentValue() },
+            { QStringLiteral("log_exponent_fraction"),
+                QStringLiteral("%1/%2").arg(t.logExponent).arg(t.logDenominator) } });
     QJsonArray points;
     for (const ModelPoint& p : f.points) {
         QJsonArray values;
@@ -100,7 +102,8 @@ int runModelCommand(const QStringList& args)
     Command cmd(QStringLiteral("model"), QStringLiteral("[RUNS...]"),
         QStringLiteral("Extra-P's performance model of each call path: f(p) = c0 + c1 * p^i * log2(p)^j, chosen\n"
                        "as Extra-P's default single-parameter modeler chooses it (docs/SEMANTICS.md §10): the\n"
-                       "constant model or the one of 42 terms with the lowest leave-one-out SMAPE. Either an\n"
+                       "constant model or the one of 42 terms with the lowest leave-one-out SMAPE (or, with\n"
+                       "--modeler refining, Extra-P's Refining modeler with fractional exponents). Either an\n"
                        "Extra-P input file (--extrap, text or JSON), or runs of any format Parallax reads that\n"
                        "differ in one parameter (--param): the thread count, or a metadata key. Runs with the\n"
                        "same parameter value are repetitions; the model fits their mean (or --median)."));
@@ -120,6 +123,10 @@ int runModelCommand(const QStringList& args)
         = cmd.add({ QStringLiteral("exclusive") }, QStringLiteral("Model the exclusive value (default: inclusive)."));
     const auto maximum = cmd.add({ QStringLiteral("max") },
         QStringLiteral("Model the slowest thread's value (default: the mean over all threads)."));
+    const auto modeler = cmd.add({ QStringLiteral("modeler") },
+        QStringLiteral("Extra-P's single-parameter modeler: 'basic' (its default: 42 fixed terms) or 'refining'\n"
+                       "(exponents refined to fractions such as p^(3/4) * log2(p)^(1/2); docs/SEMANTICS.md §10.7)."),
+        QStringLiteral("basic|refining"));
     const auto median = cmd.add({ QStringLiteral("median") },
         QStringLiteral("Fit the median of the repetitions at a point instead of their mean."));
     const auto target = cmd.add({ QStringLiteral("target") },
@@ -148,6 +155,13 @@ int runModelCommand(const QStringList& args)
     if (!topCount)
         return ExitUsage;
     ModelOptions options;
+    if (cmd.isSet(modeler)) {
+        const QString name = cmd.value(modeler);
+        if (name == QLatin1String("refining"))
+            options.modeler = ModelerKind::Refining;
+        else if (name != QLatin1String("basic"))
+            return cmd.usageError(QStringLiteral("--modeler takes 'basic' or 'refining', not '%1'").arg(name));
+    }
     if (cmd.isSet(median))
         options.measure = ModelMeasure::Median;
 
@@ -301,6 +315,8 @@ int runModelCommand(const QStringList& args)
         QJsonArray models;
         for (const Fitted& f : fitted)
             models.append(modelJson(f, parameter, targetValue));
+        doc.insert(QStringLiteral("modeler"),
+            options.modeler == ModelerKind::Refining ? QStringLiteral("refining") : QStringLiteral("basic"));
         doc.insert(QStringLiteral("measure"),
             options.measure == ModelMeasure::Median ? QStringLiteral("median") : QStringLiteral("mean"));
         if (targetValue)

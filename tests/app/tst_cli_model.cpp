@@ -151,6 +151,48 @@ private Q_SLOTS:
         QCOMPARE(models[0].toObject().value(QStringLiteral("few_points")).toBool(), true);
     }
 
+    void refiningModeler()
+    {
+        // --modeler refining: Extra-P's RefiningModeler. A random series at p = 10..50 (gen_random.py,
+        // seed 17, r10) for which Extra-P's RefiningModeler chose -29.468822810805808 + 19.530490860173156 *
+        // log2(p)^(1/3) (SMAPE 14.15733830676385, adjusted R² 0.8461771428683781), a log exponent no
+        // Basic building block has.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("r10.txt"));
+        writeText(file,
+            "PARAMETER p\nPOINTS 10 20 30 40 50\nMETRIC time\nREGION r10\nDATA -0.32519996771813475\n"
+            "DATA 2.5019752540193365\nDATA 3.0727277146460765\nDATA 5.438169317397635\nDATA 4.981996404020765\n");
+        QJsonObject doc = runJson({ QStringLiteral("model"), QStringLiteral("--extrap"), file,
+            QStringLiteral("--modeler"), QStringLiteral("refining"), QStringLiteral("--json") });
+        QCOMPARE(doc.value(QStringLiteral("modeler")).toString(), QStringLiteral("refining"));
+        QJsonObject m = doc.value(QStringLiteral("models")).toArray()[0].toObject();
+        QCOMPARE(m.value(QStringLiteral("complexity")).toString(), QStringLiteral("log2(p)^(1/3)"));
+        QVERIFY(near(m.value(QStringLiteral("constant")).toDouble(), -29.468822810805808));
+        const QJsonObject term = m.value(QStringLiteral("terms")).toArray()[0].toObject();
+        QVERIFY(near(term.value(QStringLiteral("coefficient")).toDouble(), 19.530490860173156));
+        QCOMPARE(term.value(QStringLiteral("poly_exponent")).toString(), QStringLiteral("0/1"));
+        QCOMPARE(term.value(QStringLiteral("log_exponent_fraction")).toString(), QStringLiteral("1/3"));
+        QVERIFY(near(term.value(QStringLiteral("log_exponent")).toDouble(), 1.0 / 3.0));
+        QVERIFY(near(m.value(QStringLiteral("smape")).toDouble(), 14.15733830676385));
+        QVERIFY(near(m.value(QStringLiteral("adjusted_r2")).toDouble(), 0.8461771428683781));
+        QVERIFY(m.value(QStringLiteral("model")).toString().endsWith(QLatin1String(" * log2(p)^(1/3)")));
+        // The default stays Extra-P's default, the Basic modeler, which has no log2(p)^(1/3).
+        doc = runJson({ QStringLiteral("model"), QStringLiteral("--extrap"), file, QStringLiteral("--json") });
+        QCOMPARE(doc.value(QStringLiteral("modeler")).toString(), QStringLiteral("basic"));
+        m = doc.value(QStringLiteral("models")).toArray()[0].toObject();
+        QVERIFY(m.value(QStringLiteral("complexity")).toString() != QStringLiteral("log2(p)^(1/3)"));
+        // The text form.
+        const CliRun text = runCli(
+            { QStringLiteral("model"), QStringLiteral("--extrap"), file, QStringLiteral("--modeler=refining") });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("growth:   O(log2(p)^(1/3))"), text.out.constData());
+        // An unknown modeler is a usage error naming the choices.
+        const CliRun bad = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), file,
+            QStringLiteral("--modeler"), QStringLiteral("x") });
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--modeler takes 'basic' or 'refining', not 'x'"), bad.err.constData());
+    }
+
     void errors()
     {
         // Two parameters: read, but not modelled, said so.
