@@ -286,6 +286,7 @@ public:
         for (int i = 0; i <= (allowLog ? 2 : 0); ++i)
             logExpos.emplace_back(i);
         std::vector<Partition> slices;
+        slices.reserve(logExpos.size() + 1);
         for (const Fraction& l : logExpos)
             slices.push_back(Partition { polyExpos, { l } });
         if (allowLog)

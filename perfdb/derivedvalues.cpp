@@ -165,14 +165,17 @@ DbResult<std::vector<DerivedTrialValues>> SqlDatabase::derivedValues(const std::
                              "JOIN timer_call_data d ON d.thread = h.id WHERE h.thread_index < 0 AND h.trial"
                         + in,
                     ids);
-            else
-                rows = query(std::string("SELECT h.trial, h.thread_index, d.timer_callpath, ")
-                        + (column == DerivedColumn::Exclusive ? "v.exclusive_value" : "v.inclusive_value")
-                        + " FROM thread h JOIN timer_call_data d ON d.thread = h.id "
-                          "JOIN timer_value v ON v.timer_call_data = d.id JOIN metric m ON m.id = v.metric "
-                          "WHERE h.thread_index < 0 AND m.name = "
-                        + keyParam + " AND h.trial" + in,
-                    withKey(metric));
+            else {
+                std::string sql = "SELECT h.trial, h.thread_index, d.timer_callpath, ";
+                sql += column == DerivedColumn::Exclusive ? "v.exclusive_value" : "v.inclusive_value";
+                sql += " FROM thread h JOIN timer_call_data d ON d.thread = h.id "
+                       "JOIN timer_value v ON v.timer_call_data = d.id JOIN metric m ON m.id = v.metric "
+                       "WHERE h.thread_index < 0 AND m.name = ";
+                sql += keyParam;
+                sql += " AND h.trial";
+                sql += in;
+                rows = query(sql, withKey(metric));
+            }
             // Name the events first (the rows refer to their nodes).
             for (std::size_t i = from; i < from + count; ++i) {
                 TrialState& t = state[trials[i]];
@@ -210,8 +213,11 @@ DbResult<std::vector<DerivedTrialValues>> SqlDatabase::derivedValues(const std::
                         v.values[k][event.value()] = x;
             }
             if (!metadataKey.isEmpty()) {
-                rows = query("SELECT trial, value FROM primary_metadata WHERE name = " + keyParam + " AND trial" + in,
-                    withKey(metadataKey));
+                std::string primary = "SELECT trial, value FROM primary_metadata WHERE name = ";
+                primary += keyParam;
+                primary += " AND trial";
+                primary += in;
+                rows = query(primary, withKey(metadataKey));
                 while (rows->next()) {
                     TrialState& t = state[rows->toInt(0)];
                     if (t.hidden.contains(metadataKey) || t.primaryFound)
@@ -219,9 +225,12 @@ DbResult<std::vector<DerivedTrialValues>> SqlDatabase::derivedValues(const std::
                     t.primaryFound = true;
                     out[t.index].metadataValue = rows->toText(1);
                 }
-                rows = query("SELECT trial, value FROM secondary_metadata WHERE thread IS NULL AND name = " + keyParam
-                        + " AND trial" + in + " ORDER BY trial, id",
-                    withKey(metadataKey));
+                std::string secondary = "SELECT trial, value FROM secondary_metadata WHERE thread IS NULL AND name = ";
+                secondary += keyParam;
+                secondary += " AND trial";
+                secondary += in;
+                secondary += " ORDER BY trial, id";
+                rows = query(secondary, withKey(metadataKey));
                 QSet<qint64> taken;
                 while (rows->next()) {
                     TrialState& t = state[rows->toInt(0)];

@@ -24,7 +24,10 @@ namespace parallax {
 
 namespace {
 
-QString elided(QString name) { return name.size() > 34 ? name.left(15) + QStringLiteral("…") + name.right(18) : name; }
+QString elided(const QString& name)
+{
+    return name.size() > 34 ? name.left(15) + QStringLiteral("…") + name.right(18) : name;
+}
 
 } // namespace
 
