@@ -749,8 +749,7 @@ void DatabasePanel::openHistoryOf(const UploadTarget& target)
             if (!first)
                 return first.error().toString();
             const Trial& trial = *first.value();
-            for (std::size_t m = 0; m < trial.metricCount(); ++m)
-                metrics->push_back(trial.metric(MetricId(m)));
+            *metrics = trial.metrics();
             for (const MetadataEntry& entry : trial.metadata())
                 keys->append(trial.strings().get(entry.key));
             keys->sort(Qt::CaseInsensitive);

@@ -19,14 +19,6 @@ namespace parallax {
 
 namespace {
 
-std::vector<Metric> metricsOf(const Trial& trial)
-{
-    std::vector<Metric> metrics;
-    for (std::size_t m = 0; m < trial.metricCount(); ++m)
-        metrics.push_back(trial.metric(MetricId(m)));
-    return metrics;
-}
-
 QString runsText(std::size_t n) { return countText(n, QObject::tr("run"), QObject::tr("runs")); }
 
 /// The launch's state until the event loop ends.
@@ -77,7 +69,7 @@ HistorySource historyOfTrials(
     source.description = runsText(trials.size());
     source.orderKey = orderKey;
     if (!trials.empty())
-        source.metrics = metricsOf(*trials.front());
+        source.metrics = trials.front()->metrics();
     std::vector<HistoryInput> runs;
     for (std::size_t i = 0; i < trials.size(); ++i) {
         HistoryInput in;
@@ -255,7 +247,7 @@ int runHistoryLaunch(const HistoryLaunch& launch)
                 failed.description = first.error().toString();
                 return failed;
             }
-            return historyOfDatabase(launch.database, search, launch.orderBy, metricsOf(*first.value()));
+            return historyOfDatabase(launch.database, search, launch.orderBy, first.value()->metrics());
         },
         [&session](const HistorySource& source) { onSource(session, source); });
     const int code = QApplication::exec();

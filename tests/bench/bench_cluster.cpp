@@ -48,27 +48,27 @@ void print(const char* what, const Timing& t, const QString& extra = {})
 int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
-    int runs = 5;
+    const char* usage = "bench_cluster [--runs N] [--threads T] [--events E] [--groups G]";
+    SynthBenchOptions bo;
+    bo.threads = 131072;
+    bo.events = 200;
     SynthOptions so;
-    so.threads = 131072;
-    so.events = 200;
     so.groups = 8;
     so.userEvents = 0;
-    for (int i = 1; i < argc; ++i) {
-        auto next = [&](int* v) {
-            if (i + 1 >= argc)
+    if (!parseSynthBenchOptions(argc, argv, bo, usage, [&](const char* name, const auto& value) {
+            if (std::strcmp(name, "--groups") != 0)
                 return false;
-            *v = std::max(1, std::atoi(argv[++i]));
+            so.groups = std::max(1, std::atoi(value()));
             return true;
-        };
-        if (!((std::strcmp(argv[i], "--runs") == 0 && next(&runs))
-                || (std::strcmp(argv[i], "--threads") == 0 && next(&so.threads))
-                || (std::strcmp(argv[i], "--events") == 0 && next(&so.events))
-                || (std::strcmp(argv[i], "--groups") == 0 && next(&so.groups)))) {
-            std::fprintf(stderr, "usage: bench_cluster [--runs N] [--threads T] [--events E] [--groups G]\n");
-            return 1;
-        }
+        }))
+        return 1;
+    if (!bo.directories.empty()) {
+        std::fprintf(stderr, "usage: %s\n", usage);
+        return 1;
     }
+    const int runs = bo.runs;
+    so.threads = bo.threads;
+    so.events = bo.events;
     QElapsedTimer timer;
     timer.start();
     std::shared_ptr<const Trial> trial = synthesizeTrial(so);

@@ -19,25 +19,25 @@
 #include <vector>
 
 using namespace parallax;
+using namespace parallax::bench;
 
 int main(int argc, char* argv[])
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    int runs = 3;
+    SynthBenchOptions o;
+    o.runs = 3;
+    o.threads = 131072;
+    o.events = 200;
+    if (!parseSynthBenchOptions(argc, argv, o, "bench_clusterview [--runs N] [--threads T] [--events E]",
+            [](const char*, const auto&) { return false; }))
+        return 1;
+    const int runs = o.runs;
     SynthOptions so;
-    so.threads = 131072;
-    so.events = 200;
+    so.threads = std::max(2, o.threads);
+    so.events = std::max(2, o.events);
     so.groups = 8;
     so.userEvents = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (std::strcmp(argv[i], "--runs") == 0)
-            runs = std::max(1, std::atoi(argv[i + 1]));
-        else if (std::strcmp(argv[i], "--threads") == 0)
-            so.threads = std::max(2, std::atoi(argv[i + 1]));
-        else if (std::strcmp(argv[i], "--events") == 0)
-            so.events = std::max(2, std::atoi(argv[i + 1]));
-    }
     const std::shared_ptr<const Trial> trial = synthesizeTrial(so);
     auto run = [&](const char* name, auto make) {
         std::vector<double> seconds;

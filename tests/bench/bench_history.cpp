@@ -72,36 +72,35 @@ std::shared_ptr<Trial> night(const Trial& trial, double factor, int night)
 int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
+    const char* usage
+        = "bench_history [--trials N] [--threads T] [--events E] [--runs R] [--load-runs L] [--keep FILE]";
     int trials = 200;
-    int runs = 5;
     int loadRuns = 5;
     QString keep;
-    SynthOptions so;
-    so.threads = 1024;
-    so.events = 50;
-    so.userEvents = 0;
-    for (int i = 1; i < argc; ++i) {
-        auto next = [&](int* v) {
-            if (i + 1 >= argc)
+    SynthBenchOptions o;
+    o.threads = 1024;
+    o.events = 50;
+    if (!parseSynthBenchOptions(argc, argv, o, usage, [&](const char* name, const auto& value) {
+            if (std::strcmp(name, "--keep") == 0)
+                keep = QString::fromLocal8Bit(value());
+            else if (std::strcmp(name, "--trials") == 0)
+                trials = std::max(1, std::atoi(value()));
+            else if (std::strcmp(name, "--load-runs") == 0)
+                loadRuns = std::max(1, std::atoi(value()));
+            else
                 return false;
-            *v = std::max(1, std::atoi(argv[++i]));
             return true;
-        };
-        if (std::strcmp(argv[i], "--keep") == 0 && i + 1 < argc) {
-            keep = QString::fromLocal8Bit(argv[++i]);
-            continue;
-        }
-        if (!((std::strcmp(argv[i], "--trials") == 0 && next(&trials))
-                || (std::strcmp(argv[i], "--threads") == 0 && next(&so.threads))
-                || (std::strcmp(argv[i], "--events") == 0 && next(&so.events))
-                || (std::strcmp(argv[i], "--runs") == 0 && next(&runs))
-                || (std::strcmp(argv[i], "--load-runs") == 0 && next(&loadRuns)))) {
-            std::fprintf(stderr,
-                "usage: bench_history [--trials N] [--threads T] [--events E] [--runs R] [--load-runs L] "
-                "[--keep FILE]\n");
-            return 1;
-        }
+        }))
+        return 1;
+    if (!o.directories.empty()) {
+        std::fprintf(stderr, "usage: %s\n", usage);
+        return 1;
     }
+    const int runs = o.runs;
+    SynthOptions so;
+    so.threads = o.threads;
+    so.events = o.events;
+    so.userEvents = 0;
     QTemporaryDir dir;
     const QString db = keep.isEmpty() ? dir.filePath(QStringLiteral("history.sqlite")) : keep;
     QFile::remove(db);
