@@ -574,6 +574,23 @@ int compactLabels(const std::vector<int>& labels, const std::vector<std::size_t>
     return static_cast<int>(std::count_if(id.begin(), id.end(), [](int v) { return v >= 0; }));
 }
 
+/// The rows `rows` of the matrix (values and raw values), as a matrix of their own.
+ProfileMatrix sampledMatrix(const ProfileMatrix& m, const std::vector<std::size_t>& rows)
+{
+    ProfileMatrix sub;
+    sub.normalisation = m.normalisation;
+    sub.columns = m.columns;
+    sub.cols = m.cols;
+    sub.rows = rows.size();
+    sub.values.resize(sub.rows * sub.cols);
+    sub.raw.resize(sub.rows * sub.cols);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::copy_n(&m.values[rows[i] * m.cols], m.cols, &sub.values[i * m.cols]);
+        std::copy_n(&m.raw[rows[i] * m.cols], m.cols, &sub.raw[i * m.cols]);
+    }
+    return sub;
+}
+
 /// One clustering into k clusters (labels not yet numbered by size).
 std::vector<int> clusterInto(const ProfileMatrix& m, int k, const ClusterOptions& o, ClusterResult& r)
 {
@@ -838,13 +855,44 @@ ClusterResult clusterThreads(const ProfileMatrix& m, const ClusterOptions& o)
 
     std::vector<int> labels;
     int k = o.k;
-    const int steps = (k == 0 ? o.kMax - o.kMin + 1 : 1) + (o.pca ? 1 : 0);
+    const bool sampledSearch = k == 0 && o.kSearchSample > 0 && m.rows > o.kSearchSample;
+    const int steps = (k == 0 ? o.kMax - o.kMin + 1 : 1) + (sampledSearch ? 1 : 0) + (o.pca ? 1 : 0);
     int step = 0;
     auto report = [&] {
         if (o.progress)
             o.progress(++step, steps);
     };
-    if (k == 0) {
+    if (sampledSearch) {
+        // The k range on a sample of the threads, then the chosen k on all of them (§11.4).
+        const ProfileMatrix sub = sampledMatrix(m, sampleRows(m.rows, o.kSearchSample, o.seed));
+        ClusterOptions so = o;
+        so.pca = false;
+        so.kSearchSample = 0;
+        so.progress = [&](int, int) { report(); };
+        ClusterResult search = clusterThreads(sub, so);
+        if (search.cancelled) {
+            r.cancelled = true;
+            return r;
+        }
+        if (!search.error.isEmpty()) {
+            r.error = search.error;
+            return r;
+        }
+        // The sample's clusters are numbered by size, and may have lost an empty one: the k tried is the
+        // best silhouette's (the first of equals), or the smallest when every silhouette was NaN.
+        k = o.kMin;
+        double best = -std::numeric_limits<double>::infinity();
+        for (const auto& [kk, s] : search.silhouettes)
+            if (s > best) {
+                best = s;
+                k = kk;
+            }
+        r.silhouettes = std::move(search.silhouettes);
+        r.kSearchRows = sub.rows;
+        labels = clusterInto(m, k, o, r);
+        report();
+    } else if (k == 0) {
+        r.kSearchRows = m.rows;
         double best = -std::numeric_limits<double>::infinity();
         for (int kk = o.kMin; kk <= o.kMax; ++kk) {
             ClusterResult trial;

@@ -78,6 +78,9 @@ struct ClusterOptions {
     std::uint64_t seed = 1;
     std::size_t silhouetteSample = 2000; ///< the silhouette of more threads is taken on a sample of this many
     std::size_t wardSample = 4096; ///< Ward on more threads clusters a sample of this many, then assigns the rest
+    /// Choosing k (k = 0) on more threads: the k range is tried on a sample of this many threads, and only
+    /// the chosen k is clustered on all of them (docs/SEMANTICS.md §11.4). 0: always on all threads.
+    std::size_t kSearchSample = 16384;
     bool pca = false; ///< also project the rows onto the first two principal components
     int workers = 0; ///< threads for parallelFor (0: Qt's global pool)
     const std::atomic_bool* cancel = nullptr; ///< checked between iterations
@@ -108,6 +111,7 @@ struct ClusterResult {
     int iterations = 0; ///< Lloyd iterations of the winning k-means run (0 for Ward)
     double silhouette = 0; ///< of the result (NaN when not computed: k given and k < 2 or every row alone)
     std::vector<std::pair<int, double>> silhouettes; ///< per k tried when k was chosen
+    std::size_t kSearchRows = 0; ///< rows the k range was tried on when k was chosen (all, or the sample)
     std::size_t silhouetteRows = 0; ///< rows the silhouette was taken on (all, or the sample)
     std::size_t wardRows = 0; ///< rows Ward's linkage ran on (all, or the sample)
     std::vector<double> pcaX, pcaY; ///< per row, when ClusterOptions::pca

@@ -187,6 +187,10 @@ int runClusterCommand(const QStringList& args)
         QStringLiteral("k-means runs from different seeds (1 to 100; default 10, or 4 when threads x columns\n"
                        "x k is above 5e7)."),
         QStringLiteral("N"));
+    const auto kSample = cmd.add({ QStringLiteral("k-sample") },
+        QStringLiteral("Without --k, on more threads than N: try the k range on a sample of N threads, then cluster\n"
+                       "all threads with the chosen k (default 16384; 0: the whole range on all threads)."),
+        QStringLiteral("N"));
     const auto seed = cmd.add({ QStringLiteral("seed") },
         QStringLiteral("The seed of the k-means++ seeding and of the samples (default 1)."), QStringLiteral("S"));
     const auto pca = cmd.add({ QStringLiteral("pca") },
@@ -228,8 +232,15 @@ int runClusterCommand(const QStringList& args)
     const auto r = cmd.integer(restarts, 1, 100, 0);
     const auto s = r ? cmd.integer(seed, 0, std::numeric_limits<qint64>::max(), 1) : std::nullopt;
     const auto t = s ? cmd.integer(top, 0, 1'000'000, 5) : std::nullopt;
-    if (!t)
+    const auto ks = t ? cmd.integer(kSample, 0, std::numeric_limits<qint64>::max(),
+                        static_cast<qint64>(ClusterOptions().kSearchSample))
+                      : std::nullopt;
+    if (!ks)
         return ExitUsage;
+    if (*ks > 0 && *ks <= o.kMax)
+        return cmd.usageError(
+            QStringLiteral("--k-sample %1 must be above the largest k tried, %2 (or 0)").arg(*ks).arg(o.kMax));
+    o.kSearchSample = static_cast<std::size_t>(*ks);
     o.restarts = cmd.isSet(restarts) ? static_cast<int>(*r) : 0;
     o.seed = static_cast<std::uint64_t>(*s);
     o.pca = cmd.isSet(pca);
@@ -285,6 +296,7 @@ int runClusterCommand(const QStringList& args)
             { QStringLiteral("silhouette"), jsonNumber(result.silhouette) },
             { QStringLiteral("silhouetteRows"), static_cast<qint64>(result.silhouetteRows) },
             { QStringLiteral("silhouettes"), silhouettes },
+            { QStringLiteral("kSearchRows"), static_cast<qint64>(result.kSearchRows) },
             { QStringLiteral("wardRows"), static_cast<qint64>(result.wardRows) },
             { QStringLiteral("clusters"), clusters }, { QStringLiteral("threads"), threadNames(trial) },
             { QStringLiteral("labels"), labels } };
@@ -321,7 +333,11 @@ int runClusterCommand(const QStringList& args)
             tried << QStringLiteral("k=%1: %2")
                          .arg(k)
                          .arg(std::isfinite(v) ? QString::number(v, 'f', 4) : QStringLiteral("-"));
-        out << QStringLiteral("silhouettes: ") << tried.join(QStringLiteral(", ")) << '\n';
+        out << QStringLiteral("silhouettes: ") << tried.join(QStringLiteral(", "))
+            << (result.kSearchRows < m.rows
+                       ? QStringLiteral(" (k tried on a sample of %1 threads)").arg(result.kSearchRows)
+                       : QString())
+            << '\n';
     }
     for (std::size_t c = 0; c < result.clusters.size(); ++c) {
         const ThreadCluster& cl = result.clusters[c];

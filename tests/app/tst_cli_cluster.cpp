@@ -201,10 +201,28 @@ private Q_SLOTS:
             QCOMPARE(o.value(QStringLiteral("k")).toInt(), 2);
             QCOMPARE(o.value(QStringLiteral("silhouetteRows")).toInt(), 2000);
             QCOMPARE(o.value(QStringLiteral("wardRows")).toInt(), method == QLatin1String("ward") ? 4096 : 0);
+            QCOMPARE(o.value(QStringLiteral("kSearchRows")).toInt(), 5000);
             const QJsonArray labels = o.value(QStringLiteral("labels")).toArray();
             for (int t = 0; t < 5000; ++t)
                 QVERIFY((labels[t].toInt() == labels[0].toInt()) == (t < 2500));
         }
+        // The k range tried on a sample of 1,000 threads (§11.4): the same k and the same two groups on
+        // all 5,000, with silhouettes of the sample's clusterings.
+        const QJsonObject sampled
+            = json(runCli({ QStringLiteral("cluster"), QStringLiteral("--json"), QStringLiteral("--k-range"),
+                QStringLiteral("2-4"), QStringLiteral("--k-sample"), QStringLiteral("1000"), many }));
+        QCOMPARE(sampled.value(QStringLiteral("k")).toInt(), 2);
+        QCOMPARE(sampled.value(QStringLiteral("kSearchRows")).toInt(), 1000);
+        QCOMPARE(sampled.value(QStringLiteral("silhouetteRows")).toInt(), 2000);
+        QCOMPARE(sampled.value(QStringLiteral("silhouettes")).toArray().size(), 3);
+        const QJsonArray labels = sampled.value(QStringLiteral("labels")).toArray();
+        QCOMPARE(labels.size(), 5000);
+        for (int t = 0; t < 5000; ++t)
+            QVERIFY((labels[t].toInt() == labels[0].toInt()) == (t < 2500));
+        QCOMPARE(runCli({ QStringLiteral("cluster"), QStringLiteral("--k-range"), QStringLiteral("2-4"),
+                            QStringLiteral("--k-sample"), QStringLiteral("3"), many })
+                     .exitCode,
+            2);
     }
 
     void badInput()

@@ -16,6 +16,7 @@
 #include <QTest>
 #include <cmath>
 #include <random>
+#include <sqlite3.h>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -239,6 +240,46 @@ private Q_SLOTS:
         QVERIFY2(fallback.err.contains("has no derived row in the database"), fallback.err.constData());
         QVERIFY2(fallback.err.contains("loading every trial"), fallback.err.constData());
         QCOMPARE(fallback.out, runCli(sd + QStringList { QStringLiteral("--load-trials") }).out);
+    }
+
+    /// A trial TAU's Java loader wrote has TAUdb's derived rows but no parallax_trial row, and TAU's
+    /// rows differ from Parallax's (docs/SEMANTICS.md §9): the history says so and loads every trial, and
+    /// gives what loading the trials gives. The trial is made to look so by deleting its row (TAU's
+    /// loader itself is a manual check: ../shared/tools/taudb-interop).
+    void trialsTauWroteAreLoaded()
+    {
+        const QString db = m_dir.filePath(QStringLiteral("tau-written.sqlite"));
+        for (int i = 0; i < 6; ++i) {
+            const CliRun load = runCli(
+                { QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+                    QStringLiteral("nightly"), QStringLiteral("--exp"), QStringLiteral("tau"), m_nights[i] });
+            QVERIFY2(load.exitCode == 0, load.err.constData());
+        }
+        const QStringList history { QStringLiteral("history"), QStringLiteral("--db"), db, QStringLiteral("--app"),
+            QStringLiteral("nightly"), QStringLiteral("--order-by"), QStringLiteral("Date"), QStringLiteral("--json") };
+        const CliRun before = runCli(history);
+        QVERIFY2(before.exitCode == 0 && before.err.isEmpty(), before.err.constData()); // the stored rows
+
+        sqlite3* handle = nullptr;
+        QCOMPARE(sqlite3_open(db.toUtf8().constData(), &handle), SQLITE_OK);
+        char* message = nullptr;
+        const int rc
+            = sqlite3_exec(handle, "DELETE FROM parallax_trial WHERE trial = (SELECT max(trial) FROM parallax_trial)",
+                nullptr, nullptr, &message);
+        const QString error = QString::fromUtf8(message ? message : "");
+        sqlite3_free(message);
+        const int changed = sqlite3_changes(handle);
+        sqlite3_close(handle);
+        QVERIFY2(rc == SQLITE_OK, qPrintable(error));
+        QCOMPARE(changed, 1);
+
+        const CliRun after = runCli(history);
+        QVERIFY2(after.exitCode == 0, after.err.constData());
+        QVERIFY2(after.err.contains("was not written by Parallax"), after.err.constData());
+        QVERIFY2(after.err.contains("loading every trial"), after.err.constData());
+        QVERIFY(!after.out.isEmpty());
+        QCOMPARE(after.out, runCli(history + QStringList { QStringLiteral("--load-trials") }).out);
+        QCOMPARE(after.out, before.out);
     }
 
     /// Three runs per night (issue 17 §1: the noise from repeated runs at the same order key): one

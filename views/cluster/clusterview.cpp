@@ -375,6 +375,8 @@ void ClusterView::present(Output output)
             for (const auto& [k, s] : r->silhouettes)
                 tried << QStringLiteral("k=%1: %2").arg(k).arg(std::isnan(s) ? tr("—") : locale.toString(s, 'f', 3));
             text += tr("; tried %1").arg(tried.join(QStringLiteral(", ")));
+            if (r->kSearchRows < m_output.matrix->rows)
+                text += tr(" on a sample of %1 threads").arg(locale.toString(static_cast<qulonglong>(r->kSearchRows)));
         }
         text += tr("; %1 s").arg(locale.toString(m_output.seconds, 'f', 2));
         m_status->setText(text);
