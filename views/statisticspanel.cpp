@@ -154,6 +154,8 @@ void StatisticsPanel::selectionChanged(SelectionChanges changes)
         applyFilter();
     if (changes & SelectionChange::Event)
         onEventSelected(m_state->event());
+    if (changes & SelectionChange::Growth)
+        applyGrowth();
     if (changes & SelectionChange::Thread) {
         // Choosing a thread elsewhere (overview label, thread window) shows it here when the
         // table already shows a thread.
@@ -176,6 +178,7 @@ void StatisticsPanel::onTrialChanged()
     m_treeModel->setStatistic(Statistic::MeanAll);
     m_treeModel->setTimeUnit(m_state->timeUnit());
     applyFilter();
+    applyGrowth();
     bool hasPaths = false;
     if (trial)
         for (const auto& e : trial->events())
@@ -286,6 +289,19 @@ void StatisticsPanel::applyFilter()
     }
 }
 
+void StatisticsPanel::applyGrowth()
+{
+    // The Model and Growth columns are shown while growth models are attached (the header menu shows
+    // them without: empty, their tooltip says how to get them).
+    const auto& growth = m_state->growth();
+    m_treeModel->setGrowth(growth);
+    QHeaderView* header = m_tree.view->header();
+    for (int column : { CallTreeModel::GrowthModel, CallTreeModel::Growth })
+        header->setSectionHidden(column, !growth);
+    if (growth && isTreeMode())
+        setTreeMode(true); // fits the columns to their new contents
+}
+
 void StatisticsPanel::setTreeMode(bool tree)
 {
     if (m_treeButton->isChecked() != tree) {
@@ -299,6 +315,8 @@ void StatisticsPanel::setTreeMode(bool tree)
         QTreeView* view = m_tree.view;
         for (int column = CallTreeModel::Value; column < CallTreeModel::ColumnCount; ++column)
             view->resizeColumnToContents(column);
+        // A model's formula can be long: its tooltip has all of it.
+        view->setColumnWidth(CallTreeModel::GrowthModel, std::min(view->columnWidth(CallTreeModel::GrowthModel), 330));
     }
 }
 

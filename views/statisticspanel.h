@@ -60,6 +60,7 @@ private:
     void fillModeCombo();
     void applyMode();
     void applyFilter();
+    void applyGrowth();
     void onEventSelected(EventId event);
     void activate(const QModelIndex& proxyIndex);
     void resizeFlatColumns();

@@ -7,6 +7,7 @@
 #include "views/charts/chartexport.h"
 #include "views/charts/colors.h"
 #include "views/common/flowlayout.h"
+#include "views/comparison/growthoverlay.h"
 #include "views/selectionstate.h"
 
 #include <QCheckBox>
@@ -141,7 +142,7 @@ FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
     : QWidget(parent)
     , SelectionView(this, state,
           SelectionChange::Trial | SelectionChange::Metric | SelectionChange::Thread | SelectionChange::TimeUnit
-              | SelectionChange::Event)
+              | SelectionChange::Event | SelectionChange::Growth)
     , m_styleCombo(new QComboBox(this))
     , m_sourceCombo(new QComboBox(this))
     , m_orderCombo(new QComboBox(this))
@@ -360,6 +361,7 @@ void FlameGraphWidget::showFixed(Computed c)
     c.imbalance.assign(c.tree->nodes().size(), std::nan(""));
     m_computed = std::move(c);
     m_tree = m_computed.tree;
+    m_growthRows.assign(m_tree->nodes().size(), -2);
     m_message.clear();
     m_zoom = -1;
     relayout();
@@ -392,6 +394,36 @@ void FlameGraphWidget::setNodeColours(std::vector<QColor> colours, std::vector<Q
     setColouring(Colouring::Custom);
 }
 
+const CallPathModel* FlameGraphWidget::growthRow(int node) const
+{
+    const GrowthOverlay* growth = selection()->growth().get();
+    if (!growth || !m_tree || node < 0 || at(node) >= m_growthRows.size())
+        return nullptr;
+    int& row = m_growthRows[at(node)];
+    if (row == -2) {
+        const CallPathModel* found = growth->find(m_tree->path(node).join(QStringLiteral(" => ")));
+        row = found ? static_cast<int>(found - growth->set().rows.data()) : -1;
+    }
+    return row >= 0 ? &growth->set().rows[at(row)] : nullptr;
+}
+
+void FlameGraphWidget::followGrowth()
+{
+    std::fill(m_growthRows.begin(), m_growthRows.end(), -2);
+    const bool on = selection()->growth() != nullptr;
+    const int index = m_colourCombo->findData(static_cast<int>(Colouring::Growth));
+    if (on && index < 0)
+        m_colourCombo->addItem(tr("Growth at P"), static_cast<int>(Colouring::Growth));
+    else if (!on && index >= 0)
+        m_colourCombo->removeItem(index);
+    // Attaching models asks to see them; clearing them goes back to the event colours.
+    if (on)
+        setColouring(Colouring::Growth);
+    else if (m_colouring == Colouring::Growth)
+        setColouring(Colouring::Event);
+    updateInfo();
+}
+
 void FlameGraphWidget::showFrameMenu(int frame, const QPoint& globalPos)
 {
     const FlameFrame f = m_layout.frames[at(frame)];
@@ -422,6 +454,7 @@ void FlameGraphWidget::setColouring(Colouring colouring)
 {
     m_colouring = colouring;
     m_colourCombo->setCurrentIndex(m_colourCombo->findData(static_cast<int>(colouring)));
+    updateInfo(); // the growth legend
     m_canvas->update();
 }
 
@@ -452,6 +485,8 @@ void FlameGraphWidget::setMergeRecursion(bool merge)
 
 void FlameGraphWidget::doUpdate(SelectionChanges changes)
 {
+    if (changes & SelectionChange::Growth)
+        followGrowth();
     if (changes & (SelectionChange::Trial | SelectionChange::Metric)
         || ((changes & SelectionChange::Thread) && m_source == Source::SelectedThread))
         rebuild();
@@ -530,6 +565,7 @@ void FlameGraphWidget::rebuild()
         [this](Computed c) {
             m_computed = std::move(c);
             m_tree = m_computed.tree;
+            m_growthRows.assign(m_tree->nodes().size(), -2);
             m_message = m_tree->hasCallPaths()
                 ? QString()
                 : tr("The trial \"%1\" has no call paths (\"a => b\"): the flame graph shows each routine as a root "
@@ -681,6 +717,12 @@ void FlameGraphWidget::updateInfo()
                  "whole counts some time more than once.");
     if (!m_message.isEmpty())
         text = m_message + QLatin1Char(' ') + text;
+    if (const GrowthOverlay* growth = selection()->growth().get(); growth && m_colouring == Colouring::Growth) {
+        m_info->setText(text.toHtmlEscaped() + QStringLiteral("<br>")
+            + tr("<b>Colour: %1</b> (inclusive): %2 grey: no model of the call path.")
+                  .arg(growth->description().toHtmlEscaped(), GrowthOverlay::legendHtml()));
+        return;
+    }
     m_info->setText(text);
 }
 
@@ -746,6 +788,12 @@ QColor FlameGraphWidget::frameColour(int frame) const
     case Colouring::Custom:
         c = at(f.node) < m_customColours.size() ? m_customColours[at(f.node)] : QColor(0xd0, 0xd0, 0xd0);
         break;
+    case Colouring::Growth: {
+        // The frame is inclusive: its call path's inclusive growth.
+        const CallPathModel* row = growthRow(f.node);
+        c = ScalingModels::growthColour(row ? row->inclusive.growth : std::nan(""));
+        break;
+    }
     case Colouring::Imbalance: {
         const double r = at(f.node) < m_computed.imbalance.size() ? m_computed.imbalance[at(f.node)] : std::nan("");
         c = std::isnan(r) ? QColor(0xd0, 0xd0, 0xd0) : sequentialColor(std::clamp(r - 1.0, 0.0, 1.0));
@@ -841,6 +889,12 @@ QString FlameGraphWidget::frameTip(int frame) const
         tip += QLatin1Char('\n')
             + tr("Imbalance (max / mean across threads): %1")
                   .arg(QLocale().toString(m_computed.imbalance[at(f.node)], 'f', 2));
+    if (const GrowthOverlay* growth = selection()->growth().get()) {
+        const CallPathModel* row = growthRow(f.node);
+        tip += QLatin1Char('\n')
+            + (row ? growth->explain(*row, ScalingValue::Inclusive, *trial, selection()->timeUnit())
+                   : tr("No growth model of this call path (%1)").arg(growth->description()));
+    }
     if (at(f.node) < m_customNotes.size() && !m_customNotes[at(f.node)].isEmpty())
         tip += QLatin1Char('\n') + m_customNotes[at(f.node)];
     if (f.childrenScaled)
