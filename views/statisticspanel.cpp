@@ -6,6 +6,7 @@
 #include "views/common/callpathelide.h"
 #include "views/common/columnfit.h"
 #include "views/common/threadfinder.h"
+#include "views/comparison/growthoverlay.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
 
@@ -269,7 +270,7 @@ void StatisticsPanel::applyMode()
         m_treeModel->setThread(t);
     else
         m_treeModel->setStatistic(statisticOf(mode));
-    m_note->setText(m_treeModel->isTruncated() && isTreeMode() ? m_treeModel->truncationNote() : QString());
+    updateNote();
     resizeFlatColumns();
 }
 
@@ -300,6 +301,18 @@ void StatisticsPanel::applyGrowth()
         header->setSectionHidden(column, !growth);
     if (growth && isTreeMode())
         setTreeMode(true); // fits the columns to their new contents
+    updateNote();
+}
+
+void StatisticsPanel::updateNote()
+{
+    // The call tree's notes: paths cut at TAU_CALLPATH_DEPTH, and what the Model and Growth columns show.
+    QStringList notes;
+    if (isTreeMode() && m_treeModel->isTruncated())
+        notes << m_treeModel->truncationNote();
+    if (isTreeMode() && m_state->growth())
+        notes << tr("Model and Growth: %1 (Clear in the View menu).").arg(m_state->growth()->description());
+    m_note->setText(notes.join(QLatin1Char(' ')));
 }
 
 void StatisticsPanel::setTreeMode(bool tree)
@@ -310,7 +323,7 @@ void StatisticsPanel::setTreeMode(bool tree)
     }
     m_stack->setCurrentIndex(tree ? 1 : 0);
     m_callPathsButton->setEnabled(!tree);
-    m_note->setText(m_treeModel->isTruncated() && tree ? m_treeModel->truncationNote() : QString());
+    updateNote();
     if (tree) {
         QTreeView* view = m_tree.view;
         for (int column = CallTreeModel::Value; column < CallTreeModel::ColumnCount; ++column)

@@ -61,6 +61,7 @@ private:
     void applyMode();
     void applyFilter();
     void applyGrowth();
+    void updateNote();
     void onEventSelected(EventId event);
     void activate(const QModelIndex& proxyIndex);
     void resizeFlatColumns();

@@ -129,8 +129,8 @@ GrowthFit GrowthController::compute(const std::vector<TrialPtr>& runs, ScalingMo
     }
     const auto set = ScalingModels::build(*snapshot, request, cancel, [&progress](int done, int total) {
         if (progress)
-            progress(total > 0 ? 1000 * done / total : 1000,
-                tr("Fitting models: %1 of %2 call paths").arg(done).arg(total));
+            progress(
+                total > 0 ? 1000 * done / total : 1000, tr("Fitting models: %1 of %2 call paths").arg(done).arg(total));
     });
     if (set->cancelled) {
         fit.cancelled = true;
@@ -157,9 +157,8 @@ void GrowthController::fit(std::vector<TrialPtr> runs, const ScalingModelRequest
     setBusy(true, tr("Statistics of %n run(s)…", nullptr, static_cast<int>(runs.size())));
     m_fitJob.startWithProgress(
         1000,
-        [runs = std::move(runs), request](const std::atomic_bool& cancel, const auto& progress) {
-            return compute(runs, request, &cancel, progress);
-        },
+        [runs = std::move(runs), request](
+            const std::atomic_bool& cancel, const auto& progress) { return compute(runs, request, &cancel, progress); },
         [this](const GrowthFit& fit) { deliver(fit); });
 }
 

@@ -390,9 +390,8 @@ int main(int argc, char** argv)
                                                                 : parallax::defaultDatabasePath();
         QTimer::singleShot(0, &window, [&window, location, dbId] { window.openFromDatabase(location, dbId); });
     } else if (growth) {
-        QTimer::singleShot(0, &window, [&window, positional, format, growthRequest] {
-            window.openGrowth(positional, format, growthRequest);
-        });
+        QTimer::singleShot(0, &window,
+            [&window, positional, format, growthRequest] { window.openGrowth(positional, format, growthRequest); });
     } else if (!path.isEmpty()) {
         QTimer::singleShot(0, &window, [&window, path, format] { window.openPath(path, format); });
     } else if (batch) {

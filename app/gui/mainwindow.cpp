@@ -279,8 +279,8 @@ void MainWindow::createDocks()
             tr("Scaling View of the Selected Trials"), this, [this, selected] { ScalingView::open(selected, this); });
         scaling->setEnabled(selected.size() >= 2);
         // Growth at scale P: the runs' models per call path shown in this window's views (issue 17 §2).
-        QAction* growth = menu.addAction(tr("Growth at Scale from the Selected Trials…"), this,
-            [this, selected] { m_growth->ask(selected); });
+        QAction* growth = menu.addAction(
+            tr("Growth at Scale from the Selected Trials…"), this, [this, selected] { m_growth->ask(selected); });
         growth->setEnabled(selected.size() >= 2);
         QAction* history = menu.addAction(tr("Performance History of the Selected Trials…"), this,
             [this, selected] { openHistoryOfTrials(selected); });

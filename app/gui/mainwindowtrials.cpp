@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // MainWindow's windows over other trials: comparisons (with a dialog, by drag and drop), derived
-// metrics and the trials they make, semantic views, the growth at scale of several runs. The window itself, its views, docks, actions
-// and loading are in mainwindow.cpp.
+// metrics and the trials they make, semantic views, the growth at scale of several runs. The window itself, its views,
+// docks, actions and loading are in mainwindow.cpp.
 #include "algebra/derivedmetric.h"
 #include "app/gui/comparisonlauncher.h"
 #include "app/gui/databasepanel.h"

@@ -139,7 +139,8 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(!panel->currentView()->header()->isSectionHidden(CallTreeModel::GrowthModel));
         QVERIFY(!panel->currentView()->header()->isSectionHidden(CallTreeModel::Growth));
-        QCOMPARE(model->headerData(CallTreeModel::Growth, Qt::Horizontal).toString(), QStringLiteral("Growth at 65,536"));
+        QCOMPARE(
+            model->headerData(CallTreeModel::Growth, Qt::Horizontal).toString(), QStringLiteral("Growth at 65,536"));
 
         const auto cli = cliModels(true);
         QVERIFY(cli.size() >= 45);
@@ -167,8 +168,7 @@ private Q_SLOTS:
             const QModelIndex growthCell = index.siblingAtColumn(CallTreeModel::Growth);
             QCOMPARE(modelCell.data().toString(), s.model.formula(Param, 3));
             // The Model column sorts by the prediction at P, the Growth column by the growth.
-            QVERIFY2(close(modelCell.data(SortRole).toDouble(), it->second.prediction),
-                qPrintable(path));
+            QVERIFY2(close(modelCell.data(SortRole).toDouble(), it->second.prediction), qPrintable(path));
             const double cliGrowth = it->second.prediction / it->second.measuredAtLargest;
             QVERIFY2(close(growthCell.data(SortRole).toDouble(), cliGrowth), qPrintable(path));
             QCOMPARE(growthCell.data().toString(), GrowthOverlay::growthText(cliGrowth));
@@ -342,9 +342,9 @@ private Q_SLOTS:
         QFETCH(QString, view);
         QTemporaryDir dir;
         const QString out = dir.filePath(view + QStringLiteral(".png"));
-        const GuiRun run = runGui(QStringList { QStringLiteral("--growth"), QStringLiteral("--param"), Param,
-                                      QStringLiteral("--render"), view, QStringLiteral("--out"), out,
-                                      QStringLiteral("--size"), QStringLiteral("1400x900") }
+        const GuiRun run = runGui(
+            QStringList { QStringLiteral("--growth"), QStringLiteral("--param"), Param, QStringLiteral("--render"),
+                view, QStringLiteral("--out"), out, QStringLiteral("--size"), QStringLiteral("1400x900") }
             + luleshRuns());
         QVERIFY2(run.code == 0, run.err.constData());
         const QString problem = renderedImageProblem(out, QSize(1400, 900), 8);

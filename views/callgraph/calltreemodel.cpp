@@ -643,8 +643,8 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
         }
     }
     if (role == Qt::TextAlignmentRole)
-        return section == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return section == Name || section == GrowthModel ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         const QString metricName = m_trial && m_metric.isValid() ? m_trial->metric(m_metric).name : tr("the metric");
         const QString where = sourceDescription();

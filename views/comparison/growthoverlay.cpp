@@ -28,14 +28,14 @@ const CallPathModel* GrowthOverlay::find(const QString& path) const
     return row.synthetic ? nullptr : &row;
 }
 
-QString GrowthOverlay::description() const
+QString GrowthOverlay::description(ScalingValue shown) const
 {
     const QLocale locale = groupingLocale();
     return QObject::tr("growth at P = %1 over %2 runs, parameter %3 (%4 %5)")
         .arg(locale.toString(target(), 'f', 0))
         .arg(m_runs)
         .arg(m_set->request.parameter,
-            value() == ScalingValue::Inclusive ? QObject::tr("inclusive") : QObject::tr("exclusive"), m_set->metric);
+            shown == ScalingValue::Inclusive ? QObject::tr("inclusive") : QObject::tr("exclusive"), m_set->metric);
 }
 
 QString GrowthOverlay::formulaText(const CallPathModel::Side& side) const

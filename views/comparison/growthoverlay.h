@@ -34,8 +34,9 @@ public:
     const CallPathModel* find(const QString& path) const;
 
     /// What is shown, for a legend or the status bar: "growth at P = 65,536 over 5 runs, parameter
-    /// mpi.world.size (exclusive time)".
-    QString description() const;
+    /// mpi.world.size (exclusive time)"; of the value the columns show, or of `value`.
+    QString description() const { return description(value()); }
+    QString description(ScalingValue shown) const;
     /// The model of one side with 3 significant digits ("—" without one).
     QString formulaText(const CallPathModel::Side& side) const;
     /// "×943,159", "×1.52", "≤ 0 (vanishes)" or "—" (no growth).

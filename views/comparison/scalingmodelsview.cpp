@@ -391,7 +391,8 @@ void ScalingModelsView::fillFlame()
                 ? tr("No model (no run measured this call path itself)")
                 : tr("Inclusive model: %1\nPredicted at %2 = %3: %4; measured at %2 = %5: %6; growth %7")
                       .arg(s.model.formula(p, 4), p, locale.toString(m_request.target), formatValue(s.predicted),
-                          locale.toString(m_set->largest), formatValue(s.measured), GrowthOverlay::growthText(s.growth)));
+                          locale.toString(m_set->largest), formatValue(s.measured),
+                          GrowthOverlay::growthText(s.growth)));
     }
     m_flame->setNodeColours(std::move(colours), std::move(notes), tr("Growth"));
 }

@@ -378,10 +378,7 @@ int CubePaneModel::rowCount(const QModelIndex& parent) const
     return static_cast<int>(rows(itemOf(parent)).size());
 }
 
-int CubePaneModel::columnCount(const QModelIndex&) const
-{
-    return (m_showDistribution ? 3 : 2) + (m_growth ? 1 : 0);
-}
+int CubePaneModel::columnCount(const QModelIndex&) const { return (m_showDistribution ? 3 : 2) + (m_growth ? 1 : 0); }
 
 QVariant CubePaneModel::data(const QModelIndex& index, int role) const
 {
@@ -449,8 +446,7 @@ QVariant CubePaneModel::data(const QModelIndex& index, int role) const
             if (!r.file.isEmpty())
                 tip += QStringLiteral("\n") + tr("Source: %1, line %2").arg(r.file).arg(r.line);
             if (const CallPathModel* row = growthRow(item))
-                tip += QStringLiteral("\n")
-                    + m_growth->explain(*row, m_growth->value(), m_space->trial(), m_timeUnit);
+                tip += QStringLiteral("\n") + m_growth->explain(*row, m_growth->value(), m_space->trial(), m_timeUnit);
         } else if (m_pane == CubePane::System) {
             tip = QStringLiteral("%1 (%2)").arg(m_space->label(m_pane, item), m_space->systemLevel(item));
         }

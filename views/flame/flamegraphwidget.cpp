@@ -719,8 +719,8 @@ void FlameGraphWidget::updateInfo()
         text = m_message + QLatin1Char(' ') + text;
     if (const GrowthOverlay* growth = selection()->growth().get(); growth && m_colouring == Colouring::Growth) {
         m_info->setText(text.toHtmlEscaped() + QStringLiteral("<br>")
-            + tr("<b>Colour: %1</b> (inclusive): %2 grey: no model of the call path.")
-                  .arg(growth->description().toHtmlEscaped(), GrowthOverlay::legendHtml()));
+            + tr("<b>Colour: %1</b>: %2 grey: no model of the call path. The frames keep their measured widths.")
+                  .arg(growth->description(ScalingValue::Inclusive).toHtmlEscaped(), GrowthOverlay::legendHtml()));
         return;
     }
     m_info->setText(text);
@@ -893,7 +893,7 @@ QString FlameGraphWidget::frameTip(int frame) const
         const CallPathModel* row = growthRow(f.node);
         tip += QLatin1Char('\n')
             + (row ? growth->explain(*row, ScalingValue::Inclusive, *trial, selection()->timeUnit())
-                   : tr("No growth model of this call path (%1)").arg(growth->description()));
+                   : tr("No growth model of this call path (%1)").arg(growth->description(ScalingValue::Inclusive)));
     }
     if (at(f.node) < m_customNotes.size() && !m_customNotes[at(f.node)].isEmpty())
         tip += QLatin1Char('\n') + m_customNotes[at(f.node)];
