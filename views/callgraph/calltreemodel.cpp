@@ -569,9 +569,10 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
         return {};
     const int node = nodeAt(index);
     const int column = index.column();
-    if (column == GrowthModel || column == Growth)
-        return growthData(node, column, role);
     const bool synthetic = m_tree->nodes()[at(node)].isSynthetic();
+    // A synthetic row is grey in every column, the growth columns too.
+    if ((column == GrowthModel || column == Growth) && !(synthetic && role == Qt::ForegroundRole))
+        return growthData(node, column, role);
     switch (role) {
     case Qt::DisplayRole:
         return display(node, column);
