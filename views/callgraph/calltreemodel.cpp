@@ -133,14 +133,9 @@ QString CallTreeModel::nodePath(int node) const
 
 const CallPathModel* CallTreeModel::growthRow(int node) const
 {
-    if (!m_growth || !m_tree || node < 0 || at(node) >= m_growthRows.size())
+    if (!m_growth || !m_tree)
         return nullptr;
-    int& row = m_growthRows[at(node)];
-    if (row == -2) {
-        const CallPathModel* found = m_growth->find(nodePath(node));
-        row = found ? static_cast<int>(found - m_growth->set().rows.data()) : -1;
-    }
-    return row >= 0 ? &m_growth->set().rows[at(row)] : nullptr;
+    return m_growth->cachedFind(m_growthRows, node, [&] { return nodePath(node); });
 }
 
 QVariant CallTreeModel::growthData(int node, int column, int role) const

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QString>
 #include <memory>
+#include <vector>
 
 namespace parallax {
 
@@ -32,6 +33,20 @@ public:
     /// The row of a call path (" => " components; a flat event's name), nullptr when the models have no
     /// row of that path or the row has no model (a prefix no run measured).
     const CallPathModel* find(const QString& path) const;
+    /// find() for element `i` of a view (a tree node, a flame node, a CUBE item) whose path `pathOf()` gives,
+    /// looked up once and kept in `cache` (by element: -2 not looked up yet, -1 none, else the row), so a
+    /// view looks up only the elements it shows. Nullptr for an `i` outside the cache.
+    template <typename PathOf> const CallPathModel* cachedFind(std::vector<int>& cache, int i, PathOf pathOf) const
+    {
+        if (i < 0 || static_cast<std::size_t>(i) >= cache.size())
+            return nullptr;
+        int& row = cache[static_cast<std::size_t>(i)];
+        if (row == -2) {
+            const CallPathModel* found = find(pathOf());
+            row = found ? static_cast<int>(found - m_set->rows.data()) : -1;
+        }
+        return row >= 0 ? &m_set->rows[static_cast<std::size_t>(row)] : nullptr;
+    }
 
     /// What is shown, for a legend or the status bar: "growth at P = 65,536 over 5 runs, parameter
     /// mpi.world.size (exclusive time)"; of the value the columns show, or of `value`.

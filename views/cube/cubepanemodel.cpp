@@ -71,15 +71,10 @@ int CubePaneModel::growthColumn() const
 
 const CallPathModel* CubePaneModel::growthRow(int item) const
 {
-    if (!m_growth || !m_space || item < 0 || static_cast<std::size_t>(item) >= m_growthRows.size())
+    if (!m_growth || !m_space)
         return nullptr;
-    int& row = m_growthRows[static_cast<std::size_t>(item)];
-    if (row == -2) {
-        // The call path's name: "a => b" in the tree view, the region's name in the flat view.
-        const CallPathModel* found = m_growth->find(m_space->path(m_pane, item));
-        row = found ? static_cast<int>(found - m_growth->set().rows.data()) : -1;
-    }
-    return row >= 0 ? &m_growth->set().rows[static_cast<std::size_t>(row)] : nullptr;
+    // The call path's name: "a => b" in the tree view, the region's name in the flat view.
+    return m_growth->cachedFind(m_growthRows, item, [&] { return m_space->path(m_pane, item); });
 }
 
 QVariant CubePaneModel::growthData(int item, int role) const

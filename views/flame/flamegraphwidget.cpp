@@ -397,14 +397,9 @@ void FlameGraphWidget::setNodeColours(std::vector<QColor> colours, std::vector<Q
 const CallPathModel* FlameGraphWidget::growthRow(int node) const
 {
     const GrowthOverlay* growth = selection()->growth().get();
-    if (!growth || !m_tree || node < 0 || at(node) >= m_growthRows.size())
+    if (!growth || !m_tree)
         return nullptr;
-    int& row = m_growthRows[at(node)];
-    if (row == -2) {
-        const CallPathModel* found = growth->find(m_tree->path(node).join(QStringLiteral(" => ")));
-        row = found ? static_cast<int>(found - growth->set().rows.data()) : -1;
-    }
-    return row >= 0 ? &growth->set().rows[at(row)] : nullptr;
+    return growth->cachedFind(m_growthRows, node, [&] { return m_tree->path(node).join(QStringLiteral(" => ")); });
 }
 
 void FlameGraphWidget::followGrowth()
