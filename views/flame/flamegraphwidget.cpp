@@ -407,9 +407,11 @@ void FlameGraphWidget::followGrowth()
     std::fill(m_growthRows.begin(), m_growthRows.end(), -2);
     const bool on = selection()->growth() != nullptr;
     const int index = m_colourCombo->findData(static_cast<int>(Colouring::Growth));
-    if (on && index < 0)
+    if (on && index < 0) {
         m_colourCombo->addItem(tr("Growth at P"), static_cast<int>(Colouring::Growth));
-    else if (!on && index >= 0)
+        // Wide enough for the new entry (the flow layout sized the box for the first ones).
+        m_colourCombo->setMinimumWidth(m_colourCombo->sizeHint().width());
+    } else if (!on && index >= 0)
         m_colourCombo->removeItem(index);
     // Attaching models asks to see them; clearing them goes back to the event colours.
     if (on)
