@@ -62,6 +62,15 @@ void SelectionState::setTimeUnit(TimeUnit unit)
     assign(m_timeUnit, unit, &SelectionState::timeUnitChanged, SelectionChange::TimeUnit);
 }
 
+void SelectionState::setGrowth(std::shared_ptr<const GrowthOverlay> growth)
+{
+    if (growth == m_growth)
+        return;
+    m_growth = std::move(growth);
+    Q_EMIT growthChanged();
+    Q_EMIT changed(SelectionChange::Growth);
+}
+
 void SelectionState::selectEvent(EventId event)
 {
     assign(m_event, event, &SelectionState::eventSelected, SelectionChange::Event | SelectionChange::History);

@@ -30,6 +30,8 @@ enum class SelectionChange : unsigned {
     View = 1u << 8,
     /// The selected set of threads (a cluster; selectThreads()).
     ThreadSet = 1u << 9,
+    /// The growth-at-scale models shown (setGrowth()).
+    Growth = 1u << 10,
 };
 Q_DECLARE_FLAGS(SelectionChanges, SelectionChange)
 
@@ -40,6 +42,8 @@ Q_DECLARE_FLAGS(SelectionChanges, SelectionChange)
 Q_DECLARE_OPERATORS_FOR_FLAGS(parallax::SelectionChanges)
 
 namespace parallax {
+
+class GrowthOverlay;
 
 /// The one selection and navigation state every view follows (ParaProf's "event system"): the
 /// current trial, metric, value type and time unit, the selected event and thread, the group and
@@ -88,6 +92,13 @@ public:
     /// Whether an event passes the group and name filters (every view uses this).
     bool isEventVisible(EventId event) const;
 
+    /// The per-call-path models of a scaling study shown as "growth at scale P" by the call tree, the
+    /// flame graph and the CUBE browser (views/comparison/growthoverlay.h); null when none. A new trial
+    /// keeps them: they match call paths by name, so every run of the study shows them.
+    const std::shared_ptr<const GrowthOverlay>& growth() const { return m_growth; }
+    /// Attaches (null: clears) the growth models; emits growthChanged and SelectionChange::Growth.
+    void setGrowth(std::shared_ptr<const GrowthOverlay> growth);
+
     bool canGoBack() const { return m_position > 0; }
     bool canGoForward() const { return m_position + 1 < m_history.size(); }
     void back();
@@ -107,6 +118,7 @@ Q_SIGNALS:
     void threadsSelected();
     void filtersChanged();
     void historyChanged();
+    void growthChanged();
 
 private:
     struct Entry {
@@ -134,6 +146,7 @@ private:
     QString m_nameFilter;
     QRegularExpression m_nameRegex;
     bool m_nameIsRegex = false;
+    std::shared_ptr<const GrowthOverlay> m_growth;
     std::vector<Entry> m_history;
     std::size_t m_position = 0;
 };

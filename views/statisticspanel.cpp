@@ -6,6 +6,7 @@
 #include "views/common/callpathelide.h"
 #include "views/common/columnfit.h"
 #include "views/common/threadfinder.h"
+#include "views/comparison/growthoverlay.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
 
@@ -154,6 +155,8 @@ void StatisticsPanel::selectionChanged(SelectionChanges changes)
         applyFilter();
     if (changes & SelectionChange::Event)
         onEventSelected(m_state->event());
+    if (changes & SelectionChange::Growth)
+        applyGrowth();
     if (changes & SelectionChange::Thread) {
         // Choosing a thread elsewhere (overview label, thread window) shows it here when the
         // table already shows a thread.
@@ -176,6 +179,7 @@ void StatisticsPanel::onTrialChanged()
     m_treeModel->setStatistic(Statistic::MeanAll);
     m_treeModel->setTimeUnit(m_state->timeUnit());
     applyFilter();
+    applyGrowth();
     bool hasPaths = false;
     if (trial)
         for (const auto& e : trial->events())
@@ -266,7 +270,7 @@ void StatisticsPanel::applyMode()
         m_treeModel->setThread(t);
     else
         m_treeModel->setStatistic(statisticOf(mode));
-    m_note->setText(m_treeModel->isTruncated() && isTreeMode() ? m_treeModel->truncationNote() : QString());
+    updateNote();
     resizeFlatColumns();
 }
 
@@ -286,6 +290,31 @@ void StatisticsPanel::applyFilter()
     }
 }
 
+void StatisticsPanel::applyGrowth()
+{
+    // The Model and Growth columns are shown while growth models are attached (the header menu shows
+    // them without: empty, their tooltip says how to get them).
+    const auto& growth = m_state->growth();
+    m_treeModel->setGrowth(growth);
+    QHeaderView* header = m_tree.view->header();
+    for (int column : { CallTreeModel::GrowthModel, CallTreeModel::Growth })
+        header->setSectionHidden(column, !growth);
+    if (growth && isTreeMode())
+        setTreeMode(true); // fits the columns to their new contents
+    updateNote();
+}
+
+void StatisticsPanel::updateNote()
+{
+    // The call tree's notes: paths cut at TAU_CALLPATH_DEPTH, and what the Model and Growth columns show.
+    QStringList notes;
+    if (isTreeMode() && m_treeModel->isTruncated())
+        notes << m_treeModel->truncationNote();
+    if (isTreeMode() && m_state->growth())
+        notes << tr("Model and Growth: %1 (Clear in the View menu).").arg(m_state->growth()->description());
+    m_note->setText(notes.join(QLatin1Char(' ')));
+}
+
 void StatisticsPanel::setTreeMode(bool tree)
 {
     if (m_treeButton->isChecked() != tree) {
@@ -294,11 +323,13 @@ void StatisticsPanel::setTreeMode(bool tree)
     }
     m_stack->setCurrentIndex(tree ? 1 : 0);
     m_callPathsButton->setEnabled(!tree);
-    m_note->setText(m_treeModel->isTruncated() && tree ? m_treeModel->truncationNote() : QString());
+    updateNote();
     if (tree) {
         QTreeView* view = m_tree.view;
         for (int column = CallTreeModel::Value; column < CallTreeModel::ColumnCount; ++column)
             view->resizeColumnToContents(column);
+        // A model's formula can be long: its tooltip has all of it.
+        view->setColumnWidth(CallTreeModel::GrowthModel, std::min(view->columnWidth(CallTreeModel::GrowthModel), 330));
     }
 }
 

@@ -60,6 +60,8 @@ private:
     void fillModeCombo();
     void applyMode();
     void applyFilter();
+    void applyGrowth();
+    void updateNote();
     void onEventSelected(EventId event);
     void activate(const QModelIndex& proxyIndex);
     void resizeFlatColumns();

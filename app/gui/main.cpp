@@ -7,8 +7,10 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/semanticlauncher.h"
 #include "app/gui/viewregistry.h"
+#include "datasource/readers/textnumber.h"
 #include "parallax_version.h"
 #include "perfdb/databaselocation.h"
+#include "views/comparison/scalingmodels.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,6 +19,7 @@
 #include <QIcon>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -85,6 +88,17 @@ struct CommandLine {
     const QCommandLineOption whereOption { QStringLiteral("where"),
         QStringLiteral("With --history: the database's trials whose metadata KEY is VALUE (repeatable)."),
         QStringLiteral("KEY=VALUE") };
+    // Growth at scale P in the main window (issue 17 §2): "--growth [--param KEY] [--target P] RUNS".
+    const QCommandLineOption growthOption { QStringLiteral("growth"),
+        QStringLiteral("Open two or more runs of a scaling study, fit every call path's model over --param and show "
+                       "the largest run with each call path's growth at --target in the call tree, flame graph and "
+                       "CUBE browser.") };
+    const QCommandLineOption paramOption { QStringLiteral("param"),
+        QStringLiteral("With --growth: the parameter, 'threads' or a numeric metadata key (default: the likeliest, "
+                       "a process count such as mpi.world.size first)."),
+        QStringLiteral("KEY") };
+    const QCommandLineOption targetOption { QStringLiteral("target"),
+        QStringLiteral("With --growth: the scale P the models predict (default 65536)."), QStringLiteral("P") };
     // Semantic views (docs/SEMANTICS.md 5): "--semantic MODEL|builtin:NAME PATH" opens their own window.
     const QCommandLineOption semanticOption { QStringLiteral("semantic"),
         QStringLiteral("Open the semantic views of PATH with a model (a JSON file or builtin:NAME)."),
@@ -103,9 +117,9 @@ struct CommandLine {
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
             sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption, historyOption, orderByOption, appOption,
-            expOption, whereOption });
+            expOption, whereOption, growthOption, paramOption, targetOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
-            QStringLiteral("Profile directory or file to open (two or more with --compare and --scaling)."));
+            QStringLiteral("Profile directory or file to open (two or more with --compare, --scaling and --growth)."));
     }
 
     QString helpText() const
@@ -116,6 +130,7 @@ struct CommandLine {
         return QStringLiteral(
                    "Usage: parallax [options] [PATH]\n"
                    "       parallax --compare A B | --scaling A B C... | --semantic MODEL PATH [options]\n"
+                   "       parallax --growth [--param KEY] [--target P] A B C... [options]\n"
                    "       parallax --history --order-by KEY (A B C... | [--db LOC] --app A [--exp E] | --search TEXT) "
                    "[options]")
             + text.mid(text.indexOf(QLatin1Char('\n'))) + QLatin1Char('\n') + parallax::renderViewsHelp()
@@ -262,6 +277,20 @@ int main(int argc, char** argv)
         return parallax::runSemanticLaunch(launch);
     }
 
+    const bool growth = parser.isSet(o.growthOption);
+    for (const auto* option : { &o.paramOption, &o.targetOption })
+        if (!growth && parser.isSet(*option))
+            return usageError(QStringLiteral("--%1 applies to --growth").arg(option->names().constFirst()));
+    parallax::ScalingModelRequest growthRequest;
+    growthRequest.parameter = parser.value(o.paramOption); // empty: the likeliest
+    if (parser.isSet(o.targetOption)) {
+        const auto target = parallax::textnumber::parseDoubleInRange(parser.value(o.targetOption).toStdString());
+        if (!target || !std::isfinite(*target) || *target <= 0)
+            return usageError(
+                QStringLiteral("--target takes a positive number, not '%1'").arg(parser.value(o.targetOption)));
+        growthRequest.target = *target;
+    }
+
     QStringList positional = parser.positionalArguments();
     // "--render event NAME DIR": views that need an argument take the first positional.
     QString renderArgument;
@@ -271,8 +300,12 @@ int main(int argc, char** argv)
                                   .arg(QLatin1String(renderInfo->name), QLatin1String(renderInfo->argument)));
         renderArgument = positional.takeFirst();
     }
-    if (positional.size() > 1)
+    if (growth && positional.size() < 2)
+        return usageError(QStringLiteral("--growth needs two or more runs, got %1").arg(positional.size()));
+    if (!growth && positional.size() > 1)
         return usageError(QStringLiteral("expected at most one PATH, got %1").arg(positional.size()));
+    if (growth && parser.isSet(o.idOption))
+        return usageError(QStringLiteral("give --id N or --growth with runs, not both"));
     if (renderInfo && !parser.isSet(o.outOption))
         return usageError(QStringLiteral("--render needs --out FILE"));
     QSize windowSize(1400, 900);
@@ -356,6 +389,9 @@ int main(int argc, char** argv)
             location = qEnvironmentVariableIsSet("PARALLAX_DB") ? qEnvironmentVariable("PARALLAX_DB")
                                                                 : parallax::defaultDatabasePath();
         QTimer::singleShot(0, &window, [&window, location, dbId] { window.openFromDatabase(location, dbId); });
+    } else if (growth) {
+        QTimer::singleShot(0, &window,
+            [&window, positional, format, growthRequest] { window.openGrowth(positional, format, growthRequest); });
     } else if (!path.isEmpty()) {
         QTimer::singleShot(0, &window, [&window, path, format] { window.openPath(path, format); });
     } else if (batch) {

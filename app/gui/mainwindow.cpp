@@ -6,6 +6,7 @@
 #include "algebra/statistics.h"
 #include "app/gui/comparisonlauncher.h"
 #include "app/gui/databasepanel.h"
+#include "app/gui/growthcontroller.h"
 #include "app/gui/helpdialogs.h"
 #include "app/gui/loadjob.h"
 #include "app/gui/startpage.h"
@@ -277,6 +278,10 @@ void MainWindow::createDocks()
         QAction* scaling = menu.addAction(
             tr("Scaling View of the Selected Trials"), this, [this, selected] { ScalingView::open(selected, this); });
         scaling->setEnabled(selected.size() >= 2);
+        // Growth at scale P: the runs' models per call path shown in this window's views (issue 17 §2).
+        QAction* growth = menu.addAction(
+            tr("Growth at Scale from the Selected Trials…"), this, [this, selected] { m_growth->ask(selected); });
+        growth->setEnabled(selected.size() >= 2);
         QAction* history = menu.addAction(tr("Performance History of the Selected Trials…"), this,
             [this, selected] { openHistoryOfTrials(selected); });
         history->setEnabled(selected.size() >= 2);
@@ -417,6 +422,12 @@ void MainWindow::createActions()
         if (v.window == RenderWindow::Main && v.placement == ViewPlacement::Dock)
             view->addAction(m_viewDocks.at(m_views.at(QLatin1String(v.name)))->toggleViewAction());
     view->addSeparator();
+    QAction* clearGrowth = view->addAction(tr("Clear &Growth at Scale"), this, [this] { m_growth->clear(); });
+    clearGrowth->setToolTip(tr("Remove the growth-at-scale models from the call tree, flame graph and CUBE browser "
+                               "(Trials dock › Growth at Scale from the Selected Trials… attaches them)"));
+    clearGrowth->setEnabled(false);
+    connect(m_state, &SelectionState::growthChanged, clearGrowth,
+        [this, clearGrowth] { clearGrowth->setEnabled(m_state->growth() != nullptr); });
     view->addAction(tr("S&emantic View of the Current Trial…"), this, [this] {
         if (trial())
             openSemanticView(trial());
@@ -515,6 +526,27 @@ void MainWindow::createStatusBar()
     m_cancelButton->setVisible(false);
     connect(m_cancelButton, &QToolButton::clicked, m_job, &LoadJob::cancel);
     statusBar()->addPermanentWidget(m_cancelButton);
+    m_growth = new GrowthController(m_state, statusBar(), this);
+    connect(m_growth, &GrowthController::runsRead, this, [this](const std::vector<TrialPtr>& runs) {
+        for (const TrialPtr& run : runs)
+            m_trials->addTrial(run);
+        m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
+    });
+    connect(m_growth, &GrowthController::showRun, this, &MainWindow::showTrial);
+    connect(m_growth, &GrowthController::attached, this, [this] {
+        m_statusLabel->setText(tr("%1: the call tree (Statistics › Call Tree), the flame graph and the CUBE browser "
+                                  "show each call path's model and growth")
+                                   .arg(m_state->trial()->name()));
+        if (std::exchange(m_growthLaunch, false))
+            QTimer::singleShot(0, this, &MainWindow::trialShown);
+    });
+    connect(m_growth, &GrowthController::failed, this, [this](const QString& message) {
+        m_statusLabel->setText(message);
+        if (m_interactive)
+            QMessageBox::warning(this, tr("Growth at Scale"), message);
+        else
+            Q_EMIT loadFailed(message);
+    });
     m_warningsLabel = new QLabel(this);
     m_warningsLabel->setTextFormat(Qt::RichText);
     m_warningsLabel->setVisible(false);

@@ -30,6 +30,8 @@ class CallGraphWidget;
 class DatabasePanel;
 class EventBarChart;
 class GroupLegend;
+class GrowthController;
+struct ScalingModelRequest;
 class HistogramWidget;
 class LoadJob;
 class OverviewWidget;
@@ -61,6 +63,12 @@ public:
     void openSample();
     /// The semantic views of a trial; a database trial starts with the model attached to it.
     void openSemanticView(const std::shared_ptr<const Trial>& trial);
+    /// `parallax --growth RUNS`: reads the runs (into the Trials dock), fits their per-call-path models
+    /// over request.parameter (empty: the likeliest, a process count first), shows the run with the
+    /// largest parameter value with its growth at request.target in the call tree, flame graph and CUBE
+    /// browser, then emits trialShown() (loadFailed() when the runs cannot be read or modelled).
+    void openGrowth(const QStringList& paths, const QString& format, const ScalingModelRequest& request);
+    GrowthController* growthController() const { return m_growth; }
     /// Shows the Databases dock filtered by a search (key=value, view:NAME, name text).
     void searchDatabases(const QString& text);
     /// When false, load errors are not shown in message boxes (only signalled), for batch modes.
@@ -152,6 +160,8 @@ private:
     void about();
 
     LoadJob* m_job = nullptr;
+    GrowthController* m_growth = nullptr;
+    bool m_growthLaunch = false; ///< openGrowth(): trialShown() once the models are attached
     SelectionState* m_state = nullptr;
     TrialManagerModel* m_trials = nullptr;
     bool m_interactive = true;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // MainWindow's windows over other trials: comparisons (with a dialog, by drag and drop), derived
-// metrics and the trials they make, semantic views. The window itself, its views, docks, actions
-// and loading are in mainwindow.cpp.
+// metrics and the trials they make, semantic views, the growth at scale of several runs. The window itself, its views,
+// docks, actions and loading are in mainwindow.cpp.
 #include "algebra/derivedmetric.h"
 #include "app/gui/comparisonlauncher.h"
 #include "app/gui/databasepanel.h"
+#include "app/gui/growthcontroller.h"
 #include "app/gui/historylauncher.h"
 #include "app/gui/mainwindow.h"
 #include "datasource/readers/readerregistry.h"
@@ -78,6 +79,12 @@ void MainWindow::openHistoryOfTrials(const std::vector<std::shared_ptr<const Tri
     for (const auto& t : trials)
         labels << t->name();
     openHistory(historyOfTrials(trials, labels, key.trimmed()), this);
+}
+
+void MainWindow::openGrowth(const QStringList& paths, const QString& format, const ScalingModelRequest& request)
+{
+    m_growthLaunch = true;
+    m_growth->openRuns(paths, format, request);
 }
 
 void MainWindow::openForComparison(std::shared_ptr<const Trial> baseline)

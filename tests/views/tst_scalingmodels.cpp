@@ -141,7 +141,7 @@ private Q_SLOTS:
         // Exclusive at 65,536 ranks: the same models and predictions as the CLI, and the same top.
         const QString top = checkAgainstCli(*page, true, 65536);
         QCOMPARE(page->topPath(), top);
-        // A root region without children (not in the call tree of algebra/calltree.h) is a row: the
+        // A root region without children (a root of its own, as in algebra/calltree.h) is a row: the
         // CLI names it first.
         QCOMPARE(top, QStringLiteral("MPI_Comm_split"));
         QVERIFY(page->summary()->text().contains(QStringLiteral("<b>MPI_Comm_split</b>")));

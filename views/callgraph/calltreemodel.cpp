@@ -5,6 +5,8 @@
 #include "algebra/calltree.h"
 #include "algebra/statistics.h"
 #include "views/common/valueformatter.h"
+#include "views/comparison/comparisonformat.h"
+#include "views/comparison/growthoverlay.h"
 #include "views/statisticsmodel.h"
 
 #include <QAbstractProxyModel>
@@ -49,6 +51,7 @@ void CallTreeModel::setTrial(std::shared_ptr<const Trial> trial, MetricId metric
     if (!m_trial || (m_thread.isValid() && m_thread.index() >= m_trial->threadCount()))
         m_thread = ThreadIndex();
     m_expanded.assign(m_tree ? m_tree->nodes().size() : 0, false);
+    m_growthRows.assign(m_tree ? m_tree->nodes().size() : 0, -2);
     rebuild();
     endResetModel();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
@@ -110,6 +113,67 @@ void CallTreeModel::setLocale(const QLocale& locale)
     m_locale = groupingLocale(locale);
     m_decimals.clear();
     emitAllDataChanged();
+}
+
+void CallTreeModel::setGrowth(std::shared_ptr<const GrowthOverlay> growth)
+{
+    m_growth = std::move(growth);
+    std::fill(m_growthRows.begin(), m_growthRows.end(), -2);
+    emitAllDataChanged();
+    Q_EMIT headerDataChanged(Qt::Horizontal, GrowthModel, Growth);
+}
+
+QString CallTreeModel::nodePath(int node) const
+{
+    const CallTree::Node& n = m_tree->nodes()[at(node)];
+    if (n.event.isValid())
+        return m_trial->event(n.event).name;
+    return n.parent >= 0 ? nodePath(n.parent) + QStringLiteral(" => ") + n.label : n.label;
+}
+
+const CallPathModel* CallTreeModel::growthRow(int node) const
+{
+    if (!m_growth || !m_tree)
+        return nullptr;
+    return m_growth->cachedFind(m_growthRows, node, [&] { return nodePath(node); });
+}
+
+QVariant CallTreeModel::growthData(int node, int column, int role) const
+{
+    const CallPathModel* row = growthRow(node);
+    const CallPathModel::Side* side = row ? &row->side(m_growth->value()) : nullptr;
+    switch (role) {
+    case Qt::DisplayRole:
+        if (!m_growth)
+            return {};
+        if (!side)
+            return QStringLiteral("—");
+        return column == GrowthModel ? m_growth->formulaText(*side) : GrowthOverlay::growthText(side->growth);
+    case SortRole: {
+        const double v = !side ? std::nan("") : column == GrowthModel ? side->predicted : side->growth;
+        return std::isnan(v) ? blankSortValue : v;
+    }
+    case Qt::ToolTipRole:
+        if (!m_growth)
+            return tr("No growth models: select two or more runs of a scaling study in the Trials dock, then Growth "
+                      "at Scale from the Selected Trials…");
+        if (!row)
+            return tr("No model: no run of the study measured this call path (%1)").arg(m_growth->description());
+        return m_growth->explain(*row, m_growth->value(), *m_trial, m_timeUnit);
+    case Qt::BackgroundRole:
+        if (column == Growth && side)
+            return ScalingModels::growthColour(side->growth);
+        return {};
+    case Qt::ForegroundRole:
+        if (column == Growth && side)
+            return tintedTextColor(ScalingModels::growthColour(side->growth));
+        return {};
+    case Qt::TextAlignmentRole:
+        return column == GrowthModel ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                     : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    default:
+        return {};
+    }
 }
 
 bool CallTreeModel::isTruncated() const { return m_tree && m_tree->isTruncated(); }
@@ -501,6 +565,9 @@ QVariant CallTreeModel::data(const QModelIndex& index, int role) const
     const int node = nodeAt(index);
     const int column = index.column();
     const bool synthetic = m_tree->nodes()[at(node)].isSynthetic();
+    // A synthetic row is grey in every column, the growth columns too.
+    if ((column == GrowthModel || column == Growth) && !(synthetic && role == Qt::ForegroundRole))
+        return growthData(node, column, role);
     switch (role) {
     case Qt::DisplayRole:
         return display(node, column);
@@ -562,13 +629,18 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
             return isTruncated() ? tr("Name (truncated paths)") : tr("Name");
         case Value:
             return QString(tr("Value") + unit);
+        case GrowthModel:
+            return m_growth ? tr("Model f(%1)").arg(m_growth->set().parameterName) : tr("Model");
+        case Growth:
+            return m_growth ? tr("Growth at %1").arg(groupingLocale().toString(m_growth->target(), 'f', 0))
+                            : tr("Growth at P");
         default:
             return valueColumnHeader(*valueColumn(section), unit);
         }
     }
     if (role == Qt::TextAlignmentRole)
-        return section == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return section == Name || section == GrowthModel ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) {
         const QString metricName = m_trial && m_metric.isValid() ? m_trial->metric(m_metric).name : tr("the metric");
         const QString where = sourceDescription();
@@ -584,6 +656,17 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
             return tr("%1 %2, as CUBE shows it: a collapsed row shows its inclusive value, an expanded row its "
                       "exclusive value (its children show the rest)")
                 .arg(metricName, where);
+        case GrowthModel:
+        case Growth: {
+            const QString what = m_growth ? m_growth->description() : tr("no growth models attached");
+            return section == GrowthModel
+                ? tr("Each call path's Extra-P model over the runs of the scaling study (%1); sorted by its "
+                     "prediction at P (docs/SEMANTICS.md §10.6)")
+                      .arg(what)
+                : tr("Growth = the model's prediction at P / the value measured at the largest run (%1): red grows, "
+                     "blue shrinks, on a log scale")
+                      .arg(what);
+        }
         default:
             return valueColumnToolTip(*valueColumn(section), metricName, where);
         }

@@ -18,6 +18,8 @@
 namespace parallax {
 
 class CallTree;
+class GrowthOverlay;
+struct CallPathModel;
 class TrialStatistics;
 
 /// The statistics table as a call tree built from call-path events (docs/SEMANTICS.md 1.4), for one
@@ -43,6 +45,10 @@ public:
         Subroutines,
         ExclusivePerCall,
         InclusivePerCall,
+        /// Growth at scale P (SelectionState::growth(), docs/SEMANTICS.md §10.6): the call path's model of
+        /// the chosen value (sorted by its prediction at P) and its growth (coloured); empty without models.
+        GrowthModel,
+        Growth,
         ColumnCount
     };
     /// The EventId index (unsigned int) of the node's event; no value for synthetic nodes.
@@ -81,6 +87,14 @@ public:
     TimeUnit timeUnit() const { return m_timeUnit; }
     /// Locale for the formatted numbers (defaults to the system locale, with digit grouping).
     void setLocale(const QLocale& locale);
+    /// The growth-at-scale models the GrowthModel and Growth columns show (null: none, the columns are
+    /// empty). A row finds its model by its call path's name.
+    void setGrowth(std::shared_ptr<const GrowthOverlay> growth);
+    const GrowthOverlay* growth() const { return m_growth.get(); }
+    /// The model row of a node (nullptr: no growth models, or none of this call path).
+    const CallPathModel* growthRow(int node) const;
+    /// The " => " path of a node: its event's name, or a synthetic node's components.
+    QString nodePath(int node) const;
 
     /// TAU_CALLPATH_DEPTH-limited paths: top-level rows may be suffixes, not true roots.
     bool isTruncated() const;
@@ -143,6 +157,7 @@ private:
     QString toolTip(int node, int column) const;
     QString rawText(double v, bool metricValue) const;
     QString sourceDescription() const;
+    QVariant growthData(int node, int column, int role) const;
     const IntervalEvent* eventOf(int node) const;
 
     std::shared_ptr<const Trial> m_trial;
@@ -165,6 +180,9 @@ private:
     /// decimalsOf() per column; cleared by a change of nodes, metric, statistic or unit.
     ColumnDecimalsCache m_decimals;
     std::function<bool(EventId)> m_filter;
+    std::shared_ptr<const GrowthOverlay> m_growth;
+    /// By node: the index of its model row, -1 none, -2 not looked up yet (looked up as rows are shown).
+    mutable std::vector<int> m_growthRows;
 };
 
 } // namespace parallax

@@ -5,6 +5,7 @@
 #include "views/charts/chartexport.h"
 #include "views/common/valueformatter.h"
 #include "views/comparison/comparisonformat.h"
+#include "views/comparison/growthoverlay.h"
 #include "views/flame/flamegraphwidget.h"
 #include "views/selectionstate.h"
 
@@ -50,15 +51,6 @@ protected:
         return QString::localeAwareCompare(a.toString(), b.toString()) < 0;
     }
 };
-
-QString growthText(double growth, const QLocale& locale)
-{
-    if (std::isnan(growth))
-        return QStringLiteral("—");
-    if (growth <= 0)
-        return QObject::tr("≤ 0 (vanishes)");
-    return QStringLiteral("×") + (growth < 100 ? locale.toString(growth, 'g', 3) : locale.toString(growth, 'f', 0));
-}
 
 } // namespace
 
@@ -106,16 +98,10 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
-    {
-        QString swatches;
-        for (double g : { 0.01, 0.1, 1.0, 10.0, 100.0 })
-            swatches += QStringLiteral("<span style=\"background:%1\">&nbsp;%2&nbsp;</span> ")
-                            .arg(ScalingModels::growthColour(g).name(), growthText(g, groupingLocale()));
-        m_legend->setText(tr("<b>Colour = growth</b> = predicted at P / measured at the largest run, on a log scale: "
-                             "%1 (÷100 or less full blue, ×100 or more full red; grey: not measured there). "
-                             "Models: Extra-P's default modeler, docs/SEMANTICS.md §10.")
-                              .arg(swatches));
-    }
+    m_legend->setText(tr("<b>Colour = growth</b> = predicted at P / measured at the largest run, on a log scale: "
+                         "%1 (÷100 or less full blue, ×100 or more full red; grey: not measured there). "
+                         "Models: Extra-P's default modeler, docs/SEMANTICS.md §10.")
+                          .arg(GrowthOverlay::legendHtml()));
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(SortRole);
@@ -309,7 +295,7 @@ void ScalingModelsView::fillTree()
             fitted ? s.model.adjustedR2 : qQNaN());
         add(formatValue(s.measured), s.measured);
         add(formatValue(s.predicted), fitted ? s.predicted : qQNaN());
-        add(growthText(s.growth, locale), s.growth);
+        add(GrowthOverlay::growthText(s.growth), s.growth);
         const QColor colour = row.synthetic ? QColor() : ScalingModels::growthColour(s.growth);
         for (QStandardItem* item : items) {
             item->setEditable(false);
@@ -370,7 +356,7 @@ void ScalingModelsView::fillTree()
             .arg(p.toHtmlEscaped(), target, valueName, m_set->metric.toHtmlEscaped(),
                 m_set->request.statistic == ScalingStatistic::Mean ? tr("mean over threads") : tr("slowest thread"),
                 top.path.toHtmlEscaped(), formatValue(s.predicted), formatValue(s.measured), largest,
-                growthText(s.growth, locale), s.model.formula(p, 4).toHtmlEscaped())
+                GrowthOverlay::growthText(s.growth), s.model.formula(p, 4).toHtmlEscaped())
             .arg(fitted)
             .arg(m_set->request.parameter.toHtmlEscaped(),
                 [&] {
@@ -405,7 +391,8 @@ void ScalingModelsView::fillFlame()
                 ? tr("No model (no run measured this call path itself)")
                 : tr("Inclusive model: %1\nPredicted at %2 = %3: %4; measured at %2 = %5: %6; growth %7")
                       .arg(s.model.formula(p, 4), p, locale.toString(m_request.target), formatValue(s.predicted),
-                          locale.toString(m_set->largest), formatValue(s.measured), growthText(s.growth, locale)));
+                          locale.toString(m_set->largest), formatValue(s.measured),
+                          GrowthOverlay::growthText(s.growth)));
     }
     m_flame->setNodeColours(std::move(colours), std::move(notes), tr("Growth"));
 }

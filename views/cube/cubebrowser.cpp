@@ -7,6 +7,7 @@
 #include "algebra/units.h"
 #include "views/charts/colors.h"
 #include "views/common/flowlayout.h"
+#include "views/comparison/growthoverlay.h"
 #include "views/cube/boxplotdelegate.h"
 #include "views/cube/distributionpanel.h"
 #include "views/cube/topologyview.h"
@@ -83,7 +84,7 @@ CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
     : QWidget(parent)
     , SelectionView(this, state,
           SelectionChange::Trial | SelectionChange::Event | SelectionChange::Thread | SelectionChange::ThreadSet
-              | SelectionChange::TimeUnit)
+              | SelectionChange::TimeUnit | SelectionChange::Growth)
 {
     auto* layout = new QVBoxLayout(this);
     auto* bar = new FlowLayout;
@@ -132,6 +133,11 @@ CubeBrowser::CubeBrowser(SelectionState* state, QWidget* parent)
     bar->addWidget(m_find);
     bar->addWidget(m_legend);
     layout->addLayout(bar);
+    m_growthLegend = new QLabel;
+    m_growthLegend->setTextFormat(Qt::RichText);
+    m_growthLegend->setWordWrap(true);
+    m_growthLegend->setVisible(false);
+    layout->addWidget(m_growthLegend);
 
     m_splitter = new QSplitter(Qt::Horizontal);
     for (CubePane p : Panes) {
@@ -322,6 +328,18 @@ void CubeBrowser::doUpdate(SelectionChanges changes)
 {
     for (auto& pane : m_panes)
         pane.model->setTimeUnit(selection()->timeUnit());
+    if (changes & SelectionChange::Growth) {
+        // Growth at scale P: a column of the call pane (docs/SEMANTICS.md §10.6).
+        CubePaneModel* calls = model(CubePane::Call);
+        calls->setGrowth(selection()->growth());
+        if (calls->growthColumn() >= 0)
+            tree(CubePane::Call)->header()->setSectionResizeMode(calls->growthColumn(), QHeaderView::ResizeToContents);
+        const GrowthOverlay* growth = selection()->growth().get();
+        m_growthLegend->setVisible(growth != nullptr);
+        if (growth)
+            m_growthLegend->setText(tr("<b>Growth column: %1</b> %2")
+                                        .arg(growth->description().toHtmlEscaped(), GrowthOverlay::legendHtml()));
+    }
     if (changes & SelectionChange::Trial) {
         refreshExternalTrials();
         buildSpace();

@@ -147,6 +147,7 @@ private:
     QDoubleSpinBox* m_hide = nullptr;
     QLineEdit* m_find = nullptr;
     QLabel* m_legend = nullptr;
+    QLabel* m_growthLegend = nullptr; ///< what the call pane's Growth column shows, while it does
     QComboBox* m_external = nullptr;
     QLabel* m_info = nullptr;
     QLabel* m_status = nullptr;

@@ -4,6 +4,9 @@
 
 #include "algebra/units.h"
 #include "views/charts/colors.h"
+#include "views/common/valueformatter.h"
+#include "views/comparison/comparisonformat.h"
+#include "views/comparison/growthoverlay.h"
 
 #include <QBrush>
 #include <QLocale>
@@ -32,7 +35,68 @@ void CubePaneModel::setSpace(std::shared_ptr<const CubeSpace> space)
     m_boxes.clear();
     m_rows.clear();
     m_rowOf.assign(m_space ? m_space->size(m_pane) : 0, -1);
+    m_growthRows.assign(m_rowOf.size(), -2);
     endResetModel();
+}
+
+void CubePaneModel::setGrowth(std::shared_ptr<const GrowthOverlay> growth)
+{
+    if (m_pane != CubePane::Call || growth == m_growth)
+        return;
+    const int column = m_showDistribution ? DistributionColumn + 1 : DistributionColumn;
+    if (m_growth && !growth) {
+        beginRemoveColumns({}, column, column);
+        m_growth.reset();
+        endRemoveColumns();
+        return;
+    }
+    const bool adding = !m_growth;
+    if (adding)
+        beginInsertColumns({}, column, column);
+    m_growth = std::move(growth);
+    std::fill(m_growthRows.begin(), m_growthRows.end(), -2);
+    if (adding)
+        endInsertColumns();
+    else
+        refreshAll();
+    Q_EMIT headerDataChanged(Qt::Horizontal, column, column);
+}
+
+int CubePaneModel::growthColumn() const
+{
+    if (!m_growth)
+        return -1;
+    return m_showDistribution ? DistributionColumn + 1 : DistributionColumn;
+}
+
+const CallPathModel* CubePaneModel::growthRow(int item) const
+{
+    if (!m_growth || !m_space)
+        return nullptr;
+    // The call path's name: "a => b" in the tree view, the region's name in the flat view.
+    return m_growth->cachedFind(m_growthRows, item, [&] { return m_space->path(m_pane, item); });
+}
+
+QVariant CubePaneModel::growthData(int item, int role) const
+{
+    const CallPathModel* row = growthRow(item);
+    const double growth = row ? row->side(m_growth->value()).growth : std::nan("");
+    switch (role) {
+    case Qt::DisplayRole:
+        return GrowthOverlay::growthText(growth);
+    case Qt::TextAlignmentRole:
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::BackgroundRole:
+        return row ? QVariant(ScalingModels::growthColour(growth)) : QVariant();
+    case Qt::ForegroundRole:
+        return row ? QVariant(tintedTextColor(ScalingModels::growthColour(growth))) : QVariant();
+    case Qt::ToolTipRole:
+        return row ? m_space->path(m_pane, item) + QLatin1Char('\n')
+                + m_growth->explain(*row, m_growth->value(), m_space->trial(), m_timeUnit)
+                   : tr("No model of this call path (%1)").arg(m_growth->description());
+    default:
+        return {};
+    }
 }
 
 void CubePaneModel::setValues(std::shared_ptr<const CubeValues> values, const CubeState& state, double externalRoot)
@@ -309,13 +373,15 @@ int CubePaneModel::rowCount(const QModelIndex& parent) const
     return static_cast<int>(rows(itemOf(parent)).size());
 }
 
-int CubePaneModel::columnCount(const QModelIndex&) const { return m_showDistribution ? 3 : 2; }
+int CubePaneModel::columnCount(const QModelIndex&) const { return (m_showDistribution ? 3 : 2) + (m_growth ? 1 : 0); }
 
 QVariant CubePaneModel::data(const QModelIndex& index, int role) const
 {
     const int item = itemOf(index);
     if (item < 0)
         return {};
+    if (index.column() == growthColumn() && role != ItemRole)
+        return growthData(item, role);
     switch (role) {
     case ItemRole:
         return item;
@@ -374,6 +440,8 @@ QVariant CubePaneModel::data(const QModelIndex& index, int role) const
             tip += QStringLiteral("\n") + tr("Kind: %1").arg(r.kind);
             if (!r.file.isEmpty())
                 tip += QStringLiteral("\n") + tr("Source: %1, line %2").arg(r.file).arg(r.line);
+            if (const CallPathModel* row = growthRow(item))
+                tip += QStringLiteral("\n") + m_growth->explain(*row, m_growth->value(), m_space->trial(), m_timeUnit);
         } else if (m_pane == CubePane::System) {
             tip = QStringLiteral("%1 (%2)").arg(m_space->label(m_pane, item), m_space->systemLevel(item));
         }
@@ -393,7 +461,15 @@ QVariant CubePaneModel::data(const QModelIndex& index, int role) const
 
 QVariant CubePaneModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (section == growthColumn() && (role == Qt::DisplayRole || role == Qt::ToolTipRole))
+        return role == Qt::DisplayRole
+            ? tr("Growth at %1").arg(groupingLocale().toString(m_growth->target(), 'f', 0))
+            : tr("Growth = the call path's model predicted at P / measured at the largest run: %1 "
+                 "(docs/SEMANTICS.md §10.6); the model is in the tooltips")
+                  .arg(m_growth->description());
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
     case ValueColumn:

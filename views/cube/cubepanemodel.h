@@ -13,6 +13,9 @@
 
 namespace parallax {
 
+class GrowthOverlay;
+struct CallPathModel;
+
 /// One pane of the CUBE browser (docs/SEMANTICS.md §6) as a tree model over a CubeSpace: the
 /// value in the pane's mode, the name, and (call pane) the distribution across locations. Items
 /// are made lazily (a 131,072-location system tree costs nothing until it is opened); the item id
@@ -20,6 +23,7 @@ namespace parallax {
 class CubePaneModel : public QAbstractItemModel {
     Q_OBJECT
 public:
+    /// The Growth column (call pane, while growth models are attached) follows the others: growthColumn().
     enum Column { ValueColumn, NameColumn, DistributionColumn };
     enum class Sort { Tree, ValueDescending, Name };
     /// How a value's share of its mode's reference becomes a colour intensity.
@@ -52,6 +56,13 @@ public:
     void setShowDistribution(bool on);
     /// How time values (µs) are shown; the selection's time unit.
     void setTimeUnit(TimeUnit unit);
+    /// Call pane: growth at scale P (docs/SEMANTICS.md §10.6) as a column coloured by each call path's growth,
+    /// its model in the tooltips; null removes the column.
+    void setGrowth(std::shared_ptr<const GrowthOverlay> growth);
+    /// The Growth column's index (after the distribution's), -1 without growth models.
+    int growthColumn() const;
+    /// The growth model row of a call item (its call path's, by name); nullptr without one.
+    const CallPathModel* growthRow(int item) const;
 
     QModelIndex indexOfItem(int item, int column = NameColumn) const;
     int itemOf(const QModelIndex& index) const;
@@ -75,6 +86,7 @@ private:
     void relayout();
     void refreshAll();
     void computeDecimals();
+    QVariant growthData(int item, int role) const;
 
     CubePane m_pane;
     std::shared_ptr<const CubeSpace> m_space;
@@ -91,6 +103,9 @@ private:
     QHash<int, BoxStats> m_boxes;
     mutable QHash<int, std::vector<int>> m_rows; ///< parent item (-1: roots) -> shown children in order
     mutable std::vector<int> m_rowOf; ///< item -> its row under its parent (-1: not computed / hidden)
+    std::shared_ptr<const GrowthOverlay> m_growth;
+    /// item -> its growth model row, -1 none, -2 not looked up yet (looked up as rows are shown).
+    mutable std::vector<int> m_growthRows;
 };
 
 } // namespace parallax

@@ -7,6 +7,7 @@
 #include "views/charts/chartexport.h"
 #include "views/charts/colors.h"
 #include "views/common/flowlayout.h"
+#include "views/comparison/growthoverlay.h"
 #include "views/selectionstate.h"
 
 #include <QCheckBox>
@@ -141,7 +142,7 @@ FlameGraphWidget::FlameGraphWidget(SelectionState* state, QWidget* parent)
     : QWidget(parent)
     , SelectionView(this, state,
           SelectionChange::Trial | SelectionChange::Metric | SelectionChange::Thread | SelectionChange::TimeUnit
-              | SelectionChange::Event)
+              | SelectionChange::Event | SelectionChange::Growth)
     , m_styleCombo(new QComboBox(this))
     , m_sourceCombo(new QComboBox(this))
     , m_orderCombo(new QComboBox(this))
@@ -360,6 +361,7 @@ void FlameGraphWidget::showFixed(Computed c)
     c.imbalance.assign(c.tree->nodes().size(), std::nan(""));
     m_computed = std::move(c);
     m_tree = m_computed.tree;
+    m_growthRows.assign(m_tree->nodes().size(), -2);
     m_message.clear();
     m_zoom = -1;
     relayout();
@@ -392,6 +394,33 @@ void FlameGraphWidget::setNodeColours(std::vector<QColor> colours, std::vector<Q
     setColouring(Colouring::Custom);
 }
 
+const CallPathModel* FlameGraphWidget::growthRow(int node) const
+{
+    const GrowthOverlay* growth = selection()->growth().get();
+    if (!growth || !m_tree)
+        return nullptr;
+    return growth->cachedFind(m_growthRows, node, [&] { return m_tree->path(node).join(QStringLiteral(" => ")); });
+}
+
+void FlameGraphWidget::followGrowth()
+{
+    std::fill(m_growthRows.begin(), m_growthRows.end(), -2);
+    const bool on = selection()->growth() != nullptr;
+    const int index = m_colourCombo->findData(static_cast<int>(Colouring::Growth));
+    if (on && index < 0) {
+        m_colourCombo->addItem(tr("Growth at P"), static_cast<int>(Colouring::Growth));
+        // Wide enough for the new entry (the flow layout sized the box for the first ones).
+        m_colourCombo->setMinimumWidth(m_colourCombo->sizeHint().width());
+    } else if (!on && index >= 0)
+        m_colourCombo->removeItem(index);
+    // Attaching models asks to see them; clearing them goes back to the event colours.
+    if (on)
+        setColouring(Colouring::Growth);
+    else if (m_colouring == Colouring::Growth)
+        setColouring(Colouring::Event);
+    updateInfo();
+}
+
 void FlameGraphWidget::showFrameMenu(int frame, const QPoint& globalPos)
 {
     const FlameFrame f = m_layout.frames[at(frame)];
@@ -422,6 +451,7 @@ void FlameGraphWidget::setColouring(Colouring colouring)
 {
     m_colouring = colouring;
     m_colourCombo->setCurrentIndex(m_colourCombo->findData(static_cast<int>(colouring)));
+    updateInfo(); // the growth legend
     m_canvas->update();
 }
 
@@ -452,6 +482,8 @@ void FlameGraphWidget::setMergeRecursion(bool merge)
 
 void FlameGraphWidget::doUpdate(SelectionChanges changes)
 {
+    if (changes & SelectionChange::Growth)
+        followGrowth();
     if (changes & (SelectionChange::Trial | SelectionChange::Metric)
         || ((changes & SelectionChange::Thread) && m_source == Source::SelectedThread))
         rebuild();
@@ -530,6 +562,7 @@ void FlameGraphWidget::rebuild()
         [this](Computed c) {
             m_computed = std::move(c);
             m_tree = m_computed.tree;
+            m_growthRows.assign(m_tree->nodes().size(), -2);
             m_message = m_tree->hasCallPaths()
                 ? QString()
                 : tr("The trial \"%1\" has no call paths (\"a => b\"): the flame graph shows each routine as a root "
@@ -681,6 +714,12 @@ void FlameGraphWidget::updateInfo()
                  "whole counts some time more than once.");
     if (!m_message.isEmpty())
         text = m_message + QLatin1Char(' ') + text;
+    if (const GrowthOverlay* growth = selection()->growth().get(); growth && m_colouring == Colouring::Growth) {
+        m_info->setText(text.toHtmlEscaped() + QStringLiteral("<br>")
+            + tr("<b>Colour: %1</b>: %2 grey: no model of the call path. The frames keep their measured widths.")
+                  .arg(growth->description(ScalingValue::Inclusive).toHtmlEscaped(), GrowthOverlay::legendHtml()));
+        return;
+    }
     m_info->setText(text);
 }
 
@@ -746,6 +785,12 @@ QColor FlameGraphWidget::frameColour(int frame) const
     case Colouring::Custom:
         c = at(f.node) < m_customColours.size() ? m_customColours[at(f.node)] : QColor(0xd0, 0xd0, 0xd0);
         break;
+    case Colouring::Growth: {
+        // The frame is inclusive: its call path's inclusive growth.
+        const CallPathModel* row = growthRow(f.node);
+        c = ScalingModels::growthColour(row ? row->inclusive.growth : std::nan(""));
+        break;
+    }
     case Colouring::Imbalance: {
         const double r = at(f.node) < m_computed.imbalance.size() ? m_computed.imbalance[at(f.node)] : std::nan("");
         c = std::isnan(r) ? QColor(0xd0, 0xd0, 0xd0) : sequentialColor(std::clamp(r - 1.0, 0.0, 1.0));
@@ -841,6 +886,12 @@ QString FlameGraphWidget::frameTip(int frame) const
         tip += QLatin1Char('\n')
             + tr("Imbalance (max / mean across threads): %1")
                   .arg(QLocale().toString(m_computed.imbalance[at(f.node)], 'f', 2));
+    if (const GrowthOverlay* growth = selection()->growth().get()) {
+        const CallPathModel* row = growthRow(f.node);
+        tip += QLatin1Char('\n')
+            + (row ? growth->explain(*row, ScalingValue::Inclusive, *trial, selection()->timeUnit())
+                   : tr("No growth model of this call path (%1)").arg(growth->description(ScalingValue::Inclusive)));
+    }
     if (at(f.node) < m_customNotes.size() && !m_customNotes[at(f.node)].isEmpty())
         tip += QLatin1Char('\n') + m_customNotes[at(f.node)];
     if (f.childrenScaled)

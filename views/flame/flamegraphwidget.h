@@ -23,6 +23,7 @@ class QToolButton;
 namespace parallax {
 
 class FlameCanvas;
+struct CallPathModel;
 
 /// The flame graph (root at the bottom) or icicle (root at the top) of the current trial's call
 /// tree (algebra/flame.h, docs/SEMANTICS.md §8): a frame's width is its inclusive value of the
@@ -40,7 +41,9 @@ public:
     enum class Style : std::uint8_t { Flame, Icicle };
     /// Change: the differential flame graph's Δ = A − B (blue = B cheaper, red = B dearer).
     /// Custom: colours given per node with setNodeColours() (the scaling models' growth at P).
-    enum class Colouring : std::uint8_t { Event, Group, SelfHeat, Imbalance, Change, Custom };
+    /// Growth: each frame's inclusive growth at scale P from the models attached to the SelectionState
+    /// (SelectionState::growth(), docs/SEMANTICS.md §10.6), grey without a model; offered while attached.
+    enum class Colouring : std::uint8_t { Event, Group, SelfHeat, Imbalance, Change, Custom, Growth };
     /// A statistic across threads, or the thread selected in any window.
     enum class Source : std::uint8_t { Mean, Total, Min, Max, SelectedThread };
 
@@ -113,6 +116,9 @@ public:
     }
     /// The colour a frame is painted with.
     QColor frameColour(int frame) const;
+    Colouring colouring() const { return m_colouring; }
+    /// The growth model row of a FlameTree node (its call path's, by name); nullptr without one.
+    const CallPathModel* growthRow(int node) const;
     QWidget* canvas() const;
 
     /// The whole view as vector SVG, PDF or PNG by suffix; empty string or the error.
@@ -155,6 +161,8 @@ private:
     /// Shows a computed tree given from outside (showTree, showDiffTree).
     void showFixed(Computed c);
     void followSelectedEvent();
+    /// Offers (or withdraws) the Growth colouring as models are attached (or cleared).
+    void followGrowth();
 
     Style m_style = Style::Flame;
     Colouring m_colouring = Colouring::Event;
@@ -182,6 +190,8 @@ private:
     bool m_fixed = false; ///< showTree(): the tree is given, not computed
     std::vector<QColor> m_customColours; ///< by node (setNodeColours)
     std::vector<QString> m_customNotes; ///< by node: a line of the frame's tip
+    /// By node: its growth model row, -1 none, -2 not looked up yet (frames look theirs up as painted).
+    mutable std::vector<int> m_growthRows;
     Job<Computed> m_job { this };
 
     QComboBox* m_styleCombo;
