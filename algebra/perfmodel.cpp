@@ -29,6 +29,8 @@ constexpr double kNonconstancyThreshold = 1.3;
 struct Series {
     std::vector<double> p;
     std::vector<double> y;
+    /// The smallest y of the points other than k, for each k (the leave-one-out fits' clean-up).
+    std::vector<double> minimumWithout;
 };
 
 /// Least squares of y ≈ a·c over the rows not equal to `skip` (a's first column is the constant 1), by SVD
@@ -110,10 +112,7 @@ Candidate costOf(const Series& s, const std::array<const double*, K>& columns, b
         for (std::size_t k = 0; k < n; ++k) {
             solve(k, c);
             // clean_constant_coefficient on the training points
-            double minimum = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0; i < n; ++i)
-                if (i != k)
-                    minimum = std::min(minimum, s.y[i]);
+            const double minimum = s.minimumWithout[k];
             if (minimum == 0 ? std::abs(c[0] - minimum) < kCleanConstantEpsilon
                              : std::abs(c[0] / minimum) < kCleanConstantEpsilon)
                 c[0] = 0;
@@ -180,7 +179,8 @@ double termContribution(const Series& s, const std::vector<double>& x, double c1
 /// n × 3 system per hypothesis, the leave-one-out fits that fit downdated by one row,
 /// c₋ₖ = c − R⁻¹·R⁻ᵀ·aₖ · eₖ / (1 − hₖ) with the leverage hₖ = ‖R⁻ᵀ·aₖ‖² and the residual eₖ. That is the
 /// unique solution numpy's SVD finds when every leave-one-out system has full rank far above numpy's cut-off:
-/// σmin/σmax · √(1 − max hₖ) > 1e-10 (σ of R; removing row k shrinks σmin by at most √(1 − hₖ)). Otherwise
+/// √(1 − max hₖ) / (‖R‖_F·‖R⁻¹‖_F) > 1e-10 (at most σmin/σmax of R; removing row k shrinks σmin by at most
+/// √(1 − hₖ)). Otherwise
 /// every fit is the SVD of leastSquares, as for one term.
 class PairSolver {
 public:
@@ -223,20 +223,22 @@ private:
             return false;
         m_qr.compute(m_a);
         const Eigen::Matrix3d r = m_qr.matrixQR().topRows<3>().triangularView<Eigen::Upper>();
-        const Eigen::Vector3d sv = Eigen::JacobiSVD<Eigen::Matrix3d>(r).singularValues();
-        if (!(sv(2) > 0))
+        if (!(std::abs(r(0, 0)) > 0 && std::abs(r(1, 1)) > 0 && std::abs(r(2, 2)) > 0))
             return false;
+        Eigen::Matrix3d inverse = Eigen::Matrix3d::Identity();
+        r.triangularView<Eigen::Upper>().solveInPlace(inverse);
+        // ‖R‖_F·‖R⁻¹‖_F bounds σmax/σmin from above (by at most 3 times it)
+        const double condition = r.norm() * inverse.norm();
         m_beta = m_qr.solve(m_y);
         double maxLeverage = 0;
         for (Eigen::Index k = 0; k < m_n; ++k) {
-            const Eigen::Vector3d z
-                = r.transpose().triangularView<Eigen::Lower>().solve(Eigen::Vector3d(m_a.row(k).transpose()));
+            const Eigen::Vector3d z = inverse.transpose() * m_a.row(k).transpose();
             const double h = z.squaredNorm();
             maxLeverage = std::max(maxLeverage, h);
             const double e = m_y(k) - m_a.row(k).dot(m_beta);
-            m_delta.col(k) = r.triangularView<Eigen::Upper>().solve(z) * (e / (1.0 - h));
+            m_delta.col(k) = inverse * z * (e / (1.0 - h));
         }
-        return sv(2) / sv(0) * std::sqrt(std::max(0.0, 1.0 - maxLeverage)) > 1e-10 && m_beta.allFinite()
+        return std::sqrt(std::max(0.0, 1.0 - maxLeverage)) / condition > 1e-10 && m_beta.allFinite()
             && m_delta.allFinite();
     }
 
@@ -684,6 +686,11 @@ PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, cons
         s.y.push_back(measureOf(pt, options.measure));
     }
     const std::size_t n = s.y.size();
+    s.minimumWithout.assign(n, std::numeric_limits<double>::infinity());
+    for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            if (i != k)
+                s.minimumWithout[k] = std::min(s.minimumWithout[k], s.y[i]);
     model.points = static_cast<int>(n);
     model.fewPoints = n < 5;
     model.fewPointsForTerms = options.maxTerms >= 2 && options.modeler == ModelerKind::Basic && n < 4;
