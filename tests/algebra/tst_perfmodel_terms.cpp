@@ -5,6 +5,7 @@
 // c0 + c1·t1 (+ c2·t2) from seeded NumPy generators and fits the same hypotheses with numpy.linalg.lstsq
 // and leave-one-out SMAPE; Parallax must choose the same terms with the same coefficients (1e-6).
 #include "algebra/perfmodel.h"
+#include "tests/common/modelnear.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,15 +15,9 @@
 #include <cmath>
 
 using namespace parallax;
+using namespace parallax::test;
 
 namespace {
-
-/// 1e-6 relative, or, for a coefficient that is rounding noise of an exact fit, 1e-9 of the model's
-/// largest coefficient.
-bool near(double a, double b, double scale = 0)
-{
-    return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)) || std::abs(a - b) <= 1e-9 * scale;
-}
 
 QJsonArray oracleSeries(int seed, int count)
 {
