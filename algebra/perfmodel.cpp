@@ -179,8 +179,8 @@ double termContribution(const Series& s, const std::vector<double>& x, double c1
 /// n × 3 system per hypothesis, the leave-one-out fits that fit downdated by one row,
 /// c₋ₖ = c − R⁻¹·R⁻ᵀ·aₖ · eₖ / (1 − hₖ) with the leverage hₖ = ‖R⁻ᵀ·aₖ‖² and the residual eₖ. That is the
 /// unique solution numpy's SVD finds when every leave-one-out system has full rank far above numpy's cut-off:
-/// √(1 − max hₖ) / (‖R‖_F·‖R⁻¹‖_F) > 1e-10 (at most σmin/σmax of R; removing row k shrinks σmin by at most
-/// √(1 − hₖ)). Otherwise
+/// with κ = ‖R‖_F·‖R⁻¹‖_F (at least σmax/σmin) and g = 1 − max hₖ (removing row k shrinks σmin by at most
+/// √(1 − hₖ)), when g > 10³·ε·κ (g is computed to about ε·κ) and κ/√g < 10¹⁰. Otherwise
 /// every fit is the SVD of leastSquares, as for one term.
 class PairSolver {
 public:
@@ -238,8 +238,11 @@ private:
             const double e = m_y(k) - m_a.row(k).dot(m_beta);
             m_delta.col(k) = inverse * z * (e / (1.0 - h));
         }
-        return std::sqrt(std::max(0.0, 1.0 - maxLeverage)) / condition > 1e-10 && m_beta.allFinite()
-            && m_delta.allFinite();
+        // 1 − h is known to about ε·κ: it must stand far above that, and the leave-one-out systems' condition
+        // (at most κ/√(1 − h)) must stay below 10¹⁰.
+        const double margin = 1.0 - maxLeverage;
+        return margin > 1e3 * std::numeric_limits<double>::epsilon() * condition
+            && std::sqrt(margin) / condition > 1e-10 && m_beta.allFinite() && m_delta.allFinite();
     }
 
     const Series& m_s;

@@ -111,7 +111,8 @@ def main():
     rng = np.random.default_rng(int(sys.argv[1]))
     count = int(sys.argv[2])
     point_sets = [[2, 4, 8, 16, 32, 64, 128], [4, 8, 16, 32, 64, 128, 256, 512], [10, 20, 30, 40, 50, 60],
-                  [1, 2, 3, 4, 5, 6, 7, 8], [27, 64, 125, 216, 343], [2, 4, 8, 16], [0.25, 0.5, 1, 2, 4, 8]]
+                  [1, 2, 3, 4, 5, 6, 7, 8], [27, 64, 125, 216, 343], [2, 4, 8, 16], [0.25, 0.5, 1, 2, 4, 8],
+                  [2, 2, 2, 4, 4, 4, 16]]
     series = []
     # The planted example of the issue: 3 + 0.5·p + 2·log2(p)², exact and with 0.5 % noise.
     p = np.array(point_sets[0], dtype=float)

@@ -59,6 +59,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("seed");
         QTest::newRow("seed 7") << 7;
         QTest::newRow("seed 2026") << 2026;
+        QTest::newRow("seed 6") << 6; // an exact fit with a badly conditioned pair: p^(5/2) * log2(p)^(2) to 512
     }
 
     void agreesWithNumpy()
@@ -88,7 +89,8 @@ private Q_SLOTS:
             }
             QVERIFY2(near(m.constant, expected.value(QStringLiteral("constant")).toDouble(), scale), label.constData());
             const double smape = expected.value(QStringLiteral("smape")).toDouble();
-            QVERIFY2(near(m.smape, smape) || std::abs(m.smape - smape) < 1e-9, label.constData());
+            // an exact fit's SMAPE is rounding noise (about 1e-8 % for the worst-conditioned pairs)
+            QVERIFY2(near(m.smape, smape) || std::abs(m.smape - smape) < 1e-6, label.constData());
             const double r2 = expected.value(QStringLiteral("adjusted_r2")).toDouble();
             QVERIFY2(near(m.adjustedR2, r2) || std::abs(m.adjustedR2 - r2) < 1e-9, label.constData());
             QVERIFY(!m.fewPointsForTerms);
