@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <QStringList>
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -28,31 +29,39 @@ constexpr double kNonconstancyThreshold = 1.3;
 struct Series {
     std::vector<double> p;
     std::vector<double> y;
+    /// The smallest y of the points other than k, for each k (the leave-one-out fits' clean-up).
+    std::vector<double> minimumWithout;
 };
 
-/// Least squares of y ≈ c0 + c1·x over the rows not equal to `skip`, by SVD with numpy.linalg.lstsq's
-/// default cut-off (singular values below machine epsilon · max(rows, 2) of the largest count as 0),
-/// so that a rank-deficient system gets the same minimum-norm solution.
-void leastSquares(const std::vector<double>& x, const std::vector<double>& y, std::size_t skip, double& c0, double& c1)
+/// Least squares of y ≈ a·c over the rows not equal to `skip` (a's first column is the constant 1), by SVD
+/// with numpy.linalg.lstsq's default cut-off (singular values below machine epsilon · max(rows, columns)
+/// of the largest count as 0), so that a rank-deficient system gets the same minimum-norm solution.
+/// `columns` are the terms' basis values at the points; c gets c0 and one coefficient per column.
+template <std::size_t K>
+void leastSquares(const std::array<const double*, K>& columns, const std::vector<double>& y, std::size_t skip,
+    std::array<double, K + 1>& c)
 {
-    const Eigen::Index rows = static_cast<Eigen::Index>(x.size() - (skip < x.size() ? 1 : 0));
+    const std::size_t n = y.size();
+    const Eigen::Index rows = static_cast<Eigen::Index>(n - (skip < n ? 1 : 0));
     // Dynamic columns: JacobiSVD computes thin U and V only for those (Eigen asserts it).
-    Eigen::MatrixXd a(rows, 2);
+    Eigen::MatrixXd a(rows, static_cast<Eigen::Index>(K + 1));
     Eigen::VectorXd b(rows);
     Eigen::Index r = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
         if (i == skip)
             continue;
         a(r, 0) = 1;
-        a(r, 1) = x[i];
+        for (std::size_t j = 0; j < K; ++j)
+            a(r, static_cast<Eigen::Index>(j + 1)) = columns[j][i];
         b(r) = y[i];
         ++r;
     }
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    svd.setThreshold(std::numeric_limits<double>::epsilon() * static_cast<double>(std::max<Eigen::Index>(rows, 2)));
-    const Eigen::Vector2d c = svd.solve(b);
-    c0 = c(0);
-    c1 = c(1);
+    svd.setThreshold(std::numeric_limits<double>::epsilon()
+        * static_cast<double>(std::max<Eigen::Index>(rows, static_cast<Eigen::Index>(K + 1))));
+    const Eigen::VectorXd solution = svd.solve(b);
+    for (std::size_t j = 0; j <= K; ++j)
+        c[j] = solution(static_cast<Eigen::Index>(j));
 }
 
 /// Extra-P's ConstantHypothesis.compute_cost: RSS and SMAPE of the mean over all points.
@@ -70,32 +79,45 @@ void constantCosts(const Series& s, double c, double& rss, double& smape)
     smape = sm / static_cast<double>(s.y.size()) * 100;
 }
 
+/// A fitted hypothesis: c0, the terms' coefficients (c2 only with two terms) and its costs.
 struct Candidate {
     double c0 = 0;
     double c1 = 0;
+    double c2 = 0;
     double rss = 0;
     double smape = 0;
 };
 
-/// One hypothesis c0 + c1·basis(p), as find_best_hypothesis evaluates it.
-Candidate evaluateHypothesis(const Series& s, const std::vector<double>& x, bool crossValidation)
+/// The costs of a hypothesis c0 + Σ c_j·columns[j], as find_best_hypothesis evaluates it: `solve(skip, c)`
+/// fits c on the points other than `skip` (all of them for skip = n).
+template <std::size_t K, typename Solve>
+Candidate costOf(const Series& s, const std::array<const double*, K>& columns, bool crossValidation, Solve&& solve)
 {
     Candidate h;
     const std::size_t n = s.y.size();
+    std::array<double, K + 1> c {};
+    auto predict = [&](std::size_t i) {
+        double v = c[0];
+        for (std::size_t j = 0; j < K; ++j)
+            v += c[j + 1] * columns[j][i];
+        return v;
+    };
+    auto keep = [&] {
+        h.c0 = c[0];
+        h.c1 = c[1];
+        if constexpr (K > 1)
+            h.c2 = c[2];
+    };
     if (crossValidation) {
         for (std::size_t k = 0; k < n; ++k) {
-            double c0 = 0, c1 = 0;
-            leastSquares(x, s.y, k, c0, c1);
+            solve(k, c);
             // clean_constant_coefficient on the training points
-            double minimum = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 0; i < n; ++i)
-                if (i != k)
-                    minimum = std::min(minimum, s.y[i]);
-            if (minimum == 0 ? std::abs(c0 - minimum) < kCleanConstantEpsilon
-                             : std::abs(c0 / minimum) < kCleanConstantEpsilon)
-                c0 = 0;
+            const double minimum = s.minimumWithout[k];
+            if (minimum == 0 ? std::abs(c[0] - minimum) < kCleanConstantEpsilon
+                             : std::abs(c[0] / minimum) < kCleanConstantEpsilon)
+                c[0] = 0;
             // compute_cost_leave_one_out
-            const double predicted = c0 + c1 * x[k];
+            const double predicted = predict(k);
             const double actual = s.y[k];
             const double d = predicted - actual;
             h.rss += d * d;
@@ -103,19 +125,21 @@ Candidate evaluateHypothesis(const Series& s, const std::vector<double>& x, bool
             if (abssum != 0)
                 h.smape += (std::abs(d) / abssum * 2) / static_cast<double>(n) * 100;
         }
-        leastSquares(x, s.y, n, h.c0, h.c1);
+        solve(n, c);
+        keep();
         return h;
     }
-    leastSquares(x, s.y, n, h.c0, h.c1);
+    solve(n, c);
     double minimum = std::numeric_limits<double>::infinity();
     for (double v : s.y)
         minimum = std::min(minimum, v);
-    if (minimum == 0 ? std::abs(h.c0 - minimum) < 1e-3 : std::abs(h.c0 / minimum) < 1e-3)
-        h.c0 = 0;
+    if (minimum == 0 ? std::abs(c[0] - minimum) < 1e-3 : std::abs(c[0] / minimum) < 1e-3)
+        c[0] = 0;
+    keep();
     double sm = 0;
     std::size_t counted = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        const double predicted = h.c0 + h.c1 * x[i];
+        const double predicted = predict(i);
         const double d = predicted - s.y[i];
         h.rss += d * d;
         const double abssum = std::abs(s.y[i]) + std::abs(predicted);
@@ -127,6 +151,14 @@ Candidate evaluateHypothesis(const Series& s, const std::vector<double>& x, bool
     // numpy.mean over the points with a non-zero sum (compute_cost)
     h.smape = counted ? sm / static_cast<double>(counted) * 100 : std::numeric_limits<double>::quiet_NaN();
     return h;
+}
+
+/// One hypothesis c0 + c1·basis(p), as find_best_hypothesis evaluates it.
+Candidate evaluateHypothesis(const Series& s, const std::vector<double>& x, bool crossValidation)
+{
+    const std::array<const double*, 1> columns { x.data() };
+    return costOf<1>(s, columns, crossValidation,
+        [&](std::size_t skip, std::array<double, 2>& c) { leastSquares<1>(columns, s.y, skip, c); });
 }
 
 /// calc_term_contribution: max over the points of |c1·basis(p) / y|; NaN (0/0) propagates as numpy's
@@ -141,6 +173,140 @@ double termContribution(const Series& s, const std::vector<double>& x, double c1
         maximum = std::max(maximum, c);
     }
     return maximum;
+}
+
+/// The least squares of the two-term hypotheses (docs/SEMANTICS.md §10.8), fast: one Householder QR of the
+/// n × 3 system per hypothesis, the leave-one-out fits that fit downdated by one row,
+/// c₋ₖ = c − R⁻¹·R⁻ᵀ·aₖ · eₖ / (1 − hₖ) with the leverage hₖ = ‖R⁻ᵀ·aₖ‖² and the residual eₖ. That is the
+/// unique solution numpy's SVD finds when every leave-one-out system has full rank far above numpy's cut-off:
+/// with κ = ‖R‖_F·‖R⁻¹‖_F (at least σmax/σmin) and g = 1 − max hₖ (removing row k shrinks σmin by at most
+/// √(1 − hₖ)), when g > 10³·ε·κ (g is computed to about ε·κ) and κ/√g < 10¹⁰. Otherwise
+/// every fit is the SVD of leastSquares, as for one term.
+class PairSolver {
+public:
+    explicit PairSolver(const Series& s)
+        : m_s(s)
+        , m_n(static_cast<Eigen::Index>(s.y.size()))
+        , m_a(m_n, 3)
+        , m_y(m_n)
+        , m_qr(m_n, 3)
+        , m_delta(3, m_n)
+    {
+        for (Eigen::Index i = 0; i < m_n; ++i) {
+            m_a(i, 0) = 1;
+            m_y(i) = s.y[static_cast<std::size_t>(i)];
+        }
+    }
+
+    Candidate evaluate(const std::vector<double>& xa, const std::vector<double>& xb, bool crossValidation)
+    {
+        const std::array<const double*, 2> columns { xa.data(), xb.data() };
+        if (!prepare(xa, xb))
+            return costOf<2>(m_s, columns, crossValidation,
+                [&](std::size_t skip, std::array<double, 3>& c) { leastSquares<2>(columns, m_s.y, skip, c); });
+        return costOf<2>(m_s, columns, crossValidation, [&](std::size_t skip, std::array<double, 3>& c) {
+            const auto k = static_cast<Eigen::Index>(skip);
+            for (Eigen::Index j = 0; j < 3; ++j)
+                c[static_cast<std::size_t>(j)] = m_beta(j) - (k < m_n ? m_delta(j, k) : 0.0);
+        });
+    }
+
+private:
+    /// The QR fit and the downdates; false when the fast path may differ from numpy's SVD.
+    bool prepare(const std::vector<double>& xa, const std::vector<double>& xb)
+    {
+        for (Eigen::Index i = 0; i < m_n; ++i) {
+            m_a(i, 1) = xa[static_cast<std::size_t>(i)];
+            m_a(i, 2) = xb[static_cast<std::size_t>(i)];
+        }
+        if (!m_a.allFinite())
+            return false;
+        m_qr.compute(m_a);
+        const Eigen::Matrix3d r = m_qr.matrixQR().topRows<3>().triangularView<Eigen::Upper>();
+        if (!(std::abs(r(0, 0)) > 0 && std::abs(r(1, 1)) > 0 && std::abs(r(2, 2)) > 0))
+            return false;
+        Eigen::Matrix3d inverse = Eigen::Matrix3d::Identity();
+        r.triangularView<Eigen::Upper>().solveInPlace(inverse);
+        // ‖R‖_F·‖R⁻¹‖_F bounds σmax/σmin from above (by at most 3 times it)
+        const double condition = r.norm() * inverse.norm();
+        m_beta = m_qr.solve(m_y);
+        double maxLeverage = 0;
+        for (Eigen::Index k = 0; k < m_n; ++k) {
+            const Eigen::Vector3d z = inverse.transpose() * m_a.row(k).transpose();
+            const double h = z.squaredNorm();
+            maxLeverage = std::max(maxLeverage, h);
+            const double e = m_y(k) - m_a.row(k).dot(m_beta);
+            m_delta.col(k) = inverse * z * (e / (1.0 - h));
+        }
+        // 1 − h is known to about ε·κ: it must stand far above that, and the leave-one-out systems' condition
+        // (at most κ/√(1 − h)) must stay below 10¹⁰.
+        const double margin = 1.0 - maxLeverage;
+        return margin > 1e3 * std::numeric_limits<double>::epsilon() * condition
+            && std::sqrt(margin) / condition > 1e-10 && m_beta.allFinite() && m_delta.allFinite();
+    }
+
+    const Series& m_s;
+    Eigen::Index m_n;
+    Eigen::Matrix<double, Eigen::Dynamic, 3> m_a;
+    Eigen::VectorXd m_y;
+    Eigen::HouseholderQR<Eigen::Matrix<double, Eigen::Dynamic, 3>> m_qr;
+    Eigen::Vector3d m_beta;
+    Eigen::Matrix<double, 3, Eigen::Dynamic> m_delta;
+};
+
+/// A term that must contribute: a non-zero coefficient and at least 0.05 % of the value at some point.
+bool contributes(const Series& s, const std::vector<double>& x, double coefficient)
+{
+    return coefficient != 0 && !(termContribution(s, x, coefficient) < kMinimumTermContribution);
+}
+
+/// The two-term search (docs/SEMANTICS.md §10.8, Extra-P 3's SingleParameterSimpleFunctionModeler with two
+/// terms): every pair of distinct building blocks in Extra-P's order, the later block's term first; the
+/// lowest leave-one-out SMAPE below the one-term model's (or the constant's) wins, unless its adjusted R²
+/// (n − 3 degrees of freedom) is below the one-term model's.
+void searchTwoTerms(const Series& s, const std::vector<ModelTerm>& blocks, const ModelOptions& options,
+    double constantRss, PerformanceModel& model)
+{
+    const std::size_t n = s.y.size();
+    std::vector<std::vector<double>> basis(blocks.size(), std::vector<double>(n));
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+        for (std::size_t i = 0; i < n; ++i)
+            basis[b][i] = blocks[b].basis(s.p[i]);
+    PairSolver solver(s);
+    double bestSmape = model.smape;
+    std::size_t first = 0, second = 0;
+    Candidate best;
+    bool found = false;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        for (std::size_t a = b + 1; a < blocks.size(); ++a) {
+            const Candidate h = solver.evaluate(basis[a], basis[b], options.crossValidation);
+            if (std::isnan(h.rss) || std::isinf(h.rss) || !(h.smape < bestSmape))
+                continue;
+            if (!contributes(s, basis[a], h.c1) || !contributes(s, basis[b], h.c2))
+                continue;
+            bestSmape = h.smape;
+            first = a;
+            second = b;
+            best = h;
+            found = true;
+        }
+    }
+    if (!found)
+        return;
+    const double dn = static_cast<double>(n);
+    const double adjustedR2 = 1.0 - best.rss / constantRss * (dn - 1.0) / (dn - 3.0);
+    // Extra-P 3 compares with the adjusted R² of the one-term model, 0 for the constant model (R² = 0).
+    if (adjustedR2 < (model.isConstant() ? 0.0 : model.adjustedR2))
+        return;
+    ModelTerm t1 = blocks[first];
+    t1.coefficient = best.c1;
+    ModelTerm t2 = blocks[second];
+    t2.coefficient = best.c2;
+    model.constant = best.c0;
+    model.terms = { t1, t2 };
+    model.rss = best.rss;
+    model.smape = best.smape;
+    model.adjustedR2 = adjustedR2;
 }
 
 void appendPythonExponent(QString& out, int exponent)
@@ -523,8 +689,14 @@ PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, cons
         s.y.push_back(measureOf(pt, options.measure));
     }
     const std::size_t n = s.y.size();
+    s.minimumWithout.assign(n, std::numeric_limits<double>::infinity());
+    for (std::size_t k = 0; k < n; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            if (i != k)
+                s.minimumWithout[k] = std::min(s.minimumWithout[k], s.y[i]);
     model.points = static_cast<int>(n);
     model.fewPoints = n < 5;
+    model.fewPointsForTerms = options.maxTerms >= 2 && options.modeler == ModelerKind::Basic && n < 4;
     if (n == 0)
         return model;
     model.valid = true;
@@ -576,7 +748,8 @@ PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, cons
 
     double bestSmape = constantSmape;
     std::vector<double> x(n);
-    for (const ModelTerm& block : defaultBuildingBlocks(logCapable)) {
+    const std::vector<ModelTerm> blocks = defaultBuildingBlocks(logCapable);
+    for (const ModelTerm& block : blocks) {
         for (std::size_t i = 0; i < n; ++i)
             x[i] = block.basis(s.p[i]);
         const Candidate h = evaluateHypothesis(s, x, options.crossValidation);
@@ -599,6 +772,8 @@ PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, cons
         const double r2 = 1.0 - h.rss / constantRss;
         model.adjustedR2 = 1.0 - (1.0 - r2) * (static_cast<double>(n) - 1.0) / (static_cast<double>(n) - 2.0);
     }
+    if (options.maxTerms >= 2 && !model.fewPointsForTerms)
+        searchTwoTerms(s, blocks, options, constantRss, model);
     return model;
 }
 

@@ -36,7 +36,8 @@ struct ModelTerm {
     double basis(double p) const;
 };
 
-/// A fitted model f(p) = constant + Σ terms (Extra-P's default modeler keeps at most one term).
+/// A fitted model f(p) = constant + Σ terms (Extra-P's default modeler keeps at most one term, two with
+/// ModelOptions::maxTerms = 2).
 struct PerformanceModel {
     double constant = 0;
     std::vector<ModelTerm> terms;
@@ -49,6 +50,9 @@ struct PerformanceModel {
     /// minimum of 5 (the model is still fitted, as Extra-P does, with a warning).
     int points = 0;
     bool fewPoints = false;
+    /// Two terms were asked for (ModelOptions::maxTerms) but there are fewer than 4 points, which a
+    /// two-term leave-one-out fit needs: only the one-term hypotheses were searched.
+    bool fewPointsForTerms = false;
     /// False when no point was given (nothing fitted).
     bool valid = false;
 
@@ -75,6 +79,9 @@ struct ModelOptions {
     bool compareWithRss = false;
     bool crossValidation = true; ///< leave-one-out (Extra-P's default); false: costs of the fit itself
     bool allowLog = true; ///< log2 terms (dropped anyway when some p < 1, as Extra-P does)
+    /// Terms besides c0 (Basic modeler only; the Refining one keeps one): 1 as Extra-P 4, or 2, which also
+    /// searches c0 + c1·t1 + c2·t2 over every pair of distinct building blocks (docs/SEMANTICS.md §10.8).
+    int maxTerms = 1;
 };
 
 /// Fits Extra-P's default single-parameter model (the "Basic" modeler, Extra-P's single-parameter
@@ -85,6 +92,9 @@ struct ModelOptions {
 /// With options.modeler Refining, Extra-P's RefiningModeler instead (docs/SEMANTICS.md §10.7): the best term
 /// of each slice of exponents (polynomial exponents 0..5 with log exponent 0, 1 or 2, and log exponents 0..2
 /// alone), then up to 10 rounds narrowing each slice's exponents to mediants of neighbouring fractions.
+/// With options.maxTerms 2 (Basic), the 861 pairs of building blocks too (docs/SEMANTICS.md §10.8): a pair
+/// replaces the one-term model when its SMAPE is lower, both its terms contribute and its adjusted R² is
+/// not lower; it needs 4 points (fewer: one term, fewPointsForTerms set).
 PerformanceModel fitPerformanceModel(const std::vector<ModelPoint>& points, const ModelOptions& options = {});
 
 /// fitPerformanceModel for many series (one per call path), on the worker threads of parallelFor

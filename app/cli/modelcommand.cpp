@@ -57,7 +57,8 @@ QJsonObject modelJson(const Fitted& f, const QString& parameter, std::optional<d
         { QStringLiteral("constant"), jsonNumber(m.constant) }, { QStringLiteral("terms"), terms },
         { QStringLiteral("rss"), jsonNumber(m.rss) }, { QStringLiteral("smape"), jsonNumber(m.smape) },
         { QStringLiteral("adjusted_r2"), jsonNumber(m.adjustedR2) }, { QStringLiteral("points"), points },
-        { QStringLiteral("few_points"), m.fewPoints } };
+        { QStringLiteral("few_points"), m.fewPoints },
+        { QStringLiteral("few_points_for_terms"), m.fewPointsForTerms } };
     if (target)
         o.insert(QStringLiteral("prediction"), jsonNumber(f.prediction));
     return o;
@@ -103,7 +104,8 @@ int runModelCommand(const QStringList& args)
         QStringLiteral("Extra-P's performance model of each call path: f(p) = c0 + c1 * p^i * log2(p)^j, chosen\n"
                        "as Extra-P's default single-parameter modeler chooses it (docs/SEMANTICS.md §10): the\n"
                        "constant model or the one of 42 terms with the lowest leave-one-out SMAPE (or, with\n"
-                       "--modeler refining, Extra-P's Refining modeler with fractional exponents). Either an\n"
+                       "--modeler refining, Extra-P's Refining modeler with fractional exponents; with --terms 2,\n"
+                       "also c0 + c1 * t1 + c2 * t2 over every pair of the 42 terms, §10.8). Either an\n"
                        "Extra-P input file (--extrap, text or JSON), or runs of any format Parallax reads that\n"
                        "differ in one parameter (--param): the thread count, or a metadata key. Runs with the\n"
                        "same parameter value are repetitions; the model fits their mean (or --median)."));
@@ -127,6 +129,10 @@ int runModelCommand(const QStringList& args)
         QStringLiteral("Extra-P's single-parameter modeler: 'basic' (its default: 42 fixed terms) or 'refining'\n"
                        "(exponents refined to fractions such as p^(3/4) * log2(p)^(1/2); docs/SEMANTICS.md §10.7)."),
         QStringLiteral("basic|refining"));
+    const auto terms = cmd.add({ QStringLiteral("terms") },
+        QStringLiteral("Terms besides the constant: 1 (Extra-P's default) or 2, which also tries every pair of the\n"
+                       "Basic modeler's 42 terms (docs/SEMANTICS.md §10.8; needs 4 points per series)."),
+        QStringLiteral("1|2"));
     const auto median = cmd.add({ QStringLiteral("median") },
         QStringLiteral("Fit the median of the repetitions at a point instead of their mean."));
     const auto target = cmd.add({ QStringLiteral("target") },
@@ -162,6 +168,12 @@ int runModelCommand(const QStringList& args)
         else if (name != QLatin1String("basic"))
             return cmd.usageError(QStringLiteral("--modeler takes 'basic' or 'refining', not '%1'").arg(name));
     }
+    const auto termCount = cmd.integer(terms, 1, 2, 1);
+    if (!termCount)
+        return ExitUsage;
+    options.maxTerms = static_cast<int>(*termCount);
+    if (options.maxTerms == 2 && options.modeler == ModelerKind::Refining)
+        return cmd.usageError(QStringLiteral("--terms 2 takes the Basic modeler; the Refining one keeps one term"));
     if (cmd.isSet(median))
         options.measure = ModelMeasure::Median;
 
@@ -295,6 +307,13 @@ int runModelCommand(const QStringList& args)
     for (const Fitted& f : fitted)
         if (f.model.fewPoints)
             ++few;
+    const auto fewForTerms = static_cast<std::size_t>(
+        std::count_if(fitted.begin(), fitted.end(), [](const Fitted& f) { return f.model.fewPointsForTerms; }));
+    if (fewForTerms)
+        notes << QStringLiteral("note: %1 of %2 series have fewer than 4 points, which two terms need; they were "
+                                "modelled with one term")
+                     .arg(fewForTerms)
+                     .arg(fitted.size());
     if (few)
         notes << QStringLiteral("note: %1 of %2 series have fewer than 5 points (Extra-P's minimum); their models "
                                 "are fitted anyway and are weak")
@@ -317,6 +336,7 @@ int runModelCommand(const QStringList& args)
             models.append(modelJson(f, parameter, targetValue));
         doc.insert(QStringLiteral("modeler"),
             options.modeler == ModelerKind::Refining ? QStringLiteral("refining") : QStringLiteral("basic"));
+        doc.insert(QStringLiteral("terms"), options.maxTerms);
         doc.insert(QStringLiteral("measure"),
             options.measure == ModelMeasure::Median ? QStringLiteral("median") : QStringLiteral("mean"));
         if (targetValue)

@@ -8,6 +8,7 @@
 // (PARALLAX_DATA_DIR/extrap, the MANIFEST's facts) and its models of random series, transcribed below.
 #include "algebra/perfmodel.h"
 #include "datasource/readers/extrapreader.h"
+#include "tests/common/modelnear.h"
 #include "tests/common/testutil.h"
 
 #include <QTest>
@@ -25,13 +26,6 @@ struct OracleCase {
     int numerator, denominator, logExponent;
     double constant, coefficient, smape, rss, adjustedR2;
 };
-
-/// 1e-6 relative, or, for a coefficient that is rounding noise of an exact fit (Extra-P's own is
-/// as noisy), 1e-9 of the model's largest coefficient.
-bool near(double a, double b, double scale = 0)
-{
-    return std::abs(a - b) <= 1e-6 * std::max(std::abs(a), std::abs(b)) || std::abs(a - b) <= 1e-9 * scale;
-}
 
 void checkModel(const PerformanceModel& m, const OracleCase& c, const char* what)
 {

@@ -12,6 +12,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -191,6 +192,65 @@ private Q_SLOTS:
             QStringLiteral("--modeler"), QStringLiteral("x") });
         QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("--modeler takes 'basic' or 'refining', not 'x'"), bad.err.constData());
+    }
+
+    void twoTerms()
+    {
+        // --terms 2 (docs/SEMANTICS.md §10.8): 3 + 0.5·p + 2·log2(p)² at p = 2..128 is found with both terms,
+        // as Extra-P prints a two-term model; --json says the modeler and the terms.
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("planted.txt"));
+        QByteArray text = "PARAMETER p\nPOINTS 2 4 8 16 32 64 128\nMETRIC time\nREGION planted\n";
+        for (double p : { 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0 })
+            text += "DATA " + QByteArray::number(3 + 0.5 * p + 2 * std::log2(p) * std::log2(p), 'g', 17) + '\n';
+        writeText(file, text);
+        // a second file: three points only
+        const QString shortFile = dir.filePath(QStringLiteral("short.txt"));
+        writeText(shortFile, "PARAMETER p\nPOINTS 2 4 8\nMETRIC time\nREGION r\nDATA 5\nDATA 9\nDATA 20\n");
+        QJsonObject doc = runJson({ QStringLiteral("model"), QStringLiteral("--extrap"), file,
+            QStringLiteral("--terms"), QStringLiteral("2"), QStringLiteral("--json") });
+        QCOMPARE(doc.value(QStringLiteral("modeler")).toString(), QStringLiteral("basic"));
+        QCOMPARE(doc.value(QStringLiteral("terms")).toInt(), 2);
+        QJsonObject m = doc.value(QStringLiteral("models")).toArray()[0].toObject();
+        QCOMPARE(m.value(QStringLiteral("complexity")).toString(), QStringLiteral("p^(1) + log2(p)^(2)"));
+        const QJsonArray terms = m.value(QStringLiteral("terms")).toArray();
+        QCOMPARE(terms.size(), 2);
+        QVERIFY(near(terms[0].toObject().value(QStringLiteral("coefficient")).toDouble(), 0.5));
+        QVERIFY(near(terms[1].toObject().value(QStringLiteral("coefficient")).toDouble(), 2));
+        QVERIFY(near(m.value(QStringLiteral("constant")).toDouble(), 3));
+        QVERIFY2(m.value(QStringLiteral("model"))
+                     .toString()
+                     .contains(QRegularExpression(QStringLiteral(
+                         "^[23]\\.\\d+ \\+ 0\\.[45]\\d* \\* p\\^\\(1\\) \\+ [12]\\.\\d+ \\* log2\\(p\\)\\^\\(2\\)$"))),
+            qPrintable(m.value(QStringLiteral("model")).toString()));
+        QCOMPARE(m.value(QStringLiteral("few_points_for_terms")).toBool(), false);
+        // One term by default.
+        doc = runJson({ QStringLiteral("model"), QStringLiteral("--extrap"), file, QStringLiteral("--json") });
+        QCOMPARE(doc.value(QStringLiteral("terms")).toInt(), 1);
+        QCOMPARE(
+            doc.value(QStringLiteral("models")).toArray()[0].toObject().value(QStringLiteral("terms")).toArray().size(),
+            1);
+        // Three points: one term, said so.
+        CliRun r = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), shortFile, QStringLiteral("--terms"),
+            QStringLiteral("2") });
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("1 of 1 series have fewer than 4 points, which two terms need"), r.out.constData());
+        doc = runJson({ QStringLiteral("model"), QStringLiteral("--extrap"), shortFile, QStringLiteral("--terms"),
+            QStringLiteral("2"), QStringLiteral("--json") });
+        QCOMPARE(doc.value(QStringLiteral("models"))
+                     .toArray()[0]
+                     .toObject()
+                     .value(QStringLiteral("few_points_for_terms"))
+                     .toBool(),
+            true);
+        // Usage: 1 or 2, and two terms are the Basic modeler's.
+        r = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), file, QStringLiteral("--terms"),
+            QStringLiteral("3") });
+        QCOMPARE(r.exitCode, 2);
+        r = runCli({ QStringLiteral("model"), QStringLiteral("--extrap"), file, QStringLiteral("--terms"),
+            QStringLiteral("2"), QStringLiteral("--modeler"), QStringLiteral("refining") });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--terms 2 takes the Basic modeler"), r.err.constData());
     }
 
     void errors()

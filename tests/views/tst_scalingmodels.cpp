@@ -41,10 +41,12 @@ struct CliModel {
 };
 
 /// The CLI's models in its order (the dominating first), and by call path.
-std::pair<QStringList, std::map<QString, CliModel>> cliModels(const QStringList& runs, bool exclusive, int target)
+std::pair<QStringList, std::map<QString, CliModel>> cliModels(
+    const QStringList& runs, bool exclusive, int target, const QStringList& options)
 {
     QStringList args { QStringLiteral("model"), QStringLiteral("--param"), QStringLiteral("mpi.world.size"),
         QStringLiteral("--target"), QString::number(target), QStringLiteral("--json") };
+    args << options;
     if (exclusive)
         args << QStringLiteral("--exclusive");
     const CliRun r = runCli(args + runs);
@@ -66,9 +68,9 @@ bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std:
 
 /// Checks every fitted row of the page against the CLI's models; returns the CLI's first call path that
 /// is a row of the page.
-QString checkAgainstCli(const ScalingModelsView& page, bool exclusive, int target)
+QString checkAgainstCli(const ScalingModelsView& page, bool exclusive, int target, const QStringList& options = {})
 {
-    const auto [order, byPath] = cliModels(luleshRuns(), exclusive, target);
+    const auto [order, byPath] = cliModels(luleshRuns(), exclusive, target, options);
     const ScalingModelSet* set = page.modelSet();
     if (!set || order.isEmpty())
         return QStringLiteral("(no models)");
@@ -159,6 +161,75 @@ private Q_SLOTS:
         const QString inclusiveTop = checkAgainstCli(*page, false, 1024);
         QCOMPARE(page->topPath(), inclusiveTop);
         QCOMPARE(inclusiveTop, QStringLiteral("main"));
+    }
+
+    void modelerAndTermsAgreeWithCli()
+    {
+        // The Modeler and Terms controls refit; every row equals `parallax-cli model --modeler refining` and
+        // `--terms 2` (docs/SEMANTICS.md §10.7, §10.8).
+        std::vector<std::shared_ptr<const Trial>> trials;
+        for (const QString& r : luleshRuns())
+            trials.push_back(mustLoad(r));
+        ScalingView view(trials);
+        view.waitForResult();
+        ScalingModelsView* page = view.modelsPage();
+        QCOMPARE(page->modeler(), ModelerKind::Basic);
+        QCOMPARE(page->terms(), 1);
+        page->waitForResult();
+        std::map<QString, QString> basic;
+        for (const CallPathModel& row : page->modelSet()->rows)
+            if (!row.synthetic)
+                basic[row.path] = row.exclusive.model.formula();
+
+        page->setModeler(ModelerKind::Refining);
+        page->waitForResult();
+        QCOMPARE(page->modelSet()->request.modeler, ModelerKind::Refining);
+        QCOMPARE(page->topPath(),
+            checkAgainstCli(*page, true, 65536, { QStringLiteral("--modeler"), QStringLiteral("refining") }));
+        // The Refining modeler finds fractional exponents the Basic one has not for some call path.
+        int changed = 0;
+        for (const CallPathModel& row : page->modelSet()->rows)
+            if (!row.synthetic && row.exclusive.model.formula() != basic[row.path])
+                ++changed;
+        QVERIFY2(changed > 0, "the Refining models equal the Basic ones");
+
+        page->setTerms(2);
+        page->waitForResult();
+        QCOMPARE(page->modeler(), ModelerKind::Basic);
+        QCOMPARE(page->modelSet()->request.terms, 2);
+        QCOMPARE(
+            page->topPath(), checkAgainstCli(*page, true, 65536, { QStringLiteral("--terms"), QStringLiteral("2") }));
+        page->setTarget(1024);
+        QCOMPARE(
+            page->topPath(), checkAgainstCli(*page, true, 1024, { QStringLiteral("--terms"), QStringLiteral("2") }));
+        int twoTerms = 0;
+        for (const CallPathModel& row : page->modelSet()->rows)
+            twoTerms += !row.synthetic && row.exclusive.model.terms.size() == 2 ? 1 : 0;
+        QVERIFY2(twoTerms > 0, "no call path has a two-term model");
+        // The table shows them: the model column's text has both terms.
+        bool shown = false;
+        for (const CallPathModel& row : page->modelSet()->rows)
+            if (!row.synthetic && row.exclusive.model.terms.size() == 2)
+                if (QStandardItem* item = itemOf(page->itemModel(), row.path))
+                    shown = shown
+                        || page->itemModel()
+                                ->indexFromItem(item)
+                                .siblingAtColumn(ScalingModelsView::ModelColumn)
+                                .data()
+                                .toString()
+                                .count(QStringLiteral(" + "))
+                            >= 2;
+        QVERIFY(shown);
+        // Inclusive too.
+        page->setValue(ScalingValue::Inclusive);
+        QCOMPARE(
+            page->topPath(), checkAgainstCli(*page, false, 1024, { QStringLiteral("--terms"), QStringLiteral("2") }));
+        // Back to one term: the Basic models again.
+        page->setTerms(1);
+        page->waitForResult();
+        for (const CallPathModel& row : page->modelSet()->rows)
+            if (!row.synthetic)
+                QCOMPARE(row.exclusive.model.formula(), basic[row.path]);
     }
 
     void colourFollowsGrowth()

@@ -190,7 +190,7 @@ std::shared_ptr<const ScalingModelSet> ScalingModels::build(const ScalingSnapsho
             sides.push_back(&row.inclusive);
             sides.push_back(&row.exclusive);
         }
-    const ModelOptions options;
+    const ModelOptions options = request.modelOptions();
     const std::size_t batch = 256;
     for (std::size_t begin = 0; begin < sides.size(); begin += batch) {
         if (cancel && cancel->load()) {

@@ -26,6 +26,17 @@ struct ScalingModelRequest {
     ScalingValue value = ScalingValue::Exclusive;
     ScalingStatistic statistic = ScalingStatistic::Mean;
     double target = 65536;
+    /// The modeler and the number of terms besides c0 (ModelOptions; 2 with the Basic modeler only).
+    ModelerKind modeler = ModelerKind::Basic;
+    int terms = 1;
+
+    ModelOptions modelOptions() const
+    {
+        ModelOptions o;
+        o.modeler = modeler;
+        o.maxTerms = modeler == ModelerKind::Basic ? terms : 1;
+        return o;
+    }
 };
 
 /// One call path's two models (inclusive and exclusive) and what they say at the target.

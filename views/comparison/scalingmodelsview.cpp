@@ -60,6 +60,8 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     , m_metricBox(new QComboBox(this))
     , m_valueBox(new QComboBox(this))
     , m_statisticBox(new QComboBox(this))
+    , m_modelerBox(new QComboBox(this))
+    , m_termsBox(new QComboBox(this))
     , m_targetBox(new QSpinBox(this))
     , m_flatBox(new QCheckBox(tr("Flat list"), this))
     , m_progress(new QProgressBar(this))
@@ -86,6 +88,18 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     m_statisticBox->addItem(tr("Mean over threads"), static_cast<int>(ScalingStatistic::Mean));
     m_statisticBox->addItem(tr("Slowest thread"), static_cast<int>(ScalingStatistic::Max));
     m_statisticBox->setToolTip(tr("T(P): the mean over a run's threads (absent = 0) or the slowest thread's value"));
+    m_modelerBox->addItem(tr("Basic modeler"), static_cast<int>(ModelerKind::Basic));
+    m_modelerBox->addItem(tr("Refining modeler"), static_cast<int>(ModelerKind::Refining));
+    m_modelerBox->setToolTip(tr("Extra-P's modeler: Basic (its default, 42 fixed terms p^i * log2(p)^j) or Refining "
+                                "(exponents refined to fractions such as p^(7/3) * log2(p)^(1/2)); "
+                                "docs/SEMANTICS.md §10.3, §10.7"));
+    m_termsBox->addItem(tr("1 term"), 1);
+    m_termsBox->addItem(tr("2 terms"), 2);
+    m_termsBox->setToolTip(tr("Terms besides the constant: 1 (Extra-P's default) or 2, c0 + c1 * t1 + c2 * t2 over "
+                              "every pair of the Basic modeler's terms (needs 4 parameter values; docs/SEMANTICS.md "
+                              "§10.8). The Refining modeler keeps one term."));
+    m_modelerBox->setCurrentIndex(m_modelerBox->findData(static_cast<int>(m_request.modeler)));
+    m_termsBox->setCurrentIndex(m_termsBox->findData(m_request.terms));
     m_targetBox->setRange(1, 1000000000);
     m_targetBox->setGroupSeparatorShown(true);
     m_targetBox->setValue(static_cast<int>(m_request.target));
@@ -100,7 +114,7 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     m_legend->setWordWrap(true);
     m_legend->setText(tr("<b>Colour = growth</b> = predicted at P / measured at the largest run, on a log scale: "
                          "%1 (÷100 or less full blue, ×100 or more full red; grey: not measured there). "
-                         "Models: Extra-P's default modeler, docs/SEMANTICS.md §10.")
+                         "Models: Extra-P's modelers (the Basic one with one term by default), docs/SEMANTICS.md §10.")
                           .arg(GrowthOverlay::legendHtml()));
 
     m_proxy->setSourceModel(m_model);
@@ -125,6 +139,8 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     second->setContentsMargins(0, 0, 0, 0);
     second->addWidget(new QLabel(tr("Predict at P ="), this));
     second->addWidget(m_targetBox);
+    second->addWidget(m_modelerBox);
+    second->addWidget(m_termsBox);
     second->addWidget(m_flatBox);
     second->addWidget(m_progress, 1);
     second->addStretch(0);
@@ -151,6 +167,9 @@ ScalingModelsView::ScalingModelsView(QWidget* parent)
     connect(m_parameterBox, &QComboBox::activated, this, [this] { refit(); });
     connect(m_metricBox, &QComboBox::activated, this, [this] { refit(); });
     connect(m_statisticBox, &QComboBox::activated, this, [this] { refit(); });
+    connect(m_modelerBox, &QComboBox::activated, this,
+        [this] { setModeler(static_cast<ModelerKind>(m_modelerBox->currentData().toInt())); });
+    connect(m_termsBox, &QComboBox::activated, this, [this] { setTerms(m_termsBox->currentData().toInt()); });
     connect(m_valueBox, &QComboBox::activated, this,
         [this] { setValue(static_cast<ScalingValue>(m_valueBox->currentData().toInt())); });
     connect(m_targetBox, &QSpinBox::valueChanged, this, [this](int target) {
@@ -197,6 +216,8 @@ void ScalingModelsView::refit()
     m_request.parameter = m_parameterBox->count() ? m_parameterBox->currentText() : QStringLiteral("threads");
     m_request.metric = m_metricBox->currentText();
     m_request.statistic = static_cast<ScalingStatistic>(m_statisticBox->currentData().toInt());
+    m_request.modeler = static_cast<ModelerKind>(m_modelerBox->currentData().toInt());
+    m_request.terms = m_termsBox->currentData().toInt();
     m_request.target = m_targetBox->value();
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
@@ -308,7 +329,8 @@ void ScalingModelsView::fillTree()
             items[ModelColumn]->setToolTip(s.model.formula(p) + QStringLiteral("\n")
                 + tr("%1 points%2")
                       .arg(s.model.points)
-                      .arg(s.model.fewPoints ? tr(", fewer than Extra-P's minimum of 5") : QString()));
+                      .arg(s.model.fewPoints ? tr(", fewer than Extra-P's minimum of 5") : QString())
+                + (s.model.fewPointsForTerms ? tr("; fewer than the 4 two terms need: one term") : QString()));
         return items;
     };
     std::vector<QStandardItem*> itemOf(m_set->rows.size(), nullptr);
@@ -441,6 +463,26 @@ void ScalingModelsView::setValue(ScalingValue value)
 void ScalingModelsView::setStatistic(ScalingStatistic statistic)
 {
     m_statisticBox->setCurrentIndex(m_statisticBox->findData(static_cast<int>(statistic)));
+    refit();
+}
+
+void ScalingModelsView::setModeler(ModelerKind modeler)
+{
+    m_modelerBox->setCurrentIndex(m_modelerBox->findData(static_cast<int>(modeler)));
+    // The Refining modeler keeps one term (Extra-P's RefiningModeler).
+    if (modeler == ModelerKind::Refining)
+        m_termsBox->setCurrentIndex(m_termsBox->findData(1));
+    m_termsBox->setEnabled(modeler == ModelerKind::Basic);
+    refit();
+}
+
+void ScalingModelsView::setTerms(int terms)
+{
+    if (terms == 2) { // two terms are the Basic modeler's
+        m_modelerBox->setCurrentIndex(m_modelerBox->findData(static_cast<int>(ModelerKind::Basic)));
+        m_termsBox->setEnabled(true);
+    }
+    m_termsBox->setCurrentIndex(m_termsBox->findData(terms == 2 ? 2 : 1));
     refit();
 }
 

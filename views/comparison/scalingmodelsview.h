@@ -26,9 +26,9 @@ class SelectionState;
 /// The scaling window's "Models per call path" page (issue 17 §2, docs/SEMANTICS.md §10.6): Extra-P's
 /// model of every call path of the runs (ScalingModels, fitted in a background job with a progress
 /// bar) over a parameter (the thread count or a numeric metadata key), as a call tree with columns
-/// model, SMAPE, adjusted R², the value measured at the largest parameter value, the value predicted
-/// at a target P and growth = predicted / measured; rows coloured by growth (blue shrinks, red grows,
-/// log scale) and siblings sorted by the prediction, so the call path that dominates at P is on top
+/// model (Extra-P's Basic or Refining modeler, one or two terms), SMAPE, adjusted R², the value measured at the largest
+/// parameter value, the value predicted at a target P and growth = predicted / measured; rows coloured by growth (blue
+/// shrinks, red grows, log scale) and siblings sorted by the prediction, so the call path that dominates at P is on top
 /// (and named above the tree, its row selected). Below, a flame graph of the predicted inclusive
 /// values at P coloured by the same growth.
 class ScalingModelsView : public QWidget {
@@ -52,6 +52,12 @@ public:
     void setValue(ScalingValue value);
     ScalingValue value() const { return m_request.value; }
     void setStatistic(ScalingStatistic statistic);
+    /// Extra-P's modeler (Basic or Refining) and the terms besides c0 (1, or 2 with the Basic modeler):
+    /// refit in the background (docs/SEMANTICS.md §10.7, §10.8).
+    void setModeler(ModelerKind modeler);
+    ModelerKind modeler() const { return m_request.modeler; }
+    void setTerms(int terms);
+    int terms() const { return m_request.terms; }
     void setTarget(int target);
     int target() const;
     /// A flat list of every call path (full path names) instead of the tree.
@@ -93,6 +99,8 @@ private:
     QComboBox* m_metricBox;
     QComboBox* m_valueBox;
     QComboBox* m_statisticBox;
+    QComboBox* m_modelerBox;
+    QComboBox* m_termsBox;
     QSpinBox* m_targetBox;
     QCheckBox* m_flatBox;
     QProgressBar* m_progress;
