@@ -335,7 +335,11 @@ public:
             fail(result, 0, QStringLiteral("cannot open: %1").arg(file.errorString()));
             return;
         }
-        const QByteArray bytes = file.readAll();
+        // A binary file shows a NUL byte at once: the first 64 KiB decide before the rest is read
+        // (docs/FORMATS.md 11).
+        QByteArray bytes = file.read(64 * 1024);
+        if (!bytes.contains('\0'))
+            bytes += file.readAll();
         const std::string_view text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
         if (text.empty()) {
             fail(result, 0, QStringLiteral("the file is empty; expected '<count> templated_functions' on line 1"));
