@@ -5,6 +5,7 @@
 // is cut during an upload or a load. Each gives an error that names the database and says what
 // happened, never a crash, a hang or a partial trial, and the database works again afterwards.
 #include "datasource/synth/synth.h"
+#include "tests/common/measuredrun.h"
 #include "tests/common/testutil.h"
 #include "tests/perfdb/perfdbfixture.h"
 
@@ -215,6 +216,39 @@ private Q_SLOTS:
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
         QCOMPARE(integrity(reopened), QStringLiteral("ok"));
         QCOMPARE(reopened.listTrials().value().size(), std::size_t(2));
+    }
+
+    void diskFullThroughTheCli()
+    {
+        // As a user meets it: `parallax-cli db load` under a file size limit (ulimit -f), with SIGXFSZ
+        // at its default action in the child, so the program must ignore it to report the error.
+        const QString location = freshLocation(QStringLiteral("sqlite"));
+        const QString small = dataPath(QStringLiteral("hatchet/tau-cpi-mpi"));
+        const QString large = dataPath(QStringLiteral("tau2/ppk/wrf-callpath-16rank.ppk"));
+        auto load = [&](const QString& path, qint64 limit) {
+            return runCliMeasured(
+                { QStringLiteral("db"), QStringLiteral("load"), QStringLiteral("--db"), location,
+                    QStringLiteral("--app"), QStringLiteral("a"), QStringLiteral("--exp"), QStringLiteral("e"), path },
+                { 60, limit });
+        };
+        QCOMPARE(load(small, 0).exitCode, 0);
+        const MeasuredRun full = load(large, QFileInfo(location).size() + 64 * 1024);
+        QCOMPARE(full.signal, 0);
+        QCOMPARE(full.exitCode, 1);
+        const QString err = QString::fromUtf8(full.err);
+        QVERIFY2(err.startsWith(QStringLiteral("parallax-cli: ") + location + QStringLiteral(": file too large")),
+            qPrintable(err));
+        QVERIFY2(full.out.isEmpty(), full.out.constData());
+        {
+            auto opened = Database::open(location);
+            QVERIFY2(opened.ok(), why(opened).constData());
+            QCOMPARE(integrity(dynamic_cast<perfdb::SqlDatabase&>(*opened.value())), QStringLiteral("ok"));
+            QCOMPARE(opened.value()->listTrials().value().size(), std::size_t(1));
+        }
+        QCOMPARE(load(large, 0).exitCode, 0);
+        auto opened = Database::open(location);
+        QVERIFY2(opened.ok(), why(opened).constData());
+        QCOMPARE(opened.value()->listTrials().value().size(), std::size_t(2));
     }
 
     void readOnlyFile()
