@@ -4,6 +4,7 @@
 
 #include "perfdb/dbexception.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QUrl>
 #include <algorithm>
@@ -74,13 +75,14 @@ QString meaningOf(sqlite3* db)
     }
 }
 
-/// SQLite's message of the connection's last error, after its meaning where meaningOf() knows one.
-QString messageOf(sqlite3* db)
+/// SQLite's `message` of the connection's last error, after its meaning where meaningOf() knows one.
+QString explained(sqlite3* db, const QString& message)
 {
-    const QString message = QString::fromUtf8(sqlite3_errmsg(db));
     const QString meaning = meaningOf(db);
     return meaning.isEmpty() ? message : meaning + QStringLiteral(" (SQLite: ") + message + QLatin1Char(')');
 }
+
+QString messageOf(sqlite3* db) { return explained(db, QString::fromUtf8(sqlite3_errmsg(db))); }
 
 void bindValue(sqlite3* db, sqlite3_stmt* statement, int index, const SqlValue& value)
 {
@@ -406,13 +408,7 @@ void SqliteDatabase::execScript(const QByteArray& script)
 {
     char* message = nullptr;
     if (sqlite3_exec(m_db, script.constData(), nullptr, nullptr, &message) != SQLITE_OK) {
-        QString text = lastError();
-        if (message) {
-            const QString meaning = meaningOf(m_db);
-            text = QString::fromUtf8(message);
-            if (!meaning.isEmpty())
-                text = meaning + QStringLiteral(" (SQLite: ") + text + QLatin1Char(')');
-        }
+        const QString text = message ? explained(m_db, QString::fromUtf8(message)) : lastError();
         sqlite3_free(message);
         throw DbException(text);
     }
