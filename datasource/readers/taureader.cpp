@@ -337,7 +337,7 @@ public:
         }
         // A binary file shows a NUL byte at once: the first 64 KiB decide before the rest is read
         // (docs/FORMATS.md 11).
-        QByteArray bytes = file.read(64 * 1024);
+        QByteArray bytes = file.read(qint64 { 64 } * 1024);
         if (!bytes.contains('\0'))
             bytes += file.readAll();
         const std::string_view text(bytes.constData(), static_cast<std::size_t>(bytes.size()));

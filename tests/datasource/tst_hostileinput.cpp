@@ -6,12 +6,11 @@
 // printed and must stay under 200 MB. Time is not asserted; a 60 s timeout only catches a hang.
 #include "datasource/readers/readerregistry.h"
 #include "tests/common/measuredrun.h"
+#include "tests/common/ppkbytes.h"
 #include "tests/common/testutil.h"
 
 #include <QTemporaryDir>
-#include <QtEndian>
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -64,37 +63,13 @@ bool writeRandom(const QString& path, qint64 bytes)
     return true;
 }
 
-/// A Java DataOutputStream image, as ParaProf writes a packed profile (docs/FORMATS.md 3).
-class Ppk {
-public:
-    Ppk& i32(std::int32_t v)
-    {
-        const auto be = qToBigEndian(static_cast<std::uint32_t>(v));
-        data.append(reinterpret_cast<const char*>(&be), 4);
-        return *this;
-    }
-    Ppk& f64(double v)
-    {
-        const auto be = qToBigEndian(std::bit_cast<std::uint64_t>(v));
-        data.append(reinterpret_cast<const char*>(&be), 8);
-        return *this;
-    }
-    Ppk& str(const QByteArray& s)
-    {
-        data.append(static_cast<char>(s.size() >> 8));
-        data.append(static_cast<char>(s.size() & 0xFF));
-        data.append(s);
-        return *this;
-    }
-    /// The magic, version 1 and an empty header block: the metrics come next.
-    static Ppk version1() { return Ppk().magic().i32(1).i32(1).i32(0); }
-    Ppk& magic()
-    {
-        data.append("\0P\0P\0K", 6);
-        return *this;
-    }
-    QByteArray data;
-};
+/// The magic, version 1 and an empty header block of a packed profile: the metrics come next.
+Bytes ppkVersion1()
+{
+    Bytes b;
+    b.magic().i32(1).i32(1).i32(0);
+    return b;
+}
 
 QByteArray repeated(const char* piece, int times)
 {
@@ -151,10 +126,10 @@ private Q_SLOTS:
         const QString file = dir.filePath(QStringLiteral("claims.ppk"));
         constexpr std::int32_t Huge = 0x7fffffff; // 2^31 - 1, the largest i32 count
         // The function list, the records of a thread, the trial metadata of a version 2 header.
-        writeText(file, Ppk::version1().i32(1).str("TIME").i32(0).i32(Huge).str("main()").i32(0).data);
+        writeText(file, ppkVersion1().i32(1).str("TIME").i32(0).i32(Huge).str("main()").i32(0).data);
         expectRefused({ file }, file, { QStringLiteral("(byte 48)"), QStringLiteral("function name 2 of 2147483647") });
         writeText(file,
-            Ppk::version1()
+            ppkVersion1()
                 .i32(1)
                 .str("TIME")
                 .i32(0)
@@ -175,11 +150,11 @@ private Q_SLOTS:
                 .data);
         expectRefused(
             { file }, file, { QStringLiteral("(byte 108)"), QStringLiteral("function profile 2 of 2147483647") });
-        writeText(file, Ppk().magic().i32(2).i32(1).i32(Huge).i32(0).i32(Huge).str("key").str("value").data);
+        writeText(file, Bytes().magic().i32(2).i32(1).i32(Huge).i32(0).i32(Huge).str("key").str("value").data);
         expectRefused(
             { file }, file, { QStringLiteral("(byte 38)"), QStringLiteral("trial metadata key 2 of 2147483647") });
         // One more is 2^31, which an i32 holds only as a negative number.
-        writeText(file, Ppk::version1().i32(1).str("TIME").i32(0).i32(std::numeric_limits<std::int32_t>::min()).data);
+        writeText(file, ppkVersion1().i32(1).str("TIME").i32(0).i32(std::numeric_limits<std::int32_t>::min()).data);
         expectRefused({ file }, file, { QStringLiteral("(byte 32)"), QStringLiteral("negative (-2147483648)") });
     }
 

@@ -192,7 +192,7 @@ private Q_SLOTS:
         if (spill)
             sql.execScript("PRAGMA cache_size = 20");
         const auto before = tableCounts(sql);
-        const qint64 limit = QFileInfo(location).size() + 64 * 1024;
+        const qint64 limit = QFileInfo(location).size() + qint64 { 64 } * 1024;
         std::optional<DbResult<qint64>> failed;
         {
             const FileSizeLimit full(static_cast<rlim_t>(limit));
@@ -232,7 +232,7 @@ private Q_SLOTS:
                 { 60, limit });
         };
         QCOMPARE(load(small, 0).exitCode, 0);
-        const MeasuredRun full = load(large, QFileInfo(location).size() + 64 * 1024);
+        const MeasuredRun full = load(large, QFileInfo(location).size() + qint64 { 64 } * 1024);
         QCOMPARE(full.signal, 0);
         QCOMPARE(full.exitCode, 1);
         const QString err = QString::fromUtf8(full.err);
