@@ -120,7 +120,7 @@ private Q_SLOTS:
             text += "\"event " + QByteArray::number(i) + "\" 1 0 " + QByteArray::number(i) + " " + QByteArray::number(i)
                 + " 0 GROUP=\"TAU_USER\"\n";
         text += "0 aggregates\n";
-        QVERIFY(text.size() > 3 * 64 * 1024);
+        QVERIFY(text.size() > qsizetype { 3 } * 64 * 1024);
         QTemporaryDir dir;
         writeText(dir.filePath(QStringLiteral("profile.0.0.0")), text);
         const auto trial = mustLoad(dir.path());
