@@ -110,11 +110,21 @@ qint64 binaryInt(Oid type, const char* value)
     }
 }
 
-/// libpq's last error on the connection, as a DbException.
-[[noreturn]] void throwConnectionError(PGconn* conn)
+/// The error of a failed statement (`result`, or the connection's last error without one): the
+/// server's message; when the connection is gone (a server restart, pg_terminate_backend, a cut
+/// network), first saying so, since libpq's words for it vary (docs/FORMATS.md 7.7).
+QString errorOf(PGconn* conn, const PGresult* result)
 {
-    throw DbException(QString::fromUtf8(PQerrorMessage(conn)).trimmed());
+    QString message = result ? QString::fromUtf8(PQresultErrorMessage(result)).trimmed() : QString();
+    if (message.isEmpty())
+        message = QString::fromUtf8(PQerrorMessage(conn)).trimmed();
+    if (PQstatus(conn) != CONNECTION_OK)
+        return QStringLiteral("lost the connection to the PostgreSQL server (%1)").arg(message.simplified());
+    return message;
 }
+
+/// libpq's last error on the connection, as a DbException.
+[[noreturn]] void throwConnectionError(PGconn* conn) { throw DbException(errorOf(conn, nullptr)); }
 
 /// Collects the results that follow the end of a COPY; throws the first error among them.
 void finishCopy(PGconn* conn)
@@ -122,7 +132,7 @@ void finishCopy(PGconn* conn)
     QString message;
     while (PGresult* result = PQgetResult(conn)) {
         if (PQresultStatus(result) != PGRES_COMMAND_OK && message.isEmpty())
-            message = QString::fromUtf8(PQresultErrorMessage(result)).trimmed();
+            message = errorOf(conn, result);
         PQclear(result);
     }
     if (!message.isEmpty())
@@ -336,7 +346,7 @@ public:
         sql += freeze ? ", FREEZE)" : ")";
         Result result(PQexec(m_conn, sql.c_str()));
         if (PQresultStatus(result.get()) != PGRES_COPY_IN)
-            throw DbException(QString::fromUtf8(PQresultErrorMessage(result.get())).trimmed());
+            throw DbException(errorOf(m_conn, result.get()));
         m_open = true;
         m_buffer.reserve(CopyBuffer + 4096);
         if (m_binary) {
@@ -570,7 +580,7 @@ qint64 execOn(PGconn* conn, const std::string& sql, const SqlParams& params)
         PQexecParams(conn, sql.c_str(), parameters.count(), nullptr, parameters.values(), nullptr, nullptr, 0));
     const ExecStatusType status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-        throw DbException(QString::fromUtf8(PQresultErrorMessage(result.get())).trimmed());
+        throw DbException(errorOf(conn, result.get()));
     const char* changed = PQcmdTuples(result.get());
     qint64 count = 0;
     std::from_chars(changed, changed + std::strlen(changed), count);
@@ -617,14 +627,14 @@ std::unique_ptr<SqlRows> copyOut(PGconn* conn, std::string_view sql, const SqlPa
         const QByteArray describe = "SELECT * FROM (" + query + ") parallax_described LIMIT 0";
         Result result(PQexec(conn, describe.constData()));
         if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
-            throw DbException(QString::fromUtf8(PQresultErrorMessage(result.get())).trimmed());
+            throw DbException(errorOf(conn, result.get()));
         for (int i = 0; i < PQnfields(result.get()); ++i)
             types.push_back(PQftype(result.get(), i));
     }
     const QByteArray copy = "COPY (" + query + ") TO STDOUT WITH (FORMAT binary)";
     Result result(PQexec(conn, copy.constData()));
     if (PQresultStatus(result.get()) != PGRES_COPY_OUT)
-        throw DbException(QString::fromUtf8(PQresultErrorMessage(result.get())).trimmed());
+        throw DbException(errorOf(conn, result.get()));
     return std::make_unique<PostgresCopyRows>(conn, std::move(types), endTransaction);
 }
 
@@ -890,7 +900,7 @@ std::unique_ptr<SqlRows> PostgresDatabase::query(std::string_view sql, const Sql
         PQexecParams(m_conn, text.c_str(), parameters.count(), nullptr, parameters.values(), nullptr, nullptr, 0));
     const ExecStatusType status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-        throw DbException(QString::fromUtf8(PQresultErrorMessage(result.get())).trimmed());
+        throw DbException(errorOf(m_conn, result.get()));
     return std::make_unique<PostgresRows>(std::move(result));
 }
 
@@ -917,7 +927,17 @@ std::unique_ptr<SqlRows> PostgresDatabase::parallelStream(std::string_view sql, 
     if (!snapshotId.match(snapshot).hasMatch())
         throw DbException(QStringLiteral("unexpected snapshot id \"%1\"").arg(snapshot));
     try {
-        execOn(m_helper, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", {});
+        try {
+            execOn(m_helper, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", {});
+        } catch (const DbException&) {
+            // A helper that was cut while it was idle says so only now: connect it again, once.
+            if (PQstatus(m_helper) == CONNECTION_OK)
+                throw;
+            PQfinish(m_helper);
+            m_helper = nullptr;
+            m_helper = connect(m_connection);
+            execOn(m_helper, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", {});
+        }
         execOn(m_helper, "SET TRANSACTION SNAPSHOT '" + snapshot.toStdString() + "'", {});
         return copyOut(m_helper, sql, params, true);
     } catch (...) {
@@ -931,11 +951,23 @@ void PostgresDatabase::execScript(const QByteArray& script)
     Result result(PQexec(m_conn, script.constData()));
     const ExecStatusType status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)
-        throw DbException(QString::fromUtf8(PQresultErrorMessage(result.get())).trimmed());
+        throw DbException(errorOf(m_conn, result.get()));
 }
 
 void PostgresDatabase::begin(bool write)
 {
+    // A connection lost since the last transaction (a server restart, pg_terminate_backend) is
+    // made again: between transactions there is nothing to lose (docs/FORMATS.md 7.7).
+    if (PQstatus(m_conn) != CONNECTION_OK) {
+        PGconn* fresh = connect(m_connection);
+        PQfinish(m_conn);
+        m_conn = fresh;
+        m_idLockHeld = false;
+        // The helper most likely went the same way, unnoticed while it was idle.
+        if (m_helper)
+            PQfinish(m_helper);
+        m_helper = nullptr;
+    }
     // Reads see one snapshot across their several queries.
     execScript(write ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
 }
@@ -945,7 +977,7 @@ void PostgresDatabase::commit()
     m_pendingPartitions.clear();
     Result result(PQexec(m_conn, "COMMIT"));
     if (PQresultStatus(result.get()) != PGRES_COMMAND_OK)
-        throw DbException(QString::fromUtf8(PQresultErrorMessage(result.get())).trimmed());
+        throw DbException(errorOf(m_conn, result.get()));
     // COMMIT of a failed transaction reports ROLLBACK instead of an error.
     if (std::strcmp(PQcmdStatus(result.get()), "ROLLBACK") == 0)
         throw DbException(QStringLiteral("the transaction was rolled back"));

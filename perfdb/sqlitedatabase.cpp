@@ -4,15 +4,85 @@
 
 #include "perfdb/dbexception.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QUrl>
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace parallax::perfdb {
 
 namespace {
 
-QString messageOf(sqlite3* db) { return QString::fromUtf8(sqlite3_errmsg(db)); }
+/// What the connection's last error means for the user where SQLite's own words are vague or name no
+/// cause ("disk I/O error", "attempt to write a readonly database"), else nothing.
+QString meaningOf(sqlite3* db)
+{
+    const int code = sqlite3_extended_errcode(db);
+    const int systemError = sqlite3_system_errno(db);
+    switch (code & 0xff) {
+    case SQLITE_FULL:
+        return QStringLiteral("the disk is full");
+    case SQLITE_IOERR:
+        if (systemError == ENOSPC)
+            return QStringLiteral("the disk is full");
+        if (systemError == EDQUOT)
+            return QStringLiteral("the disk quota is exceeded");
+        if (systemError == EFBIG)
+            return QStringLiteral("file too large: the file system or the file size limit (ulimit -f) does not let "
+                                  "the database grow");
+        // SQLite reads errno only after rolling back, which may have changed it (a failed commit
+        // reports 0); a short write under a file size limit is then almost surely that limit.
+        if (code == SQLITE_IOERR_WRITE && systemError == 0) {
+            rlimit limit {};
+            if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+                return QStringLiteral("file too large: the file size limit (ulimit -f) of %1 bytes does not let the "
+                                      "database grow")
+                    .arg(static_cast<qulonglong>(limit.rlim_cur));
+        }
+        return systemError != 0 ? QStringLiteral("input/output error: %1").arg(qt_error_string(systemError))
+                                : QString();
+    case SQLITE_READONLY:
+        switch (code) {
+        case SQLITE_READONLY_DIRECTORY:
+        case SQLITE_READONLY_CANTINIT:
+            return QStringLiteral("read-only: the database's folder is not writable, so SQLite cannot create its "
+                                  "write-ahead log and shared-memory files (-wal, -shm) beside it");
+        case SQLITE_READONLY_DBMOVED:
+            return QStringLiteral("the database file was moved or deleted while it was open");
+        default:
+            return QStringLiteral("the database file is read-only (no permission to write it)");
+        }
+    case SQLITE_CANTOPEN:
+        if (systemError == EACCES || systemError == EROFS || systemError == EPERM)
+            return QStringLiteral("cannot open or create the file, or its -wal and -shm files: %1 (is it or its "
+                                  "folder read-only?)")
+                .arg(qt_error_string(systemError));
+        return systemError != 0 ? QStringLiteral("cannot open the file: %1").arg(qt_error_string(systemError))
+                                : QString();
+    case SQLITE_CORRUPT:
+        return QStringLiteral("the database file is corrupt (restore it from a backup; sqlite3's .recover may "
+                              "save what is left)");
+    case SQLITE_NOTADB:
+        return QStringLiteral("the file is not an SQLite database, or its header is damaged");
+    default:
+        return {};
+    }
+}
+
+/// SQLite's `message` of the connection's last error, after its meaning where meaningOf() knows one.
+QString explained(sqlite3* db, const QString& message)
+{
+    const QString meaning = meaningOf(db);
+    return meaning.isEmpty() ? message : meaning + QStringLiteral(" (SQLite: ") + message + QLatin1Char(')');
+}
+
+QString messageOf(sqlite3* db) { return explained(db, QString::fromUtf8(sqlite3_errmsg(db))); }
 
 void bindValue(sqlite3* db, sqlite3_stmt* statement, int index, const SqlValue& value)
 {
@@ -227,23 +297,50 @@ SqliteDatabase::~SqliteDatabase()
 std::unique_ptr<SqliteDatabase> SqliteDatabase::open(const QString& path)
 {
     std::unique_ptr<SqliteDatabase> db(new SqliteDatabase(path));
-    const QByteArray file = path.toUtf8();
-    const int rc = sqlite3_open_v2(
-        file.constData(), &db->m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc != SQLITE_OK)
-        throw DbException(db->m_db ? messageOf(db->m_db) : QStringLiteral("cannot open the database"));
-    sqlite3_extended_result_codes(db->m_db, 1);
+    try {
+        db->connect(path.toUtf8(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    } catch (const DbException&) {
+        // SQLite's errno is that of its last try (reading a file that does not exist); the cause
+        // of a failed creation is the folder, asked with this thread's own credentials.
+        const QString folder = QFileInfo(path).absolutePath();
+        if (QFileInfo::exists(path)
+            || faccessat(AT_FDCWD, QFile::encodeName(folder).constData(), W_OK | X_OK, AT_EACCESS) == 0)
+            throw;
+        throw DbException(QStringLiteral("cannot create the database file: its folder %1 is not writable (%2)")
+                              .arg(folder, qt_error_string(errno)));
+    }
+    // SQLite opens a file it may not write read-only: reading works, every write is refused at its
+    // begin() (docs/FORMATS.md 7.7), and the journal mode, a write, is left as it is. Without a
+    // -wal or -journal file beside it the file holds the whole database: it is then read as an
+    // immutable file, so that not even the shared-memory file of the write-ahead log (-shm) is
+    // made, which a read-only folder would refuse and a writable one would keep.
+    db->m_readOnly = sqlite3_db_readonly(db->m_db, "main") == 1;
+    if (db->m_readOnly && !QFileInfo::exists(path + QStringLiteral("-wal"))
+        && !QFileInfo::exists(path + QStringLiteral("-journal"))) {
+        sqlite3_close_v2(db->m_db);
+        db->m_db = nullptr;
+        db->connect(
+            "file:" + QUrl::toPercentEncoding(path, "/") + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    }
     // WAL and a busy timeout let a GUI and a CLI share the file; NORMAL sync is safe in WAL mode
     // (a power cut may lose the last commit, never corrupt); the WAL is trimmed after checkpoints.
     sqlite3_busy_timeout(db->m_db, 10000);
-    db->execScript("PRAGMA journal_mode = WAL;"
-                   "PRAGMA synchronous = NORMAL;"
+    if (!db->m_readOnly)
+        db->execScript("PRAGMA journal_mode = WAL;");
+    db->execScript("PRAGMA synchronous = NORMAL;"
                    "PRAGMA foreign_keys = ON;"
                    "PRAGMA cache_size = -65536;"
                    "PRAGMA temp_store = MEMORY;"
                    "PRAGMA journal_size_limit = 67108864;");
     db->initialise();
     return db;
+}
+
+void SqliteDatabase::connect(const QByteArray& file, int flags)
+{
+    if (sqlite3_open_v2(file.constData(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK)
+        throw DbException(m_db ? messageOf(m_db) : QStringLiteral("out of memory opening the database"));
+    sqlite3_extended_result_codes(m_db, 1);
 }
 
 QString SqliteDatabase::lastError() const { return messageOf(m_db); }
@@ -311,7 +408,7 @@ void SqliteDatabase::execScript(const QByteArray& script)
 {
     char* message = nullptr;
     if (sqlite3_exec(m_db, script.constData(), nullptr, nullptr, &message) != SQLITE_OK) {
-        const QString text = message ? QString::fromUtf8(message) : lastError();
+        const QString text = message ? explained(m_db, QString::fromUtf8(message)) : lastError();
         sqlite3_free(message);
         throw DbException(text);
     }
@@ -320,6 +417,9 @@ void SqliteDatabase::execScript(const QByteArray& script)
 void SqliteDatabase::begin(bool write)
 {
     m_nextIds.clear();
+    if (write && m_readOnly)
+        throw DbException(QStringLiteral("the database file is read-only (no permission to write it), so nothing "
+                                         "can be stored or changed in it"));
     execScript(write ? "BEGIN IMMEDIATE" : "BEGIN");
     m_inTransaction = true;
 }

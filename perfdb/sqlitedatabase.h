@@ -49,12 +49,15 @@ public:
 
 private:
     explicit SqliteDatabase(const QString& path);
+    /// sqlite3_open_v2 of `file` (a path, or a file: URI with SQLITE_OPEN_URI) into m_db. Throws DbException.
+    void connect(const QByteArray& file, int flags);
 
     QString m_path;
     sqlite3* m_db = nullptr;
     std::unordered_map<std::string, sqlite3_stmt*> m_statements;
     std::unordered_map<std::string, qint64> m_nextIds; ///< per table, inside the current transaction
     bool m_inTransaction = false;
+    bool m_readOnly = false; ///< SQLite opened the file read-only (the user may not write it)
 };
 
 } // namespace parallax::perfdb

@@ -24,6 +24,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <clocale>
+#include <csignal>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -527,6 +528,9 @@ int showHelp(const QString&, const QStringList& args)
 
 int main(int argc, char* argv[])
 {
+    // Past a file size limit (ulimit -f) a write fails with EFBIG, which every writer reports,
+    // instead of SIGXFSZ killing the program mid-write (docs/FORMATS.md 7.7).
+    std::signal(SIGXFSZ, SIG_IGN);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("parallax-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));

@@ -20,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -177,6 +178,8 @@ int main(int argc, char** argv)
 {
     if (const auto code = answerBeforeApplication(argc, argv))
         return *code;
+    // A write past a file size limit fails (EFBIG) and is reported, rather than killing (SIGXFSZ).
+    std::signal(SIGXFSZ, SIG_IGN);
     // --render works without a display server.
     for (int i = 1; i < argc; ++i)
         if ((std::strcmp(argv[i], "--render") == 0 || std::strncmp(argv[i], "--render=", 9) == 0)

@@ -817,6 +817,9 @@ TrialResult CaliJsonReader::read(const QString& path, const ReadOptions& options
                 if (text.size() + n > MaxFileBytes)
                     return ReadError { path, 0, text.size(), QStringLiteral("more than 4 GiB of JSON") };
                 text.append(chunk.data(), n);
+                // Not an object: the parser says so from the first chunk, without the rest (docs/FORMATS.md 11).
+                if (text.size() == n && !text.trimmed().startsWith('{') && !text.trimmed().isEmpty())
+                    break;
             }
             if (input.cutShort())
                 return ReadError { path, 0, text.size(), QStringLiteral("the gzip data ends early (truncated file)") };

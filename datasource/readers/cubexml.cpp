@@ -28,6 +28,14 @@
 
 namespace parallax::cube {
 
+namespace {
+
+/// XML elements nested deeper are refused (docs/FORMATS.md 11): a call tree of about 1,000 levels,
+/// more than the model's call-path names hold, and the bound on what a hostile file costs.
+constexpr std::size_t MaxDepth = 1000;
+
+} // namespace
+
 FileSource::FileSource(const QString& path, Progress& progress)
     : m_progress(progress)
     , m_input(progress, ChunkSize)
@@ -398,6 +406,11 @@ private:
     void startElement()
     {
         const QStringView n = m_xml.name();
+        if (m_stack.size() > MaxDepth)
+            xmlFail(QStringLiteral("<%1> is nested more than %2 elements deep (expected a call tree of at most about "
+                                   "%2 levels)")
+                        .arg(n)
+                        .arg(MaxDepth));
         const Frame top = m_stack.back();
         Frame f { Kind::Ignored };
         auto text = [&](QString& target) {

@@ -874,6 +874,13 @@ qsizetype firstToken(const QByteArray& head)
     return i;
 }
 
+/// The first token (16 bytes of it) opens a graph.
+bool opensGraph(const QByteArray& token)
+{
+    const QByteArray start = token.toLower();
+    return start.startsWith("digraph") || start.startsWith("graph") || start.startsWith("strict");
+}
+
 } // namespace
 
 DotReader::DotReader()
@@ -888,9 +895,7 @@ int DotReader::sniff(const QString& path) const
     if (!read)
         return 0;
     const QByteArray& head = *read;
-    const qsizetype at = firstToken(head);
-    const QByteArray start = head.mid(at, 16).toLower();
-    if (!start.startsWith("digraph") && !start.startsWith("graph") && !start.startsWith("strict"))
+    if (!opensGraph(head.mid(firstToken(head), 16)))
         return 0;
     // gprof2dot's labels: "...\n12.34%\n(5.67%)\n89×".
     if (head.contains("%\\n(") && head.contains("%)\\n"))
@@ -909,6 +914,7 @@ TrialResult DotReader::read(const QString& path, const ReadOptions& options, Pro
             GzipInput input(progress, ChunkSize);
             input.openOrThrow(path);
             QByteArray data;
+            bool opened = false;
             for (;;) {
                 const qsizetype old = data.size();
                 if (old > MaxBytes)
@@ -923,6 +929,16 @@ TrialResult DotReader::read(const QString& path, const ReadOptions& options, Pro
                     break;
                 if (progress.isCancelled())
                     throw Cancelled {};
+                // Once the first token is in, a file that opens no graph is not read further: the
+                // parser reports it from what is there (docs/FORMATS.md 11).
+                if (!opened) {
+                    const qsizetype at = firstToken(data);
+                    if (at + 16 <= data.size()) {
+                        if (!opensGraph(data.mid(at, 16)))
+                            break;
+                        opened = true;
+                    }
+                }
             }
             if (input.cutShort())
                 warnings << QStringLiteral("the gzip stream is cut short (no end marker): the file may be truncated");

@@ -407,6 +407,12 @@ public:
             m_line = source.number();
             if ((m_line & 0xfff) == 0 && m_progress.isCancelled())
                 throw Cancelled {};
+            // NUL bytes inside a report are kept with a warning; before any, the file is binary,
+            // and scanning on for a header would read all of it (docs/FORMATS.md 11).
+            if (m_reports.empty() && source.binary())
+                throw ParseError { QStringLiteral("binary data (a NUL byte) before any gprof header; gprof output is "
+                                                  "text (expected a line 'Flat profile:' or a call-graph header)"),
+                    m_line, -1 };
             handle(line);
         }
         if (m_state == State::GraphTable) {

@@ -91,6 +91,9 @@ namespace {
 constexpr char MetricDbMagic[] = "HPCPROF-metricdb__";
 constexpr qsizetype MetricDbMagicLength = 18;
 constexpr qint64 MetricDbHeader = 32;
+/// XML elements nested deeper are refused (docs/FORMATS.md 11): two per call frame, so about 1,000
+/// frames, more than the model's call-path names hold, and the bound on what a hostile file costs.
+constexpr std::size_t MaxDepth = 2000;
 
 struct MetricDb {
     QString id;
@@ -212,6 +215,12 @@ private:
     void startElement()
     {
         const QString tag = m_xml.name().toString();
+        if (m_stack.size() >= MaxDepth)
+            fail(QStringLiteral("<%1> is nested more than %2 elements deep (expected a call tree of at most about %3 "
+                                "frames)")
+                     .arg(tag)
+                     .arg(MaxDepth)
+                     .arg(MaxDepth / 2));
         Frame frame { tag, -1, m_stack.empty() ? -1 : m_stack.back().modelNode,
             m_stack.empty() ? QString() : m_stack.back().file };
         if (m_inTree) {

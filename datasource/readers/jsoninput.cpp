@@ -41,6 +41,14 @@ std::optional<ReadError> JsonInput::load(
     if (!file.open(QIODevice::ReadOnly))
         return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
     progress.setStage(QStringLiteral("Parsing JSON"), info.size());
+    // Every JSON profile is an object or an array: anything else is refused from its first bytes,
+    // before the whole file is read (docs/FORMATS.md 11).
+    const QByteArray head = file.peek(4096);
+    const qsizetype start = skipSpace(head, 0);
+    if (start < head.size() && head[start] != '{' && head[start] != '[')
+        return ReadError { path, lineOf(head, start), start,
+            QStringLiteral("invalid JSON: expected an object '{' or an array '[', found byte 0x%1")
+                .arg(static_cast<unsigned char>(head[start]), 2, 16, QLatin1Char('0')) };
     const QByteArray text = file.readAll();
     if (text.size() != info.size() && file.error() != QFileDevice::NoError)
         return ReadError { path, 0, text.size(), QStringLiteral("read error: %1").arg(file.errorString()) };

@@ -652,7 +652,10 @@ TrialResult PstatsReader::read(const QString& path, const ReadOptions& options, 
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             return ReadError { path, 0, -1, QStringLiteral("cannot open: %1").arg(file.errorString()) };
-        const QByteArray data = file.readAll();
+        // The first byte decides before the whole file is read (docs/FORMATS.md 11).
+        const QByteArray first = file.peek(1);
+        const bool dict = !first.isEmpty() && (static_cast<unsigned char>(first[0]) & 0x7f) == '{';
+        const QByteArray data = dict ? file.readAll() : first;
         if (data.isEmpty())
             return ReadError { path, 0, 0, QStringLiteral("empty file; expected a marshal dict ('{') of pstats") };
         if ((static_cast<unsigned char>(data[0]) & 0x7f) != '{')

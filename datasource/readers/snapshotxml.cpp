@@ -129,6 +129,14 @@ SnapshotXml::Token SnapshotXml::next()
                 --m_elementStart.column;
             const QStringView q = m_xml.qualifiedName();
             const qsizetype colon = q.indexOf(QLatin1Char(':'));
+            // A snapshot is a few levels deep; deeper nesting costs memory for nothing (docs/FORMATS.md 11).
+            if (m_stack.size() >= MaxDepth) {
+                fail(m_elementStart,
+                    QStringLiteral("<%1> is nested more than %2 elements deep (a snapshot is a few levels deep)")
+                        .arg(q)
+                        .arg(MaxDepth));
+                return Token::Invalid;
+            }
             m_stack.push_back((colon >= 0 ? q.mid(colon + 1) : q).toString());
             return t;
         }

@@ -60,6 +60,9 @@ struct DataText {
 
 class SnapshotXml {
 public:
+    /// Elements nested deeper are refused (docs/FORMATS.md 11).
+    static constexpr std::size_t MaxDepth = 1000;
+
     SnapshotXml(SnapshotStream& stream, Progress& progress, InputResult& result);
 
     /// Fills in the line and byte offset of a failure (re-reads the input for the offset).

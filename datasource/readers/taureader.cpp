@@ -335,7 +335,17 @@ public:
             fail(result, 0, QStringLiteral("cannot open: %1").arg(file.errorString()));
             return;
         }
-        const QByteArray bytes = file.readAll();
+        // A binary file shows a NUL byte at once: the first 64 KiB decide before the rest is read
+        // (docs/FORMATS.md 11). Most profiles fit in them; a larger one is read on into one buffer.
+        constexpr qint64 Head = qint64 { 64 } * 1024;
+        QByteArray bytes = file.read(Head);
+        if (bytes.size() == Head && !bytes.contains('\0')) {
+            const qint64 size = std::max(file.size(), Head);
+            bytes.resize(size);
+            const qint64 got = file.read(bytes.data() + Head, size - Head);
+            bytes.resize(Head + std::max<qint64>(got, 0));
+            bytes += file.readAll(); // what a growing file added meanwhile
+        }
         const std::string_view text(bytes.constData(), static_cast<std::size_t>(bytes.size()));
         if (text.empty()) {
             fail(result, 0, QStringLiteral("the file is empty; expected '<count> templated_functions' on line 1"));

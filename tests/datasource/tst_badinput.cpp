@@ -110,6 +110,25 @@ private Q_SLOTS:
         expectErrorIn("GROUP=\"TAU_USER\"", "GROUP=\"TAU_USER", { QStringLiteral(":4:"), QStringLiteral("GROUP") });
     }
 
+    void largeFileReadWhole()
+    {
+        // The reader looks at a file's first 64 KiB for binary data before reading the rest
+        // (docs/FORMATS.md 11): a file of several times that is still read to its last line.
+        constexpr int Events = 5000;
+        QByteArray text = QByteArray::number(Events) + " templated_functions_MULTI_TIME\n" + Header;
+        for (int i = 0; i < Events; ++i)
+            text += "\"event " + QByteArray::number(i) + "\" 1 0 " + QByteArray::number(i) + " " + QByteArray::number(i)
+                + " 0 GROUP=\"TAU_USER\"\n";
+        text += "0 aggregates\n";
+        QVERIFY(text.size() > qsizetype { 3 } * 64 * 1024);
+        QTemporaryDir dir;
+        writeText(dir.filePath(QStringLiteral("profile.0.0.0")), text);
+        const auto trial = mustLoad(dir.path());
+        QVERIFY(trial);
+        QCOMPARE(trial->eventCount(), std::size_t(Events));
+        QCOMPARE(exclOf(*trial, 0, QStringLiteral("event 4999")), 4999.0);
+    }
+
     void binaryGarbage()
     {
         QByteArray garbage;

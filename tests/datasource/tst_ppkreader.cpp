@@ -8,6 +8,7 @@
 #include "datasource/readers/ppkreader.h"
 #include "datasource/writers/ppkwriter.h"
 #include "datasource/writers/tauwriter.h"
+#include "tests/common/ppkbytes.h"
 #include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
@@ -166,32 +167,6 @@ std::shared_ptr<Trial> generatedTrial(int threads, int events, int metrics, unsi
     }
     return b.build();
 }
-
-/// A DataOutputStream image for hand-made streams.
-class Bytes {
-public:
-    QByteArray data;
-    Bytes& i32(std::int32_t v)
-    {
-        const auto be = qToBigEndian(static_cast<std::uint32_t>(v));
-        data.append(reinterpret_cast<const char*>(&be), 4);
-        return *this;
-    }
-    Bytes& f64(double v)
-    {
-        const auto be = qToBigEndian(std::bit_cast<std::uint64_t>(v));
-        data.append(reinterpret_cast<const char*>(&be), 8);
-        return *this;
-    }
-    /// A string given as its encoded bytes.
-    Bytes& str(const QByteArray& encoded)
-    {
-        data.append(static_cast<char>(encoded.size() >> 8));
-        data.append(static_cast<char>(encoded.size() & 0xFF));
-        data.append(encoded);
-        return *this;
-    }
-};
 
 struct Tiny {
     std::int32_t version = 2;
