@@ -11,6 +11,7 @@
 #include "app/gui/mainwindow.h"
 #include "tests/app/guirun.h"
 #include "tests/common/clirunner.h"
+#include "tests/common/luleshmodels.h"
 #include "tests/common/testutil.h"
 #include "views/callgraph/calltreemodel.h"
 #include "views/comparison/growthoverlay.h"
@@ -38,45 +39,7 @@ namespace {
 
 const QString Param = QStringLiteral("mpi.world.size");
 
-QStringList luleshRuns()
-{
-    QStringList runs;
-    for (const char* n : { "64", "343", "27", "216", "125" })
-        runs << dataPath(QStringLiteral("thicket/mpi_scaling_cali/%1_cores.cali").arg(QLatin1String(n)));
-    return runs;
-}
-
-struct CliModel {
-    QString formula;
-    double prediction = 0;
-    double measuredAtLargest = std::nan(""); ///< the mean of the values at the largest p
-};
-
-std::map<QString, CliModel> cliModels(bool exclusive)
-{
-    QStringList args { QStringLiteral("model"), QStringLiteral("--param"), Param, QStringLiteral("--target"),
-        QStringLiteral("65536"), QStringLiteral("--json") };
-    if (exclusive)
-        args << QStringLiteral("--exclusive");
-    const CliRun r = runCli(args + luleshRuns());
-    if (r.exitCode != 0)
-        qWarning("%s", r.err.constData());
-    std::map<QString, CliModel> byPath;
-    for (const auto& v : QJsonDocument::fromJson(r.out).object().value(QStringLiteral("models")).toArray()) {
-        const QJsonObject m = v.toObject();
-        CliModel c { m.value(QStringLiteral("model")).toString(), m.value(QStringLiteral("prediction")).toDouble() };
-        for (const auto& p : m.value(QStringLiteral("points")).toArray())
-            if (p.toObject().value(QStringLiteral("p")).toDouble() == 343) {
-                double sum = 0;
-                const QJsonArray values = p.toObject().value(QStringLiteral("values")).toArray();
-                for (const auto& x : values)
-                    sum += x.toDouble();
-                c.measuredAtLargest = sum / static_cast<double>(values.size());
-            }
-        byPath[m.value(QStringLiteral("callpath")).toString()] = c;
-    }
-    return byPath;
-}
+std::map<QString, CliModel> cliModels(bool exclusive) { return luleshCliModels(exclusive, 65536).second; }
 
 bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)); }
 

@@ -6,6 +6,7 @@
 // at P is the CLI's first that is a call path of the tree, rows and flame frames are coloured by growth,
 // and the flame graph's frames are the predicted inclusive values.
 #include "tests/common/clirunner.h"
+#include "tests/common/luleshmodels.h"
 #include "tests/common/testutil.h"
 #include "views/comparison/scalingmodelsview.h"
 #include "views/comparison/scalingview.h"
@@ -27,50 +28,13 @@ using namespace parallax::test;
 
 namespace {
 
-QStringList luleshRuns()
-{
-    QStringList runs;
-    for (const char* n : { "125", "27", "343", "64", "216" })
-        runs << dataPath(QStringLiteral("thicket/mpi_scaling_cali/%1_cores.cali").arg(QLatin1String(n)));
-    return runs;
-}
-
-struct CliModel {
-    QString formula;
-    double prediction = 0;
-};
-
-/// The CLI's models in its order (the dominating first), and by call path.
-std::pair<QStringList, std::map<QString, CliModel>> cliModels(
-    const QStringList& runs, bool exclusive, int target, const QStringList& options)
-{
-    QStringList args { QStringLiteral("model"), QStringLiteral("--param"), QStringLiteral("mpi.world.size"),
-        QStringLiteral("--target"), QString::number(target), QStringLiteral("--json") };
-    args << options;
-    if (exclusive)
-        args << QStringLiteral("--exclusive");
-    const CliRun r = runCli(args + runs);
-    if (r.exitCode != 0)
-        qWarning("%s", r.err.constData());
-    QStringList order;
-    std::map<QString, CliModel> byPath;
-    for (const auto& v : QJsonDocument::fromJson(r.out).object().value(QStringLiteral("models")).toArray()) {
-        const QJsonObject m = v.toObject();
-        const QString path = m.value(QStringLiteral("callpath")).toString();
-        order << path;
-        byPath[path]
-            = { m.value(QStringLiteral("model")).toString(), m.value(QStringLiteral("prediction")).toDouble() };
-    }
-    return { order, byPath };
-}
-
 bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
 
 /// Checks every fitted row of the page against the CLI's models; returns the CLI's first call path that
 /// is a row of the page.
 QString checkAgainstCli(const ScalingModelsView& page, bool exclusive, int target, const QStringList& options = {})
 {
-    const auto [order, byPath] = cliModels(luleshRuns(), exclusive, target, options);
+    const auto [order, byPath] = luleshCliModels(exclusive, target, options);
     const ScalingModelSet* set = page.modelSet();
     if (!set || order.isEmpty())
         return QStringLiteral("(no models)");
