@@ -6,9 +6,11 @@
 // --target, the dominating call path first; and the errors.
 #include "algebra/perfmodel.h"
 #include "algebra/statistics.h"
+#include "datasource/writers/tauwriter.h"
 #include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -150,6 +152,71 @@ private Q_SLOTS:
             QCOMPARE(points[k].toObject().value(QStringLiteral("values")).toArray()[0].toDouble(), s.meanAll);
         }
         QCOMPARE(models[0].toObject().value(QStringLiteral("few_points")).toBool(), true);
+    }
+
+    /// Issue 17's "done when": runs at 2…256 ranks where an all-to-all grows as p·log₂p and the compute as
+    /// 50 + 0.01·p (per rank, exact values): the models recover both laws, and the all-to-all, smaller at
+    /// every measured scale, is the call path that dominates at 65,536 ranks.
+    void dominatingCallPathAtScale()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QStringList runs;
+        for (int p = 2; p <= 256; p *= 2) {
+            TrialBuilder b(QStringLiteral("run-%1").arg(p));
+            b.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
+            const EventId main = b.addEvent(QStringLiteral("main"), { QStringLiteral("TAU_DEFAULT") });
+            const EventId compute = b.addEvent(QStringLiteral("main => compute"), { QStringLiteral("TAU_CALLPATH") });
+            const EventId alltoall
+                = b.addEvent(QStringLiteral("main => MPI_Alltoall()"), { QStringLiteral("TAU_CALLPATH") });
+            const double c = (50 + 0.01 * p) * 1e6;
+            const double a = 0.002 * p * std::log2(p) * 1e6;
+            for (int rank = 0; rank < p; ++rank) {
+                const ThreadIndex t = b.addThread({ rank, 0, 0 });
+                const double one[1] = { 1e6 };
+                const double total[1] = { 1e6 + c + a };
+                const double cv[1] = { c };
+                const double av[1] = { a };
+                b.addInterval(t, main, 1, 2, one, total);
+                b.addInterval(t, compute, 1, 0, cv, cv);
+                b.addInterval(t, alltoall, 1, 0, av, av);
+            }
+            const QString out = dir.filePath(QStringLiteral("p%1").arg(p));
+            QDir().mkpath(out);
+            QCOMPARE(TauWriter::write(*b.build(), out), QString());
+            runs << out;
+        }
+        const QJsonObject doc
+            = runJson(QStringList { QStringLiteral("model"), QStringLiteral("--param"), QStringLiteral("threads"),
+                          QStringLiteral("--exclusive"), QStringLiteral("--target"), QStringLiteral("65536"),
+                          QStringLiteral("--json") }
+                + runs);
+        const QJsonArray models = doc.value(QStringLiteral("models")).toArray();
+        QVERIFY(models.size() >= 3);
+        // Listed by the prediction at the target: the all-to-all first.
+        const QJsonObject top = models[0].toObject();
+        QCOMPARE(top.value(QStringLiteral("callpath")).toString(), QStringLiteral("main => MPI_Alltoall()"));
+        QCOMPARE(top.value(QStringLiteral("points")).toArray().size(), 8);
+        QVERIFY2(top.value(QStringLiteral("model")).toString().endsWith(QLatin1String(" * p^(1) * log2(p)^(1)")),
+            qPrintable(top.value(QStringLiteral("model")).toString()));
+        const double expected = 0.002 * 65536 * 16 * 1e6; // µs, the metric's unit
+        QVERIFY2(std::abs(top.value(QStringLiteral("prediction")).toDouble() - expected) <= 1e-6 * expected,
+            qPrintable(QString::number(top.value(QStringLiteral("prediction")).toDouble(), 'g', 12)));
+        for (const auto& v : models) {
+            const QJsonObject m = v.toObject();
+            if (m.value(QStringLiteral("callpath")).toString() != QLatin1String("main => compute"))
+                continue;
+            QVERIFY2(m.value(QStringLiteral("model")).toString().endsWith(QLatin1String(" * p^(1)")),
+                qPrintable(m.value(QStringLiteral("model")).toString()));
+            const double compute = (50 + 0.01 * 65536) * 1e6;
+            QVERIFY(std::abs(m.value(QStringLiteral("prediction")).toDouble() - compute) <= 1e-6 * compute);
+            // Larger than the all-to-all at every measured scale, smaller at the target.
+            QVERIFY(50 + 0.01 * 256 > 0.002 * 256 * 8);
+            QVERIFY(
+                m.value(QStringLiteral("prediction")).toDouble() < top.value(QStringLiteral("prediction")).toDouble());
+            return;
+        }
+        QFAIL("no model of main => compute");
     }
 
     void refiningModeler()
