@@ -96,9 +96,18 @@ fuzz_reader() { # TARGET NAME SAMPLE...
         [ -f "$f" ] && cp "$f" "$corpus/$(basename "$(dirname "$f")")-$(basename "$f")"
     done
     echo "== Fuzzing the $name reader for ${PARALLAX_FUZZ_SECONDS:-30} s"
+    # The last lines are the run's statistics; on a finding, also the sanitizer's report and the artifact.
+    local log="$corpus.log" rc=0
     ./build-fuzz/tests/fuzz/"$target" -max_total_time="${PARALLAX_FUZZ_SECONDS:-30}" \
-        -rss_limit_mb=2048 -print_final_stats=1 "$corpus" 2>&1 | tail -n 5 || status=$?
-    rm -rf "$corpus"
+        -rss_limit_mb=2048 -print_final_stats=1 "$corpus" >"$log" 2>&1 || rc=$?
+    tail -n 5 "$log"
+    if [ "$rc" -ne 0 ]; then
+        echo "error: fuzzing the $name reader ($target) found a failure (exit $rc):" >&2
+        grep -E -A12 'ERROR: |runtime error|deadly signal|out-of-memory|timeout after' "$log" | head -n 40 >&2 || true
+        grep -E 'Test unit written to|^Base64:' "$log" >&2 || true
+        status=$rc
+    fi
+    rm -rf "$corpus" "$log"
 }
 if [ "$status" -eq 0 ]; then
     cmake --preset fuzz -DPARALLAX_WERROR=ON -DPARALLAX_DATA_DIR="$data_dir" >/dev/null

@@ -56,6 +56,13 @@ void leastSquares(const std::array<const double*, K>& columns, const std::vector
         b(r) = y[i];
         ++r;
     }
+    // A NaN or infinite entry (p^(1/4) of a negative p, an overflowing p^3) has no least-squares answer:
+    // NaN coefficients, so the hypothesis' costs are not finite and it is rejected (§10.3 step 3). Eigen
+    // 3.4's JacobiSVD must not see it: with a NaN its rank() reads past its singular values.
+    if (!a.allFinite() || !b.allFinite()) {
+        c.fill(std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
     Eigen::JacobiSVD<Eigen::MatrixXd> svd(a, Eigen::ComputeThinU | Eigen::ComputeThinV);
     svd.setThreshold(std::numeric_limits<double>::epsilon()
         * static_cast<double>(std::max<Eigen::Index>(rows, static_cast<Eigen::Index>(K + 1))));

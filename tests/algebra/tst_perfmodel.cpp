@@ -777,6 +777,30 @@ private Q_SLOTS:
         QCOMPARE(m.terms[0].logExponent, 0);
     }
 
+    /// A negative p makes p^(1/4) NaN (found by fuzz_extrapreader: Eigen's SVD then read past its singular
+    /// values): those hypotheses are rejected, the others fitted, with one or two terms, never a NaN model.
+    void negativeParameterRejectsFractionalTerms()
+    {
+        const std::vector<ModelPoint> points { { 20, { 82.0 } }, { -30, { 180.0 } }, { 40, { 320.0 } },
+            { 50, { 505.0 } }, { 60, { 725.0 } } };
+        for (int terms : { 1, 2 }) {
+            ModelOptions o;
+            o.maxTerms = terms;
+            const PerformanceModel m = fitPerformanceModel(points, o);
+            QVERIFY(m.valid);
+            QVERIFY(std::isfinite(m.constant));
+            QVERIFY(std::isfinite(m.smape));
+            QVERIFY(std::isfinite(m.rss));
+            for (const ModelTerm& t : m.terms) {
+                QVERIFY(std::isfinite(t.coefficient));
+                QCOMPARE(t.logExponent, 0); // log terms are dropped with a p < 1
+                QCOMPARE(t.denominator, 1); // no fractional power of a negative p
+            }
+            for (double p : { 20.0, 40.0, 60.0, 1000.0 })
+                QVERIFY(std::isfinite(m.evaluate(p)));
+        }
+    }
+
     void pythonRepr()
     {
         // Python's repr() of these floats.
