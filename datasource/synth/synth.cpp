@@ -134,6 +134,30 @@ QString eventName(int i, bool realistic, Random& rng)
     return pdtName(i, rng);
 }
 
+const char* const SpackPrefix = "/global/common/software/spack/opt/spack/cray-sles15-zen3/gcc-12.2.0/";
+
+/// A Spack-built TAU's configure line, as long as real ones are: the rpath of every dependency.
+QString tauConfig(const QString& tau)
+{
+    const char* const deps[] = { "pdt-3.25.1", "binutils-2.40", "libdwarf-20180129", "libelf-0.8.13", "libunwind-1.6.2",
+        "otf2-3.0.3", "zlib-1.2.13", "hwloc-2.9.1", "papi-7.0.1" };
+    auto dep = [](const char* name) -> QString {
+        return QLatin1String(SpackPrefix) + QLatin1String(name) + QStringLiteral("-abcdefghijklmnopqrstuvwxyz012345");
+    };
+    QString config = QStringLiteral(" -prefix=") + tau + QStringLiteral(" -arch=craycnl");
+    for (int d = 0; d < 6; ++d)
+        config += QStringLiteral(" -%1=%2").arg(
+            QString::fromLatin1(deps[d]).section(QLatin1Char('-'), 0, 0), dep(deps[d]));
+    config += QStringLiteral(" -mpi -c++=CC -cc=cc -fortran=gfortran -useropt=-O2\\ -g");
+    config += QStringLiteral("\\ -Wl,-rpath,") + tau + QStringLiteral("/lib");
+    for (const char* d : deps)
+        config += QStringLiteral("\\ -Wl,-rpath,") + dep(d) + QStringLiteral("/lib");
+    for (const char* lib : { "/opt/cray/pe/mpich/8.1.25/ofi/gnu/9.1/lib", "/opt/cray/pe/pmi/6.1.10/lib",
+             "/opt/cray/libfabric/1.15.2.0/lib64" })
+        config += QStringLiteral("\\ -Wl,-rpath,") + QLatin1String(lib);
+    return config;
+}
+
 /// The trial-wide part of the metadata block TAU writes into every profile (key set of a TAU 2.29 MPI
 /// run on a Cray XC, tau2/tau-profiles-callpath-cpi-4rank), with values of a plausible machine.
 void addTauMetadata(TrialBuilder& builder, int depth)
@@ -146,16 +170,16 @@ void addTauMetadata(TrialBuilder& builder, int depth)
         { "OMP_SCHEDULE", "STATIC" }, { "OS Machine", "x86_64" }, { "OS Name", "Linux" },
         { "OS Release", "5.14.21-150400.24.46_12.0.73-cray_shasta_c" },
         { "OS Version", "#1 SMP Tue Jan 24 10:32:04 UTC 2023 (1a41e5b)" }, { "TAU Architecture", "default" },
-        { "TAU Config",
-            " -prefix=/opt/tau/2.35 -mpi -pdt=/opt/pdtoolkit -bfd=download -unwind=download -c++=CC -cc=cc "
-            "-fortran=ftn" },
-        { "TAU Makefile", "/opt/tau/2.35/craycnl/lib/Makefile.tau-mpi-pdt" }, { "TAU Version", "2.35" },
-        { "TAU_BFD_LOOKUP", "on" }, { "TAU_CALLSITE_DEPTH", "1" }, { "TAU_COMM_MATRIX", "off" },
-        { "TAU_COMPENSATE", "off" }, { "TAU_MAX_THREADS", "128" }, { "TAU_PROFILE", "on" },
-        { "TAU_PROFILE_FORMAT", "profile" }, { "TAU_SAMPLING", "off" }, { "TAU_THROTTLE", "on" },
-        { "TAU_THROTTLE_NUMCALLS", "100000" }, { "TAU_THROTTLE_PERCALL", "10" }, { "TAU_TRACE", "off" } };
+        { "TAU Version", "2.35" }, { "TAU_BFD_LOOKUP", "on" }, { "TAU_CALLSITE_DEPTH", "1" },
+        { "TAU_COMM_MATRIX", "off" }, { "TAU_COMPENSATE", "off" }, { "TAU_MAX_THREADS", "128" },
+        { "TAU_PROFILE", "on" }, { "TAU_PROFILE_FORMAT", "profile" }, { "TAU_SAMPLING", "off" },
+        { "TAU_THROTTLE", "on" }, { "TAU_THROTTLE_NUMCALLS", "100000" }, { "TAU_THROTTLE_PERCALL", "10" },
+        { "TAU_TRACE", "off" } };
     for (const auto& [key, value] : common)
         builder.addMetadata(QString::fromLatin1(key), QString::fromLatin1(value));
+    const QString tau = QLatin1String(SpackPrefix) + QStringLiteral("tau-2.35-qmx7c4zkd2yyfhv5wcsmv3gwrnj3lf2e");
+    builder.addMetadata(QStringLiteral("TAU Config"), tauConfig(tau));
+    builder.addMetadata(QStringLiteral("TAU Makefile"), tau + QStringLiteral("/craycnl/lib/Makefile.tau-gnu-mpi-pdt"));
     builder.addMetadata(QStringLiteral("TAU_CALLPATH"), depth > 0 ? QStringLiteral("on") : QStringLiteral("off"));
     builder.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QString::number(depth > 0 ? depth : 2));
 }
