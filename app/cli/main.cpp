@@ -353,6 +353,9 @@ int runSynth(const QStringList& args)
         QStringLiteral("Planted groups of ranks (default 1: none): thread t is in group t*G/T, and group g's\n"
                        "events i >= 1 with i mod G = g cost 4 times as much (metadata 'Synth group')."),
         QStringLiteral("G"));
+    const auto realistic = cmd.add({ QStringLiteral("realistic") },
+        QStringLiteral("Name routines as TAU's PDT instrumentation does (C, C++ and templates, Fortran, with\n"
+                       "signatures and source ranges) and write TAU's ~40-key metadata block in every file."));
     cmd.addArgument(QStringLiteral("OUT"), QStringLiteral("A new (or empty) directory to write."));
     if (const auto stop = cmd.parse(args))
         return *stop;
@@ -382,6 +385,7 @@ int runSynth(const QStringList& args)
     o.threadsPerNode = static_cast<int>(*k);
     o.seed = static_cast<std::uint64_t>(*sd);
     o.groups = static_cast<int>(*g);
+    o.realistic = cmd.isSet(realistic);
     const QStringList positional = cmd.positional();
     if (positional.size() != 1)
         return cmd.usageError(positional.isEmpty()

@@ -5,6 +5,8 @@
 #include "datasource/model/trialbuilder.h"
 #include "datasource/synth/splitmix.h"
 
+#include <QDateTime>
+#include <QTimeZone>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <cmath>
@@ -67,6 +69,138 @@ QString flatName(int i, Random& rng)
         .arg(line + 3 + rng.below(200));
 }
 
+const char* const ReturnTypes[] = { "void", "int", "double", "bool", "std::size_t" };
+const char* const CFunctions[] = { "pack_buffer", "unpack_buffer", "read_input", "write_checkpoint", "hash_keys",
+    "sort_indices", "init_random", "timer_tick" };
+const char* const CArguments[]
+    = { "(double *, int)", "(const char *, int *)", "(void *, size_t)", "(int, int, double *)" };
+const char* const Templates[] = { "std::vector<double>", "Field<3>", "Kernel<double, 4>", "std::array<int, 3>" };
+
+/// A routine name as TAU's PDT instrumentation writes it: signature, then the source range.
+QString pdtName(int i, Random& rng)
+{
+    const int line = 20 + rng.below(3000);
+    const int end = line + 3 + rng.below(200);
+    const int kind = i % 5;
+    if (kind == 1) { // C
+        const char* f = CFunctions[rng.below(static_cast<int>(std::size(CFunctions)))];
+        return QStringLiteral("%1 %2_%3%4 C [{%2.c} {%5,1}-{%6,1}]")
+            .arg(QLatin1String(ReturnTypes[rng.below(2)]), QLatin1String(f))
+            .arg(i)
+            .arg(QLatin1String(CArguments[rng.below(static_cast<int>(std::size(CArguments)))]))
+            .arg(line)
+            .arg(end);
+    }
+    if (kind == 3) { // Fortran module procedure
+        const char* r = FortranRoutines[rng.below(static_cast<int>(std::size(FortranRoutines)))];
+        return QStringLiteral("%1_MOD::%2_%3 [{%4.f90} {%5,7}-{%6,24}]")
+            .arg(QString::fromLatin1(Classes[rng.below(static_cast<int>(std::size(Classes)))]).toUpper(),
+                QLatin1String(r))
+            .arg(i)
+            .arg(QString::fromLatin1(r).toLower())
+            .arg(line)
+            .arg(end);
+    }
+    const char* c = Classes[rng.below(static_cast<int>(std::size(Classes)))];
+    const char* m = Methods[rng.below(static_cast<int>(std::size(Methods)))];
+    if (kind == 4) { // C++ template member
+        const char* t = Templates[rng.below(static_cast<int>(std::size(Templates)))];
+        return QStringLiteral("%1 %2<%3>::%4_%5<%3>(const %1 &, int) C [{%6.hpp} {%7,3}-{%8,3}]")
+            .arg(QLatin1String(t), QLatin1String(c), QLatin1String(rng.below(2) == 0 ? "double" : "float"),
+                QLatin1String(m))
+            .arg(i)
+            .arg(QString::fromLatin1(c).toLower())
+            .arg(line)
+            .arg(end);
+    }
+    return QStringLiteral("%1 %2::%3_%4%5 C [{%6.cpp} {%7,1}-{%8,1}]")
+        .arg(QLatin1String(ReturnTypes[rng.below(static_cast<int>(std::size(ReturnTypes)))]), QLatin1String(c),
+            QLatin1String(m))
+        .arg(i)
+        .arg(QLatin1String(Arguments[rng.below(static_cast<int>(std::size(Arguments)))]),
+            QString::fromLatin1(c).toLower())
+        .arg(line)
+        .arg(end);
+}
+
+/// The name of flat event i: MPI routines on even i while they last, the rest user routines.
+QString eventName(int i, bool realistic, Random& rng)
+{
+    if (!realistic)
+        return flatName(i, rng);
+    const int n = static_cast<int>(std::size(MpiRoutines));
+    if (i % 2 == 0 && i / 2 < n)
+        return QString::fromLatin1(MpiRoutines[i / 2]);
+    return pdtName(i, rng);
+}
+
+const char* const SpackPrefix = "/global/common/software/spack/opt/spack/cray-sles15-zen3/gcc-12.2.0/";
+
+/// A Spack-built TAU's configure line, as long as real ones are: the rpath of every dependency.
+QString tauConfig(const QString& tau)
+{
+    const char* const deps[] = { "pdt-3.25.1", "binutils-2.40", "libdwarf-20180129", "libelf-0.8.13", "libunwind-1.6.2",
+        "otf2-3.0.3", "zlib-1.2.13", "hwloc-2.9.1", "papi-7.0.1" };
+    auto dep = [](const char* name) -> QString {
+        return QLatin1String(SpackPrefix) + QLatin1String(name) + QStringLiteral("-abcdefghijklmnopqrstuvwxyz012345");
+    };
+    QString config = QStringLiteral(" -prefix=") + tau + QStringLiteral(" -arch=craycnl");
+    for (int d = 0; d < 6; ++d)
+        config += QStringLiteral(" -%1=%2").arg(
+            QString::fromLatin1(deps[d]).section(QLatin1Char('-'), 0, 0), dep(deps[d]));
+    config += QStringLiteral(" -mpi -c++=CC -cc=cc -fortran=gfortran -useropt=-O2\\ -g");
+    config += QStringLiteral("\\ -Wl,-rpath,") + tau + QStringLiteral("/lib");
+    for (const char* d : deps)
+        config += QStringLiteral("\\ -Wl,-rpath,") + dep(d) + QStringLiteral("/lib");
+    for (const char* lib : { "/opt/cray/pe/mpich/8.1.25/ofi/gnu/9.1/lib", "/opt/cray/pe/pmi/6.1.10/lib",
+             "/opt/cray/libfabric/1.15.2.0/lib64" })
+        config += QStringLiteral("\\ -Wl,-rpath,") + QLatin1String(lib);
+    return config;
+}
+
+/// The trial-wide part of the metadata block TAU writes into every profile (key set of a TAU 2.29 MPI
+/// run on a Cray XC, tau2/tau-profiles-callpath-cpi-4rank), with values of a plausible machine.
+void addTauMetadata(TrialBuilder& builder, int depth)
+{
+    const std::pair<const char*, const char*> common[] = { { "CPU Cores", "64" }, { "CPU MHz", "2450.000" },
+        { "CPU Type", "AMD EPYC 7763 64-Core Processor" }, { "CPU Vendor", "AuthenticAMD" },
+        { "CWD", "/scratch/user/run" }, { "Cache Size", "512 KB" }, { "Command Line", "./synth_app -n 1000" },
+        { "Executable", "/scratch/user/synth_app" }, { "Memory Size", "263842296 kB" }, { "OMP_CHUNK_SIZE", "1" },
+        { "OMP_DYNAMIC", "off" }, { "OMP_MAX_THREADS", "1" }, { "OMP_NESTED", "off" }, { "OMP_NUM_PROCS", "128" },
+        { "OMP_SCHEDULE", "STATIC" }, { "OS Machine", "x86_64" }, { "OS Name", "Linux" },
+        { "OS Release", "5.14.21-150400.24.46_12.0.73-cray_shasta_c" },
+        { "OS Version", "#1 SMP Tue Jan 24 10:32:04 UTC 2023 (1a41e5b)" }, { "TAU Architecture", "default" },
+        { "TAU Version", "2.35" }, { "TAU_BFD_LOOKUP", "on" }, { "TAU_CALLSITE_DEPTH", "1" },
+        { "TAU_COMM_MATRIX", "off" }, { "TAU_COMPENSATE", "off" }, { "TAU_MAX_THREADS", "128" },
+        { "TAU_PROFILE", "on" }, { "TAU_PROFILE_FORMAT", "profile" }, { "TAU_SAMPLING", "off" },
+        { "TAU_THROTTLE", "on" }, { "TAU_THROTTLE_NUMCALLS", "100000" }, { "TAU_THROTTLE_PERCALL", "10" },
+        { "TAU_TRACE", "off" } };
+    for (const auto& [key, value] : common)
+        builder.addMetadata(QString::fromLatin1(key), QString::fromLatin1(value));
+    const QString tau = QLatin1String(SpackPrefix) + QStringLiteral("tau-2.35-qmx7c4zkd2yyfhv5wcsmv3gwrnj3lf2e");
+    builder.addMetadata(QStringLiteral("TAU Config"), tauConfig(tau));
+    builder.addMetadata(QStringLiteral("TAU Makefile"), tau + QStringLiteral("/craycnl/lib/Makefile.tau-gnu-mpi-pdt"));
+    builder.addMetadata(QStringLiteral("TAU_CALLPATH"), depth > 0 ? QStringLiteral("on") : QStringLiteral("off"));
+    builder.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QString::number(depth > 0 ? depth : 2));
+}
+
+/// The per-rank part of TAU's metadata block: host names, MPI rank, process ids, timestamps.
+void addTauThreadMetadata(TrialBuilder& builder, ThreadIndex ti, const ThreadKey& key, qint64 start)
+{
+    const QString host = QStringLiteral("nid%1").arg(key.node / 64, 6, 10, QLatin1Char('0'));
+    builder.addThreadMetadata(ti, QStringLiteral("Hostname"), host);
+    builder.addThreadMetadata(ti, QStringLiteral("Node Name"), host);
+    builder.addThreadMetadata(ti, QStringLiteral("MPI Processor Name"), host);
+    builder.addThreadMetadata(ti, QStringLiteral("MPI Rank"), QString::number(key.node));
+    builder.addThreadMetadata(ti, QStringLiteral("pid"), QString::number(40000 + key.node));
+    builder.addThreadMetadata(ti, QStringLiteral("tid"), QString::number(40000 + key.node + key.thread));
+    builder.addThreadMetadata(ti, QStringLiteral("Starting Timestamp"), QString::number(start));
+    builder.addThreadMetadata(ti, QStringLiteral("Timestamp"), QString::number(start + 123456789));
+    builder.addThreadMetadata(ti, QStringLiteral("Ending Timestamp"), QString::number(start + 123456812));
+    builder.addThreadMetadata(ti, QStringLiteral("Local Time"),
+        QDateTime::fromMSecsSinceEpoch(start / 1000, QTimeZone::utc()).toString(Qt::ISODate));
+}
+
 QStringList groupsFor(const QString& name)
 {
     if (name.startsWith(QLatin1String("MPI_")))
@@ -107,7 +241,7 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
     for (int i = 1; i < nEvents; ++i) {
         QString n;
         do {
-            n = flatName(i, rng);
+            n = eventName(i, o.realistic, rng);
         } while (std::find(names.begin(), names.begin() + i, n) != names.begin() + i);
         names[static_cast<std::size_t>(i)] = n;
         // Parents come from earlier nodes no deeper than depth-1 (so every path fits the depth).
@@ -231,6 +365,10 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         const ThreadKey& key = { t / std::max(1, o.threadsPerNode), 0, t % std::max(1, o.threadsPerNode) };
         const ThreadIndex ti = threads[static_cast<std::size_t>(t)];
         const qint64 start = 1700000000000000LL + static_cast<qint64>(key.node) * 37;
+        if (o.realistic) {
+            addTauThreadMetadata(builder, ti, key, start);
+            continue;
+        }
         builder.addThreadMetadata(
             ti, QStringLiteral("Hostname"), QStringLiteral("nid%1").arg(key.node / 64, 5, 10, QLatin1Char('0')));
         builder.addThreadMetadata(ti, QStringLiteral("pid"), QString::number(40000 + key.node));
@@ -241,15 +379,19 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
             builder.addThreadMetadata(
                 ti, QStringLiteral("Synth group"), QString::number(static_cast<long long>(t) * nGroups / nThreads));
     }
-    builder.addMetadata(QStringLiteral("CPU Cores"), QStringLiteral("64"));
-    builder.addMetadata(QStringLiteral("CPU Type"), QStringLiteral("AMD EPYC 7763 64-Core Processor"));
-    builder.addMetadata(QStringLiteral("OS Name"), QStringLiteral("Linux"));
-    builder.addMetadata(QStringLiteral("OS Release"), QStringLiteral("5.14.21"));
-    builder.addMetadata(QStringLiteral("Command Line"), QStringLiteral("./synth_app -n 1000"));
-    builder.addMetadata(QStringLiteral("Executable"), QStringLiteral("/scratch/user/synth_app"));
-    builder.addMetadata(QStringLiteral("TAU Version"), QStringLiteral("2.35"));
-    builder.addMetadata(QStringLiteral("TAU_CALLPATH"), depth > 0 ? QStringLiteral("on") : QStringLiteral("off"));
-    builder.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QString::number(depth > 0 ? depth : 2));
+    if (o.realistic) {
+        addTauMetadata(builder, depth);
+    } else {
+        builder.addMetadata(QStringLiteral("CPU Cores"), QStringLiteral("64"));
+        builder.addMetadata(QStringLiteral("CPU Type"), QStringLiteral("AMD EPYC 7763 64-Core Processor"));
+        builder.addMetadata(QStringLiteral("OS Name"), QStringLiteral("Linux"));
+        builder.addMetadata(QStringLiteral("OS Release"), QStringLiteral("5.14.21"));
+        builder.addMetadata(QStringLiteral("Command Line"), QStringLiteral("./synth_app -n 1000"));
+        builder.addMetadata(QStringLiteral("Executable"), QStringLiteral("/scratch/user/synth_app"));
+        builder.addMetadata(QStringLiteral("TAU Version"), QStringLiteral("2.35"));
+        builder.addMetadata(QStringLiteral("TAU_CALLPATH"), depth > 0 ? QStringLiteral("on") : QStringLiteral("off"));
+        builder.addMetadata(QStringLiteral("TAU_CALLPATH_DEPTH"), QString::number(depth > 0 ? depth : 2));
+    }
     builder.addMetadata(QStringLiteral("Synthesized by"),
         QStringLiteral(
             "parallax-cli synth --threads %1 --events %2 --callpath-depth %3 --metrics %4 --user-events %5 --seed %6")
@@ -259,10 +401,13 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
                 .arg(nMetrics)
                 .arg(nUser)
                 .arg(o.seed)
-            + (nGroups > 1 ? QStringLiteral(" --groups %1").arg(nGroups) : QString()));
+            + (nGroups > 1 ? QStringLiteral(" --groups %1").arg(nGroups) : QString())
+            + (o.realistic ? QStringLiteral(" --realistic") : QString()));
     Provenance p;
     p.operation = QStringLiteral("synth");
     p.options << QStringLiteral("seed=%1").arg(o.seed);
+    if (o.realistic)
+        p.options << QStringLiteral("realistic");
     builder.setProvenance(p);
     return builder.build();
 }

@@ -21,6 +21,11 @@ struct SynthOptions {
     /// event i ≥ 1 with i mod groups = g costs 4 times its base (per-thread metadata "Synth group").
     int groups = 1;
     std::uint64_t seed = 1;
+    /// The shapes of a real PDT-instrumented MPI run (issue 18's reference trial): every routine named as
+    /// PDT writes it (C, C++ methods and templates, Fortran module procedures, with signature and source
+    /// range), and the metadata block TAU writes into each profile.N.C.T (about 40 keys: host, CPU,
+    /// memory, TAU configuration, timestamps, MPI). Off: the historical output, byte for byte.
+    bool realistic = false;
 };
 
 /// A deterministic, realistic trial: MPI routines, C++ methods with source locations, Fortran

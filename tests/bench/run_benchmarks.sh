@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: 2026 Parallax developers
-# Issue 2 benchmark: 16,384 threads x 101 events (+ depth-2 call paths, 5 user events).
+# Issue 2 and 18 benchmark: 16,384 threads x 101 events (+ depth-2 call paths, 5 user events), with
+# PDT-style routine names and TAU's metadata block in every file (synth --realistic, about 480 MB).
 # Prints JSON lines: median of 5 runs of loading, `parallax-cli info` and `parallax-cli pprof -s`,
-# and TAU's own pprof -s side by side when it is on PATH (or TAU_PPROF=/path/to/pprof).
+# and TAU's own pprof -s side by side when it is on PATH (or TAU_PPROF=/path/to/pprof; build one with
+# tools/build-tau-pprof.sh).
 #   tests/bench/run_benchmarks.sh [BUILD_DIR] [DATA_DIR]
 set -euo pipefail
 build="$(readlink -f "${1:-build}")"
-data="${2:-/tmp/parallax-bench-16384x101}"
+data="${2:-/tmp/parallax-bench-16384x101-realistic}"
 cli="$build/app/parallax-cli"
 bench="$build/tests/bench/parallax-bench"
 runs="${RUNS:-5}"
 
 if [ ! -f "$data/profile.16383.0.0" ]; then
     rm -rf "$data"
-    "$cli" synth --threads 16384 --events 101 --callpath-depth 2 --user-events 5 --seed 1 "$data"
+    "$cli" synth --realistic --threads 16384 --events 101 --callpath-depth 2 --user-events 5 --seed 1 "$data"
 fi
 echo "{\"data\":\"$data\",\"files\":$(ls "$data" | wc -l),\"bytes\":$(du -sb "$data" | cut -f1),\"cores\":$(nproc)}"
 "$bench" --runs "$runs" --label "load (parallax-bench --load)" -- "$bench" --load "$data"

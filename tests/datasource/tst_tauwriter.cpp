@@ -119,6 +119,57 @@ private Q_SLOTS:
         QVERIFY(again->warnings().isEmpty());
     }
 
+    void realisticSynthReadsBack()
+    {
+        SynthOptions o;
+        o.threads = 8;
+        o.events = 41;
+        o.callpathDepth = 2;
+        o.realistic = true;
+        const auto trial = synthesizeTrial(o);
+        QTemporaryDir out;
+        QCOMPARE(TauWriter::write(*trial, out.path()), QString());
+        const auto again = mustLoad(out.path());
+        QVERIFY(again);
+        QVERIFY(again->warnings().isEmpty());
+        // Every routine reads back under its PDT name, and every shape PDT writes is among them.
+        QCOMPARE(again->eventCount(), trial->eventCount());
+        int c = 0, cpp = 0, templates = 0, fortran = 0;
+        for (std::size_t e = 0; e < trial->eventCount(); ++e) {
+            const QString& name = trial->event(EventId(e)).name;
+            QVERIFY2(again->findEvent(name).isValid(), qPrintable(name));
+            if (trial->event(EventId(e)).isCallPath())
+                continue;
+            c += name.contains(QLatin1String(") C [{")) && name.contains(QLatin1String(".c} {")) ? 1 : 0;
+            cpp += name.contains(QLatin1String("::")) && name.contains(QLatin1String(".cpp} {")) ? 1 : 0;
+            templates += name.contains(QLatin1Char('<')) && name.contains(QLatin1String(".hpp} {")) ? 1 : 0;
+            fortran += name.contains(QLatin1String("_MOD::")) && name.contains(QLatin1String(".f90} {")) ? 1 : 0;
+        }
+        QVERIFY(c > 0 && cpp > 0 && templates > 0 && fortran > 0);
+        // TAU's metadata block: about 40 keys in each file, read back key by key.
+        for (std::size_t t = 0; t < trial->threadCount(); ++t) {
+            QVERIFY(trial->metadata().size() + trial->threadMetadata(ThreadIndex(t)).size() >= 40);
+            for (const auto& e : trial->threadMetadata(ThreadIndex(t)))
+                QCOMPARE(
+                    again->metadataValue(trial->strings().get(e.key), ThreadIndex(t)), trial->strings().get(e.value));
+        }
+        for (const auto& e : trial->metadata())
+            QCOMPARE(again->metadataValue(trial->strings().get(e.key)), trial->strings().get(e.value));
+        QCOMPARE(again->metadataValue(QStringLiteral("MPI Rank"), ThreadIndex(std::size_t(5))), QStringLiteral("5"));
+        // And the TAU round trip of what was read is exact.
+        QTemporaryDir out2;
+        QCOMPARE(TauWriter::write(*again, out2.path()), QString());
+        const auto third = mustLoad(out2.path());
+        QVERIFY(third);
+        compareTrials(*again, *third);
+        // Without the option, none of it: the historical names and the short metadata block.
+        o.realistic = false;
+        const auto plain = synthesizeTrial(o);
+        QVERIFY(plain->metadata().size() < 20);
+        for (std::size_t e = 0; e < plain->eventCount(); ++e)
+            QVERIFY(!plain->event(EventId(e)).name.contains(QLatin1String(".hpp}")));
+    }
+
     void synthIsDeterministic()
     {
         SynthOptions o;
