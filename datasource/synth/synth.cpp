@@ -145,9 +145,9 @@ QString tauConfig(const QString& tau)
         return QLatin1String(SpackPrefix) + QLatin1String(name) + QStringLiteral("-abcdefghijklmnopqrstuvwxyz012345");
     };
     QString config = QStringLiteral(" -prefix=") + tau + QStringLiteral(" -arch=craycnl");
-    for (int d = 0; d < 6; ++d)
-        config += QStringLiteral(" -%1=%2").arg(
-            QString::fromLatin1(deps[d]).section(QLatin1Char('-'), 0, 0), dep(deps[d]));
+    const char* const flags[] = { "pdt", "bfd", "dwarf", "elf", "unwind", "otf" }; // TAU's configure options
+    for (std::size_t d = 0; d < std::size(flags); ++d)
+        config += QStringLiteral(" -%1=%2").arg(QLatin1String(flags[d]), dep(deps[d]));
     config += QStringLiteral(" -mpi -c++=CC -cc=cc -fortran=gfortran -useropt=-O2\\ -g");
     config += QStringLiteral("\\ -Wl,-rpath,") + tau + QStringLiteral("/lib");
     for (const char* d : deps)

@@ -22,10 +22,12 @@ echo "{\"data\":\"$data\",\"files\":$(ls "$data" | wc -l),\"bytes\":$(du -sb "$d
 "$bench" --runs "$runs" --label "load (parallax-bench --load)" -- "$bench" --load "$data"
 for r in 1 2 3; do "$bench" --load "$data"; done
 "$bench" --runs "$runs" --label "parallax-cli info" -- "$cli" info "$data"
-"$bench" --runs "$runs" --label "parallax-cli pprof -s" -- "$cli" pprof -s "$data"
+median() { grep '"runs"' | sed -n 's/.*"median_wall_s":\([0-9.]*\).*/\1/p'; }
+ours="$("$bench" --runs "$runs" --label "parallax-cli pprof -s" -- "$cli" pprof -s "$data" | tee /dev/stderr | median)"
 tau_pprof="${TAU_PPROF:-$(command -v pprof || true)}"
 if [ -n "$tau_pprof" ]; then
-    (cd "$data" && "$bench" --runs "$runs" --label "TAU pprof -s" -- "$tau_pprof" -s)
+    theirs="$(cd "$data" && "$bench" --runs "$runs" --label "TAU pprof -s" -- "$tau_pprof" -s | tee /dev/stderr | median)"
+    echo "{\"label\":\"TAU pprof -s / parallax-cli pprof -s\",\"ratio\":$(awk -v a="$theirs" -v b="$ours" 'BEGIN { printf "%.2f", a / b }')}"
 else
     echo "{\"note\":\"TAU's pprof is not installed here; set TAU_PPROF to time it side by side\"}"
 fi
