@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/statistics.h"
 
+#include "algebra/parallelfor.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -106,11 +108,16 @@ TrialStatistics::TrialStatistics(const Trial& trial)
     m_maxIncl.assign(m_metrics * m_threads, 0.0);
     m_sumMaxIncl.assign(m_metrics, 0.0);
 
-    auto visit = [&](auto&& fn) {
+    // Every accumulator sums its values in thread order (bit-identical to a serial pass); the
+    // workers split the events, and each finds its range in a row (sorted by event id) by bisection.
+    auto visit = [&](std::size_t e0, std::size_t e1, auto&& fn) {
         for (std::size_t t = 0; t < m_threads; ++t) {
             const IntervalRow& row = trial.row(ThreadIndex(t));
             const std::size_t n = row.size();
-            for (std::size_t i = 0; i < n; ++i) {
+            const auto first = std::lower_bound(row.events.begin(), row.events.end(), EventId(e0),
+                [](EventId a, EventId b) { return a.index() < b.index(); });
+            for (auto i = static_cast<std::size_t>(first - row.events.begin()); i < n && row.events[i].index() < e1;
+                 ++i) {
                 // Slots per event: calls, subrs, then per metric excl, incl, excl/call, incl/call
                 // (the layout index() describes).
                 const std::size_t base = row.events[i].index() * m_kindsPerEvent;
@@ -131,44 +138,55 @@ TrialStatistics::TrialStatistics(const Trial& trial)
             }
         }
     };
-    visit([&](std::size_t k, double v, std::size_t t) { acc[k].add(v, t); });
     // Per-call values exist only where calls > 0: their "all threads" figures use those threads.
     auto isPerCall = [&](std::size_t k) {
         const std::size_t slot = k % m_kindsPerEvent;
         return slot >= 2 && (slot - 2) % 4 >= 2;
     };
     auto population = [&](std::size_t k) { return isPerCall(k) ? acc[k].present : m_threads; };
-    std::vector<double> meanPresent(acc.size()), meanAll(acc.size());
-    for (std::size_t k = 0; k < acc.size(); ++k) {
-        meanPresent[k] = acc[k].present ? acc[k].total / static_cast<double>(acc[k].present) : 0.0;
-        meanAll[k] = population(k) ? acc[k].total / static_cast<double>(population(k)) : 0.0;
-    }
-    visit([&](std::size_t k, double v, std::size_t) {
-        const double dp = v - meanPresent[k];
-        const double da = v - meanAll[k];
-        acc[k].devPresent += dp * dp;
-        acc[k].devAll += da * da;
-    });
     m_stats.resize(acc.size());
-    for (std::size_t k = 0; k < acc.size(); ++k)
-        m_stats[k] = finish(acc[k], population(k));
-
-    for (std::size_t t = 0; t < m_threads; ++t) {
-        const IntervalRow& row = trial.row(ThreadIndex(t));
-        const std::size_t n = row.size();
-        for (std::size_t m = 0; m < m_metrics; ++m) {
-            double top = 0.0;
-            double maxIncl = 0.0;
-            for (std::size_t i = 0; i < n; ++i) {
-                top = std::max(top, row.incl[m * n + i]);
-                maxIncl = i == 0 ? row.incl[m * n + i] : std::max(maxIncl, row.incl[m * n + i]);
-            }
-            m_top[m * m_threads + t] = top;
-            m_sumTop[m] += top;
-            m_maxIncl[m * m_threads + t] = maxIncl;
-            m_sumMaxIncl[m] += maxIncl;
+    const std::size_t workers = parallelWorkers(events, 1, 0);
+    const std::size_t eventBlock = std::max<std::size_t>(1, (events + workers - 1) / workers);
+    parallelFor(events, eventBlock, 0, [&](std::size_t e0, std::size_t e1, std::size_t) {
+        visit(e0, e1, [&](std::size_t k, double v, std::size_t t) { acc[k].add(v, t); });
+        const std::size_t k0 = e0 * m_kindsPerEvent;
+        const std::size_t k1 = e1 * m_kindsPerEvent;
+        std::vector<double> meanPresent(k1 - k0), meanAll(k1 - k0);
+        for (std::size_t k = k0; k < k1; ++k) {
+            meanPresent[k - k0] = acc[k].present ? acc[k].total / static_cast<double>(acc[k].present) : 0.0;
+            meanAll[k - k0] = population(k) ? acc[k].total / static_cast<double>(population(k)) : 0.0;
         }
-    }
+        visit(e0, e1, [&](std::size_t k, double v, std::size_t) {
+            const double dp = v - meanPresent[k - k0];
+            const double da = v - meanAll[k - k0];
+            acc[k].devPresent += dp * dp;
+            acc[k].devAll += da * da;
+        });
+        for (std::size_t k = k0; k < k1; ++k)
+            m_stats[k] = finish(acc[k], population(k));
+    });
+
+    parallelFor(m_threads, 1024, 0, [&](std::size_t t0, std::size_t t1, std::size_t) {
+        for (std::size_t t = t0; t < t1; ++t) {
+            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const std::size_t n = row.size();
+            for (std::size_t m = 0; m < m_metrics; ++m) {
+                double top = 0.0;
+                double maxIncl = 0.0;
+                for (std::size_t i = 0; i < n; ++i) {
+                    top = std::max(top, row.incl[m * n + i]);
+                    maxIncl = i == 0 ? row.incl[m * n + i] : std::max(maxIncl, row.incl[m * n + i]);
+                }
+                m_top[m * m_threads + t] = top;
+                m_maxIncl[m * m_threads + t] = maxIncl;
+            }
+        }
+    });
+    for (std::size_t m = 0; m < m_metrics; ++m)
+        for (std::size_t t = 0; t < m_threads; ++t) {
+            m_sumTop[m] += m_top[m * m_threads + t];
+            m_sumMaxIncl[m] += m_maxIncl[m * m_threads + t];
+        }
 
     // Atomic events: statistics of each per-thread field.
     const std::size_t atomics = trial.atomicEventCount();

@@ -4,7 +4,12 @@
 
 #include "datasource/model/trialbuilder.h"
 
+#include <QFile>
 #include <QFileInfo>
+#include <algorithm>
+#include <charconv>
+#include <dirent.h>
+#include <sys/stat.h>
 
 namespace parallax {
 
@@ -22,22 +27,83 @@ QString ReadError::toString() const
 
 bool parseThreadFileName(const QString& fileName, QLatin1StringView prefix, ThreadKey& key)
 {
-    if (!fileName.startsWith(prefix))
+    const QByteArray utf8 = fileName.toUtf8();
+    return parseThreadFileName(std::string_view(utf8.constData(), static_cast<std::size_t>(utf8.size())),
+        std::string_view(prefix.data(), static_cast<std::size_t>(prefix.size())), key);
+}
+
+bool parseThreadFileName(std::string_view name, std::string_view prefix, ThreadKey& key)
+{
+    if (name.substr(0, prefix.size()) != prefix)
         return false;
-    const QStringList parts = fileName.mid(prefix.size()).split(QLatin1Char('.'));
-    if (parts.size() != 3)
-        return false;
+    name.remove_prefix(prefix.size());
     int v[3];
     for (int i = 0; i < 3; ++i) {
-        bool ok = false;
-        if (parts[i].isEmpty() || !parts[i].at(0).isDigit())
+        const auto dot = i < 2 ? name.find('.') : name.size();
+        if (dot == std::string_view::npos || dot == 0)
             return false;
-        v[i] = parts[i].toInt(&ok);
-        if (!ok || v[i] < 0)
+        const std::string_view part = name.substr(0, dot);
+        if (!std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; }))
             return false;
+        const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v[i]);
+        if (ec != std::errc() || ptr != part.data() + part.size())
+            return false;
+        name.remove_prefix(std::min(name.size(), dot + 1));
     }
     key = ThreadKey { v[0], v[1], v[2] };
     return true;
+}
+
+namespace {
+
+/// Calls `visit` with each regular file (or link to one) of the directory until it returns false.
+void forEachFile(const QString& dir, const std::function<bool(std::string_view, const QByteArray&)>& visit)
+{
+    const QByteArray native = QFile::encodeName(dir);
+    DIR* d = ::opendir(native.constData());
+    if (!d)
+        return;
+    while (const dirent* entry = ::readdir(d)) {
+        if (entry->d_type != DT_REG && entry->d_type != DT_UNKNOWN && entry->d_type != DT_LNK)
+            continue;
+        const std::string_view name(entry->d_name);
+        if (name == "." || name == "..")
+            continue;
+        QByteArray path = native;
+        path += '/';
+        path.append(name.data(), static_cast<qsizetype>(name.size()));
+        if (entry->d_type != DT_REG) {
+            struct stat st { };
+            if (::stat(path.constData(), &st) != 0 || !S_ISREG(st.st_mode))
+                continue;
+        }
+        if (!visit(name, path))
+            break;
+    }
+    ::closedir(d);
+}
+
+} // namespace
+
+bool directoryHasFile(const QString& dir, const std::function<bool(std::string_view name)>& match)
+{
+    bool found = false;
+    forEachFile(dir, [&](std::string_view name, const QByteArray&) {
+        found = match(name);
+        return !found;
+    });
+    return found;
+}
+
+std::vector<QByteArray> directoryFiles(const QString& dir, const std::function<bool(std::string_view name)>& match)
+{
+    std::vector<QByteArray> files;
+    forEachFile(dir, [&](std::string_view name, const QByteArray& path) {
+        if (match(name))
+            files.push_back(path);
+        return true;
+    });
+    return files;
 }
 
 TrialResult finishRead(const Reader& reader, const ReadJob& job, TrialBuilder& builder, const QStringList& warnings)

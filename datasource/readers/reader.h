@@ -6,6 +6,7 @@
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/progress.h"
 
+#include <QByteArray>
 #include <QFile>
 #include <QFileInfo>
 #include <QLatin1StringView>
@@ -20,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace parallax {
 
@@ -139,6 +141,16 @@ inline QString quoted(std::string_view s, qsizetype max = 80)
 /// True for "<prefix>N.C.T" with N, C, T non-negative decimal integers (TAU's profile.N.C.T and
 /// snapshot.N.C.T file names); fills `key`.
 bool parseThreadFileName(const QString& fileName, QLatin1StringView prefix, ThreadKey& key);
+bool parseThreadFileName(std::string_view fileName, std::string_view prefix, ThreadKey& key);
+
+/// True when the directory has a regular file (or a link to one) whose name `match` accepts; the
+/// listing stops at the first. readdir(3), no QDir: a 131,072-file directory costs no sorting and
+/// no QString per name.
+bool directoryHasFile(const QString& dir, const std::function<bool(std::string_view name)>& match);
+
+/// Every regular file (or link to one) in the directory whose name `match` accepts, in no order,
+/// as the operating system spells the path; empty when the directory cannot be read.
+std::vector<QByteArray> directoryFiles(const QString& dir, const std::function<bool(std::string_view name)>& match);
 
 class Reader;
 

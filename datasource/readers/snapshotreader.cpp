@@ -223,9 +223,8 @@ int SnapshotReader::sniff(const QString& path) const
     const QFileInfo info(path);
     ThreadKey key;
     if (info.isDir()) {
-        for (const QString& name : QDir(path).entryList({ QStringLiteral("snapshot.*") }, QDir::Files))
-            if (parseSnapshotFileName(name, key))
-                return 100;
+        if (directoryHasFile(path, [&](std::string_view name) { return parseThreadFileName(name, "snapshot.", key); }))
+            return 100;
         const QString merged = mergedFileIn(QDir(path));
         return merged.isEmpty() ? 0 : sniff(merged);
     }

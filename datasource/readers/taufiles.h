@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#pragma once
+
+// The per-file half of the TAU profile reader (taureader.cpp assembles the trial): the directory
+// listing, the parallel parse of profile.N.C.T files into rows with temporary ids, and the tables
+// of names the workers share. Internal to the datasource layer.
+
+#include "datasource/model/names.h"
+#include "datasource/model/trial.h"
+#include "datasource/readers/progress.h"
+#include "datasource/readers/reader.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace parallax::taufiles {
+
+struct StringViewHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>()(s); }
+};
+
+using StringIndex = std::unordered_map<std::string, std::uint32_t, StringViewHash, std::equal_to<>>;
+
+/// Interns strings from many worker threads; ids are dense in order of first insertion.
+class ConcurrentStrings {
+public:
+    std::uint32_t intern(std::string_view s)
+    {
+        std::lock_guard lock(m_mutex);
+        const auto it = m_index.find(s);
+        if (it != m_index.end())
+            return it->second;
+        const auto id = static_cast<std::uint32_t>(m_strings.size());
+        m_strings.emplace_back(s);
+        m_index.emplace(std::string(s), id);
+        return id;
+    }
+    const std::string& get(std::uint32_t id) const { return m_strings[id]; }
+    std::size_t size() const { return m_strings.size(); }
+
+private:
+    std::mutex m_mutex;
+    StringIndex m_index;
+    std::deque<std::string> m_strings;
+};
+
+/// Event names shared by all files of a trial: canonical name -> temporary id, with the first
+/// raw spelling and every distinct GROUP string seen.
+class EventTable {
+public:
+    struct Entry {
+        std::string canonical;
+        std::string raw;
+        std::vector<std::string> groupStrings;
+    };
+
+    std::uint32_t intern(std::string_view raw, std::string_view groups)
+    {
+        std::string canonical = names::canonical(raw);
+        std::lock_guard lock(m_mutex);
+        auto it = m_index.find(canonical);
+        std::uint32_t id;
+        if (it == m_index.end()) {
+            id = static_cast<std::uint32_t>(m_entries.size());
+            m_entries.push_back({ canonical, std::string(raw), {} });
+            m_index.emplace(std::move(canonical), id);
+        } else {
+            id = it->second;
+        }
+        addGroupsLocked(id, groups);
+        return id;
+    }
+
+    void addGroups(std::uint32_t id, std::string_view groups)
+    {
+        std::lock_guard lock(m_mutex);
+        addGroupsLocked(id, groups);
+    }
+
+    const std::deque<Entry>& entries() const { return m_entries; }
+
+private:
+    void addGroupsLocked(std::uint32_t id, std::string_view groups)
+    {
+        if (groups.empty())
+            return;
+        auto& g = m_entries[id].groupStrings;
+        if (std::find(g.begin(), g.end(), groups) == g.end())
+            g.emplace_back(groups);
+    }
+
+    std::mutex m_mutex;
+    StringIndex m_index;
+    std::deque<Entry> m_entries;
+};
+
+/// Per-worker cache in front of an EventTable: raw name -> (id, groups last seen).
+
+struct FileWork {
+    ThreadKey key;
+    QString path;
+    /// The path as the operating system spells it, for open(2).
+    QByteArray nativePath;
+};
+
+struct FileResult {
+    ThreadKey key;
+    QString path;
+    bool failed = false;
+    ReadError error;
+    std::string metricName;
+    IntervalRow row; // temporary event ids
+    AtomicRow atomicRow; // temporary atomic ids
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> metadata; // (key, value) in the string table
+    std::vector<std::uint32_t> contextKeys;
+    std::vector<std::string> duplicateNames;
+    std::size_t duplicateAtomics = 0;
+    std::size_t negativeValues = 0;
+    std::string firstNegative;
+    std::size_t nonFiniteValues = 0; // NaN or infinite numbers, kept as read
+    std::string firstNonFinite;
+    std::size_t negativeCounts = 0; // negative calls, subrs or numevents, kept as read
+    std::string firstNegativeCount;
+    QStringList warnings;
+};
+
+struct Shared {
+    EventTable events;
+    EventTable atomics;
+    ConcurrentStrings strings;
+};
+
+inline QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+/// The metric name rules of docs/FORMATS.md 1.1 applied to line 1 of a file.
+QString metricFromLineOne(std::string_view line);
+
+/// The profile.N.C.T files of one directory, sorted by thread key.
+std::vector<FileWork> listProfiles(const QString& dir);
+
+/// Parses all files of one metric directory in parallel, one result per file in the same order.
+std::vector<FileResult> parseFiles(
+    const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options, Progress& progress);
+
+} // namespace parallax::taufiles
