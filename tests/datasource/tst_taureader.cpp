@@ -3,6 +3,7 @@
 // The TAU reader against the facts in ../shared/data/*/MANIFEST.md and small literal fixtures.
 #include "datasource/model/pooledatomics.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/readers/metadataparser.h"
 #include "datasource/readers/taureader.h"
 #include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 #include <cmath>
 #include <limits>
+#include <map>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -472,6 +474,73 @@ private Q_SLOTS:
         QVERIFY(trial->metadataValue(QStringLiteral("Only1"), ThreadIndex(2u)).isNull());
         QCOMPARE(trial->threadMetadata(ThreadIndex(0u)).size(), std::size_t(1));
         QCOMPARE(trial->threadMetadata(ThreadIndex(1u)).size(), std::size_t(2));
+    }
+
+    void metadataChunksAgreeWithTheWholeBlockParser()
+    {
+        // The reader reuses an <attribute> chunk equal to the one at the same place in the previous
+        // file of its worker, parses plain chunks without the XML parser, and sends anything else
+        // through parseTauMetadata. Whatever the path, every thread must hold what
+        // parseTauMetadata finds in its own file (a repeated key keeps its last value).
+        const QByteArray plain = "<attribute><name>Host</name><value>nid001</value></attribute>"
+                                 "<attribute><name>Cores</name><value>64</value></attribute>";
+        const QByteArray entity = "<attribute><name>Note</name><value>a &amp; b</value></attribute>";
+        const QByteArray nested = "<attribute><name>Env</name><value><attribute><name>PATH</name><value>/bin</value>"
+                                  "</attribute></value></attribute>";
+        const QByteArray context = "<attribute><name>Phase</name><timer_context>main</timer_context>"
+                                   "<value>solve</value></attribute>";
+        const QByteArray cdata = "<attribute><name>Cmd</name><value><![CDATA[a </attribute> b]]></value></attribute>";
+        QTemporaryDir dir;
+        std::vector<QByteArray> blocks;
+        for (int n = 0; n < 24; ++n) {
+            QByteArray block = "<metadata>";
+            if (n % 7 == 3)
+                block += "<attribute><name>Shift</name><value>" + QByteArray::number(n) + "</value></attribute>";
+            block += "<attribute><name>Metric Name</name><value>TIME</value></attribute>" + plain;
+            block += "<attribute><name>Rank</name><value>" + QByteArray::number(n) + "</value></attribute>";
+            if (n % 2 == 0)
+                block += entity;
+            if (n % 3 == 0)
+                block += nested;
+            if (n % 4 == 1)
+                block += context;
+            if (n % 5 == 2)
+                block += cdata;
+            if (n % 6 == 5) // the same key twice in one file: the last value counts
+                block
+                    += "<attribute><name>Host</name><value>nid" + QByteArray::number(900 + n) + "</value></attribute>";
+            block += n == 11 ? QByteArray("<attribute><name>Broken</name><value>x</valu></attribute></metadata>")
+                             : QByteArray("</metadata>");
+            blocks.push_back(block);
+            writeText(dir.filePath(QStringLiteral("profile.%1.0.0").arg(n)),
+                QByteArrayLiteral("1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls # ")
+                    + block + "\n\"f\" 1 0 1 1 0 GROUP=\"g\"\n0 aggregates\n");
+        }
+        for (int threads : { 1, 2 }) {
+            const auto trial = mustReadWith(TauReader(), dir.path(), withThreads(threads));
+            QVERIFY(trial);
+            QCOMPARE(trial->threadCount(), blocks.size());
+            for (std::size_t n = 0; n < blocks.size(); ++n) {
+                const auto parsed = parseTauMetadata(std::string_view(blocks[n].constData(), blocks[n].size()));
+                QCOMPARE(parsed.error.empty(), n != 11);
+                std::map<std::string, std::string> expected;
+                for (const auto& attr : parsed.attributes)
+                    if (attr.key != "Metric Name")
+                        expected[attr.key] = attr.value;
+                QVERIFY(expected.size() >= 3); // Host, Cores, Rank at least
+                for (const auto& [key, value] : expected)
+                    QCOMPARE(trial->metadataValue(QString::fromStdString(key), ThreadIndex(n)).toStdString(), value);
+                // Nothing else: every per-thread entry is one of the file's own.
+                for (const auto& entry : trial->threadMetadata(ThreadIndex(n))) {
+                    const auto it = expected.find(trial->strings().get(entry.key).toStdString());
+                    QVERIFY(it != expected.end());
+                    QCOMPARE(trial->strings().get(entry.value).toStdString(), it->second);
+                }
+            }
+            QVERIFY(trial->warnings()
+                        .join(QLatin1Char('\n'))
+                        .contains(QStringLiteral("profile.11.0.0:2: metadata block is malformed")));
+        }
     }
 
     void emptyThreadIsAThread()
