@@ -450,24 +450,24 @@ void TrialBuilder::finishMetadata()
     // often writes the full block on thread 0 only: the common set starts with the first
     // thread's pairs; a key leaves it when a thread has it missing from the set, with another
     // value, or with a timer context. So a key held only by the first thread stays trial-wide.
-    std::map<std::uint32_t, StringId> candidates;
+    // By string id (keys are few, ids dense): a flat table instead of maps, since a 131,072-thread
+    // trial has millions of entries to check.
+    const std::size_t ids = m_trial->m_strings.size();
+    std::vector<StringId> candidate(ids); // the first thread's value of a candidate key
+    std::vector<char> isCandidate(ids, 0);
+    std::vector<char> uncommon(ids, 0);
     for (const auto& entry : m_rawThreadMetadata.front())
-        if (!m_forcedPerThreadKeys.contains(entry.key))
-            candidates.emplace(entry.key.index(), entry.value);
-    std::set<std::uint32_t> uncommon;
-    for (const auto& entries : m_rawThreadMetadata) {
-        for (const auto& entry : entries) {
-            const auto it = candidates.find(entry.key.index());
-            if (it == candidates.end() || it->second != entry.value)
-                uncommon.insert(entry.key.index());
+        if (!m_forcedPerThreadKeys.contains(entry.key) && !isCandidate[entry.key.index()]) {
+            isCandidate[entry.key.index()] = 1;
+            candidate[entry.key.index()] = entry.value;
         }
-    }
-    std::set<std::uint32_t> common;
-    for (const auto& [key, value] : candidates)
-        if (!uncommon.count(key))
-            common.insert(key);
+    for (const auto& entries : m_rawThreadMetadata)
+        for (const auto& entry : entries)
+            if (!isCandidate[entry.key.index()] || candidate[entry.key.index()] != entry.value)
+                uncommon[entry.key.index()] = 1;
+    auto common = [&](StringId key) { return isCandidate[key.index()] && !uncommon[key.index()]; };
     for (const auto& entry : m_rawThreadMetadata.front()) {
-        if (!common.count(entry.key.index()))
+        if (!common(entry.key))
             continue;
         const bool already = std::any_of(m_trial->m_metadata.begin(), m_trial->m_metadata.end(),
             [&](const MetadataEntry& e) { return e.key == entry.key; });
@@ -476,7 +476,7 @@ void TrialBuilder::finishMetadata()
     }
     for (std::size_t t = 0; t < n; ++t) {
         for (const auto& entry : m_rawThreadMetadata[t])
-            if (!common.count(entry.key.index()))
+            if (!common(entry.key))
                 m_trial->m_threadMetadata[t].push_back(entry);
     }
     m_rawThreadMetadata.clear();
