@@ -113,27 +113,6 @@ bool parseNumber(std::string_view token, double& out)
     return v.has_value();
 }
 
-/// A number field; a plain integer of up to 15 digits (most of TAU's fields) is converted without
-/// std::from_chars, exactly.
-bool parseField(std::string_view token, double& out)
-{
-    if (!token.empty() && token.size() <= 15) {
-        std::uint64_t x = 0;
-        std::size_t i = 0;
-        for (; i < token.size(); ++i) {
-            const auto d = static_cast<unsigned>(token[i] - '0');
-            if (d > 9)
-                break;
-            x = x * 10 + d;
-        }
-        if (i == token.size()) {
-            out = static_cast<double>(x);
-            return true;
-        }
-    }
-    return parseNumber(token, out);
-}
-
 /// The blank-separated numbers of a line after the name, parsed into v[0..max).
 struct Fields {
     int count = 0; // max + 1 when there are more
@@ -152,14 +131,24 @@ Fields parseFields(std::string_view s, double* v, int max)
         if (p == end)
             return f;
         const char* const start = p;
-        while (p < end && !isBlank(*p))
+        // A plain integer of up to 15 digits (most of TAU's fields) is converted here, exactly;
+        // anything else goes to std::from_chars.
+        std::uint64_t x = 0;
+        bool digits = true;
+        while (p < end && !isBlank(*p)) {
+            const auto d = static_cast<unsigned>(*p - '0');
+            digits = digits && d <= 9;
+            x = x * 10 + d;
             ++p;
+        }
         if (f.count == max) {
             f.count = max + 1;
             return f;
         }
         const std::string_view token(start, static_cast<std::size_t>(p - start));
-        if (!parseField(token, v[f.count]) && f.bad < 0) {
+        if (digits && token.size() <= 15)
+            v[f.count] = static_cast<double>(x);
+        else if (!parseNumber(token, v[f.count]) && f.bad < 0) {
             f.bad = f.count;
             f.badToken = token;
         }
@@ -747,7 +736,12 @@ private:
                 result.firstNegative = "line " + std::to_string(lineNo) + " " + names::canonical(raw);
             ++result.negativeValues;
         }
-        noteOddities(v, fieldNames, numFields, 2, lineNo, raw, result);
+        // Nearly every line has finite values and non-negative counts: one test instead of the loop.
+        double sum = 0;
+        for (int k = 0; k < numFields; ++k)
+            sum += v[k] * 0.0; // NaN exactly when some v[k] is NaN or infinite
+        if (sum != 0.0 || v[0] < 0 || v[1] < 0)
+            noteOddities(v, fieldNames, numFields, 2, lineNo, raw, result);
         return true;
     }
 
