@@ -14,6 +14,7 @@
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -286,7 +287,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     std::vector<AtomicRow> atomicRows;
     std::vector<ThreadIndex> threadOf(results[0].size());
     rows.reserve(goodThreads);
-    std::size_t missingMetricCells = 0;
+    std::vector<std::size_t> kept; // the file of each row
+    kept.reserve(goodThreads);
     std::size_t duplicateFiles = 0;
     QStringList duplicateExamples;
     std::size_t negativeFiles = 0;
@@ -333,49 +335,64 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             }
         }
         duplicateAtomicTotal += base.duplicateAtomics;
-        if (metricCount == 1) {
-            rows.push_back(std::move(base.row));
-        } else {
-            // Union of the cells of every metric; calls and subrs from the first metric holding the cell.
-            std::vector<EventId> all;
-            for (std::size_t d = 0; d < metricCount; ++d)
-                all.insert(all.end(), results[d][i].row.events.begin(), results[d][i].row.events.end());
-            std::sort(all.begin(), all.end());
-            all.erase(std::unique(all.begin(), all.end()), all.end());
-            IntervalRow merged;
-            const std::size_t n = all.size();
-            merged.events = all;
-            merged.calls.assign(n, 0.0);
-            merged.subrs.assign(n, 0.0);
-            merged.excl.assign(n * metricCount, 0.0);
-            merged.incl.assign(n * metricCount, 0.0);
-            std::vector<bool> haveCalls(n, false);
-            for (std::size_t d = 0; d < metricCount; ++d)
-                if (!results[d][i].row.exclSqr.empty())
-                    merged.exclSqr.assign(n * metricCount, 0.0);
-            for (std::size_t d = 0; d < metricCount; ++d) {
-                const IntervalRow& src = results[d][i].row;
-                std::size_t k = 0;
-                for (std::size_t c = 0; c < n; ++c) {
-                    if (k < src.events.size() && src.events[k] == all[c]) {
-                        merged.excl[d * n + c] = src.excl[k];
-                        merged.incl[d * n + c] = src.incl[k];
-                        if (!src.exclSqr.empty())
-                            merged.exclSqr[d * n + c] = src.exclSqr[k];
-                        if (!haveCalls[c]) {
-                            merged.calls[c] = src.calls[k];
-                            merged.subrs[c] = src.subrs[k];
-                            haveCalls[c] = true;
+        rows.push_back(std::move(base.row));
+        atomicRows.push_back(std::move(base.atomicRow));
+        kept.push_back(i);
+    }
+    // Several metric directories: each thread's row is the union of its cells in every metric,
+    // merged on every core (calls and subrs from the first metric holding the cell).
+    std::atomic<std::size_t> missingMetricCells { 0 };
+    if (metricCount > 1) {
+        std::vector<std::size_t> indices(rows.size());
+        std::iota(indices.begin(), indices.end(), std::size_t { 0 });
+        waitInPool([&] {
+            QtConcurrent::blockingMap(indices, [&](std::size_t slot) {
+                const std::size_t i = kept[slot];
+                std::vector<EventId> all;
+                for (std::size_t d = 0; d < metricCount; ++d) {
+                    const auto& events = d == 0 ? rows[slot].events : results[d][i].row.events;
+                    all.insert(all.end(), events.begin(), events.end());
+                }
+                std::sort(all.begin(), all.end());
+                all.erase(std::unique(all.begin(), all.end()), all.end());
+                IntervalRow merged;
+                const std::size_t n = all.size();
+                merged.events = all;
+                merged.calls.assign(n, 0.0);
+                merged.subrs.assign(n, 0.0);
+                merged.excl.assign(n * metricCount, 0.0);
+                merged.incl.assign(n * metricCount, 0.0);
+                std::vector<bool> haveCalls(n, false);
+                for (std::size_t d = 0; d < metricCount; ++d)
+                    if (!(d == 0 ? rows[slot] : results[d][i].row).exclSqr.empty())
+                        merged.exclSqr.assign(n * metricCount, 0.0);
+                std::size_t missing = 0;
+                for (std::size_t d = 0; d < metricCount; ++d) {
+                    const IntervalRow& src = d == 0 ? rows[slot] : results[d][i].row;
+                    std::size_t k = 0;
+                    for (std::size_t c = 0; c < n; ++c) {
+                        if (k < src.events.size() && src.events[k] == all[c]) {
+                            merged.excl[d * n + c] = src.excl[k];
+                            merged.incl[d * n + c] = src.incl[k];
+                            if (!src.exclSqr.empty())
+                                merged.exclSqr[d * n + c] = src.exclSqr[k];
+                            if (!haveCalls[c]) {
+                                merged.calls[c] = src.calls[k];
+                                merged.subrs[c] = src.subrs[k];
+                                haveCalls[c] = true;
+                            }
+                            ++k;
+                        } else {
+                            ++missing;
                         }
-                        ++k;
-                    } else {
-                        ++missingMetricCells;
                     }
                 }
-            }
-            rows.push_back(std::move(merged));
-        }
-        atomicRows.push_back(std::move(base.atomicRow));
+                rows[slot] = std::move(merged);
+                for (std::size_t d = 1; d < metricCount; ++d)
+                    results[d][i].row = IntervalRow();
+                missingMetricCells += missing;
+            });
+        });
     }
     builder.setIntervalRows(std::move(rows));
     builder.setAtomicRows(std::move(atomicRows));
@@ -442,7 +459,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     if (missingMetricCells > 0)
         warnings << QStringLiteral(
             "%1 (thread, event) cell(s) are missing from some metric directories; their values there are 0")
-                        .arg(missingMetricCells);
+                        .arg(missingMetricCells.load());
     return finishRead(*this, ReadJob { path }, builder, warnings);
 }
 

@@ -298,6 +298,50 @@ private Q_SLOTS:
         QVERIFY(trial->warnings().isEmpty());
     }
 
+    void multiMetricDirectoriesWithDifferentCells()
+    {
+        // A cell missing from one metric directory: the row is the union, the missing values are 0,
+        // calls and subrs come from the first directory (name order) holding the cell, one warning.
+        QTemporaryDir dir;
+        const QByteArray time = QByteArrayLiteral("2 templated_functions_MULTI_TIME\n") + MinimalHeader
+            + "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"onlyTime\" 7 0 20 20 0 GROUP=\"TAU_USER\"\n0 "
+              "aggregates\n";
+        QByteArray cyc = QByteArrayLiteral("2 templated_functions_MULTI_PAPI_TOT_CYC\n") + MinimalHeader
+            + "\"onlyCyc\" 3 2 500 900 0 GROUP=\"TAU_USER\"\n\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n0 "
+              "aggregates\n";
+        cyc.replace("<value>TIME</value>", "<value>PAPI_TOT_CYC</value>");
+        for (int n = 0; n < 40; ++n) {
+            writeText(dir.filePath(QStringLiteral("MULTI__TIME/profile.%1.0.0").arg(n)), time);
+            writeText(dir.filePath(QStringLiteral("MULTI__PAPI_TOT_CYC/profile.%1.0.0").arg(n)), cyc);
+        }
+        for (int workers : { 1, 2 }) {
+            const auto trial = mustReadWith(TauReader(), dir.path(), withThreads(workers));
+            QVERIFY(trial);
+            QCOMPARE(trial->threadCount(), std::size_t(40));
+            QCOMPARE(trial->eventCount(), std::size_t(3));
+            for (std::size_t t = 0; t < 40; ++t) {
+                const IntervalRow& row = trial->row(ThreadIndex(t));
+                QCOMPARE(row.size(), std::size_t(3));
+                QVERIFY(std::is_sorted(row.events.begin(), row.events.end()));
+                const auto at = [&](const char* name) {
+                    return static_cast<std::size_t>(row.find(trial->findEvent(QString::fromLatin1(name))));
+                };
+                QCOMPARE(row.exclusive(0, at("onlyCyc")), 500.0); // PAPI_TOT_CYC is metric 0
+                QCOMPARE(row.exclusive(1, at("onlyCyc")), 0.0);
+                QCOMPARE(row.inclusive(0, at("onlyTime")), 0.0);
+                QCOMPARE(row.inclusive(1, at("onlyTime")), 20.0);
+                QCOMPARE(row.calls[at("onlyTime")], 7.0);
+                QCOMPARE(row.subrs[at("onlyCyc")], 2.0);
+                QCOMPARE(row.inclusive(0, at("main")), 3000.0);
+                QCOMPARE(row.inclusive(1, at("main")), 30.0);
+            }
+            const QString warnings = trial->warnings().join(QLatin1Char('\n'));
+            QVERIFY2(warnings.contains(QStringLiteral("80 (thread, event) cell(s) are missing from some metric "
+                                                      "directories; their values there are 0")),
+                qPrintable(warnings));
+        }
+    }
+
     void multiPrefixIsCaseSensitive()
     {
         // Extra-P's scaling sets keep CUBE runs in "multi_parameter/" folders: no TAU metric directory
