@@ -240,10 +240,13 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     progress.setStage(QStringLiteral("Building the trial"), 0);
     const auto& eventEntries = shared.events.entries();
     std::vector<EventId> remap(eventEntries.size());
+    std::size_t unmapped = remap.size(); // usually the first file has them all: stop scanning then
     for (const auto& dirResults : results)
         for (const auto& r : dirResults) {
             if (r.failed)
                 continue;
+            if (unmapped == 0)
+                break;
             for (EventId temp : r.row.events) {
                 if (remap[temp.index()].isValid())
                     continue;
@@ -254,6 +257,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                         if (!part.trimmed().isEmpty() && !groups.contains(part.trimmed()))
                             groups << part.trimmed();
                 remap[temp.index()] = builder.addEvent(qs(e.canonical), groups, qs(e.raw));
+                --unmapped;
             }
         }
     const auto& atomicEntries = shared.atomics.entries();
