@@ -402,10 +402,17 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     builder.setAtomicRows(std::move(atomicRows));
 
     // Metadata of the first metric directory; keys with a timer context stay per thread.
+    // The strings are converted to QString on every core first; they enter the trial's pool in
+    // the order the threads use them (deterministic), one hash insertion each.
+    std::vector<QString> converted(shared.strings.size());
+    waitInPool([&] {
+        QtConcurrent::blockingMap(converted,
+            [&](QString& out) { out = qs(shared.strings.get(static_cast<std::uint32_t>(&out - converted.data()))); });
+    });
     std::vector<StringId> stringMap(shared.strings.size());
     auto poolId = [&](std::uint32_t temp) {
         if (!stringMap[temp].isValid())
-            stringMap[temp] = builder.strings().intern(qs(shared.strings.get(temp)));
+            stringMap[temp] = builder.strings().intern(converted[temp]);
         return stringMap[temp];
     };
     for (std::size_t i = 0; i < results[0].size(); ++i) {
