@@ -710,7 +710,7 @@ std::optional<ProfileMatrix> buildProfileMatrix(const Trial& trial, const Profil
     m.raw.assign(m.rows * m.cols, 0.0);
     parallelFor(m.rows, 1024, 0, [&](std::size_t begin, std::size_t end, std::size_t) {
         for (std::size_t t = begin; t < end; ++t) {
-            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const RowView row = trial.row(ThreadIndex(t));
             for (MetricId mid : metrics)
                 for (std::size_t i = 0; i < row.size(); ++i) {
                     const std::ptrdiff_t c = column[mid.index() * events + row.events[i].index()];

@@ -42,7 +42,7 @@ public:
         : m_h { seed, seed ^ 0x243F6A8885A308D3ull, seed ^ 0x13198A2E03707344ull, seed ^ 0xA4093822299F31D0ull }
     {
     }
-    template <typename T> void add(const std::vector<T>& values)
+    template <typename T> void add(ColumnView<T> values)
     {
         static_assert(sizeof(T) == 8 || sizeof(T) == 4);
         const std::size_t n = values.size();
@@ -81,7 +81,7 @@ private:
 /// both algorithms hash them: the event ids, then the values.
 template <typename Hash> void forEachColumn(const Trial& t, std::size_t i, Hash hash)
 {
-    const IntervalRow& row = t.row(ThreadIndex(i));
+    const RowView row = t.row(ThreadIndex(i));
     hash(row.events);
     for (const auto* column : { &row.calls, &row.subrs, &row.excl, &row.incl })
         hash(*column);
@@ -98,7 +98,7 @@ std::uint64_t legacyThreadHash(const Trial& t, std::size_t i)
     const ThreadKey& k = t.threadKey(ThreadIndex(i));
     Lanes lanes(mix(mix(mix(0, static_cast<std::uint64_t>(k.node)), static_cast<std::uint64_t>(k.context)),
         static_cast<std::uint64_t>(k.thread)));
-    forEachColumn(t, i, [&](const auto& column) { lanes.add(column); });
+    forEachColumn(t, i, [&](const auto& column) { lanes.add(ColumnView(column)); });
     std::uint64_t r = lanes.finish();
     for (const MetadataEntry& e : t.threadMetadata(ThreadIndex(i)))
         r = mixString(mixString(r, t.strings().get(e.key)), t.strings().get(e.value));
@@ -158,7 +158,7 @@ public:
     }
     void u64(std::uint64_t v) { XXH3_64bits_update(m_state, &v, sizeof v); }
     void string(const QString& s) { bytes(s.utf16(), static_cast<std::size_t>(s.size()) * sizeof(char16_t)); }
-    template <typename T> void column(const std::vector<T>& values)
+    template <typename T> void column(ColumnView<T> values)
     {
         static_assert(std::is_trivially_copyable_v<T>);
         bytes(values.data(), values.size() * sizeof(T));
@@ -179,7 +179,7 @@ std::uint64_t xxh3ThreadHash(const Trial& t, std::size_t i)
     h.u64(static_cast<std::uint64_t>(k.node));
     h.u64(static_cast<std::uint64_t>(k.context));
     h.u64(static_cast<std::uint64_t>(k.thread));
-    forEachColumn(t, i, [&](const auto& column) { h.column(column); });
+    forEachColumn(t, i, [&](const auto& column) { h.column(ColumnView(column)); });
     const auto& metadata = t.threadMetadata(ThreadIndex(i));
     h.u64(metadata.size());
     for (const MetadataEntry& e : metadata) {
@@ -216,7 +216,7 @@ std::uint64_t xxh3Finish(const Trial& t, const std::vector<std::uint64_t>& threa
         h.string(t.strings().get(e.key));
         h.string(t.strings().get(e.value));
     }
-    h.column(threadHashes);
+    h.column(ColumnView(threadHashes));
     return h.digest();
 }
 

@@ -599,7 +599,7 @@ SystemWeights systemWeights(const CubeSpace& s, const CubePaneState* st)
 }
 
 /// Σ over a thread's cells of metric m of the call weights times the values.
-double cellSum(const IntervalRow& row, std::size_t m, const CallWeights& cw)
+double cellSum(const RowView& row, std::size_t m, const CallWeights& cw)
 {
     double sum = 0;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -616,7 +616,7 @@ double cellSum(const IntervalRow& row, std::size_t m, const CallWeights& cw)
 
 /// Σ over a thread's cells of the call weights times the metric weights. A selection of a few call
 /// paths looks their cells up (binary search) instead of reading the whole row.
-double threadValue(const IntervalRow& row, const MetricWeights& mw, const CallWeights& cw)
+double threadValue(const RowView& row, const MetricWeights& mw, const CallWeights& cw)
 {
     double v = 0;
     if (cw.events.size() * 16 < row.size()) {
@@ -654,7 +654,7 @@ void CubeSpace::computeRootTotals()
         auto& b = partial[worker];
         b.resize(nMetrics, 0.0);
         for (std::size_t th = begin; th < end; ++th) {
-            const IntervalRow& row = t.row(ThreadIndex(th));
+            const RowView row = t.row(ThreadIndex(th));
             for (std::size_t m = 0; m < nMetrics; ++m)
                 b[m] += cellSum(row, m, cw);
         }
@@ -734,7 +734,7 @@ CubeValues computeCube(
             for (std::size_t th = begin; th < end; ++th) {
                 if (sw.sigma[th] == 0)
                     continue;
-                const IntervalRow& row = t.row(ThreadIndex(th));
+                const RowView row = t.row(ThreadIndex(th));
                 for (std::size_t m = 0; m < nMetrics; ++m)
                     b[m] += sw.sigma[th] * cellSum(row, m, cw);
             }
@@ -778,7 +778,7 @@ CubeValues computeCube(
                 const double sigma = sw.sigma[th];
                 if (sigma == 0)
                     continue;
-                const IntervalRow& row = t.row(ThreadIndex(th));
+                const RowView row = t.row(ThreadIndex(th));
                 for (std::size_t m = 0; m < nMetrics; ++m) {
                     const double mu = mw.mu[m] * sigma;
                     if (mu == 0)

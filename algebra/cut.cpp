@@ -116,7 +116,7 @@ Tree treeOf(const Trial& trial)
         if (!n.event.isValid())
             continue;
         for (std::size_t t = 0; t < tree.threads; ++t) {
-            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const RowView row = trial.row(ThreadIndex(t));
             const auto at = row.find(n.event);
             if (at < 0)
                 continue;
@@ -425,7 +425,7 @@ AlgebraResult selectThreads(const Trial& trial, const QString& threads, const QS
     std::vector<IntervalRow> rows;
     for (const std::size_t t : kept) {
         builder.addThread(trial.threadKey(ThreadIndex(t)));
-        rows.push_back(trial.row(ThreadIndex(t)));
+        rows.push_back(trial.row(ThreadIndex(t)).toRow());
     }
     builder.setIntervalRows(std::move(rows));
     std::vector<AtomicRow> atomics;

@@ -668,12 +668,12 @@ AlgebraResult derive(const Trial& trial, const std::vector<DerivedMetricDefiniti
         std::vector<double> values, stack;
         std::vector<std::size_t> local(compiled.size(), 0);
         for (std::size_t t = begin; t < end; ++t) {
-            const IntervalRow& in = trial.row(ThreadIndex(t));
+            const RowView in = trial.row(ThreadIndex(t));
             IntervalRow& out = rows[t];
             const std::size_t n = in.size();
-            out.events = in.events;
-            out.calls = in.calls;
-            out.subrs = in.subrs;
+            out.events = in.events.toVector();
+            out.calls = in.calls.toVector();
+            out.subrs = in.subrs.toVector();
             out.excl.resize(total * n);
             out.incl.resize(total * n);
             std::copy(in.excl.begin(), in.excl.end(), out.excl.begin());

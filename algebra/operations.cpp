@@ -234,7 +234,7 @@ template <Op op> void Engine::processThread(std::size_t t, Scratch& s)
         const std::size_t i = con.operand;
         if (!p.contributes[i])
             continue;
-        const IntervalRow& row = p.operands[i]->row(ThreadIndex(con.thread));
+        const RowView row = p.operands[i]->row(ThreadIndex(con.thread));
         const std::size_t len = row.size();
         const Mask b = bit(i);
         // Raw pointers: the stores into the scratch must not make the compiler reload them.

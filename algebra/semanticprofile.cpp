@@ -874,7 +874,7 @@ private:
             std::vector<double>& mine = contributed[worker];
             for (std::size_t t = begin; t < end; ++t) {
                 const ThreadIndex ti(t);
-                const IntervalRow& row = m_trial.row(ti);
+                const RowView row = m_trial.row(ti);
                 const std::size_t n = row.size();
                 for (std::size_t i = 0; i < n; ++i) {
                     const std::size_t ev = row.events[i].index();

@@ -112,7 +112,7 @@ TrialStatistics::TrialStatistics(const Trial& trial)
     // workers split the events, and each finds its range in a row (sorted by event id) by bisection.
     auto visit = [&](std::size_t e0, std::size_t e1, auto&& fn) {
         for (std::size_t t = 0; t < m_threads; ++t) {
-            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const RowView row = trial.row(ThreadIndex(t));
             const std::size_t n = row.size();
             const auto first = std::lower_bound(row.events.begin(), row.events.end(), EventId(e0),
                 [](EventId a, EventId b) { return a.index() < b.index(); });
@@ -168,7 +168,7 @@ TrialStatistics::TrialStatistics(const Trial& trial)
 
     parallelFor(m_threads, 1024, 0, [&](std::size_t t0, std::size_t t1, std::size_t) {
         for (std::size_t t = t0; t < t1; ++t) {
-            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const RowView row = trial.row(ThreadIndex(t));
             const std::size_t n = row.size();
             for (std::size_t m = 0; m < m_metrics; ++m) {
                 double top = 0.0;

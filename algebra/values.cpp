@@ -52,7 +52,7 @@ bool isPercent(ValueType type) { return type == ValueType::ExclusivePercent || t
 double cellValue(
     const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type)
 {
-    const IntervalRow& row = trial.row(t);
+    const RowView row = trial.row(t);
     const std::size_t mi = m.index();
     switch (type) {
     case ValueType::Exclusive:

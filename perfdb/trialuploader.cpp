@@ -368,7 +368,7 @@ void TrialUploader::insertCallData()
     auto writer = m_db.bulkInsert(
         m_callDataTable, { "id", "timer_callpath", "thread", "calls", "subroutines" }, BulkWriter::Format::Binary);
     for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
-        const IntervalRow& row = m_trial.row(ThreadIndex(t));
+        const RowView row = m_trial.row(ThreadIndex(t));
         const qint64 thread = m_threadIds[t];
         for (std::size_t i = 0; i < row.size(); ++i) {
             writer->addInt(ids.next());
@@ -430,7 +430,7 @@ void TrialUploader::insertValues()
         BulkWriter::Format::Binary);
     std::vector<double> top(metrics);
     for (std::size_t t = 0; t < m_trial.threadCount(); ++t) {
-        const IntervalRow& row = m_trial.row(ThreadIndex(t));
+        const RowView row = m_trial.row(ThreadIndex(t));
         const std::size_t n = row.size();
         // Percent of the thread's largest inclusive value (docs/FORMATS.md 2.1), 0-100.
         for (std::size_t m = 0; m < metrics; ++m)

@@ -164,7 +164,7 @@ void StatisticsModel::rebuildRows()
         return;
     if (m_mode == RowMode::Thread) {
         // Only the events that ran on this thread: "did not run" is not a row of zeros.
-        const IntervalRow& row = m_trial->row(m_thread);
+        const RowView row = m_trial->row(m_thread);
         for (std::size_t i = 0; i < row.size(); ++i) {
             if (!m_includeCallPaths && m_trial->event(row.events[i]).isCallPath())
                 continue;
@@ -402,7 +402,7 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
         if (!v)
             return tr("Percent is not defined on the %1 row").arg(rowModeName(m_mode));
         if (m_mode == RowMode::Thread) {
-            const IntervalRow& cells = m_trial->row(m_thread);
+            const RowView cells = m_trial->row(m_thread);
             const std::size_t i = m_cells[row];
             const double cell = excl ? cells.exclusive(m.index(), i) : cells.inclusive(m.index(), i);
             return tr("100 × %1 / %2 (the top inclusive value of %3) = %4 %")
@@ -426,7 +426,7 @@ QString StatisticsModel::toolTip(std::size_t row, int column) const
         if (m_mode == RowMode::Thread) {
             if (!v)
                 return tr("No calls on %1").arg(threadLabel());
-            const IntervalRow& cells = m_trial->row(m_thread);
+            const RowView cells = m_trial->row(m_thread);
             const std::size_t i = m_cells[row];
             const double cell = excl ? cells.exclusive(m.index(), i) : cells.inclusive(m.index(), i);
             return tr("%1 / %2 calls on %3 = %4")

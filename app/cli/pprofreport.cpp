@@ -265,7 +265,7 @@ private:
     void processThread(std::size_t k, std::vector<Row>& rows, std::string& out)
     {
         const ThreadIndex t = m_threads[k];
-        const IntervalRow& src = m_trial.row(t);
+        const RowView src = m_trial.row(t);
         const std::size_t numf = m_funcNames.size();
         for (std::size_t f = 0; f < numf; ++f)
             rows[f] = Row { static_cast<std::uint32_t>(f), 0, 0, 0, 0, 0 };

@@ -16,6 +16,26 @@ std::ptrdiff_t IntervalRow::find(EventId e) const
     return it - events.begin();
 }
 
+std::ptrdiff_t RowView::find(EventId e) const
+{
+    const auto it = std::lower_bound(events.begin(), events.end(), e);
+    if (it == events.end() || *it != e)
+        return -1;
+    return it - events.begin();
+}
+
+IntervalRow RowView::toRow() const
+{
+    IntervalRow row;
+    row.events = events.toVector();
+    row.calls = calls.toVector();
+    row.subrs = subrs.toVector();
+    row.excl = excl.toVector();
+    row.incl = incl.toVector();
+    row.exclSqr = exclSqr.toVector();
+    return row;
+}
+
 std::ptrdiff_t AtomicRow::find(AtomicEventId e) const
 {
     const auto it = std::lower_bound(events.begin(), events.end(), e);

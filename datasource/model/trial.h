@@ -8,6 +8,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 #include <any>
 #ifndef Q_MOC_RUN // Qt 6.4's moc cannot parse libstdc++ 12's <compare>/<concepts>
 #include <compare>
@@ -92,6 +93,72 @@ struct IntervalRow {
     std::ptrdiff_t find(EventId e) const;
     double exclusive(std::size_t metric, std::size_t i) const { return excl[metric * size() + i]; }
     double inclusive(std::size_t metric, std::size_t i) const { return incl[metric * size() + i]; }
+};
+
+/// A read-only view of one column of a row: contiguous values, span-like.
+template <typename T> class ColumnView {
+public:
+    ColumnView() = default;
+    ColumnView(const T* data, std::size_t size)
+        : m_data(data)
+        , m_size(size)
+    {
+    }
+    ColumnView(const std::vector<T>& values) // NOLINT(google-explicit-constructor): a row's column
+        : m_data(values.data())
+        , m_size(values.size())
+    {
+    }
+    const T& operator[](std::size_t i) const { return m_data[i]; }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const T* data() const { return m_data; }
+    const T* begin() const { return m_data; }
+    const T* end() const { return m_data + m_size; }
+    const T& front() const { return m_data[0]; }
+    const T& back() const { return m_data[m_size - 1]; }
+    std::vector<T> toVector() const { return std::vector<T>(begin(), end()); }
+    friend bool operator==(const ColumnView& a, const ColumnView& b)
+    {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
+
+private:
+    const T* m_data = nullptr;
+    std::size_t m_size = 0;
+};
+
+/// How a trial's row is read (Trial::row): the same columns as IntervalRow, as views, so the trial is
+/// free to store its cells as it likes (docs/ARCHITECTURE.md, the model). An IntervalRow converts to
+/// it, so a function taking a RowView reads builder rows and trial rows alike.
+struct RowView {
+    RowView() = default;
+    RowView(const IntervalRow& row) // NOLINT(google-explicit-constructor): every row reads as a view
+        : events(row.events)
+        , calls(row.calls)
+        , subrs(row.subrs)
+        , excl(row.excl)
+        , incl(row.incl)
+        , exclSqr(row.exclSqr)
+    {
+    }
+
+    ColumnView<EventId> events;
+    ColumnView<double> calls;
+    ColumnView<double> subrs;
+    /// excl and incl of metric m for cell i are at [m * size() + i].
+    ColumnView<double> excl;
+    ColumnView<double> incl;
+    /// Laid out like excl; empty when the source had none.
+    ColumnView<double> exclSqr;
+
+    std::size_t size() const { return events.size(); }
+    /// Position of the event in this row, or -1 when absent.
+    std::ptrdiff_t find(EventId e) const;
+    double exclusive(std::size_t metric, std::size_t i) const { return excl[metric * size() + i]; }
+    double inclusive(std::size_t metric, std::size_t i) const { return incl[metric * size() + i]; }
+    /// A copy that a builder can take (TrialBuilder::setIntervalRows).
+    IntervalRow toRow() const;
 };
 
 struct AtomicRow {
@@ -192,7 +259,7 @@ public:
     const IntervalEvent& event(EventId e) const { return m_events[e.index()]; }
     const std::vector<IntervalEvent>& events() const { return m_events; }
     EventId findEvent(const QString& canonicalName) const;
-    const IntervalRow& row(ThreadIndex t) const { return m_rows[t.index()]; }
+    RowView row(ThreadIndex t) const { return m_rows[t.index()]; }
     /// Number of present (thread, event) cells.
     std::size_t cellCount() const;
 

@@ -269,7 +269,7 @@ private:
         m_out.end();
     }
 
-    void intervals(const char* kind, const ThreadKey* key, const IntervalRow& row, const std::string* name)
+    void intervals(const char* kind, const ThreadKey* key, const RowView& row, const std::string* name)
     {
         const std::size_t metrics = m_trial.metricCount();
         const std::size_t n = row.size();

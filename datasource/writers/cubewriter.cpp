@@ -389,7 +389,7 @@ double Builder::ownCell(int cnode, std::size_t t, Stored what, std::size_t metri
     const std::ptrdiff_t i = m_cellAt[std::size_t(cnode)][t];
     if (i < 0)
         return 0.0;
-    const IntervalRow& row = m_trial.row(ThreadIndex(t));
+    const RowView row = m_trial.row(ThreadIndex(t));
     switch (what) {
     case Stored::Excl:
         return row.exclusive(metric, std::size_t(i));

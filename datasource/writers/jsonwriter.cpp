@@ -367,8 +367,8 @@ private:
         bool anySqr = false;
         for (std::size_t t = 0; t < trial.threadCount(); ++t)
             anySqr = anySqr || !trial.row(ThreadIndex(t)).exclSqr.empty();
-        auto rowOf = [&](std::size_t t) -> const IntervalRow& { return trial.row(ThreadIndex(t)); };
-        perEvent<IntervalRow>(trial.eventCount(), rowOf, [&](const auto& threads, const auto& cells) {
+        auto rowOf = [&](std::size_t t) { return trial.row(ThreadIndex(t)); };
+        perEvent<RowView>(trial.eventCount(), rowOf, [&](const auto& threads, const auto& cells) {
             column(
                 ",\n   \"calls\": ", threads, cells, [&](std::size_t t, std::size_t i) { return rowOf(t).calls[i]; });
             column(",\n   \"subroutines\": ", threads, cells,
@@ -377,13 +377,13 @@ private:
                 m_out.raw(key).raw("[");
                 for (std::size_t m = 0; m < metrics; ++m)
                     column(m ? ",\n    " : "", threads, cells, [&](std::size_t t, std::size_t i) {
-                        const IntervalRow& r = rowOf(t);
+                        const RowView r = rowOf(t);
                         return (r.*member)[m * r.size() + i];
                     });
                 m_out.raw("]");
             };
-            perMetric(",\n   \"exclusive\": ", &IntervalRow::excl);
-            perMetric(",\n   \"inclusive\": ", &IntervalRow::incl);
+            perMetric(",\n   \"exclusive\": ", &RowView::excl);
+            perMetric(",\n   \"inclusive\": ", &RowView::incl);
             if (anySqr) {
                 // Threads without the column have no value: null, like an absent cell.
                 m_out.raw(",\n   \"sum_exclusive_squared\": [");
@@ -393,7 +393,7 @@ private:
                     for (std::size_t k = 0; k < threads.size(); ++k) {
                         if (k)
                             b += ',';
-                        const IntervalRow& r = rowOf(threads[k]);
+                        const RowView r = rowOf(threads[k]);
                         if (cells[k] < 0 || r.exclSqr.empty())
                             b += "null";
                         else
@@ -456,7 +456,7 @@ private:
     }
 
     /// The start of a row object: {"events": [the event indices]
-    template <typename Id> void rowEvents(const std::vector<Id>& events)
+    template <typename Events> void rowEvents(const Events& events)
     {
         m_out.raw("{\"events\": [");
         for (std::size_t i = 0; i < events.size(); ++i)
@@ -464,14 +464,14 @@ private:
         m_out.raw("]");
     }
 
-    void row(const IntervalRow& r)
+    void row(const RowView& r)
     {
         const std::size_t n = r.size();
         const std::size_t metrics = m_trial.metricCount();
         rowEvents(r.events);
         values(", \"calls\": ", r.calls.data(), n);
         values(", \"subroutines\": ", r.subrs.data(), n);
-        auto perMetric = [&](const char* key, const std::vector<double>& v) {
+        auto perMetric = [&](const char* key, ColumnView<double> v) {
             m_out.raw(key).raw("[");
             for (std::size_t m = 0; m < metrics; ++m)
                 values(m ? ", " : "", v.data() + m * n, n);

@@ -209,7 +209,7 @@ void writeTrial(const Trial& trial, GzipSink& sink)
     const std::size_t record = 4 + 16 + 16 * metrics;
     for (const ThreadIndex t : threads) {
         const ThreadKey& k = trial.threadKey(t);
-        const IntervalRow& row = trial.row(t);
+        const RowView row = trial.row(t);
         const AtomicRow& atomics = trial.atomicRow(t);
         const std::size_t n = row.size();
         const std::size_t start = out.bytes.size();

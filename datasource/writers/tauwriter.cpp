@@ -54,7 +54,7 @@ void appendValues(std::string& out, std::initializer_list<double> values)
 
 QString writeFile(const Trial& trial, std::size_t metricIndex, ThreadIndex t, const QString& path)
 {
-    const IntervalRow& row = trial.row(t);
+    const RowView row = trial.row(t);
     const std::size_t n = row.size();
     const Metric& metric = trial.metric(MetricId(metricIndex));
     std::string out;

@@ -29,7 +29,7 @@ std::optional<double> cell(
     const EventId e = trial.findEvent(event);
     if (!t.isValid() || !e.isValid())
         return std::nullopt;
-    const IntervalRow& row = trial.row(t);
+    const RowView row = trial.row(t);
     const auto i = row.find(e);
     if (i < 0)
         return std::nullopt;
@@ -115,7 +115,7 @@ double total(const Trial& trial, Field field, const QString& metric)
     const std::size_t m = metric.isEmpty() ? 0 : trial.findMetric(metric).index();
     double sum = 0;
     for (std::size_t t = 0; t < trial.threadCount(); ++t) {
-        const IntervalRow& row = trial.row(ThreadIndex(t));
+        const RowView row = trial.row(ThreadIndex(t));
         for (std::size_t i = 0; i < row.size(); ++i)
             sum += field == Field::Excl ? row.exclusive(m, i)
                 : field == Field::Incl  ? row.inclusive(m, i)
@@ -133,7 +133,7 @@ bool sameCells(const Trial& x, const Trial& y, double sign, QString* why, double
     }
     for (std::size_t t = 0; t < x.threadCount(); ++t) {
         const ThreadKey& key = x.threadKey(ThreadIndex(t));
-        const IntervalRow& row = x.row(ThreadIndex(t));
+        const RowView row = x.row(ThreadIndex(t));
         for (std::size_t i = 0; i < row.size(); ++i) {
             const QString& name = x.event(row.events[i]).name;
             for (Field f : { Field::Calls, Field::Subrs }) {
@@ -171,7 +171,7 @@ std::shared_ptr<Trial> threadAsRun(const Trial& in, std::size_t thread, const QS
     TrialBuilder b(name);
     b.addDefinitionsOf(in);
     const ThreadIndex t = b.addThread({ 0, 0, 0 });
-    b.setIntervalRows({ in.row(ThreadIndex(thread)) });
+    b.setIntervalRows({ in.row(ThreadIndex(thread)).toRow() });
     b.setAtomicRows({ in.atomicRow(ThreadIndex(thread)) });
     for (const MetadataEntry& e : in.metadata())
         b.addMetadata(in.strings().get(e.key), in.strings().get(e.value));

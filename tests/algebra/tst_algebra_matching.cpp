@@ -68,7 +68,7 @@ private Q_SLOTS:
         CHECK_CELL(d, R0, "MPI_Init()", Field::Calls, 0);
         // Sum of flat exclusive = root inclusive on every rank, so also for the diff.
         double flat = 0;
-        const IntervalRow& row = d.row(ThreadIndex(0u));
+        const RowView row = d.row(ThreadIndex(0u));
         for (std::size_t i = 0; i < row.size(); ++i)
             if (!d.event(row.events[i]).isCallPath())
                 flat += row.exclusive(0, i);

@@ -227,7 +227,7 @@ private Q_SLOTS:
         QCOMPARE(d.atomicEventCount(), x->atomicEventCount());
         const auto presence = Presence::of(d);
         for (std::size_t t = 0; t < d.threadCount(); ++t) {
-            const IntervalRow& row = d.row(ThreadIndex(t));
+            const RowView row = d.row(ThreadIndex(t));
             for (std::size_t i = 0; i < row.size(); ++i) {
                 QCOMPARE(row.calls[i], 0.0);
                 QCOMPARE(row.subrs[i], 0.0);
@@ -385,7 +385,7 @@ private Q_SLOTS:
         QCOMPARE(m.metricCount(), std::size_t(3));
         for (const TrialP& src : { TrialP(a), TrialP(b) })
             for (std::size_t t = 0; t < src->threadCount(); ++t) {
-                const IntervalRow& row = src->row(ThreadIndex(t));
+                const RowView row = src->row(ThreadIndex(t));
                 for (std::size_t i = 0; i < row.size(); ++i)
                     for (std::size_t k = 0; k < src->metricCount(); ++k) {
                         const QString& metric = src->metric(MetricId(k)).name;

@@ -39,7 +39,7 @@ private Q_SLOTS:
             QVERIFY2(sameCells(*ab, *ba, -1.0, &why), qPrintable(why));
             const auto pab = Presence::of(*ab), pba = Presence::of(*ba);
             for (std::size_t t = 0; t < ab->threadCount(); ++t) {
-                const IntervalRow& row = ab->row(ThreadIndex(t));
+                const RowView row = ab->row(ThreadIndex(t));
                 for (std::size_t i = 0; i < row.size(); ++i) {
                     const Presence::Mask m1 = pab->cellMaskAt(*ab, ThreadIndex(t), i);
                     const Presence::Mask m2 = pba->cellMask(*ba, ba->findThread(ab->threadKey(ThreadIndex(t))),
@@ -116,7 +116,7 @@ private Q_SLOTS:
         for (std::size_t t = 0; t < d.threadCount(); ++t) {
             const ThreadIndex lt = loaded->findThread(d.threadKey(ThreadIndex(t)));
             QCOMPARE(back->threadMask(lt), presence->threadMask(ThreadIndex(t)));
-            const IntervalRow& row = d.row(ThreadIndex(t));
+            const RowView row = d.row(ThreadIndex(t));
             for (std::size_t i = 0; i < row.size(); ++i) {
                 const EventId le = loaded->findEvent(d.event(row.events[i]).name);
                 QCOMPARE(back->cellMask(*loaded, lt, le), presence->cellMaskAt(d, ThreadIndex(t), i));

@@ -35,7 +35,7 @@ private Q_SLOTS:
         const int fin = tree->nodeOf(trial->findEvent(QStringLiteral(".TAU application => MPI_Finalize()")));
         QCOMPARE(tree->nodes()[static_cast<std::size_t>(fin)].children.size(), std::size_t(4));
         // Residual r = incl - excl - sum(children incl) = 0 on rank 0 (docs/SEMANTICS.md 1.4 example).
-        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        const RowView row = trial->row(ThreadIndex(0u));
         auto incl = [&](int node) {
             return row.inclusive(
                 0, static_cast<std::size_t>(row.find(tree->nodes()[static_cast<std::size_t>(node)].event)));

@@ -314,7 +314,7 @@ private Q_SLOTS:
         // the sampling paths; tst_treeinvariant counts the same nodes), so its subtree cannot add up.
         std::vector<double> calls(trial->eventCount()), subrs(trial->eventCount());
         for (std::size_t t = 0; t < trial->threadCount(); ++t) {
-            const IntervalRow& row = trial->row(ThreadIndex(t));
+            const RowView row = trial->row(ThreadIndex(t));
             for (std::size_t i = 0; i < row.size(); ++i) {
                 calls[row.events[i].index()] += row.calls[i];
                 subrs[row.events[i].index()] += row.subrs[i];

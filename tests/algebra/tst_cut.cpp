@@ -29,7 +29,7 @@ Value valueOf(const Trial& trial, std::size_t t, const QString& event, std::size
     const EventId e = trial.findEvent(event);
     if (!e.isValid())
         return {};
-    const IntervalRow& row = trial.row(ThreadIndex(t));
+    const RowView row = trial.row(ThreadIndex(t));
     const auto i = row.find(e);
     if (i < 0)
         return {};
@@ -45,7 +45,7 @@ double callTreeExclusive(const Trial& trial, std::size_t t, std::size_t m = 0)
         if (e.isCallPath())
             roots.insert(e.name.section(QStringLiteral(" => "), 0, 0));
     double sum = 0;
-    const IntervalRow& row = trial.row(ThreadIndex(t));
+    const RowView row = trial.row(ThreadIndex(t));
     for (std::size_t i = 0; i < row.size(); ++i) {
         const IntervalEvent& e = trial.event(row.events[i]);
         if (e.isCallPath() || roots.contains(e.name))

@@ -72,7 +72,7 @@ double value(const Trial& trial, const QString& metric, bool inclusive, std::siz
     const QString& event = QStringLiteral("compute"))
 {
     const MetricId m = trial.findMetric(metric);
-    const IntervalRow& row = trial.row(ThreadIndex(thread));
+    const RowView row = trial.row(ThreadIndex(thread));
     const auto i = row.find(trial.findEvent(event));
     if (!m.isValid() || i < 0)
         return -12345;
@@ -442,7 +442,7 @@ private Q_SLOTS:
         const MetricId fpc = t.findMetric(QStringLiteral("FPC"));
         std::size_t checked = 0;
         for (std::size_t th = 0; th < t.threadCount(); ++th) {
-            const IntervalRow& row = t.row(ThreadIndex(th));
+            const RowView row = t.row(ThreadIndex(th));
             for (std::size_t i = 0; i < row.size(); ++i) {
                 QVERIFY(
                     same(row.exclusive(fpc.index(), i), row.exclusive(fp.index(), i) / row.exclusive(cyc.index(), i)));
@@ -457,7 +457,7 @@ private Q_SLOTS:
         const EventId top = t.row(ThreadIndex(0u)).events.front();
         double sum = 0;
         for (std::size_t th = 0; th < t.threadCount(); ++th) {
-            const IntervalRow& row = t.row(ThreadIndex(th));
+            const RowView row = t.row(ThreadIndex(th));
             const auto i = row.find(top);
             if (i >= 0)
                 sum += row.exclusive(fpc.index(), static_cast<std::size_t>(i));

@@ -458,7 +458,7 @@ private Q_SLOTS:
             // Σ over cells: exclusive of every tree event less the breakdown children's inclusive.
             std::vector<double> perThread(threads, 0.0);
             for (std::size_t t = 0; t < threads; ++t) {
-                const IntervalRow& row = trial->row(ThreadIndex(t));
+                const RowView row = trial->row(ThreadIndex(t));
                 for (std::size_t i = 0; i < row.size(); ++i) {
                     const EventId e = row.events[i];
                     if (!inTree[e.index()])

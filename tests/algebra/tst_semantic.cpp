@@ -835,7 +835,7 @@ ProfilePtr builtin(const QString& name, const TrialPtr& trial)
 double flatExclusive(const Trial& t, ThreadIndex th, const std::function<bool(const QString&)>& pick)
 {
     double sum = 0;
-    const IntervalRow& row = t.row(th);
+    const RowView row = t.row(th);
     for (std::size_t i = 0; i < row.size(); ++i)
         if (!t.event(row.events[i]).isCallPath() && pick(t.event(row.events[i]).name))
             sum += row.exclusive(0, i);

@@ -54,7 +54,7 @@ std::shared_ptr<Trial> night(const Trial& trial, double factor, int night)
     std::vector<double> incl(metrics);
     for (std::size_t t = 0; t < trial.threadCount(); ++t) {
         const ThreadIndex thread = b.addThread(trial.threadKey(ThreadIndex(t)));
-        const IntervalRow& row = trial.row(ThreadIndex(t));
+        const RowView row = trial.row(ThreadIndex(t));
         for (std::size_t i = 0; i < row.size(); ++i) {
             for (std::size_t m = 0; m < metrics; ++m) {
                 excl[m] = row.exclusive(m, i) * factor;

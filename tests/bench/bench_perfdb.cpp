@@ -70,8 +70,8 @@ QString compare(const Trial& a, const Trial& b)
         || a.metricCount() != b.metricCount() || a.atomicEventCount() != b.atomicEventCount())
         return QStringLiteral("shape differs");
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
-        const IntervalRow& x = a.row(ThreadIndex(t));
-        const IntervalRow& y = b.row(ThreadIndex(t));
+        const RowView x = a.row(ThreadIndex(t));
+        const RowView y = b.row(ThreadIndex(t));
         for (std::size_t i = 0; i < x.size(); ++i) {
             if (a.event(x.events[i]).name != b.event(y.events[i]).name || x.calls[i] != y.calls[i]
                 || x.subrs[i] != y.subrs[i])

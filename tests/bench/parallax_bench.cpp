@@ -361,7 +361,7 @@ public:
             put("</metadata>\n</thread>\n\n<definitions thread=\"" + id + "\">\n" + metricDefs
                 + "</definitions>\n\n<profile thread=\"" + id
                 + "\">\n<timestamp>1386218888893418</timestamp>\n<interval_data metrics=\"" + metricList + "\">\n");
-            const IntervalRow& row = trial.row(t);
+            const RowView row = trial.row(t);
             for (std::size_t i = 0; i < row.size(); ++i) {
                 number(row.events[i].index());
                 number(row.calls[i]);
@@ -437,7 +437,7 @@ private:
         std::vector<Acc> interval(trial.eventCount() * fields);
         std::vector<Acc> user(trial.atomicEventCount() * 5);
         for (std::size_t t = 0; t < trial.threadCount(); ++t) {
-            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const RowView row = trial.row(ThreadIndex(t));
             for (std::size_t i = 0; i < row.size(); ++i) {
                 Acc* a = &interval[row.events[i].index() * fields];
                 a[0].add(row.calls[i]);

@@ -70,7 +70,7 @@ inline double fieldOf(const Trial& t, ThreadIndex ti, const QString& event, Fiel
     const EventId e = t.findEvent(event);
     if (!ti.isValid() || !e.isValid())
         return Absent;
-    const IntervalRow& row = t.row(ti);
+    const RowView row = t.row(ti);
     const auto i = row.find(e);
     if (i < 0)
         return Absent;

@@ -34,7 +34,7 @@ inline void checkTreeConsistency(const Trial& t, double rel = 1e-9, const QStrin
         roots.insert(ev.name.left(ev.name.indexOf(QLatin1String(" => "))));
     }
     for (std::size_t th = 0; th < t.threadCount(); ++th) {
-        const IntervalRow& row = t.row(ThreadIndex(th));
+        const RowView row = t.row(ThreadIndex(th));
         for (std::size_t i = 0; i < row.size(); ++i) {
             const EventId p = row.events[i];
             const auto& pe = t.event(p);

@@ -98,7 +98,7 @@ template <typename Value> double treeSum(const Trial& t, bool flatWithoutPaths, 
     const bool all = flatWithoutPaths && roots.isEmpty();
     double sum = 0;
     for (std::size_t th = 0; th < t.threadCount(); ++th) {
-        const IntervalRow& row = t.row(ThreadIndex(th));
+        const RowView row = t.row(ThreadIndex(th));
         for (std::size_t i = 0; i < row.size(); ++i) {
             const auto& e = t.event(row.events[i]);
             if (e.isCallPath() || all || roots.contains(e.name))
@@ -114,13 +114,13 @@ inline double cnodeSum(const Trial& t, const QString& metric)
     const MetricId m = t.findMetric(metric);
     if (!m.isValid())
         return std::nan("");
-    return treeSum(t, true, [&](const IntervalRow& row, std::size_t i) { return row.exclusive(m.index(), i); });
+    return treeSum(t, true, [&](const RowView& row, std::size_t i) { return row.exclusive(m.index(), i); });
 }
 
 /// treeSum() of the calls.
 inline double callsSum(const Trial& t)
 {
-    return treeSum(t, false, [](const IntervalRow& row, std::size_t i) { return row.calls[i]; });
+    return treeSum(t, false, [](const RowView& row, std::size_t i) { return row.calls[i]; });
 }
 
 inline QStringList metricNames(const Trial& t)

@@ -172,7 +172,7 @@ std::array<double, 4> timer(const Trial& t, ThreadKey key, const QString& event)
     const EventId e = t.findEvent(event);
     if (!ti.isValid() || !e.isValid())
         return { -1, -1, -1, -1 };
-    const IntervalRow& row = t.row(ti);
+    const RowView row = t.row(ti);
     const auto i = row.find(e);
     if (i < 0)
         return { -1, -1, -1, -1 };

@@ -59,7 +59,7 @@ double value(const Trial& t, int rank, const QString& event, const QString& metr
     const MetricId m = t.findMetric(metric);
     if (!ti.isValid() || !e.isValid() || !m.isValid())
         return Absent;
-    const IntervalRow& row = t.row(ti);
+    const RowView row = t.row(ti);
     const auto i = row.find(e);
     if (i < 0)
         return Absent;
@@ -110,7 +110,7 @@ void checkResiduals(const Trial& t)
     const MetricId m = t.findMetric(QStringLiteral("time"));
     QVERIFY(m.isValid());
     for (std::size_t ti = 0; ti < t.threadCount(); ++ti) {
-        const IntervalRow& row = t.row(ThreadIndex(ti));
+        const RowView row = t.row(ThreadIndex(ti));
         std::vector<double> childSum(t.eventCount(), 0.0);
         for (std::size_t i = 0; i < row.size(); ++i) {
             const IntervalEvent& e = t.event(row.events[i]);

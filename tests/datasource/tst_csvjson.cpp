@@ -29,7 +29,7 @@ constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double Inf = std::numeric_limits<double>::infinity();
 
 /// Bit for bit, except that any NaN equals any NaN (the formats write NaN without its payload).
-bool same(const std::vector<double>& a, const std::vector<double>& b)
+bool same(ColumnView<double> a, ColumnView<double> b)
 {
     if (a.size() != b.size())
         return false;
@@ -58,7 +58,7 @@ QStringList metadataOf(const Trial& t, const std::vector<MetadataEntry>& entries
     return out;
 }
 
-QString rowDifference(const IntervalRow& x, const IntervalRow& y)
+QString rowDifference(const RowView& x, const RowView& y)
 {
     if (x.events != y.events)
         return QStringLiteral("present events");
@@ -477,7 +477,7 @@ private Q_SLOTS:
                 QCOMPARE(after->eventMask(EventId(e)), before->eventMask(EventId(e)));
             for (std::size_t t = 0; t < result->threadCount(); ++t) {
                 QCOMPARE(after->threadMask(ThreadIndex(t)), before->threadMask(ThreadIndex(t)));
-                const IntervalRow& row = result->row(ThreadIndex(t));
+                const RowView row = result->row(ThreadIndex(t));
                 for (std::size_t i = 0; i < row.size(); ++i)
                     QCOMPARE(
                         after->cellMaskAt(*again, ThreadIndex(t), i), before->cellMaskAt(*result, ThreadIndex(t), i));

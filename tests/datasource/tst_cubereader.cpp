@@ -275,7 +275,7 @@ private Q_SLOTS:
         QCOMPARE(callsSum(*t), 2576.0);
         double step = 0;
         for (std::size_t th = 0; th < t->threadCount(); ++th) {
-            const IntervalRow& row = t->row(ThreadIndex(th));
+            const RowView row = t->row(ThreadIndex(th));
             const auto i = row.find(t->findEvent(QStringLiteral("step")));
             if (i >= 0)
                 step += row.calls[static_cast<std::size_t>(i)];

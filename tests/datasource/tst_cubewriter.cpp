@@ -48,8 +48,8 @@ void compareExactly(const Trial& a, const Trial& b)
     for (std::size_t e = 0; e < a.eventCount(); ++e)
         QCOMPARE(a.event(EventId(e)).name, b.event(EventId(e)).name);
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
-        const IntervalRow& ra = a.row(ThreadIndex(t));
-        const IntervalRow& rb = b.row(ThreadIndex(t));
+        const RowView ra = a.row(ThreadIndex(t));
+        const RowView rb = b.row(ThreadIndex(t));
         QCOMPARE(ra.events, rb.events);
         const std::size_t n = ra.size();
         for (std::size_t i = 0; i < n; ++i) {
@@ -194,8 +194,8 @@ private Q_SLOTS:
             const EventId f = again->findEvent(event.name);
             QVERIFY2(f.isValid(), qPrintable(event.name));
             for (std::size_t t = 0; t < original->threadCount(); ++t) {
-                const IntervalRow& ra = original->row(ThreadIndex(t));
-                const IntervalRow& rb = again->row(ThreadIndex(t));
+                const RowView ra = original->row(ThreadIndex(t));
+                const RowView rb = again->row(ThreadIndex(t));
                 const auto i = ra.find(EventId(e));
                 const auto j = rb.find(f);
                 QCOMPARE(j >= 0, i >= 0);
@@ -298,11 +298,11 @@ private Q_SLOTS:
         const MetricId uint16 = trial->findMetric(QStringLiteral("UINT16"));
         const EventId main = trial->findEvent(QStringLiteral("main"));
         QVERIFY(uint16.isValid() && main.isValid());
-        const IntervalRow& row = trial->row(ThreadIndex(std::size_t(0)));
+        const RowView row = trial->row(ThreadIndex(std::size_t(0)));
         QCOMPARE(row.exclusive(uint16.index(), std::size_t(row.find(main))), -13.0);
         const auto again = mustLoad(path);
         QVERIFY(again);
-        const IntervalRow& back = again->row(ThreadIndex(std::size_t(0)));
+        const RowView back = again->row(ThreadIndex(std::size_t(0)));
         QCOMPARE(back.exclusive(again->findMetric(QStringLiteral("UINT16")).index(),
                      std::size_t(back.find(again->findEvent(QStringLiteral("main"))))),
             -13.0);

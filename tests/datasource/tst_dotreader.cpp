@@ -35,7 +35,7 @@ double subrs(const Trial& t, const char* e) { return value(t, QString::fromUtf8(
 /// The flat event with the largest value (exclusive or inclusive).
 QString top(const Trial& t, bool inclusive)
 {
-    const IntervalRow& row = t.row(ThreadIndex(0u));
+    const RowView row = t.row(ThreadIndex(0u));
     double best = -1;
     QString name;
     for (std::size_t i = 0; i < row.size(); ++i) {

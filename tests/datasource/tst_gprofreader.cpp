@@ -50,7 +50,7 @@ bool nearly(double a, double b) { return std::fabs(a - b) <= 1e-6 * std::max(1.0
 double sumFlatExclusive(const Trial& t, int node = 0)
 {
     const ThreadIndex ti = t.findThread({ node, 0, 0 });
-    const IntervalRow& row = t.row(ti);
+    const RowView row = t.row(ti);
     double sum = 0;
     for (std::size_t i = 0; i < row.size(); ++i)
         if (!t.event(row.events[i]).isCallPath())
@@ -158,7 +158,7 @@ private Q_SLOTS:
         QCOMPARE(calls(*t, "vfprintf"), 292411.0);
         double top = 0;
         QString topName;
-        const IntervalRow& row = t->row(ThreadIndex(0u));
+        const RowView row = t->row(ThreadIndex(0u));
         for (std::size_t i = 0; i < row.size(); ++i)
             if (!t->event(row.events[i]).isCallPath() && row.exclusive(0, i) > top) {
                 top = row.exclusive(0, i);
@@ -264,7 +264,7 @@ private Q_SLOTS:
     {
         const auto t = mustRead(prof("zeros.prof"));
         QVERIFY(t);
-        const IntervalRow& row = t->row(ThreadIndex(0u));
+        const RowView row = t->row(ThreadIndex(0u));
         QCOMPARE(row.size(), std::size_t(12));
         for (std::size_t i = 0; i < row.size(); ++i) {
             QCOMPARE(row.exclusive(0, i), 0.0);
@@ -290,7 +290,7 @@ private Q_SLOTS:
             // Top flat entry: .__module_advect_em_NMOD_advect_scalar_pd, 9.93 %, 41.81 s, 750 calls.
             QCOMPARE(excl(*t, ".__module_advect_em_NMOD_advect_scalar_pd", node), 41810000.0);
             QCOMPARE(calls(*t, ".__module_advect_em_NMOD_advect_scalar_pd", node), 750.0);
-            const IntervalRow& row = t->row(t->findThread({ node, 0, 0 }));
+            const RowView row = t->row(t->findThread({ node, 0, 0 }));
             double top = 0;
             EventId topEvent;
             for (std::size_t i = 0; i < row.size(); ++i)

@@ -207,7 +207,7 @@ private Q_SLOTS:
         QCOMPARE(excl(*trial, t0, QStringLiteral("garply")), 45.0);
         // No time lost: the call-tree nodes' exclusive values sum to the dataframe's 165.
         double sum = 0;
-        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        const RowView row = trial->row(ThreadIndex(0u));
         for (std::size_t i = 0; i < row.size(); ++i)
             if (trial->event(row.events[i]).isCallPath())
                 sum += row.exclusive(0, i);

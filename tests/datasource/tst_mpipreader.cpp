@@ -150,7 +150,7 @@ void checkHeat2d(const Trial& t)
         double mpi = 0;
         double calls = 0;
         double pathSum = 0;
-        const IntervalRow& row = t.row(t.findThread({ r, 0, 0 }));
+        const RowView row = t.row(t.findThread({ r, 0, 0 }));
         for (std::size_t i = 0; i < row.size(); ++i) {
             const auto& e = t.event(row.events[i]);
             if (e.isCallPath()) {

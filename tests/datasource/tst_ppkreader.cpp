@@ -62,7 +62,7 @@ QString describe(const TrialResult& result)
     return result.ok() ? QStringLiteral("a trial") : result.error().toString();
 }
 
-bool sameBits(const std::vector<double>& a, const std::vector<double>& b)
+bool sameBits(ColumnView<double> a, ColumnView<double> b)
 {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
@@ -101,8 +101,8 @@ void compareTrials(const Trial& a, const Trial& b, bool metadataInOrder = true)
         QCOMPARE(ua.context, ub.context);
     }
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
-        const IntervalRow& ra = a.row(ThreadIndex(t));
-        const IntervalRow& rb = b.row(ThreadIndex(t));
+        const RowView ra = a.row(ThreadIndex(t));
+        const RowView rb = b.row(ThreadIndex(t));
         QCOMPARE(ra.events, rb.events);
         QVERIFY(sameBits(ra.calls, rb.calls));
         QVERIFY(sameBits(ra.subrs, rb.subrs));
@@ -352,7 +352,7 @@ private Q_SLOTS:
         QCOMPARE(
             trial->metadataValue(QStringLiteral("Hostname"), trial->findThread({ 2, 0, 0 })), QStringLiteral("cn120"));
         // Five metric columns per cell, each distinct: the records are transposed correctly.
-        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        const RowView row = trial->row(ThreadIndex(0u));
         QVERIFY(row.size() > 0);
         QCOMPARE(row.excl.size(), row.size() * 5);
     }

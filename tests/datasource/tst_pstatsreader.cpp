@@ -159,7 +159,7 @@ private Q_SLOTS:
         double top = 0;
         QString topName;
         double sumExcl = 0;
-        const IntervalRow& row = t->row(ThreadIndex(0u));
+        const RowView row = t->row(ThreadIndex(0u));
         for (std::size_t i = 0; i < row.size(); ++i) {
             if (t->event(row.events[i]).isCallPath())
                 continue;

@@ -64,7 +64,7 @@ struct Cell {
     double calls = -1, subrs = -1, excl = -1, incl = -1;
 };
 
-Cell cellOf(const IntervalRow& row, EventId e)
+Cell cellOf(const RowView& row, EventId e)
 {
     const auto i = row.find(e);
     if (i < 0)
@@ -93,7 +93,7 @@ UserCell userCellOf(const AtomicRow& row, AtomicEventId e)
 
 bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
-bool sameRow(const IntervalRow& a, const IntervalRow& b)
+bool sameRow(const RowView& a, const RowView& b)
 {
     if (a.events != b.events || a.excl.size() != b.excl.size() || a.incl.size() != b.incl.size())
         return false;

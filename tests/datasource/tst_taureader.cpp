@@ -20,7 +20,7 @@ namespace {
 
 QString topExclusive(const Trial& trial, ThreadIndex t)
 {
-    const IntervalRow& row = trial.row(t);
+    const RowView row = trial.row(t);
     double best = -1;
     QString name;
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -66,7 +66,7 @@ private Q_SLOTS:
                 QCOMPARE(topExclusive(*trial, trial->findThread({ n, 0, 0 })), QStringLiteral("MPI_File_open()"));
                 // Root inclusive = sum of flat exclusive (MANIFEST).
                 double sum = 0;
-                const IntervalRow& row = trial->row(trial->findThread({ n, 0, 0 }));
+                const RowView row = trial->row(trial->findThread({ n, 0, 0 }));
                 for (std::size_t i = 0; i < row.size(); ++i)
                     if (!trial->event(row.events[i]).isCallPath())
                         sum += row.exclusive(0, i);
@@ -241,7 +241,7 @@ private Q_SLOTS:
             < 0.01);
         QVERIFY(std::abs(inclOf(*p1, 0, QStringLiteral("S3D [{main.pp.f90} {4,3}-{130,17}]")) - 3115316612.87) < 0.01);
         double sum = 0;
-        const IntervalRow& row = p1->row(ThreadIndex(0u));
+        const RowView row = p1->row(ThreadIndex(0u));
         for (std::size_t i = 0; i < row.size(); ++i)
             sum += row.exclusive(0, i);
         QVERIFY(std::abs(sum - 3115316612.87) < 0.01); // the MANIFEST rounds to two decimals
@@ -293,7 +293,7 @@ private Q_SLOTS:
         QCOMPARE(exclOf(*trial, 1, QStringLiteral("work"), 0), 2000.0);
         QCOMPARE(exclOf(*trial, 1, QStringLiteral("work"), 1), 20.0);
         QCOMPARE(inclOf(*trial, 0, QStringLiteral("main"), 1), 30.0);
-        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        const RowView row = trial->row(ThreadIndex(0u));
         QCOMPARE(row.calls[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("work"))))], 5.0);
         QVERIFY(trial->warnings().isEmpty());
     }
@@ -320,7 +320,7 @@ private Q_SLOTS:
             QCOMPARE(trial->threadCount(), std::size_t(40));
             QCOMPARE(trial->eventCount(), std::size_t(3));
             for (std::size_t t = 0; t < 40; ++t) {
-                const IntervalRow& row = trial->row(ThreadIndex(t));
+                const RowView row = trial->row(ThreadIndex(t));
                 QCOMPARE(row.size(), std::size_t(3));
                 QVERIFY(std::is_sorted(row.events.begin(), row.events.end()));
                 const auto at = [&](const char* name) {
@@ -403,7 +403,7 @@ private Q_SLOTS:
         QCOMPARE(exclOf(*trial, 0, QStringLiteral("g")), 2.0);
         QCOMPARE(inclOf(*trial, 0, QStringLiteral("g")), 27.0);
         QVERIFY(trial->eventInGroup(trial->findEvent(QStringLiteral("g")), QStringLiteral("EXTRA")));
-        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        const RowView row = trial->row(ThreadIndex(0u));
         QVERIFY(!row.exclSqr.empty());
         QCOMPARE(row.exclSqr[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("f(\"x\")"))))], 500.0);
         const QString warnings = trial->warnings().join(QLatin1Char('\n'));
@@ -437,7 +437,7 @@ private Q_SLOTS:
         QCOMPARE(exclOf(*trial, 0, QStringLiteral("f")), std::numeric_limits<double>::infinity());
         QCOMPARE(inclOf(*trial, 0, QStringLiteral("f")), -std::numeric_limits<double>::infinity());
         QCOMPARE(inclOf(*trial, 1, QStringLiteral("main")), std::numeric_limits<double>::infinity());
-        const IntervalRow& row = trial->row(ThreadIndex(0u));
+        const RowView row = trial->row(ThreadIndex(0u));
         QCOMPARE(row.calls[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("f"))))], -2.0);
         QCOMPARE(row.subrs[static_cast<std::size_t>(row.find(trial->findEvent(QStringLiteral("h"))))], -1.0);
         const AtomicRow& atomic = trial->atomicRow(ThreadIndex(0u));

@@ -23,8 +23,8 @@ void compareTrials(const Trial& a, const Trial& b)
     if (QTest::currentTestFailed())
         return;
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
-        const IntervalRow& ra = a.row(ThreadIndex(t));
-        const IntervalRow& rb = b.row(ThreadIndex(t));
+        const RowView ra = a.row(ThreadIndex(t));
+        const RowView rb = b.row(ThreadIndex(t));
         QCOMPARE(ra.events, rb.events);
         QCOMPARE(ra.calls, rb.calls);
         QCOMPARE(ra.subrs, rb.subrs);
@@ -100,8 +100,8 @@ private Q_SLOTS:
             const MetricId other = again->findMetric(trial->metric(MetricId(m)).name);
             QVERIFY(other.isValid());
             for (std::size_t t = 0; t < trial->threadCount(); ++t) {
-                const IntervalRow& a = trial->row(ThreadIndex(t));
-                const IntervalRow& b = again->row(ThreadIndex(t));
+                const RowView a = trial->row(ThreadIndex(t));
+                const RowView b = again->row(ThreadIndex(t));
                 QCOMPARE(a.size(), b.size());
                 for (std::size_t i = 0; i < a.size(); ++i) {
                     // The reader numbers events in name order; match cells by name.
@@ -182,7 +182,7 @@ private Q_SLOTS:
         // Inclusive of the root equals the sum of flat exclusive times on every thread.
         const EventId root = a->findEvent(QStringLiteral(".TAU application"));
         for (std::size_t t = 0; t < a->threadCount(); ++t) {
-            const IntervalRow& row = a->row(ThreadIndex(t));
+            const RowView row = a->row(ThreadIndex(t));
             double sum = 0;
             for (std::size_t i = 0; i < row.size(); ++i)
                 if (!a->event(row.events[i]).isCallPath())

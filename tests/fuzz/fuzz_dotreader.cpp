@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (t->metricCount() != 1 || t->threadCount() != 1)
         std::abort();
     fuzz::checkRows(*t);
-    const IntervalRow& row = t->row(ThreadIndex(0u));
+    const RowView row = t->row(ThreadIndex(0u));
     for (std::size_t k = 0; k < row.size(); ++k)
         if (!std::isfinite(row.excl[k]) || !std::isfinite(row.incl[k]) || !(row.calls[k] >= 0))
             std::abort();

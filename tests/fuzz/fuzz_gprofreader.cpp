@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::abort();
     fuzz::checkRows(*t);
     for (std::size_t i = 0; i < t->threadCount(); ++i) {
-        const IntervalRow& row = t->row(ThreadIndex(i));
+        const RowView row = t->row(ThreadIndex(i));
         for (std::size_t k = 0; k < row.size(); ++k) {
             // gprof has no negative or non-finite numbers.
             if (!(row.excl[k] >= 0) || !(row.incl[k] >= 0) || !(row.calls[k] >= 0) || !(row.subrs[k] >= 0)

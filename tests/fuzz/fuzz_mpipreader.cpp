@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::checkRows(*t);
     fuzz::checkAtomicIds(*t);
     for (std::size_t i = 0; i < t->threadCount(); ++i) {
-        const IntervalRow& row = t->row(ThreadIndex(i));
+        const RowView row = t->row(ThreadIndex(i));
         for (std::size_t k = 0; k < row.size(); ++k)
             if (!std::isfinite(row.incl[k]) || !std::isfinite(row.excl[k]))
                 std::abort();

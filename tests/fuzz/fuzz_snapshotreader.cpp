@@ -12,7 +12,7 @@ using namespace parallax;
 
 namespace {
 
-double touch(const IntervalRow& row, const AtomicRow& atomics)
+double touch(const RowView& row, const AtomicRow& atomics)
 {
     double sum = 0;
     for (double v : row.incl)

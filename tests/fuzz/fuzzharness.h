@@ -174,7 +174,7 @@ inline void checkRows(const Trial& t)
 {
     const std::size_t metrics = t.metricCount();
     for (std::size_t i = 0; i < t.threadCount(); ++i) {
-        const IntervalRow& row = t.row(ThreadIndex(i));
+        const RowView row = t.row(ThreadIndex(i));
         const std::size_t n = row.size();
         if (row.calls.size() != n || row.subrs.size() != n || row.excl.size() != n * metrics
             || row.incl.size() != n * metrics)

@@ -28,7 +28,7 @@ QList<QPair<QString, QString>> metadataOf(const Trial& trial, const std::vector<
     return out;
 }
 
-bool same(const std::vector<double>& a, const std::vector<double>& b)
+bool same(ColumnView<double> a, ColumnView<double> b)
 {
     if (a.size() != b.size())
         return false;
@@ -109,8 +109,8 @@ QString modelDifference(const Trial& a, const Trial& b)
             return differs(QStringLiteral("event %1: depth, parent or leaf").arg(x.name));
     }
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
-        const IntervalRow& x = a.row(ThreadIndex(t));
-        const IntervalRow& y = b.row(ThreadIndex(t));
+        const RowView x = a.row(ThreadIndex(t));
+        const RowView y = b.row(ThreadIndex(t));
         const QString where = a.threadKey(ThreadIndex(t)).toString();
         if (x.events != y.events)
             return differs(QStringLiteral("thread %1: present events").arg(where));
@@ -136,7 +136,7 @@ QString modelDifference(const Trial& a, const Trial& b)
             || !same(x.mean, y.mean) || !same(x.sumSquares, y.sumSquares))
             return differs(QStringLiteral("thread %1: user event values").arg(a.threadKey(ThreadIndex(t)).toString()));
         for (std::size_t i = 0; i < x.size(); ++i)
-            if (!same({ x.stddev(i) }, { y.stddev(i) }))
+            if (!same(std::vector<double> { x.stddev(i) }, std::vector<double> { y.stddev(i) }))
                 return differs(QStringLiteral("thread %1: user event %2 standard deviation %3 != %4")
                                    .arg(a.threadKey(ThreadIndex(t)).toString())
                                    .arg(i)

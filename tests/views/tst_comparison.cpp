@@ -65,7 +65,7 @@ std::shared_ptr<const Trial> singleRank(const Trial& source, int node, ThreadKey
         b.addMetric(m);
     const ThreadIndex t = b.addThread(key);
     const ThreadIndex from = source.findThread({ node, 0, 0 });
-    const IntervalRow& row = source.row(from);
+    const RowView row = source.row(from);
     std::map<std::uint32_t, EventId> ids;
     for (std::size_t e = 0; e < source.eventCount(); ++e) {
         const IntervalEvent& event = source.event(EventId(e));

@@ -30,7 +30,7 @@ std::optional<std::pair<double, double>> cell(const Trial& trial, std::size_t t,
     const EventId e = trial.findEvent(event);
     if (!e.isValid())
         return std::nullopt;
-    const IntervalRow& row = trial.row(ThreadIndex(t));
+    const RowView row = trial.row(ThreadIndex(t));
     const auto i = row.find(e);
     if (i < 0)
         return std::nullopt;

@@ -234,7 +234,7 @@ private Q_SLOTS:
         ThreadIndex thread;
         double least = 0;
         for (std::size_t t = 0; t < m_sampled->threadCount(); ++t) {
-            const IntervalRow& cells = m_sampled->row(ThreadIndex(t));
+            const RowView cells = m_sampled->row(ThreadIndex(t));
             for (std::size_t i = 0; i < cells.size(); ++i) {
                 const double v = cells.exclusive(0, i);
                 if (v > 0 && (least == 0 || v < least)) {

@@ -74,7 +74,7 @@ double sumExclusive(const Trial& trial, const std::function<bool(const QString&)
             continue;
         ++count;
         for (std::size_t t = 0; t < trial.threadCount(); ++t) {
-            const IntervalRow& row = trial.row(ThreadIndex(t));
+            const RowView row = trial.row(ThreadIndex(t));
             const auto i = row.find(EventId(e));
             if (i >= 0)
                 sum += row.exclusive(0, static_cast<std::size_t>(i));
@@ -175,7 +175,7 @@ TrialPtr singleRank(const Trial& source, int node, const QString& name)
     for (const Metric& m : source.metrics())
         b.addMetric(m);
     const ThreadIndex t = b.addThread({ 0, 0, 0 });
-    const IntervalRow& row = source.row(source.findThread({ node, 0, 0 }));
+    const RowView row = source.row(source.findThread({ node, 0, 0 }));
     std::map<std::uint32_t, EventId> ids;
     for (std::size_t e = 0; e < source.eventCount(); ++e) {
         const IntervalEvent& event = source.event(EventId(e));

@@ -229,7 +229,7 @@ std::shared_ptr<const Trial> threadsOf(const Trial& source, std::size_t first, s
     std::vector<IntervalRow> rows;
     for (std::size_t i = 0; i < count; ++i) {
         b.addThread(ThreadKey { 0, 0, static_cast<int>(i) });
-        rows.push_back(source.row(ThreadIndex(first + i)));
+        rows.push_back(source.row(ThreadIndex(first + i)).toRow());
     }
     b.setIntervalRows(std::move(rows));
     return b.build();

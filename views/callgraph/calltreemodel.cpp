@@ -211,7 +211,7 @@ void CallTreeModel::rebuild()
     if (m_thread.isValid()) {
         // Only what ran on this thread: "did not run" is not a row of zeros. A parent is created
         // before its children, so one backward pass sees every child before its parent.
-        const IntervalRow& row = m_trial->row(m_thread);
+        const RowView row = m_trial->row(m_thread);
         m_cell.assign(n, -1);
         for (std::size_t i = 0; i < n; ++i)
             if (nodes[i].event.isValid())

@@ -302,7 +302,7 @@ std::shared_ptr<const ComparisonValues> ComparisonBuilder::values(
     auto fill = [&](const Trial& trial, const std::vector<ThreadIndex>& threads, const std::vector<int>& eventMap,
                     MetricId m, bool left) {
         for (ThreadIndex thread : threads) {
-            const IntervalRow& row = trial.row(thread);
+            const RowView row = trial.row(thread);
             for (std::size_t i = 0; i < row.size(); ++i) {
                 const int k = eventMap[row.events[i].index()];
                 if (k < 0)

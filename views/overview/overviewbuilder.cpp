@@ -223,7 +223,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         if ((t & 255) == 0 && cancelled(cancel))
             return nullptr;
         const ThreadIndex ti(t);
-        const IntervalRow& data = trial.row(ti);
+        const RowView data = trial.row(ti);
         cells.clear();
         for (std::size_t i = 0; i < data.size(); ++i) {
             const std::int32_t r = rank[data.events[i].index()];

@@ -174,7 +174,7 @@ void ThreadBarChart::doUpdate(SelectionChanges)
         }
     } else {
         m_where = tr("Thread %1 (n,c,t)").arg(trial->threadKey(t).toString());
-        const IntervalRow& row = trial->row(t);
+        const RowView row = trial->row(t);
         for (std::size_t i = 0; i < row.size(); ++i)
             if (wanted(row.events[i]))
                 m_rows.push_back({ row.events[i], cellValue(*trial, *stats, t, i, m, type) });

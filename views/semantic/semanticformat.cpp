@@ -192,7 +192,7 @@ double eventExclusive(const Trial& trial, EventId e, MetricId m, const Scope& sc
     if (scope.kind == Scope::Kind::Thread) {
         if (!scope.thread.isValid() || scope.thread.index() >= trial.threadCount())
             return 0;
-        const IntervalRow& row = trial.row(scope.thread);
+        const RowView row = trial.row(scope.thread);
         const std::ptrdiff_t i = row.find(e);
         return i < 0 ? 0.0 : row.exclusive(m.index(), static_cast<std::size_t>(i));
     }

@@ -41,7 +41,7 @@ std::shared_ptr<const InspectorSnapshot> InspectorSnapshot::make(const ProfilePt
     snapshot->eventTotals.assign(metrics, std::vector<double>(trial.eventCount(), 0.0));
     snapshot->sourceTotals.assign(metrics, 0.0);
     for (std::size_t t = 0; t < trial.threadCount(); ++t) {
-        const IntervalRow& row = trial.row(ThreadIndex(t));
+        const RowView row = trial.row(ThreadIndex(t));
         for (std::size_t m = 0; m < metrics; ++m) {
             std::vector<double>& totals = snapshot->eventTotals[m];
             for (std::size_t i = 0; i < row.size(); ++i)

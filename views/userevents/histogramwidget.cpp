@@ -194,7 +194,7 @@ void HistogramWidget::rebuild()
     values.reserve(threads);
     for (std::size_t i = 0; i < threads; ++i) {
         const ThreadIndex t(i);
-        const IntervalRow& row = trial->row(t);
+        const RowView row = trial->row(t);
         const std::ptrdiff_t cell = row.find(event);
         if (cell < 0) {
             ++m_absent;
