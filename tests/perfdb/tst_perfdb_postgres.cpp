@@ -139,8 +139,8 @@ private Q_SLOTS:
             QVERIFY(!rows->next());
         }
         sql.rollback();
-        // An upload leaves statistics of its partitions (every column, as autovacuum would, which
-        // then skips them), so that a load right after it plans a whole-partition read.
+        // An upload leaves statistics of its partitions' keys, so that a load right after it
+        // plans a whole-partition read with the real row count.
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
         QVERIFY(trial);
         Progress progress;
@@ -148,8 +148,7 @@ private Q_SLOTS:
         QVERIFY2(id.ok(), why(id).constData());
         const std::string suffix = "_t" + std::to_string(id.value());
         for (const auto& [table, key] :
-            { std::pair { "timer_call_data", "id" }, std::pair { "timer_call_data", "timer_callpath" },
-                std::pair { "timer_value", "timer_call_data" }, std::pair { "timer_value", "metric" } }) {
+            { std::pair { "timer_call_data", "id" }, std::pair { "timer_value", "timer_call_data" } }) {
             auto rows = sql.query("SELECT COUNT(*) FROM pg_stats WHERE tablename = $1 AND attname = $2",
                 { QString::fromStdString(table + suffix), QString::fromLatin1(key) });
             QVERIFY(rows->next());
