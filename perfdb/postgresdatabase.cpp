@@ -588,9 +588,12 @@ qint64 execOn(PGconn* conn, const std::string& sql, const SqlParams& params)
 }
 
 /// COPY (query) TO STDOUT in binary: the fastest way out of PostgreSQL (no result set is
-/// built, numbers need no text parsing). COPY takes no parameters, so each value travels
-/// through a parameterised set_config() into a transaction-local setting that the query reads
-/// back once with current_setting(): the SQL text stays constant and carries no data.
+/// built, numbers need no text parsing). COPY takes no parameters. An integer goes into the
+/// SQL as a literal that Parallax formats itself (digits only, nothing a user typed): the
+/// planner then sees the range and, with the partition's statistics (finishPartitions), reads
+/// a whole trial's partition sequentially instead of through its index, about 20 % less server
+/// time per stream. Text and doubles travel through a parameterised set_config() into a
+/// transaction-local setting that the query reads back once with current_setting().
 std::unique_ptr<SqlRows> copyOut(PGconn* conn, std::string_view sql, const SqlParams& params, bool endTransaction)
 {
     static const QRegularExpression placeholder(QStringLiteral(R"(\$(\d+))"));
@@ -603,22 +606,25 @@ std::unique_ptr<SqlRows> copyOut(PGconn* conn, std::string_view sql, const SqlPa
         if (index < 1 || index > params.size() || params[index - 1].isNull())
             throw DbException(QStringLiteral("stream parameter $%1 has no value").arg(index));
         const SqlValue::Type type = params[index - 1].type();
-        const char* sqlType = type == SqlValue::Type::Int ? "BIGINT"
-            : type == SqlValue::Type::Double              ? "DOUBLE PRECISION"
-                                                          : "TEXT";
         rewritten += text.mid(from, match.capturedStart() - from);
+        from = match.capturedEnd();
+        if (type == SqlValue::Type::Int) {
+            rewritten += QStringLiteral("CAST(%1 AS BIGINT)").arg(params[index - 1].toInt());
+            continue;
+        }
+        const char* sqlType = type == SqlValue::Type::Double ? "DOUBLE PRECISION" : "TEXT";
         // A scalar subquery: evaluated once (an InitPlan), not once per row.
         rewritten += QStringLiteral("(SELECT CAST(current_setting('parallax.p%1') AS %2))")
                          .arg(index)
                          .arg(QLatin1String(sqlType));
-        from = match.capturedEnd();
     }
     rewritten += text.mid(from);
     for (std::size_t i = 0; i < params.size(); ++i) {
         const SqlValue& value = params[i];
-        const QString setting = value.type() == SqlValue::Type::Int ? QString::number(value.toInt())
-            : value.type() == SqlValue::Type::Double                ? QString::number(value.toDouble(), 'g', 17)
-                                                                    : value.toText();
+        if (value.type() == SqlValue::Type::Int)
+            continue;
+        const QString setting
+            = value.type() == SqlValue::Type::Double ? QString::number(value.toDouble(), 'g', 17) : value.toText();
         execOn(conn, "SELECT set_config($1, $2, true)", { QStringLiteral("parallax.p%1").arg(i + 1), setting });
     }
     const QByteArray query = rewritten.toUtf8();
@@ -1108,7 +1114,7 @@ std::string PostgresDatabase::partitionFor(std::string_view table, qint64 trial,
     execScript(
         QByteArray::fromStdString("CREATE TABLE " + name + " (LIKE " + parent + " INCLUDING DEFAULTS, CONSTRAINT "
             + name + "_range CHECK (" + key + " >= " + from + " AND " + key + " < " + to + "))"));
-    m_pendingPartitions.push_back({ parent, name, from, to });
+    m_pendingPartitions.push_back({ parent, name, key, from, to });
     return name;
 }
 
@@ -1123,6 +1129,16 @@ void PostgresDatabase::finishPartitions()
     for (const PendingPartition& p : m_pendingPartitions)
         execScript(QByteArray::fromStdString("ALTER TABLE " + p.parent + " ATTACH PARTITION " + p.name
             + " FOR VALUES FROM (" + p.from + ") TO (" + p.to + ")"));
+    // Statistics of the partition key at once, not when autovacuum comes by: a load right after
+    // the upload then reads the trial's partition sequentially (copyOut), not through its index.
+    // The planner needs only the row count and the key's range, which a sample of 300 rows gives
+    // in a few milliseconds (the default sample of 30,000 rows took 0.15-0.3 s per 3.3 M rows).
+    // An ANALYZE of some columns leaves autovacuum's count of changed rows as it is, so autovacuum
+    // still analyses the whole partition with the default sample later.
+    exec("SET LOCAL default_statistics_target = 1");
+    for (const PendingPartition& p : m_pendingPartitions)
+        execScript(QByteArray::fromStdString("ANALYZE " + p.name + " (" + p.key + ")"));
+    exec("SET LOCAL default_statistics_target = DEFAULT");
     m_pendingPartitions.clear();
 }
 

@@ -72,6 +72,7 @@ private:
     struct PendingPartition {
         std::string parent;
         std::string name;
+        std::string key; ///< the partition key column
         std::string from;
         std::string to;
     };

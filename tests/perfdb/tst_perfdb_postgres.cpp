@@ -117,6 +117,49 @@ private Q_SLOTS:
         QCOMPARE(displayableLocation(QStringLiteral("/tmp/p a.sqlite")), QStringLiteral("/tmp/p a.sqlite"));
     }
 
+    void streamsAndFreshPartitions()
+    {
+        const QString location = freshLocation(QStringLiteral("postgresql"));
+        QVERIFY2(!location.isEmpty(), NoServer);
+        auto opened = Database::open(location);
+        QVERIFY2(opened.ok(), why(opened).constData());
+        auto& sql = dynamic_cast<SqlDatabase&>(*opened.value());
+        // A stream's integers go into its SQL as literals, its text and doubles through settings:
+        // values beyond 32 bits, negative ones and text with quotes all come back as given.
+        sql.begin(false);
+        {
+            auto rows = sql.stream("SELECT CAST($1 AS BIGINT) + 1, $2, CAST($3 AS BIGINT), $4, $1",
+                { qint64(5000000000), QStringLiteral("it's $1"), qint64(-7), 2.5 });
+            QVERIFY(rows->next());
+            QCOMPARE(rows->toInt(0), qint64(5000000001));
+            QCOMPARE(rows->toText(1), QStringLiteral("it's $1"));
+            QCOMPARE(rows->toInt(2), qint64(-7));
+            QCOMPARE(rows->toDouble(3), 2.5);
+            QCOMPARE(rows->toInt(4), qint64(5000000000));
+            QVERIFY(!rows->next());
+        }
+        sql.rollback();
+        // An upload leaves statistics of its partitions' keys, so that a load right after it
+        // plans a whole-partition read with the real row count.
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        Progress progress;
+        const auto id = opened.value()->uploadTrial(*trial, {}, progress);
+        QVERIFY2(id.ok(), why(id).constData());
+        const std::string suffix = "_t" + std::to_string(id.value());
+        for (const auto& [table, key] :
+            { std::pair { "timer_call_data", "id" }, std::pair { "timer_value", "timer_call_data" } }) {
+            auto rows = sql.query("SELECT COUNT(*) FROM pg_stats WHERE tablename = $1 AND attname = $2",
+                { QString::fromStdString(table + suffix), QString::fromLatin1(key) });
+            QVERIFY(rows->next());
+            QVERIFY2(rows->toInt(0) == 1, table);
+        }
+        auto rows = sql.query("SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)",
+            { QString::fromStdString("timer_call_data" + suffix) });
+        QVERIFY(rows->next());
+        QVERIFY(rows->toDouble(0) >= static_cast<double>(trial->cellCount()));
+    }
+
     void passwordsNeverShown()
     {
         // A role that must give a password (test.sh's pg_hba.conf: trust for postgres only,
