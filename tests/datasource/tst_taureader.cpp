@@ -8,6 +8,7 @@
 #include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <cmath>
 #include <limits>
@@ -36,6 +37,22 @@ QString topExclusive(const Trial& trial, ThreadIndex t)
 
 const char* const MinimalHeader = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>Metric "
                                   "Name</name><value>TIME</value></attribute></metadata>\n";
+
+/// A MULTI__TIME and a MULTI__PAPI_TOT_CYC directory of `threads` files each, every file with the
+/// given event lines (two events, then "0 aggregates" and what `timeTail` adds to the TIME files).
+void writeTwoMetrics(const QString& dir, int threads, const QByteArray& timeEvents, const QByteArray& cycEvents,
+    const QByteArray& timeTail = {})
+{
+    const QByteArray time = QByteArrayLiteral("2 templated_functions_MULTI_TIME\n") + MinimalHeader + timeEvents
+        + "0 aggregates\n" + timeTail;
+    QByteArray cyc = QByteArrayLiteral("2 templated_functions_MULTI_PAPI_TOT_CYC\n") + MinimalHeader + cycEvents
+        + "0 aggregates\n";
+    cyc.replace("<value>TIME</value>", "<value>PAPI_TOT_CYC</value>");
+    for (int n = 0; n < threads; ++n) {
+        writeText(QDir(dir).filePath(QStringLiteral("MULTI__TIME/profile.%1.0.0").arg(n)), time);
+        writeText(QDir(dir).filePath(QStringLiteral("MULTI__PAPI_TOT_CYC/profile.%1.0.0").arg(n)), cyc);
+    }
+}
 
 } // namespace
 
@@ -272,17 +289,10 @@ private Q_SLOTS:
     void multiMetricDirectories()
     {
         QTemporaryDir dir;
-        const QByteArray time = QByteArrayLiteral("2 templated_functions_MULTI_TIME\n") + MinimalHeader
-            + "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"\n0 aggregates\n"
-              "1 userevents\n# eventname numevents max min mean sumsqr\n\"bytes\" 2 8 4 6 80\n";
-        QByteArray cyc = QByteArrayLiteral("2 templated_functions_MULTI_PAPI_TOT_CYC\n") + MinimalHeader
-            + "\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 2000 2000 0 GROUP=\"TAU_USER\"\n0 "
-              "aggregates\n";
-        cyc.replace("<value>TIME</value>", "<value>PAPI_TOT_CYC</value>");
-        for (int n = 0; n < 2; ++n) {
-            writeText(dir.filePath(QStringLiteral("MULTI__TIME/profile.%1.0.0").arg(n)), time);
-            writeText(dir.filePath(QStringLiteral("MULTI__PAPI_TOT_CYC/profile.%1.0.0").arg(n)), cyc);
-        }
+        writeTwoMetrics(dir.path(), 2,
+            "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 20 20 0 GROUP=\"TAU_USER\"\n",
+            "\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n\"work\" 5 0 2000 2000 0 GROUP=\"TAU_USER\"\n",
+            "1 userevents\n# eventname numevents max min mean sumsqr\n\"bytes\" 2 8 4 6 80\n");
         const auto trial = mustLoad(dir.path());
         QVERIFY(trial);
         QCOMPARE(trial->metricCount(), std::size_t(2));
@@ -303,17 +313,9 @@ private Q_SLOTS:
         // A cell missing from one metric directory: the row is the union, the missing values are 0,
         // calls and subrs come from the first directory (name order) holding the cell, one warning.
         QTemporaryDir dir;
-        const QByteArray time = QByteArrayLiteral("2 templated_functions_MULTI_TIME\n") + MinimalHeader
-            + "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"onlyTime\" 7 0 20 20 0 GROUP=\"TAU_USER\"\n0 "
-              "aggregates\n";
-        QByteArray cyc = QByteArrayLiteral("2 templated_functions_MULTI_PAPI_TOT_CYC\n") + MinimalHeader
-            + "\"onlyCyc\" 3 2 500 900 0 GROUP=\"TAU_USER\"\n\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n0 "
-              "aggregates\n";
-        cyc.replace("<value>TIME</value>", "<value>PAPI_TOT_CYC</value>");
-        for (int n = 0; n < 40; ++n) {
-            writeText(dir.filePath(QStringLiteral("MULTI__TIME/profile.%1.0.0").arg(n)), time);
-            writeText(dir.filePath(QStringLiteral("MULTI__PAPI_TOT_CYC/profile.%1.0.0").arg(n)), cyc);
-        }
+        writeTwoMetrics(dir.path(), 40,
+            "\"main\" 1 1 10 30 0 GROUP=\"TAU_DEFAULT\"\n\"onlyTime\" 7 0 20 20 0 GROUP=\"TAU_USER\"\n",
+            "\"onlyCyc\" 3 2 500 900 0 GROUP=\"TAU_USER\"\n\"main\" 1 1 1000 3000 0 GROUP=\"TAU_DEFAULT\"\n");
         for (int workers : { 1, 2 }) {
             const auto trial = mustReadWith(TauReader(), dir.path(), withThreads(workers));
             QVERIFY(trial);

@@ -5,6 +5,7 @@
 
 #include "algebra/semanticmodel.h"
 #include "datasource/model/trialbuilder.h"
+#include "datasource/synth/synth.h"
 #include "perfdb/dbexception.h"
 #include "perfdb/postgresdatabase.h"
 
@@ -39,6 +40,19 @@ bool same(ColumnView<double> a, ColumnView<double> b)
 }
 
 } // namespace
+
+std::shared_ptr<Trial> mediumTrial(std::uint64_t seed)
+{
+    SynthOptions synth;
+    synth.threads = 64;
+    synth.threadsPerNode = 4;
+    synth.events = 60;
+    synth.callpathDepth = 2;
+    synth.metrics = 2;
+    synth.userEvents = 4;
+    synth.seed = seed;
+    return synthesizeTrial(synth);
+}
 
 QString randomTag()
 {

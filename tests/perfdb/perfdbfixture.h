@@ -40,6 +40,10 @@ QString randomTag();
 /// Returns what went wrong, or an empty string.
 QString makePlainTaudb(perfdb::SqlDatabase& db);
 
+/// A synthetic trial of a few thousand cells (64 threads, 60 events and their call paths, 2 metrics, 4
+/// user events): its upload writes about 2 MB to the database. Seeds give different values.
+std::shared_ptr<Trial> mediumTrial(std::uint64_t seed = 18);
+
 /// Everything a trial holds, compared exactly; returns the first difference or an empty string.
 QString modelDifference(const Trial& a, const Trial& b);
 

@@ -25,20 +25,6 @@ using perfdb::DbResult;
 
 namespace {
 
-/// A trial of a few thousand cells: its upload writes about 2 MB to the database.
-std::shared_ptr<Trial> mediumTrial()
-{
-    SynthOptions synth;
-    synth.threads = 64;
-    synth.threadsPerNode = 4;
-    synth.events = 60;
-    synth.callpathDepth = 2;
-    synth.metrics = 2;
-    synth.userEvents = 4;
-    synth.seed = 18;
-    return synthesizeTrial(synth);
-}
-
 /// RLIMIT_FSIZE for this process while it lives, with SIGXFSZ ignored: a write that would grow any
 /// file beyond `bytes` fails with EFBIG, as a full file system fails with ENOSPC. It holds for root
 /// too and needs no privilege or mount, so the test runs the same everywhere.

@@ -123,17 +123,37 @@ private:
     QString m_error;
 };
 
-std::shared_ptr<Trial> mediumTrial(int seed)
+/// The progress of an upload or a load that restarts the server when the operation enters `stage`.
+class RestartAt {
+public:
+    RestartAt(PrivateServer& server, const QString& stage)
+        : progress([this, &server, stage](const QString& current, qint64, qint64) {
+            if (current == stage && !restarted) {
+                restarted = true;
+                if (!server.restart())
+                    error = server.error();
+            }
+        })
+    {
+    }
+    RestartAt(const RestartAt&) = delete;
+    RestartAt& operator=(const RestartAt&) = delete;
+
+    Progress progress;
+    bool restarted = false;
+    QString error;
+};
+
+/// What is wrong with the error of an operation the restart broke, or an empty string.
+template <typename Result> QString lostConnectionProblem(const Result& failed, const Database& db)
 {
-    SynthOptions synth;
-    synth.threads = 64;
-    synth.threadsPerNode = 4;
-    synth.events = 60;
-    synth.callpathDepth = 2;
-    synth.metrics = 2;
-    synth.userEvents = 4;
-    synth.seed = static_cast<std::uint64_t>(seed);
-    return synthesizeTrial(synth);
+    if (failed.ok())
+        return QStringLiteral("the operation succeeded");
+    const QString message = failed.error().toString();
+    if (!message.startsWith(db.location() + QStringLiteral(": "))
+        || !message.contains(QLatin1String("lost the connection to the PostgreSQL server")))
+        return QStringLiteral("unexpected message: ") + message;
+    return {};
 }
 
 } // namespace
@@ -159,23 +179,13 @@ private Q_SLOTS:
         Progress quiet;
         const auto first = mediumTrial(1);
         QVERIFY(db.uploadTrial(*first, {}, quiet).ok());
-        bool restarted = false;
-        QString restartError;
-        Progress progress([&](const QString& current, qint64, qint64) {
-            if (current == stage && !restarted) {
-                restarted = true;
-                if (!server.restart())
-                    restartError = server.error();
-            }
-        });
+        RestartAt restart(server, stage);
         const auto second = mediumTrial(2);
-        const auto failed = db.uploadTrial(*second, {}, progress);
-        QVERIFY(restarted);
-        QVERIFY2(restartError.isEmpty(), qPrintable(restartError));
-        QVERIFY(!failed.ok());
-        const QString message = failed.error().toString();
-        QVERIFY2(message.startsWith(db.location() + QStringLiteral(": ")), qPrintable(message));
-        QVERIFY2(message.contains(QLatin1String("lost the connection to the PostgreSQL server")), qPrintable(message));
+        const auto failed = db.uploadTrial(*second, {}, restart.progress);
+        QVERIFY(restart.restarted);
+        QVERIFY2(restart.error.isEmpty(), qPrintable(restart.error));
+        const QString problem = lostConnectionProblem(failed, db);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         // After the restart the database holds the first trial only, whole; the next upload works
         // on the same Database, which connects again.
         auto listed = db.listTrials();
@@ -208,21 +218,12 @@ private Q_SLOTS:
         const auto trial = mediumTrial(3);
         const auto id = db.uploadTrial(*trial, {}, quiet);
         QVERIFY2(id.ok(), why(id).constData());
-        bool restarted = false;
-        QString restartError;
-        Progress progress([&](const QString& current, qint64, qint64) {
-            if (current == stage && !restarted) {
-                restarted = true;
-                if (!server.restart())
-                    restartError = server.error();
-            }
-        });
-        const auto failed = db.loadTrial(id.value(), progress);
-        QVERIFY(restarted);
-        QVERIFY2(restartError.isEmpty(), qPrintable(restartError));
-        QVERIFY(!failed.ok());
-        const QString message = failed.error().toString();
-        QVERIFY2(message.contains(QLatin1String("lost the connection to the PostgreSQL server")), qPrintable(message));
+        RestartAt restart(server, stage);
+        const auto failed = db.loadTrial(id.value(), restart.progress);
+        QVERIFY(restart.restarted);
+        QVERIFY2(restart.error.isEmpty(), qPrintable(restart.error));
+        const QString problem = lostConnectionProblem(failed, db);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         const auto loaded = db.loadTrial(id.value(), quiet);
         QVERIFY2(loaded.ok(), why(loaded).constData());
         QCOMPARE(modelDifference(*trial, *loaded.value()), QString());
