@@ -162,6 +162,25 @@ class TestPerfdbRestart : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // Every test gets a fresh server and a Database on it holding one stored trial.
+    void init()
+    {
+        m_server = std::make_unique<PrivateServer>();
+        QVERIFY2(m_server->error().isEmpty(), qPrintable(m_server->error()));
+        auto opened = Database::open(m_server->uri());
+        QVERIFY2(opened.ok(), why(opened).constData());
+        m_db = std::move(opened.value());
+        m_stored = mediumTrial(1);
+        const auto id = m_db->uploadTrial(*m_stored, {}, m_quiet);
+        QVERIFY2(id.ok(), why(id).constData());
+        m_storedId = id.value();
+    }
+    void cleanup()
+    {
+        m_db.reset();
+        m_server.reset();
+    }
+
     void restartDuringUpload_data()
     {
         QTest::addColumn<QString>("stage");
@@ -171,33 +190,21 @@ private Q_SLOTS:
     void restartDuringUpload()
     {
         QFETCH(QString, stage);
-        PrivateServer server;
-        QVERIFY2(server.error().isEmpty(), qPrintable(server.error()));
-        auto opened = Database::open(server.uri());
-        QVERIFY2(opened.ok(), why(opened).constData());
-        Database& db = *opened.value();
-        Progress quiet;
-        const auto first = mediumTrial(1);
-        QVERIFY(db.uploadTrial(*first, {}, quiet).ok());
-        RestartAt restart(server, stage);
+        RestartAt restart(*m_server, stage);
         const auto second = mediumTrial(2);
-        const auto failed = db.uploadTrial(*second, {}, restart.progress);
+        const auto failed = m_db->uploadTrial(*second, {}, restart.progress);
         QVERIFY(restart.restarted);
         QVERIFY2(restart.error.isEmpty(), qPrintable(restart.error));
-        const QString problem = lostConnectionProblem(failed, db);
+        const QString problem = lostConnectionProblem(failed, *m_db);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         // After the restart the database holds the first trial only, whole; the next upload works
         // on the same Database, which connects again.
-        auto listed = db.listTrials();
-        QVERIFY2(listed.ok(), why(listed).constData());
-        QCOMPARE(listed.value().size(), std::size_t(1));
+        QCOMPARE(m_db->listTrials().value().size(), std::size_t(1));
         qint64 id = 0;
-        const QString diff = roundTripDifference(db, *second, {}, &id);
+        const QString diff = roundTripDifference(*m_db, *second, {}, &id);
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
-        QCOMPARE(db.listTrials().value().size(), std::size_t(2));
-        const auto kept = db.loadTrial(listed.value().front().id, quiet);
-        QVERIFY2(kept.ok(), why(kept).constData());
-        QCOMPARE(modelDifference(*first, *kept.value()), QString());
+        QCOMPARE(m_db->listTrials().value().size(), std::size_t(2));
+        QVERIFY(storedTrialLoads());
     }
 
     void restartDuringLoad_data()
@@ -209,48 +216,47 @@ private Q_SLOTS:
     void restartDuringLoad()
     {
         QFETCH(QString, stage);
-        PrivateServer server;
-        QVERIFY2(server.error().isEmpty(), qPrintable(server.error()));
-        auto opened = Database::open(server.uri());
-        QVERIFY2(opened.ok(), why(opened).constData());
-        Database& db = *opened.value();
-        Progress quiet;
-        const auto trial = mediumTrial(3);
-        const auto id = db.uploadTrial(*trial, {}, quiet);
-        QVERIFY2(id.ok(), why(id).constData());
-        RestartAt restart(server, stage);
-        const auto failed = db.loadTrial(id.value(), restart.progress);
+        RestartAt restart(*m_server, stage);
+        const auto failed = m_db->loadTrial(m_storedId, restart.progress);
         QVERIFY(restart.restarted);
         QVERIFY2(restart.error.isEmpty(), qPrintable(restart.error));
-        const QString problem = lostConnectionProblem(failed, db);
+        const QString problem = lostConnectionProblem(failed, *m_db);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        const auto loaded = db.loadTrial(id.value(), quiet);
-        QVERIFY2(loaded.ok(), why(loaded).constData());
-        QCOMPARE(modelDifference(*trial, *loaded.value()), QString());
+        QVERIFY(storedTrialLoads());
     }
 
     void serverDownThenBack()
     {
-        PrivateServer server;
-        QVERIFY2(server.error().isEmpty(), qPrintable(server.error()));
-        auto opened = Database::open(server.uri());
-        QVERIFY2(opened.ok(), why(opened).constData());
-        Database& db = *opened.value();
-        Progress quiet;
-        const auto trial = mediumTrial(4);
-        const auto id = db.uploadTrial(*trial, {}, quiet);
-        QVERIFY2(id.ok(), why(id).constData());
-        QVERIFY2(server.stop(), qPrintable(server.error()));
-        const auto failed = db.loadTrial(id.value(), quiet);
+        QVERIFY2(m_server->stop(), qPrintable(m_server->error()));
+        const auto failed = m_db->loadTrial(m_storedId, m_quiet);
         QVERIFY(!failed.ok());
         const QString message = failed.error().toString();
-        QVERIFY2(message.startsWith(db.location() + QStringLiteral(": ")), qPrintable(message));
+        QVERIFY2(message.startsWith(m_db->location() + QStringLiteral(": ")), qPrintable(message));
         QVERIFY2(message.contains(QLatin1String("PostgreSQL")), qPrintable(message));
-        QVERIFY2(server.start(), qPrintable(server.error()));
-        const auto loaded = db.loadTrial(id.value(), quiet);
-        QVERIFY2(loaded.ok(), why(loaded).constData());
-        QCOMPARE(modelDifference(*trial, *loaded.value()), QString());
+        QVERIFY2(m_server->start(), qPrintable(m_server->error()));
+        QVERIFY(storedTrialLoads());
     }
+
+private:
+    /// The stored trial loads whole on the same Database.
+    bool storedTrialLoads()
+    {
+        const auto loaded = m_db->loadTrial(m_storedId, m_quiet);
+        if (!loaded.ok()) {
+            qWarning("%s", why(loaded).constData());
+            return false;
+        }
+        const QString diff = modelDifference(*m_stored, *loaded.value());
+        if (!diff.isEmpty())
+            qWarning("%s", qPrintable(diff));
+        return diff.isEmpty();
+    }
+
+    std::unique_ptr<PrivateServer> m_server;
+    std::unique_ptr<Database> m_db;
+    std::shared_ptr<Trial> m_stored;
+    qint64 m_storedId = 0;
+    Progress m_quiet;
 };
 
 QTEST_GUILESS_MAIN(TestPerfdbRestart)
