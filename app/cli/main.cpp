@@ -254,7 +254,8 @@ int runInfo(const QStringList& args)
     const QString formatName = cmd.value(format);
     const Reader* reader
         = formatName.isEmpty() ? ReaderRegistry::instance().detect(path) : ReaderRegistry::instance().find(formatName);
-    const auto result = load(path, formatName, cmd.isSet(strict));
+    // The detected reader reads it: detection (which may list a big directory) runs once.
+    const auto result = load(path, reader ? reader->name() : formatName, cmd.isSet(strict));
     if (!result)
         return failure(result.error().toString());
     const QString readerName = reader ? reader->name() : result.value()->provenance().reader;

@@ -56,7 +56,8 @@ bool parseThreadFileName(std::string_view name, std::string_view prefix, ThreadK
 
 namespace {
 
-/// Calls `visit` with each regular file (or link to one) of the directory until it returns false.
+/// Calls `visit` with the name of each regular file (or link to one) of the directory and the
+/// directory's native path, until it returns false.
 void forEachFile(const QString& dir, const std::function<bool(std::string_view, const QByteArray&)>& visit)
 {
     const QByteArray native = QFile::encodeName(dir);
@@ -69,15 +70,13 @@ void forEachFile(const QString& dir, const std::function<bool(std::string_view, 
         const std::string_view name(entry->d_name);
         if (name == "." || name == "..")
             continue;
-        QByteArray path = native;
-        path += '/';
-        path.append(name.data(), static_cast<qsizetype>(name.size()));
         if (entry->d_type != DT_REG) {
             struct stat st { };
+            const QByteArray path = native + '/' + QByteArray(name.data(), static_cast<qsizetype>(name.size()));
             if (::stat(path.constData(), &st) != 0 || !S_ISREG(st.st_mode))
                 continue;
         }
-        if (!visit(name, path))
+        if (!visit(name, native))
             break;
     }
     ::closedir(d);
@@ -98,9 +97,13 @@ bool directoryHasFile(const QString& dir, const std::function<bool(std::string_v
 std::vector<QByteArray> directoryFiles(const QString& dir, const std::function<bool(std::string_view name)>& match)
 {
     std::vector<QByteArray> files;
-    forEachFile(dir, [&](std::string_view name, const QByteArray& path) {
-        if (match(name))
-            files.push_back(path);
+    forEachFile(dir, [&](std::string_view name, const QByteArray& native) {
+        if (match(name)) {
+            QByteArray path = native;
+            path += '/';
+            path.append(name.data(), static_cast<qsizetype>(name.size()));
+            files.push_back(std::move(path));
+        }
         return true;
     });
     return files;
