@@ -97,6 +97,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         return ReadError { path, 0, -1, QStringLiteral("not a directory") };
     const QDir dir(path);
 
+    progress.setStage(QStringLiteral("Listing TAU profiles"), 0);
     // Discover the metric directories (docs/FORMATS.md 1.1).
     std::vector<MetricDir> metricDirs;
     std::vector<FileWork> single = listProfiles(path);
@@ -271,6 +272,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                     qs(atomicEntries[temp.index()].canonical), qs(atomicEntries[temp.index()].raw));
     }
 
+    progress.setStage(QStringLiteral("Building the trial: rows"), 0);
     // Remap and sort every row (in parallel), then merge the metric directories.
     for (auto& dirResults : results) {
         waitInPool([&] {
@@ -401,6 +403,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     builder.setIntervalRows(std::move(rows));
     builder.setAtomicRows(std::move(atomicRows));
 
+    progress.setStage(QStringLiteral("Building the trial: metadata"), 0);
     // Metadata of the first metric directory; keys with a timer context stay per thread.
     // The strings are converted to QString on every core first; they enter the trial's pool in
     // the order the threads use them (deterministic), one hash insertion each.
@@ -471,6 +474,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         warnings << QStringLiteral(
             "%1 (thread, event) cell(s) are missing from some metric directories; their values there are 0")
                         .arg(missingMetricCells.load());
+    progress.setStage(QStringLiteral("Building the trial: finishing"), 0);
     return finishRead(*this, ReadJob { path }, builder, warnings);
 }
 

@@ -27,36 +27,6 @@ using namespace parallax::bench;
 
 namespace {
 
-/// A progress that prints how long each stage took (stderr), to see where the time goes.
-class StageClock {
-public:
-    StageClock() { m_timer.start(); }
-    ~StageClock() { stop(); }
-    /// Prints the running stage.
-    void stop()
-    {
-        if (!m_stage.isEmpty())
-            std::fprintf(stderr, "  %-40s %8.3f s\n", qPrintable(m_stage),
-                static_cast<double>(m_timer.nsecsElapsed() - m_start) / 1e9);
-        m_stage.clear();
-    }
-    Progress::Callback callback()
-    {
-        return [this](const QString& stage, qint64, qint64) {
-            if (stage == m_stage)
-                return;
-            stop();
-            m_stage = stage;
-            m_start = m_timer.nsecsElapsed();
-        };
-    }
-
-private:
-    QElapsedTimer m_timer;
-    QString m_stage;
-    qint64 m_start = 0;
-};
-
 void print(const QJsonObject& object)
 {
     std::printf("%s\n", QJsonDocument(object).toJson(QJsonDocument::Compact).constData());
