@@ -12,7 +12,7 @@
 namespace parallax {
 
 std::shared_ptr<const OverviewDensity> OverviewDensity::build(
-    std::shared_ptr<const OverviewLayout> layout, int pixelRows, const std::atomic_bool* cancel)
+    const std::shared_ptr<const OverviewLayout>& layout, int pixelRows, const std::atomic_bool* cancel)
 {
     if (!layout || !layout->trial || pixelRows <= 0 || !layout->metric.isValid())
         return nullptr;
@@ -103,7 +103,7 @@ QString OverviewDensity::toolTip(std::size_t row, std::size_t event, TimeUnit un
                        .arg(first.isValid() ? trial.threadKey(first).toString() : QString(),
                            last.isValid() ? trial.threadKey(last).toString() : QString(),
                            locale.toString(static_cast<qulonglong>(r.threadCount())),
-                           locale.toString(static_cast<qulonglong>(r.firstRow + 1)),
+                           locale.toString(static_cast<qulonglong>(r.firstRow) + 1),
                            locale.toString(static_cast<qulonglong>(r.lastRow)));
     if (event >= eventCount())
         return text;

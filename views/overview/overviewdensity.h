@@ -45,7 +45,7 @@ struct OverviewDensity {
     /// computes their aggregates; O(threads × their events), so it runs on a worker. nullptr when
     /// cancelled or the layout has no thread rows.
     static std::shared_ptr<const OverviewDensity> build(
-        std::shared_ptr<const OverviewLayout> layout, int pixelRows, const std::atomic_bool* cancel = nullptr);
+        const std::shared_ptr<const OverviewLayout>& layout, int pixelRows, const std::atomic_bool* cancel = nullptr);
     /// The hover text of a density row and event: the thread range (first and last thread's n,c,t
     /// label and their number) and the event's min/mean/max, or only the range when event is past
     /// the event count.
