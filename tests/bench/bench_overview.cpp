@@ -2,8 +2,9 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // Overview benchmark (not a test): loads a trial, opens an OverviewWidget 1280x800 offscreen and
 // prints JSON: time from the loaded trial to the first painted overview (statistics and layout
-// included), repaint after a scroll (median of 20), time to a repainted overview after a value
-// type (and, with several metrics, metric) change, and resident memory.
+// included), the thread density aggregates for 800 pixel rows (median of 5), repaint after a
+// scroll (median of 20), time to a repainted overview after a value type (and, with several
+// metrics, metric) change, and resident memory.
 //   bench_overview [DIR] [--screenshot FILE]     (DIR defaults to /tmp/parallax-bench-16384x101)
 
 #include "datasource/readers/readerregistry.h"
@@ -11,6 +12,7 @@
 #include "views/overview/barlistwidget.h"
 #include "views/overview/eventbarchart.h"
 #include "views/overview/overviewbuilder.h"
+#include "views/overview/overviewdensity.h"
 #include "views/overview/overviewwidget.h"
 #include "views/overview/threadbarchart.h"
 #include "views/selectionstate.h"
@@ -92,6 +94,8 @@ int main(int argc, char** argv)
     timer.restart();
     const auto layout = OverviewBuilder::build(request);
     const double layoutMs = ms(timer);
+    // Thread density aggregates of that layout for an 800-pixel-row chart (a worker's job).
+    const double densityMs = timeMedian(5, [&] { OverviewDensity::build(layout, 800); });
 
     // Repaint after a scroll: a page down (or a jump) then a synchronous paint of the viewport.
     BarListWidget* list = overview.barList();
@@ -177,6 +181,7 @@ int main(int argc, char** argv)
     out[QStringLiteral("load_ms")] = loadMs;
     out[QStringLiteral("first_paint_ms")] = firstPaintMs;
     out[QStringLiteral("layout_only_ms")] = layoutMs;
+    out[QStringLiteral("density_800_rows_median_ms")] = densityMs;
     out[QStringLiteral("repaint_after_page_scroll_median_ms")] = median(scrolls);
     out[QStringLiteral("repaint_after_page_scroll_max_ms")] = *std::max_element(scrolls.begin(), scrolls.end());
     out[QStringLiteral("repaint_after_wheel_scroll_median_ms")] = median(wheel);

@@ -4,3 +4,4 @@
 parallax_test(tst_overview views/tst_overview.cpp parallax_views)
 parallax_test(tst_honest views/tst_honest.cpp parallax_views)
 parallax_test(tst_numberformat views/tst_numberformat.cpp parallax_views)
+parallax_test(tst_overviewdensity views/tst_overviewdensity.cpp parallax_views)

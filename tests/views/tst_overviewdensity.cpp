@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#include "algebra/statistics.h"
+#include "datasource/synth/synth.h"
+#include "views/overview/overviewbuilder.h"
+#include "views/overview/overviewdensity.h"
+#include "views/overview/valuetext.h"
+
+#include <QTest>
+#include <algorithm>
+#include <limits>
+
+using namespace parallax;
+
+namespace {
+
+const QLocale english(QLocale::English, QLocale::UnitedStates);
+
+std::shared_ptr<const Trial> synthTrial()
+{
+    SynthOptions o;
+    o.threads = 1000;
+    o.events = 20;
+    o.callpathDepth = 2;
+    return synthesizeTrial(o);
+}
+
+std::shared_ptr<const OverviewLayout> layoutOf(const std::shared_ptr<const Trial>& trial, OverviewSort sort)
+{
+    OverviewRequest request;
+    request.trial = trial;
+    request.metric = MetricId(std::size_t(0));
+    request.sort = sort;
+    request.descending = sort != OverviewSort::ThreadId; // largest bars first; threads in n,c,t order
+    request.locale = english;
+    return OverviewBuilder::build(request);
+}
+
+} // namespace
+
+class TestOverviewDensity : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void rowsCoverEveryThreadOnceInEqualRuns()
+    {
+        const auto layout = layoutOf(synthTrial(), OverviewSort::BarTotal);
+        QVERIFY(layout);
+        const auto density = OverviewDensity::build(layout, 64);
+        QVERIFY(density);
+        QCOMPARE(density->rows.size(), std::size_t(64));
+        std::size_t next = 0;
+        for (const auto& row : density->rows) {
+            QCOMPARE(row.firstRow, next);
+            QVERIFY(row.threadCount() == 15 || row.threadCount() == 16); // 1000 / 64 = 15.6
+            next = row.lastRow;
+        }
+        QCOMPARE(next, std::size_t(1000));
+        // Fewer threads than pixel rows: one thread per row.
+        QCOMPARE(OverviewDensity::build(layout, 5000)->rows.size(), std::size_t(1000));
+    }
+
+    void minMeanMaxEqualTheTrialsValues()
+    {
+        const auto trial = synthTrial();
+        const auto layout = layoutOf(trial, OverviewSort::BarTotal);
+        const auto density = OverviewDensity::build(layout, 64);
+        QVERIFY(density);
+        const auto stats = TrialStatistics::of(*trial);
+        const std::size_t firstThreadRow = layout->statistics.size();
+        for (const std::size_t d : { std::size_t(0), std::size_t(17), std::size_t(63) }) {
+            const auto& row = density->rows[d];
+            // The threads of the row, found from the layout's rows, values straight from the trial.
+            std::vector<ThreadIndex> threads;
+            for (std::size_t t = 0; t < trial->threadCount(); ++t) {
+                const auto at = static_cast<std::size_t>(layout->rowOfThread[t]) - firstThreadRow;
+                if (at >= row.firstRow && at < row.lastRow)
+                    threads.emplace_back(t);
+            }
+            QCOMPARE(threads.size(), row.threadCount());
+            for (std::size_t e = 0; e < layout->order.size(); ++e) {
+                double lo = std::numeric_limits<double>::infinity();
+                double hi = -lo;
+                double sum = 0;
+                for (ThreadIndex t : threads) {
+                    const auto v = threadValue(*trial, *stats, t, layout->order[e], layout->metric, layout->valueType);
+                    lo = std::min(lo, v.value_or(0.0));
+                    hi = std::max(hi, v.value_or(0.0));
+                    sum += v.value_or(0.0);
+                }
+                const std::size_t i = density->index(d, e);
+                QCOMPARE(density->min[i], lo);
+                QCOMPARE(density->max[i], hi);
+                QVERIFY(qAbs(density->mean[i] - sum / static_cast<double>(threads.size())) <= 1e-9 * qAbs(hi));
+                QVERIFY(density->min[i] <= density->mean[i] && density->mean[i] <= density->max[i]);
+            }
+        }
+        // Sorted by bar total, descending: the first row's mean bar is longer than the last row's.
+        double first = 0;
+        double last = 0;
+        for (std::size_t e = 0; e < layout->order.size(); ++e) {
+            first += density->mean[density->index(0, e)];
+            last += density->mean[density->index(63, e)];
+        }
+        QVERIFY(first > last);
+    }
+
+    void switchesOnWhenThreadsOutnumberPixelRows()
+    {
+        const auto trial = synthTrial();
+        QVERIFY(OverviewDensity::wanted(trial->threadCount(), 600));
+        QVERIFY(!OverviewDensity::wanted(trial->threadCount(), 1000));
+        QVERIFY(!OverviewDensity::wanted(trial->threadCount(), 0));
+    }
+
+    void toolTipNamesTheThreadRangeAndTheValues()
+    {
+        const auto trial = synthTrial();
+        const auto layout = layoutOf(trial, OverviewSort::ThreadId);
+        const auto density = OverviewDensity::build(layout, 100);
+        QVERIFY(density);
+        // Thread-id order: row 3 holds threads 30..39.
+        const auto& row = density->rows[3];
+        QCOMPARE(row.firstRow, std::size_t(30));
+        QCOMPARE(row.lastRow, std::size_t(40));
+        const QString range = density->toolTip(3, density->eventCount(), TimeUnit::Milliseconds, english);
+        QCOMPARE(range,
+            QStringLiteral("Threads %1 … %2 (10 threads, rows 31–40)")
+                .arg(trial->threadKey(ThreadIndex(std::size_t(30))).toString(),
+                    trial->threadKey(ThreadIndex(std::size_t(39))).toString()));
+        const std::size_t i = density->index(3, 0);
+        const Metric& metric = trial->metric(MetricId(std::size_t(0)));
+        const auto fmt
+            = [&](double v) { return valueText(v, metric, layout->valueType, TimeUnit::Milliseconds, english); };
+        const QString text = density->toolTip(3, 0, TimeUnit::Milliseconds, english);
+        QCOMPARE(text,
+            range
+                + QStringLiteral("\n%1: min %2, mean %3, max %4")
+                      .arg(trial->event(layout->order[0]).name, fmt(density->min[i]), fmt(density->mean[i]),
+                          fmt(density->max[i])));
+        QVERIFY(density->min[i] < density->max[i]);
+    }
+};
+
+QTEST_MAIN(TestOverviewDensity)
+#include "tst_overviewdensity.moc"
