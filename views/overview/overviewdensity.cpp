@@ -56,7 +56,7 @@ std::shared_ptr<const OverviewDensity> OverviewDensity::build(
         double* mx = density->max.data() + d * events;
         for (std::size_t r = row.firstRow; r < row.lastRow; ++r) {
             const ThreadIndex ti = threadAt[r];
-            const IntervalRow& data = trial.row(ti);
+            const RowView data = trial.row(ti);
             for (std::size_t i = 0; i < data.size(); ++i) {
                 const std::int32_t k = rank[data.events[i].index()];
                 if (k < 0)
