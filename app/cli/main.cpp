@@ -40,9 +40,9 @@ QStringList readerOptions;
 
 QCommandLineOption addReaderOption(Command& cmd)
 {
-    return cmd.add({ QStringLiteral("reader-option") },
+    return cmd.add({ QStringLiteral("O"), QStringLiteral("reader-option") },
         QStringLiteral("Pass a format option to the reader (repeatable), e.g. fixnames (gprof: drop AIX '.' prefixes "
-                       "and Fortran '_' suffixes)."),
+                       "and Fortran '_' suffixes), from=SECONDS / to=SECONDS (otf2: the profile of a time window)."),
         QStringLiteral("NAME"));
 }
 
