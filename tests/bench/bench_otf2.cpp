@@ -29,7 +29,7 @@ enum Region : std::uint32_t { Main, Iter, Compute, Kernel, Send, Recv, RegionCou
 std::uint64_t generate(const QString& dir, std::uint64_t events, std::uint32_t locations)
 {
     OTF2_Archive* archive = OTF2_Archive_Open(QFile::encodeName(dir).constData(), "traces", OTF2_FILEMODE_WRITE,
-        1024 * 1024, 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+        std::uint64_t(1) << 20, std::uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     OTF2_Archive_SetFlushCallbacks(archive, &flushCallbacks, nullptr);
     OTF2_Archive_SetSerialCollectiveCallbacks(archive);
     OTF2_Archive_OpenEvtFiles(archive);
