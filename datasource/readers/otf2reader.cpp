@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdarg>
 #include <map>
 #include <otf2/otf2.h>
 #include <unordered_map>
@@ -326,6 +327,16 @@ struct OpenReader {
     OTF2_Reader* reader = nullptr;
     explicit OpenReader(const QString& anchor)
     {
+        // The library prints its errors to stderr by default; the reader reports them itself.
+        static const bool quiet = [] {
+            OTF2_Error_RegisterCallback([](void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char*,
+                                            va_list) { return code; },
+                nullptr);
+            return true;
+        }();
+        (void)quiet;
+        if (!anchor.endsWith(QLatin1String(".otf2")))
+            throw ParseError(QStringLiteral("expected an OTF2 anchor file (*.otf2)"), 0, -1, anchor);
         reader = OTF2_Reader_Open(QFile::encodeName(anchor).constData());
         if (!reader)
             throw ParseError(QStringLiteral("expected an OTF2 anchor file; OTF2 cannot open it"), 0, -1, anchor);
