@@ -125,6 +125,7 @@ if [ "$status" -eq 0 ]; then
     fuzz_reader fuzz_gprofreader gprof "$data_dir"/gprof2dot/prof/*.prof "$data_dir"/tau2/gprof-wrf/gprof.out
     fuzz_reader fuzz_dotreader gprof2dot "$data_dir"/hatchet/gprof2dot-cpi/callgrind.dot.64042.0.1
     fuzz_reader fuzz_hpctoolkitreader HPCToolkit "$data_dir"/hatchet/hpctoolkit-cpi-database/*
+    fuzz_reader fuzz_otf2reader "OTF2 definitions" "$data_dir"/otf2/pipit/ping-pong-otf2/traces.def "$data_dir"/otf2/pipit/ping-pong-otf2-papi/traces.def
     fuzz_reader fuzz_calireader "Caliper .cali" "$data_dir"/hatchet/caliper-*-cali/*.cali "$data_dir"/thicket/mpi_scaling_cali/27_cores.cali "$data_dir"/thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/1/*.cali
     fuzz_reader fuzz_calijsonreader "Caliper json-split" "$data_dir"/hatchet/caliper-*-json/*.json
     fuzz_reader fuzz_extrapreader "Extra-P input" "$data_dir"/extrap/text/*.txt "$data_dir"/extrap/input/*.txt \

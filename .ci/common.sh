@@ -9,12 +9,13 @@ PARALLAX_BUILD_PACKAGES=(
     libqcustomplot-dev libqcustomplot2.1-qt6
     zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
     graphviz ccache libxxhash-dev libeigen3-dev
-    help2man librsvg2-bin file
+    help2man librsvg2-bin file libotf2-trace-dev
 )
 PARALLAX_TEST_PACKAGES=(
     xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream man-db shared-mime-info
     clang-format clang-tidy
     python3-sklearn python3-scipy python3-numpy
+    otf2-tools
 )
 
 as_root() {

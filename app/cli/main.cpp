@@ -40,9 +40,9 @@ QStringList readerOptions;
 
 QCommandLineOption addReaderOption(Command& cmd)
 {
-    return cmd.add({ QStringLiteral("reader-option") },
+    return cmd.add({ QStringLiteral("O"), QStringLiteral("reader-option") },
         QStringLiteral("Pass a format option to the reader (repeatable), e.g. fixnames (gprof: drop AIX '.' prefixes "
-                       "and Fortran '_' suffixes)."),
+                       "and Fortran '_' suffixes), from=SECONDS / to=SECONDS (otf2: the profile of a time window)."),
         QStringLiteral("NAME"));
 }
 
@@ -500,8 +500,9 @@ QString mainHelp()
         "\nOptions:\n"
         "  -h, --help              Print this help and exit.\n"
         "  -v, --version           Print the version and exit.\n"
-        "  --reader-option <NAME>  Pass a format option to the reader of pprof and info (repeatable),\n"
-        "                          e.g. fixnames (gprof: drop AIX '.' prefixes and Fortran '_' suffixes).\n"
+        "  -O, --reader-option <NAME>  Pass a format option to the reader of pprof and info (repeatable),\n"
+        "                          e.g. fixnames (gprof: drop AIX '.' prefixes and Fortran '_' suffixes),\n"
+        "                          from=SECONDS, to=SECONDS (otf2: the profile of a time window).\n"
         "\nOptions take their value as --opt VALUE or --opt=VALUE. Trials stored in the database are\n"
         "read with --db LOCATION --id N (pprof, info) or as db:ID operands (algebra, semantic);\n"
         "LOCATION is an SQLite file or postgresql://..., default $PARALLAX_DB or the default SQLite\n"
@@ -547,7 +548,8 @@ int main(int argc, char* argv[])
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
     const QCommandLineOption help({ QStringLiteral("h"), QStringLiteral("help") }, QString());
     const QCommandLineOption version({ QStringLiteral("v"), QStringLiteral("version") }, QString());
-    const QCommandLineOption readerOption(QStringLiteral("reader-option"), QString(), QStringLiteral("NAME"));
+    const QCommandLineOption readerOption(
+        { QStringLiteral("O"), QStringLiteral("reader-option") }, QString(), QStringLiteral("NAME"));
     parser.addOptions({ help, version, readerOption });
     const bool parsed = parser.parse(QCoreApplication::arguments());
     if (parser.isSet(help)) {

@@ -12,6 +12,7 @@
 #include "datasource/readers/hpctoolkitreader.h"
 #include "datasource/readers/jsonreader.h"
 #include "datasource/readers/mpipreader.h"
+#include "datasource/readers/otf2reader.h"
 #include "datasource/readers/ppkreader.h"
 #include "datasource/readers/pstatsreader.h"
 #include "datasource/readers/pyinstrumentreader.h"
@@ -43,6 +44,7 @@ ReaderRegistry::ReaderRegistry()
     add(std::make_unique<JsonReader>());
     add(std::make_unique<CaliReader>());
     add(std::make_unique<CaliJsonReader>());
+    add(std::make_unique<Otf2Reader>());
 }
 
 void ReaderRegistry::add(std::unique_ptr<Reader> reader, int taudbDataSource)

@@ -35,7 +35,6 @@ using namespace parallax;
 namespace {
 
 // The issue numbers are those of the issue texts (issue 12 "0."); the tracker numbers them 4 higher.
-const char* const Otf2 = "OTF2 traces: the OTF2 reader of issue 15 (tracker #19, \"profiles cut from OTF2 traces\")";
 const char* const ExtraP
     = "Extra-P input: the Extra-P readers of issue 13 (tracker #17, \"scaling and parameter models\")";
 const char* const NoIssue = "no issue adds a reader for this format yet";
@@ -47,10 +46,6 @@ struct Pending {
 
 /// Samples no reader takes yet. Remove an entry when its reader lands (the test then says so).
 const Pending pending[] = {
-    { "otf2/fastotf2/simple-mi300-example-run", Otf2 },
-    { "otf2/otf2-integrity-test/OTF2_Integrity_trace_1", Otf2 },
-    { "otf2/pipit/ping-pong-otf2", Otf2 },
-    { "otf2/pipit/ping-pong-otf2-papi", Otf2 },
     { "extrap/text/one_parameter_1.txt", ExtraP },
     { "extrap/text/one_parameter_6.txt", ExtraP },
     { "extrap/text/one_parameter_7.txt", ExtraP },
@@ -268,7 +263,7 @@ void TestAllSamples::everySampleOpens()
         if (inside(dir))
             continue;
         // A directory is one sample when a reader is confident about it (a TAU profile directory,
-        // an HPCToolkit database), or when it is a pending multi-file sample (an OTF2 trace); a low
+        // an HPCToolkit database), or when it is a pending multi-file sample; a low
         // score is a reader's fallback guess for any directory.
         int best = 0;
         for (const Reader* r : registry.readers())

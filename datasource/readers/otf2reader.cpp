@@ -1,0 +1,604 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// OTF2 trace reader (docs/FORMATS.md, section OTF2; the window rule is docs/SEMANTICS.md 1.10).
+//
+// 1. The global definitions (strings, regions, system tree, location groups, locations, clock
+//    properties, metrics, groups and communicators) are read once with a global definition reader.
+//    Tolerant: a location whose group is undefined becomes a rank of its own, missing clock
+//    properties mean 1 tick = 1 us (with a warning), location ids may be sparse.
+// 2. Every location is replayed on a worker (QtConcurrent over the locations). The OTF2 reader is
+//    not safe for concurrent use, so each worker opens its own OTF2_Reader on the anchor file,
+//    selects its one location, reads that location's local definitions (the mapping tables) and
+//    then its events. Enter/Leave drive a stack; each frame knows its call-path node (a trie of
+//    (parent, region)); a Leave adds the frame's time (clipped to the window) to the node and, for
+//    the outermost activation of a region, to the region's flat event.
+// 3. The thread of a location: node = the position of its location group among the groups (by
+//    reference), thread = the location's index within its group; context 0.
+
+#include "datasource/readers/otf2reader.h"
+
+#include "datasource/readers/gzipinput.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QtConcurrent/QtConcurrentMap>
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdarg>
+#include <map>
+#include <otf2/otf2.h>
+#include <unordered_map>
+
+namespace parallax {
+
+namespace {
+
+constexpr std::uint64_t Undefined = ~std::uint64_t(0);
+
+QString otf2Error(OTF2_ErrorCode code)
+{
+    return QStringLiteral("%1 (%2)").arg(
+        QString::fromUtf8(OTF2_Error_GetName(code)), QString::fromUtf8(OTF2_Error_GetDescription(code)));
+}
+
+struct Region {
+    std::uint64_t name = Undefined;
+    OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
+};
+struct LocationDef {
+    std::uint64_t ref = 0;
+    std::uint64_t name = Undefined;
+    std::uint64_t group = Undefined;
+    std::uint64_t events = 0;
+};
+struct GroupDef {
+    std::uint64_t name = Undefined;
+    std::uint64_t parent = Undefined;
+};
+struct SystemNode {
+    std::uint64_t name = Undefined;
+    std::uint64_t className = Undefined;
+    std::uint64_t parent = Undefined;
+};
+
+struct Definitions {
+    std::unordered_map<std::uint64_t, std::string> strings;
+    std::unordered_map<std::uint64_t, Region> regions;
+    std::vector<LocationDef> locations;
+    std::map<std::uint64_t, GroupDef> locationGroups;
+    std::map<std::uint64_t, SystemNode> systemTree;
+    /// Group members (OTF2 Group definitions) and the group of each communicator.
+    std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> groupMembers;
+    std::unordered_map<std::uint64_t, OTF2_GroupType> groupTypes;
+    std::unordered_map<std::uint64_t, std::uint64_t> commGroup;
+    std::vector<std::string> metricMembers;
+    bool haveClock = false;
+    std::uint64_t resolution = 1000000;
+    std::uint64_t offset = 0;
+    std::uint64_t length = 0;
+
+    QString string(std::uint64_t ref) const
+    {
+        const auto it = strings.find(ref);
+        return it == strings.end() ? QString() : QString::fromStdString(it->second);
+    }
+    /// The MPI_COMM_WORLD rank of `rank` in communicator `comm` (rank as is when not resolvable).
+    std::uint64_t worldRank(std::uint64_t comm, std::uint64_t rank) const
+    {
+        const auto c = commGroup.find(comm);
+        if (c == commGroup.end())
+            return rank;
+        const auto g = groupMembers.find(c->second);
+        if (g == groupMembers.end() || rank >= g->second.size())
+            return rank;
+        const auto t = groupTypes.find(c->second);
+        return t != groupTypes.end() && t->second == OTF2_GROUP_TYPE_COMM_GROUP ? g->second[rank] : rank;
+    }
+};
+
+OTF2_CallbackCode defs(void* u, auto&& f)
+{
+    f(*static_cast<Definitions*>(u));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+void registerDefinitionCallbacks(OTF2_GlobalDefReaderCallbacks* cb)
+{
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, [](void* u, OTF2_StringRef self, const char* s) {
+        return defs(u, [&](Definitions& d) { d.strings[self] = s ? s : ""; });
+    });
+    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb,
+        [](void* u, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef, OTF2_StringRef, OTF2_RegionRole,
+            OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t) {
+            return defs(u, [&](Definitions& d) { d.regions[self] = Region { name, paradigm }; });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb,
+        [](void* u, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType, uint64_t events,
+            OTF2_LocationGroupRef group) {
+            return defs(u, [&](Definitions& d) { d.locations.push_back({ self, name, group, events }); });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb,
+        [](void* u, OTF2_LocationGroupRef self, OTF2_StringRef name, OTF2_LocationGroupType,
+            OTF2_SystemTreeNodeRef parent, OTF2_LocationGroupRef) {
+            return defs(u, [&](Definitions& d) { d.locationGroups[self] = GroupDef { name, parent }; });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb,
+        [](void* u, OTF2_SystemTreeNodeRef self, OTF2_StringRef name, OTF2_StringRef className,
+            OTF2_SystemTreeNodeRef parent) {
+            return defs(u, [&](Definitions& d) { d.systemTree[self] = SystemNode { name, className, parent }; });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(
+        cb, [](void* u, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t) {
+            return defs(u, [&](Definitions& d) {
+                d.haveClock = resolution > 0;
+                d.resolution = resolution > 0 ? resolution : d.resolution;
+                d.offset = offset;
+                d.length = length;
+            });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb,
+        [](void* u, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type, OTF2_Paradigm, OTF2_GroupFlag, uint32_t n,
+            const uint64_t* members) {
+            return defs(u, [&](Definitions& d) {
+                d.groupMembers[self].assign(members, members + n);
+                d.groupTypes[self] = type;
+            });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(
+        cb, [](void* u, OTF2_CommRef self, OTF2_StringRef, OTF2_GroupRef group, OTF2_CommRef, OTF2_CommFlag) {
+            return defs(u, [&](Definitions& d) { d.commGroup[self] = group; });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cb,
+        [](void* u, OTF2_MetricMemberRef, OTF2_StringRef name, OTF2_StringRef, OTF2_MetricType, OTF2_MetricMode,
+            OTF2_Type, OTF2_Base, int64_t,
+            OTF2_StringRef) { return defs(u, [&](Definitions& d) { d.metricMembers.push_back(d.strings[name]); }); });
+}
+
+/// Accumulated values of one flat event or call-path node of one location.
+struct Acc {
+    double calls = 0;
+    double subrs = 0;
+    std::uint64_t incl = 0;
+    std::uint64_t excl = 0;
+};
+struct PathNode {
+    std::uint64_t region = 0;
+    std::uint32_t parent = 0;
+    Acc acc;
+};
+struct Frame {
+    std::uint64_t region;
+    std::uint32_t node;
+    std::uint64_t enter;
+    std::uint64_t children = 0;
+    bool counted;
+};
+struct MessageStats {
+    double count = 0;
+    double sum = 0;
+    double sumSquares = 0;
+    double min = 0;
+    double max = 0;
+    void add(double v)
+    {
+        min = count == 0 ? v : std::min(min, v);
+        max = count == 0 ? v : std::max(max, v);
+        ++count;
+        sum += v;
+        sumSquares += v * v;
+    }
+};
+
+/// The replay of one location (see the top of this file).
+struct Replay {
+    const Definitions* defs = nullptr;
+    std::uint64_t from = 0;
+    std::uint64_t to = Undefined;
+    std::vector<PathNode> nodes { PathNode {} }; // node 0: the root (no region)
+    std::unordered_map<std::uint64_t, std::uint32_t> children; // (parent << 32 | region) -> node
+    std::unordered_map<std::uint64_t, Acc> flat;
+    std::unordered_map<std::uint64_t, int> active; // open activations per region
+    std::vector<Frame> stack;
+    std::map<std::pair<int, std::uint64_t>, MessageStats> messages; // (0 sent / 1 received, peer)
+    std::uint64_t events = 0; // records read
+    std::uint64_t steps = 0;
+    std::uint64_t last = 0;
+    std::uint64_t metricRecords = 0;
+    qint64 mismatched = 0;
+    const std::atomic<bool>* cancelled = nullptr;
+    QString error;
+
+    std::uint64_t clip(std::uint64_t t) const { return std::clamp(t, from, std::max(from, to)); }
+    bool inside(std::uint64_t t) const { return t >= from && t < to; }
+
+    std::uint32_t child(std::uint32_t parent, std::uint64_t region)
+    {
+        const std::uint64_t key = (std::uint64_t(parent) << 32) ^ region;
+        const auto [it, added] = children.try_emplace(key, static_cast<std::uint32_t>(nodes.size()));
+        if (added)
+            nodes.push_back(PathNode { region, parent, {} });
+        return it->second;
+    }
+    void enter(std::uint64_t t, std::uint64_t region)
+    {
+        const std::uint32_t parent = stack.empty() ? 0 : stack.back().node;
+        const std::uint32_t node = child(parent, region);
+        const bool counted = inside(t);
+        if (counted) {
+            ++nodes[node].acc.calls;
+            ++flat[region].calls;
+            if (!stack.empty()) {
+                ++nodes[parent].acc.subrs;
+                ++flat[stack.back().region].subrs;
+            }
+        }
+        ++active[region];
+        stack.push_back(Frame { region, node, t, 0, counted });
+    }
+    void leave(std::uint64_t t, std::uint64_t region)
+    {
+        if (stack.empty()) {
+            ++mismatched;
+            return;
+        }
+        if (stack.back().region != region)
+            ++mismatched;
+        const Frame f = stack.back();
+        stack.pop_back();
+        const std::uint64_t begin = clip(f.enter);
+        const std::uint64_t end = std::max(begin, clip(t));
+        const std::uint64_t incl = end - begin;
+        const std::uint64_t excl = incl >= f.children ? incl - f.children : 0;
+        Acc& n = nodes[f.node].acc;
+        n.incl += incl;
+        n.excl += excl;
+        Acc& r = flat[f.region];
+        r.excl += excl;
+        if (--active[f.region] == 0)
+            r.incl += incl;
+        if (!stack.empty())
+            stack.back().children += incl;
+    }
+    void message(int direction, std::uint64_t t, std::uint64_t comm, std::uint64_t peer, std::uint64_t bytes)
+    {
+        if (inside(t))
+            messages[{ direction, defs->worldRank(comm, peer) }].add(static_cast<double>(bytes));
+    }
+    OTF2_CallbackCode step(std::uint64_t t)
+    {
+        last = std::max(last, t);
+        if ((++steps & 0xffff) == 0 && cancelled->load(std::memory_order_relaxed))
+            return OTF2_CALLBACK_INTERRUPT;
+        return OTF2_CALLBACK_SUCCESS;
+    }
+};
+
+Replay& replayOf(void* u) { return *static_cast<Replay*>(u); }
+
+void registerEventCallbacks(OTF2_GlobalEvtReaderCallbacks* cb)
+{
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(
+        cb, [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_RegionRef region) {
+            replayOf(u).enter(t, region);
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(
+        cb, [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_RegionRef region) {
+            replayOf(u).leave(t, region);
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb,
+        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, uint32_t peer, OTF2_CommRef comm, uint32_t,
+            uint64_t bytes) {
+            replayOf(u).message(0, t, comm, peer, bytes);
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb,
+        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, uint32_t peer, OTF2_CommRef comm, uint32_t,
+            uint64_t bytes, uint64_t) {
+            replayOf(u).message(0, t, comm, peer, bytes);
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb,
+        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, uint32_t peer, OTF2_CommRef comm, uint32_t,
+            uint64_t bytes) {
+            replayOf(u).message(1, t, comm, peer, bytes);
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb,
+        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, uint32_t peer, OTF2_CommRef comm, uint32_t,
+            uint64_t bytes, uint64_t) {
+            replayOf(u).message(1, t, comm, peer, bytes);
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(cb,
+        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_MetricRef, uint8_t, const OTF2_Type*,
+            const OTF2_MetricValue*) {
+            ++replayOf(u).metricRecords;
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(
+        cb, [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*) { return replayOf(u).step(t); });
+}
+
+/// Opens the anchor file; a ParseError naming it when OTF2 refuses.
+struct OpenReader {
+    OTF2_Reader* reader = nullptr;
+    explicit OpenReader(const QString& anchor)
+    {
+        // The library prints its errors to stderr by default; the reader reports them itself.
+        static const bool quiet = [] {
+            OTF2_Error_RegisterCallback([](void*, const char*, uint64_t, const char*, OTF2_ErrorCode code, const char*,
+                                            va_list) { return code; },
+                nullptr);
+            return true;
+        }();
+        (void)quiet;
+        if (!anchor.endsWith(QLatin1String(".otf2")))
+            throw ParseError(QStringLiteral("expected an OTF2 anchor file (*.otf2)"), 0, -1, anchor);
+        reader = OTF2_Reader_Open(QFile::encodeName(anchor).constData());
+        if (!reader)
+            throw ParseError(QStringLiteral("expected an OTF2 anchor file; OTF2 cannot open it"), 0, -1, anchor);
+        check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), "setting up the reader", anchor);
+    }
+    ~OpenReader() { OTF2_Reader_Close(reader); }
+    OpenReader(const OpenReader&) = delete;
+    OpenReader& operator=(const OpenReader&) = delete;
+    static void check(OTF2_ErrorCode code, const char* what, const QString& file)
+    {
+        if (code != OTF2_SUCCESS)
+            throw ParseError(
+                QStringLiteral("OTF2 error while %1: %2").arg(QLatin1String(what), otf2Error(code)), 0, -1, file);
+    }
+};
+
+/// Replays one location with a reader of its own; errors go to replay.error.
+void replayLocation(const QString& anchor, std::uint64_t location, Replay& replay)
+{
+    try {
+        OpenReader r(anchor);
+        OpenReader::check(OTF2_Reader_SelectLocation(r.reader, location), "selecting a location", anchor);
+        const bool localDefs = OTF2_Reader_OpenDefFiles(r.reader) == OTF2_SUCCESS;
+        OpenReader::check(OTF2_Reader_OpenEvtFiles(r.reader), "opening the event files", anchor);
+        if (localDefs) {
+            if (OTF2_DefReader* d = OTF2_Reader_GetDefReader(r.reader, location)) {
+                uint64_t read = 0;
+                OTF2_Reader_ReadAllLocalDefinitions(r.reader, d, &read);
+                OTF2_Reader_CloseDefReader(r.reader, d);
+            }
+            OTF2_Reader_CloseDefFiles(r.reader);
+        }
+        OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(r.reader, location);
+        if (!evt)
+            throw ParseError(QStringLiteral("no event reader for location %1").arg(location), 0, -1, anchor);
+        OTF2_GlobalEvtReader* global = OTF2_Reader_GetGlobalEvtReader(r.reader);
+        OTF2_GlobalEvtReaderCallbacks* cb = OTF2_GlobalEvtReaderCallbacks_New();
+        registerEventCallbacks(cb);
+        OTF2_Reader_RegisterGlobalEvtCallbacks(r.reader, global, cb, &replay);
+        OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+        uint64_t read = 0;
+        const OTF2_ErrorCode code = OTF2_Reader_ReadAllGlobalEvents(r.reader, global, &read);
+        replay.events = read;
+        OTF2_Reader_CloseGlobalEvtReader(r.reader, global);
+        OTF2_Reader_CloseEvtFiles(r.reader);
+        if (code != OTF2_SUCCESS && code != OTF2_ERROR_INTERRUPTED_BY_CALLBACK)
+            throw ParseError(
+                QStringLiteral("OTF2 error reading the events of location %1: %2").arg(location).arg(otf2Error(code)),
+                0, -1, anchor);
+        // Regions still open at the end of the stream close at the last event.
+        while (!replay.stack.empty())
+            replay.leave(replay.last, replay.stack.back().region);
+    } catch (const ParseError& e) {
+        replay.error = e.message;
+    }
+}
+
+/// "0.25" (seconds) or "123ticks" as ticks since the trace start.
+std::uint64_t windowTicks(const QString& value, const Definitions& d, const QString& option)
+{
+    bool ok = false;
+    if (value.endsWith(QLatin1String("ticks"))) {
+        const qulonglong ticks = value.chopped(5).trimmed().toULongLong(&ok);
+        if (ok)
+            return ticks;
+    } else {
+        const double seconds = value.toDouble(&ok);
+        if (ok && std::isfinite(seconds) && seconds >= 0)
+            return static_cast<std::uint64_t>(std::llround(seconds * static_cast<double>(d.resolution)));
+    }
+    throw ParseError(
+        QStringLiteral("format option %1: expected seconds since the trace start (e.g. 0.25) or ticks (e.g. "
+                       "1000ticks), found %2")
+            .arg(option, quoted(value)));
+}
+
+QString anchorOf(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.isDir())
+        return path;
+    const QStringList anchors = QDir(path).entryList({ QStringLiteral("*.otf2") }, QDir::Files, QDir::Name);
+    return anchors.isEmpty() ? QString() : QDir(path).filePath(anchors.first());
+}
+
+} // namespace
+
+Otf2Reader::Otf2Reader()
+    : Reader({ QStringLiteral("otf2"), QStringLiteral("OTF2 trace (Score-P), profiled by replay"),
+        { QStringLiteral("*.otf2") } })
+{
+}
+
+int Otf2Reader::sniff(const QString& path) const
+{
+    const QString anchor = anchorOf(path);
+    if (anchor.isEmpty() || !anchor.endsWith(QLatin1String(".otf2")))
+        return 0;
+    const auto head = fileHead(anchor, 6);
+    return head && head->size() == 6 && head->mid(1, 5) == QByteArrayLiteral("BOTF2") ? 100 : 0;
+}
+
+TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Progress& progress) const
+{
+    const QString anchor = anchorOf(path);
+    const ReadJob job(anchor.isEmpty() ? path : anchor, {}, QStringLiteral("out of memory"), options.formatOptions);
+    if (anchor.isEmpty())
+        return ReadError { path, 0, -1, QStringLiteral("expected an OTF2 anchor file (*.otf2) in the directory") };
+    TrialBuilder builder(QFileInfo(anchor).completeBaseName());
+    QStringList warnings;
+    return guardedRead(*this, job, builder, warnings, [&] {
+        Definitions d;
+        QString creator;
+        uint8_t major = 0, minor = 0, bugfix = 0;
+        {
+            OpenReader r(anchor);
+            OTF2_GlobalDefReader* g = OTF2_Reader_GetGlobalDefReader(r.reader);
+            if (!g)
+                throw ParseError(
+                    QStringLiteral("expected the global definitions (*.def next to the anchor file)"), 0, -1, anchor);
+            OTF2_GlobalDefReaderCallbacks* cb = OTF2_GlobalDefReaderCallbacks_New();
+            registerDefinitionCallbacks(cb);
+            OTF2_Reader_RegisterGlobalDefCallbacks(r.reader, g, cb, &d);
+            OTF2_GlobalDefReaderCallbacks_Delete(cb);
+            uint64_t read = 0;
+            OpenReader::check(
+                OTF2_Reader_ReadAllGlobalDefinitions(r.reader, g, &read), "reading the global definitions", anchor);
+            char* c = nullptr;
+            if (OTF2_Reader_GetCreator(r.reader, &c) == OTF2_SUCCESS && c) {
+                creator = QString::fromUtf8(c);
+                free(c); // NOLINT(cppcoreguidelines-no-malloc): OTF2 allocates it with malloc
+            }
+            OTF2_Reader_GetVersion(r.reader, &major, &minor, &bugfix);
+        }
+        if (!d.haveClock)
+            warnings << QStringLiteral("no clock properties: timestamps are taken as microseconds");
+        std::uint64_t from = d.offset;
+        std::uint64_t to = Undefined;
+        for (const QString& o : options.formatOptions) {
+            const qsizetype eq = o.indexOf(QLatin1Char('='));
+            const QString key = o.left(eq);
+            if (eq > 0 && key == QLatin1String("from"))
+                from = d.offset + windowTicks(o.mid(eq + 1), d, o);
+            else if (eq > 0 && key == QLatin1String("to"))
+                to = d.offset + windowTicks(o.mid(eq + 1), d, o);
+            else
+                warnings
+                    << QStringLiteral("unknown format option %1 (the otf2 reader knows from= and to=)").arg(quoted(o));
+        }
+        if (to != Undefined && to < from)
+            throw ParseError(QStringLiteral("the window ends before it starts (to < from)"));
+
+        // Threads: node = position of the location group, thread = index within it.
+        std::map<std::uint64_t, int> groupIndex;
+        for (const auto& [ref, g] : d.locationGroups)
+            groupIndex.emplace(ref, static_cast<int>(groupIndex.size()));
+        std::sort(d.locations.begin(), d.locations.end(),
+            [](const LocationDef& a, const LocationDef& b) { return a.ref < b.ref; });
+        std::map<std::uint64_t, int> undefinedGroups;
+        for (const LocationDef& l : d.locations)
+            if (!groupIndex.contains(l.group)) {
+                undefinedGroups.try_emplace(l.group, 0);
+                groupIndex.emplace(l.group, static_cast<int>(groupIndex.size()));
+            }
+        if (!undefinedGroups.empty())
+            warnings << QStringLiteral("%1 location group(s) referred to by locations are not defined; each is "
+                                       "taken as a rank of its own")
+                            .arg(undefinedGroups.size());
+
+        progress.setStage(QStringLiteral("Replaying OTF2 events"), static_cast<qint64>(d.locations.size()));
+        std::atomic<bool> cancelled { false };
+        std::vector<Replay> replays(d.locations.size());
+        std::vector<std::size_t> indices(d.locations.size());
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            indices[i] = i;
+            replays[i].defs = &d;
+            replays[i].from = from;
+            replays[i].to = to;
+            replays[i].cancelled = &cancelled;
+        }
+        QtConcurrent::blockingMap(
+            indices, [&](std::size_t i) { replayLocation(anchor, d.locations[i].ref, replays[i]); });
+        throwIfCancelled(progress);
+
+        const MetricId time = builder.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
+        (void)time;
+        const double toMicro = 1e6 / static_cast<double>(d.resolution);
+        auto regionName = [&](std::uint64_t region) {
+            const auto it = d.regions.find(region);
+            const QString name = it == d.regions.end() ? QString() : d.string(it->second.name);
+            return name.isEmpty() ? QStringLiteral("region %1").arg(region) : name;
+        };
+        auto regionGroup = [&](std::uint64_t region) {
+            const auto it = d.regions.find(region);
+            return it != d.regions.end() && it->second.paradigm == OTF2_PARADIGM_MPI ? QStringLiteral("MPI")
+                                                                                     : QStringLiteral("TAU_DEFAULT");
+        };
+        std::map<std::uint64_t, int> perGroup;
+        qint64 mismatched = 0;
+        std::uint64_t metricRecords = 0;
+        std::uint64_t events = 0;
+        for (std::size_t i = 0; i < d.locations.size(); ++i) {
+            const LocationDef& l = d.locations[i];
+            Replay& r = replays[i];
+            if (!r.error.isEmpty())
+                throw ParseError(r.error, 0, -1, anchor);
+            mismatched += r.mismatched;
+            metricRecords += r.metricRecords;
+            events += r.events;
+            const ThreadIndex t = builder.addThread(ThreadKey { groupIndex[l.group], 0, perGroup[l.group]++ });
+            builder.addThreadMetadata(t, QStringLiteral("OTF2 location"), d.string(l.name));
+            builder.addThreadMetadata(t, QStringLiteral("OTF2 location id"), QString::number(l.ref), true);
+            auto add = [&](EventId e, const Acc& a) {
+                const double excl[] = { static_cast<double>(a.excl) * toMicro };
+                const double incl[] = { static_cast<double>(a.incl) * toMicro };
+                builder.addInterval(t, e, a.calls, a.subrs, excl, incl);
+            };
+            for (const auto& [region, a] : r.flat)
+                if (a.calls > 0 || a.incl > 0)
+                    add(builder.addEvent(regionName(region), { regionGroup(region) }), a);
+            std::vector<QString> paths(r.nodes.size());
+            for (std::size_t n = 1; n < r.nodes.size(); ++n) {
+                const PathNode& node = r.nodes[n];
+                paths[n] = node.parent == 0 ? regionName(node.region)
+                                            : paths[node.parent] + QStringLiteral(" => ") + regionName(node.region);
+                if (node.parent != 0 && (node.acc.calls > 0 || node.acc.incl > 0))
+                    add(builder.addEvent(paths[n], { QStringLiteral("TAU_CALLPATH") }), node.acc);
+            }
+            for (const auto& [key, m] : r.messages) {
+                const QString name = key.first == 0
+                    ? QStringLiteral("Message size sent to node %1").arg(key.second)
+                    : QStringLiteral("Message size received from node %1").arg(key.second);
+                builder.addAtomic(
+                    t, builder.addAtomicEvent(name), m.count, m.max, m.min, m.sum / m.count, m.sumSquares);
+            }
+            progress.advance();
+        }
+        if (mismatched > 0)
+            warnings << QStringLiteral("%1 Leave event(s) did not match the innermost open region").arg(mismatched);
+        if (metricRecords > 0)
+            warnings << QStringLiteral("%1 metric record(s) (%2) are not read: the profile has TIME only")
+                            .arg(metricRecords)
+                            .arg(QString::fromStdString([&] {
+                                std::string s;
+                                for (const std::string& m : d.metricMembers)
+                                    s += (s.empty() ? "" : ", ") + m;
+                                return s;
+                            }()));
+        builder.addMetadata(QStringLiteral("OTF2 creator"), creator);
+        builder.addMetadata(
+            QStringLiteral("OTF2 version"), QStringLiteral("%1.%2.%3").arg(major).arg(minor).arg(bugfix));
+        builder.addMetadata(QStringLiteral("OTF2 timer resolution (ticks/s)"), QString::number(d.resolution));
+        builder.addMetadata(QStringLiteral("OTF2 global offset (ticks)"), QString::number(d.offset));
+        builder.addMetadata(QStringLiteral("OTF2 trace length (ticks)"), QString::number(d.length));
+        builder.addMetadata(QStringLiteral("OTF2 events"), QString::number(events));
+        builder.addMetadata(QStringLiteral("OTF2 window (ticks since start)"),
+            QStringLiteral("%1-%2")
+                .arg(from - d.offset)
+                .arg(to == Undefined ? QStringLiteral("end") : QString::number(to - d.offset)));
+        for (const auto& [ref, n] : d.systemTree)
+            builder.addMetadata(QStringLiteral("OTF2 system tree %1").arg(d.string(n.className)), d.string(n.name));
+    });
+}
+
+} // namespace parallax

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// libFuzzer entry point for the OTF2 reader's definitions path: any bytes as the global definitions
+// (traces.def) of a copy of the real trace PARALLAX_DATA_DIR/otf2/pipit/ping-pong-otf2 (its anchor
+// file and per-location files stay as they are) must give a trial or a ReadError naming the anchor
+// file, never a crash. Seeds: the sample's traces.def.
+#include "tests/fuzz/fuzzharness.h"
+
+using namespace parallax;
+
+namespace {
+
+const QString Sample = QStringLiteral(PARALLAX_DATA_DIR "/otf2/pipit/ping-pong-otf2");
+
+QByteArray sampleFile(const QString& name)
+{
+    QFile f(Sample + QLatin1Char('/') + name);
+    if (!f.open(QIODevice::ReadOnly))
+        std::abort(); // the sample must be there
+    return f.readAll();
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const QDir dir(fuzz::scratchDir("otf2").path());
+    static const bool prepared = [&] {
+        dir.mkpath(QStringLiteral("traces"));
+        fuzz::writeFile(dir.filePath(QStringLiteral("traces.otf2")), sampleFile(QStringLiteral("traces.otf2")));
+        for (const char* name : { "traces/0.def", "traces/0.evt", "traces/1.def", "traces/1.evt" })
+            fuzz::writeFile(dir.filePath(QLatin1String(name)), sampleFile(QLatin1String(name)));
+        return true;
+    }();
+    (void)prepared;
+    fuzz::writeFile(dir.filePath(QStringLiteral("traces.def")), fuzz::bytesOf(data, size));
+    const auto t = fuzz::readChecked(fuzz::reader("otf2"), dir.filePath(QStringLiteral("traces.otf2")));
+    if (t) {
+        fuzz::checkRows(*t);
+        fuzz::checkCallPathEnds(*t);
+    }
+    return 0;
+}
