@@ -25,14 +25,14 @@ namespace {
 /// (Debian's layout, where ./test.sh finds them too).
 QString serverBin()
 {
-    const QString given = qEnvironmentVariable("PARALLAX_TEST_PG_BIN");
+    QString given = qEnvironmentVariable("PARALLAX_TEST_PG_BIN");
     if (!given.isEmpty())
         return given;
     QStringList versions = QDir(QStringLiteral("/usr/lib/postgresql")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     std::sort(
         versions.begin(), versions.end(), [](const QString& a, const QString& b) { return a.toInt() < b.toInt(); });
     for (auto it = versions.rbegin(); it != versions.rend(); ++it) {
-        const QString bin = QStringLiteral("/usr/lib/postgresql/%1/bin").arg(*it);
+        QString bin = QStringLiteral("/usr/lib/postgresql/%1/bin").arg(*it);
         if (QFileInfo(bin + QStringLiteral("/pg_ctl")).isExecutable())
             return bin;
     }
