@@ -340,9 +340,19 @@ struct OpenReader {
         reader = OTF2_Reader_Open(QFile::encodeName(anchor).constData());
         if (!reader)
             throw ParseError(QStringLiteral("expected an OTF2 anchor file; OTF2 cannot open it"), 0, -1, anchor);
-        check(OTF2_Reader_SetSerialCollectiveCallbacks(reader), "setting up the reader", anchor);
+        // A constructor that throws runs no destructor: close here, or the archive leaks.
+        const OTF2_ErrorCode setup = OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+        if (setup != OTF2_SUCCESS) {
+            OTF2_Reader_Close(reader);
+            reader = nullptr;
+            check(setup, "setting up the reader", anchor);
+        }
     }
-    ~OpenReader() { OTF2_Reader_Close(reader); }
+    ~OpenReader()
+    {
+        if (reader)
+            OTF2_Reader_Close(reader);
+    }
     OpenReader(const OpenReader&) = delete;
     OpenReader& operator=(const OpenReader&) = delete;
     static void check(OTF2_ErrorCode code, const char* what, const QString& file)
