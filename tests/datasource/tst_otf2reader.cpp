@@ -336,7 +336,8 @@ private slots:
 // Debian's libotf2 3.0.2 leaks the archive it began to open when OTF2_Reader_Open fails on a file
 // that is no anchor (badInput): it returns NULL, so there is nothing to close. Without frame
 // pointers in the library, LeakSanitizer (the asan-core run) sees only its module.
-extern "C" const char* __lsan_default_suppressions() // NOLINT(readability-identifier-naming): LSan's hook
+extern "C" const char*
+__lsan_default_suppressions() // NOLINT(bugprone-reserved-identifier,readability-identifier-naming): LSan hook
 {
     return "leak:libopen-trace-format2.so\n";
 }

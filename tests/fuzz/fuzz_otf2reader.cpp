@@ -26,7 +26,8 @@ QByteArray sampleFile(const QString& name)
 // definition record is malformed (valgrind: "definitely lost", allocated and dropped within the
 // library, which the reader closes through OTF2_Reader_Close on every path). The library has no
 // frame pointers, so LeakSanitizer sees only its module: leaks allocated inside it are not ours.
-extern "C" const char* __lsan_default_suppressions() // NOLINT(readability-identifier-naming): LSan's hook
+extern "C" const char*
+__lsan_default_suppressions() // NOLINT(bugprone-reserved-identifier,readability-identifier-naming): LSan hook
 {
     return "leak:libopen-trace-format2.so\n";
 }
