@@ -17,13 +17,7 @@ namespace {
 const QString Sample = QStringLiteral(PARALLAX_DATA_DIR "/hatchet/hpctoolkit-cpi-database");
 const QString Rank0 = QStringLiteral("1.cpi-000000-000-a8c00270-160443-0.metric-db");
 
-QByteArray sampleFile(const QString& name)
-{
-    QFile f(Sample + QLatin1Char('/') + name);
-    if (!f.open(QIODevice::ReadOnly))
-        std::abort(); // the sample must be there
-    return f.readAll();
-}
+QByteArray sampleFile(const QString& name) { return fuzz::sampleFile(Sample, name); }
 
 } // namespace
 

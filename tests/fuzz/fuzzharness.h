@@ -47,6 +47,16 @@ inline QByteArray bytesOf(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+/// A file of a sample the target copies (`dir`/`name`); aborts when it is missing (the sample must
+/// be there: the harness is broken, not the reader).
+inline QByteArray sampleFile(const QString& dir, const QString& name)
+{
+    QFile f(dir + QLatin1Char('/') + name);
+    if (!f.open(QIODevice::ReadOnly))
+        std::abort();
+    return f.readAll();
+}
+
 /// Writes `bytes` to `path`; aborts when it cannot (the harness is broken, not the reader).
 inline void writeFile(const QString& path, const QByteArray& bytes)
 {
