@@ -83,7 +83,14 @@ template <typename Hash> void forEachColumn(const Trial& t, std::size_t i, Hash 
 {
     const RowView row = t.row(ThreadIndex(i));
     hash(row.events);
-    for (const auto* column : { &row.calls, &row.subrs, &row.excl, &row.incl })
+    // Counts are hashed as the doubles they read as, however the trial stores them.
+    thread_local std::vector<double> counts;
+    for (const CountView* column : { &row.calls, &row.subrs }) {
+        counts.resize(column->size());
+        column->copyTo(counts.data());
+        hash(counts);
+    }
+    for (const auto* column : { &row.excl, &row.incl })
         hash(*column);
     const AtomicRow& a = t.atomicRow(ThreadIndex(i));
     hash(a.events);

@@ -242,8 +242,8 @@ template <Op op> void Engine::processThread(std::size_t t, Scratch& s)
         const std::int32_t* const mmap = p.metricMap[i].data();
         const std::size_t opMetrics = p.metricMap[i].size();
         const EventId* const events = row.events.data();
-        const double* const callsIn = row.calls.data();
-        const double* const subrsIn = row.subrs.data();
+        const CountView callsIn = row.calls;
+        const CountView subrsIn = row.subrs;
         const double* const exclIn = row.excl.data();
         const double* const inclIn = row.incl.data();
         double* const val = s.val.data();

@@ -8,34 +8,6 @@
 
 namespace parallax {
 
-std::ptrdiff_t IntervalRow::find(EventId e) const
-{
-    const auto it = std::lower_bound(events.begin(), events.end(), e);
-    if (it == events.end() || *it != e)
-        return -1;
-    return it - events.begin();
-}
-
-std::ptrdiff_t RowView::find(EventId e) const
-{
-    const auto it = std::lower_bound(events.begin(), events.end(), e);
-    if (it == events.end() || *it != e)
-        return -1;
-    return it - events.begin();
-}
-
-IntervalRow RowView::toRow() const
-{
-    IntervalRow row;
-    row.events = events.toVector();
-    row.calls = calls.toVector();
-    row.subrs = subrs.toVector();
-    row.excl = excl.toVector();
-    row.incl = incl.toVector();
-    row.exclSqr = exclSqr.toVector();
-    return row;
-}
-
 std::ptrdiff_t AtomicRow::find(AtomicEventId e) const
 {
     const auto it = std::lower_bound(events.begin(), events.end(), e);
@@ -81,14 +53,6 @@ std::size_t Trial::nodeCount() const
 }
 
 EventId Trial::findEvent(const QString& canonicalName) const { return m_eventIndex.value(canonicalName, EventId()); }
-
-std::size_t Trial::cellCount() const
-{
-    std::size_t n = 0;
-    for (const auto& row : m_rows)
-        n += row.size();
-    return n;
-}
 
 AtomicEventId Trial::findAtomicEvent(const QString& name) const { return m_atomicIndex.value(name, AtomicEventId()); }
 

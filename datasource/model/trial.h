@@ -4,6 +4,7 @@
 
 #include "datasource/model/ids.h"
 #include "datasource/model/pooledatomics.h"
+#include "datasource/model/rowstore.h"
 #include "datasource/model/stringpool.h"
 
 #include <QString>
@@ -73,92 +74,6 @@ struct AtomicEvent {
     QString baseName;
     QString context;
     bool hasContext() const { return !context.isEmpty(); }
-};
-
-/// The interval values of one thread, column-wise, sorted by event id. Only present cells are
-/// stored, so absence ("did not run") is distinct from a stored zero.
-struct IntervalRow {
-    std::vector<EventId> events;
-    std::vector<double> calls;
-    std::vector<double> subrs;
-    /// excl and incl of metric m for cell i are at [m * size() + i].
-    std::vector<double> excl;
-    std::vector<double> incl;
-    /// TAU's legacy SumExclSqr column (sum of squared exclusive times per call), laid out like
-    /// excl; empty when the source had none.
-    std::vector<double> exclSqr;
-
-    std::size_t size() const { return events.size(); }
-    /// Position of the event in this row, or -1 when absent.
-    std::ptrdiff_t find(EventId e) const;
-    double exclusive(std::size_t metric, std::size_t i) const { return excl[metric * size() + i]; }
-    double inclusive(std::size_t metric, std::size_t i) const { return incl[metric * size() + i]; }
-};
-
-/// A read-only view of one column of a row: contiguous values, span-like.
-template <typename T> class ColumnView {
-public:
-    ColumnView() = default;
-    ColumnView(const T* data, std::size_t size)
-        : m_data(data)
-        , m_size(size)
-    {
-    }
-    ColumnView(const std::vector<T>& values) // NOLINT(google-explicit-constructor): a row's column
-        : m_data(values.data())
-        , m_size(values.size())
-    {
-    }
-    const T& operator[](std::size_t i) const { return m_data[i]; }
-    std::size_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
-    const T* data() const { return m_data; }
-    const T* begin() const { return m_data; }
-    const T* end() const { return m_data + m_size; }
-    const T& front() const { return m_data[0]; }
-    const T& back() const { return m_data[m_size - 1]; }
-    std::vector<T> toVector() const { return std::vector<T>(begin(), end()); }
-    friend bool operator==(const ColumnView& a, const ColumnView& b)
-    {
-        return std::equal(a.begin(), a.end(), b.begin(), b.end());
-    }
-
-private:
-    const T* m_data = nullptr;
-    std::size_t m_size = 0;
-};
-
-/// How a trial's row is read (Trial::row): the same columns as IntervalRow, as views, so the trial is
-/// free to store its cells as it likes (docs/ARCHITECTURE.md, the model). An IntervalRow converts to
-/// it, so a function taking a RowView reads builder rows and trial rows alike.
-struct RowView {
-    RowView() = default;
-    RowView(const IntervalRow& row) // NOLINT(google-explicit-constructor): every row reads as a view
-        : events(row.events)
-        , calls(row.calls)
-        , subrs(row.subrs)
-        , excl(row.excl)
-        , incl(row.incl)
-        , exclSqr(row.exclSqr)
-    {
-    }
-
-    ColumnView<EventId> events;
-    ColumnView<double> calls;
-    ColumnView<double> subrs;
-    /// excl and incl of metric m for cell i are at [m * size() + i].
-    ColumnView<double> excl;
-    ColumnView<double> incl;
-    /// Laid out like excl; empty when the source had none.
-    ColumnView<double> exclSqr;
-
-    std::size_t size() const { return events.size(); }
-    /// Position of the event in this row, or -1 when absent.
-    std::ptrdiff_t find(EventId e) const;
-    double exclusive(std::size_t metric, std::size_t i) const { return excl[metric * size() + i]; }
-    double inclusive(std::size_t metric, std::size_t i) const { return incl[metric * size() + i]; }
-    /// A copy that a builder can take (TrialBuilder::setIntervalRows).
-    IntervalRow toRow() const;
 };
 
 struct AtomicRow {
@@ -259,9 +174,11 @@ public:
     const IntervalEvent& event(EventId e) const { return m_events[e.index()]; }
     const std::vector<IntervalEvent>& events() const { return m_events; }
     EventId findEvent(const QString& canonicalName) const;
-    RowView row(ThreadIndex t) const { return m_rows[t.index()]; }
+    RowView row(ThreadIndex t) const { return m_rows.row(t.index()); }
     /// Number of present (thread, event) cells.
-    std::size_t cellCount() const;
+    std::size_t cellCount() const { return m_rows.cellCount(); }
+    /// Bytes holding the interval cells (RowStore::bytes), for the benchmarks.
+    std::size_t cellBytes() const { return m_rows.bytes(); }
 
     // Atomic events
     std::size_t atomicEventCount() const { return m_atomicEvents.size(); }
@@ -322,7 +239,7 @@ private:
     std::vector<Metric> m_metrics;
     std::vector<ThreadKey> m_threads;
     std::vector<IntervalEvent> m_events;
-    std::vector<IntervalRow> m_rows;
+    RowStore m_rows;
     std::vector<AtomicEvent> m_atomicEvents;
     std::vector<AtomicRow> m_atomicRows;
     PooledAtomicCells m_pooledAtomicCells;

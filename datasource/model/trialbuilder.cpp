@@ -183,7 +183,11 @@ ThreadIndex TrialBuilder::addThread(const ThreadKey& key)
 void TrialBuilder::ensureRows()
 {
     const std::size_t n = m_trial->m_threads.size();
-    m_trial->m_rows.resize(n);
+    if (!m_store)
+        m_rows.resize(n);
+    else
+        while (m_store->rowCount() < n)
+            m_store->push({});
     m_trial->m_atomicRows.resize(n);
     m_rawThreadMetadata.resize(n);
 }
@@ -263,7 +267,7 @@ void TrialBuilder::addInterval(
     ThreadIndex t, EventId e, double calls, double subrs, std::span<const double> excl, std::span<const double> incl)
 {
     // Rows are built column-wise per thread; metric-major arrays are re-laid out in build().
-    auto& row = m_trial->m_rows[t.index()];
+    auto& row = m_rows[t.index()];
     const std::size_t metrics = m_trial->m_metrics.size();
     const std::size_t n = row.events.size();
     // Grow each metric block by one: keep a simple append layout [cell][metric] while building.
@@ -287,7 +291,15 @@ void TrialBuilder::addAtomic(
 
 void TrialBuilder::setIntervalRows(std::vector<IntervalRow> rows)
 {
-    m_trial->m_rows = std::move(rows);
+    m_rows = std::move(rows);
+    m_store.reset();
+    m_cellMajor = false;
+}
+
+void TrialBuilder::setRowStore(RowStore store)
+{
+    m_rows.clear();
+    m_store = std::move(store);
     m_cellMajor = false;
 }
 
@@ -335,7 +347,7 @@ void TrialBuilder::finishRows()
     const std::size_t metrics = m_trial->m_metrics.size();
     if (m_cellMajor) {
         // Convert [cell][metric] (addInterval) to [metric][cell].
-        for (auto& row : m_trial->m_rows) {
+        for (auto& row : m_rows) {
             const std::size_t n = row.events.size();
             if (metrics <= 1)
                 continue;
@@ -352,8 +364,7 @@ void TrialBuilder::finishRows()
     std::atomic<std::size_t> duplicates { 0 };
     std::atomic<std::size_t> atomicDuplicates { 0 };
     waitInPool([&] {
-        QtConcurrent::blockingMap(
-            m_trial->m_rows, [&](IntervalRow& row) { duplicates += normaliseIntervalRow(row, metrics); });
+        QtConcurrent::blockingMap(m_rows, [&](IntervalRow& row) { duplicates += normaliseIntervalRow(row, metrics); });
     });
     // Which (thread, user event) cells were pooled from several records: per thread while the rows
     // are pooled in parallel, then one sorted list on the trial (nothing when there are none).
@@ -408,9 +419,13 @@ void TrialBuilder::finishThreads()
     std::vector<IntervalRow> rows;
     std::vector<AtomicRow> atomicRows;
     std::vector<std::vector<MetadataEntry>> meta;
-    rows.reserve(order.size());
+    if (m_store)
+        m_store->permute(order);
+    else
+        rows.reserve(order.size());
     for (auto i : order) {
-        rows.push_back(std::move(m_trial->m_rows[i]));
+        if (!m_store)
+            rows.push_back(std::move(m_rows[i]));
         atomicRows.push_back(std::move(m_trial->m_atomicRows[i]));
         meta.push_back(std::move(m_rawThreadMetadata[i]));
     }
@@ -421,7 +436,8 @@ void TrialBuilder::finishThreads()
             series.push_back(std::move(m_trial->m_timeSeries[i]));
         m_trial->m_timeSeries = std::move(series);
     }
-    m_trial->m_rows = std::move(rows);
+    if (!m_store)
+        m_rows = std::move(rows);
     m_trial->m_atomicRows = std::move(atomicRows);
     m_rawThreadMetadata = std::move(meta);
 }
@@ -488,6 +504,13 @@ std::shared_ptr<Trial> TrialBuilder::build()
     finishRows();
     finishEvents();
     finishMetadata();
+    // The rows move into the trial's compact store (the reader may have built it already).
+    if (m_store)
+        m_trial->m_rows = std::move(*m_store);
+    else
+        m_trial->m_rows = RowStore::pack(m_rows, m_trial->m_metrics.size());
+    m_store.reset();
+    m_rows = {};
     auto result = std::move(m_trial);
     m_trial = std::make_shared<Trial>();
     return result;

@@ -6,6 +6,7 @@
 
 #include <QSet>
 #include <map>
+#include <optional>
 #include <span>
 
 namespace parallax {
@@ -47,6 +48,9 @@ public:
     /// be unsorted and contain duplicates; build() handles both.
     void setIntervalRows(std::vector<IntervalRow> rows);
     void setAtomicRows(std::vector<AtomicRow> rows);
+    /// Bulk path for readers that pack rows themselves (one per thread, in thread-index order): the
+    /// rows must be sorted by event id without duplicates (RowStore::Writer, docs/ARCHITECTURE.md).
+    void setRowStore(RowStore store);
 
     void addMetadata(const QString& key, const QString& value);
     /// Per-thread metadata. build() moves a key to the trial-wide map when the first thread has
@@ -80,6 +84,8 @@ private:
     void finishMetadata();
 
     std::shared_ptr<Trial> m_trial;
+    std::vector<IntervalRow> m_rows;
+    std::optional<RowStore> m_store;
     QHash<QString, GroupId> m_groupIndex;
     QSet<StringId> m_forcedPerThreadKeys;
     std::vector<std::vector<MetadataEntry>> m_rawThreadMetadata;

@@ -842,29 +842,49 @@ std::vector<FileWork> listProfiles(const QString& dir)
     return files;
 }
 
-std::vector<FileResult> parseFiles(
-    const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options, Progress& progress)
+std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options,
+    Progress& progress, std::vector<RowStore::Writer>* writers)
 {
     std::vector<FileResult> results(files.size());
     std::atomic<std::size_t> next { 0 };
     const int workers = std::max(1,
         std::min<int>(
             options.threads > 0 ? options.threads : QThread::idealThreadCount(), static_cast<int>(files.size())));
-    auto work = [&]() {
+    if (writers) {
+        writers->clear();
+        for (int w = 0; w < workers; ++w)
+            writers->emplace_back(1);
+    }
+    auto work = [&](int w) {
         Worker worker(shared);
+        IntervalRow spare; // the previous file's vectors, reused when rows are packed
         while (!progress.isCancelled()) {
             const std::size_t i = next.fetch_add(1);
             if (i >= files.size())
                 break;
+            FileResult& result = results[i];
+            if (writers)
+                result.row = std::move(spare);
             FileParser parser(worker);
-            parser.parse(files[i], results[i]);
+            parser.parse(files[i], result);
+            if (writers && !result.failed) {
+                result.slot = (*writers)[static_cast<std::size_t>(w)].append(result.row);
+                result.packed = true;
+            }
+            if (writers) {
+                spare = std::move(result.row);
+                for (auto* column : { &spare.calls, &spare.subrs, &spare.excl, &spare.incl, &spare.exclSqr })
+                    column->clear();
+                spare.events.clear();
+                result.row = IntervalRow();
+            }
             progress.advance();
         }
     };
     std::vector<QFuture<void>> futures;
     for (int w = 1; w < workers; ++w)
-        futures.push_back(QtConcurrent::run(work));
-    work(); // the calling thread works too
+        futures.push_back(QtConcurrent::run(work, w));
+    work(0); // the calling thread works too
     for (auto& f : futures)
         f.waitForFinished();
     return results;

@@ -122,6 +122,9 @@ struct FileResult {
     ReadError error;
     std::string metricName;
     IntervalRow row; // temporary event ids
+    /// The row once packed into a worker's RowStore::Writer (then `row` is empty); temporary ids.
+    RowStore::Slot slot;
+    bool packed = false;
     AtomicRow atomicRow; // temporary atomic ids
     std::vector<std::pair<std::uint32_t, std::uint32_t>> metadata; // (key, value) in the string table
     std::vector<std::uint32_t> contextKeys;
@@ -151,7 +154,9 @@ QString metricFromLineOne(std::string_view line);
 std::vector<FileWork> listProfiles(const QString& dir);
 
 /// Parses all files of one metric directory in parallel, one result per file in the same order.
-std::vector<FileResult> parseFiles(
-    const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options, Progress& progress);
+/// With `writers`, each worker packs every good file's row into a writer of its own as soon as it
+/// is parsed (FileResult::slot), so the rows never exist twice.
+std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options,
+    Progress& progress, std::vector<RowStore::Writer>* writers = nullptr);
 
 } // namespace parallax::taufiles

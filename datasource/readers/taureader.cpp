@@ -26,6 +26,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace parallax {
 
@@ -134,8 +135,12 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
 
     Shared shared;
     std::vector<std::vector<FileResult>> results;
+    // One metric directory (nearly always): the workers pack each row as soon as it is parsed, so the
+    // trial's cells exist once (docs/ARCHITECTURE.md, the trial's cells). Several: rows are merged first.
+    const bool packRows = metricDirs.size() == 1;
+    std::vector<RowStore::Writer> writers;
     for (const auto& md : metricDirs) {
-        results.push_back(parseFiles(md.files, shared, options, progress));
+        results.push_back(parseFiles(md.files, shared, options, progress, packRows ? &writers : nullptr));
         if (progress.isCancelled())
             return ReadError { path, 0, -1, QStringLiteral("cancelled") };
     }
@@ -248,7 +253,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 continue;
             if (unmapped == 0)
                 break;
-            for (EventId temp : r.row.events) {
+            const RowView view = r.packed ? RowStore::view(r.slot) : RowView(r.row);
+            for (EventId temp : view.events) {
                 if (remap[temp.index()].isValid())
                     continue;
                 const auto& e = eventEntries[temp.index()];
@@ -273,26 +279,80 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     }
 
     progress.setStage(QStringLiteral("Building the trial: rows"), 0);
+    // Packed rows: each distinct event list is remapped once and sorted in place; the rows sharing
+    // a list that needed sorting get their values permuted the same way. A list with two cells of
+    // one event (a duplicate name) goes the slow way: unpacked, summed, packed again.
+    std::unordered_map<const EventId*, std::vector<std::uint32_t>> listOrder;
+    std::unordered_set<const EventId*> listDuplicates;
+    for (const auto& writer : writers)
+        for (const RowStore::Slot& list : writer.lists()) {
+            EventId* const ids = list.events;
+            const std::size_t n = list.size;
+            bool increasing = true;
+            for (std::size_t k = 0; k < n; ++k) {
+                ids[k] = remap[ids[k].index()];
+                if (k > 0 && !(ids[k - 1] < ids[k]))
+                    increasing = false;
+            }
+            if (increasing)
+                continue;
+            std::vector<std::uint32_t> order(n);
+            std::iota(order.begin(), order.end(), 0u);
+            std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return ids[a] < ids[b]; });
+            if (std::adjacent_find(order.begin(), order.end(), [&](auto a, auto b) { return ids[a] == ids[b]; })
+                != order.end()) {
+                listDuplicates.insert(ids);
+                continue;
+            }
+            const std::vector<EventId> before(ids, ids + n);
+            for (std::size_t k = 0; k < n; ++k)
+                ids[k] = before[order[k]];
+            listOrder.emplace(ids, std::move(order));
+        }
     // Remap and sort every row (in parallel), then merge the metric directories.
     for (auto& dirResults : results) {
         waitInPool([&] {
             QtConcurrent::blockingMap(dirResults, [&](FileResult& r) {
                 if (r.failed)
                     return;
-                for (auto& e : r.row.events)
-                    e = remap[e.index()];
-                normaliseIntervalRow(r.row, 1);
+                if (r.packed) {
+                    const auto order = listOrder.find(r.slot.events);
+                    if (order != listOrder.end())
+                        r.slot.permuteValues(order->second);
+                } else {
+                    for (auto& e : r.row.events)
+                        e = remap[e.index()];
+                    normaliseIntervalRow(r.row, 1);
+                }
                 for (auto& e : r.atomicRow.events)
                     e = atomicRemap[e.index()];
             });
         });
     }
+    if (!listDuplicates.empty()) {
+        RowStore::Writer repacked(1);
+        for (auto& r : results[0]) {
+            if (!r.packed || !listDuplicates.count(r.slot.events))
+                continue;
+            IntervalRow row = RowStore::view(r.slot).toRow();
+            normaliseIntervalRow(row, 1);
+            r.slot = repacked.append(row);
+        }
+        writers.push_back(std::move(repacked));
+    }
 
     const std::size_t metricCount = results.size();
     std::vector<IntervalRow> rows;
+    RowStore store;
     std::vector<AtomicRow> atomicRows;
     std::vector<ThreadIndex> threadOf(results[0].size());
-    rows.reserve(goodThreads);
+    if (packRows) {
+        store.reserve(goodThreads);
+        for (auto& writer : writers)
+            store.adopt(std::move(writer));
+    } else {
+        rows.reserve(goodThreads);
+    }
     std::vector<std::size_t> kept; // the file of each row
     kept.reserve(goodThreads);
     std::size_t duplicateFiles = 0;
@@ -341,7 +401,10 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             }
         }
         duplicateAtomicTotal += base.duplicateAtomics;
-        rows.push_back(std::move(base.row));
+        if (base.packed)
+            store.push(base.slot);
+        else
+            rows.push_back(std::move(base.row));
         atomicRows.push_back(std::move(base.atomicRow));
         kept.push_back(i);
     }
@@ -400,7 +463,10 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             });
         });
     }
-    builder.setIntervalRows(std::move(rows));
+    if (packRows)
+        builder.setRowStore(std::move(store));
+    else
+        builder.setIntervalRows(std::move(rows));
     builder.setAtomicRows(std::move(atomicRows));
 
     progress.setStage(QStringLiteral("Building the trial: metadata"), 0);

@@ -442,14 +442,15 @@ private:
         });
     }
 
-    void values(const char* key, const double* v, std::size_t n)
+    /// `n` values of a column (ColumnView or CountView) from position `first`.
+    template <typename Column> void values(const char* key, const Column& v, std::size_t first, std::size_t n)
     {
         m_out.raw(key).raw("[");
         std::string& b = m_out.buffer();
         for (std::size_t i = 0; i < n; ++i) {
             if (i)
                 b += ',';
-            textnumber::appendDouble(b, v[i], true);
+            textnumber::appendDouble(b, v[first + i], true);
         }
         m_out.raw("]");
         m_out.maybeFlush();
@@ -469,12 +470,12 @@ private:
         const std::size_t n = r.size();
         const std::size_t metrics = m_trial.metricCount();
         rowEvents(r.events);
-        values(", \"calls\": ", r.calls.data(), n);
-        values(", \"subroutines\": ", r.subrs.data(), n);
+        values(", \"calls\": ", r.calls, 0, n);
+        values(", \"subroutines\": ", r.subrs, 0, n);
         auto perMetric = [&](const char* key, ColumnView<double> v) {
             m_out.raw(key).raw("[");
             for (std::size_t m = 0; m < metrics; ++m)
-                values(m ? ", " : "", v.data() + m * n, n);
+                values(m ? ", " : "", v, m * n, n);
             m_out.raw("]");
         };
         perMetric(", \"exclusive\": ", r.excl);
@@ -488,13 +489,13 @@ private:
     {
         const std::size_t n = r.size();
         rowEvents(r.events);
-        values(", \"count\": ", r.count.data(), n);
-        values(", \"max\": ", r.max.data(), n);
-        values(", \"min\": ", r.min.data(), n);
-        values(", \"mean\": ", r.mean.data(), n);
-        values(", \"sum_squares\": ", r.sumSquares.data(), n);
+        values(", \"count\": ", r.count, 0, n);
+        values(", \"max\": ", r.max, 0, n);
+        values(", \"min\": ", r.min, 0, n);
+        values(", \"mean\": ", r.mean, 0, n);
+        values(", \"sum_squares\": ", r.sumSquares, 0, n);
         if (!r.stdDev.empty() && r.stdDev.size() == n)
-            values(", \"stddev\": ", r.stdDev.data(), n);
+            values(", \"stddev\": ", r.stdDev, 0, n);
         m_out.raw("}");
     }
 

@@ -124,8 +124,8 @@ public:
     void stop()
     {
         if (!m_stage.isEmpty())
-            std::fprintf(stderr, "  %-40s %8.3f s\n", qPrintable(m_stage),
-                static_cast<double>(m_timer.nsecsElapsed() - m_start) / 1e9);
+            std::fprintf(stderr, "  %-40s %8.3f s  %7.0f MB resident\n", qPrintable(m_stage),
+                static_cast<double>(m_timer.nsecsElapsed() - m_start) / 1e9, residentMb());
         m_stage.clear();
     }
     Progress::Callback callback()

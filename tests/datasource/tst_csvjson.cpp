@@ -29,7 +29,8 @@ constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double Inf = std::numeric_limits<double>::infinity();
 
 /// Bit for bit, except that any NaN equals any NaN (the formats write NaN without its payload).
-bool same(ColumnView<double> a, ColumnView<double> b)
+/// Equal columns (ColumnView, CountView or vector of doubles), NaN equal to NaN.
+template <typename A, typename B> bool same(const A& a, const B& b)
 {
     if (a.size() != b.size())
         return false;

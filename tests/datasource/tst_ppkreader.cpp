@@ -62,9 +62,16 @@ QString describe(const TrialResult& result)
     return result.ok() ? QStringLiteral("a trial") : result.error().toString();
 }
 
-bool sameBits(ColumnView<double> a, ColumnView<double> b)
+/// Bit-for-bit equal columns (ColumnView, CountView or vector of doubles).
+template <typename A, typename B> bool sameBits(const A& a, const B& b)
 {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::bit_cast<std::uint64_t>(static_cast<double>(a[i]))
+            != std::bit_cast<std::uint64_t>(static_cast<double>(b[i])))
+            return false;
+    return true;
 }
 
 QList<QPair<QString, QString>> metadataPairs(const Trial& t, const std::vector<MetadataEntry>& entries, bool sorted)

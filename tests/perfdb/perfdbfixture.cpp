@@ -29,7 +29,8 @@ QList<QPair<QString, QString>> metadataOf(const Trial& trial, const std::vector<
     return out;
 }
 
-bool same(ColumnView<double> a, ColumnView<double> b)
+/// Equal columns (ColumnView, CountView or vector of doubles), NaN equal to NaN.
+template <typename A, typename B> bool same(const A& a, const B& b)
 {
     if (a.size() != b.size())
         return false;
