@@ -83,15 +83,17 @@ template <typename Hash> void forEachColumn(const Trial& t, std::size_t i, Hash 
 {
     const RowView row = t.row(ThreadIndex(i));
     hash(row.events);
-    // Counts are hashed as the doubles they read as, however the trial stores them.
-    thread_local std::vector<double> counts;
-    for (const CountView* column : { &row.calls, &row.subrs }) {
-        counts.resize(column->size());
-        column->copyTo(counts.data());
-        hash(counts);
-    }
-    for (const auto* column : { &row.excl, &row.incl })
-        hash(*column);
+    // Counts and inclusive values are hashed as the doubles they read as, however the trial stores them.
+    thread_local std::vector<double> values;
+    auto hashValues = [&](const auto& column) {
+        values.resize(column.size());
+        column.copyTo(values.data());
+        hash(values);
+    };
+    hashValues(row.calls);
+    hashValues(row.subrs);
+    hash(row.excl);
+    hashValues(row.incl);
     const AtomicRow& a = t.atomicRow(ThreadIndex(i));
     hash(a.events);
     for (const auto* column : { &a.count, &a.max, &a.min, &a.mean, &a.sumSquares, &a.stdDev })

@@ -245,7 +245,7 @@ template <Op op> void Engine::processThread(std::size_t t, Scratch& s)
         const CountView callsIn = row.calls;
         const CountView subrsIn = row.subrs;
         const double* const exclIn = row.excl.data();
-        const double* const inclIn = row.incl.data();
+        const InclView inclIn = row.incl;
         double* const val = s.val.data();
         Mask* const masks = s.mask.data();
         std::uint64_t* const touched = s.touched.data();

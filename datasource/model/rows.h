@@ -5,7 +5,9 @@
 #include "datasource/model/ids.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <vector>
 
@@ -68,69 +70,72 @@ private:
 /// A read-only view of a count column (calls, subrs): the values are doubles to the reader, stored
 /// as float when every value of the row is exactly a float (docs/ARCHITECTURE.md, the model), else
 /// as double.
+/// A random-access iterator over a view whose operator[] returns values (CountView, InclView).
+template <typename View> class IndexIterator {
+public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = double;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = double;
+    IndexIterator() = default;
+    IndexIterator(const View* view, std::size_t i)
+        : m_view(view)
+        , m_i(i)
+    {
+    }
+    double operator*() const { return (*m_view)[m_i]; }
+    double operator[](difference_type k) const { return (*m_view)[m_i + static_cast<std::size_t>(k)]; }
+    IndexIterator& operator++()
+    {
+        ++m_i;
+        return *this;
+    }
+    IndexIterator operator++(int)
+    {
+        IndexIterator copy = *this;
+        ++m_i;
+        return copy;
+    }
+    IndexIterator& operator--()
+    {
+        --m_i;
+        return *this;
+    }
+    IndexIterator operator--(int)
+    {
+        IndexIterator copy = *this;
+        --m_i;
+        return copy;
+    }
+    IndexIterator& operator+=(difference_type k)
+    {
+        m_i += static_cast<std::size_t>(k);
+        return *this;
+    }
+    IndexIterator& operator-=(difference_type k)
+    {
+        m_i -= static_cast<std::size_t>(k);
+        return *this;
+    }
+    friend IndexIterator operator+(IndexIterator it, difference_type k) { return it += k; }
+    friend IndexIterator operator+(difference_type k, IndexIterator it) { return it += k; }
+    friend IndexIterator operator-(IndexIterator it, difference_type k) { return it -= k; }
+    friend difference_type operator-(const IndexIterator& a, const IndexIterator& b)
+    {
+        return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
+    }
+    friend bool operator==(const IndexIterator& a, const IndexIterator& b) { return a.m_i == b.m_i; }
+    friend auto operator<=>(const IndexIterator& a, const IndexIterator& b) { return a.m_i <=> b.m_i; }
+
+private:
+    const View* m_view = nullptr;
+    std::size_t m_i = 0;
+};
+
 class CountView {
 public:
-    class Iterator {
-    public:
-        using iterator_category = std::random_access_iterator_tag;
-        using value_type = double;
-        using difference_type = std::ptrdiff_t;
-        using pointer = void;
-        using reference = double;
-        Iterator() = default;
-        Iterator(const CountView* view, std::size_t i)
-            : m_view(view)
-            , m_i(i)
-        {
-        }
-        double operator*() const { return (*m_view)[m_i]; }
-        double operator[](difference_type k) const { return (*m_view)[m_i + static_cast<std::size_t>(k)]; }
-        Iterator& operator++()
-        {
-            ++m_i;
-            return *this;
-        }
-        Iterator operator++(int)
-        {
-            Iterator copy = *this;
-            ++m_i;
-            return copy;
-        }
-        Iterator& operator--()
-        {
-            --m_i;
-            return *this;
-        }
-        Iterator operator--(int)
-        {
-            Iterator copy = *this;
-            --m_i;
-            return copy;
-        }
-        Iterator& operator+=(difference_type k)
-        {
-            m_i += static_cast<std::size_t>(k);
-            return *this;
-        }
-        Iterator& operator-=(difference_type k)
-        {
-            m_i -= static_cast<std::size_t>(k);
-            return *this;
-        }
-        friend Iterator operator+(Iterator it, difference_type k) { return it += k; }
-        friend Iterator operator+(difference_type k, Iterator it) { return it += k; }
-        friend Iterator operator-(Iterator it, difference_type k) { return it -= k; }
-        friend difference_type operator-(const Iterator& a, const Iterator& b)
-        {
-            return static_cast<difference_type>(a.m_i) - static_cast<difference_type>(b.m_i);
-        }
-        friend bool operator==(const Iterator& a, const Iterator& b) { return a.m_i == b.m_i; }
-        friend auto operator<=>(const Iterator& a, const Iterator& b) { return a.m_i <=> b.m_i; }
-
-    private:
-        const CountView* m_view = nullptr;
-        std::size_t m_i = 0;
-    };
+    using Iterator = IndexIterator<CountView>;
 
     CountView() = default;
     CountView(const double* data, std::size_t size)
@@ -173,6 +178,67 @@ private:
     bool m_float = false;
 };
 
+/// A read-only view of an inclusive column: contiguous doubles, or, where the trial found that most
+/// cells' inclusive value is their exclusive value bit for bit (every leaf routine), the exclusive
+/// column plus the cells that differ: a bitmap of them with a running count per 64-bit word, and
+/// their values (docs/ARCHITECTURE.md, the trial's cells).
+class InclView {
+public:
+    using Iterator = IndexIterator<InclView>;
+
+    InclView() = default;
+    InclView(const double* data, std::size_t size)
+        : m_dense(data)
+        , m_size(size)
+    {
+    }
+    InclView(const std::vector<double>& values) // NOLINT(google-explicit-constructor): a row's column
+        : m_dense(values.data())
+        , m_size(values.size())
+    {
+    }
+    /// The sparse form: `excl` for the cells whose bit is clear, `patches` in cell order for the others.
+    InclView(const double* excl, const std::uint64_t* bits, const std::uint32_t* ranks, const double* patches,
+        std::size_t size)
+        : m_excl(excl)
+        , m_bits(bits)
+        , m_ranks(ranks)
+        , m_patches(patches)
+        , m_size(size)
+    {
+    }
+    double operator[](std::size_t i) const
+    {
+        if (m_dense)
+            return m_dense[i];
+        const std::uint64_t word = m_bits[i >> 6];
+        const std::uint64_t bit = std::uint64_t { 1 } << (i & 63);
+        if ((word & bit) == 0)
+            return m_excl[i];
+        return m_patches[m_ranks[i >> 6] + static_cast<std::size_t>(std::popcount(word & (bit - 1)))];
+    }
+    std::size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    double front() const { return (*this)[0]; }
+    double back() const { return (*this)[m_size - 1]; }
+    Iterator begin() const { return Iterator(this, 0); }
+    Iterator end() const { return Iterator(this, m_size); }
+    /// The contiguous values, or nullptr in the sparse form.
+    const double* denseData() const { return m_dense; }
+    std::vector<double> toVector() const;
+    /// Copies the values into `out` (room for size() doubles).
+    void copyTo(double* out) const;
+    friend bool operator==(const InclView& a, const InclView& b);
+
+private:
+    const double* m_dense = nullptr;
+    const double* m_excl = nullptr;
+    const std::uint64_t* m_bits = nullptr;
+    const std::uint32_t* m_ranks = nullptr;
+    const double* m_patches = nullptr;
+    std::size_t m_size = 0;
+};
+
 /// How a trial's row is read (Trial::row): the same columns as IntervalRow, as views, so the trial is
 /// free to store its cells as it likes (docs/ARCHITECTURE.md, the model). An IntervalRow converts to
 /// it, so a function taking a RowView reads builder rows and trial rows alike.
@@ -193,7 +259,7 @@ struct RowView {
     CountView subrs;
     /// excl and incl of metric m for cell i are at [m * size() + i].
     ColumnView<double> excl;
-    ColumnView<double> incl;
+    InclView incl;
     /// Laid out like excl; empty when the source had none.
     ColumnView<double> exclSqr;
 

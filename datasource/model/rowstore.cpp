@@ -75,6 +75,35 @@ bool operator==(const CountView& a, const CountView& b)
     return true;
 }
 
+std::vector<double> InclView::toVector() const
+{
+    std::vector<double> values(m_size);
+    copyTo(values.data());
+    return values;
+}
+
+void InclView::copyTo(double* out) const
+{
+    if (m_size == 0)
+        return;
+    if (m_dense) {
+        std::memcpy(out, m_dense, m_size * sizeof(double));
+        return;
+    }
+    for (std::size_t i = 0; i < m_size; ++i)
+        out[i] = (*this)[i];
+}
+
+bool operator==(const InclView& a, const InclView& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 // ---- RowStore --------------------------------------------------------------------------------
 
 namespace {
@@ -133,11 +162,52 @@ std::uint64_t hashEvents(ColumnView<EventId> events)
 
 } // namespace
 
+namespace {
+
+std::size_t bitmapWords(std::size_t cells) { return (cells + 63) / 64; }
+
+/// Bytes of the sparse inclusive form: the bitmap, the running counts (padded to 8) and the values.
+std::size_t sparseInclBytes(std::size_t cells, std::size_t patches)
+{
+    const std::size_t words = bitmapWords(cells);
+    return words * sizeof(std::uint64_t) + align8(words * sizeof(std::uint32_t)) + patches * sizeof(double);
+}
+
+bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+
+/// Writes the sparse inclusive form of `incl` over `excl` (cells values each) at `out`.
+template <typename Values>
+void storeSparseIncl(const Values& incl, const double* excl, std::size_t cells, std::byte* out)
+{
+    const std::size_t words = bitmapWords(cells);
+    auto* bits = reinterpret_cast<std::uint64_t*>(out);
+    auto* ranks = reinterpret_cast<std::uint32_t*>(bits + words);
+    auto* patches
+        = reinterpret_cast<double*>(reinterpret_cast<std::byte*>(ranks) + align8(words * sizeof(std::uint32_t)));
+    std::uint32_t count = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+        ranks[w] = count;
+        std::uint64_t word = 0;
+        for (std::size_t k = w * 64; k < std::min(cells, (w + 1) * 64); ++k) {
+            const double v = k < incl.size() ? static_cast<double>(incl[k]) : 0.0;
+            if (!sameBits(v, excl[k])) {
+                word |= std::uint64_t { 1 } << (k & 63);
+                patches[count++] = v;
+            }
+        }
+        bits[w] = word;
+    }
+}
+
+} // namespace
+
 std::size_t RowStore::Slot::valueBytes() const
 {
     const std::size_t n = size;
+    const std::size_t cells = std::size_t { metrics } * n;
     const std::size_t counts = 2 * n * (floatCounts() ? sizeof(float) : sizeof(double));
-    return align8(counts) + (hasExclSqr() ? 3 : 2) * std::size_t { metrics } * n * sizeof(double);
+    return align8(counts) + (hasExclSqr() ? 2 : 1) * cells * sizeof(double)
+        + (sparseIncl() ? sparseInclBytes(cells, patches) : cells * sizeof(double));
 }
 
 double* RowStore::Slot::excl() const
@@ -146,15 +216,36 @@ double* RowStore::Slot::excl() const
     return reinterpret_cast<double*>(values + align8(counts));
 }
 
-double* RowStore::Slot::incl() const { return excl() + std::size_t { metrics } * size; }
+double* RowStore::Slot::exclSqr() const { return hasExclSqr() ? excl() + std::size_t { metrics } * size : nullptr; }
 
-double* RowStore::Slot::exclSqr() const { return hasExclSqr() ? incl() + std::size_t { metrics } * size : nullptr; }
+std::byte* RowStore::Slot::inclBlock() const
+{
+    return reinterpret_cast<std::byte*>(excl() + (hasExclSqr() ? 2 : 1) * std::size_t { metrics } * size);
+}
+
+InclView RowStore::Slot::incl() const
+{
+    const std::size_t cells = std::size_t { metrics } * size;
+    if (!sparseIncl())
+        return InclView(reinterpret_cast<const double*>(inclBlock()), cells);
+    const std::size_t words = bitmapWords(cells);
+    const auto* bits = reinterpret_cast<const std::uint64_t*>(inclBlock());
+    const auto* ranks = reinterpret_cast<const std::uint32_t*>(bits + words);
+    const auto* patches = reinterpret_cast<const double*>(
+        reinterpret_cast<const std::byte*>(ranks) + align8(words * sizeof(std::uint32_t)));
+    return InclView(excl(), bits, ranks, patches, cells);
+}
 
 void RowStore::Slot::permuteValues(const std::vector<std::uint32_t>& order) const
 {
     const std::size_t n = size;
+    const std::size_t cells = std::size_t { metrics } * n;
     thread_local std::vector<double> scratch;
+    thread_local std::vector<double> inclusive;
     scratch.resize(n);
+    // The inclusive values as they read now (the sparse form reads through excl, which moves too).
+    inclusive.resize(cells);
+    incl().copyTo(inclusive.data());
     auto permute = [&](auto* column) {
         for (std::size_t i = 0; i < n; ++i)
             scratch[i] = static_cast<double>(column[order[i]]);
@@ -170,10 +261,15 @@ void RowStore::Slot::permuteValues(const std::vector<std::uint32_t>& order) cons
     }
     for (std::size_t m = 0; m < metrics; ++m) {
         permute(excl() + m * n);
-        permute(incl() + m * n);
+        permute(inclusive.data() + m * n);
         if (hasExclSqr())
             permute(exclSqr() + m * n);
     }
+    // A permutation keeps the number of differing cells, so the sparse form fits where it was.
+    if (sparseIncl())
+        storeSparseIncl(inclusive, excl(), cells, inclBlock());
+    else
+        std::memcpy(inclBlock(), inclusive.data(), cells * sizeof(double));
 }
 
 RowStore::Writer::Writer(std::size_t metrics, std::size_t chunkBytes)
@@ -238,16 +334,33 @@ RowStore::Slot RowStore::Writer::append(const RowView& row)
     const bool asFloat = floatExact(row.calls) && floatExact(row.subrs);
     slot.flags
         = static_cast<std::uint8_t>((asFloat ? Slot::FloatCounts : 0) | (row.exclSqr.empty() ? 0 : Slot::HasExclSqr));
+    // Inclusive values equal to the exclusive ones (leaf routines) are not stored when that saves room.
+    const std::size_t cells = m_metrics * n;
+    std::size_t differing = 0;
+    for (std::size_t k = 0; k < cells; ++k) {
+        const double e = k < row.excl.size() ? row.excl[k] : 0.0;
+        const double i = k < row.incl.size() ? row.incl[k] : 0.0;
+        differing += sameBits(e, i) ? 0 : 1;
+    }
+    if (sparseInclBytes(cells, differing) < cells * sizeof(double)) {
+        slot.flags |= Slot::SparseIncl;
+        slot.patches = static_cast<std::uint32_t>(differing);
+    }
     slot.events = storeEvents(row.events);
     slot.values = allocate(slot.valueBytes());
     const std::size_t width = asFloat ? sizeof(float) : sizeof(double);
     storeCounts(row.calls, slot.values, asFloat);
     storeCounts(row.subrs, slot.values + n * width, asFloat);
-    const std::size_t cells = m_metrics * n;
     storeColumn(row.excl, cells, reinterpret_cast<std::byte*>(slot.excl()));
-    storeColumn(row.incl, cells, reinterpret_cast<std::byte*>(slot.incl()));
     if (slot.hasExclSqr())
         storeColumn(row.exclSqr, cells, reinterpret_cast<std::byte*>(slot.exclSqr()));
+    if (slot.sparseIncl()) {
+        storeSparseIncl(row.incl, slot.excl(), cells, slot.inclBlock());
+    } else {
+        auto* incl = reinterpret_cast<double*>(slot.inclBlock());
+        for (std::size_t k = 0; k < cells; ++k)
+            incl[k] = k < row.incl.size() ? row.incl[k] : 0.0;
+    }
     return slot;
 }
 
@@ -269,7 +382,7 @@ RowView RowStore::view(const Slot& slot)
         view.subrs = CountView(counts + n, n);
     }
     view.excl = ColumnView<double>(slot.excl(), cells);
-    view.incl = ColumnView<double>(slot.incl(), cells);
+    view.incl = slot.incl();
     if (slot.hasExclSqr())
         view.exclSqr = ColumnView<double>(slot.exclSqr(), cells);
     return view;

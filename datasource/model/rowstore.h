@@ -24,18 +24,24 @@ public:
         std::byte* values = nullptr;
         std::uint32_t size = 0;
         std::uint32_t metrics = 0;
+        /// With SparseIncl: how many inclusive values differ from the exclusive ones.
+        std::uint32_t patches = 0;
         std::uint8_t flags = 0;
 
         static constexpr std::uint8_t FloatCounts = 1;
         static constexpr std::uint8_t HasExclSqr = 2;
+        static constexpr std::uint8_t SparseIncl = 4;
         bool floatCounts() const { return (flags & FloatCounts) != 0; }
         bool hasExclSqr() const { return (flags & HasExclSqr) != 0; }
+        bool sparseIncl() const { return (flags & SparseIncl) != 0; }
         /// Bytes of the value block.
         std::size_t valueBytes() const;
         /// The value columns, writable by the one who owns the memory (a reader before the trial is built).
         double* excl() const;
-        double* incl() const;
         double* exclSqr() const;
+        /// Where the inclusive column starts: metrics * size doubles, or the sparse form's bitmap.
+        std::byte* inclBlock() const;
+        InclView incl() const;
         /// Reorders the cells' values (not the event list) in place: cell k becomes the former cell
         /// order[k]. For the owner of the memory, before the trial is built.
         void permuteValues(const std::vector<std::uint32_t>& order) const;

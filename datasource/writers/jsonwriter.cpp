@@ -472,7 +472,7 @@ private:
         rowEvents(r.events);
         values(", \"calls\": ", r.calls, 0, n);
         values(", \"subroutines\": ", r.subrs, 0, n);
-        auto perMetric = [&](const char* key, ColumnView<double> v) {
+        auto perMetric = [&](const char* key, const auto& v) {
             m_out.raw(key).raw("[");
             for (std::size_t m = 0; m < metrics; ++m)
                 values(m ? ", " : "", v, m * n, n);

@@ -13,6 +13,7 @@
 #include <QTest>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <set>
 
@@ -153,6 +154,46 @@ private Q_SLOTS:
         }
     }
 
+    void inclusiveValuesEqualToExclusiveAreNotStored()
+    {
+        std::mt19937_64 rng(13);
+        RowStore::Writer writer(2);
+        std::vector<std::uint32_t> ids(150);
+        std::iota(ids.begin(), ids.end(), 0u);
+        IntervalRow row = makeRow(ids, 2, rng, true, false);
+        for (std::size_t k = 0; k < row.incl.size(); ++k)
+            if (k % 10 != 3)
+                row.incl[k] = row.excl[k]; // leaves: inclusive is exclusive
+        row.excl[7] = 0.0;
+        row.incl[7] = -0.0; // equal as numbers, not as bits: must come back as -0.0
+        row.incl[8] = std::numeric_limits<double>::quiet_NaN();
+        const RowStore::Slot slot = writer.append(row);
+        QVERIFY(slot.sparseIncl());
+        QCOMPARE(slot.patches, std::uint32_t { 32 }); // 30 by k % 10 == 3, and cells 7 and 8
+        compareRows(RowStore::view(slot), row);
+        QVERIFY(std::signbit(RowStore::view(slot).incl[7]));
+        QVERIFY(slot.valueBytes() < 150 * (8 + 2 * 2 * 8)); // less than with a dense inclusive column
+
+        // Sorting the cells of a shared list moves the sparse inclusive values with their cells.
+        std::vector<std::uint32_t> order(150);
+        std::iota(order.begin(), order.end(), 0u);
+        std::shuffle(order.begin(), order.end(), rng);
+        slot.permuteValues(order);
+        const RowView view = RowStore::view(slot);
+        for (std::size_t k = 0; k < 150; ++k)
+            for (std::size_t m = 0; m < 2; ++m) {
+                QVERIFY(sameBits(view.excl[m * 150 + k], row.excl[m * 150 + order[k]]));
+                QVERIFY(sameBits(view.incl[m * 150 + k], row.incl[m * 150 + order[k]]));
+            }
+
+        // A row whose inclusive values mostly differ keeps the dense column.
+        const IntervalRow wide = makeRow(ids, 2, rng, true, false);
+        const RowStore::Slot dense = writer.append(wide);
+        QVERIFY(!dense.sparseIncl());
+        QVERIFY(RowStore::view(dense).incl.denseData() != nullptr);
+        compareRows(RowStore::view(dense), wide);
+    }
+
     /// The TAU reader packs rows in its workers; the trial must equal the one built from the same
     /// rows through the builder's generic path, and take at most 24 bytes a cell for one metric
     /// (shared lists, integer counts as float).
@@ -194,7 +235,8 @@ private Q_SLOTS:
         for (std::size_t t = 0; t < trial.threadCount(); ++t)
             lists.insert(trial.row(ThreadIndex(t)).events.data());
         QVERIFY2(lists.size() <= 4, qPrintable(QString::number(lists.size()))); // one per reader worker
-        // Beyond the 32-byte slot of each row: 4 + 4 + 8 + 8 bytes a cell and the shared lists.
+        // Beyond the 32-byte slot of each row: at most 4 + 4 + 8 + 8 bytes a cell and the shared lists
+        // (less where inclusive equals exclusive).
         const double perCell = static_cast<double>(trial.cellBytes() - trial.threadCount() * sizeof(RowStore::Slot))
             / static_cast<double>(trial.cellCount());
         QVERIFY2(perCell <= 24.2, qPrintable(QString::number(perCell)));
