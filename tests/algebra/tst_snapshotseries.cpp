@@ -44,7 +44,7 @@ QByteArray withEarlierSnapshots(const QByteArray& sample)
                                   "<interval_data metrics=\"0 \">\n")
                        .arg(m.captured(1))
                        .arg(k + 1)
-                       .arg(timestamp - (2 - k) * 1000000);
+                       .arg(timestamp - qint64 { 2 - k } * 1000000);
             for (const QString& line : m.captured(3).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
                 const QStringList f = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
                 const int id = f[0].toInt();
