@@ -125,10 +125,7 @@ if [ "$status" -eq 0 ]; then
     fuzz_reader fuzz_gprofreader gprof "$data_dir"/gprof2dot/prof/*.prof "$data_dir"/tau2/gprof-wrf/gprof.out
     fuzz_reader fuzz_dotreader gprof2dot "$data_dir"/hatchet/gprof2dot-cpi/callgrind.dot.64042.0.1
     fuzz_reader fuzz_hpctoolkitreader HPCToolkit "$data_dir"/hatchet/hpctoolkit-cpi-database/*
-    # fuzz_otf2reader is built but not run here yet: within seconds it makes libotf2 malloc 16-32 GiB for a
-    # string length a mutated definition record claims (inside OTF2_GlobalDefReader_ReadDefinitions), which
-    # libFuzzer reports as out-of-memory. The reader must bound such records before the library reads them
-    # (issue 19, open); until then the target runs by hand: build-fuzz/tests/fuzz/fuzz_otf2reader CORPUS.
+    fuzz_reader fuzz_otf2reader OTF2 "$data_dir"/otf2/pipit/*/traces.def "$data_dir"/otf2/fastotf2/*/traces.def
     fuzz_reader fuzz_calireader "Caliper .cali" "$data_dir"/hatchet/caliper-*-cali/*.cali "$data_dir"/thicket/mpi_scaling_cali/27_cores.cali "$data_dir"/thicket/rajaperf/quartz/gcc10.3.1_1048576/O3/1/*.cali
     fuzz_reader fuzz_calijsonreader "Caliper json-split" "$data_dir"/hatchet/caliper-*-json/*.json
     fuzz_reader fuzz_extrapreader "Extra-P input" "$data_dir"/extrap/text/*.txt "$data_dir"/extrap/input/*.txt \
@@ -145,9 +142,8 @@ if [ "$status" -eq 0 ]; then
     fuzz_reader fuzz_csvreader CSV "$seeds"/*.csv "$data_dir"/hatchet/hpctoolkit-cpi-graphframe.csv
     fuzz_reader fuzz_jsonreader "Parallax JSON" "$seeds"/*.json
     rm -rf "$seeds"
-    # A target given no seeds above still runs (from an empty corpus); fuzz_otf2reader is held back (above).
+    # A target given no seeds above still runs (from an empty corpus).
     for target in "${fuzz_targets[@]}"; do
-        [ "$target" = fuzz_otf2reader ] && continue
         [[ " ${fuzzed[*]} " == *" $target "* ]] || fuzz_reader "$target" "$target (no seeds)"
     done
 fi

@@ -146,6 +146,23 @@ std::optional<qint64> Command::integer(const QString& what, const QString& text,
     return v;
 }
 
+std::optional<ThreadKey> Command::threadKey(const QString& what, const QString& text) const
+{
+    const QStringList parts = text.split(QLatin1Char(','));
+    if (parts.size() != 3) {
+        usageError(QStringLiteral("%1: '%2' is not N,C,T").arg(what, text));
+        return std::nullopt;
+    }
+    int numbers[3];
+    for (int i = 0; i < 3; ++i) {
+        const auto v = integer(what, parts[i], 0, std::numeric_limits<int>::max());
+        if (!v)
+            return std::nullopt;
+        numbers[i] = static_cast<int>(*v);
+    }
+    return ThreadKey { numbers[0], numbers[1], numbers[2] };
+}
+
 std::optional<qint64> Command::integer(const QCommandLineOption& option, qint64 min, qint64 max, qint64 fallback) const
 {
     if (!m_parser.isSet(option))

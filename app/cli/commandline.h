@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "datasource/model/trial.h"
+
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 #include <QJsonValue>
@@ -71,6 +73,10 @@ public:
     std::optional<qint64> integer(const QCommandLineOption& option, qint64 min, qint64 max, qint64 fallback) const;
     /// The same for a positional argument or any other text (`what` names it in the message).
     std::optional<qint64> integer(const QString& what, const QString& text, qint64 min, qint64 max) const;
+
+    /// A thread given as N,C,T (`--thread`): three whole numbers from 0; otherwise a usage error
+    /// naming `what` and the text, and std::nullopt after it has been printed.
+    std::optional<ThreadKey> threadKey(const QString& what, const QString& text) const;
 
     /// A repeatable KEY=VALUE option's pairs (`--where`); a value without '=' or with an empty KEY
     /// is a usage error naming it: std::nullopt after it has been printed.

@@ -10,7 +10,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cmath>
-#include <limits>
 
 namespace parallax {
 
@@ -90,17 +89,10 @@ int runFlameCommand(const QStringList& args)
         return cmd.usageError(QStringLiteral("give one of --thread, --mean, --total, --min, --max"));
     ThreadKey threadKey;
     if (cmd.isSet(thread)) {
-        const QStringList parts = cmd.value(thread).split(QLatin1Char(','));
-        if (parts.size() != 3)
-            return cmd.usageError(QStringLiteral("--thread: '%1' is not N,C,T").arg(cmd.value(thread)));
-        int numbers[3];
-        for (int i = 0; i < 3; ++i) {
-            const auto v = cmd.integer(QStringLiteral("--thread"), parts[i], 0, std::numeric_limits<int>::max());
-            if (!v)
-                return ExitUsage;
-            numbers[i] = static_cast<int>(*v);
-        }
-        threadKey = { numbers[0], numbers[1], numbers[2] };
+        const auto key = cmd.threadKey(QStringLiteral("--thread"), cmd.value(thread));
+        if (!key)
+            return ExitUsage;
+        threadKey = *key;
     }
     FlameOrder siblingOrder = FlameOrder::ByValue;
     if (cmd.isSet(order)) {

@@ -13,6 +13,7 @@
 #include "app/cli/modelcommand.h"
 #include "app/cli/pprofreport.h"
 #include "app/cli/semanticcommand.h"
+#include "app/cli/snapshotscommand.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/synth/synth.h"
 #include "datasource/writers/tauwriter.h"
@@ -466,6 +467,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runBrowseCommand(a); } },
     { "flame", "the call tree as folded stacks for flame graphs (flamegraph.pl), or two runs' (difffolded)",
         [](const QString&, const QStringList& a) { return runFlameCommand(a); } },
+    { "snapshots", "a trial with snapshots per interval: each event's value between consecutive snapshots",
+        [](const QString&, const QStringList& a) { return runSnapshotsCommand(a); } },
     { "history", "a set of runs in order: per event the series across them, change points, regressions",
         [](const QString&, const QStringList& a) { return runHistoryCommand(a); } },
     { "cluster", "the threads of a trial clustered by their profiles (k-means, Ward), with representatives",

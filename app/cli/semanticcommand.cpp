@@ -459,17 +459,10 @@ int runSemanticCommand(const QStringList& args)
     }
     ThreadKey threadKey;
     if (!threadSpec.isEmpty()) {
-        const QStringList parts = threadSpec.split(QLatin1Char(','));
-        if (parts.size() != 3)
-            return cmd.usageError(QStringLiteral("--thread: '%1' is not N,C,T").arg(threadSpec));
-        int numbers[3];
-        for (int i = 0; i < 3; ++i) {
-            const auto v = cmd.integer(QStringLiteral("--thread"), parts[i], 0, std::numeric_limits<int>::max());
-            if (!v)
-                return ExitUsage;
-            numbers[i] = static_cast<int>(*v);
-        }
-        threadKey = { numbers[0], numbers[1], numbers[2] };
+        const auto key = cmd.threadKey(QStringLiteral("--thread"), threadSpec);
+        if (!key)
+            return ExitUsage;
+        threadKey = *key;
     }
     QString error;
     std::vector<TrialPtr> trials;

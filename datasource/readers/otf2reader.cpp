@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // OTF2 trace reader (docs/FORMATS.md, section OTF2; the window rule is docs/SEMANTICS.md 1.10).
 //
+// 0. Before the library reads a definition file (global or a location's), DefinitionFileCheck walks
+//    its records and refuses counts the records cannot hold: the library allocates what they claim.
 // 1. The global definitions (strings, regions, system tree, location groups, locations, clock
 //    properties, metrics, groups and communicators) are read once with a global definition reader.
 //    Tolerant: a location whose group is undefined becomes a rank of its own, missing clock
@@ -20,6 +22,7 @@
 #include "datasource/readers/gzipinput.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
@@ -27,6 +30,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <map>
+#include <optional>
 #include <otf2/otf2.h>
 #include <unordered_map>
 
@@ -207,7 +211,7 @@ struct Replay {
     std::uint64_t metricRecords = 0;
     qint64 mismatched = 0;
     const std::atomic<bool>* cancelled = nullptr;
-    QString error;
+    std::optional<ParseError> error;
 
     std::uint64_t clip(std::uint64_t t) const { return std::clamp(t, from, std::max(from, to)); }
     bool inside(std::uint64_t t) const { return t >= from && t < to; }
@@ -363,12 +367,163 @@ struct OpenReader {
     }
 };
 
+/// The record-level checks libotf2 lacks (docs/FORMATS.md, OTF2): it allocates what a Group record
+/// claims (numberOfMembers, 32 bits: up to 32 GiB) or a local MappingTable claims (an ID map's size,
+/// 64 bits) before it reads the members, so a hostile definition file would make it allocate without
+/// bound. Walks a definition file's chunks and records the way the library does (a chunk: header
+/// record 3, endianness byte, two 8-byte event numbers, records, then 0 = end of chunk and padding to
+/// the chunk size, or 2 = end of file; a record: type byte, length byte or 0xff and an 8-byte length,
+/// then the payload) and refuses, naming the file and the byte, a record that does not fit in its
+/// chunk and a count larger than the bytes left in its record (every member takes at least one byte).
+class DefinitionFileCheck {
+public:
+    DefinitionFileCheck(const QString& file, std::uint64_t chunkSize, bool local)
+        : m_file(file)
+        , m_chunkSize(std::max<std::uint64_t>(chunkSize, 1))
+        , m_local(local)
+    {
+    }
+    void run()
+    {
+        QFile f(m_file);
+        if (!f.open(QIODevice::ReadOnly))
+            return; // not there (or not a POSIX archive): the library reports it
+        const uchar* map = f.map(0, f.size());
+        const QByteArray all = map ? QByteArray() : f.readAll();
+        m_data = map ? map : reinterpret_cast<const uchar*>(all.constData());
+        m_size = static_cast<std::uint64_t>(map ? f.size() : all.size());
+        walk();
+    }
+
+private:
+    // Internal records; any other type (also a chunk header inside a chunk) is a record with a length,
+    // which the library skips when it does not know it.
+    enum : std::uint8_t { EndOfChunk = 0, EndOfFile = 2, ChunkHeader = 3 };
+    enum : std::uint8_t { MappingTable = 5, String = 10, Group = 18 };
+
+    static QString recordKind(std::uint8_t type)
+    {
+        if (type == String)
+            return QStringLiteral("a string");
+        if (type == Group)
+            return QStringLiteral("a group");
+        return QStringLiteral("a record of type %1").arg(type);
+    }
+
+    [[noreturn]] void fail(std::uint64_t at, const QString& what) const
+    {
+        throw ParseError(what, 0, static_cast<qint64>(at), m_file); // shown as "FILE (byte AT): WHAT"
+    }
+    /// An OTF2 compressed unsigned integer at p (a byte count n, then n bytes; 0xff: all ones);
+    /// nullopt when it is malformed or passes `end` (the library then reports it).
+    std::optional<std::uint64_t> compressed(std::uint64_t& p, std::uint64_t end, int maxBytes) const
+    {
+        if (p >= end)
+            return std::nullopt;
+        const int n = m_data[p++];
+        if (n == 0xff)
+            return maxBytes == 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * maxBytes)) - 1;
+        if (n > maxBytes || p + static_cast<std::uint64_t>(n) > end)
+            return std::nullopt;
+        std::uint64_t v = 0;
+        for (int i = 0; i < n; ++i) {
+            const std::uint64_t byte = m_data[p + static_cast<std::uint64_t>(m_littleEndian ? i : n - 1 - i)];
+            v |= byte << (8 * i);
+        }
+        p += static_cast<std::uint64_t>(n);
+        return v;
+    }
+    /// A count at p in the record [start, end) must fit into the bytes after it.
+    void checkCount(std::uint64_t p, std::uint64_t start, std::uint64_t end, int maxBytes, const char* what) const
+    {
+        const std::uint64_t at = p;
+        const auto count = compressed(p, end, maxBytes);
+        if (count && *count > end - p)
+            fail(at,
+                QStringLiteral("%1 of %2 entries in a record of %3 bytes")
+                    .arg(QLatin1String(what))
+                    .arg(*count)
+                    .arg(end - start));
+    }
+    void walk()
+    {
+        std::uint64_t chunk = 0;
+        std::uint64_t p = 0;
+        while (p < m_size) {
+            const std::uint64_t at = p;
+            const std::uint8_t type = m_data[p++];
+            const std::uint64_t chunkEnd
+                = std::min(m_size, chunk > ~std::uint64_t(0) - m_chunkSize ? m_size : chunk + m_chunkSize);
+            if (type == EndOfFile)
+                return;
+            if (type == EndOfChunk) {
+                chunk = chunkEnd;
+                p = chunkEnd;
+                continue;
+            }
+            if (type == ChunkHeader && at == chunk) {
+                if (p < m_size)
+                    m_littleEndian = m_data[p] == 0x42;
+                p += 17;
+                continue;
+            }
+            if (p >= chunkEnd)
+                return; // the library reports a truncated record
+            std::uint64_t length = m_data[p++];
+            if (length == 0xff) {
+                if (p + 8 > chunkEnd)
+                    return;
+                length = 0;
+                for (int i = 0; i < 8; ++i)
+                    length |= std::uint64_t(m_data[p + static_cast<std::uint64_t>(m_littleEndian ? i : 7 - i)])
+                        << (8 * i);
+                p += 8;
+            }
+            if (length > chunkEnd - p)
+                fail(at,
+                    QStringLiteral("%1 of %2 bytes in a file of %3 bytes")
+                        .arg(recordKind(type))
+                        .arg(length)
+                        .arg(m_size));
+            const std::uint64_t end = p + length;
+            if (type == Group) {
+                std::uint64_t q = p;
+                // self, name (compressed 32-bit), the pre-1.2 group type (one byte), numberOfMembers
+                if (compressed(q, end, 4) && compressed(q, end, 4) && q < end)
+                    checkCount(q + 1, p, end, 4, "a group");
+            } else if (type == MappingTable && m_local) {
+                checkCount(p + 1, p, end, 8, "an ID map"); // after the mapping type byte
+            }
+            p = end;
+        }
+    }
+
+    QString m_file;
+    std::uint64_t m_chunkSize;
+    bool m_local;
+    const uchar* m_data = nullptr;
+    std::uint64_t m_size = 0;
+    bool m_littleEndian = true;
+};
+
+/// The definition file `file` checked (DefinitionFileCheck) before libotf2 reads it.
+void checkDefinitionFile(const QString& file, OTF2_Reader* reader, bool local)
+{
+    uint64_t eventChunk = 0;
+    uint64_t definitionChunk = 0;
+    if (OTF2_Reader_GetChunkSize(reader, &eventChunk, &definitionChunk) == OTF2_SUCCESS)
+        DefinitionFileCheck(file, definitionChunk, local).run();
+}
+
 /// Replays one location with a reader of its own; errors go to replay.error.
 void replayLocation(const QString& anchor, std::uint64_t location, Replay& replay)
 {
     try {
         OpenReader r(anchor);
         OpenReader::check(OTF2_Reader_SelectLocation(r.reader, location), "selecting a location", anchor);
+        const QFileInfo info(anchor);
+        checkDefinitionFile(
+            info.dir().filePath(info.completeBaseName() + QStringLiteral("/%1.def").arg(location)), r.reader, true);
         const bool localDefs = OTF2_Reader_OpenDefFiles(r.reader) == OTF2_SUCCESS;
         OpenReader::check(OTF2_Reader_OpenEvtFiles(r.reader), "opening the event files", anchor);
         if (localDefs) {
@@ -400,7 +555,7 @@ void replayLocation(const QString& anchor, std::uint64_t location, Replay& repla
         while (!replay.stack.empty())
             replay.leave(replay.last, replay.stack.back().region);
     } catch (const ParseError& e) {
-        replay.error = e.message;
+        replay.error = e;
     }
 }
 
@@ -463,6 +618,7 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
         uint8_t major = 0, minor = 0, bugfix = 0;
         {
             OpenReader r(anchor);
+            checkDefinitionFile(anchor.chopped(5) + QStringLiteral(".def"), r.reader, false);
             OTF2_GlobalDefReader* g = OTF2_Reader_GetGlobalDefReader(r.reader);
             if (!g)
                 throw ParseError(
@@ -551,8 +707,8 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
         for (std::size_t i = 0; i < d.locations.size(); ++i) {
             const LocationDef& l = d.locations[i];
             Replay& r = replays[i];
-            if (!r.error.isEmpty())
-                throw ParseError(r.error, 0, -1, anchor);
+            if (r.error)
+                throw *r.error;
             mismatched += r.mismatched;
             metricRecords += r.metricRecords;
             events += r.events;

@@ -4,13 +4,15 @@
 // billions of records, deeply nested XML and JSON. Each is refused by `parallax-cli info` with an
 // error naming the file and the line or byte, in bounded memory: the child's peak resident memory is
 // printed and must stay under 200 MB (an upper bound, which counts this test's own memory at the fork,
-// printed beside it: tests/common/measuredrun.h). Time is not asserted; a 60 s timeout only catches
-// a hang.
+// printed beside it: tests/common/measuredrun.h). OTF2 definitions that claim a 2^31-byte string,
+// 2^31 group members or 2^40 ID map entries are refused the same way. Time is not asserted; a 60 s
+// timeout only catches a hang.
 #include "datasource/readers/readerregistry.h"
 #include "tests/common/measuredrun.h"
 #include "tests/common/ppkbytes.h"
 #include "tests/common/testutil.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <cstdint>
@@ -71,6 +73,31 @@ Bytes ppkVersion1()
     Bytes b;
     b.magic().i32(1).i32(1).i32(0);
     return b;
+}
+
+/// A copy of the OTF2 sample PARALLAX_DATA_DIR/otf2/pipit/ping-pong-otf2 (anchor, definitions and
+/// events) in `dir`; the path of its anchor file.
+QString copyOtf2Sample(const QString& dir)
+{
+    const QString sample = dataPath(QStringLiteral("otf2/pipit/ping-pong-otf2/"));
+    QDir(dir).mkpath(QStringLiteral("traces"));
+    for (const char* name :
+        { "traces.otf2", "traces.def", "traces/0.def", "traces/0.evt", "traces/1.def", "traces/1.evt" }) {
+        const QString to = dir + QLatin1Char('/') + QLatin1String(name);
+        if (!QFile::copy(sample + QLatin1String(name), to)
+            || !QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner))
+            return {};
+    }
+    return dir + QStringLiteral("/traces.otf2");
+}
+
+/// OTF2 compressed unsigned integers (little endian): a byte count, then the bytes.
+QByteArray otf2Compressed(std::uint64_t value)
+{
+    QByteArray bytes;
+    for (; value > 0; value >>= 8)
+        bytes += static_cast<char>(value & 0xff);
+    return static_cast<char>(bytes.size()) + bytes;
 }
 
 QByteArray repeated(const char* piece, int times)
@@ -158,6 +185,48 @@ private Q_SLOTS:
         // One more is 2^31, which an i32 holds only as a negative number.
         writeText(file, ppkVersion1().i32(1).str("TIME").i32(0).i32(std::numeric_limits<std::int32_t>::min()).data);
         expectRefused({ file }, file, { QStringLiteral("(byte 32)"), QStringLiteral("negative (-2147483648)") });
+    }
+
+    void otf2DefinitionsClaimHugeSizes()
+    {
+        // libotf2 allocates what a definition record claims before it checks the claim; the reader
+        // checks the records first (docs/FORMATS.md, OTF2). Each file keeps the sample's 18-byte
+        // chunk header (record 3, little endian, two event numbers), so the first record is byte 18.
+        QTemporaryDir dir;
+        const QString anchor = copyOtf2Sample(dir.path());
+        QVERIFY(!anchor.isEmpty());
+        const QString global = dir.filePath(QStringLiteral("traces.def"));
+        QFile sample(global);
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        const QByteArray header = sample.read(18);
+        sample.close();
+        const QByteArray endOfFile("\x02\x01", 2);
+        // A string record (type 10) of 2^31 bytes: the length byte 0xff, then 8 bytes.
+        QByteArray length8(8, '\0');
+        length8[3] = static_cast<char>(0x80);
+        QByteArray def = header + '\x0a' + '\xff' + length8 + otf2Compressed(1) + "main" + '\0' + endOfFile;
+        writeText(global, def);
+        expectRefused({ anchor }, global,
+            { QStringLiteral("(byte 18)"),
+                QStringLiteral("a string of 2147483648 bytes in a file of %1 bytes").arg(def.size()) });
+        // A group (type 18) of 2^31 members, of which the record holds two.
+        const QByteArray group = otf2Compressed(0) + otf2Compressed(0) + '\x02'
+            + otf2Compressed(std::uint64_t { 1 } << 31) + otf2Compressed(0) + otf2Compressed(1);
+        def = header + '\x12' + static_cast<char>(group.size()) + group + endOfFile;
+        writeText(global, def);
+        expectRefused({ anchor }, global,
+            { QStringLiteral("(byte 23)"),
+                QStringLiteral("a group of 2147483648 entries in a record of %1 bytes").arg(group.size()) });
+        // A location's mapping table (type 5) whose ID map claims 2^40 entries.
+        QVERIFY(QFile::remove(global));
+        QVERIFY(QFile::copy(dataPath(QStringLiteral("otf2/pipit/ping-pong-otf2/traces.def")), global));
+        const QString local = dir.filePath(QStringLiteral("traces/0.def"));
+        const QByteArray table = QByteArray(1, '\0') + otf2Compressed(std::uint64_t { 1 } << 40) + '\x01'
+            + otf2Compressed(1) + otf2Compressed(2);
+        writeText(local, header + '\x05' + static_cast<char>(table.size()) + table + endOfFile);
+        expectRefused({ anchor }, local,
+            { QStringLiteral("(byte 21)"),
+                QStringLiteral("an ID map of 1099511627776 entries in a record of %1 bytes").arg(table.size()) });
     }
 
     void deeplyNestedXml()

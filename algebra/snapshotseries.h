@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <QString>
+#include <vector>
+
+namespace parallax {
+
+// The per-interval values of a trial with snapshots (TAU snapshot profiles: Trial::timeSeries), as
+// docs/SEMANTICS.md 1.11 defines them: interval i is the difference between snapshot i and snapshot
+// i - 1 (snapshot -1 being all zero), so the intervals of an event add up to its final value. Used by
+// `parallax-cli snapshots` and meant for the time-series view.
+
+/// One interval: it ends at snapshot `index` (its label and timestamp).
+struct SnapshotInterval {
+    int index = 0;
+    /// The source's name for the snapshot ("final" for TAU's last); "snapshot N" when it has none.
+    QString label;
+    /// Microseconds since the epoch when the interval ends (0: unknown); `start` when it begins
+    /// (the previous snapshot's timestamp; 0 for the first interval).
+    qint64 timestamp = 0;
+    qint64 start = 0;
+};
+
+/// The exclusive value of one metric per flat event and interval, for one thread or the mean over
+/// all threads.
+struct SnapshotSeriesTable {
+    std::vector<SnapshotInterval> intervals;
+    /// The flat events present in some snapshot, by total (the sum over the intervals, which is
+    /// the final value) descending, then by name.
+    std::vector<EventId> events;
+    /// values[row * intervals.size() + interval]
+    std::vector<double> values;
+
+    double value(std::size_t row, std::size_t interval) const { return values[row * intervals.size() + interval]; }
+    double total(std::size_t row) const;
+};
+
+/// The table of `metric` for thread `thread`, or for the mean over all threads when `thread` is
+/// invalid (absent counting as 0; a thread with fewer snapshots than the longest series contributes
+/// 0 to the intervals after its last one). The labels and timestamps are those of `thread`, or, for
+/// the mean, of the first thread with the longest series. A trial without a time series has one
+/// interval, its profile.
+SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIndex thread = {});
+
+} // namespace parallax

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#include "app/cli/snapshotscommand.h"
+
+#include "algebra/snapshotseries.h"
+#include "algebra/units.h"
+#include "app/cli/algebracommand.h"
+#include "app/cli/commandline.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+namespace parallax {
+
+using namespace cli;
+
+namespace {
+
+/// Seconds from the first snapshot to the end of `interval`, or "-" without timestamps.
+QString secondsSinceFirst(const SnapshotSeriesTable& table, const SnapshotInterval& interval)
+{
+    const qint64 first = table.intervals.front().timestamp;
+    if (first == 0 || interval.timestamp == 0)
+        return QStringLiteral("-");
+    return QString::number(static_cast<double>(interval.timestamp - first) / 1e6, 'f', 3);
+}
+
+QString textTable(
+    const Trial& trial, const SnapshotSeriesTable& table, std::size_t rows, const QString& values, MetricId metric)
+{
+    const QLocale c = QLocale::c();
+    QString text = QStringLiteral("%1: %2 (%3), exclusive, per interval between snapshots; %4\n")
+                       .arg(trial.name(), trial.metric(metric).name, trial.metric(metric).unit, values);
+    if (!trial.hasTimeSeries())
+        text += QStringLiteral("(no snapshots: one interval, the whole profile)\n");
+    text += QStringLiteral("\nEvents (total = the final value):\n");
+    for (std::size_t r = 0; r < rows; ++r)
+        text += QStringLiteral("  [%1] %2  (total %3)\n")
+                    .arg(r + 1)
+                    .arg(trial.event(table.events[r]).name, formatNumber(table.total(r), c));
+    QStringList header { QStringLiteral("#"), QStringLiteral("snapshot"), QStringLiteral("time (s)") };
+    for (std::size_t r = 0; r < rows; ++r)
+        header << QStringLiteral("[%1]").arg(r + 1);
+    std::vector<QStringList> lines { header };
+    for (std::size_t i = 0; i < table.intervals.size(); ++i) {
+        const SnapshotInterval& interval = table.intervals[i];
+        QStringList line { QString::number(interval.index), interval.label, secondsSinceFirst(table, interval) };
+        for (std::size_t r = 0; r < rows; ++r)
+            line << formatNumber(table.value(r, i), c);
+        lines.push_back(line);
+    }
+    std::vector<qsizetype> widths(static_cast<std::size_t>(header.size()), 0);
+    for (const QStringList& line : lines)
+        for (qsizetype k = 0; k < line.size(); ++k)
+            widths[static_cast<std::size_t>(k)] = std::max(widths[static_cast<std::size_t>(k)], line[k].size());
+    text += QLatin1Char('\n');
+    for (const QStringList& line : lines) {
+        QString out;
+        for (qsizetype k = 0; k < line.size(); ++k) {
+            const int w = static_cast<int>(widths[static_cast<std::size_t>(k)]);
+            // The label left-aligned, the numbers right-aligned.
+            out += (k == 1 ? line[k].leftJustified(w) : line[k].rightJustified(w)) + QStringLiteral("  ");
+        }
+        text += out.trimmed() + QLatin1Char('\n');
+    }
+    return text;
+}
+
+} // namespace
+
+int runSnapshotsCommand(const QStringList& args)
+{
+    Command cmd(QStringLiteral("snapshots"), QStringLiteral("PATH"),
+        QStringLiteral("The per-interval table of a trial with snapshots (TAU snapshot profiles): interval i is\n"
+                       "the difference between snapshot i and snapshot i-1 (the first interval is the first\n"
+                       "snapshot), so an event's intervals add up to its final value. Per interval: the snapshot's\n"
+                       "label, its time since the first snapshot, and the exclusive value of the metric for each\n"
+                       "of the top events by total (flat events), for the mean over threads or one thread."));
+    const auto event = cmd.add({ QStringLiteral("event") },
+        QStringLiteral("Only this event (instead of the top events by total)."), QStringLiteral("NAME"));
+    const auto metric
+        = cmd.add({ QStringLiteral("metric") }, QStringLiteral("The metric (default the first)."), QStringLiteral("M"));
+    const auto thread = cmd.add({ QStringLiteral("thread") },
+        QStringLiteral("The values of one thread instead of the mean."), QStringLiteral("N,C,T"));
+    const auto mean = cmd.add(
+        { QStringLiteral("mean") }, QStringLiteral("The mean over all threads, absent counting as 0 (the default)."));
+    const auto top = cmd.add({ QStringLiteral("top") },
+        QStringLiteral("How many events, by total (default 10; 0 for all)."), QStringLiteral("N"));
+    const auto json = cmd.add({ QStringLiteral("json") }, QStringLiteral("Print the table as JSON."));
+    const auto format = cmd.add({ QStringLiteral("format") },
+        QStringLiteral("Read with this reader instead of detecting the format."), QStringLiteral("NAME"));
+    const auto db = cmd.add({ QStringLiteral("db") },
+        QStringLiteral("The database for a db:ID operand (default $PARALLAX_DB or the default database)."),
+        QStringLiteral("LOCATION"));
+    cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("A profile in any format Parallax reads, or db:ID."));
+    if (const auto stop = cmd.parse(args))
+        return *stop;
+    if (!cmd.checkReader(cmd.value(format)))
+        return ExitUsage;
+    const QStringList positional = cmd.positional();
+    if (positional.size() != 1)
+        return cmd.usageError(QStringLiteral("give one PATH"));
+    if (!cmd.checkOperand(positional.front()))
+        return ExitUsage;
+    if (cmd.isSet(thread) && cmd.isSet(mean))
+        return cmd.usageError(QStringLiteral("give one of --thread and --mean"));
+    if (cmd.isSet(event) && cmd.isSet(top))
+        return cmd.usageError(QStringLiteral("--event and --top exclude each other"));
+    const auto count = cmd.integer(top, 0, std::numeric_limits<int>::max(), 10);
+    if (!count)
+        return ExitUsage;
+    std::optional<ThreadKey> key;
+    if (cmd.isSet(thread)) {
+        key = cmd.threadKey(QStringLiteral("--thread"), cmd.value(thread));
+        if (!key)
+            return ExitUsage;
+    }
+
+    QString error;
+    const auto trial = loadTrialOperand(positional.front(), cmd.value(db), cmd.value(format), &error);
+    if (!trial)
+        return failure(error);
+    if (trial->metricCount() == 0)
+        return failure(QStringLiteral("%1 has no metrics").arg(positional.front()));
+    MetricId m(0u);
+    if (cmd.isSet(metric)) {
+        m = trial->findMetric(cmd.value(metric));
+        if (!m.isValid())
+            return failure(QStringLiteral("%1 has no metric '%2'").arg(positional.front(), cmd.value(metric)));
+    }
+    ThreadIndex t;
+    if (key) {
+        t = trial->findThread(*key);
+        if (!t.isValid())
+            return failure(
+                QStringLiteral("--thread %1: no such thread (N,C,T) in %2").arg(cmd.value(thread), positional.front()));
+    }
+    if (!trial->hasTimeSeries())
+        warning(QStringLiteral("%1 has no snapshots (one per thread): the table has one interval, the profile")
+                    .arg(positional.front()));
+
+    SnapshotSeriesTable table = snapshotSeries(*trial, m, t);
+    std::size_t rows = table.events.size();
+    if (cmd.isSet(event)) {
+        const auto it = std::find_if(table.events.begin(), table.events.end(),
+            [&](EventId e) { return trial->event(e).name == cmd.value(event); });
+        if (it == table.events.end())
+            return failure(
+                QStringLiteral("%1 has no flat event '%2' in its snapshots").arg(positional.front(), cmd.value(event)));
+        const std::size_t row = static_cast<std::size_t>(it - table.events.begin());
+        const std::size_t n = table.intervals.size();
+        table.events = { *it };
+        table.values = std::vector<double>(table.values.begin() + static_cast<std::ptrdiff_t>(row * n),
+            table.values.begin() + static_cast<std::ptrdiff_t>((row + 1) * n));
+        rows = 1;
+    } else if (*count > 0) {
+        rows = std::min(rows, static_cast<std::size_t>(*count));
+    }
+    const QString values = t.isValid() ? QStringLiteral("thread %1").arg(trial->threadKey(t).toString())
+                                       : QStringLiteral("mean over %1 threads").arg(trial->threadCount());
+
+    if (!cmd.isSet(json)) {
+        printOut(textTable(*trial, table, rows, values, m));
+        return ExitSuccess;
+    }
+    QJsonArray intervals;
+    for (const SnapshotInterval& i : table.intervals)
+        intervals.append(QJsonObject { { QStringLiteral("index"), i.index }, { QStringLiteral("label"), i.label },
+            { QStringLiteral("start"), QString::number(i.start) },
+            { QStringLiteral("timestamp"), QString::number(i.timestamp) } });
+    QJsonArray events;
+    for (std::size_t r = 0; r < rows; ++r) {
+        QJsonArray v;
+        for (std::size_t i = 0; i < table.intervals.size(); ++i)
+            v.append(jsonNumber(table.value(r, i)));
+        events.append(QJsonObject { { QStringLiteral("name"), trial->event(table.events[r]).name },
+            { QStringLiteral("total"), jsonNumber(table.total(r)) }, { QStringLiteral("values"), v } });
+    }
+    const QJsonObject doc { { QStringLiteral("trial"), trial->name() },
+        { QStringLiteral("metric"), trial->metric(m).name }, { QStringLiteral("unit"), trial->metric(m).unit },
+        { QStringLiteral("values"), values }, { QStringLiteral("snapshots"), trial->hasTimeSeries() },
+        { QStringLiteral("intervals"), intervals }, { QStringLiteral("events"), events } };
+    printOut(QJsonDocument(doc).toJson(QJsonDocument::Indented));
+    return ExitSuccess;
+}
+
+} // namespace parallax

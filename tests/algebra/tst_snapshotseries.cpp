@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// The per-interval table of a snapshot series (algebra/snapshotseries.h, docs/SEMANTICS.md 1.11) and
+// `parallax-cli snapshots`. ../shared/data has no TAU profile with several snapshots per thread (the
+// snapshot-format sample, tau2/tauprofile-xml-merged, has one), so the series is made from it: each
+// thread's real profile stays its final snapshot, and two earlier snapshots are inserted before it
+// whose values are the final ones scaled by a fraction that depends on the event (so the intervals
+// differ from event to event). Every expected number is computed here from Trial::timeSeries.
+#include "algebra/snapshotseries.h"
+#include "tests/common/clirunner.h"
+#include "tests/common/testutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <cmath>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+/// The share of the final value that snapshot k (0 or 1) of event `id` holds.
+double share(int k, int id) { return k == 0 ? ((id % 3) + 1) / 5.0 : ((id % 3) + 1) / 5.0 + ((id % 2) + 1) / 5.0; }
+
+/// The merged sample with two earlier snapshots before each thread's profile.
+QByteArray withEarlierSnapshots(const QByteArray& sample)
+{
+    static const QRegularExpression profile(
+        QStringLiteral("<profile thread=\"([^\"]+)\">\\s*<timestamp>(\\d+)</timestamp>\\s*<interval_data "
+                       "metrics=\"0 \">\\n(.*?)</interval_data>"),
+        QRegularExpression::DotMatchesEverythingOption);
+    const QString text = QString::fromLatin1(sample);
+    QString out;
+    qsizetype done = 0;
+    for (auto it = profile.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += text.mid(done, m.capturedStart() - done);
+        const qint64 timestamp = m.captured(2).toLongLong();
+        for (int k = 0; k < 2; ++k) {
+            out += QStringLiteral("<profile thread=\"%1\">\n<name>iteration %2</name>\n<timestamp>%3</timestamp>\n"
+                                  "<interval_data metrics=\"0 \">\n")
+                       .arg(m.captured(1))
+                       .arg(k + 1)
+                       .arg(timestamp - qint64 { 2 - k } * 1000000);
+            for (const QString& line : m.captured(3).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+                const QStringList f = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+                const int id = f[0].toInt();
+                QStringList scaled { f[0] };
+                for (int c = 1; c < f.size(); ++c)
+                    scaled << QString::number(f[c].toDouble() * share(k, id), 'g', 17);
+                out += scaled.join(QLatin1Char(' ')) + QLatin1Char('\n');
+            }
+            out += QStringLiteral("</interval_data>\n<atomic_data>\n</atomic_data>\n</profile>\n\n");
+        }
+        out += m.captured(0);
+        done = m.capturedEnd();
+    }
+    return (out + text.mid(done)).toLatin1();
+}
+
+/// The exclusive value of `e` (metric 0) in a row; 0 when absent.
+double exclIn(const IntervalRow& row, EventId e)
+{
+    const std::ptrdiff_t i = row.find(e);
+    return i < 0 ? 0.0 : row.exclusive(0, static_cast<std::size_t>(i));
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::max(std::abs(a), std::abs(b))); }
+
+} // namespace
+
+class TestSnapshotSeries : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_path;
+    std::shared_ptr<Trial> m_trial;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QFile sample(dataPath(QStringLiteral("tau2/tauprofile-xml-merged/tauprofile.xml")));
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        m_path = m_dir.filePath(QStringLiteral("tauprofile.xml"));
+        writeText(m_path, withEarlierSnapshots(sample.readAll()));
+        m_trial = mustLoad(m_path);
+        QVERIFY(m_trial);
+        QVERIFY(m_trial->hasTimeSeries());
+        QCOMPARE(m_trial->threadCount(), std::size_t(8));
+        for (std::size_t t = 0; t < m_trial->threadCount(); ++t)
+            QCOMPARE(m_trial->timeSeries(ThreadIndex(t)).size(), std::size_t(3));
+    }
+
+    void oneThread()
+    {
+        for (std::size_t ti = 0; ti < m_trial->threadCount(); ++ti) {
+            const ThreadIndex t(ti);
+            const auto& series = m_trial->timeSeries(t);
+            const SnapshotSeriesTable table = snapshotSeries(*m_trial, MetricId(0u), t);
+            QCOMPARE(table.intervals.size(), series.size());
+            for (std::size_t i = 0; i < series.size(); ++i) {
+                QCOMPARE(table.intervals[i].timestamp, series[i].timestamp);
+                QCOMPARE(table.intervals[i].start, i == 0 ? 0 : series[i - 1].timestamp);
+            }
+            QCOMPARE(table.intervals[0].label, QStringLiteral("iteration 1"));
+            QVERIFY(table.events.size() > 10);
+            for (std::size_t r = 0; r < table.events.size(); ++r) {
+                const EventId e = table.events[r];
+                QVERIFY(!m_trial->event(e).isCallPath());
+                // The first interval is the first snapshot; the others are differences.
+                QVERIFY(near(table.value(r, 0), exclIn(series[0].row, e)));
+                for (std::size_t i = 1; i < series.size(); ++i)
+                    QVERIFY(near(table.value(r, i), exclIn(series[i].row, e) - exclIn(series[i - 1].row, e)));
+                // The intervals add up to the final profile.
+                const RowView finalRow = m_trial->row(t);
+                const std::ptrdiff_t c = finalRow.find(e);
+                QVERIFY(near(table.total(r), c < 0 ? 0.0 : finalRow.exclusive(0, static_cast<std::size_t>(c))));
+                if (r > 0)
+                    QVERIFY(table.total(r - 1) >= table.total(r));
+            }
+        }
+    }
+
+    void meanOverThreads()
+    {
+        const SnapshotSeriesTable table = snapshotSeries(*m_trial, MetricId(0u));
+        const double n = static_cast<double>(m_trial->threadCount());
+        for (std::size_t r = 0; r < table.events.size(); ++r) {
+            const EventId e = table.events[r];
+            double finalSum = 0;
+            for (std::size_t i = 0; i < table.intervals.size(); ++i) {
+                double sum = 0;
+                for (std::size_t ti = 0; ti < m_trial->threadCount(); ++ti) {
+                    const auto& series = m_trial->timeSeries(ThreadIndex(ti));
+                    sum += exclIn(series[i].row, e) - (i == 0 ? 0.0 : exclIn(series[i - 1].row, e));
+                    if (i + 1 == series.size())
+                        finalSum += exclIn(series[i].row, e);
+                }
+                QVERIFY(near(table.value(r, i), sum / n));
+            }
+            QVERIFY(near(table.total(r), finalSum / n));
+        }
+    }
+
+    void cli()
+    {
+        const CliRun run = runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--json") });
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(doc.value(QStringLiteral("metric")).toString(), QStringLiteral("TIME"));
+        QCOMPARE(doc.value(QStringLiteral("values")).toString(), QStringLiteral("mean over 8 threads"));
+        QCOMPARE(doc.value(QStringLiteral("intervals")).toArray().size(), 3);
+        const QJsonArray events = doc.value(QStringLiteral("events")).toArray();
+        QCOMPARE(events.size(), 10);
+        const SnapshotSeriesTable table = snapshotSeries(*m_trial, MetricId(0u));
+        for (qsizetype r = 0; r < events.size(); ++r) {
+            const QJsonObject o = events[r].toObject();
+            const auto row = static_cast<std::size_t>(r);
+            QCOMPARE(o.value(QStringLiteral("name")).toString(), m_trial->event(table.events[row]).name);
+            const QJsonArray v = o.value(QStringLiteral("values")).toArray();
+            for (qsizetype i = 0; i < v.size(); ++i)
+                QVERIFY(near(v[i].toDouble(), table.value(row, static_cast<std::size_t>(i))));
+        }
+
+        // One event of one thread: its three intervals, from the thread's own snapshots.
+        const ThreadIndex t(3u);
+        const EventId e = table.events[1];
+        const CliRun one = runCli(
+            { QStringLiteral("snapshots"), m_path, QStringLiteral("--thread"), m_trial->threadKey(t).toString(),
+                QStringLiteral("--event"), m_trial->event(e).name, QStringLiteral("--json") });
+        QCOMPARE(one.exitCode, 0);
+        const QJsonArray only = QJsonDocument::fromJson(one.out).object().value(QStringLiteral("events")).toArray();
+        QCOMPARE(only.size(), 1);
+        const QJsonArray v = only[0].toObject().value(QStringLiteral("values")).toArray();
+        const auto& series = m_trial->timeSeries(t);
+        QCOMPARE(v.size(), 3);
+        for (qsizetype i = 0; i < 3; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            QVERIFY(near(v[i].toDouble(), exclIn(series[k].row, e) - (k == 0 ? 0.0 : exclIn(series[k - 1].row, e))));
+        }
+
+        // The text table; a trial without snapshots has one interval (with a warning); bad names fail.
+        const CliRun text = runCli({ QStringLiteral("snapshots"), m_path });
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("iteration 2"), text.out.constData());
+        const CliRun flat = runCli(
+            { QStringLiteral("snapshots"), dataPath(QStringLiteral("tau2/tauprofile-xml-merged/tauprofile.xml")) });
+        QCOMPARE(flat.exitCode, 0);
+        QVERIFY2(flat.err.contains("no snapshots"), flat.err.constData());
+        QCOMPARE(
+            runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--event"), QStringLiteral("nope") }).exitCode,
+            1);
+        QCOMPARE(
+            runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--thread"), QStringLiteral("1,2") }).exitCode,
+            2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSnapshotSeries)
+#include "tst_snapshotseries.moc"
