@@ -87,7 +87,7 @@ void EventBarChart::doUpdate(SelectionChanges)
     m_job.start(std::move(work), [this](std::shared_ptr<const Computed> computed) {
         m_bars->setBusy(false);
         if (computed)
-            apply(std::move(computed));
+            apply(computed);
     });
 }
 
@@ -166,7 +166,7 @@ std::shared_ptr<const EventBarChart::Computed> EventBarChart::compute(const std:
     return out;
 }
 
-void EventBarChart::apply(std::shared_ptr<const Computed> computed)
+void EventBarChart::apply(const std::shared_ptr<const Computed>& computed)
 {
     if (!computed)
         return;

@@ -82,7 +82,7 @@ private:
     void finishUpdate() override;
     static std::shared_ptr<const Computed> compute(const std::shared_ptr<const Trial>& trial, EventId e, MetricId m,
         ValueType type, TimeUnit unit, const QLocale& loc, Sort sort, const std::atomic_bool* cancel);
-    void apply(std::shared_ptr<const Computed> computed);
+    void apply(const std::shared_ptr<const Computed>& computed);
     void applySelection(bool scroll);
     QString toolTip(int row, int segment) const override;
     void activate(int row) override;

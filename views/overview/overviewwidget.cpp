@@ -235,7 +235,9 @@ bool OverviewWidget::densityWanted() const
 {
     if (!m_layout || m_layout->rowOfThread.empty())
         return false;
-    return m_densityChoice.value_or(OverviewDensity::wanted(m_layout->rowOfThread.size(), densityPixelRows()));
+    // A chart not on screen has no pixel rows yet: it decides when shown.
+    return m_densityChoice.value_or(
+        m_bars->viewport()->isVisible() && OverviewDensity::wanted(m_layout->rowOfThread.size(), densityPixelRows()));
 }
 
 bool OverviewWidget::isDensityShown() const
@@ -292,7 +294,7 @@ bool OverviewWidget::eventFilter(QObject* watched, QEvent* event)
 {
     // A new height asks for other density rows (or none); the cached ones serve the same height.
     // An update without changes: showBars() alone, on the next turn (or now, in updateNow()).
-    if (watched == m_bars->viewport() && event->type() == QEvent::Resize && m_layout
+    if (watched == m_bars->viewport() && (event->type() == QEvent::Resize || event->type() == QEvent::Show) && m_layout
         && (densityWanted() || isDensityShown()))
         scheduleUpdate(SelectionChanges());
     return BarChartView::eventFilter(watched, event);
