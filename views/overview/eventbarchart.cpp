@@ -84,7 +84,7 @@ void EventBarChart::doUpdate(SelectionChanges)
         return;
     }
     m_bars->setBusy(true);
-    m_job.start(std::move(work), [this](std::shared_ptr<const Computed> computed) {
+    m_job.start(std::move(work), [this](const std::shared_ptr<const Computed>& computed) {
         m_bars->setBusy(false);
         if (computed)
             apply(computed);
