@@ -16,6 +16,7 @@
 #include "views/charts/chartexport.h"
 #include "views/charts/colors.h"
 #include "views/common/job.h"
+#include "views/common/selectionview.h"
 #include "views/comparison/comparisonwindow.h"
 #include "views/comparison/scalingview.h"
 #include "views/cube/cubebrowser.h"
@@ -1018,6 +1019,12 @@ void MainWindow::exportShown(QWidget* widget, const RenderRequest& request)
             widget->resize(request.size);
             if (widget->layout())
                 widget->layout()->activate();
+            // Views that lay out by their size (the overview's density rows) catch up with it.
+            QList<QWidget*> widgets = widget->findChildren<QWidget*>();
+            widgets.prepend(widget);
+            for (auto* child : widgets)
+                if (auto* view = dynamic_cast<SelectionView*>(child); view && view->isUpdatePending())
+                    view->updateNow();
         }
         request.done(exportWidget(widget, request.fileName));
     });

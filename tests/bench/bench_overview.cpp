@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // Overview benchmark (not a test): loads a trial, opens an OverviewWidget 1280x800 offscreen and
-// prints JSON: time from the loaded trial to the first painted overview (statistics and layout
-// included), the thread density aggregates for 800 pixel rows (median of 5), repaint after a
+// prints JSON: time from the loaded trial to the first painted overview (statistics, layout and
+// density rows included), the worst GUI-thread stall while scrolling, sorting and opening the event
+// window (gui_stall_*), the thread density aggregates for 800 pixel rows (median of 5), repaint after a
 // scroll (median of 20), time to a repainted overview after a value type (and, with several
 // metrics, metric) change, and resident memory.
 //   bench_overview [DIR] [--screenshot FILE]     (DIR defaults to /tmp/parallax-bench-16384x101)
@@ -47,6 +48,24 @@ void waitAndPaint(OverviewWidget& overview)
     overview.barList()->viewport()->repaint();
 }
 
+/// The longest the GUI thread was blocked at a time (action included) until `done` holds: the
+/// action, then one event-loop turn after another (each turn counted whole, so the figure errs high).
+template <typename Action, typename Done> double worstStallMs(QApplication& app, Action action, Done done)
+{
+    QElapsedTimer timer;
+    timer.start();
+    action();
+    double worst = ms(timer);
+    QElapsedTimer total;
+    total.start();
+    while (!done() && total.elapsed() < 120000) {
+        timer.restart();
+        app.processEvents(QEventLoop::AllEvents);
+        worst = std::max(worst, ms(timer));
+    }
+    return worst;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -82,10 +101,22 @@ int main(int argc, char** argv)
     app.processEvents();
 
     // Loaded trial -> first painted overview (statistics, layout in the background job, paint).
+    const auto overviewSettled = [&] {
+        return !overview.isUpdatePending() && !overview.isComputing()
+            && (!overview.densityWanted() || overview.isDensityShown());
+    };
     timer.restart();
     state.setTrial(trial);
     waitAndPaint(overview);
+    while (!overviewSettled()) // the density rows follow the layout
+        app.processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents, 50);
+    overview.barList()->viewport()->repaint();
     const double firstPaintMs = ms(timer);
+    const bool densityShown = overview.isDensityShown();
+    const std::size_t densityRows = overview.density() ? overview.density()->rows.size() : 0;
+    // Scrolling is over the per-thread rows (density rows all fit): the toggle, then its stall.
+    const double stallToggleMs = worstStallMs(
+        app, [&] { overview.setDensity(false); }, overviewSettled);
 
     // The layout alone, statistics already cached.
     OverviewRequest request;
@@ -114,6 +145,34 @@ int main(int argc, char** argv)
         bar->setValue(bar->value() + 3 * bar->singleStep());
         list->viewport()->repaint();
         wheel.push_back(ms(timer));
+    }
+
+    // The worst GUI-thread stalls of the issue's "Done when" (issue 18 §4): scroll, sort, event window.
+    std::vector<double> scrollAll = scrolls;
+    scrollAll.insert(scrollAll.end(), wheel.begin(), wheel.end());
+    const double stallScrollMs = *std::max_element(scrollAll.begin(), scrollAll.end());
+    const double stallToggleBackMs = worstStallMs(
+        app, [&] { overview.setDensity(std::nullopt); }, overviewSettled);
+    double stallSortMs = 0;
+    for (OverviewSort sort : { OverviewSort::BarTotal, OverviewSort::ThreadId }) {
+        stallSortMs = std::max(stallSortMs,
+            worstStallMs(
+                app, [&] { overview.setSort(sort, sort != OverviewSort::ThreadId); },
+                [&] { return overviewSettled(); }));
+        list->viewport()->repaint();
+    }
+    double stallEventWindowMs = 0;
+    {
+        EventBarChart shown(&state);
+        shown.resize(1280, 800);
+        stallEventWindowMs = worstStallMs(
+            app,
+            [&] {
+                shown.show();
+                state.selectEvent(EventId(std::size_t(0)));
+            },
+            [&] { return !shown.isUpdatePending() && !shown.isComputing() && shown.rowCount() > 0; });
+        shown.barList()->viewport()->repaint();
     }
 
     // Value type change: new layout (background job) and its first paint.
@@ -180,6 +239,12 @@ int main(int argc, char** argv)
         = QStringLiteral("%1x%2").arg(list->viewport()->width()).arg(list->viewport()->height());
     out[QStringLiteral("load_ms")] = loadMs;
     out[QStringLiteral("first_paint_ms")] = firstPaintMs;
+    out[QStringLiteral("density_shown")] = densityShown;
+    out[QStringLiteral("density_rows")] = static_cast<qint64>(densityRows);
+    out[QStringLiteral("gui_stall_scroll_max_ms")] = stallScrollMs;
+    out[QStringLiteral("gui_stall_sort_max_ms")] = stallSortMs;
+    out[QStringLiteral("gui_stall_density_toggle_max_ms")] = std::max(stallToggleMs, stallToggleBackMs);
+    out[QStringLiteral("gui_stall_event_window_max_ms")] = stallEventWindowMs;
     out[QStringLiteral("layout_only_ms")] = layoutMs;
     out[QStringLiteral("density_800_rows_median_ms")] = densityMs;
     out[QStringLiteral("repaint_after_page_scroll_median_ms")] = median(scrolls);

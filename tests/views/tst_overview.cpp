@@ -640,6 +640,7 @@ private Q_SLOTS:
         state.setTrial(b.build());
         OverviewWidget overview(&state);
         overview.resize(800, 500);
+        overview.setDensity(false); // 5,000 threads would get density rows: this is about scrolling threads
         overview.show();
         QVERIFY(QTest::qWaitForWindowExposed(&overview));
         overview.updateNow();

@@ -2,11 +2,18 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/statistics.h"
 #include "datasource/synth/synth.h"
+#include "views/overview/barlistwidget.h"
 #include "views/overview/overviewbuilder.h"
 #include "views/overview/overviewdensity.h"
+#include "views/overview/overviewwidget.h"
 #include "views/overview/valuetext.h"
+#include "views/selectionstate.h"
 
+#include <QApplication>
+#include <QHelpEvent>
+#include <QScrollBar>
 #include <QTest>
+#include <QToolTip>
 #include <algorithm>
 #include <limits>
 
@@ -138,6 +145,123 @@ private Q_SLOTS:
                       .arg(trial->event(layout->order[0]).name, fmt(density->min[i]), fmt(density->mean[i]),
                           fmt(density->max[i])));
         QVERIFY(density->min[i] < density->max[i]);
+    }
+
+    void overviewSwitchesToDensityRowsAndBack()
+    {
+        const auto trial = synthTrial();
+        SelectionState state;
+        state.setTrial(trial);
+        OverviewWidget overview(&state);
+        overview.setLocale(english);
+        overview.resize(1000, 500);
+        overview.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&overview));
+        overview.updateNow();
+        // 1,000 threads, a few hundred pixels: density rows, all of them in view without scrolling.
+        const int pixelRows = overview.densityPixelRows();
+        QVERIFY(pixelRows > 10 && pixelRows < 1000);
+        QVERIFY(overview.densityWanted());
+        QVERIFY(overview.isDensityShown());
+        const auto density = overview.density();
+        QVERIFY(density);
+        QCOMPARE(density->layout, overview.overviewLayout());
+        const std::size_t pinned = overview.overviewLayout()->statistics.size();
+        QCOMPARE(density->rows.size(), static_cast<std::size_t>(pixelRows));
+        QCOMPARE(static_cast<std::size_t>(overview.barList()->rowCount()), pinned + density->rows.size());
+        QCOMPARE(overview.barList()->verticalScrollBar()->maximum(), 0);
+        // Each density row is RowPixels high, one under the other.
+        const int last = overview.barList()->rowCount() - 1;
+        QCOMPARE(overview.barList()->rowRect(last).height(), OverviewDensity::RowPixels);
+        QVERIFY(overview.barList()->rowRect(last).bottom() < overview.barList()->viewport()->height());
+        QCOMPARE(overview.barList()->rowRect(last).top() - overview.barList()->rowRect(last - 1).top(),
+            OverviewDensity::RowPixels);
+        // A thread's row is the density row whose run holds it.
+        const ThreadIndex t(std::size_t(500));
+        const int row = overview.rowOfThread(t);
+        const auto run = density->densityRow(row);
+        QVERIFY(run);
+        const auto at = static_cast<std::size_t>(overview.overviewLayout()->rowOfThread[t.index()]) - pinned;
+        QVERIFY(density->rows[*run].firstRow <= at && at < density->rows[*run].lastRow);
+        QVERIFY(!overview.threadAtRow(row).isValid()); // a run, not a thread
+
+        // The toggle: per-thread rows, then back to the automatic choice.
+        overview.setDensity(false);
+        overview.updateNow();
+        QVERIFY(!overview.isDensityShown());
+        QCOMPARE(static_cast<std::size_t>(overview.barList()->rowCount()), pinned + trial->threadCount());
+        QCOMPARE(overview.threadAtRow(overview.rowOfThread(t)), t);
+        overview.setDensity(std::nullopt);
+        overview.updateNow();
+        QVERIFY(overview.isDensityShown());
+
+        // Taller than the threads need: no density, by itself.
+        overview.resize(1000, 3400);
+        overview.updateNow();
+        QVERIFY(!overview.densityWanted());
+        QVERIFY(!overview.isDensityShown());
+        QCOMPARE(static_cast<std::size_t>(overview.barList()->rowCount()), pinned + trial->threadCount());
+    }
+
+    void overviewDensityTooltipAndBars()
+    {
+        const auto trial = synthTrial();
+        SelectionState state;
+        state.setTrial(trial);
+        OverviewWidget overview(&state);
+        overview.setLocale(english);
+        overview.resize(1000, 500);
+        overview.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&overview));
+        overview.updateNow();
+        QVERIFY(overview.isDensityShown());
+        const auto layout = overview.overviewLayout();
+        // The aggregates computed directly from the same layout and row count.
+        const auto direct = OverviewDensity::build(layout, overview.densityPixelRows());
+        QVERIFY(direct);
+        const auto density = overview.density();
+        QCOMPARE(density->rows.size(), direct->rows.size());
+        QCOMPARE(density->mean, direct->mean);
+        BarListWidget* list = overview.barList();
+        const std::size_t pinned = layout->statistics.size();
+        const std::size_t d = density->rows.size() / 2;
+        const int row = static_cast<int>(pinned + d);
+        const BarRow& bar = list->data()->rows[static_cast<std::size_t>(row)];
+        QVERIFY(bar.segmentCount > 0);
+        const int segment = static_cast<int>(bar.firstSegment);
+        const EventId event = overview.eventOfSegment(segment);
+        const std::size_t e = direct->eventIndex(event);
+        QVERIFY(e < direct->eventCount());
+        // The drawn bar is the mean of its threads' bars, on the layout's scale.
+        double meanEnd = 0;
+        for (std::size_t k = direct->rows[d].firstRow; k < direct->rows[d].lastRow; ++k)
+            meanEnd += layout->bars->rows[pinned + k].end - layout->bars->origin;
+        meanEnd /= static_cast<double>(direct->rows[d].threadCount());
+        QVERIFY2(qAbs(bar.end - layout->bars->origin - meanEnd) < 1e-4,
+            qPrintable(QStringLiteral("%1 vs %2").arg(bar.end).arg(meanEnd)));
+        const QPoint pos = list->segmentRect(row, segment).center();
+        QHelpEvent help(QEvent::ToolTip, pos, list->viewport()->mapToGlobal(pos));
+        QApplication::sendEvent(list->viewport(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString text = QToolTip::text();
+        QCOMPARE(text, direct->toolTip(d, e, TimeUnit::Milliseconds, english));
+        const auto& r = direct->rows[d];
+        const QString first = trial->threadKey(ThreadIndex(layout->bars->rows[pinned + r.firstRow].id)).toString();
+        const QString last = trial->threadKey(ThreadIndex(layout->bars->rows[pinned + r.lastRow - 1].id)).toString();
+        QVERIFY2(text.startsWith(QStringLiteral("Threads %1 … %2 (").arg(first, last)), qPrintable(text));
+        const Metric& metric = trial->metric(layout->metric);
+        const auto fmt
+            = [&](double v) { return valueText(v, metric, layout->valueType, TimeUnit::Milliseconds, english); };
+        const std::size_t i = direct->index(d, e);
+        QVERIFY2(text.endsWith(QStringLiteral("%1: min %2, mean %3, max %4")
+                                   .arg(trial->event(event).name, fmt(direct->min[i]), fmt(direct->mean[i]),
+                                       fmt(direct->max[i]))),
+            qPrintable(text));
+        QToolTip::hideText();
+        // Thread order: the whisker spans the run's bar ends, which hold the drawn mean bar's end.
+        const auto [lo, hi] = list->data()->ranges[static_cast<std::size_t>(row)];
+        QVERIFY(lo <= bar.end + 1e-6f && bar.end <= hi + 1e-6f);
+        QVERIFY(lo < hi);
     }
 };
 

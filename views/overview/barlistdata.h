@@ -6,6 +6,7 @@
 #include <QString>
 #include <Qt>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace parallax {
@@ -52,6 +53,13 @@ struct BarListData {
     std::vector<float> guides;
     /// Bar coordinate of the value 0; a baseline is drawn when it is not the left edge.
     float origin = 0;
+    /// Height in pixels of the rows after the pinned ones; 0: a row of text. Rows lower than a line
+    /// of text (the overview's thread density rows) get no text after their bar and a label only every
+    /// few rows.
+    int itemHeight = 0;
+    /// Per row (empty: none): a whisker from first to second in bar coordinates drawn across the
+    /// row, with a tick at its right end (a density row: the range of its threads' bar sums).
+    std::vector<std::pair<float, float>> ranges;
     /// Alignment of the labels in their column (right for short ids, left for names).
     Qt::Alignment labelAlignment = Qt::AlignRight;
 

@@ -194,6 +194,7 @@ BarListWidget::Geometry BarListWidget::barGeometry() const
 {
     Geometry g;
     g.rowHeight = rowHeight();
+    g.itemHeight = m_data && m_data->itemHeight > 0 ? m_data->itemHeight : g.rowHeight;
     // A title may have further lines (the event window's imbalance figures), drawn in the normal
     // font and wrapped to the width.
     const int titleLines = m_title.isEmpty() ? 1 : static_cast<int>(this->titleLines().size());
@@ -223,13 +224,20 @@ int BarListWidget::barPixel(const Geometry& g, float x) const
     return g.barX + static_cast<int>(std::lround(static_cast<double>(x) * g.barWidth));
 }
 
-QRect BarListWidget::segmentRect(const Geometry& g, int y, const BarSegment& segment) const
+QRect BarListWidget::segmentRect(const Geometry& g, int y, int height, const BarSegment& segment) const
 {
     int x0 = barPixel(g, segment.x0);
     int x1 = barPixel(g, segment.x1);
     if (x1 < x0)
         std::swap(x0, x1);
-    return QRect(x0, y + 2, x1 - x0, g.rowHeight - 4);
+    // Rows of a line of text keep a 2 px gap above and below; compact rows (density) touch.
+    const int inset = height >= 8 ? 2 : 0;
+    return QRect(x0, y + inset, x1 - x0, height - 2 * inset);
+}
+
+int BarListWidget::heightOf(const Geometry& g, int row) const
+{
+    return m_data && row < static_cast<int>(m_data->pinnedRows) ? g.rowHeight : g.itemHeight;
 }
 
 int BarListWidget::rowTop(const Geometry& g, int row) const
@@ -237,7 +245,7 @@ int BarListWidget::rowTop(const Geometry& g, int row) const
     const auto pinned = static_cast<int>(m_data->pinnedRows);
     if (row < pinned)
         return g.pinnedTop + row * g.rowHeight;
-    return g.scrollTop + (row - pinned) * g.rowHeight - verticalScrollBar()->value();
+    return g.scrollTop + (row - pinned) * g.itemHeight - verticalScrollBar()->value();
 }
 
 int BarListWidget::rowAt(const QPoint& pos) const
@@ -253,7 +261,7 @@ int BarListWidget::rowAt(const QPoint& pos) const
         return (y - g.pinnedTop) / g.rowHeight;
     if (y < g.scrollTop)
         return -1;
-    const int row = pinned + (y - g.scrollTop + verticalScrollBar()->value()) / g.rowHeight;
+    const int row = pinned + (y - g.scrollTop + verticalScrollBar()->value()) / g.itemHeight;
     return row < rowCount() ? row : -1;
 }
 
@@ -267,7 +275,7 @@ int BarListWidget::segmentAt(int row, const QPoint& pos) const
     int nearest = -1;
     int nearestDistance = 3; // thin segments can be hit from 2 px away
     for (std::uint32_t i = r.firstSegment; i < r.firstSegment + r.segmentCount; ++i) {
-        const QRect rect = segmentRect(g, y, m_data->segments[i]);
+        const QRect rect = segmentRect(g, y, heightOf(g, row), m_data->segments[i]);
         if (rect.width() > 0 && pos.x() >= rect.left() && pos.x() < rect.left() + rect.width())
             return static_cast<int>(i);
         const int distance = pos.x() < rect.left() ? rect.left() - pos.x() : pos.x() - (rect.left() + rect.width()) + 1;
@@ -284,7 +292,7 @@ QRect BarListWidget::rowRect(int row) const
     if (row < 0 || row >= rowCount())
         return {};
     const Geometry g = barGeometry();
-    return QRect(0, rowTop(g, row), g.width, g.rowHeight);
+    return QRect(0, rowTop(g, row), g.width, heightOf(g, row));
 }
 
 QRect BarListWidget::labelRect(int row) const
@@ -292,7 +300,7 @@ QRect BarListWidget::labelRect(int row) const
     if (row < 0 || row >= rowCount())
         return {};
     const Geometry g = barGeometry();
-    return QRect(g.labelX, rowTop(g, row), g.labelWidth, g.rowHeight);
+    return QRect(g.labelX, rowTop(g, row), g.labelWidth, heightOf(g, row));
 }
 
 QRect BarListWidget::segmentRect(int row, int segment) const
@@ -300,7 +308,7 @@ QRect BarListWidget::segmentRect(int row, int segment) const
     if (row < 0 || row >= rowCount() || segment < 0 || static_cast<std::size_t>(segment) >= m_data->segments.size())
         return {};
     const Geometry g = barGeometry();
-    return segmentRect(g, rowTop(g, row), m_data->segments[static_cast<std::size_t>(segment)]);
+    return segmentRect(g, rowTop(g, row), heightOf(g, row), m_data->segments[static_cast<std::size_t>(segment)]);
 }
 
 void BarListWidget::scrollToRow(int row)
@@ -308,13 +316,13 @@ void BarListWidget::scrollToRow(int row)
     if (!m_data || row < static_cast<int>(m_data->pinnedRows) || row >= rowCount())
         return;
     const Geometry g = barGeometry();
-    const int top = (row - static_cast<int>(m_data->pinnedRows)) * g.rowHeight;
+    const int top = (row - static_cast<int>(m_data->pinnedRows)) * g.itemHeight;
     const int visible = g.height - g.scrollTop;
     QScrollBar* bar = verticalScrollBar();
     if (top < bar->value())
         bar->setValue(top);
-    else if (top + g.rowHeight > bar->value() + visible)
-        bar->setValue(top + g.rowHeight - visible);
+    else if (top + g.itemHeight > bar->value() + visible)
+        bar->setValue(top + g.itemHeight - visible);
 }
 
 void BarListWidget::measure()
@@ -345,12 +353,12 @@ void BarListWidget::updateScrollBars()
 {
     const Geometry g = barGeometry();
     const int scrolled = m_data ? rowCount() - static_cast<int>(std::min(m_data->pinnedRows, m_data->rows.size())) : 0;
-    const int content = scrolled * g.rowHeight;
+    const int content = scrolled * g.itemHeight;
     const int visible = std::max(0, g.height - g.scrollTop);
     QScrollBar* bar = verticalScrollBar();
     bar->setRange(0, std::max(0, content - visible));
-    bar->setPageStep(std::max(g.rowHeight, visible - g.rowHeight));
-    bar->setSingleStep(g.rowHeight);
+    bar->setPageStep(std::max(g.itemHeight, visible - g.rowHeight));
+    bar->setSingleStep(std::max(g.itemHeight, g.rowHeight));
 }
 
 void BarListWidget::paintEvent(QPaintEvent* event)
@@ -416,13 +424,28 @@ void BarListWidget::paintEvent(QPaintEvent* event)
 
     painter.setClipRect(QRect(0, g.scrollTop, g.width, std::max(0, g.height - g.scrollTop)));
     const int value = verticalScrollBar()->value();
-    const int first = value / g.rowHeight;
-    int y = g.scrollTop + first * g.rowHeight - value;
+    const int first = value / g.itemHeight;
+    int y = g.scrollTop + first * g.itemHeight - value;
     const QRect dirty = event->rect();
-    for (int row = pinned + first; row < rowCount() && y < g.height; ++row, y += g.rowHeight) {
-        if (y + g.rowHeight <= dirty.top() || y > dirty.bottom())
+    for (int row = pinned + first; row < rowCount() && y < g.height; ++row, y += g.itemHeight) {
+        if (y + g.itemHeight <= dirty.top() || y > dirty.bottom())
             continue;
         paintRow(painter, g, row, y);
+    }
+    if (g.itemHeight < g.rowHeight) {
+        // Compact rows: a label every few rows, drawn over its row's band like an axis tick.
+        const int every = (g.rowHeight + g.itemHeight - 1) / g.itemHeight * 2;
+        painter.setPen(pal.color(QPalette::Text));
+        const QFontMetrics fm(painter.font());
+        for (int row = pinned + first - first % every; row < rowCount(); row += every) {
+            const int top = g.scrollTop + (row - pinned) * g.itemHeight - value;
+            if (top > g.height)
+                break;
+            const QString& label = m_data->rows[static_cast<std::size_t>(row)].label;
+            if (g.labelWidth > 0 && !label.isEmpty() && row >= pinned + first)
+                painter.drawText(QRect(g.labelX, top, g.labelWidth, g.rowHeight), m_data->labelAlignment | Qt::AlignTop,
+                    fm.elidedText(label, Qt::ElideMiddle, g.labelWidth));
+        }
     }
 }
 
@@ -443,12 +466,13 @@ void BarListWidget::paintRow(QPainter& painter, const Geometry& g, int row, int 
 {
     const BarRow& r = m_data->rows[static_cast<std::size_t>(row)];
     const QPalette& pal = palette();
-    const QRect full(0, y, g.width, g.rowHeight);
+    const int h = heightOf(g, row);
+    const QRect full(0, y, g.width, h);
     if (isRowMarked(row)) {
         QColor marked(0xff, 0x98, 0x00); // the set's amber, apart from the selection's highlight
         marked.setAlpha(60);
         painter.fillRect(full, marked);
-        painter.fillRect(QRect(0, y, 4, g.rowHeight), QColor(0xe6, 0x51, 0x00));
+        painter.fillRect(QRect(0, y, 4, h), QColor(0xe6, 0x51, 0x00));
     }
     if (row == m_selectedRow) {
         QColor selected = pal.color(QPalette::Highlight);
@@ -456,7 +480,7 @@ void BarListWidget::paintRow(QPainter& painter, const Geometry& g, int row, int 
         painter.fillRect(full, selected);
     }
 
-    if (g.labelWidth > 0 && !r.label.isEmpty()) {
+    if (g.labelWidth > 0 && !r.label.isEmpty() && h >= g.rowHeight) {
         const bool summary = r.kind == BarRowKind::Summary;
         if (summary)
             painter.setFont(boldFont(font()));
@@ -471,7 +495,7 @@ void BarListWidget::paintRow(QPainter& painter, const Geometry& g, int row, int 
     int highlighted = -1;
     for (std::uint32_t i = r.firstSegment; i < r.firstSegment + r.segmentCount; ++i) {
         const BarSegment& s = m_data->segments[i];
-        QRect rect = segmentRect(g, y, s);
+        QRect rect = segmentRect(g, y, h, s);
         // A one-pixel gap keeps neighbours of similar colour apart; thin segments stay solid.
         if (rect.width() >= 6 && r.segmentCount > 1)
             rect.setWidth(rect.width() - 1);
@@ -482,8 +506,8 @@ void BarListWidget::paintRow(QPainter& painter, const Geometry& g, int row, int 
         if (s.key == m_highlightedKey && m_highlightedKey != BarSegment::NoKey)
             highlighted = static_cast<int>(i);
     }
-    if (highlighted >= 0) {
-        QRect rect = segmentRect(g, y, m_data->segments[static_cast<std::size_t>(highlighted)]);
+    if (highlighted >= 0 && h >= g.rowHeight) { // compact rows: an outline would hide the bars
+        QRect rect = segmentRect(g, y, h, m_data->segments[static_cast<std::size_t>(highlighted)]);
         if (rect.width() < 4)
             rect.adjust(-(4 - rect.width()) / 2 - 1, 0, (4 - rect.width()) / 2 + 1, 0);
         painter.setBrush(Qt::NoBrush);
@@ -493,10 +517,23 @@ void BarListWidget::paintRow(QPainter& painter, const Geometry& g, int row, int 
         painter.drawRect(rect.adjusted(0, -1, 0, 1));
     }
 
-    if (!r.text.isEmpty()) {
+    if (static_cast<std::size_t>(row) < m_data->ranges.size()) {
+        // A whisker: the range of the values a summary row stands for (thread density).
+        const auto [lo, hi] = m_data->ranges[static_cast<std::size_t>(row)];
+        if (hi > lo) {
+            QColor whisker = pal.color(QPalette::Text);
+            whisker.setAlpha(150);
+            painter.setPen(whisker);
+            const int mid = y + h / 2;
+            painter.drawLine(barPixel(g, lo), mid, barPixel(g, hi), mid);
+            painter.drawLine(barPixel(g, hi), y, barPixel(g, hi), y + h - 1);
+        }
+    }
+
+    if (!r.text.isEmpty() && h >= g.rowHeight) {
         const int x = barPixel(g, std::max(r.end, m_data->origin)) + TextGap;
         painter.setPen(pal.color(QPalette::Text));
-        painter.drawText(QRect(x, y, std::max(0, g.width - x), g.rowHeight), Qt::AlignLeft | Qt::AlignVCenter, r.text);
+        painter.drawText(QRect(x, y, std::max(0, g.width - x), h), Qt::AlignLeft | Qt::AlignVCenter, r.text);
     }
 
     if (row == m_currentRow && hasFocus()) {
@@ -575,7 +612,7 @@ void BarListWidget::moveCurrent(int row)
 void BarListWidget::keyPressEvent(QKeyEvent* event)
 {
     const Geometry g = barGeometry();
-    const int page = std::max(1, (g.height - g.scrollTop) / std::max(1, g.rowHeight) - 1);
+    const int page = std::max(1, (g.height - g.scrollTop) / std::max(1, g.itemHeight) - 1);
     switch (event->key()) {
     case Qt::Key_Up:
         moveCurrent(m_currentRow < 0 ? 0 : m_currentRow - 1);

@@ -68,6 +68,7 @@ public:
     /// File name suggested by the context menu's Export Image… action.
     void setExportName(const QString& name) { m_exportName = name; }
 
+    /// Height of a row of text (the pinned rows, and all rows unless the data sets itemHeight).
     int rowHeight() const;
     /// The row under a viewport position, -1 for none.
     int rowAt(const QPoint& pos) const;
@@ -108,6 +109,8 @@ protected:
 private:
     struct Geometry {
         int rowHeight = 0;
+        /// Height of the rows after the pinned ones (BarListData::itemHeight or rowHeight).
+        int itemHeight = 0;
         int titleHeight = 0;
         int pinnedTop = 0;
         int pinnedHeight = 0;
@@ -121,7 +124,8 @@ private:
     };
     Geometry barGeometry() const;
     int barPixel(const Geometry& g, float x) const;
-    QRect segmentRect(const Geometry& g, int y, const BarSegment& segment) const;
+    QRect segmentRect(const Geometry& g, int y, int height, const BarSegment& segment) const;
+    int heightOf(const Geometry& g, int row) const;
     int rowTop(const Geometry& g, int row) const;
     void paintRow(QPainter& painter, const Geometry& g, int row, int y) const;
     void measure();

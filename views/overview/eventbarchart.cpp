@@ -60,6 +60,8 @@ void EventBarChart::setSort(Sort sort)
 
 void EventBarChart::doUpdate(SelectionChanges)
 {
+    m_job.cancel();
+    m_bars->setBusy(false);
     m_rows.clear();
     m_rowOfThread.clear();
     const auto& trial = m_state->trial();
@@ -73,42 +75,64 @@ void EventBarChart::doUpdate(SelectionChanges)
             trial ? tr("Select an event: click a bar segment in the overview or a row of a table") : tr("No trial"));
         return;
     }
+    // O(threads): on a worker for big trials, so opening the window or sorting never stalls the GUI.
+    auto work = [trial, e, m, type = m_state->valueType(), unit = m_state->timeUnit(), loc = locale(), sort = m_sort](
+                    const std::atomic_bool& cancel) { return compute(trial, e, m, type, unit, loc, sort, &cancel); };
+    if (isUpdatingNow() || trial->cellCount() <= AsyncCells) {
+        const std::atomic_bool never { false };
+        apply(work(never));
+        return;
+    }
+    m_bars->setBusy(true);
+    m_job.start(std::move(work), [this](const std::shared_ptr<const Computed>& computed) {
+        m_bars->setBusy(false);
+        if (computed)
+            apply(computed);
+    });
+}
+
+void EventBarChart::finishUpdate() { m_job.waitAndDeliver(); }
+
+std::shared_ptr<const EventBarChart::Computed> EventBarChart::compute(const std::shared_ptr<const Trial>& trial,
+    EventId e, MetricId m, ValueType type, TimeUnit unit, const QLocale& loc, Sort sort, const std::atomic_bool* cancel)
+{
+    auto out = std::make_shared<Computed>();
+    auto& rows = out->rows;
     const auto stats = TrialStatistics::of(*trial);
-    const ValueType type = m_state->valueType();
-    const TimeUnit unit = m_state->timeUnit();
     const Metric& metric = trial->metric(m);
-    const QLocale loc = locale();
 
     for (Statistic s : inStatisticOrder({ Statistic::MeanAll, Statistic::Min, Statistic::Max, Statistic::StdDevAll }))
-        m_rows.push_back({ ThreadIndex(), s, parallax::statisticValue(*trial, *stats, e, m, type, s) });
-    const std::size_t pinned = m_rows.size();
+        rows.push_back({ ThreadIndex(), s, parallax::statisticValue(*trial, *stats, e, m, type, s) });
+    const std::size_t pinned = rows.size();
     std::vector<Row> threads(trial->threadCount());
     for (std::size_t t = 0; t < threads.size(); ++t)
         threads[t]
             = { ThreadIndex(t), std::nullopt, parallax::threadValue(*trial, *stats, ThreadIndex(t), e, m, type) };
-    if (m_sort != Sort::ThreadId) {
-        const bool descending = m_sort == Sort::ValueDescending;
+    if (cancel->load(std::memory_order_relaxed))
+        return nullptr;
+    if (sort != Sort::ThreadId) {
+        const bool descending = sort == Sort::ValueDescending;
         std::stable_sort(threads.begin(), threads.end(), [descending](const Row& a, const Row& b) {
             if (!a.value || !b.value)
                 return a.value.has_value() && !b.value.has_value(); // absent threads last
             return descending ? *a.value > *b.value : *a.value < *b.value;
         });
     }
-    m_rows.insert(m_rows.end(), threads.begin(), threads.end());
-    m_rowOfThread.assign(trial->threadCount(), -1);
-    for (std::size_t r = pinned; r < m_rows.size(); ++r)
-        m_rowOfThread[m_rows[r].thread.index()] = static_cast<int>(r);
+    rows.insert(rows.end(), threads.begin(), threads.end());
+    out->rowOfThread.assign(trial->threadCount(), -1);
+    for (std::size_t r = pinned; r < rows.size(); ++r)
+        out->rowOfThread[rows[r].thread.index()] = static_cast<int>(r);
 
     double lo = 0;
     double hi = 0;
-    for (const Row& row : m_rows)
+    for (const Row& row : rows)
         if (row.value) {
             lo = std::min(lo, *row.value);
             hi = std::max(hi, *row.value);
         }
     const BarScale scale(lo, hi);
     std::vector<double> shown;
-    for (const Row& row : m_rows)
+    for (const Row& row : rows)
         if (row.value)
             shown.push_back(*row.value);
     const int decimals = listDecimals(shown, metric, type, unit);
@@ -116,9 +140,11 @@ void EventBarChart::doUpdate(SelectionChanges)
     data->origin = scale.origin();
     data->colors = { eventColor(*trial, e).rgb() };
     data->pinnedRows = pinned;
-    data->rows.reserve(m_rows.size());
-    data->segments.reserve(m_rows.size());
-    for (const Row& row : m_rows) {
+    data->rows.reserve(rows.size());
+    data->segments.reserve(rows.size());
+    for (const Row& row : rows) {
+        if (cancel->load(std::memory_order_relaxed))
+            return nullptr;
         BarRow bar;
         bar.kind = row.statistic ? BarRowKind::Summary : BarRowKind::Item;
         bar.label = row.statistic ? statisticName(*row.statistic) : trial->threadKey(row.thread).toString();
@@ -133,11 +159,22 @@ void EventBarChart::doUpdate(SelectionChanges)
         }
         data->rows.push_back(std::move(bar));
     }
+    out->data = std::move(data);
+    out->imbalance = imbalanceSummary(*trial, *stats, e, m, type, loc);
+    out->title = tr("%1 — %2, %3").arg(trial->event(e).name, metric.name, valueTitle(metric, type, unit))
+        + QStringLiteral("\n") + out->imbalance;
+    return out;
+}
 
-    m_imbalance = imbalanceSummary(*trial, *stats, e, m, type, loc);
-    m_bars->setTitle(tr("%1 — %2, %3").arg(trial->event(e).name, metric.name, valueTitle(metric, type, unit))
-        + QStringLiteral("\n") + m_imbalance);
-    m_bars->setData(std::move(data));
+void EventBarChart::apply(const std::shared_ptr<const Computed>& computed)
+{
+    if (!computed)
+        return;
+    m_rows = computed->rows;
+    m_rowOfThread = computed->rowOfThread;
+    m_imbalance = computed->imbalance;
+    m_bars->setTitle(computed->title);
+    m_bars->setData(computed->data);
     applySelection(false);
 }
 

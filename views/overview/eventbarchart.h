@@ -2,8 +2,11 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "views/common/job.h"
 #include "views/overview/barchartview.h"
 
+#include <atomic>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -35,6 +38,9 @@ public:
     void setSort(Sort sort);
     Sort sort() const { return m_sort; }
 
+    /// Whether the rows of a big trial are being computed in the background.
+    bool isComputing() const { return m_job.isRunning(); }
+
     // What is shown, row by row (after updateNow()); rows 0..3 are the statistics.
     int rowCount() const { return static_cast<int>(m_rows.size()); }
     /// The thread of a row (invalid for a statistic row).
@@ -63,7 +69,20 @@ private:
         std::optional<double> value;
     };
     void selectionChanged(SelectionChanges changes) override;
+    /// What a doUpdate() computes: O(threads), so on a worker for trials over AsyncCells cells.
+    struct Computed {
+        std::vector<Row> rows;
+        std::vector<int> rowOfThread;
+        std::shared_ptr<const BarListData> data;
+        QString imbalance;
+        QString title;
+    };
+    static constexpr std::size_t AsyncCells = 100000;
     void doUpdate(SelectionChanges changes) override;
+    void finishUpdate() override;
+    static std::shared_ptr<const Computed> compute(const std::shared_ptr<const Trial>& trial, EventId e, MetricId m,
+        ValueType type, TimeUnit unit, const QLocale& loc, Sort sort, const std::atomic_bool* cancel);
+    void apply(const std::shared_ptr<const Computed>& computed);
     void applySelection(bool scroll);
     QString toolTip(int row, int segment) const override;
     void activate(int row) override;
@@ -75,6 +94,7 @@ private:
     std::vector<Row> m_rows;
     std::vector<int> m_rowOfThread;
     QString m_imbalance;
+    Job<std::shared_ptr<const Computed>> m_job { this };
 };
 
 } // namespace parallax

@@ -11,6 +11,93 @@
 
 namespace parallax {
 
+namespace {
+
+/// The density rows' bars, from the layout's own thread bars (so they share its scale and mode):
+/// per run, each event's mean segment length (signed: left of the origin is negative), stacked
+/// in the layout's event order from the origin (unstacked: in the event's column), and the range
+/// of the run's bar ends as a whisker. O(threads × their segments), on the density's worker.
+std::shared_ptr<const BarListData> drawDensity(
+    const OverviewLayout& layout, const std::vector<OverviewDensity::Row>& runs, const std::vector<std::int32_t>& rank)
+{
+    const BarListData& source = *layout.bars;
+    const std::size_t pinned = layout.statistics.size();
+    auto bars = std::make_shared<BarListData>();
+    bars->colors = source.colors;
+    bars->guides = source.guides;
+    bars->origin = source.origin;
+    bars->labelAlignment = source.labelAlignment;
+    bars->pinnedRows = pinned;
+    bars->itemHeight = OverviewDensity::RowPixels;
+    for (std::size_t r = 0; r < pinned && r < source.rows.size(); ++r) {
+        BarRow row = source.rows[r];
+        const std::uint32_t first = row.firstSegment;
+        row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
+        bars->segments.insert(
+            bars->segments.end(), source.segments.begin() + first, source.segments.begin() + first + row.segmentCount);
+        bars->rows.push_back(std::move(row));
+    }
+    bars->ranges.assign(pinned, { 0.0f, 0.0f });
+    const std::size_t events = layout.order.size();
+    const bool unstacked = layout.mode == OverviewMode::Unstacked;
+    std::vector<double> length(events);
+    std::vector<float> column(events);
+    for (const OverviewDensity::Row& run : runs) {
+        std::fill(length.begin(), length.end(), 0.0);
+        float lo = std::numeric_limits<float>::infinity();
+        float hi = -std::numeric_limits<float>::infinity();
+        for (std::size_t r = pinned + run.firstRow; r < pinned + run.lastRow; ++r) {
+            const BarRow& row = source.rows[r];
+            lo = std::min(lo, row.end);
+            hi = std::max(hi, row.end);
+            for (std::uint32_t k = row.firstSegment; k < row.firstSegment + row.segmentCount; ++k) {
+                const BarSegment& s = source.segments[k];
+                const std::int32_t e = s.key < rank.size() ? rank[s.key] : -1;
+                if (e < 0)
+                    continue;
+                const auto i = static_cast<std::size_t>(e);
+                column[i] = s.x0;
+                length[i] += s.x0 < bars->origin && !unstacked ? s.x0 - s.x1 : s.x1 - s.x0;
+            }
+        }
+        BarRow row;
+        row.label = layout.trial->threadKey(ThreadIndex(source.rows[pinned + run.firstRow].id)).toString();
+        row.id = static_cast<std::uint32_t>(bars->rows.size() - pinned);
+        row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
+        double positive = bars->origin;
+        double negative = bars->origin;
+        const auto n = static_cast<double>(run.threadCount());
+        for (std::size_t i = 0; i < events; ++i) {
+            const double mean = length[i] / n;
+            if (mean == 0)
+                continue;
+            BarSegment s;
+            s.key = layout.order[i].index();
+            if (unstacked) {
+                s.x0 = column[i];
+                s.x1 = static_cast<float>(column[i] + mean);
+            } else if (mean > 0) {
+                s.x0 = static_cast<float>(positive);
+                positive += mean;
+                s.x1 = static_cast<float>(positive);
+            } else {
+                s.x1 = static_cast<float>(negative);
+                negative += mean;
+                s.x0 = static_cast<float>(negative);
+            }
+            row.end = std::max(row.end, s.x1);
+            bars->segments.push_back(s);
+        }
+        row.segmentCount = static_cast<std::uint32_t>(bars->segments.size()) - row.firstSegment;
+        row.end = std::max(row.end, bars->origin);
+        bars->rows.push_back(std::move(row));
+        bars->ranges.emplace_back(lo, hi);
+    }
+    return bars;
+}
+
+} // namespace
+
 std::shared_ptr<const OverviewDensity> OverviewDensity::build(
     const std::shared_ptr<const OverviewLayout>& layout, int pixelRows, const std::atomic_bool* cancel)
 {
@@ -79,7 +166,28 @@ std::shared_ptr<const OverviewDensity> OverviewDensity::build(
             sum[e] /= static_cast<double>(n);
         }
     }
+    density->bars = drawDensity(*layout, density->rows, rank);
     return density;
+}
+
+std::optional<std::size_t> OverviewDensity::densityRow(int barRow) const
+{
+    if (!layout || barRow < 0)
+        return std::nullopt;
+    const std::size_t pinned = layout->statistics.size();
+    const auto r = static_cast<std::size_t>(barRow);
+    if (r < pinned || r - pinned >= rows.size())
+        return std::nullopt;
+    return r - pinned;
+}
+
+std::size_t OverviewDensity::eventIndex(EventId event) const
+{
+    if (layout)
+        for (std::size_t i = 0; i < layout->order.size(); ++i)
+            if (layout->order[i] == event)
+                return i;
+    return eventCount();
 }
 
 QString OverviewDensity::toolTip(std::size_t row, std::size_t event, TimeUnit unit, const QLocale& locale) const
@@ -89,16 +197,14 @@ QString OverviewDensity::toolTip(std::size_t row, std::size_t event, TimeUnit un
     const Trial& trial = *layout->trial;
     const std::size_t firstThreadRow = layout->statistics.size();
     const Row& r = rows[row];
-    // The thread shown at a thread row: rowOfThread's inverse for just the two ends.
-    ThreadIndex first;
-    ThreadIndex last;
-    for (std::size_t t = 0; t < layout->rowOfThread.size(); ++t) {
-        const auto at = static_cast<std::size_t>(layout->rowOfThread[t]) - firstThreadRow;
-        if (at == r.firstRow)
-            first = ThreadIndex(t);
-        if (at + 1 == r.lastRow)
-            last = ThreadIndex(t);
-    }
+    // The thread shown at a thread row: the layout's row ids (O(1), for hovering on the GUI thread).
+    const auto threadAt = [&](std::size_t at) {
+        const std::size_t barRow = firstThreadRow + at;
+        return layout->bars && barRow < layout->bars->rows.size() ? ThreadIndex(layout->bars->rows[barRow].id)
+                                                                  : ThreadIndex();
+    };
+    const ThreadIndex first = threadAt(r.firstRow);
+    const ThreadIndex last = threadAt(r.lastRow - 1);
     QString text = QObject::tr("Threads %1 … %2 (%3 threads, rows %4–%5)")
                        .arg(first.isValid() ? trial.threadKey(first).toString() : QString(),
                            last.isValid() ? trial.threadKey(last).toString() : QString(),

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace parallax {
@@ -32,6 +33,15 @@ struct OverviewDensity {
     std::vector<double> min;
     std::vector<double> mean;
     std::vector<double> max;
+    /// What the overview draws (docs/SEMANTICS.md 2.2): the layout's statistic rows (pinned), then
+    /// one compact row per density row: the stacked per-event means in the layout's bar coordinates,
+    /// a whisker over the range of the run's thread bar ends (ranges), labelled by its first thread.
+    std::shared_ptr<const BarListData> bars;
+
+    /// Height in pixels of a drawn density row.
+    static constexpr int RowPixels = 3;
+    /// How many density rows fill `height` pixels of the chart (at least 1).
+    static int pixelRowsFor(int height) { return height / RowPixels > 1 ? height / RowPixels : 1; }
 
     std::size_t eventCount() const { return layout ? layout->order.size() : 0; }
     std::size_t index(std::size_t row, std::size_t event) const { return row * eventCount() + event; }
@@ -50,6 +60,10 @@ struct OverviewDensity {
     /// label and their number) and the event's min/mean/max, or only the range when event is past
     /// the event count.
     QString toolTip(std::size_t row, std::size_t event, TimeUnit unit, const QLocale& locale) const;
+    /// The density row of a row of bars (nullopt for the pinned statistic rows).
+    std::optional<std::size_t> densityRow(int barRow) const;
+    /// The index in layout->order of an event, or eventCount() when it is not shown.
+    std::size_t eventIndex(EventId event) const;
 };
 
 } // namespace parallax

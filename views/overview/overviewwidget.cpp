@@ -13,8 +13,10 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace parallax {
 
@@ -41,6 +43,13 @@ OverviewWidget::OverviewWidget(SelectionState* state, QWidget* parent)
     m_selectors->addWidget(m_sortBox, tr("S&ort:"));
     m_descendingBox = new QCheckBox(tr("&Descending"), this);
     m_selectors->addWidget(m_descendingBox);
+    m_densityBox = new QCheckBox(tr("Thread de&nsity"), this);
+    m_densityBox->setToolTip(tr("One thin row per run of threads (in the sort order): the stacked mean of each event "
+                                "over the run, a whisker from the shortest to the longest bar of the run; chosen by "
+                                "itself when there are more threads than rows fit"));
+    m_selectors->addWidget(m_densityBox);
+    m_bars->viewport()->installEventFilter(this);
+    connect(m_densityBox, &QCheckBox::toggled, this, [this](bool on) { setDensity(on); });
     m_threadFinder = new ThreadFinder(this);
     m_threadFinder->setTrial(m_state->trial());
     m_selectors->addWidget(m_threadFinder);
@@ -80,8 +89,10 @@ OverviewWidget::~OverviewWidget() = default;
 
 void OverviewWidget::selectionChanged(SelectionChanges changes)
 {
-    if (changes & SelectionChange::Trial)
+    if (changes & SelectionChange::Trial) {
         m_threadFinder->setTrial(m_state->trial());
+        m_densityChoice.reset();
+    }
     if ((changes & SelectionChange::Event) && !(changes & SelectionChange::Trial)) {
         const EventId event = m_state->event();
         m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
@@ -161,8 +172,12 @@ OverviewRequest OverviewWidget::makeRequest() const
     return request;
 }
 
-void OverviewWidget::doUpdate(SelectionChanges)
+void OverviewWidget::doUpdate(SelectionChanges changes)
 {
+    if (!changes && m_layout && m_layout->trial == m_state->trial() && !m_job.isRunning()) {
+        showBars(); // a new height: other density rows, the layout stays
+        return;
+    }
     m_job.cancel();
     m_bars->setBusy(false);
     const bool synchronous = isUpdatingNow();
@@ -193,12 +208,102 @@ void OverviewWidget::doUpdate(SelectionChanges)
         });
 }
 
-void OverviewWidget::finishUpdate() { m_job.waitAndDeliver(); }
+void OverviewWidget::finishUpdate()
+{
+    m_job.waitAndDeliver();
+    m_densityJob.waitAndDeliver();
+}
+
+void OverviewWidget::setDensity(std::optional<bool> on)
+{
+    m_densityChoice = on;
+    showBars();
+    applySelection(true);
+    applyThreadSet();
+}
+
+int OverviewWidget::densityPixelRows() const
+{
+    // The viewport less the statistic rows and up to three title lines, so that the rows do not
+    // depend on the title they make (and all of them are in view).
+    const std::size_t pinned = m_layout ? m_layout->statistics.size() : 0;
+    return OverviewDensity::pixelRowsFor(
+        m_bars->viewport()->height() - (static_cast<int>(pinned) + 3) * m_bars->rowHeight() - 4);
+}
+
+bool OverviewWidget::densityWanted() const
+{
+    if (!m_layout || m_layout->rowOfThread.empty())
+        return false;
+    // A chart not on screen has no pixel rows yet: it decides when shown.
+    return m_densityChoice.value_or(
+        m_bars->viewport()->isVisible() && OverviewDensity::wanted(m_layout->rowOfThread.size(), densityPixelRows()));
+}
+
+bool OverviewWidget::isDensityShown() const
+{
+    return m_density && m_layout && m_density->layout == m_layout && m_bars->data() == m_density->bars;
+}
+
+void OverviewWidget::showBars()
+{
+    const bool wanted = densityWanted();
+    {
+        const QSignalBlocker block(m_densityBox);
+        m_densityBox->setChecked(wanted);
+    }
+    if (!wanted || !m_layout) {
+        m_densityJob.cancel();
+        m_bars->setData(m_layout ? m_layout->bars : nullptr);
+        updateTitle();
+        return;
+    }
+    const int rows = densityPixelRows();
+    if (m_density && m_density->layout == m_layout
+        && m_density->rows.size() == std::min(m_layout->rowOfThread.size(), static_cast<std::size_t>(rows))) {
+        m_densityJob.cancel();
+        m_bars->setData(m_density->bars);
+        updateTitle();
+        return;
+    }
+    const auto done = [this](std::shared_ptr<const OverviewDensity> density) {
+        m_bars->setBusy(false);
+        if (!density)
+            return;
+        m_density = std::move(density);
+        m_bars->setData(m_density->bars);
+        updateTitle();
+        applySelection(false);
+        applyThreadSet();
+        Q_EMIT layoutChanged();
+    };
+    if (isUpdatingNow() || m_layout->trial->cellCount() <= m_asyncThreshold) {
+        done(OverviewDensity::build(m_layout, rows));
+        return;
+    }
+    // Until the density arrives the thread rows (virtualised) stand in.
+    if (!m_bars->data())
+        m_bars->setData(m_layout->bars);
+    m_bars->setBusy(true);
+    m_densityJob.start([layout = m_layout, rows](
+                           const std::atomic_bool& cancel) { return OverviewDensity::build(layout, rows, &cancel); },
+        done);
+}
+
+bool OverviewWidget::eventFilter(QObject* watched, QEvent* event)
+{
+    // A new height asks for other density rows (or none); the cached ones serve the same height.
+    // An update without changes: showBars() alone, on the next turn (or now, in updateNow()).
+    if (watched == m_bars->viewport() && (event->type() == QEvent::Resize || event->type() == QEvent::Show) && m_layout
+        && (densityWanted() || isDensityShown()))
+        scheduleUpdate(SelectionChanges());
+    return BarChartView::eventFilter(watched, event);
+}
 
 void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)
 {
     m_layout = std::move(layout);
-    m_bars->setData(m_layout ? m_layout->bars : nullptr);
+    showBars();
     const EventId event = m_state->event();
     m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);
     m_bars->setPlaceholderText(m_state->trial() ? tr("No events to show (check the filters)") : tr("No trial"));
@@ -243,6 +348,12 @@ void OverviewWidget::updateTitle()
         ? tr("1 thread")
         : tr("%1 threads").arg(locale().toString(static_cast<qulonglong>(trial->threadCount())));
     QString title = tr("%1 — %2 — %3 bars — %4 (n,c,t)").arg(metric.name, value, mode, threads);
+    if (isDensityShown())
+        title += tr("\nThread density: %1 rows of ≈ %2 threads, each their mean bar, a whisker from their shortest to "
+                    "their longest bar")
+                     .arg(locale().toString(static_cast<qulonglong>(m_density->rows.size())),
+                         locale().toString(static_cast<qulonglong>(
+                             (trial->threadCount() + m_density->rows.size() - 1) / m_density->rows.size())));
     if (m_layout->imbalanceEvent.isValid() && m_layout->imbalanceEvent.index() < trial->eventCount()) {
         const auto stats = TrialStatistics::of(*trial);
         const EventId e = m_layout->imbalanceEvent;
@@ -276,14 +387,23 @@ void OverviewWidget::applyThreadSet()
 
 bool OverviewWidget::isCurrent() const
 {
-    return m_layout && m_layout->trial == m_state->trial() && m_layout->bars == m_bars->data();
+    return m_layout && m_layout->trial == m_state->trial() && (m_layout->bars == m_bars->data() || isDensityShown());
 }
 
 int OverviewWidget::rowOfThread(ThreadIndex thread) const
 {
     if (!isCurrent() || !thread.isValid() || thread.index() >= m_layout->rowOfThread.size())
         return -1;
-    return m_layout->rowOfThread[thread.index()];
+    const int row = m_layout->rowOfThread[thread.index()];
+    if (!isDensityShown() || row < 0)
+        return row;
+    // The density row whose run holds the thread's row.
+    const auto pinned = m_layout->statistics.size();
+    const auto at = static_cast<std::size_t>(row) - pinned;
+    const auto& runs = m_density->rows;
+    const auto it = std::upper_bound(runs.begin(), runs.end(), at,
+        [](std::size_t value, const OverviewDensity::Row& run) { return value < run.lastRow; });
+    return it == runs.end() ? -1 : static_cast<int>(pinned + static_cast<std::size_t>(it - runs.begin()));
 }
 
 ThreadIndex OverviewWidget::threadAtRow(int row) const
@@ -292,7 +412,7 @@ ThreadIndex OverviewWidget::threadAtRow(int row) const
     if (!isCurrent() || row < 0 || static_cast<std::size_t>(row) >= data->rows.size())
         return {};
     const BarRow& r = data->rows[static_cast<std::size_t>(row)];
-    return r.kind == BarRowKind::Item ? ThreadIndex(r.id) : ThreadIndex();
+    return r.kind == BarRowKind::Item && !isDensityShown() ? ThreadIndex(r.id) : ThreadIndex();
 }
 
 std::optional<Statistic> OverviewWidget::statisticAtRow(int row) const
@@ -326,6 +446,15 @@ QString OverviewWidget::toolTip(int row, int segment) const
     const auto& trial = m_state->trial();
     if (!trial || !isCurrent() || !m_layout->metric.isValid())
         return {};
+    if (isDensityShown()) {
+        if (const auto run = m_density->densityRow(row)) {
+            const std::size_t event = m_density->eventIndex(eventOfSegment(segment));
+            QString text = m_density->toolTip(*run, event, m_state->timeUnit(), locale());
+            if (event >= m_density->eventCount())
+                text += QLatin1Char('\n') + tr("Click the label to show these threads' own rows");
+            return text;
+        }
+    }
     const ThreadIndex rowThread = threadOfStatisticRow(row);
     const ThreadIndex thread = rowThread.isValid() ? rowThread : threadAtRow(row);
     std::optional<Statistic> statistic;
@@ -391,6 +520,17 @@ void OverviewWidget::activateSegment(int, int segment)
 
 void OverviewWidget::activate(int row)
 {
+    if (isDensityShown()) {
+        if (const auto run = m_density->densityRow(row)) {
+            // A density row opens onto its threads: their own rows, the first one selected.
+            const std::size_t barRow = m_layout->statistics.size() + m_density->rows[*run].firstRow;
+            const ThreadIndex first(m_layout->bars->rows[barRow].id);
+            setDensity(false);
+            m_state->selectThread(first);
+            Q_EMIT threadActivated(first);
+            return;
+        }
+    }
     const ThreadIndex rowThread = threadOfStatisticRow(row);
     const ThreadIndex thread = rowThread.isValid() ? rowThread : threadAtRow(row);
     if (thread.isValid()) {

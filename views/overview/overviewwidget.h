@@ -5,6 +5,7 @@
 #include "views/common/job.h"
 #include "views/overview/barchartview.h"
 #include "views/overview/overviewbuilder.h"
+#include "views/overview/overviewdensity.h"
 
 #include <memory>
 #include <optional>
@@ -49,9 +50,22 @@ public:
     /// Whether a background layout is being computed.
     bool isComputing() const { return m_job.isRunning(); }
 
+    /// Thread density (docs/SEMANTICS.md 2.2): nullopt (the default, and again after a new trial)
+    /// chooses it when the trial has more threads than the chart has pixel rows for density rows;
+    /// true or false forces it (the "Thread density" check box).
+    void setDensity(std::optional<bool> on);
+    /// Whether density rows are wanted (shown once computed).
+    bool densityWanted() const;
+    /// Whether the rows shown are density rows.
+    bool isDensityShown() const;
+    /// The density shown or last computed (nullptr before the first one).
+    const std::shared_ptr<const OverviewDensity>& density() const { return m_density; }
+    /// How many density rows the chart's current height holds.
+    int densityPixelRows() const;
+
     /// The layout shown (nullptr before the first one).
     const std::shared_ptr<const OverviewLayout>& overviewLayout() const { return m_layout; }
-    /// Row of a thread in the bar list, -1 when unknown.
+    /// Row of a thread in the bar list (in density mode: its density row), -1 when unknown.
     int rowOfThread(ThreadIndex thread) const;
     /// The thread of a row (invalid for statistic rows).
     ThreadIndex threadAtRow(int row) const;
@@ -88,6 +102,10 @@ private:
     void applySelection(bool scroll);
     void updateTitle();
     void updateLegend();
+    /// Shows the layout's thread rows or its density rows (computing them on a worker once per
+    /// layout and height).
+    void showBars();
+    bool eventFilter(QObject* watched, QEvent* event) override;
     OverviewRequest makeRequest() const;
     QString toolTip(int row, int segment) const override;
     /// A segment: selects its event; a label: selects its thread (or opens a statistic row).
@@ -99,6 +117,10 @@ private:
     QComboBox* m_modeBox = nullptr;
     QComboBox* m_sortBox = nullptr;
     QCheckBox* m_descendingBox = nullptr;
+    QCheckBox* m_densityBox = nullptr;
+    Job<std::shared_ptr<const OverviewDensity>> m_densityJob { this };
+    std::shared_ptr<const OverviewDensity> m_density;
+    std::optional<bool> m_densityChoice;
     ThreadFinder* m_threadFinder = nullptr;
     EventLegend* m_legend = nullptr;
     Job<std::shared_ptr<const OverviewLayout>> m_job { this };
