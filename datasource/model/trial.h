@@ -228,6 +228,7 @@ public:
 
 private:
     friend class TrialBuilder;
+    friend class TrialCache;
     struct CacheSlot {
         std::once_flag once;
         std::shared_ptr<const void> value;
