@@ -54,13 +54,23 @@ public:
         while (bytes.size() % 8 != 0)
             bytes.append('\0');
     }
-    template <typename T> void array(const std::vector<T>& v)
+    template <typename T> void array(ColumnView<T> v)
     {
         static_assert(std::is_trivially_copyable_v<T>);
         pod(static_cast<quint64>(v.size()));
         align();
         if (!v.empty())
             bytes.append(reinterpret_cast<const char*>(v.data()), static_cast<qsizetype>(v.size() * sizeof(T)));
+        align();
+    }
+    template <typename T> void array(const std::vector<T>& v) { array(ColumnView<T>(v)); }
+    /// Calls or subrs, stored as doubles whatever the row store keeps (same layout as array<double>).
+    void counts(const CountView& v)
+    {
+        pod(static_cast<quint64>(v.size()));
+        align();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            pod(v[i]);
         align();
     }
     void str(const QString& s)
@@ -144,10 +154,14 @@ private:
     qint64 m_pos = 0;
 };
 
-void writeRow(Out& out, const IntervalRow& r)
+// Rows are written only through Trial::row (a RowView), so the cache does not depend on how the
+// row store keeps them.
+void writeRow(Out& out, const RowView& r)
 {
     out.array(r.events);
-    for (const auto* c : { &r.calls, &r.subrs, &r.excl, &r.incl, &r.exclSqr })
+    out.counts(r.calls);
+    out.counts(r.subrs);
+    for (const auto* c : { &r.excl, &r.incl, &r.exclSqr })
         out.array(*c);
 }
 
@@ -242,11 +256,7 @@ QByteArray TrialCache::sourceKey(const QString& path, const QString& reader, con
     QByteArray key = QStringLiteral("v%1\n%2\n%3\n%4\n").arg(FormatVersion).arg(canonical, reader, options).toUtf8();
     qint64 total = 0;
     auto addFile = [&](const QFileInfo& f, const QString& rel) {
-        key += QStringLiteral("%1\t%2\t%3\n")
-                   .arg(rel)
-                   .arg(f.size())
-                   .arg(f.lastModified().toMSecsSinceEpoch())
-                   .toUtf8();
+        key += QStringLiteral("%1\t%2\t%3\n").arg(rel).arg(f.size()).arg(f.lastModified().toMSecsSinceEpoch()).toUtf8();
         total += f.size();
     };
     if (info.isDir()) {
@@ -301,8 +311,8 @@ QByteArray TrialCache::serialize(const Trial& t, const QByteArray& key)
         out.pod(e.parent);
         out.pod(e.leaf);
     }
-    for (const IntervalRow& r : t.m_rows)
-        writeRow(out, r);
+    for (std::size_t i = 0; i < t.m_threads.size(); ++i)
+        writeRow(out, t.row(ThreadIndex(i)));
     out.pod(static_cast<quint64>(t.m_atomicEvents.size()));
     for (const AtomicEvent& e : t.m_atomicEvents) {
         out.str(e.name);
@@ -422,11 +432,13 @@ std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QBy
             t->m_events.push_back(std::move(e));
         }
         const std::size_t threads = t->m_threads.size();
-        t->m_rows.reserve(threads);
+        std::vector<IntervalRow> rows;
+        rows.reserve(threads);
         for (std::size_t i = 0; i < threads; ++i) {
-            t->m_rows.push_back(readRow(in, metrics));
-            checkRow(t->m_rows.back(), events);
+            rows.push_back(readRow(in, metrics));
+            checkRow(rows.back(), events);
         }
+        adoptRows(*t, std::move(rows));
         const quint64 atomics = in.count(8);
         for (quint64 i = 0; i < atomics; ++i) {
             AtomicEvent e;
@@ -513,7 +525,15 @@ std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QBy
     }
 }
 
-std::shared_ptr<Trial> TrialCache::load(const QByteArray& key)
+void TrialCache::adoptRows(Trial& trial, std::vector<IntervalRow>&& rows)
+{
+    trial.m_rows = RowStore::pack(rows, trial.m_metrics.size());
+    rows.clear();
+}
+
+void TrialCache::addWarning(Trial& trial, const QString& warning) { trial.m_warnings << warning; }
+
+std::shared_ptr<Trial> TrialCache::load(const QByteArray& key, QString* discarded)
 {
     const QString file = entryPath(key);
     const QFileInfo info(file);
@@ -527,13 +547,20 @@ std::shared_ptr<Trial> TrialCache::load(const QByteArray& key)
     } else {
         const qint64 size = f.size();
         uchar* mapped = size > 0 ? f.map(0, size) : nullptr;
-        const QByteArray data = mapped ? QByteArray::fromRawData(reinterpret_cast<const char*>(mapped), size) : f.readAll();
+        const QByteArray data
+            = mapped ? QByteArray::fromRawData(reinterpret_cast<const char*>(mapped), size) : f.readAll();
         trial = deserialize(data, key, &error);
         if (mapped)
             f.unmap(mapped);
     }
+    if (trial)
+        trial->m_fromCache = true;
     if (!trial) {
         qWarning("parallax: discarding the trial cache entry %s: %s", qPrintable(file), qPrintable(error));
+        if (discarded)
+            *discarded
+                = QStringLiteral("A damaged trial cache entry (%1: %2) was discarded and the profile parsed again.")
+                      .arg(QDir::toNativeSeparators(file), error);
         if (info.isDir())
             QDir(file).removeRecursively();
         else

@@ -29,14 +29,21 @@ public:
     /// The trial in `data` if it is a valid cache file for `key`; else nullptr and `error` says why.
     static std::shared_ptr<Trial> deserialize(const QByteArray& data, const QByteArray& key, QString* error);
 
-    /// Loads the cached trial of `key`, or nullptr (a damaged entry is removed with a warning).
-    static std::shared_ptr<Trial> load(const QByteArray& key);
+    /// Loads the cached trial of `key`, or nullptr. A damaged entry is removed with a warning on
+    /// stderr, and `discarded` (when given) receives a sentence saying so.
+    static std::shared_ptr<Trial> load(const QByteArray& key, QString* discarded = nullptr);
+    /// Adds a warning to a trial (used for the sentence of load() on a freshly parsed trial).
+    static void addWarning(Trial& trial, const QString& warning);
     /// Writes the entry atomically and evicts the oldest entries over PARALLAX_CACHE_MAX_BYTES.
     static void store(const Trial& trial, const QByteArray& key);
     /// Sources smaller than this are not cached (PARALLAX_CACHE_MIN_BYTES; default 32 MiB).
     static qint64 minimumSourceBytes();
     /// The file of an entry.
     static QString entryPath(const QByteArray& key);
+
+private:
+    /// Hands rows read from a cache file to the trial: the only place that touches its row store.
+    static void adoptRows(Trial& trial, std::vector<IntervalRow>&& rows);
 };
 
 } // namespace parallax
