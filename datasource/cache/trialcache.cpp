@@ -207,7 +207,14 @@ template <typename Id> void checkIds(const std::vector<Id>& ids, std::size_t lim
             throw Corrupt("id out of range");
 }
 
-void checkRow(const IntervalRow& r, std::size_t events) { checkIds(r.events, events); }
+void checkRow(const IntervalRow& r, std::size_t events)
+{
+    checkIds(r.events, events);
+    // The model's invariant (Trial::row, RowView::find): cells sorted by event, no event twice.
+    for (std::size_t k = 1; k < r.events.size(); ++k)
+        if (!(r.events[k - 1] < r.events[k]))
+            throw Corrupt("interval row cells out of order");
+}
 void checkAtomicRow(const AtomicRow& r, std::size_t events) { checkIds(r.events, events); }
 
 qint64 envBytes(const char* name, qint64 fallback)

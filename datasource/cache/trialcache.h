@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
-// A binary cache of read trials for fast reopen (docs/FORMATS.md "Trial cache").
+// A binary cache of read trials for fast reopen (docs/FORMATS.md §13).
 #pragma once
 
 #include "datasource/model/trial.h"

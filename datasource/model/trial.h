@@ -206,7 +206,7 @@ public:
     QString metadataValue(const QString& key, ThreadIndex t = ThreadIndex()) const;
 
     const QStringList& warnings() const { return m_warnings; }
-    /// True when the trial was read from the binary trial cache (docs/FORMATS.md "Trial cache")
+    /// True when the trial was read from the binary trial cache (docs/FORMATS.md §13)
     /// rather than parsed from its sources.
     bool fromCache() const { return m_fromCache; }
 

@@ -33,7 +33,7 @@ struct ReadOptions {
     /// Format-specific switches by name (e.g. "fixnames" for gprof). A reader that takes options
     /// warns about names it does not know; the others ignore them.
     QStringList formatOptions;
-    /// Reuse and write the binary trial cache (docs/FORMATS.md "Trial cache") for big sources;
+    /// Reuse and write the binary trial cache (docs/FORMATS.md §13) for big sources;
     /// PARALLAX_NO_CACHE=1 turns it off as well.
     bool useCache = true;
 };
