@@ -11,7 +11,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <type_traits>
 #include <zlib.h>
@@ -126,6 +128,15 @@ public:
         align();
         return v;
     }
+    /// An array in place: a view into the payload (8-byte aligned, see deserialize), no copy.
+    template <typename T> ColumnView<T> view()
+    {
+        const quint64 n = count(sizeof(T));
+        align();
+        const char* p = take(static_cast<qint64>(n * sizeof(T)));
+        align();
+        return ColumnView<T>(reinterpret_cast<const T*>(p), n);
+    }
     QString str()
     {
         const auto n = pod<qint64>();
@@ -178,6 +189,25 @@ IntervalRow readRow(In& in, std::size_t metrics)
     return r;
 }
 
+// A trial's row in place in the payload, checked like readRow; the row store copies it once.
+RowView readRowView(In& in, std::size_t metrics)
+{
+    RowView r;
+    r.events = in.view<EventId>();
+    const ColumnView<double> calls = in.view<double>();
+    const ColumnView<double> subrs = in.view<double>();
+    r.calls = CountView(calls.data(), calls.size());
+    r.subrs = CountView(subrs.data(), subrs.size());
+    r.excl = in.view<double>();
+    r.incl = in.view<double>();
+    r.exclSqr = in.view<double>();
+    const std::size_t n = r.events.size();
+    if (r.calls.size() != n || r.subrs.size() != n || r.excl.size() != n * metrics || r.incl.size() != n * metrics
+        || (!r.exclSqr.empty() && r.exclSqr.size() != n * metrics))
+        throw Corrupt("interval row columns disagree");
+    return r;
+}
+
 void writeAtomicRow(Out& out, const AtomicRow& r)
 {
     out.array(r.events);
@@ -207,9 +237,11 @@ template <typename Id> void checkIds(const std::vector<Id>& ids, std::size_t lim
             throw Corrupt("id out of range");
 }
 
-void checkRow(const IntervalRow& r, std::size_t events)
+template <typename Row> void checkRow(const Row& r, std::size_t events)
 {
-    checkIds(r.events, events);
+    for (const EventId id : r.events)
+        if (id.index() >= events)
+            throw Corrupt("id out of range");
     // The model's invariant (Trial::row, RowView::find): cells sorted by event, no event twice.
     for (std::size_t k = 1; k < r.events.size(); ++k)
         if (!(r.events[k - 1] < r.events[k]))
@@ -398,7 +430,15 @@ std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QBy
         return fail(QStringLiteral("format version %1, expected %2").arg(version).arg(FormatVersion));
     if (size != static_cast<quint64>(data.size() - HeaderSize))
         return fail(QStringLiteral("size %1 does not match the header's %2").arg(data.size() - HeaderSize).arg(size));
+    // The rows are read in place (In::view), so the payload must be 8-byte aligned; a mapped file
+    // is, a caller's buffer may not be.
+    std::unique_ptr<quint64[]> alignedCopy;
     const char* payload = h + HeaderSize;
+    if (reinterpret_cast<std::uintptr_t>(payload) % 8 != 0) {
+        alignedCopy = std::make_unique<quint64[]>(size / 8 + 1);
+        std::memcpy(alignedCopy.get(), payload, size);
+        payload = reinterpret_cast<const char*>(alignedCopy.get());
+    }
     if (crcOf(payload, static_cast<qint64>(size)) != crc)
         return fail(QStringLiteral("checksum mismatch"));
     try {
@@ -439,13 +479,15 @@ std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QBy
             t->m_events.push_back(std::move(e));
         }
         const std::size_t threads = t->m_threads.size();
-        std::vector<IntervalRow> rows;
-        rows.reserve(threads);
+        RowStore::Writer writer(metrics);
+        std::vector<RowStore::Slot> rowSlots;
+        rowSlots.reserve(threads);
         for (std::size_t i = 0; i < threads; ++i) {
-            rows.push_back(readRow(in, metrics));
-            checkRow(rows.back(), events);
+            const RowView row = readRowView(in, metrics);
+            checkRow(row, events);
+            rowSlots.push_back(writer.append(row));
         }
-        adoptRows(*t, std::move(rows));
+        adoptRows(*t, std::move(writer), rowSlots);
         const quint64 atomics = in.count(8);
         for (quint64 i = 0; i < atomics; ++i) {
             AtomicEvent e;
@@ -532,10 +574,12 @@ std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QBy
     }
 }
 
-void TrialCache::adoptRows(Trial& trial, std::vector<IntervalRow>&& rows)
+void TrialCache::adoptRows(Trial& trial, RowStore::Writer&& writer, const std::vector<RowStore::Slot>& rowSlots)
 {
-    trial.m_rows = RowStore::pack(rows, trial.m_metrics.size());
-    rows.clear();
+    trial.m_rows.reserve(rowSlots.size());
+    trial.m_rows.adopt(std::move(writer));
+    for (const RowStore::Slot& slot : rowSlots)
+        trial.m_rows.push(slot);
 }
 
 void TrialCache::addWarning(Trial& trial, const QString& warning) { trial.m_warnings << warning; }

@@ -42,8 +42,8 @@ public:
     static QString entryPath(const QByteArray& key);
 
 private:
-    /// Hands rows read from a cache file to the trial: the only place that touches its row store.
-    static void adoptRows(Trial& trial, std::vector<IntervalRow>&& rows);
+    /// Hands the rows copied from a cache file to the trial: the only place that touches its row store.
+    static void adoptRows(Trial& trial, RowStore::Writer&& writer, const std::vector<RowStore::Slot>& rowSlots);
 };
 
 } // namespace parallax
