@@ -62,7 +62,8 @@ public:
         pod(static_cast<quint64>(v.size()));
         align();
         if (!v.empty())
-            bytes.append(reinterpret_cast<const char*>(v.data()), static_cast<qsizetype>(v.size() * sizeof(T)));
+            bytes.append(reinterpret_cast<const char*>(v.data()),
+                static_cast<qsizetype>(v.size()) * static_cast<qsizetype>(sizeof(T)));
         align();
     }
     template <typename T> void array(const std::vector<T>& v) { array(ColumnView<T>(v)); }
@@ -271,7 +272,7 @@ void evict(const QString& dir, qint64 limit)
 
 QString TrialCache::directory()
 {
-    const QString own = qEnvironmentVariable("PARALLAX_CACHE_DIR");
+    QString own = qEnvironmentVariable("PARALLAX_CACHE_DIR");
     if (!own.isEmpty())
         return own;
     QString base = qEnvironmentVariable("XDG_CACHE_HOME");
