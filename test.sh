@@ -141,6 +141,12 @@ if [ "$status" -eq 0 ]; then
     done
     fuzz_reader fuzz_csvreader CSV "$seeds"/*.csv "$data_dir"/hatchet/hpctoolkit-cpi-graphframe.csv
     fuzz_reader fuzz_jsonreader "Parallax JSON" "$seeds"/*.json
+    # Trial cache files (docs/FORMATS.md §13) of small samples, written with the size threshold at 0.
+    for sample in tau-profiles-openmp-2thread tau-profiles-callpath-cpi-4rank tauprofile-xml-merged/tauprofile.xml; do
+        PARALLAX_CACHE_MIN_BYTES=0 PARALLAX_CACHE_DIR="$seeds/cache" PARALLAX_NO_CACHE= \
+            ./build/app/parallax-cli info "$data_dir/tau2/$sample" >/dev/null
+    done
+    fuzz_reader fuzz_trialcache "trial cache" "$seeds"/cache/*.pxc
     rm -rf "$seeds"
     # A target given no seeds above still runs (from an empty corpus).
     for target in "${fuzz_targets[@]}"; do

@@ -65,11 +65,13 @@ Command::Command(QString name, QString arguments, const QString& description)
     : m_name(std::move(name))
     , m_arguments(std::move(arguments))
     , m_help({ QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Print this help and exit."))
+    , m_noCache(QStringLiteral("no-cache"), QStringLiteral("Parse profiles again instead of using the trial cache."))
 {
     m_parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsCompactedShortOptions);
     m_parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
     m_parser.setApplicationDescription(description);
     m_parser.addOption(m_help);
+    m_parser.addOption(m_noCache);
 }
 
 QCommandLineOption Command::add(const QCommandLineOption& option)
@@ -98,6 +100,9 @@ std::optional<int> Command::parse(const QStringList& args)
     }
     if (!ok)
         return usageError(m_parser.errorText());
+    // Every read goes through ReaderRegistry::read, which honours the variable (docs/FORMATS.md 9).
+    if (m_parser.isSet(m_noCache))
+        qputenv("PARALLAX_NO_CACHE", "1");
     return std::nullopt;
 }
 

@@ -100,6 +100,7 @@ private:
     QString m_epilogue;
     QCommandLineParser m_parser;
     QCommandLineOption m_help;
+    QCommandLineOption m_noCache;
 };
 
 /// A number for JSON output: NaN and infinities become null.

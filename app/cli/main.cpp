@@ -493,7 +493,7 @@ const CommandEntry* findCommand(const QString& name)
 QString mainHelp()
 {
     QString text = QStringLiteral(
-        "Usage: parallax-cli [--reader-option NAME]... COMMAND [options] [arguments]\n"
+        "Usage: parallax-cli [--no-cache] [--reader-option NAME]... COMMAND [options] [arguments]\n"
         "       parallax-cli COMMAND --help | help COMMAND | --help | --version\n"
         "The headless front end of Parallax: TAU's pprof, profile facts, the algebra of runs, semantic\n"
         "views and the experiment database, on every format Parallax reads.\n\nCommands:\n");
@@ -503,6 +503,8 @@ QString mainHelp()
         "\nOptions:\n"
         "  -h, --help              Print this help and exit.\n"
         "  -v, --version           Print the version and exit.\n"
+        "  --no-cache              Parse profiles again instead of using the trial cache (also an\n"
+        "                          option of every command; PARALLAX_NO_CACHE=1 does the same).\n"
         "  -O, --reader-option <NAME>\n"
         "                          Pass a format option to the reader of pprof and info (repeatable),\n"
         "                          e.g. fixnames (gprof: drop AIX '.' prefixes and Fortran '_' suffixes),\n"
@@ -554,7 +556,8 @@ int main(int argc, char* argv[])
     const QCommandLineOption version({ QStringLiteral("v"), QStringLiteral("version") }, QString());
     const QCommandLineOption readerOption(
         { QStringLiteral("O"), QStringLiteral("reader-option") }, QString(), QStringLiteral("NAME"));
-    parser.addOptions({ help, version, readerOption });
+    const QCommandLineOption noCacheOption(QStringLiteral("no-cache"));
+    parser.addOptions({ help, version, readerOption, noCacheOption });
     const bool parsed = parser.parse(QCoreApplication::arguments());
     if (parser.isSet(help)) {
         printOut(mainHelp());
@@ -570,6 +573,8 @@ int main(int argc, char* argv[])
         return ExitSuccess;
     }
     readerOptions = parser.values(readerOption);
+    if (parser.isSet(noCacheOption))
+        qputenv("PARALLAX_NO_CACHE", "1");
     QStringList args = parser.positionalArguments();
     if (args.isEmpty()) {
         std::fputs(mainHelp().toLocal8Bit().constData(), stderr);

@@ -50,6 +50,8 @@ struct CommandLine {
     const QCommandLineOption cubeOption { QStringLiteral("cube"),
         QStringLiteral(
             "Open PATH in the CUBE browser (metric, call path and location trees; the same as --tab cube).") };
+    const QCommandLineOption noCacheOption { QStringLiteral("no-cache"),
+        QStringLiteral("Parse profiles again instead of using the trial cache (as PARALLAX_NO_CACHE=1).") };
     const QCommandLineOption renderOption { QStringLiteral("render"),
         QStringLiteral("Render one view (listed below) to --out and quit, without a display server (offscreen)."),
         QStringLiteral("VIEW") };
@@ -118,7 +120,7 @@ struct CommandLine {
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
             sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption, historyOption, orderByOption, appOption,
-            expOption, whereOption, growthOption, paramOption, targetOption });
+            expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
             QStringLiteral("Profile directory or file to open (two or more with --compare, --scaling and --growth)."));
     }
@@ -204,6 +206,9 @@ int main(int argc, char** argv)
         return usageError(cl.parser.errorText());
     QCommandLineParser& parser = cl.parser;
     const CommandLine& o = cl;
+    // Every read (load jobs, --render, --compare...) goes through ReaderRegistry::read, which honours it.
+    if (parser.isSet(o.noCacheOption))
+        qputenv("PARALLAX_NO_CACHE", "1");
     // --render VIEW: a view of the registry (app/gui/viewregistry.h), of the window the line opens.
     const QString render = parser.value(o.renderOption);
     const parallax::RenderViewInfo* renderInfo = nullptr;

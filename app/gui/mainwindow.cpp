@@ -727,12 +727,13 @@ void MainWindow::onLoaded(const std::shared_ptr<const Trial>& trial, const QStri
     m_trialView->setCurrentIndex(m_trials->indexForTrial(id));
     m_trialView->expand(m_trials->indexForTrial(id));
     showTrial(trial);
-    m_statusLabel->setText(
-        tr("%1, %2, %3 — loaded %4")
-            .arg(plural(trial->threadCount(), tr("thread"), tr("threads")),
-                plural(trial->eventCount(), tr("event"), tr("events")),
-                plural(trial->metricCount(), tr("metric"), tr("metrics")))
-            .arg(elapsedMs < 0 ? QStringLiteral("from %1").arg(path) : tr("in %1 ms").arg(elapsedMs)));
+    m_statusLabel->setText(tr("%1, %2, %3 — loaded %4")
+                               .arg(plural(trial->threadCount(), tr("thread"), tr("threads")),
+                                   plural(trial->eventCount(), tr("event"), tr("events")),
+                                   plural(trial->metricCount(), tr("metric"), tr("metrics")))
+                               .arg(elapsedMs < 0           ? QStringLiteral("from %1").arg(path)
+                                       : trial->fromCache() ? tr("in %1 ms from the trial cache").arg(elapsedMs)
+                                                            : tr("in %1 ms").arg(elapsedMs)));
     // Let the views lay out before anyone grabs the window.
     QTimer::singleShot(0, this, &MainWindow::trialShown);
 }

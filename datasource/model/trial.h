@@ -206,6 +206,9 @@ public:
     QString metadataValue(const QString& key, ThreadIndex t = ThreadIndex()) const;
 
     const QStringList& warnings() const { return m_warnings; }
+    /// True when the trial was read from the binary trial cache (docs/FORMATS.md §13)
+    /// rather than parsed from its sources.
+    bool fromCache() const { return m_fromCache; }
 
     // Source-provided statistics and snapshot series (TAU snapshot / merged XML); empty otherwise.
     const std::vector<ProvidedStatistic>& providedStatistics() const { return m_providedStatistics; }
@@ -228,6 +231,7 @@ public:
 
 private:
     friend class TrialBuilder;
+    friend class TrialCache;
     struct CacheSlot {
         std::once_flag once;
         std::shared_ptr<const void> value;
@@ -248,6 +252,7 @@ private:
     std::vector<MetadataEntry> m_metadata;
     std::vector<std::vector<MetadataEntry>> m_threadMetadata;
     QStringList m_warnings;
+    bool m_fromCache = false;
     std::vector<ProvidedStatistic> m_providedStatistics;
     std::vector<std::vector<ProfileSnapshot>> m_timeSeries; // per thread; empty without a series
     QHash<QString, EventId> m_eventIndex;

@@ -33,6 +33,9 @@ struct ReadOptions {
     /// Format-specific switches by name (e.g. "fixnames" for gprof). A reader that takes options
     /// warns about names it does not know; the others ignore them.
     QStringList formatOptions;
+    /// Reuse and write the binary trial cache (docs/FORMATS.md §13) for big sources;
+    /// PARALLAX_NO_CACHE=1 turns it off as well.
+    bool useCache = true;
 };
 
 /// What went wrong, and where: the file, the line (1-based) or byte offset, and what was expected.

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/readers/readerregistry.h"
 
+#include "datasource/cache/trialcache.h"
 #include "datasource/readers/calijsonreader.h"
 #include "datasource/readers/calireader.h"
 #include "datasource/readers/csvreader.h"
@@ -127,7 +128,24 @@ TrialResult ReaderRegistry::read(
                 true };
         }
     }
-    return reader->read(path, options, progress);
+    if (!options.useCache || !TrialCache::enabledByEnvironment())
+        return reader->read(path, options, progress);
+    qint64 sourceBytes = 0;
+    const QString optionText
+        = QStringLiteral("strict=%1;%2").arg(options.strict ? 1 : 0).arg(options.formatOptions.join(QLatin1Char(',')));
+    const QByteArray key = TrialCache::sourceKey(path, reader->name(), optionText, &sourceBytes);
+    if (sourceBytes < TrialCache::minimumSourceBytes())
+        return reader->read(path, options, progress);
+    QString discarded;
+    if (auto cached = TrialCache::load(key, &discarded))
+        return cached;
+    TrialResult result = reader->read(path, options, progress);
+    if (result) {
+        TrialCache::store(*result.value(), key);
+        if (!discarded.isEmpty()) // after store: the warning is about this open, not the trial
+            TrialCache::addWarning(*result.value(), discarded);
+    }
+    return result;
 }
 
 } // namespace parallax

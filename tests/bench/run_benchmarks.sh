@@ -5,7 +5,10 @@
 # PDT-style routine names and TAU's metadata block in every file (synth --realistic, about 480 MB).
 # Prints JSON lines: median of 5 runs of loading, `parallax-cli info` and `parallax-cli pprof -s`,
 # and TAU's own pprof -s side by side when it is on PATH (or TAU_PPROF=/path/to/pprof; build one with
-# tools/build-tau-pprof.sh).
+# tools/build-tau-pprof.sh). Those runs time the parse path (PARALLAX_NO_CACHE=1); then the second
+# open through the trial cache (docs/FORMATS.md §13): one `info` writes the entry into a temporary
+# PARALLAX_CACHE_DIR, the median of 5 more reads it. CACHE_TRIALS="DIR..." adds other trials to that
+# part (e.g. a 131,072-thread synth trial).
 #   tests/bench/run_benchmarks.sh [BUILD_DIR] [DATA_DIR]
 set -euo pipefail
 build="$(readlink -f "${1:-build}")"
@@ -13,6 +16,7 @@ data="${2:-/tmp/parallax-bench-16384x101-realistic}"
 cli="$build/app/parallax-cli"
 bench="$build/tests/bench/parallax-bench"
 runs="${RUNS:-5}"
+export PARALLAX_NO_CACHE=1
 
 if [ ! -f "$data/profile.16383.0.0" ]; then
     rm -rf "$data"
@@ -31,3 +35,12 @@ if [ -n "$tau_pprof" ]; then
 else
     echo "{\"note\":\"TAU's pprof is not installed here; set TAU_PPROF to time it side by side\"}"
 fi
+
+# The second open, from the trial cache.
+cache_dir="$(mktemp -d /tmp/parallax-bench-cache.XXXXXX)"
+trap 'rm -rf "$cache_dir"' EXIT
+for trial in "$data" ${CACHE_TRIALS:-}; do
+    PARALLAX_NO_CACHE= PARALLAX_CACHE_DIR="$cache_dir" "$bench" --runs 1 --label "parallax-cli info, first open (writes the cache): $trial" -- "$cli" info "$trial"
+    PARALLAX_NO_CACHE= PARALLAX_CACHE_DIR="$cache_dir" "$bench" --runs "$runs" --label "parallax-cli info, second open (from the cache): $trial" -- "$cli" info "$trial"
+    echo "{\"cache_bytes\":$(du -sb "$cache_dir" | cut -f1)}"
+done

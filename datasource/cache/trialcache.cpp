@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+#include "datasource/cache/trialcache.h"
+
+#include "datasource/writers/savefile.h"
+
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+#include <zlib.h>
+
+namespace parallax {
+
+namespace {
+
+constexpr char Magic[8] = { 'P', 'R', 'L', 'X', 'C', 'A', 'C', 'H' };
+constexpr quint32 FormatVersion = 1;
+constexpr quint32 EndianMark = 0x01020304;
+constexpr int HeaderSize = 32; // magic, version, endian mark, payload size, crc32, reserved
+
+struct Corrupt : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+quint32 crcOf(const char* data, qint64 size)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    while (size > 0) {
+        const auto chunk = static_cast<uInt>(std::min<qint64>(size, 1 << 30));
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(data), chunk);
+        data += chunk;
+        size -= chunk;
+    }
+    return static_cast<quint32>(crc);
+}
+
+class Out {
+public:
+    QByteArray bytes;
+    template <typename T> void pod(const T& v)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        bytes.append(reinterpret_cast<const char*>(&v), sizeof(T));
+    }
+    void align()
+    {
+        while (bytes.size() % 8 != 0)
+            bytes.append('\0');
+    }
+    template <typename T> void array(ColumnView<T> v)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        pod(static_cast<quint64>(v.size()));
+        align();
+        if (!v.empty())
+            bytes.append(reinterpret_cast<const char*>(v.data()),
+                static_cast<qsizetype>(v.size()) * static_cast<qsizetype>(sizeof(T)));
+        align();
+    }
+    template <typename T> void array(const std::vector<T>& v) { array(ColumnView<T>(v)); }
+    /// Calls or subrs, stored as doubles whatever the row store keeps (same layout as array<double>).
+    void counts(const CountView& v)
+    {
+        pod(static_cast<quint64>(v.size()));
+        align();
+        for (std::size_t i = 0; i < v.size(); ++i)
+            pod(v[i]);
+        align();
+    }
+    void str(const QString& s)
+    {
+        pod(static_cast<qint64>(s.isNull() ? -1 : s.size()));
+        bytes.append(reinterpret_cast<const char*>(s.utf16()), s.size() * 2);
+        align();
+    }
+    void strings(const QStringList& list)
+    {
+        pod(static_cast<quint64>(list.size()));
+        for (const QString& s : list)
+            str(s);
+    }
+};
+
+class In {
+public:
+    In(const char* data, qint64 size)
+        : m_data(data)
+        , m_size(size)
+    {
+    }
+    const char* take(qint64 n)
+    {
+        if (n < 0 || n > m_size - m_pos)
+            throw Corrupt("payload ends early");
+        const char* p = m_data + m_pos;
+        m_pos += n;
+        return p;
+    }
+    template <typename T> T pod()
+    {
+        T v;
+        std::memcpy(&v, take(sizeof(T)), sizeof(T));
+        return v;
+    }
+    void align() { take((8 - m_pos % 8) % 8); }
+    quint64 count(quint64 elementSize)
+    {
+        const auto n = pod<quint64>();
+        if (elementSize > 0 && n > static_cast<quint64>(m_size - m_pos) / elementSize)
+            throw Corrupt("element count beyond the payload");
+        return n;
+    }
+    template <typename T> std::vector<T> array()
+    {
+        const quint64 n = count(sizeof(T));
+        align();
+        std::vector<T> v(n);
+        if (n > 0)
+            std::memcpy(v.data(), take(static_cast<qint64>(n * sizeof(T))), n * sizeof(T));
+        align();
+        return v;
+    }
+    /// An array in place: a view into the payload (8-byte aligned, see deserialize), no copy.
+    template <typename T> ColumnView<T> view()
+    {
+        const quint64 n = count(sizeof(T));
+        align();
+        const char* p = take(static_cast<qint64>(n * sizeof(T)));
+        align();
+        return ColumnView<T>(reinterpret_cast<const T*>(p), n);
+    }
+    QString str()
+    {
+        const auto n = pod<qint64>();
+        if (n < -1 || n > (m_size - m_pos) / 2)
+            throw Corrupt("string length beyond the payload");
+        QString s;
+        if (n >= 0)
+            s = QString(reinterpret_cast<const QChar*>(take(n * 2)), static_cast<qsizetype>(n));
+        align();
+        return s;
+    }
+    QStringList strings()
+    {
+        const quint64 n = count(8);
+        QStringList list;
+        list.reserve(static_cast<qsizetype>(n));
+        for (quint64 i = 0; i < n; ++i)
+            list << str();
+        return list;
+    }
+    bool atEnd() const { return m_pos == m_size; }
+
+private:
+    const char* m_data;
+    qint64 m_size;
+    qint64 m_pos = 0;
+};
+
+// Rows are written only through Trial::row (a RowView), so the cache does not depend on how the
+// row store keeps them.
+void writeRow(Out& out, const RowView& r)
+{
+    out.array(r.events);
+    out.counts(r.calls);
+    out.counts(r.subrs);
+    for (const auto* c : { &r.excl, &r.incl, &r.exclSqr })
+        out.array(*c);
+}
+
+IntervalRow readRow(In& in, std::size_t metrics)
+{
+    IntervalRow r;
+    r.events = in.array<EventId>();
+    for (auto* c : { &r.calls, &r.subrs, &r.excl, &r.incl, &r.exclSqr })
+        *c = in.array<double>();
+    const std::size_t n = r.events.size();
+    if (r.calls.size() != n || r.subrs.size() != n || r.excl.size() != n * metrics || r.incl.size() != n * metrics
+        || (!r.exclSqr.empty() && r.exclSqr.size() != n * metrics))
+        throw Corrupt("interval row columns disagree");
+    return r;
+}
+
+// A trial's row in place in the payload, checked like readRow; the row store copies it once.
+RowView readRowView(In& in, std::size_t metrics)
+{
+    RowView r;
+    r.events = in.view<EventId>();
+    const ColumnView<double> calls = in.view<double>();
+    const ColumnView<double> subrs = in.view<double>();
+    r.calls = CountView(calls.data(), calls.size());
+    r.subrs = CountView(subrs.data(), subrs.size());
+    r.excl = in.view<double>();
+    r.incl = in.view<double>();
+    r.exclSqr = in.view<double>();
+    const std::size_t n = r.events.size();
+    if (r.calls.size() != n || r.subrs.size() != n || r.excl.size() != n * metrics || r.incl.size() != n * metrics
+        || (!r.exclSqr.empty() && r.exclSqr.size() != n * metrics))
+        throw Corrupt("interval row columns disagree");
+    return r;
+}
+
+void writeAtomicRow(Out& out, const AtomicRow& r)
+{
+    out.array(r.events);
+    for (const auto* c : { &r.count, &r.max, &r.min, &r.mean, &r.sumSquares, &r.stdDev })
+        out.array(*c);
+}
+
+AtomicRow readAtomicRow(In& in)
+{
+    AtomicRow r;
+    r.events = in.array<AtomicEventId>();
+    for (auto* c : { &r.count, &r.max, &r.min, &r.mean, &r.sumSquares, &r.stdDev })
+        *c = in.array<double>();
+    const std::size_t n = r.events.size();
+    for (const auto* c : { &r.count, &r.max, &r.min, &r.mean, &r.sumSquares })
+        if (c->size() != n)
+            throw Corrupt("atomic row columns disagree");
+    if (!r.stdDev.empty() && r.stdDev.size() != n)
+        throw Corrupt("atomic row columns disagree");
+    return r;
+}
+
+template <typename Id> void checkIds(const std::vector<Id>& ids, std::size_t limit, bool allowInvalid = false)
+{
+    for (const Id id : ids)
+        if (!(allowInvalid && !id.isValid()) && id.index() >= limit)
+            throw Corrupt("id out of range");
+}
+
+template <typename Row> void checkRow(const Row& r, std::size_t events)
+{
+    for (const EventId id : r.events)
+        if (id.index() >= events)
+            throw Corrupt("id out of range");
+    // The model's invariant (Trial::row, RowView::find): cells sorted by event, no event twice.
+    for (std::size_t k = 1; k < r.events.size(); ++k)
+        if (!(r.events[k - 1] < r.events[k]))
+            throw Corrupt("interval row cells out of order");
+}
+void checkAtomicRow(const AtomicRow& r, std::size_t events) { checkIds(r.events, events); }
+
+qint64 envBytes(const char* name, qint64 fallback)
+{
+    bool ok = false;
+    const qint64 v = qEnvironmentVariable(name).toLongLong(&ok);
+    return ok && v >= 0 ? v : fallback;
+}
+
+void evict(const QString& dir, qint64 limit)
+{
+    QFileInfoList entries = QDir(dir).entryInfoList({ QStringLiteral("*.pxc") }, QDir::Files, QDir::Time);
+    qint64 total = 0;
+    for (const QFileInfo& e : entries) { // newest first
+        total += e.size();
+        if (total > limit)
+            QFile::remove(e.absoluteFilePath());
+    }
+}
+
+} // namespace
+
+QString TrialCache::directory()
+{
+    QString own = qEnvironmentVariable("PARALLAX_CACHE_DIR");
+    if (!own.isEmpty())
+        return own;
+    QString base = qEnvironmentVariable("XDG_CACHE_HOME");
+    if (base.isEmpty())
+        base = QDir::homePath() + QStringLiteral("/.cache");
+    return base + QStringLiteral("/parallax");
+}
+
+bool TrialCache::enabledByEnvironment()
+{
+    const QString v = qEnvironmentVariable("PARALLAX_NO_CACHE");
+    return v.isEmpty() || v == QLatin1String("0");
+}
+
+qint64 TrialCache::minimumSourceBytes() { return envBytes("PARALLAX_CACHE_MIN_BYTES", qint64(32) << 20); }
+
+QByteArray TrialCache::sourceKey(const QString& path, const QString& reader, const QString& options, qint64* totalBytes)
+{
+    const QFileInfo info(path);
+    const QString canonical = info.canonicalFilePath();
+    QByteArray key = QStringLiteral("v%1\n%2\n%3\n%4\n").arg(FormatVersion).arg(canonical, reader, options).toUtf8();
+    qint64 total = 0;
+    auto addFile = [&](const QFileInfo& f, const QString& rel) {
+        key += QStringLiteral("%1\t%2\t%3\n").arg(rel).arg(f.size()).arg(f.lastModified().toMSecsSinceEpoch()).toUtf8();
+        total += f.size();
+    };
+    if (info.isDir()) {
+        QStringList files;
+        QDirIterator it(canonical, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            files << it.next();
+        files.sort();
+        const QDir root(canonical);
+        for (const QString& f : files)
+            addFile(QFileInfo(f), root.relativeFilePath(f));
+    } else {
+        addFile(info, QString());
+    }
+    if (totalBytes)
+        *totalBytes = total;
+    return key;
+}
+
+QString TrialCache::entryPath(const QByteArray& key)
+{
+    return directory() + QLatin1Char('/')
+        + QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(40))
+        + QStringLiteral(".pxc");
+}
+
+QByteArray TrialCache::serialize(const Trial& t, const QByteArray& key)
+{
+    Out out;
+    out.array(std::vector<char>(key.begin(), key.end()));
+    out.str(t.m_name);
+    const Provenance& p = t.m_provenance;
+    out.str(p.operation);
+    out.str(p.source);
+    out.str(p.reader);
+    out.strings(p.operands);
+    out.strings(p.options);
+    out.pod(static_cast<quint64>(t.m_metrics.size()));
+    for (const Metric& m : t.m_metrics) {
+        out.str(m.name);
+        out.str(m.unit);
+        out.str(m.expression);
+        out.pod(static_cast<quint32>((m.derived ? 1 : 0) | (m.higherIsBetter ? 2 : 0)));
+    }
+    out.array(t.m_threads);
+    out.pod(static_cast<quint64>(t.m_events.size()));
+    for (const IntervalEvent& e : t.m_events) {
+        out.str(e.name);
+        out.str(e.rawName);
+        out.array(e.groups);
+        out.pod(static_cast<qint32>(e.depth));
+        out.pod(e.parent);
+        out.pod(e.leaf);
+    }
+    for (std::size_t i = 0; i < t.m_threads.size(); ++i)
+        writeRow(out, t.row(ThreadIndex(i)));
+    out.pod(static_cast<quint64>(t.m_atomicEvents.size()));
+    for (const AtomicEvent& e : t.m_atomicEvents) {
+        out.str(e.name);
+        out.str(e.rawName);
+        out.str(e.baseName);
+        out.str(e.context);
+    }
+    for (const AtomicRow& r : t.m_atomicRows)
+        writeAtomicRow(out, r);
+    out.array(t.m_pooledAtomicCells.cells());
+    out.strings(QStringList(t.m_groups.begin(), t.m_groups.end()));
+    QStringList pool;
+    for (std::size_t i = 0; i < t.m_strings.size(); ++i)
+        pool << t.m_strings.get(StringId(i));
+    out.strings(pool);
+    out.array(t.m_metadata);
+    out.pod(static_cast<quint64>(t.m_threadMetadata.size()));
+    for (const auto& md : t.m_threadMetadata)
+        out.array(md);
+    out.strings(t.m_warnings);
+    out.pod(static_cast<quint64>(t.m_providedStatistics.size()));
+    for (const ProvidedStatistic& s : t.m_providedStatistics) {
+        out.str(s.name);
+        out.pod(static_cast<qint32>(s.derivedId));
+        writeRow(out, s.row);
+        writeAtomicRow(out, s.atomicRow);
+    }
+    out.pod(static_cast<quint64>(t.m_timeSeries.size()));
+    for (const auto& series : t.m_timeSeries) {
+        out.pod(static_cast<quint64>(series.size()));
+        for (const ProfileSnapshot& s : series) {
+            out.str(s.name);
+            out.pod(s.timestamp);
+            writeRow(out, s.row);
+            writeAtomicRow(out, s.atomicRow);
+        }
+    }
+    out.align();
+
+    QByteArray file(HeaderSize, '\0');
+    char* h = file.data();
+    std::memcpy(h, Magic, 8);
+    std::memcpy(h + 8, &FormatVersion, 4);
+    std::memcpy(h + 12, &EndianMark, 4);
+    const auto size = static_cast<quint64>(out.bytes.size());
+    std::memcpy(h + 16, &size, 8);
+    const quint32 crc = crcOf(out.bytes.constData(), out.bytes.size());
+    std::memcpy(h + 24, &crc, 4);
+    file += out.bytes;
+    return file;
+}
+
+std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QByteArray& key, QString* error)
+{
+    auto fail = [&](const QString& why) {
+        if (error)
+            *error = why;
+        return std::shared_ptr<Trial>();
+    };
+    if (data.size() < HeaderSize)
+        return fail(QStringLiteral("shorter than the header"));
+    const char* h = data.constData();
+    if (std::memcmp(h, Magic, 8) != 0)
+        return fail(QStringLiteral("wrong magic"));
+    quint32 version = 0;
+    quint32 endian = 0;
+    quint64 size = 0;
+    quint32 crc = 0;
+    std::memcpy(&version, h + 8, 4);
+    std::memcpy(&endian, h + 12, 4);
+    std::memcpy(&size, h + 16, 8);
+    std::memcpy(&crc, h + 24, 4);
+    if (endian != EndianMark)
+        return fail(QStringLiteral("written on a machine of other endianness"));
+    if (version != FormatVersion)
+        return fail(QStringLiteral("format version %1, expected %2").arg(version).arg(FormatVersion));
+    if (size != static_cast<quint64>(data.size() - HeaderSize))
+        return fail(QStringLiteral("size %1 does not match the header's %2").arg(data.size() - HeaderSize).arg(size));
+    // The rows are read in place (In::view), so the payload must be 8-byte aligned; a mapped file
+    // is, a caller's buffer may not be.
+    std::unique_ptr<quint64[]> alignedCopy;
+    const char* payload = h + HeaderSize;
+    if (reinterpret_cast<std::uintptr_t>(payload) % 8 != 0) {
+        alignedCopy = std::make_unique<quint64[]>(size / 8 + 1);
+        std::memcpy(alignedCopy.get(), payload, size);
+        payload = reinterpret_cast<const char*>(alignedCopy.get());
+    }
+    if (crcOf(payload, static_cast<qint64>(size)) != crc)
+        return fail(QStringLiteral("checksum mismatch"));
+    try {
+        In in(payload, static_cast<qint64>(size));
+        const auto storedKey = in.array<char>();
+        if (QByteArray(storedKey.data(), static_cast<qsizetype>(storedKey.size())) != key)
+            throw Corrupt("written for another source");
+        auto t = std::make_shared<Trial>();
+        t->m_name = in.str();
+        Provenance& p = t->m_provenance;
+        p.operation = in.str();
+        p.source = in.str();
+        p.reader = in.str();
+        p.operands = in.strings();
+        p.options = in.strings();
+        const quint64 metrics = in.count(8);
+        for (quint64 i = 0; i < metrics; ++i) {
+            Metric m;
+            m.name = in.str();
+            m.unit = in.str();
+            m.expression = in.str();
+            const auto flags = in.pod<quint32>();
+            m.derived = (flags & 1) != 0;
+            m.higherIsBetter = (flags & 2) != 0;
+            t->m_metrics.push_back(std::move(m));
+        }
+        t->m_threads = in.array<ThreadKey>();
+        const quint64 events = in.count(8);
+        for (quint64 i = 0; i < events; ++i) {
+            IntervalEvent e;
+            e.name = in.str();
+            e.rawName = in.str();
+            e.groups = in.array<GroupId>();
+            e.depth = in.pod<qint32>();
+            e.parent = in.pod<EventId>();
+            e.leaf = in.pod<EventId>();
+            t->m_eventIndex.insert(e.name, EventId(t->m_events.size()));
+            t->m_events.push_back(std::move(e));
+        }
+        const std::size_t threads = t->m_threads.size();
+        RowStore::Writer writer(metrics);
+        std::vector<RowStore::Slot> rowSlots;
+        rowSlots.reserve(threads);
+        for (std::size_t i = 0; i < threads; ++i) {
+            const RowView row = readRowView(in, metrics);
+            checkRow(row, events);
+            rowSlots.push_back(writer.append(row));
+        }
+        adoptRows(*t, std::move(writer), rowSlots);
+        const quint64 atomics = in.count(8);
+        for (quint64 i = 0; i < atomics; ++i) {
+            AtomicEvent e;
+            e.name = in.str();
+            e.rawName = in.str();
+            e.baseName = in.str();
+            e.context = in.str();
+            t->m_atomicIndex.insert(e.name, AtomicEventId(t->m_atomicEvents.size()));
+            t->m_atomicEvents.push_back(std::move(e));
+        }
+        t->m_atomicRows.reserve(threads);
+        for (std::size_t i = 0; i < threads; ++i) {
+            t->m_atomicRows.push_back(readAtomicRow(in));
+            checkAtomicRow(t->m_atomicRows.back(), atomics);
+        }
+        auto pooled = in.array<PooledAtomicCell>();
+        for (const PooledAtomicCell& c : pooled)
+            if (c.thread.index() >= threads || c.event.index() >= atomics)
+                throw Corrupt("pooled cell out of range");
+        t->m_pooledAtomicCells = PooledAtomicCells(std::move(pooled));
+        const QStringList groups = in.strings();
+        t->m_groups.assign(groups.begin(), groups.end());
+        for (const IntervalEvent& e : t->m_events) {
+            checkIds(e.groups, groups.size());
+            if ((e.parent.isValid() && e.parent.index() >= events) || (e.leaf.isValid() && e.leaf.index() >= events))
+                throw Corrupt("event link out of range");
+        }
+        const QStringList pool = in.strings();
+        for (const QString& s : pool)
+            if (t->m_strings.intern(s).index() + 1 != t->m_strings.size())
+                throw Corrupt("string pool holds a duplicate");
+        t->m_metadata = in.array<MetadataEntry>();
+        auto checkMetadata = [&](const std::vector<MetadataEntry>& md) {
+            for (const MetadataEntry& m : md)
+                if (m.key.index() >= pool.size() || m.value.index() >= pool.size())
+                    throw Corrupt("metadata string out of range");
+        };
+        checkMetadata(t->m_metadata);
+        const quint64 threadMetadata = in.count(8);
+        for (quint64 i = 0; i < threadMetadata; ++i) {
+            t->m_threadMetadata.push_back(in.array<MetadataEntry>());
+            checkMetadata(t->m_threadMetadata.back());
+        }
+        if (threadMetadata != 0 && threadMetadata != threads)
+            throw Corrupt("per-thread metadata count differs from the threads");
+        t->m_warnings = in.strings();
+        const quint64 stats = in.count(8);
+        for (quint64 i = 0; i < stats; ++i) {
+            ProvidedStatistic s;
+            s.name = in.str();
+            s.derivedId = in.pod<qint32>();
+            s.row = readRow(in, metrics);
+            checkRow(s.row, events);
+            s.atomicRow = readAtomicRow(in);
+            checkAtomicRow(s.atomicRow, atomics);
+            t->m_providedStatistics.push_back(std::move(s));
+        }
+        const quint64 series = in.count(8);
+        if (series != 0 && series != threads)
+            throw Corrupt("time series count differs from the threads");
+        for (quint64 i = 0; i < series; ++i) {
+            const quint64 n = in.count(8);
+            std::vector<ProfileSnapshot> snaps;
+            for (quint64 j = 0; j < n; ++j) {
+                ProfileSnapshot s;
+                s.name = in.str();
+                s.timestamp = in.pod<qint64>();
+                s.row = readRow(in, metrics);
+                checkRow(s.row, events);
+                s.atomicRow = readAtomicRow(in);
+                checkAtomicRow(s.atomicRow, atomics);
+                snaps.push_back(std::move(s));
+            }
+            t->m_timeSeries.push_back(std::move(snaps));
+        }
+        in.align();
+        if (!in.atEnd())
+            throw Corrupt("trailing bytes after the trial");
+        return t;
+    } catch (const Corrupt& c) {
+        return fail(QString::fromUtf8(c.what()));
+    } catch (const std::bad_alloc&) {
+        return fail(QStringLiteral("out of memory"));
+    }
+}
+
+void TrialCache::adoptRows(Trial& trial, RowStore::Writer&& writer, const std::vector<RowStore::Slot>& rowSlots)
+{
+    trial.m_rows.reserve(rowSlots.size());
+    trial.m_rows.adopt(std::move(writer));
+    for (const RowStore::Slot& slot : rowSlots)
+        trial.m_rows.push(slot);
+}
+
+void TrialCache::addWarning(Trial& trial, const QString& warning) { trial.m_warnings << warning; }
+
+std::shared_ptr<Trial> TrialCache::load(const QByteArray& key, QString* discarded)
+{
+    const QString file = entryPath(key);
+    const QFileInfo info(file);
+    if (!info.exists() && !info.isSymLink())
+        return nullptr;
+    QString error;
+    std::shared_ptr<Trial> trial;
+    QFile f(file);
+    if (!info.isFile() || !f.open(QIODevice::ReadOnly)) {
+        error = QStringLiteral("not a readable file");
+    } else {
+        const qint64 size = f.size();
+        uchar* mapped = size > 0 ? f.map(0, size) : nullptr;
+        const QByteArray data
+            = mapped ? QByteArray::fromRawData(reinterpret_cast<const char*>(mapped), size) : f.readAll();
+        trial = deserialize(data, key, &error);
+        if (mapped)
+            f.unmap(mapped);
+    }
+    if (trial)
+        trial->m_fromCache = true;
+    if (!trial) {
+        qWarning("parallax: discarding the trial cache entry %s: %s", qPrintable(file), qPrintable(error));
+        if (discarded)
+            *discarded
+                = QStringLiteral("A damaged trial cache entry (%1: %2) was discarded and the profile parsed again.")
+                      .arg(QDir::toNativeSeparators(file), error);
+        if (info.isDir())
+            QDir(file).removeRecursively();
+        else
+            QFile::remove(file);
+    }
+    return trial;
+}
+
+void TrialCache::store(const Trial& trial, const QByteArray& key)
+{
+    const QString dir = directory();
+    if (!QDir().mkpath(dir)) {
+        qWarning("parallax: cannot create the trial cache directory %s", qPrintable(dir));
+        return;
+    }
+    const QString file = entryPath(key);
+    if (QFileInfo(file).isDir())
+        QDir(file).removeRecursively();
+    const QByteArray bytes = serialize(trial, key);
+    const QString error = writeSaved(file, [&](QSaveFile& out) {
+        if (out.write(bytes) != bytes.size())
+            throw WriteFailure { out.errorString() };
+    });
+    if (!error.isEmpty())
+        qWarning("parallax: cannot write the trial cache: %s", qPrintable(error));
+    evict(dir, envBytes("PARALLAX_CACHE_MAX_BYTES", qint64(4) << 30));
+}
+
+} // namespace parallax

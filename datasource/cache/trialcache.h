@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: 2026 Parallax developers
+// A binary cache of read trials for fast reopen (docs/FORMATS.md §13).
+#pragma once
+
+#include "datasource/model/trial.h"
+
+#include <QByteArray>
+#include <QString>
+#include <memory>
+
+namespace parallax {
+
+/// Serialises a Trial to the cache file format and back, and keeps the cache directory.
+class TrialCache {
+public:
+    /// $PARALLAX_CACHE_DIR, else $XDG_CACHE_HOME/parallax, else ~/.cache/parallax.
+    static QString directory();
+    /// False when PARALLAX_NO_CACHE is set to a non-empty value other than "0".
+    static bool enabledByEnvironment();
+
+    /// The key of a source: canonical path, reader, options, size and mtime of every file.
+    /// `totalBytes` receives the sources' total size.
+    static QByteArray sourceKey(
+        const QString& path, const QString& reader, const QString& options, qint64* totalBytes = nullptr);
+
+    /// The whole file: header and payload.
+    static QByteArray serialize(const Trial& trial, const QByteArray& key);
+    /// The trial in `data` if it is a valid cache file for `key`; else nullptr and `error` says why.
+    static std::shared_ptr<Trial> deserialize(const QByteArray& data, const QByteArray& key, QString* error);
+
+    /// Loads the cached trial of `key`, or nullptr. A damaged entry is removed with a warning on
+    /// stderr, and `discarded` (when given) receives a sentence saying so.
+    static std::shared_ptr<Trial> load(const QByteArray& key, QString* discarded = nullptr);
+    /// Adds a warning to a trial (used for the sentence of load() on a freshly parsed trial).
+    static void addWarning(Trial& trial, const QString& warning);
+    /// Writes the entry atomically and evicts the oldest entries over PARALLAX_CACHE_MAX_BYTES.
+    static void store(const Trial& trial, const QByteArray& key);
+    /// Sources smaller than this are not cached (PARALLAX_CACHE_MIN_BYTES; default 32 MiB).
+    static qint64 minimumSourceBytes();
+    /// The file of an entry.
+    static QString entryPath(const QByteArray& key);
+
+private:
+    /// Hands the rows copied from a cache file to the trial: the only place that touches its row store.
+    static void adoptRows(Trial& trial, RowStore::Writer&& writer, const std::vector<RowStore::Slot>& rowSlots);
+};
+
+} // namespace parallax
