@@ -4,6 +4,7 @@
 
 #include "datasource/writers/savefile.h"
 
+#include <QBuffer>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
@@ -15,7 +16,9 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <type_traits>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace parallax {
@@ -31,20 +34,42 @@ struct Corrupt : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-quint32 crcOf(const char* data, qint64 size)
+/// Gives back the pages of a read-only file mapping between `begin` and `end` (whole pages inside
+/// it): they stay in the page cache, but no longer count in this process's memory. Only for a
+/// mapping: on ordinary memory it would zero the pages.
+void dropMappedPages(const char* begin, const char* end)
+{
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + page - 1) / page * page;
+    const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) / page * page;
+    if (last > first)
+        madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+/// The payload's checksum; for a mapping, read 64 MiB at a time and dropped as it goes, so a 1 GB
+/// entry is never resident as a whole.
+quint32 crcOf(const char* data, qint64 size, bool mapped = false)
 {
     uLong crc = crc32(0L, Z_NULL, 0);
     while (size > 0) {
-        const auto chunk = static_cast<uInt>(std::min<qint64>(size, 1 << 30));
+        const auto chunk = static_cast<uInt>(std::min<qint64>(size, mapped ? (1 << 26) : (1 << 30)));
         crc = crc32(crc, reinterpret_cast<const Bytef*>(data), chunk);
+        if (mapped)
+            dropMappedPages(data, data + chunk);
         data += chunk;
         size -= chunk;
     }
     return static_cast<quint32>(crc);
 }
 
+/// The payload being written: bytes pending in memory, handed to the device every few MiB with
+/// the checksum kept up to date, so a 1 GB entry never exists in memory (writeEntry).
 class Out {
 public:
+    explicit Out(QIODevice& device)
+        : m_device(device)
+    {
+    }
     QByteArray bytes;
     template <typename T> void pod(const T& v)
     {
@@ -53,9 +78,32 @@ public:
     }
     void align()
     {
-        while (bytes.size() % 8 != 0)
+        while ((m_written + static_cast<quint64>(bytes.size())) % 8 != 0)
             bytes.append('\0');
     }
+    /// Writes the pending bytes out once there are enough of them.
+    void maybeFlush()
+    {
+        if (bytes.size() >= (qsizetype(8) << 20))
+            flush();
+    }
+    void flush()
+    {
+        const char* data = bytes.constData();
+        for (qint64 left = bytes.size(); left > 0;) {
+            const auto chunk = static_cast<uInt>(std::min<qint64>(left, 1 << 30));
+            m_crc = crc32(m_crc, reinterpret_cast<const Bytef*>(data), chunk);
+            data += chunk;
+            left -= chunk;
+        }
+        if (m_device.write(bytes) != bytes.size())
+            throw WriteFailure { m_device.errorString() };
+        m_written += static_cast<quint64>(bytes.size());
+        bytes.resize(0);
+    }
+    quint64 written() const { return m_written; }
+    quint32 crc() const { return static_cast<quint32>(m_crc); }
+
     template <typename T> void array(ColumnView<T> v)
     {
         static_assert(std::is_trivially_copyable_v<T>);
@@ -67,8 +115,8 @@ public:
         align();
     }
     template <typename T> void array(const std::vector<T>& v) { array(ColumnView<T>(v)); }
-    /// Calls or subrs, stored as doubles whatever the row store keeps (same layout as array<double>).
-    void counts(const CountView& v)
+    /// Calls, subrs or incl, stored as doubles whatever the row store keeps (the layout of array<double>).
+    template <typename View> void counts(const View& v)
     {
         pod(static_cast<quint64>(v.size()));
         align();
@@ -88,14 +136,28 @@ public:
         for (const QString& s : list)
             str(s);
     }
+
+private:
+    QIODevice& m_device;
+    quint64 m_written = 0;
+    uLong m_crc = crc32(0L, Z_NULL, 0);
 };
 
 class In {
 public:
-    In(const char* data, qint64 size)
+    In(const char* data, qint64 size, bool mapped = false)
         : m_data(data)
         , m_size(size)
+        , m_mapped(mapped)
     {
+    }
+    /// For a mapped payload: gives back the pages read so far, every 64 MiB (the rows are copied).
+    void releaseRead()
+    {
+        if (m_mapped && m_pos - m_released >= (qint64(1) << 26)) {
+            dropMappedPages(m_data + m_released, m_data + m_pos);
+            m_released = m_pos;
+        }
     }
     const char* take(qint64 n)
     {
@@ -164,6 +226,8 @@ private:
     const char* m_data;
     qint64 m_size;
     qint64 m_pos = 0;
+    bool m_mapped = false;
+    qint64 m_released = 0;
 };
 
 // Rows are written only through Trial::row (a RowView), so the cache does not depend on how the
@@ -173,8 +237,9 @@ void writeRow(Out& out, const RowView& r)
     out.array(r.events);
     out.counts(r.calls);
     out.counts(r.subrs);
-    for (const auto* c : { &r.excl, &r.incl, &r.exclSqr })
-        out.array(*c);
+    out.array(r.excl);
+    out.counts(r.incl);
+    out.array(r.exclSqr);
 }
 
 IntervalRow readRow(In& in, std::size_t metrics)
@@ -200,7 +265,8 @@ RowView readRowView(In& in, std::size_t metrics)
     r.calls = CountView(calls.data(), calls.size());
     r.subrs = CountView(subrs.data(), subrs.size());
     r.excl = in.view<double>();
-    r.incl = in.view<double>();
+    const ColumnView<double> incl = in.view<double>();
+    r.incl = InclView(incl.data(), incl.size());
     r.exclSqr = in.view<double>();
     const std::size_t n = r.events.size();
     if (r.calls.size() != n || r.subrs.size() != n || r.excl.size() != n * metrics || r.incl.size() != n * metrics
@@ -325,7 +391,20 @@ QString TrialCache::entryPath(const QByteArray& key)
 
 QByteArray TrialCache::serialize(const Trial& t, const QByteArray& key)
 {
-    Out out;
+    QByteArray file;
+    QBuffer buffer(&file);
+    buffer.open(QIODevice::ReadWrite);
+    writeEntry(t, key, buffer);
+    return file;
+}
+
+void TrialCache::writeEntry(const Trial& t, const QByteArray& key, QIODevice& device)
+{
+    // The header's size and checksum are known at the end: a blank header first, the real one after.
+    const QByteArray blank(HeaderSize, '\0');
+    if (device.write(blank) != blank.size())
+        throw WriteFailure { device.errorString() };
+    Out out(device);
     out.array(std::vector<char>(key.begin(), key.end()));
     out.str(t.m_name);
     const Provenance& p = t.m_provenance;
@@ -351,8 +430,10 @@ QByteArray TrialCache::serialize(const Trial& t, const QByteArray& key)
         out.pod(e.parent);
         out.pod(e.leaf);
     }
-    for (std::size_t i = 0; i < t.m_threads.size(); ++i)
+    for (std::size_t i = 0; i < t.m_threads.size(); ++i) {
         writeRow(out, t.row(ThreadIndex(i)));
+        out.maybeFlush();
+    }
     out.pod(static_cast<quint64>(t.m_atomicEvents.size()));
     for (const AtomicEvent& e : t.m_atomicEvents) {
         out.str(e.name);
@@ -360,8 +441,10 @@ QByteArray TrialCache::serialize(const Trial& t, const QByteArray& key)
         out.str(e.baseName);
         out.str(e.context);
     }
-    for (const AtomicRow& r : t.m_atomicRows)
+    for (const AtomicRow& r : t.m_atomicRows) {
         writeAtomicRow(out, r);
+        out.maybeFlush();
+    }
     out.array(t.m_pooledAtomicCells.cells());
     out.strings(QStringList(t.m_groups.begin(), t.m_groups.end()));
     QStringList pool;
@@ -391,21 +474,23 @@ QByteArray TrialCache::serialize(const Trial& t, const QByteArray& key)
         }
     }
     out.align();
+    out.flush();
 
-    QByteArray file(HeaderSize, '\0');
-    char* h = file.data();
+    QByteArray header(HeaderSize, '\0');
+    char* h = header.data();
     std::memcpy(h, Magic, 8);
     std::memcpy(h + 8, &FormatVersion, 4);
     std::memcpy(h + 12, &EndianMark, 4);
-    const auto size = static_cast<quint64>(out.bytes.size());
+    const quint64 size = out.written();
     std::memcpy(h + 16, &size, 8);
-    const quint32 crc = crcOf(out.bytes.constData(), out.bytes.size());
+    const quint32 crc = out.crc();
     std::memcpy(h + 24, &crc, 4);
-    file += out.bytes;
-    return file;
+    if (!device.seek(0) || device.write(header) != header.size())
+        throw WriteFailure { device.errorString() };
 }
 
-std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QByteArray& key, QString* error)
+std::shared_ptr<Trial> TrialCache::deserialize(
+    const QByteArray& data, const QByteArray& key, QString* error, bool mapped)
 {
     auto fail = [&](const QString& why) {
         if (error)
@@ -440,10 +525,11 @@ std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QBy
         std::memcpy(alignedCopy.get(), payload, size);
         payload = reinterpret_cast<const char*>(alignedCopy.get());
     }
-    if (crcOf(payload, static_cast<qint64>(size)) != crc)
+    mapped = mapped && !alignedCopy;
+    if (crcOf(payload, static_cast<qint64>(size), mapped) != crc)
         return fail(QStringLiteral("checksum mismatch"));
     try {
-        In in(payload, static_cast<qint64>(size));
+        In in(payload, static_cast<qint64>(size), mapped);
         const auto storedKey = in.array<char>();
         if (QByteArray(storedKey.data(), static_cast<qsizetype>(storedKey.size())) != key)
             throw Corrupt("written for another source");
@@ -487,6 +573,7 @@ std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QBy
             const RowView row = readRowView(in, metrics);
             checkRow(row, events);
             rowSlots.push_back(writer.append(row));
+            in.releaseRead();
         }
         adoptRows(*t, std::move(writer), rowSlots);
         const quint64 atomics = in.count(8);
@@ -601,7 +688,7 @@ std::shared_ptr<Trial> TrialCache::load(const QByteArray& key, QString* discarde
         uchar* mapped = size > 0 ? f.map(0, size) : nullptr;
         const QByteArray data
             = mapped ? QByteArray::fromRawData(reinterpret_cast<const char*>(mapped), size) : f.readAll();
-        trial = deserialize(data, key, &error);
+        trial = deserialize(data, key, &error, mapped != nullptr);
         if (mapped)
             f.unmap(mapped);
     }
@@ -631,11 +718,7 @@ void TrialCache::store(const Trial& trial, const QByteArray& key)
     const QString file = entryPath(key);
     if (QFileInfo(file).isDir())
         QDir(file).removeRecursively();
-    const QByteArray bytes = serialize(trial, key);
-    const QString error = writeSaved(file, [&](QSaveFile& out) {
-        if (out.write(bytes) != bytes.size())
-            throw WriteFailure { out.errorString() };
-    });
+    const QString error = writeSaved(file, [&](QSaveFile& out) { writeEntry(trial, key, out); });
     if (!error.isEmpty())
         qWarning("parallax: cannot write the trial cache: %s", qPrintable(error));
     evict(dir, envBytes("PARALLAX_CACHE_MAX_BYTES", qint64(4) << 30));

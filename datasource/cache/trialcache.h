@@ -6,6 +6,7 @@
 #include "datasource/model/trial.h"
 
 #include <QByteArray>
+#include <QIODevice>
 #include <QString>
 #include <memory>
 
@@ -26,8 +27,12 @@ public:
 
     /// The whole file: header and payload.
     static QByteArray serialize(const Trial& trial, const QByteArray& key);
+    /// Writes the entry to `device` as it goes (seekable: the header is written last); throws WriteFailure.
+    static void writeEntry(const Trial& trial, const QByteArray& key, QIODevice& device);
     /// The trial in `data` if it is a valid cache file for `key`; else nullptr and `error` says why.
-    static std::shared_ptr<Trial> deserialize(const QByteArray& data, const QByteArray& key, QString* error);
+    /// `mapped`: `data` is a read-only file mapping whose pages may be given back as they are read.
+    static std::shared_ptr<Trial> deserialize(
+        const QByteArray& data, const QByteArray& key, QString* error, bool mapped = false);
 
     /// Loads the cached trial of `key`, or nullptr. A damaged entry is removed with a warning on
     /// stderr, and `discarded` (when given) receives a sentence saying so.
