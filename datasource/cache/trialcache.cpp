@@ -40,10 +40,11 @@ struct Corrupt : std::runtime_error {
 void dropMappedPages(const char* begin, const char* end)
 {
     const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + page - 1) / page * page;
+    const auto at = reinterpret_cast<std::uintptr_t>(begin);
+    const std::uintptr_t first = (at + page - 1) / page * page;
     const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) / page * page;
-    if (last > first)
-        madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    if (last > first) // the address as an offset from `begin`, so it stays a pointer
+        madvise(const_cast<char*>(begin) + (first - at), last - first, MADV_DONTNEED);
 }
 
 /// The payload's checksum; for a mapping, read 64 MiB at a time and dropped as it goes, so a 1 GB

@@ -864,7 +864,7 @@ std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& s
                 break;
             FileResult& result = results[i];
             if (writers)
-                result.row = std::move(spare);
+                std::swap(result.row, spare); // the vectors of the previous file, emptied
             FileParser parser(worker);
             parser.parse(files[i], result);
             if (writers && !result.failed) {
@@ -872,11 +872,10 @@ std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& s
                 result.packed = true;
             }
             if (writers) {
-                spare = std::move(result.row);
+                std::swap(result.row, spare);
                 for (auto* column : { &spare.calls, &spare.subrs, &spare.excl, &spare.incl, &spare.exclSqr })
                     column->clear();
                 spare.events.clear();
-                result.row = IntervalRow();
             }
             progress.advance();
         }

@@ -11,6 +11,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -22,7 +23,7 @@ using namespace parallax;
 namespace {
 
 IntervalRow makeRow(
-    std::vector<std::uint32_t> ids, std::size_t metrics, std::mt19937_64& rng, bool integerCounts, bool withSqr)
+    const std::vector<std::uint32_t>& ids, std::size_t metrics, std::mt19937_64& rng, bool integerCounts, bool withSqr)
 {
     IntervalRow row;
     std::uniform_real_distribution<double> value(0.0, 1e7);
@@ -43,8 +44,8 @@ IntervalRow makeRow(
     return row;
 }
 
-/// Bit-for-bit equality of a stored row with its source (NaN equals NaN).
-bool sameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+/// Bit-for-bit equality of a stored value with its source (NaNs included).
+bool sameBits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 void compareRows(const RowView& got, const IntervalRow& want)
 {
@@ -126,6 +127,7 @@ private Q_SLOTS:
         std::mt19937_64 rng(3);
         RowStore::Writer writer(1);
         std::vector<RowStore::Slot> stored;
+        stored.reserve(101);
         for (int r = 0; r < 100; ++r)
             stored.push_back(writer.append(makeRow({ 1, 4, 9, 16 }, 1, rng, true, false)));
         stored.push_back(writer.append(makeRow({ 1, 4, 9 }, 1, rng, true, false)));
@@ -172,7 +174,7 @@ private Q_SLOTS:
         QCOMPARE(slot.patches, std::uint32_t { 32 }); // 30 by k % 10 == 3, and cells 7 and 8
         compareRows(RowStore::view(slot), row);
         QVERIFY(std::signbit(RowStore::view(slot).incl[7]));
-        QVERIFY(slot.valueBytes() < 150 * (8 + 2 * 2 * 8)); // less than with a dense inclusive column
+        QVERIFY(slot.valueBytes() < std::size_t { 150 } * (8 + 2 * 2 * 8)); // less than with a dense inclusive column
 
         // Sorting the cells of a shared list moves the sparse inclusive values with their cells.
         std::vector<std::uint32_t> order(150);
@@ -230,7 +232,7 @@ private Q_SLOTS:
             compareRows(trial.row(ThreadIndex(t)), want[t]);
             compareRows(copy->row(ThreadIndex(t)), want[t]);
         }
-        QVERIFY(trial.cellCount() > 257 * 100);
+        QVERIFY(trial.cellCount() > std::size_t { 257 } * 100);
         std::set<const EventId*> lists;
         for (std::size_t t = 0; t < trial.threadCount(); ++t)
             lists.insert(trial.row(ThreadIndex(t)).events.data());
