@@ -45,12 +45,29 @@ IntervalRow RowView::toRow() const
     return row;
 }
 
-std::vector<double> CountView::toVector() const
+namespace {
+
+/// The values of a view read through operator[] (CountView, InclView), as doubles.
+template <typename View> std::vector<double> doublesOf(const View& view)
 {
-    std::vector<double> values(m_size);
-    copyTo(values.data());
+    std::vector<double> values(view.size());
+    view.copyTo(values.data());
     return values;
 }
+
+template <typename View> bool sameValues(const View& a, const View& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+} // namespace
+
+std::vector<double> CountView::toVector() const { return doublesOf(*this); }
 
 void CountView::copyTo(double* out) const
 {
@@ -65,22 +82,9 @@ void CountView::copyTo(double* out) const
         out[i] = static_cast<double>(in[i]);
 }
 
-bool operator==(const CountView& a, const CountView& b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
+bool operator==(const CountView& a, const CountView& b) { return sameValues(a, b); }
 
-std::vector<double> InclView::toVector() const
-{
-    std::vector<double> values(m_size);
-    copyTo(values.data());
-    return values;
-}
+std::vector<double> InclView::toVector() const { return doublesOf(*this); }
 
 void InclView::copyTo(double* out) const
 {
@@ -94,15 +98,7 @@ void InclView::copyTo(double* out) const
         out[i] = (*this)[i];
 }
 
-bool operator==(const InclView& a, const InclView& b)
-{
-    if (a.size() != b.size())
-        return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
+bool operator==(const InclView& a, const InclView& b) { return sameValues(a, b); }
 
 // ---- RowStore --------------------------------------------------------------------------------
 
