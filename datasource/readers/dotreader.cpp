@@ -693,6 +693,9 @@ Values labelValues(const QStringList& lines, QStringList& text)
 QString safeName(QString name)
 {
     name.replace(QLatin1String("=>"), QLatin1String("= >"));
+    // A byte-order mark inside a label is no part of a name, and the canonical call-path form
+    // would not keep it the same in "a => name" and "name" (the fuzzer found one).
+    name.remove(QChar(0xFEFF));
     return name.trimmed();
 }
 
