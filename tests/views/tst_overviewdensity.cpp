@@ -32,6 +32,19 @@ std::shared_ptr<const Trial> synthTrial()
     return synthesizeTrial(o);
 }
 
+/// An overview of `trial` on screen, 1000 x 500, in English.
+struct ShownOverview {
+    explicit ShownOverview(std::shared_ptr<const Trial> trial)
+    {
+        state.setTrial(std::move(trial));
+        overview.setLocale(english);
+        overview.resize(1000, 500);
+        overview.show();
+    }
+    SelectionState state;
+    OverviewWidget overview { &state };
+};
+
 std::shared_ptr<const OverviewLayout> layoutOf(const std::shared_ptr<const Trial>& trial, OverviewSort sort)
 {
     OverviewRequest request;
@@ -150,12 +163,8 @@ private Q_SLOTS:
     void overviewSwitchesToDensityRowsAndBack()
     {
         const auto trial = synthTrial();
-        SelectionState state;
-        state.setTrial(trial);
-        OverviewWidget overview(&state);
-        overview.setLocale(english);
-        overview.resize(1000, 500);
-        overview.show();
+        ShownOverview shown(trial);
+        OverviewWidget& overview = shown.overview;
         QVERIFY(QTest::qWaitForWindowExposed(&overview));
         overview.updateNow();
         // 1,000 threads, a few hundred pixels: density rows, all of them in view without scrolling.
@@ -206,12 +215,8 @@ private Q_SLOTS:
     void overviewDensityTooltipAndBars()
     {
         const auto trial = synthTrial();
-        SelectionState state;
-        state.setTrial(trial);
-        OverviewWidget overview(&state);
-        overview.setLocale(english);
-        overview.resize(1000, 500);
-        overview.show();
+        ShownOverview shown(trial);
+        OverviewWidget& overview = shown.overview;
         QVERIFY(QTest::qWaitForWindowExposed(&overview));
         overview.updateNow();
         QVERIFY(overview.isDensityShown());
