@@ -175,33 +175,6 @@ std::vector<int> preOrder(const Tree& tree)
     return out;
 }
 
-/// Trial-wide and per-thread metadata of `source` for the kept threads, the provenance and its
-/// metadata copy (as the other operations keep them, operations.h).
-void finish(TrialBuilder& builder, const Trial& source, const std::vector<std::size_t>& kept, const QString& op,
-    const QStringList& options)
-{
-    const StringPool& strings = source.strings();
-    for (const MetadataEntry& e : source.metadata())
-        if (!isResultKey(strings.get(e.key)))
-            builder.addMetadata(strings.get(e.key), strings.get(e.value));
-    for (std::size_t i = 0; i < kept.size(); ++i)
-        for (const MetadataEntry& e : source.threadMetadata(ThreadIndex(kept[i])))
-            builder.addThreadMetadata(ThreadIndex(i), strings.get(e.key), strings.get(e.value), true);
-    Provenance provenance;
-    provenance.operation = op;
-    provenance.operands << QStringLiteral("%1 [%2]").arg(source.name(), contentHash(source));
-    provenance.options << contentHashAlgorithmOption() << options << QStringLiteral("version=") + parallaxVersion();
-    QStringList persisted = provenance.options;
-    persisted.prepend(QStringLiteral("op=") + op);
-    provenance.options << QStringLiteral("time=") + QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    builder.setProvenance(provenance);
-    builder.addMetadata(
-        operationKey(), QStringLiteral("%1 of %2").arg(op, provenance.operands.join(QLatin1String(", "))));
-    builder.addMetadata(provenanceKey(), persisted.join(QLatin1Char('\n')));
-    if (!isAdditive(source))
-        builder.addMetadata(nonAdditiveKey(), QStringLiteral("true"));
-}
-
 void copyAtomics(TrialBuilder& builder, const Trial& source, const std::vector<std::size_t>& kept)
 {
     for (std::size_t u = 0; u < source.atomicEventCount(); ++u)
@@ -357,7 +330,7 @@ AlgebraResult cutCallTree(
         }
     }
     copyAtomics(builder, trial, kept);
-    finish(builder, trial, kept, QStringLiteral("cut"), provenanceOptions);
+    finishUnaryResult(builder, trial, kept, QStringLiteral("cut"), provenanceOptions);
     return AlgebraResult(builder.build());
 }
 
@@ -441,7 +414,7 @@ AlgebraResult selectThreads(const Trial& trial, const QString& threads, const QS
     if (!where.isEmpty())
         o << QStringLiteral("where=") + where;
     o << QStringLiteral("kept=%1 of %2 threads").arg(kept.size()).arg(trial.threadCount());
-    finish(builder, trial, kept, QStringLiteral("select"), o);
+    finishUnaryResult(builder, trial, kept, QStringLiteral("select"), o);
     return AlgebraResult(builder.build());
 }
 

@@ -2,8 +2,11 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/operationplan.h"
 
+#include "algebra/contenthash.h"
 #include "algebra/enumnames.h"
+#include "datasource/model/trialbuilder.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <algorithm>
 #include <cmath>
@@ -191,6 +194,31 @@ bool planAtomic(Plan& p, QString* error)
         }
     }
     return true;
+}
+
+void finishUnaryResult(TrialBuilder& builder, const Trial& source, const std::vector<std::size_t>& kept,
+    const QString& op, const QStringList& options)
+{
+    const StringPool& strings = source.strings();
+    for (const MetadataEntry& e : source.metadata())
+        if (!isResultKey(strings.get(e.key)))
+            builder.addMetadata(strings.get(e.key), strings.get(e.value));
+    for (std::size_t i = 0; i < kept.size(); ++i)
+        for (const MetadataEntry& e : source.threadMetadata(ThreadIndex(kept[i])))
+            builder.addThreadMetadata(ThreadIndex(i), strings.get(e.key), strings.get(e.value), true);
+    Provenance provenance;
+    provenance.operation = op;
+    provenance.operands << QStringLiteral("%1 [%2]").arg(source.name(), contentHash(source));
+    provenance.options << contentHashAlgorithmOption() << options << QStringLiteral("version=") + parallaxVersion();
+    QStringList persisted = provenance.options;
+    persisted.prepend(QStringLiteral("op=") + op);
+    provenance.options << QStringLiteral("time=") + QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    builder.setProvenance(provenance);
+    builder.addMetadata(
+        operationKey(), QStringLiteral("%1 of %2").arg(op, provenance.operands.join(QLatin1String(", "))));
+    builder.addMetadata(provenanceKey(), persisted.join(QLatin1Char('\n')));
+    if (!isAdditive(source))
+        builder.addMetadata(nonAdditiveKey(), QStringLiteral("true"));
 }
 
 } // namespace parallax::detail

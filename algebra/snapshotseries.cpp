@@ -2,7 +2,11 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/snapshotseries.h"
 
+#include "algebra/operationplan.h"
+#include "datasource/model/trialbuilder.h"
+
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace parallax {
@@ -18,6 +22,53 @@ std::vector<RowView> snapshotRows(const Trial& trial, ThreadIndex t)
     if (rows.empty())
         rows.push_back(trial.row(t));
     return rows;
+}
+
+/// The thread with the longest series (its names label the snapshots).
+ThreadIndex longestSeries(const Trial& trial)
+{
+    ThreadIndex reference(std::size_t { 0 });
+    for (std::size_t t = 1; t < trial.threadCount(); ++t)
+        if (trial.timeSeries(ThreadIndex(t)).size() > trial.timeSeries(reference).size())
+            reference = ThreadIndex(t);
+    return reference;
+}
+
+QString snapshotLabel(const Trial& trial, std::size_t index)
+{
+    const auto& series
+        = trial.threadCount() > 0 ? trial.timeSeries(longestSeries(trial)) : std::vector<ProfileSnapshot>();
+    return index < series.size() && !series[index].name.isEmpty() ? series[index].name
+                                                                  : QStringLiteral("snapshot %1").arg(index);
+}
+
+/// Every thread as of its snapshot `index` (its last one when its series is shorter).
+std::shared_ptr<const Trial> snapshotTrial(const Trial& trial, std::size_t index, const QString& name)
+{
+    TrialBuilder builder(name);
+    builder.addDefinitionsOf(trial);
+    std::vector<IntervalRow> rows(trial.threadCount());
+    std::vector<AtomicRow> atomics(trial.threadCount());
+    std::vector<std::size_t> kept(trial.threadCount());
+    for (std::size_t t = 0; t < trial.threadCount(); ++t) {
+        const ThreadIndex ti(t);
+        builder.addThread(trial.threadKey(ti));
+        kept[t] = t;
+        const auto& series = trial.timeSeries(ti);
+        if (series.empty()) {
+            rows[t] = trial.row(ti).toRow();
+            atomics[t] = trial.atomicRow(ti);
+        } else {
+            const ProfileSnapshot& s = series[std::min(index, series.size() - 1)];
+            rows[t] = s.row;
+            atomics[t] = s.atomicRow;
+        }
+    }
+    builder.setIntervalRows(std::move(rows));
+    builder.setAtomicRows(std::move(atomics));
+    detail::finishUnaryResult(builder, trial, kept, QStringLiteral("snapshot"),
+        { QStringLiteral("snapshot=%1").arg(index), QStringLiteral("label=") + snapshotLabel(trial, index) });
+    return builder.build();
 }
 
 } // namespace
@@ -95,6 +146,69 @@ SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIn
         for (std::size_t i = 0; i < count; ++i)
             table.values.push_back(sums[e.index() * count + i] / divisor);
     return table;
+}
+
+std::size_t snapshotCount(const Trial& trial)
+{
+    return trial.threadCount() > 0 ? std::max<std::size_t>(trial.timeSeries(longestSeries(trial)).size(), 1) : 1;
+}
+
+SnapshotHeatMap snapshotHeatMap(const Trial& trial, MetricId metric, EventId event)
+{
+    SnapshotHeatMap map;
+    map.threads = trial.threadCount();
+    map.intervals = snapshotCount(trial);
+    map.values.assign(map.threads * map.intervals, 0.0);
+    if (!metric.isValid() || !event.isValid())
+        return map;
+    const std::size_t m = metric.index();
+    bool first = true;
+    for (std::size_t t = 0; t < map.threads; ++t) {
+        const std::vector<RowView> rows = snapshotRows(trial, ThreadIndex(t));
+        double previous = 0;
+        for (std::size_t i = 0; i < map.intervals; ++i) {
+            // After a thread's last snapshot its value stays: the later intervals are 0.
+            double cumulative = previous;
+            if (i < rows.size() && rows[i].excl.size() >= (m + 1) * rows[i].size()) {
+                const std::ptrdiff_t c = rows[i].find(event);
+                cumulative = c < 0 ? 0.0 : rows[i].exclusive(m, static_cast<std::size_t>(c));
+            }
+            const double v = cumulative - previous;
+            previous = cumulative;
+            map.values[t * map.intervals + i] = v;
+            if (std::isfinite(v)) {
+                map.minimum = first ? v : std::min(map.minimum, v);
+                map.maximum = first ? v : std::max(map.maximum, v);
+                first = false;
+            }
+        }
+    }
+    return map;
+}
+
+AlgebraResult intervalProfile(const Trial& trial, int first, int last)
+{
+    const auto count = static_cast<int>(snapshotCount(trial));
+    if (first < 0 || last < first || last >= count)
+        return AlgebraResult::failure(QStringLiteral("no interval %1..%2 in %3: it has %4 snapshot%5 (0..%6)")
+                                          .arg(first)
+                                          .arg(last)
+                                          .arg(trial.name())
+                                          .arg(count)
+                                          .arg(count == 1 ? QString() : QStringLiteral("s"))
+                                          .arg(count - 1));
+    const auto at = [&](int index) {
+        return snapshotTrial(trial, static_cast<std::size_t>(index),
+            QStringLiteral("%1 @ %2").arg(trial.name(), snapshotLabel(trial, static_cast<std::size_t>(index))));
+    };
+    const auto end = at(last);
+    if (first == 0)
+        return AlgebraResult(end);
+    AlgebraOptions options;
+    options.name = QStringLiteral("%1 [%2 .. %3]")
+                       .arg(trial.name(), snapshotLabel(trial, static_cast<std::size_t>(first)),
+                           snapshotLabel(trial, static_cast<std::size_t>(last)));
+    return difference(*end, *at(first - 1), options);
 }
 
 } // namespace parallax

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "algebra/operations.h"
 #include "datasource/model/trial.h"
 
 #include <QString>
@@ -45,5 +46,31 @@ struct SnapshotSeriesTable {
 /// the mean, of the first thread with the longest series. A trial without a time series has one
 /// interval, its profile.
 SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIndex thread = {});
+
+/// The number of snapshots of the trial: the longest thread series (1 for a trial without one, whose
+/// profile is its one snapshot).
+std::size_t snapshotCount(const Trial& trial);
+
+/// One event's exclusive value of `metric` per thread and interval (the same differences as
+/// snapshotSeries), for the thread x time heat map.
+struct SnapshotHeatMap {
+    std::size_t threads = 0;
+    std::size_t intervals = 0;
+    /// values[thread * intervals + interval]; 0 where the thread lacks the event.
+    std::vector<double> values;
+    double minimum = 0;
+    double maximum = 0;
+
+    double value(std::size_t thread, std::size_t interval) const { return values[thread * intervals + interval]; }
+};
+SnapshotHeatMap snapshotHeatMap(const Trial& trial, MetricId metric, EventId event);
+
+/// The profile of intervals `first`..`last` (inclusive, 0-based) as an ordinary trial (docs/
+/// SEMANTICS.md 1.11): each thread's snapshot `last` minus its snapshot `first - 1`, made with the
+/// algebra's diff, so every view, writer and the database take it. A thread with a shorter series
+/// keeps its last snapshot for the later indexes. `first` = 0 gives snapshot `last` itself (a
+/// "snapshot" result); the whole range gives the final profile. Fails for indexes outside
+/// 0 <= first <= last < snapshotCount(trial).
+AlgebraResult intervalProfile(const Trial& trial, int first, int last);
 
 } // namespace parallax

@@ -144,6 +144,76 @@ private Q_SLOTS:
         }
     }
 
+    void heatMap()
+    {
+        // Every thread's row of the heat map is that thread's table for the event.
+        const SnapshotSeriesTable mean = snapshotSeries(*m_trial, MetricId(0u));
+        const EventId e = mean.events.front();
+        const SnapshotHeatMap map = snapshotHeatMap(*m_trial, MetricId(0u), e);
+        QCOMPARE(map.threads, m_trial->threadCount());
+        QCOMPARE(map.intervals, std::size_t(3));
+        QCOMPARE(snapshotCount(*m_trial), std::size_t(3));
+        double lo = map.values.front();
+        double hi = lo;
+        for (std::size_t t = 0; t < map.threads; ++t) {
+            const auto& series = m_trial->timeSeries(ThreadIndex(t));
+            for (std::size_t i = 0; i < map.intervals; ++i) {
+                const double expected = exclIn(series[i].row, e) - (i == 0 ? 0.0 : exclIn(series[i - 1].row, e));
+                QVERIFY(near(map.value(t, i), expected));
+                lo = std::min(lo, map.value(t, i));
+                hi = std::max(hi, map.value(t, i));
+            }
+        }
+        QCOMPARE(map.minimum, lo);
+        QCOMPARE(map.maximum, hi);
+        QVERIFY(map.maximum > map.minimum);
+    }
+
+    void intervalProfiles()
+    {
+        // The profile of one interval is the difference of the snapshots around it, cell by cell,
+        // inclusive and calls included; interval 0 is the first snapshot; the whole range is the
+        // final profile.
+        for (const auto& [first, last] : { std::pair(1, 1), std::pair(1, 2), std::pair(0, 0), std::pair(0, 2) }) {
+            const AlgebraResult r = intervalProfile(*m_trial, first, last);
+            QVERIFY2(r.ok(), qPrintable(r.error()));
+            const Trial& p = *r.trial();
+            QCOMPARE(p.threadCount(), m_trial->threadCount());
+            QVERIFY(p.name().contains(first == 0 ? QStringLiteral(" @ ") : QStringLiteral(" .. ")));
+            QVERIFY(!p.hasTimeSeries());
+            std::size_t checked = 0;
+            for (std::size_t ti = 0; ti < m_trial->threadCount(); ++ti) {
+                const auto& series = m_trial->timeSeries(ThreadIndex(ti));
+                const IntervalRow& end = series[std::size_t(last)].row;
+                const IntervalRow* begin = first == 0 ? nullptr : &series[std::size_t(first - 1)].row;
+                const ThreadIndex pt = p.findThread(m_trial->threadKey(ThreadIndex(ti)));
+                QVERIFY(pt.isValid());
+                const RowView row = p.row(pt);
+                for (std::size_t c = 0; c < end.size(); ++c) {
+                    const EventId re = p.findEvent(m_trial->event(end.events[c]).name);
+                    QVERIFY(re.isValid());
+                    const std::ptrdiff_t at = row.find(re);
+                    QVERIFY(at >= 0);
+                    const auto i = static_cast<std::size_t>(at);
+                    const std::ptrdiff_t b = begin ? begin->find(end.events[c]) : -1;
+                    const auto bi = static_cast<std::size_t>(b);
+                    QVERIFY(near(row.exclusive(0, i), end.exclusive(0, c) - (b < 0 ? 0.0 : begin->exclusive(0, bi))));
+                    QVERIFY(near(row.inclusive(0, i), end.inclusive(0, c) - (b < 0 ? 0.0 : begin->inclusive(0, bi))));
+                    QVERIFY(near(row.calls[i], end.calls[c] - (b < 0 ? 0.0 : begin->calls[bi])));
+                    ++checked;
+                }
+            }
+            QVERIFY(checked > 100);
+            if (first == 0 && last == 2)
+                QCOMPARE(
+                    p.metadataValue(QStringLiteral("Parallax operation")).left(12), QStringLiteral("snapshot of "));
+        }
+        const AlgebraResult bad = intervalProfile(*m_trial, 2, 3);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error(), QStringLiteral("no interval 2..3 in %1: it has 3 snapshots (0..2)").arg(m_trial->name()));
+        QVERIFY(!intervalProfile(*m_trial, 2, 1).ok());
+    }
+
     void cli()
     {
         const CliRun run = runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--json") });
