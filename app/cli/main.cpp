@@ -16,6 +16,7 @@
 #include "app/cli/snapshotscommand.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/synth/synth.h"
+#include "datasource/writers/tausnapshotwriter.h"
 #include "datasource/writers/tauwriter.h"
 #include "datasource/writers/writerregistry.h"
 #include "parallax_version.h"
@@ -358,6 +359,10 @@ int runSynth(const QStringList& args)
     const auto realistic = cmd.add({ QStringLiteral("realistic") },
         QStringLiteral("Name routines as TAU's PDT instrumentation does (C, C++ and templates, Fortran, with\n"
                        "signatures and source ranges) and write TAU's ~40-key metadata block in every file."));
+    const auto snapshots = cmd.add({ QStringLiteral("snapshots") },
+        QStringLiteral("Write TAU snapshot profiles (snapshot.N.C.T) with K cumulative snapshots per thread, the\n"
+                       "last one the profile; each routine grows on its own curve (2 to 1000; default: none)."),
+        QStringLiteral("K"));
     cmd.addArgument(QStringLiteral("OUT"), QStringLiteral("A new (or empty) directory to write."));
     if (const auto stop = cmd.parse(args))
         return *stop;
@@ -373,8 +378,11 @@ int runSynth(const QStringList& args)
     const auto sd
         = k ? cmd.integer(seed, 0, std::numeric_limits<qint64>::max(), static_cast<qint64>(o.seed)) : std::nullopt;
     const auto g = sd ? cmd.integer(groups, 1, 10'000'000, o.groups) : std::nullopt;
-    if (!g)
+    const auto sn = g ? cmd.integer(snapshots, 1, 1000, o.snapshots) : std::nullopt;
+    if (!sn)
         return ExitUsage;
+    if (cmd.isSet(snapshots) && *sn < 2)
+        return cmd.usageError(QStringLiteral("--snapshots: %1 is too few (2 or more)").arg(*sn));
     if (*g > *t)
         return cmd.usageError(QStringLiteral("--groups %1: more groups than the %2 threads").arg(*g).arg(*t));
     if (*dd == 1)
@@ -388,6 +396,7 @@ int runSynth(const QStringList& args)
     o.seed = static_cast<std::uint64_t>(*sd);
     o.groups = static_cast<int>(*g);
     o.realistic = cmd.isSet(realistic);
+    o.snapshots = static_cast<int>(*sn);
     const QStringList positional = cmd.positional();
     if (positional.size() != 1)
         return cmd.usageError(positional.isEmpty()
@@ -399,7 +408,7 @@ int runSynth(const QStringList& args)
     QElapsedTimer timer;
     timer.start();
     const auto trial = synthesizeTrial(o);
-    const QString error = TauWriter::write(*trial, out);
+    const QString error = o.snapshots > 1 ? TauSnapshotWriter::write(*trial, out) : TauWriter::write(*trial, out);
     if (!error.isEmpty())
         return failure(error);
     std::fprintf(stderr, "wrote %zu threads x %zu events (%zu metrics, %zu user events) to %s in %lld ms\n",

@@ -301,6 +301,38 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         threads.push_back(builder.addThread({ t / perNode, 0, t % perNode }));
     }
 
+    // The time series (snapshots > 1): snapshot k of 0..K-1 holds each event's exclusive value and
+    // calls scaled by ((k + 1) / K)^p, p by event (0.5, 1, 2 or 4: some routines run early, some
+    // late), the call tree's sums rebuilt from them; user-event counts grow linearly. The last
+    // snapshot is the profile ("final", as TAU names it).
+    const int nSnapshots = std::max(1, o.snapshots);
+    std::vector<std::vector<ProfileSnapshot>> series(nSnapshots > 1 ? static_cast<std::size_t>(nThreads) : 0);
+    auto snapshotsOf = [&](int t, const std::vector<double>& excl, const std::vector<double>& calls,
+                           const AtomicRow& atomics, const auto& makeRow) {
+        static constexpr double Powers[] = { 0.5, 1.0, 2.0, 4.0 };
+        const qint64 start = 1700000000000000LL + static_cast<qint64>(t / std::max(1, o.threadsPerNode)) * 37;
+        std::vector<ProfileSnapshot> snaps(static_cast<std::size_t>(nSnapshots));
+        std::vector<double> ex(excl.size()), ca(calls.size());
+        for (int k = 0; k < nSnapshots; ++k) {
+            ProfileSnapshot& s = snaps[static_cast<std::size_t>(k)];
+            const double done = static_cast<double>(k + 1) / nSnapshots;
+            s.name = k + 1 == nSnapshots ? QStringLiteral("final") : QStringLiteral("iteration %1").arg(k + 1);
+            s.timestamp = start + static_cast<qint64>(123456789.0 * done);
+            for (std::size_t i = 0; i < excl.size(); ++i) {
+                const double f = k + 1 == nSnapshots ? 1.0 : std::pow(done, i == 0 ? 1.0 : Powers[i % 4]);
+                ex[i] = std::floor(excl[i] * f);
+                ca[i] = std::ceil(calls[i] * f);
+            }
+            s.row = makeRow(ex, ca);
+            for (std::size_t u = 0; u < atomics.size(); ++u) {
+                const double count = std::ceil(atomics.count[u] * done);
+                s.atomicRow.append(atomics.events[u], count, atomics.max[u], atomics.min[u], atomics.mean[u],
+                    atomics.sumSquares[u] * count / atomics.count[u]);
+            }
+        }
+        return snaps;
+    };
+
     // Rows are generated in parallel; each thread has its own random stream.
     std::vector<IntervalRow> rows(static_cast<std::size_t>(nThreads));
     std::vector<AtomicRow> atomicRows(static_cast<std::size_t>(nThreads));
@@ -310,45 +342,52 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
         Random r(o.seed * 1000003ull + static_cast<std::uint64_t>(t) * 7919ull + 17ull);
         const double imbalance = 0.8 + 0.4 * r.uniform();
         const int group = static_cast<int>(static_cast<long long>(t) * nGroups / nThreads);
-        std::vector<double> excl(static_cast<std::size_t>(nEvents)), incl(static_cast<std::size_t>(nEvents)),
-            calls(static_cast<std::size_t>(nEvents)), subrs(static_cast<std::size_t>(nEvents), 0.0);
+        std::vector<double> excl(static_cast<std::size_t>(nEvents)), calls(static_cast<std::size_t>(nEvents)),
+            subrs(static_cast<std::size_t>(nEvents), 0.0);
         for (int i = 0; i < nEvents; ++i) {
             const double planted = nGroups > 1 && i >= 1 && i % nGroups == group ? 4.0 : 1.0;
             excl[static_cast<std::size_t>(i)]
                 = std::floor(baseExcl[static_cast<std::size_t>(i)] * planted * imbalance * (0.9 + 0.2 * r.uniform()));
             calls[static_cast<std::size_t>(i)] = baseCalls[static_cast<std::size_t>(i)];
         }
-        incl = excl;
-        for (int i = nEvents - 1; i > 0; --i) {
-            const int p = parent[static_cast<std::size_t>(i)];
-            incl[static_cast<std::size_t>(p)] += incl[static_cast<std::size_t>(i)];
-            subrs[static_cast<std::size_t>(p)] += calls[static_cast<std::size_t>(i)];
-        }
-        IntervalRow& row = rows[static_cast<std::size_t>(t)];
-        const std::size_t cells = static_cast<std::size_t>(depth > 0 ? 2 * nEvents - 1 : nEvents);
-        row.events.reserve(cells);
-        auto push = [&](EventId id, int i) {
-            row.events.push_back(id);
-            row.calls.push_back(calls[static_cast<std::size_t>(i)]);
-            row.subrs.push_back(subrs[static_cast<std::size_t>(i)]);
-        };
-        for (int i = 0; i < nEvents; ++i)
-            push(flatIds[static_cast<std::size_t>(i)], i);
-        if (depth > 0)
-            for (int i = 1; i < nEvents; ++i)
-                push(pathIds[static_cast<std::size_t>(i)], i);
-        const std::size_t n = row.events.size();
-        row.excl.resize(n * static_cast<std::size_t>(nMetrics));
-        row.incl.resize(n * static_cast<std::size_t>(nMetrics));
-        for (int m = 0; m < nMetrics; ++m) {
-            const double f = metricFactor[static_cast<std::size_t>(m)];
-            for (std::size_t k = 0; k < n; ++k) {
-                const int i
-                    = k < static_cast<std::size_t>(nEvents) ? static_cast<int>(k) : static_cast<int>(k) - nEvents + 1;
-                row.excl[static_cast<std::size_t>(m) * n + k] = std::floor(excl[static_cast<std::size_t>(i)] * f);
-                row.incl[static_cast<std::size_t>(m) * n + k] = std::floor(incl[static_cast<std::size_t>(i)] * f);
+        // One cumulative profile from exclusive values and calls: inclusive values and subroutine
+        // calls follow from the call tree, so they add up in every snapshot.
+        auto makeRow = [&](const std::vector<double>& ex, const std::vector<double>& ca) {
+            std::vector<double> in = ex;
+            std::fill(subrs.begin(), subrs.end(), 0.0);
+            for (int i = nEvents - 1; i > 0; --i) {
+                const int p = parent[static_cast<std::size_t>(i)];
+                in[static_cast<std::size_t>(p)] += in[static_cast<std::size_t>(i)];
+                subrs[static_cast<std::size_t>(p)] += ca[static_cast<std::size_t>(i)];
             }
-        }
+            IntervalRow row;
+            const std::size_t cells = static_cast<std::size_t>(depth > 0 ? 2 * nEvents - 1 : nEvents);
+            row.events.reserve(cells);
+            auto push = [&](EventId id, int i) {
+                row.events.push_back(id);
+                row.calls.push_back(ca[static_cast<std::size_t>(i)]);
+                row.subrs.push_back(subrs[static_cast<std::size_t>(i)]);
+            };
+            for (int i = 0; i < nEvents; ++i)
+                push(flatIds[static_cast<std::size_t>(i)], i);
+            if (depth > 0)
+                for (int i = 1; i < nEvents; ++i)
+                    push(pathIds[static_cast<std::size_t>(i)], i);
+            const std::size_t n = row.events.size();
+            row.excl.resize(n * static_cast<std::size_t>(nMetrics));
+            row.incl.resize(n * static_cast<std::size_t>(nMetrics));
+            for (int m = 0; m < nMetrics; ++m) {
+                const double f = metricFactor[static_cast<std::size_t>(m)];
+                for (std::size_t k = 0; k < n; ++k) {
+                    const int i = k < static_cast<std::size_t>(nEvents) ? static_cast<int>(k)
+                                                                        : static_cast<int>(k) - nEvents + 1;
+                    row.excl[static_cast<std::size_t>(m) * n + k] = std::floor(ex[static_cast<std::size_t>(i)] * f);
+                    row.incl[static_cast<std::size_t>(m) * n + k] = std::floor(in[static_cast<std::size_t>(i)] * f);
+                }
+            }
+            return row;
+        };
+        rows[static_cast<std::size_t>(t)] = makeRow(excl, calls);
         AtomicRow& arow = atomicRows[static_cast<std::size_t>(t)];
         for (std::size_t u = 0; u < userIds.size(); ++u) {
             const double count = 1 + std::floor(200 * r.uniform());
@@ -357,9 +396,13 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
             const double mean = min + (max - min) * (0.2 + 0.3 * r.uniform());
             arow.append(userIds[u], count, max, min, mean, count * (mean * mean + (max - min) * (max - min) / 16.0));
         }
+        if (nSnapshots > 1)
+            series[static_cast<std::size_t>(t)] = snapshotsOf(t, excl, calls, arow, makeRow);
     });
     builder.setIntervalRows(std::move(rows));
     builder.setAtomicRows(std::move(atomicRows));
+    for (std::size_t t = 0; t < series.size(); ++t)
+        builder.setTimeSeries(threads[t], std::move(series[t]));
 
     for (int t = 0; t < nThreads; ++t) {
         const ThreadKey& key = { t / std::max(1, o.threadsPerNode), 0, t % std::max(1, o.threadsPerNode) };
@@ -402,7 +445,8 @@ std::shared_ptr<Trial> synthesizeTrial(const SynthOptions& o)
                 .arg(nUser)
                 .arg(o.seed)
             + (nGroups > 1 ? QStringLiteral(" --groups %1").arg(nGroups) : QString())
-            + (o.realistic ? QStringLiteral(" --realistic") : QString()));
+            + (o.realistic ? QStringLiteral(" --realistic") : QString())
+            + (nSnapshots > 1 ? QStringLiteral(" --snapshots %1").arg(nSnapshots) : QString()));
     Provenance p;
     p.operation = QStringLiteral("synth");
     p.options << QStringLiteral("seed=%1").arg(o.seed);

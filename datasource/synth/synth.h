@@ -26,6 +26,10 @@ struct SynthOptions {
     /// range), and the metadata block TAU writes into each profile.N.C.T (about 40 keys: host, CPU,
     /// memory, TAU configuration, timestamps, MPI). Off: the historical output, byte for byte.
     bool realistic = false;
+    /// More than 1: every thread gets a time series of this many cumulative snapshots, TAU's snapshot
+    /// profile (the last one is the profile): each event grows on its own curve, so the intervals
+    /// differ from event to event, and every snapshot's call tree adds up.
+    int snapshots = 1;
 };
 
 /// A deterministic, realistic trial: MPI routines, C++ methods with source locations, Fortran

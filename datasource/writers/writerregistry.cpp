@@ -6,6 +6,7 @@
 #include "datasource/writers/cubewriter.h"
 #include "datasource/writers/jsonwriter.h"
 #include "datasource/writers/ppkwriter.h"
+#include "datasource/writers/tausnapshotwriter.h"
 #include "datasource/writers/tauwriter.h"
 
 namespace parallax {
@@ -24,6 +25,9 @@ WriterRegistry::WriterRegistry()
     m_writers.push_back(
         { QStringLiteral("cube"), QStringLiteral("CUBE 4 archive (anchor.xml and per-metric .index/.data)"),
             { QStringLiteral(".cubex") }, false, &CubeWriter::write });
+    m_writers.push_back({ QStringLiteral("snapshot"),
+        QStringLiteral("TAU snapshot profile directory (snapshot.N.C.T, one fragment per snapshot)"), {}, true,
+        &TauSnapshotWriter::write });
 }
 
 const WriterRegistry& WriterRegistry::instance()

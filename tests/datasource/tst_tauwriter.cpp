@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // Writer round trips: read (or synthesize) a trial, write it as TAU profiles, read it back, compare.
 #include "datasource/synth/synth.h"
+#include "datasource/writers/tausnapshotwriter.h"
 #include "datasource/writers/tauwriter.h"
 #include "tests/common/readertest.h"
 #include "tests/common/testutil.h"
@@ -49,6 +50,28 @@ void compareTrials(const Trial& a, const Trial& b)
     QCOMPARE(a.metadata().size(), b.metadata().size());
     for (const auto& e : a.metadata())
         QCOMPARE(b.metadataValue(a.strings().get(e.key)), a.strings().get(e.value));
+}
+
+/// The cells of row `ra` of trial `a` and row `rb` of trial `b` are the same, matched by event name
+/// (readers number events differently), every metric by name.
+void compareRowsByName(const Trial& a, const RowView& ra, const Trial& b, const RowView& rb)
+{
+    QCOMPARE(ra.size(), rb.size());
+    for (std::size_t m = 0; m < a.metricCount(); ++m) {
+        const MetricId other = b.findMetric(a.metric(MetricId(m)).name);
+        QVERIFY(other.isValid());
+        for (std::size_t i = 0; i < ra.size(); ++i) {
+            const EventId e = b.findEvent(a.event(ra.events[i]).name);
+            QVERIFY2(e.isValid(), qPrintable(a.event(ra.events[i]).name));
+            const auto k = rb.find(e);
+            QVERIFY(k >= 0);
+            const auto j = static_cast<std::size_t>(k);
+            QCOMPARE(ra.exclusive(m, i), rb.exclusive(other.index(), j));
+            QCOMPARE(ra.inclusive(m, i), rb.inclusive(other.index(), j));
+            QCOMPARE(ra.calls[i], rb.calls[j]);
+            QCOMPARE(ra.subrs[i], rb.subrs[j]);
+        }
+    }
 }
 
 } // namespace
@@ -117,6 +140,80 @@ private Q_SLOTS:
             }
         }
         QVERIFY(again->warnings().isEmpty());
+    }
+
+    void snapshotRoundTripSamples_data() { roundTripSamples_data(); }
+    void snapshotRoundTripSamples()
+    {
+        // The snapshot writer with one snapshot per thread (the profile, named "final").
+        QFETCH(QString, dir);
+        const auto original = mustLoad(dataPath(dir));
+        QVERIFY(original);
+        QTemporaryDir out;
+        QCOMPARE(TauSnapshotWriter::write(*original, out.path()), QString());
+        const auto again = mustLoad(out.path());
+        QVERIFY(again);
+        QCOMPARE(again->provenance().reader, QStringLiteral("snapshot"));
+        QCOMPARE(again->threads(), original->threads());
+        QCOMPARE(again->eventCount(), original->eventCount());
+        QCOMPARE(again->atomicEventCount(), original->atomicEventCount());
+        for (std::size_t t = 0; t < original->threadCount(); ++t) {
+            compareRowsByName(*original, original->row(ThreadIndex(t)), *again, again->row(ThreadIndex(t)));
+            if (QTest::currentTestFailed())
+                return;
+            QCOMPARE(again->atomicRow(ThreadIndex(t)).size(), original->atomicRow(ThreadIndex(t)).size());
+        }
+    }
+
+    void snapshotSeriesSynth()
+    {
+        // synth --snapshots: every snapshot reads back as written, every snapshot's call tree adds up
+        // (the root's inclusive value is the sum of the flat exclusive values), and the values grow.
+        SynthOptions o;
+        o.threads = 6;
+        o.events = 25;
+        o.callpathDepth = 3;
+        o.metrics = 2;
+        o.userEvents = 3;
+        o.snapshots = 5;
+        o.realistic = true;
+        const auto trial = synthesizeTrial(o);
+        QVERIFY(trial->hasTimeSeries());
+        QTemporaryDir out;
+        QCOMPARE(TauSnapshotWriter::write(*trial, out.path()), QString());
+        QVERIFY(QFileInfo::exists(out.filePath(QStringLiteral("snapshot.5.0.0"))));
+        const auto again = mustLoad(out.path());
+        QVERIFY(again);
+        QVERIFY(again->warnings().isEmpty());
+        const EventId root = trial->findEvent(QStringLiteral(".TAU application"));
+        QVERIFY(root.isValid());
+        for (std::size_t ti = 0; ti < trial->threadCount(); ++ti) {
+            const ThreadIndex t(ti);
+            const auto& written = trial->timeSeries(t);
+            const auto& read = again->timeSeries(t);
+            QCOMPARE(read.size(), std::size_t(5));
+            QCOMPARE(written.size(), std::size_t(5));
+            QCOMPARE(read.back().name, QStringLiteral("final"));
+            QCOMPARE(read.front().name, QStringLiteral("iteration 1"));
+            double previousRoot = 0;
+            for (std::size_t k = 0; k < read.size(); ++k) {
+                QCOMPARE(read[k].timestamp, written[k].timestamp);
+                compareRowsByName(*trial, written[k].row, *again, read[k].row);
+                if (QTest::currentTestFailed())
+                    return;
+                QCOMPARE(read[k].atomicRow.count, written[k].atomicRow.count);
+                const RowView row = written[k].row;
+                double flat = 0;
+                for (std::size_t c = 0; c < row.size(); ++c)
+                    if (!trial->event(row.events[c]).isCallPath())
+                        flat += row.exclusive(0, c);
+                const double rootIncl = row.inclusive(0, static_cast<std::size_t>(row.find(root)));
+                QCOMPARE(rootIncl, flat);
+                QVERIFY(rootIncl > previousRoot);
+                previousRoot = rootIncl;
+            }
+            compareRowsByName(*trial, written.back().row, *trial, trial->row(t));
+        }
     }
 
     void realisticSynthReadsBack()
