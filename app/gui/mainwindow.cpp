@@ -28,6 +28,7 @@
 #include "views/overview/threadbarchart.h"
 #include "views/selectionstate.h"
 #include "views/semantic/semanticwindow.h"
+#include "views/snapshots/snapshotview.h"
 #include "views/statisticspanel.h"
 #include "views/trialsummarywidget.h"
 #include "views/userevents/histogramwidget.h"
@@ -214,6 +215,17 @@ void MainWindow::createViews()
             m_statusLabel->setText(message);
             if (m_interactive)
                 QMessageBox::warning(this, tr("CUBE Browser"), message);
+        });
+    }
+    // The time series' Open as Trial: the profile of a range of intervals, as a new trial.
+    if (auto* series = qobject_cast<SnapshotView*>(m_views.at(QStringLiteral("timeseries")))) {
+        connect(series, &SnapshotView::trialDerived, this, [this](const TrialPtr& trial, const QString& description) {
+            addDerivedTrial(trial, tr("Added %1").arg(description));
+        });
+        connect(series, &SnapshotView::operationFailed, this, [this](const QString& message) {
+            m_statusLabel->setText(message);
+            if (m_interactive)
+                QMessageBox::warning(this, tr("Time Series"), message);
         });
     }
     m_eventChart = qobject_cast<EventBarChart*>(m_views.at(QStringLiteral("event")));

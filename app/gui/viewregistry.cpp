@@ -25,6 +25,7 @@
 #include "views/overview/threadbarchart.h"
 #include "views/selectionstate.h"
 #include "views/semantic/semanticwindow.h"
+#include "views/snapshots/snapshotview.h"
 #include "views/statisticspanel.h"
 #include "views/trialsummarywidget.h"
 #include "views/userevents/histogramwidget.h"
@@ -291,6 +292,16 @@ const ViewInfo table[] = {
             target.main->showView(view);
             view->updateNow();
             exportMain(target, "correlation", request);
+        } },
+    { RenderWindow::Main, "timeseries", "", "snapshots",
+        "the time series of a trial with snapshots: each event per interval, a thread × interval heat map",
+        "timeseries", QT_TRANSLATE_NOOP("parallax::MainWindow", "T&ime Series"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new SnapshotView(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* view = widget<SnapshotView>(target, "timeseries");
+            target.main->showView(view);
+            view->updateNow(); // computes the series and waits for it
+            exportMain(target, "timeseries", request);
         } },
     { RenderWindow::Main, "event", "NAME", "", "one event across all threads", "event",
         QT_TRANSLATE_NOOP("parallax::MainWindow", "Event"), ViewPlacement::Dock,

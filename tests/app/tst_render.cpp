@@ -42,6 +42,7 @@ private Q_SLOTS:
         row("distribution", { QStringLiteral("--render"), QStringLiteral("distribution") }, 4);
         row("clusters", { QStringLiteral("--render"), QStringLiteral("clusters") }, 6);
         row("correlation", { QStringLiteral("--render"), QStringLiteral("correlation") }, 6);
+        row("timeseries", { QStringLiteral("--render"), QStringLiteral("timeseries") }, 6);
     }
 
     /// The Clusters and Correlation views of a real trial with more ranks (WRF, 16 ranks): a PNG
