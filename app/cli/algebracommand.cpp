@@ -350,6 +350,20 @@ int output(const Trial& result, const Options& o)
     return 0;
 }
 
+} // namespace
+
+int writeDerivedTrial(const Trial& result, const QString& out, const QString& to, const QString& db, bool json)
+{
+    Options o;
+    o.out = out;
+    o.to = to;
+    o.db = db;
+    o.json = json;
+    return output(result, o);
+}
+
+namespace {
+
 /// The locale of the CLI's text numbers: the GUI's format (digit grouping, '.' decimals).
 QLocale textLocale() { return QLocale(QLocale::English, QLocale::UnitedStates); }
 

@@ -32,6 +32,12 @@ int runConvert(const QStringList& args);
 std::shared_ptr<const Trial> loadTrialOperand(
     const QString& spec, const QString& db, const QString& format, QString* error);
 
+/// Writes a derived trial where `-o OUT` asks, as the algebra commands do: a file or directory
+/// (format from its name, or `to`), or `db:` to store it in `db` (application and experiment:
+/// the trial's Application, else Parallax / Comparisons). Prints where it went (to stderr when
+/// `json`, so standard output holds the JSON only); the exit code.
+int writeDerivedTrial(const Trial& result, const QString& out, const QString& to, const QString& db, bool json);
+
 /// A run's value of a parameter (`model --param`, `correlate --param`): its thread count for
 /// "threads", else the number its metadata `key` holds. nullopt and `error` (naming `label`) when it
 /// has no such key or the value is not a number.

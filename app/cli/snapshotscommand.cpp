@@ -80,7 +80,9 @@ int runSnapshotsCommand(const QStringList& args)
                        "the difference between snapshot i and snapshot i-1 (the first interval is the first\n"
                        "snapshot), so an event's intervals add up to its final value. Per interval: the snapshot's\n"
                        "label, its time since the first snapshot, and the exclusive value of the metric for each\n"
-                       "of the top events by total (flat events), for the mean over threads or one thread."));
+                       "of the top events by total (flat events), for the mean over threads or one thread.\n"
+                       "With --range A..B -o OUT it writes the profile of intervals A to B instead: snapshot B\n"
+                       "minus snapshot A-1 for every thread and cell, an ordinary trial (any format, or db:)."));
     const auto event = cmd.add({ QStringLiteral("event") },
         QStringLiteral("Only this event (instead of the top events by total)."), QStringLiteral("NAME"));
     const auto metric
@@ -97,6 +99,14 @@ int runSnapshotsCommand(const QStringList& args)
     const auto db = cmd.add({ QStringLiteral("db") },
         QStringLiteral("The database for a db:ID operand (default $PARALLAX_DB or the default database)."),
         QStringLiteral("LOCATION"));
+    const auto range = cmd.add({ QStringLiteral("range") },
+        QStringLiteral("Write the profile of intervals A to B (0-based, as the table numbers them; A..A for one)."),
+        QStringLiteral("A..B"));
+    const auto out = cmd.add({ QStringLiteral("o"), QStringLiteral("out") },
+        QStringLiteral("With --range: where to write the profile (a TAU directory, FILE.ppk, ..., or db:)."),
+        QStringLiteral("OUT"));
+    const auto to = cmd.add({ QStringLiteral("to") },
+        QStringLiteral("The format -o writes (see 'parallax-cli formats')."), QStringLiteral("FORMAT"));
     cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("A profile in any format Parallax reads, or db:ID."));
     if (const auto stop = cmd.parse(args))
         return *stop;
@@ -112,8 +122,22 @@ int runSnapshotsCommand(const QStringList& args)
     if (cmd.isSet(event) && cmd.isSet(top))
         return cmd.usageError(QStringLiteral("--event and --top exclude each other"));
     const auto count = cmd.integer(top, 0, std::numeric_limits<int>::max(), 10);
-    if (!count)
+    if (!count || !cmd.checkWriter(cmd.value(to)))
         return ExitUsage;
+    if (cmd.isSet(range) != cmd.isSet(out))
+        return cmd.usageError(QStringLiteral("--range A..B and -o OUT go together"));
+    std::optional<std::pair<int, int>> interval;
+    if (cmd.isSet(range)) {
+        const QStringList ends = cmd.value(range).split(QStringLiteral(".."));
+        const auto first
+            = ends.size() == 2 ? cmd.integer(QStringLiteral("--range"), ends[0], 0, 1000000) : std::nullopt;
+        const auto last = first ? cmd.integer(QStringLiteral("--range"), ends[1], 0, 1000000) : std::nullopt;
+        if (!last)
+            return ends.size() == 2
+                ? ExitUsage
+                : cmd.usageError(QStringLiteral("--range %1: expected A..B, as in 2..5").arg(cmd.value(range)));
+        interval = std::pair(static_cast<int>(*first), static_cast<int>(*last));
+    }
     std::optional<ThreadKey> key;
     if (cmd.isSet(thread)) {
         key = cmd.threadKey(QStringLiteral("--thread"), cmd.value(thread));
@@ -139,6 +163,22 @@ int runSnapshotsCommand(const QStringList& args)
         if (!t.isValid())
             return failure(
                 QStringLiteral("--thread %1: no such thread (N,C,T) in %2").arg(cmd.value(thread), positional.front()));
+    }
+    if (interval) {
+        const AlgebraResult profile = intervalProfile(*trial, interval->first, interval->second);
+        if (!profile)
+            return failure(profile.error());
+        const Trial& p = *profile.trial();
+        if (const int code = writeDerivedTrial(p, cmd.value(out), cmd.value(to), cmd.value(db), cmd.isSet(json)))
+            return code;
+        if (cmd.isSet(json))
+            printOut(QJsonDocument(
+                QJsonObject { { QStringLiteral("trial"), p.name() }, { QStringLiteral("first"), interval->first },
+                    { QStringLiteral("last"), interval->second }, { QStringLiteral("out"), cmd.value(out) },
+                    { QStringLiteral("threads"), static_cast<qint64>(p.threadCount()) },
+                    { QStringLiteral("events"), static_cast<qint64>(p.eventCount()) } })
+                         .toJson(QJsonDocument::Indented));
+        return ExitSuccess;
     }
     if (!trial->hasTimeSeries())
         warning(QStringLiteral("%1 has no snapshots (one per thread): the table has one interval, the profile")

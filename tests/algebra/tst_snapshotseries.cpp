@@ -266,6 +266,50 @@ private Q_SLOTS:
             runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--thread"), QStringLiteral("1,2") }).exitCode,
             2);
     }
+
+    void cliRange()
+    {
+        // --range 1..2 -o FILE.ppk writes the profile of intervals 1 and 2: what reads back is
+        // intervalProfile's trial, cell for cell.
+        const QString out = m_dir.filePath(QStringLiteral("range.ppk"));
+        const CliRun run = runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--range"),
+            QStringLiteral("1..2"), QStringLiteral("-o"), out, QStringLiteral("--json") });
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(doc.value(QStringLiteral("first")).toInt(), 1);
+        QCOMPARE(doc.value(QStringLiteral("last")).toInt(), 2);
+        QCOMPARE(doc.value(QStringLiteral("threads")).toInt(), 8);
+        const auto written = mustLoad(out);
+        QVERIFY(written);
+        const AlgebraResult expected = intervalProfile(*m_trial, 1, 2);
+        QVERIFY(expected.ok());
+        QCOMPARE(written->threadCount(), expected.trial()->threadCount());
+        std::size_t checked = 0;
+        for (std::size_t t = 0; t < written->threadCount(); ++t) {
+            const RowView a = expected.trial()->row(ThreadIndex(t));
+            const RowView b = written->row(written->findThread(expected.trial()->threadKey(ThreadIndex(t))));
+            QCOMPARE(a.size(), b.size());
+            for (std::size_t c = 0; c < a.size(); ++c) {
+                const std::ptrdiff_t k = b.find(written->findEvent(expected.trial()->event(a.events[c]).name));
+                QVERIFY(k >= 0);
+                QVERIFY(near(a.exclusive(0, c), b.exclusive(0, static_cast<std::size_t>(k))));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 100);
+        // Out of range, a malformed range, and --range without -o.
+        const CliRun past = runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--range"),
+            QStringLiteral("1..3"), QStringLiteral("-o"), m_dir.filePath(QStringLiteral("x.ppk")) });
+        QCOMPARE(past.exitCode, 1);
+        QVERIFY2(past.err.contains("it has 3 snapshots (0..2)"), past.err.constData());
+        QCOMPARE(runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--range"), QStringLiteral("1"),
+                            QStringLiteral("-o"), m_dir.filePath(QStringLiteral("y.ppk")) })
+                     .exitCode,
+            2);
+        QCOMPARE(
+            runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--range"), QStringLiteral("0..1") }).exitCode,
+            2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSnapshotSeries)
