@@ -16,6 +16,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QIcon>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -50,6 +51,9 @@ struct CommandLine {
     const QCommandLineOption cubeOption { QStringLiteral("cube"),
         QStringLiteral(
             "Open PATH in the CUBE browser (metric, call path and location trees; the same as --tab cube).") };
+    const QCommandLineOption monitorOption { QStringLiteral("monitor"),
+        QStringLiteral("Follow PATH, a directory a running application writes (TAU profile dumps or snapshot files): "
+                       "each complete update becomes a snapshot and the views follow.") };
     const QCommandLineOption noCacheOption { QStringLiteral("no-cache"),
         QStringLiteral("Parse profiles again instead of using the trial cache (as PARALLAX_NO_CACHE=1).") };
     const QCommandLineOption renderOption { QStringLiteral("render"),
@@ -120,7 +124,7 @@ struct CommandLine {
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
             sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption, historyOption, orderByOption, appOption,
-            expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption });
+            expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption, monitorOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
             QStringLiteral("Profile directory or file to open (two or more with --compare, --scaling and --growth)."));
     }
@@ -134,6 +138,7 @@ struct CommandLine {
                    "Usage: parallax [options] [PATH]\n"
                    "       parallax --compare A B | --scaling A B C... | --semantic MODEL PATH [options]\n"
                    "       parallax --growth [--param KEY] [--target P] A B C... [options]\n"
+                   "       parallax --monitor DIRECTORY [options]\n"
                    "       parallax --history --order-by KEY (A B C... | [--db LOC] --app A [--exp E] | --search TEXT) "
                    "[options]")
             + text.mid(text.indexOf(QLatin1Char('\n'))) + QLatin1Char('\n') + parallax::renderViewsHelp()
@@ -400,6 +405,10 @@ int main(int argc, char** argv)
     } else if (growth) {
         QTimer::singleShot(0, &window,
             [&window, positional, format, growthRequest] { window.openGrowth(positional, format, growthRequest); });
+    } else if (parser.isSet(o.monitorOption)) {
+        if (path.isEmpty() || !QFileInfo(path).isDir())
+            return usageError(QStringLiteral("--monitor needs the DIRECTORY to follow"));
+        QTimer::singleShot(0, &window, [&window, path, format] { window.monitorDirectory(path, format); });
     } else if (!path.isEmpty()) {
         QTimer::singleShot(0, &window, [&window, path, format] { window.openPath(path, format); });
     } else if (batch) {

@@ -363,6 +363,15 @@ void MainWindow::createActions()
         = file->addAction(style()->standardIcon(QStyle::SP_FileIcon), tr("Open &File…"), this, &MainWindow::openFile);
     m_openFileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Monitor Directory…"), this,
+            [this] {
+                const QString dir
+                    = QFileDialog::getExistingDirectory(this, tr("Monitor a Directory a Running Application Writes"));
+                if (!dir.isEmpty())
+                    monitorDirectory(dir);
+            })
+        ->setToolTip(tr("Follow the profile or snapshot files a running application writes: each dump becomes a "
+                        "snapshot of the time series, and the views follow"));
     file->addSeparator();
     file->addAction(tr("&Upload Trial to Database…"), this, [this] {
         if (trial())

@@ -39,6 +39,7 @@ class SelectionState;
 class StartPage;
 class StatisticsPanel;
 class ThreadBarChart;
+class LiveMonitor;
 class TrialManagerModel;
 class TrialSummaryWidget;
 class UserEventsWidget;
@@ -55,6 +56,11 @@ public:
 
     /// Loads a file or directory off the GUI thread; an empty format means auto-detection.
     void openPath(const QString& path, const QString& format = {});
+    /// Follows a directory a running application writes (issue 19 §2, LiveMonitor): each update
+    /// replaces the live trial in the Trials dock and, while it is the one shown, in the views,
+    /// keeping the metric, event, thread and tab the user chose; the status bar says "Live".
+    void monitorDirectory(const QString& directory, const QString& format = {});
+    LiveMonitor* liveMonitor() const { return m_live; }
     /// Opens a trial stored in an experiment database (SQLite file or postgresql:// URI).
     void openFromDatabase(const QString& location, qint64 id);
     /// The formats of the reader registry, one per line with --format name and file patterns.
@@ -127,6 +133,7 @@ private:
     void endProgress();
 
     void showTrial(const std::shared_ptr<const Trial>& trial);
+    void showLiveTrial(const std::shared_ptr<const Trial>& trial);
     void onTrialChosen(const QModelIndex& index);
     void fillMetricCombo();
     void updateHistoryActions();
@@ -214,6 +221,9 @@ private:
     QMenu* m_recentMenu = nullptr;
 
     QLabel* m_statusLabel = nullptr;
+    LiveMonitor* m_live = nullptr;
+    QLabel* m_liveLabel = nullptr;
+    int m_liveTrialId = -1;
     QLabel* m_warningsLabel = nullptr;
     QProgressBar* m_progressBar = nullptr;
     QToolButton* m_cancelButton = nullptr;

@@ -121,6 +121,7 @@ SnapshotView::SnapshotView(SelectionState* state, QWidget* parent)
     m_rangeRect->setPen(Qt::NoPen);
     m_rangeRect->setBrush(QColor(30, 100, 220, 40));
     m_rangeRect->setLayer(QStringLiteral("background"));
+    m_rangeRect->setVisible(false);
 
     auto* lower = new QWidget;
     auto* lowerLayout = new QVBoxLayout(lower);
@@ -145,6 +146,7 @@ SnapshotView::SnapshotView(SelectionState* state, QWidget* parent)
     m_heatRect = new QCPItemRect(m_heat);
     m_heatRect->setPen(QPen(QColor(30, 100, 220), 2));
     m_heatRect->setBrush(Qt::NoBrush);
+    m_heatRect->setVisible(false);
     lowerLayout->addWidget(m_heat, 1);
 
     auto* split = new QSplitter(Qt::Vertical);
@@ -247,8 +249,14 @@ void SnapshotView::doUpdate(SelectionChanges changes)
         m_stale = true;
         draw();
     }
-    if (changes & (SelectionChange::Metric | SelectionChange::Event))
+    if (changes & SelectionChange::Metric)
         m_stale = true;
+    // Another event changes the heat map only when it has intervals and is not the one drawn.
+    if ((changes & SelectionChange::Event) && m_output.trial && selection()->event() != m_output.event) {
+        const auto& events = m_output.table.events;
+        if (std::find(events.begin(), events.end(), selection()->event()) != events.end())
+            m_stale = true;
+    }
     if (changes & SelectionChange::TimeUnit)
         draw();
     if (!m_stale || (!isVisible() && !isUpdatingNow()))
@@ -261,6 +269,13 @@ void SnapshotView::showEvent(QShowEvent* event)
     QWidget::showEvent(event);
     if (m_stale)
         scheduleUpdate(SelectionChange::View);
+}
+
+void SnapshotView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (m_output.trial)
+        draw(); // the axis labels that fit change with the width
 }
 
 void SnapshotView::finishUpdate() { m_job.waitAndDeliver(); }
@@ -277,8 +292,9 @@ void SnapshotView::start()
     const MetricId metric = selection()->metric().isValid() ? selection()->metric() : MetricId(std::size_t { 0 });
     const ThreadIndex thread = m_who->currentIndex() == 1 ? m_pendingThread : ThreadIndex();
     const EventId wanted = selection()->event();
-    m_status->setText(tr("Computing the intervals of %1 threads…")
-                          .arg(QLocale().toString(static_cast<qulonglong>(trial->threadCount()))));
+    if (m_output.trial != trial) // a recomputation keeps the picture and its caption until it is done
+        m_status->setText(tr("Computing the intervals of %1 threads…")
+                              .arg(QLocale().toString(static_cast<qulonglong>(trial->threadCount()))));
     m_job.start(
         [trial, metric, thread, wanted](const std::atomic_bool&) {
             Output out;
@@ -409,7 +425,11 @@ void SnapshotView::draw()
     // The x axis: each interval's snapshot name and, with timestamps, its end in seconds.
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const bool times = hasTimes(table);
-    const std::size_t step = std::max<std::size_t>(1, (n + 11) / 12);
+    // As many labels as fit, about 95 pixels each (the width of "iteration 10").
+    m_chart->replot(QCustomPlot::rpImmediateRefresh); // lays out the legend: the axis rect's width is known
+    const int width = m_chart->axisRect()->width();
+    const auto fit = static_cast<std::size_t>(std::max(2, width / 95));
+    const std::size_t step = std::max<std::size_t>(1, (n + fit - 1) / fit);
     const QLocale locale = ChartStyle::locale();
     for (std::size_t i = 0; i < n; i += step) {
         QString label = elided(table.intervals[i].label);

@@ -16,6 +16,7 @@ class QCPItemRect;
 class QCustomPlot;
 class QLabel;
 class QMouseEvent;
+class QResizeEvent;
 class QPushButton;
 class QSpinBox;
 
@@ -83,6 +84,7 @@ protected:
     void doUpdate(SelectionChanges changes) override;
     void finishUpdate() override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void start();
