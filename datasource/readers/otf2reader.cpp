@@ -77,6 +77,20 @@ struct Definitions {
     std::unordered_map<std::uint64_t, OTF2_GroupType> groupTypes;
     std::unordered_map<std::uint64_t, std::uint64_t> commGroup;
     std::vector<std::string> metricMembers;
+    /// Metric members by reference, and the members of each metric class (or instance, by its class).
+    struct Member {
+        std::string name;
+        OTF2_MetricMode mode = OTF2_METRIC_ACCUMULATED_START;
+    };
+    std::unordered_map<std::uint64_t, Member> members;
+    std::unordered_map<std::uint64_t, std::pair<std::vector<std::uint64_t>, OTF2_MetricOccurrence>> metricClasses;
+    std::unordered_map<std::uint64_t, std::uint64_t> metricInstances;
+    /// The counters read as metrics (SEMANTICS 1.10): the members of strictly synchronous classes
+    /// whose values accumulate from the start (PAPI counters as Score-P records them). countersOf
+    /// maps a metric (class or instance) reference to the counter index of each of its values (-1:
+    /// not read).
+    std::vector<std::string> counters;
+    std::unordered_map<std::uint64_t, std::vector<int>> countersOf;
     bool haveClock = false;
     std::uint64_t resolution = 1000000;
     std::uint64_t offset = 0;
@@ -154,17 +168,64 @@ void registerDefinitionCallbacks(OTF2_GlobalDefReaderCallbacks* cb)
             return defs(u, [&](Definitions& d) { d.commGroup[self] = group; });
         });
     OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cb,
-        [](void* u, OTF2_MetricMemberRef, OTF2_StringRef name, OTF2_StringRef, OTF2_MetricType, OTF2_MetricMode,
-            OTF2_Type, OTF2_Base, int64_t,
-            OTF2_StringRef) { return defs(u, [&](Definitions& d) { d.metricMembers.push_back(d.strings[name]); }); });
+        [](void* u, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_StringRef, OTF2_MetricType,
+            OTF2_MetricMode mode, OTF2_Type, OTF2_Base, int64_t, OTF2_StringRef) {
+            return defs(u, [&](Definitions& d) {
+                d.metricMembers.push_back(d.strings[name]);
+                d.members[self] = { d.strings[name], mode };
+            });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cb,
+        [](void* u, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMemberRef* members,
+            OTF2_MetricOccurrence occurrence, OTF2_RecorderKind) {
+            return defs(u, [&](Definitions& d) {
+                d.metricClasses[self] = { std::vector<std::uint64_t>(members, members + n), occurrence };
+            });
+        });
+    OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(
+        cb, [](void* u, OTF2_MetricRef self, OTF2_MetricRef metricClass, OTF2_LocationRef, OTF2_MetricScope, uint64_t) {
+            return defs(u, [&](Definitions& d) { d.metricInstances[self] = metricClass; });
+        });
 }
 
-/// Accumulated values of one flat event or call-path node of one location.
+/// Chooses the counters read as metrics (Definitions::counters) once the definitions are read.
+void chooseCounters(Definitions& d)
+{
+    std::map<std::uint64_t, int> index; // member reference -> counter
+    std::map<std::uint64_t, const std::pair<std::vector<std::uint64_t>, OTF2_MetricOccurrence>*> classes([&] {
+        std::map<std::uint64_t, const std::pair<std::vector<std::uint64_t>, OTF2_MetricOccurrence>*> c;
+        for (const auto& [ref, def] : d.metricClasses)
+            c[ref] = &def;
+        return c;
+    }());
+    for (const auto& [ref, def] : classes) {
+        std::vector<int> columns;
+        for (const std::uint64_t member : def->first) {
+            const auto m = d.members.find(member);
+            const bool read = def->second == OTF2_METRIC_SYNCHRONOUS_STRICT && m != d.members.end()
+                && m->second.mode == OTF2_METRIC_ACCUMULATED_START;
+            if (read && !index.contains(member)) {
+                index[member] = static_cast<int>(d.counters.size());
+                d.counters.push_back(m->second.name);
+            }
+            columns.push_back(read ? index[member] : -1);
+        }
+        d.countersOf[ref] = columns;
+    }
+    for (const auto& [instance, cls] : d.metricInstances)
+        if (const auto it = d.countersOf.find(cls); it != d.countersOf.end())
+            d.countersOf.try_emplace(instance, it->second);
+}
+
+/// Accumulated values of one flat event or call-path node of one location: time in ticks, and
+/// the counters' inclusive and exclusive values (empty without counters).
 struct Acc {
     double calls = 0;
     double subrs = 0;
     std::uint64_t incl = 0;
     std::uint64_t excl = 0;
+    std::vector<double> counterIncl;
+    std::vector<double> counterExcl;
 };
 struct PathNode {
     std::uint64_t region = 0;
@@ -208,7 +269,17 @@ struct Replay {
     std::uint64_t events = 0; // records read
     std::uint64_t steps = 0;
     std::uint64_t last = 0;
-    std::uint64_t metricRecords = 0;
+    std::uint64_t metricRecords = 0; // records of metrics not read as counters
+    // The counters (Definitions::counters): their latest values, their values as the window opened
+    // and closed (the last record before `from` and before `to`), and per open frame its values at
+    // the enter and its children's inclusive counts (2 per counter, stack order).
+    std::size_t counterCount = 0;
+    std::vector<double> counter;
+    std::vector<double> atFrom;
+    std::vector<double> atTo;
+    bool pastFrom = false;
+    bool pastTo = false;
+    std::vector<double> frameCounters;
     qint64 mismatched = 0;
     const std::atomic<bool>* cancelled = nullptr;
     std::optional<ParseError> error;
@@ -239,6 +310,66 @@ struct Replay {
         }
         ++active[region];
         stack.push_back(Frame { region, node, t, 0, counted });
+        if (counterCount > 0) {
+            frameCounters.insert(frameCounters.end(), counter.begin(), counter.end());
+            frameCounters.insert(frameCounters.end(), counterCount, 0.0);
+        }
+    }
+    /// A frame's counters at its leave at `t` (SEMANTICS 1.10): the value as the frame (or the
+    /// window) began to the value as it (or the window) ended, nothing outside the window.
+    void leaveCounters(const Frame& f, std::uint64_t t, Acc& node, Acc& flatAcc, bool outermost)
+    {
+        const std::size_t k = counterCount;
+        const double* fc = &frameCounters[stack.size() * 2 * k];
+        const bool outside = t <= from || (to != Undefined && f.enter >= to);
+        node.counterIncl.resize(k);
+        node.counterExcl.resize(k);
+        flatAcc.counterIncl.resize(k);
+        flatAcc.counterExcl.resize(k);
+        for (std::size_t c = 0; c < k; ++c) {
+            const double begin = f.enter >= from ? fc[c] : (pastFrom ? atFrom[c] : counter[c]);
+            const double end = to == Undefined || t <= to ? counter[c] : (pastTo ? atTo[c] : counter[c]);
+            const double incl = outside ? 0.0 : std::max(0.0, end - begin);
+            const double excl = std::max(0.0, incl - fc[k + c]);
+            node.counterIncl[c] += incl;
+            node.counterExcl[c] += excl;
+            flatAcc.counterExcl[c] += excl;
+            if (outermost)
+                flatAcc.counterIncl[c] += incl;
+            if (!stack.empty())
+                frameCounters[(stack.size() - 1) * 2 * k + k + c] += incl;
+        }
+        frameCounters.resize(stack.size() * 2 * k);
+    }
+    void sample(
+        std::uint64_t t, std::uint64_t metric, std::uint8_t n, const OTF2_Type* types, const OTF2_MetricValue* values)
+    {
+        const auto columns = defs->countersOf.find(metric);
+        if (columns == defs->countersOf.end() || counterCount == 0) {
+            ++metricRecords;
+            return;
+        }
+        if (!pastFrom && t > from) {
+            atFrom = counter;
+            pastFrom = true;
+        }
+        if (!pastTo && to != Undefined && t > to) {
+            atTo = counter;
+            pastTo = true;
+        }
+        bool unread = false;
+        for (std::size_t i = 0; i < n; ++i) {
+            const int c = i < columns->second.size() ? columns->second[i] : -1;
+            if (c < 0) {
+                unread = true;
+                continue;
+            }
+            const OTF2_MetricValue v = values[i];
+            counter[static_cast<std::size_t>(c)] = types[i] == OTF2_TYPE_DOUBLE ? v.floating_point
+                : types[i] == OTF2_TYPE_INT64                                   ? static_cast<double>(v.signed_int)
+                                                                                : static_cast<double>(v.unsigned_int);
+        }
+        metricRecords += unread ? 1 : 0;
     }
     void leave(std::uint64_t t, std::uint64_t region)
     {
@@ -259,10 +390,13 @@ struct Replay {
         n.excl += excl;
         Acc& r = flat[f.region];
         r.excl += excl;
-        if (--active[f.region] == 0)
+        const bool outermost = --active[f.region] == 0;
+        if (outermost)
             r.incl += incl;
         if (!stack.empty())
             stack.back().children += incl;
+        if (counterCount > 0)
+            leaveCounters(f, t, n, r, outermost);
     }
     void message(int direction, std::uint64_t t, std::uint64_t comm, std::uint64_t peer, std::uint64_t bytes)
     {
@@ -317,9 +451,9 @@ void registerEventCallbacks(OTF2_GlobalEvtReaderCallbacks* cb)
             return replayOf(u).step(t);
         });
     OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(cb,
-        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_MetricRef, uint8_t, const OTF2_Type*,
-            const OTF2_MetricValue*) {
-            ++replayOf(u).metricRecords;
+        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_MetricRef metric, uint8_t n,
+            const OTF2_Type* types, const OTF2_MetricValue* values) {
+            replayOf(u).sample(t, metric, n, types, values);
             return replayOf(u).step(t);
         });
     OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(
@@ -639,6 +773,7 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
         }
         if (!d.haveClock)
             warnings << QStringLiteral("no clock properties: timestamps are taken as microseconds");
+        chooseCounters(d);
         std::uint64_t from = d.offset;
         std::uint64_t to = Undefined;
         for (const QString& o : options.formatOptions) {
@@ -682,6 +817,8 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
             replays[i].from = from;
             replays[i].to = to;
             replays[i].cancelled = &cancelled;
+            replays[i].counterCount = d.counters.size();
+            replays[i].counter.assign(d.counters.size(), 0.0);
         }
         QtConcurrent::blockingMap(
             indices, [&](std::size_t i) { replayLocation(anchor, d.locations[i].ref, replays[i]); });
@@ -689,6 +826,9 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
 
         const MetricId time = builder.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
         (void)time;
+        for (const std::string& c : d.counters)
+            builder.addMetric(Metric(QString::fromStdString(c), QStringLiteral("count")));
+        const std::size_t counters = d.counters.size();
         const double toMicro = 1e6 / static_cast<double>(d.resolution);
         auto regionName = [&](std::uint64_t region) {
             const auto it = d.regions.find(region);
@@ -715,9 +855,15 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
             const ThreadIndex t = builder.addThread(ThreadKey { groupIndex[l.group], 0, perGroup[l.group]++ });
             builder.addThreadMetadata(t, QStringLiteral("OTF2 location"), d.string(l.name));
             builder.addThreadMetadata(t, QStringLiteral("OTF2 location id"), QString::number(l.ref), true);
+            std::vector<double> excl(1 + counters);
+            std::vector<double> incl(1 + counters);
             auto add = [&](EventId e, const Acc& a) {
-                const double excl[] = { static_cast<double>(a.excl) * toMicro };
-                const double incl[] = { static_cast<double>(a.incl) * toMicro };
+                excl[0] = static_cast<double>(a.excl) * toMicro;
+                incl[0] = static_cast<double>(a.incl) * toMicro;
+                for (std::size_t c = 0; c < counters; ++c) {
+                    excl[1 + c] = c < a.counterExcl.size() ? a.counterExcl[c] : 0.0;
+                    incl[1 + c] = c < a.counterIncl.size() ? a.counterIncl[c] : 0.0;
+                }
                 builder.addInterval(t, e, a.calls, a.subrs, excl, incl);
             };
             for (const auto& [region, a] : r.flat)
@@ -743,13 +889,15 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
         if (mismatched > 0)
             warnings << QStringLiteral("%1 Leave event(s) did not match the innermost open region").arg(mismatched);
         if (metricRecords > 0)
-            warnings << QStringLiteral("%1 metric record(s) (%2) are not read: the profile has TIME only")
+            warnings << QStringLiteral("%1 metric record(s) of %2 are not read: only strictly synchronous "
+                                       "counters accumulated from the start become metrics")
                             .arg(metricRecords)
                             .arg(QString::fromStdString([&] {
                                 std::string s;
                                 for (const std::string& m : d.metricMembers)
-                                    s += (s.empty() ? "" : ", ") + m;
-                                return s;
+                                    if (std::find(d.counters.begin(), d.counters.end(), m) == d.counters.end())
+                                        s += (s.empty() ? "" : ", ") + m;
+                                return s.empty() ? std::string("the read metrics' classes") : s;
                             }()));
         builder.addMetadata(QStringLiteral("OTF2 creator"), creator);
         builder.addMetadata(

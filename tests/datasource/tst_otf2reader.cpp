@@ -46,6 +46,10 @@ struct OracleCell {
     double incl = 0;
     double excl = 0;
     double visits = 0;
+    /// Counters (METRIC lines' values, accumulated from the start): value at the leave minus value
+    /// at the enter, and that minus the children's.
+    std::map<QString, double> counterIncl;
+    std::map<QString, double> counterExcl;
 };
 std::map<quint64, std::map<QString, OracleCell>> oracle(const QString& anchor)
 {
@@ -57,20 +61,35 @@ std::map<quint64, std::map<QString, OracleCell>> oracle(const QString& anchor)
         QString region;
         quint64 enter;
         quint64 children;
+        std::map<QString, double> counterEnter;
+        std::map<QString, double> counterChildren;
     };
     std::map<quint64, std::vector<Open>> stacks;
+    std::map<quint64, std::map<QString, double>> counters; // per location: the latest METRIC values
     std::map<quint64, std::map<QString, OracleCell>> out;
     static const QRegularExpression line(
         QStringLiteral(R"re(^(ENTER|LEAVE)\s+(\d+)\s+(\d+)\s+Region: "(.*)" <\d+>)re"));
+    static const QRegularExpression metric(
+        QStringLiteral("^METRIC\\s+(\\d+)\\s+\\d+\\s+Metric: \\d+, \\d+ Values: (.*)"));
+    // ("PAPI_TOT_CYC" <0>; UINT64; 98850)
+    static const QRegularExpression value(QStringLiteral("\\(\"([^\"]*)\" <\\d+>; UINT64; (\\d+)\\)"));
     for (const QByteArray& raw : p.readAllStandardOutput().split('\n')) {
-        const auto m = line.match(QString::fromUtf8(raw));
+        const QString text = QString::fromUtf8(raw);
+        if (const auto mm = metric.match(text); mm.hasMatch()) {
+            for (auto it = value.globalMatch(mm.captured(2)); it.hasNext();) {
+                const auto v = it.next();
+                counters[mm.captured(1).toULongLong()][v.captured(1)] = v.captured(2).toDouble();
+            }
+            continue;
+        }
+        const auto m = line.match(text);
         if (!m.hasMatch())
             continue;
         const quint64 loc = m.captured(2).toULongLong();
         const quint64 t = m.captured(3).toULongLong();
         auto& stack = stacks[loc];
         if (m.captured(1) == QLatin1String("ENTER")) {
-            stack.push_back({ m.captured(4), t, 0 });
+            stack.push_back({ m.captured(4), t, 0, counters[loc], {} });
             ++out[loc][m.captured(4)].visits;
             continue;
         }
@@ -79,8 +98,19 @@ std::map<quint64, std::map<QString, OracleCell>> oracle(const QString& anchor)
         const double incl = static_cast<double>(t - o.enter);
         OracleCell& c = out[loc][o.region];
         c.excl += incl - static_cast<double>(o.children);
-        if (std::none_of(stack.begin(), stack.end(), [&](const Open& x) { return x.region == o.region; }))
+        const bool outermost
+            = std::none_of(stack.begin(), stack.end(), [&](const Open& x) { return x.region == o.region; });
+        if (outermost)
             c.incl += incl;
+        for (const auto& [name, now] : counters[loc]) {
+            const double counted = now - o.counterEnter.at(name);
+            const auto children = o.counterChildren.find(name);
+            c.counterExcl[name] += counted - (children == o.counterChildren.end() ? 0.0 : children->second);
+            if (outermost)
+                c.counterIncl[name] += counted;
+            if (!stack.empty())
+                stack.back().counterChildren[name] += counted;
+        }
         if (!stack.empty())
             stack.back().children += t - o.enter;
     }
@@ -179,9 +209,15 @@ private slots:
         QCOMPARE(metadata(*t, QStringLiteral("OTF2 events")), 204.0);
         QVERIFY(near(inclOf(*t, 0, QStringLiteral("int main(int, char**)")), us(*t, 451476474)));
         QVERIFY(near(inclOf(*t, 1, QStringLiteral("int main(int, char**)")), us(*t, 451335198)));
-        // The PAPI samples are not turned into metrics: a warning names them.
-        QVERIFY(hasWarning(*t, QStringLiteral("84 metric record(s) (PAPI_TOT_CYC, PAPI_L2_TCM, PAPI_BR_MSP)")));
-        QCOMPARE(t->metrics().size(), std::size_t(1));
+        // The three PAPI counters become metrics (SEMANTICS 1.10): main's inclusive count is the last
+        // record of each location minus the one at main's enter (MANIFEST: the first record of
+        // location 0 is TOT_CYC 98,850, the last of location 1 is 60,301,260).
+        QCOMPARE(t->metrics().size(), std::size_t(4));
+        QCOMPARE(t->metric(MetricId(1u)).name, QStringLiteral("PAPI_TOT_CYC"));
+        QCOMPARE(t->metric(MetricId(1u)).unit, QStringLiteral("count"));
+        QVERIFY(t->warnings().isEmpty());
+        const ThreadIndex rank1 = threadOfLocation(*t, 1);
+        QCOMPARE(fieldOf(*t, rank1, QStringLiteral("int main(int, char**)"), Field::Incl, 1), 60301260.0 - 139945.0);
     }
 
     void fastOtf2Sample()
@@ -226,6 +262,7 @@ private slots:
         const auto t = readWindow(trace);
         QVERIFY(t);
         std::size_t compared = 0;
+        std::size_t countersCompared = 0;
         for (const auto& [loc, regions] : expected) {
             const ThreadIndex ti = threadOfLocation(*t, loc);
             QVERIFY(ti.isValid());
@@ -233,10 +270,20 @@ private slots:
                 QVERIFY2(near(fieldOf(*t, ti, region, Field::Incl), us(*t, c.incl)), qPrintable(region));
                 QVERIFY2(near(fieldOf(*t, ti, region, Field::Excl), us(*t, c.excl)), qPrintable(region));
                 QCOMPARE(fieldOf(*t, ti, region, Field::Calls), c.visits);
+                // The PAPI counters, exactly (they are whole numbers).
+                for (const auto& [name, counted] : c.counterIncl) {
+                    const MetricId m = t->findMetric(name);
+                    QVERIFY2(m.isValid(), qPrintable(name));
+                    QCOMPARE(fieldOf(*t, ti, region, Field::Incl, m.index()), counted);
+                    QCOMPARE(fieldOf(*t, ti, region, Field::Excl, m.index()), c.counterExcl.at(name));
+                    ++countersCompared;
+                }
                 ++compared;
             }
         }
         QVERIFY(compared >= 4);
+        // Only the PAPI trace has counters (3 of them on each of 2 locations' 7 regions).
+        QCOMPARE(countersCompared, std::size_t(t->metricCount() > 1 ? 42 : 0));
     }
 
     void windowWholeEqualsNone()
@@ -259,6 +306,7 @@ private slots:
         QTest::newRow("ping-pong seconds") << pingPong() << QStringLiteral("0.1995");
         QTest::newRow("ping-pong ticks") << pingPong() << QStringLiteral("300000000ticks");
         QTest::newRow("integrity ticks") << integrity() << QStringLiteral("100001ticks");
+        QTest::newRow("papi seconds") << pingPongPapi() << QStringLiteral("0.1995");
     }
     void adjacentWindowsAddUp()
     {
@@ -268,8 +316,8 @@ private slots:
         const auto a = readWindow(trace, { QStringLiteral("to=") + cut });
         const auto b = readWindow(trace, { QStringLiteral("from=") + cut });
         QVERIFY(all && a && b);
-        auto value = [](const Trial& t, ThreadIndex ti, const QString& e, Field f) {
-            const double v = fieldOf(t, ti, e, f);
+        auto value = [](const Trial& t, ThreadIndex ti, const QString& e, Field f, std::size_t m = 0) {
+            const double v = fieldOf(t, ti, e, f, m);
             return v == Absent ? 0.0 : v;
         };
         bool split = false;
@@ -283,6 +331,12 @@ private slots:
                 QCOMPARE(value(*a, ti, ev.name, Field::Calls) + value(*b, ti, ev.name, Field::Calls),
                     value(*all, ti, ev.name, Field::Calls));
                 split = split || (left > 0 && right > 0);
+                // Counters too: a region open at the cut counts up to the last record before it on the
+                // left and from there on the right (SEMANTICS 1.10), so the two add up exactly.
+                for (std::size_t m = 1; m < all->metricCount(); ++m)
+                    for (Field f : { Field::Excl, Field::Incl })
+                        QCOMPARE(value(*a, ti, ev.name, f, m) + value(*b, ti, ev.name, f, m),
+                            value(*all, ti, ev.name, f, m));
             }
         }
         QVERIFY(split); // the cut falls inside at least one region
