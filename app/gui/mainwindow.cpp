@@ -30,6 +30,7 @@
 #include "views/semantic/semanticwindow.h"
 #include "views/snapshots/snapshotview.h"
 #include "views/statisticspanel.h"
+#include "views/timeline/timelineview.h"
 #include "views/trialsummarywidget.h"
 #include "views/userevents/histogramwidget.h"
 #include "views/userevents/trialmanagermodel.h"
@@ -226,6 +227,17 @@ void MainWindow::createViews()
             m_statusLabel->setText(message);
             if (m_interactive)
                 QMessageBox::warning(this, tr("Time Series"), message);
+        });
+    }
+    // The time line's Open Window as Trial: the profile of a trace window, as a new trial.
+    if (auto* timeline = qobject_cast<TimelineView*>(m_views.at(QStringLiteral("timeline")))) {
+        connect(timeline, &TimelineView::trialDerived, this, [this](const TrialPtr& trial, const QString& description) {
+            addDerivedTrial(trial, tr("Added %1").arg(description));
+        });
+        connect(timeline, &TimelineView::operationFailed, this, [this](const QString& message) {
+            m_statusLabel->setText(message);
+            if (m_interactive)
+                QMessageBox::warning(this, tr("Timeline"), message);
         });
     }
     m_eventChart = qobject_cast<EventBarChart*>(m_views.at(QStringLiteral("event")));

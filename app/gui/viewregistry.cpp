@@ -27,6 +27,7 @@
 #include "views/semantic/semanticwindow.h"
 #include "views/snapshots/snapshotview.h"
 #include "views/statisticspanel.h"
+#include "views/timeline/timelineview.h"
 #include "views/trialsummarywidget.h"
 #include "views/userevents/histogramwidget.h"
 #include "views/userevents/usereventswidget.h"
@@ -302,6 +303,16 @@ const ViewInfo table[] = {
             target.main->showView(view);
             view->updateNow(); // computes the series and waits for it
             exportMain(target, "timeseries", request);
+        } },
+    { RenderWindow::Main, "timeline", "", "",
+        "an OTF2 trace's time line: per location and time bin the dominant region, to choose a window on", "timeline",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "Time&line"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new TimelineView(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* view = widget<TimelineView>(target, "timeline");
+            target.main->showView(view);
+            view->updateNow(); // replays the trace and waits for it
+            exportMain(target, "timeline", request);
         } },
     { RenderWindow::Main, "event", "NAME", "", "one event across all threads", "event",
         QT_TRANSLATE_NOOP("parallax::MainWindow", "Event"), ViewPlacement::Dock,

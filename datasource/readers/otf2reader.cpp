@@ -281,6 +281,11 @@ struct Replay {
     bool pastTo = false;
     std::vector<double> frameCounters;
     qint64 mismatched = 0;
+    // The timeline (readOtf2Timeline): `binCount` bins over [from, to); per bin the ticks each region
+    // spent on top of the stack (its exclusive time), from the previous event to this one.
+    std::size_t binCount = 0;
+    std::vector<std::unordered_map<std::uint64_t, std::uint64_t>> binTime;
+    std::uint64_t previous = Undefined;
     const std::atomic<bool>* cancelled = nullptr;
     std::optional<ParseError> error;
 
@@ -403,6 +408,23 @@ struct Replay {
         if (inside(t))
             messages[{ direction, defs->worldRank(comm, peer) }].add(static_cast<double>(bytes));
     }
+    /// The top region's time from the previous event to `t`, spread over the bins it covers.
+    void spend(std::uint64_t t)
+    {
+        if (binCount > 0 && previous != Undefined && !stack.empty() && t > previous && to != Undefined) {
+            const std::uint64_t begin = clip(previous);
+            const std::uint64_t end = clip(t);
+            const double span = static_cast<double>(to - from) / static_cast<double>(binCount);
+            for (std::uint64_t a = begin; a < end;) {
+                const auto bin = std::min(binCount - 1, static_cast<std::size_t>(static_cast<double>(a - from) / span));
+                const auto binEnd = std::max(a + 1,
+                    std::min(end, from + static_cast<std::uint64_t>(std::ceil(static_cast<double>(bin + 1) * span))));
+                binTime[bin][stack.back().region] += binEnd - a;
+                a = binEnd;
+            }
+        }
+        previous = t;
+    }
     OTF2_CallbackCode step(std::uint64_t t)
     {
         last = std::max(last, t);
@@ -418,11 +440,13 @@ void registerEventCallbacks(OTF2_GlobalEvtReaderCallbacks* cb)
 {
     OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(
         cb, [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_RegionRef region) {
+            replayOf(u).spend(t);
             replayOf(u).enter(t, region);
             return replayOf(u).step(t);
         });
     OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(
         cb, [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_RegionRef region) {
+            replayOf(u).spend(t);
             replayOf(u).leave(t, region);
             return replayOf(u).step(t);
         });
@@ -686,11 +710,38 @@ void replayLocation(const QString& anchor, std::uint64_t location, Replay& repla
                 QStringLiteral("OTF2 error reading the events of location %1: %2").arg(location).arg(otf2Error(code)),
                 0, -1, anchor);
         // Regions still open at the end of the stream close at the last event.
+        replay.spend(replay.last);
         while (!replay.stack.empty())
             replay.leave(replay.last, replay.stack.back().region);
     } catch (const ParseError& e) {
         replay.error = e;
     }
+}
+
+/// The global definitions of the trace behind `anchor` (after DefinitionFileCheck), its creator and
+/// OTF2 version; throws ParseError.
+void readGlobalDefinitions(
+    const QString& anchor, Definitions& d, QString* creator, uint8_t* major, uint8_t* minor, uint8_t* bugfix)
+{
+    OpenReader r(anchor);
+    checkDefinitionFile(anchor.chopped(5) + QStringLiteral(".def"), r.reader, false);
+    OTF2_GlobalDefReader* g = OTF2_Reader_GetGlobalDefReader(r.reader);
+    if (!g)
+        throw ParseError(
+            QStringLiteral("expected the global definitions (*.def next to the anchor file)"), 0, -1, anchor);
+    OTF2_GlobalDefReaderCallbacks* cb = OTF2_GlobalDefReaderCallbacks_New();
+    registerDefinitionCallbacks(cb);
+    OTF2_Reader_RegisterGlobalDefCallbacks(r.reader, g, cb, &d);
+    OTF2_GlobalDefReaderCallbacks_Delete(cb);
+    uint64_t read = 0;
+    OpenReader::check(
+        OTF2_Reader_ReadAllGlobalDefinitions(r.reader, g, &read), "reading the global definitions", anchor);
+    char* c = nullptr;
+    if (OTF2_Reader_GetCreator(r.reader, &c) == OTF2_SUCCESS && c) {
+        *creator = QString::fromUtf8(c);
+        free(c); // NOLINT(cppcoreguidelines-no-malloc): OTF2 allocates it with malloc
+    }
+    OTF2_Reader_GetVersion(r.reader, major, minor, bugfix);
 }
 
 /// "0.25" (seconds) or "123ticks" as ticks since the trace start.
@@ -750,27 +801,7 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
         Definitions d;
         QString creator;
         uint8_t major = 0, minor = 0, bugfix = 0;
-        {
-            OpenReader r(anchor);
-            checkDefinitionFile(anchor.chopped(5) + QStringLiteral(".def"), r.reader, false);
-            OTF2_GlobalDefReader* g = OTF2_Reader_GetGlobalDefReader(r.reader);
-            if (!g)
-                throw ParseError(
-                    QStringLiteral("expected the global definitions (*.def next to the anchor file)"), 0, -1, anchor);
-            OTF2_GlobalDefReaderCallbacks* cb = OTF2_GlobalDefReaderCallbacks_New();
-            registerDefinitionCallbacks(cb);
-            OTF2_Reader_RegisterGlobalDefCallbacks(r.reader, g, cb, &d);
-            OTF2_GlobalDefReaderCallbacks_Delete(cb);
-            uint64_t read = 0;
-            OpenReader::check(
-                OTF2_Reader_ReadAllGlobalDefinitions(r.reader, g, &read), "reading the global definitions", anchor);
-            char* c = nullptr;
-            if (OTF2_Reader_GetCreator(r.reader, &c) == OTF2_SUCCESS && c) {
-                creator = QString::fromUtf8(c);
-                free(c); // NOLINT(cppcoreguidelines-no-malloc): OTF2 allocates it with malloc
-            }
-            OTF2_Reader_GetVersion(r.reader, &major, &minor, &bugfix);
-        }
+        readGlobalDefinitions(anchor, d, &creator, &major, &minor, &bugfix);
         if (!d.haveClock)
             warnings << QStringLiteral("no clock properties: timestamps are taken as microseconds");
         chooseCounters(d);
@@ -913,6 +944,84 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
         for (const auto& [ref, n] : d.systemTree)
             builder.addMetadata(QStringLiteral("OTF2 system tree %1").arg(d.string(n.className)), d.string(n.name));
     });
+}
+
+Result<Otf2Timeline> readOtf2Timeline(const QString& path, std::size_t bins, Progress& progress)
+{
+    const QString anchor = anchorOf(path);
+    if (anchor.isEmpty())
+        return ReadError { path, 0, -1, QStringLiteral("expected an OTF2 anchor file (*.otf2) in the directory") };
+    if (bins == 0 || bins > 100000)
+        return ReadError { path, 0, -1, QStringLiteral("a time line needs 1 to 100,000 bins, not %1").arg(bins) };
+    try {
+        Definitions d;
+        QString creator;
+        uint8_t major = 0, minor = 0, bugfix = 0;
+        readGlobalDefinitions(anchor, d, &creator, &major, &minor, &bugfix);
+        if (!d.haveClock || d.length == 0)
+            throw ParseError(
+                QStringLiteral("the trace gives no clock properties (its length): no time line"), 0, -1, anchor);
+        chooseCounters(d);
+        std::sort(d.locations.begin(), d.locations.end(),
+            [](const LocationDef& a, const LocationDef& b) { return a.ref < b.ref; });
+        progress.setStage(QStringLiteral("Replaying OTF2 events"), static_cast<qint64>(d.locations.size()));
+        std::atomic<bool> cancelled { false };
+        std::vector<Replay> replays(d.locations.size());
+        std::vector<std::size_t> indices(d.locations.size());
+        for (std::size_t i = 0; i < indices.size(); ++i) {
+            indices[i] = i;
+            Replay& r = replays[i];
+            r.defs = &d;
+            r.from = d.offset;
+            r.to = d.offset + d.length;
+            r.cancelled = &cancelled;
+            r.counterCount = d.counters.size();
+            r.counter.assign(d.counters.size(), 0.0);
+            r.binCount = bins;
+            r.binTime.resize(bins);
+        }
+        QtConcurrent::blockingMap(
+            indices, [&](std::size_t i) { replayLocation(anchor, d.locations[i].ref, replays[i]); });
+        throwIfCancelled(progress);
+
+        Otf2Timeline line;
+        line.anchor = anchor;
+        line.bins = bins;
+        line.seconds = static_cast<double>(d.length) / static_cast<double>(d.resolution);
+        std::map<std::uint64_t, int> regionIndex;
+        auto regionOf = [&](std::uint64_t region) {
+            const auto [it, added] = regionIndex.try_emplace(region, static_cast<int>(line.regions.size()));
+            if (added) {
+                const auto def = d.regions.find(region);
+                const QString name = def == d.regions.end() ? QString() : d.string(def->second.name);
+                line.regions.push_back(name.isEmpty() ? QStringLiteral("region %1").arg(region) : name);
+            }
+            return it->second;
+        };
+        line.dominant.assign(d.locations.size() * bins, -1);
+        line.exclusiveSeconds.resize(d.locations.size());
+        for (std::size_t i = 0; i < d.locations.size(); ++i) {
+            Replay& r = replays[i];
+            if (r.error)
+                throw *r.error;
+            line.locations.push_back(d.string(d.locations[i].name));
+            for (std::size_t b = 0; b < bins; ++b) {
+                std::uint64_t best = 0;
+                for (const auto& [region, ticks] : r.binTime[b]) {
+                    const int index = regionOf(region);
+                    line.exclusiveSeconds[i][index] += static_cast<double>(ticks) / static_cast<double>(d.resolution);
+                    if (ticks > best || (ticks == best && index < line.dominant[i * bins + b])) {
+                        best = ticks;
+                        line.dominant[i * bins + b] = index;
+                    }
+                }
+            }
+            progress.advance();
+        }
+        return line;
+    } catch (const ParseError& e) {
+        return ReadError { e.file.isEmpty() ? anchor : e.file, e.line, e.offset, e.message };
+    }
 }
 
 } // namespace parallax

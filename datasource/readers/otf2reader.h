@@ -2,7 +2,12 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "datasource/readers/progress.h"
 #include "datasource/readers/reader.h"
+
+#include <QString>
+#include <map>
+#include <vector>
 
 namespace parallax {
 
@@ -18,5 +23,25 @@ public:
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
 };
+
+/// A coarse picture of a trace, to choose a window on (issue 19 §3, docs/SEMANTICS.md 1.10): the
+/// trace's length cut into `bins` equal bins; per location (in the reader's thread order) and bin the
+/// region that spent the most exclusive time in the bin (on top of the location's stack).
+struct Otf2Timeline {
+    QString anchor;
+    double seconds = 0; ///< the trace's length (its clock properties)
+    std::vector<QString> locations; ///< the locations' names
+    std::vector<QString> regions; ///< the regions that dominate some bin or have time, by index
+    std::size_t bins = 0;
+    /// [location * bins + bin]: the index of the region with the most time in the bin; -1 when the
+    /// location had no region open in it. Ties go to the lower index.
+    std::vector<int> dominant;
+    /// Per location, each region's exclusive seconds (the sum over the bins).
+    std::vector<std::map<int, double>> exclusiveSeconds;
+};
+
+/// Replays the trace (every location on the worker threads, as the reader does) into a time line of
+/// `bins` bins (1 to 100,000). A trace without clock properties has no length: an error.
+Result<Otf2Timeline> readOtf2Timeline(const QString& path, std::size_t bins, Progress& progress);
 
 } // namespace parallax

@@ -45,6 +45,19 @@ private Q_SLOTS:
         row("timeseries", { QStringLiteral("--render"), QStringLiteral("timeseries") }, 6);
     }
 
+    /// The OTF2 time line of a real trace: a PNG of the requested size with its regions' colours.
+    void timelineOfATrace()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("timeline.png"));
+        const GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("timeline"), QStringLiteral("--out"), out,
+            QStringLiteral("--size"), QStringLiteral("1000x500"),
+            dataPath(QStringLiteral("otf2/pipit/ping-pong-otf2")) });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString problem = renderedImageProblem(out, QSize(1000, 500), 6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     /// The Clusters and Correlation views of a real trial with more ranks (WRF, 16 ranks): a PNG
     /// of the requested size with the clusters' and the heat map's colours.
     void clusterViewsOfManyRanks()
