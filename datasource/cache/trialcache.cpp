@@ -9,7 +9,6 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentMap>
@@ -17,10 +16,13 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
@@ -452,6 +454,49 @@ qint64 envBytes(const char* name, qint64 fallback)
     return ok && v >= 0 ? v : fallback;
 }
 
+/// One file of a source directory (sourceKey).
+struct SourceFile {
+    QString path; // relative
+    qint64 size = 0;
+    qint64 mtimeMs = 0;
+};
+
+/// Every file below the directory `fd` (which it closes) as QDirIterator with QDir::Files |
+/// QDir::Hidden and Subdirectories lists them: regular files and symbolic links to them, hidden
+/// ones too, without following links into directories. One stat per file, relative to its directory
+/// (a 16,384-file trial took three per file through QDirIterator and QFileInfo).
+void listFiles(int fd, const QString& prefix, std::vector<SourceFile>& out)
+{
+    DIR* dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return;
+    }
+    while (const dirent* e = readdir(dir)) {
+        const char* name = e->d_name;
+        if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0)
+            continue;
+        unsigned char type = e->d_type;
+        struct stat st {};
+        if (type == DT_UNKNOWN) {
+            if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+                continue;
+            type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
+        }
+        if (type == DT_DIR) {
+            const int sub = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0)
+                listFiles(sub, prefix + QFile::decodeName(name) + QLatin1Char('/'), out);
+            continue;
+        }
+        if ((type != DT_REG && type != DT_LNK) || fstatat(dirfd(dir), name, &st, 0) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        out.push_back({ prefix + QFile::decodeName(name), static_cast<qint64>(st.st_size),
+            static_cast<qint64>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000 });
+    }
+    closedir(dir);
+}
+
 void evict(const QString& dir, qint64 limit)
 {
     QFileInfoList entries = QDir(dir).entryInfoList({ QStringLiteral("*.pxc") }, QDir::Files, QDir::Time);
@@ -495,14 +540,16 @@ QByteArray TrialCache::sourceKey(const QString& path, const QString& reader, con
         total += f.size();
     };
     if (info.isDir()) {
-        QStringList files;
-        QDirIterator it(canonical, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-        while (it.hasNext())
-            files << it.next();
-        files.sort();
-        const QDir root(canonical);
-        for (const QString& f : files)
-            addFile(QFileInfo(f), root.relativeFilePath(f));
+        std::vector<SourceFile> files;
+        const int fd = open(QFile::encodeName(canonical).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0)
+            listFiles(fd, QString(), files);
+        std::sort(files.begin(), files.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+        for (const SourceFile& f : files) {
+            key += f.path.toUtf8();
+            key += '\t' + QByteArray::number(f.size) + '\t' + QByteArray::number(f.mtimeMs) + '\n';
+            total += f.size;
+        }
     } else {
         addFile(info, QString());
     }

@@ -286,9 +286,11 @@ private Q_SLOTS:
     void rowsReadInPlaceKeepTheirLayout()
     {
         const QString path = dataPath(QStringLiteral("tau2/tau-profiles-workflow-xmain-8rank"));
-        const auto parsed = readOnce(path, false);
+        // The trial written is the one to compare with: which rows share a list depends on how the
+        // reader's workers split the files, which may differ from one parse to the next.
+        const auto parsed = readOnce(path);
         QVERIFY(parsed);
-        QVERIFY(readOnce(path));
+        QVERIFY(!parsed.value()->fromCache());
         const QStringList entries = cacheEntries(m_cache.path());
         QCOMPARE(entries.size(), 1);
         const QByteArray key
