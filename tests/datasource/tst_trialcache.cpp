@@ -355,6 +355,35 @@ private Q_SLOTS:
         QCOMPARE(error, QStringLiteral("id out of range"));
     }
 
+    // The key lists every file below a directory, sorted, with its size: hidden files and
+    // subdirectories included, a link to a file as its target, a link to a directory not followed.
+    void keyListsEveryFileBelowADirectory()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const QString& rel, qsizetype bytes) {
+            QFile f(dir.filePath(rel));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QCOMPARE(f.write(QByteArray(bytes, 'x')), bytes);
+        };
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("sub/deeper")));
+        write(QStringLiteral("b"), 3);
+        write(QStringLiteral(".hidden"), 5);
+        write(QStringLiteral("sub/deeper/c"), 7);
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("b")), dir.filePath(QStringLiteral("link"))));
+        QVERIFY(QFile::link(dir.filePath(QStringLiteral("sub")), dir.filePath(QStringLiteral("subdirlink"))));
+        qint64 total = 0;
+        const QByteArray key = TrialCache::sourceKey(dir.path(), QStringLiteral("tau"), QString(), &total);
+        QCOMPARE(total, qint64 { 3 + 5 + 7 + 3 });
+        QStringList files;
+        for (const QByteArray& line : key.split('\n'))
+            if (line.contains('\t'))
+                files << QString::fromUtf8(line.left(line.indexOf('\t'))) + QLatin1Char(':')
+                        + QString::fromUtf8(line.split('\t').at(1));
+        QCOMPARE(files,
+            QStringList({ QStringLiteral(".hidden:5"), QStringLiteral("b:3"), QStringLiteral("link:3"),
+                QStringLiteral("sub/deeper/c:7") }));
+    }
+
     void noCacheEnvironmentWritesNothing()
     {
         qputenv("PARALLAX_NO_CACHE", "1");
