@@ -396,7 +396,8 @@ std::vector<RowStore::Slot> readRows(
         if (d.size > longest) {
             for (std::size_t k = 0; k < d.size; ++k)
                 if (s.events[k].index() >= events || (k > 0 && !(s.events[k - 1] < s.events[k])))
-                    throw Corrupt(s.events[k].index() >= events ? "id out of range" : "interval row cells out of order");
+                    throw Corrupt(
+                        s.events[k].index() >= events ? "id out of range" : "interval row cells out of order");
             longest = d.size;
         }
         if (!s.wellFormed())
@@ -474,7 +475,7 @@ void listFiles(DIR* dir, const QByteArray& prefix, std::vector<SourceFile>& out)
             continue;
         unsigned char type = e->d_type;
         if (type == DT_UNKNOWN) {
-            struct stat st {};
+            struct stat st { };
             if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
                 continue;
             type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
@@ -506,7 +507,7 @@ void statFiles(int root, std::vector<SourceFile>& files)
     auto statBatch = [&](std::size_t b) {
         for (std::size_t i = b * Batch; i < std::min(files.size(), (b + 1) * Batch); ++i) {
             SourceFile& f = files[i];
-            struct stat st {};
+            struct stat st { };
             if (fstatat(root, f.name.constData(), &st, 0) != 0 || !S_ISREG(st.st_mode))
                 continue;
             f.size = static_cast<qint64>(st.st_size);
