@@ -313,10 +313,10 @@ private Q_SLOTS:
             QCOMPARE(rb.incl.denseData() == nullptr, ra.incl.denseData() == nullptr);
             floatRows += ra.calls.isFloat() ? 1 : 0;
             sparseRows += !ra.incl.empty() && ra.incl.denseData() == nullptr ? 1 : 0;
-            // An event list shared with the previous row is shared in the cached trial too, and only then.
-            if (t > 0 && !ra.events.empty()) {
-                const bool shared = ra.events.data() == a.row(ThreadIndex(t - 1)).events.data();
-                QCOMPARE(rb.events.data() == b.row(ThreadIndex(t - 1)).events.data(), shared);
+            // A row shares its event list with the same earlier rows in both trials.
+            for (std::size_t u = 0; u < t && !ra.events.empty(); ++u) {
+                const bool shared = ra.events.data() == a.row(ThreadIndex(u)).events.data();
+                QCOMPARE(rb.events.data() == b.row(ThreadIndex(u)).events.data(), shared);
                 sharedLists += shared ? 1 : 0;
             }
             // Columns read in place keep the alignment the row store needs.
