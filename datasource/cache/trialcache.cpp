@@ -2,33 +2,56 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/cache/trialcache.h"
 
+#include "datasource/model/poolwait.h"
 #include "datasource/writers/savefile.h"
 
 #include <QBuffer>
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
-#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <type_traits>
 #include <unistd.h>
-#include <zlib.h>
+#include <unordered_map>
+#include <xxhash.h>
 
 namespace parallax {
 
 namespace {
 
 constexpr char Magic[8] = { 'P', 'R', 'L', 'X', 'C', 'A', 'C', 'H' };
-constexpr quint32 FormatVersion = 1;
+constexpr quint32 FormatVersion = 2;
 constexpr quint32 EndianMark = 0x01020304;
-constexpr int HeaderSize = 32; // magic, version, endian mark, payload size, crc32, reserved
+constexpr int HeaderSize = 32; // magic, version, endian mark, payload size, checksum
+/// The checksum hashes the payload in blocks of this size (in parallel when reading).
+constexpr qint64 HashBlockBytes = qint64(16) << 20;
+/// The row store's chunk region starts at a file offset that is a multiple of this (every page size
+/// Linux uses), so the mapped rows begin on a page of their own.
+constexpr quint64 RegionAlign = 65536;
+
+/// One row of the slot table: RowStore::Slot with offsets into the chunk region instead of pointers.
+struct DiskSlot {
+    quint64 events = 0;
+    quint64 values = 0;
+    quint32 size = 0;
+    quint32 metrics = 0;
+    quint32 patches = 0;
+    quint32 flags = 0;
+};
+static_assert(sizeof(DiskSlot) == 32);
 
 struct Corrupt : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -47,20 +70,26 @@ void dropMappedPages(const char* begin, const char* end)
         madvise(const_cast<char*>(begin) + (first - at), last - first, MADV_DONTNEED);
 }
 
-/// The payload's checksum; for a mapping, read 64 MiB at a time and dropped as it goes, so a 1 GB
-/// entry is never resident as a whole.
-quint32 crcOf(const char* data, qint64 size, bool mapped = false)
+/// The payload's checksum (TrialCache::checksum), the blocks hashed on every core; for a mapping,
+/// each block's pages are given back once hashed, so a 1 GB entry is never resident as a whole.
+quint64 checksumOf(const char* data, qint64 size, bool mapped = false)
 {
-    uLong crc = crc32(0L, Z_NULL, 0);
-    while (size > 0) {
-        const auto chunk = static_cast<uInt>(std::min<qint64>(size, mapped ? (1 << 26) : (1 << 30)));
-        crc = crc32(crc, reinterpret_cast<const Bytef*>(data), chunk);
+    const qint64 blocks = (size + HashBlockBytes - 1) / HashBlockBytes;
+    std::vector<quint64> digests(static_cast<std::size_t>(blocks));
+    std::vector<qint64> indices(digests.size());
+    std::iota(indices.begin(), indices.end(), qint64 { 0 });
+    auto hashBlock = [&](qint64 b) {
+        const char* p = data + b * HashBlockBytes;
+        const qint64 n = std::min(HashBlockBytes, size - b * HashBlockBytes);
+        digests[static_cast<std::size_t>(b)] = XXH3_64bits(p, static_cast<std::size_t>(n));
         if (mapped)
-            dropMappedPages(data, data + chunk);
-        data += chunk;
-        size -= chunk;
-    }
-    return static_cast<quint32>(crc);
+            dropMappedPages(p, p + n);
+    };
+    if (blocks <= 1)
+        std::for_each(indices.begin(), indices.end(), hashBlock);
+    else
+        waitInPool([&] { QtConcurrent::blockingMap(indices, hashBlock); });
+    return XXH3_64bits(digests.data(), digests.size() * sizeof(quint64));
 }
 
 /// The payload being written: bytes pending in memory, handed to the device every few MiB with
@@ -70,6 +99,9 @@ public:
     explicit Out(QIODevice& device)
         : m_device(device)
     {
+        if (!m_state)
+            throw std::bad_alloc();
+        XXH3_64bits_reset(m_state.get());
     }
     QByteArray bytes;
     template <typename T> void pod(const T& v)
@@ -88,14 +120,27 @@ public:
         if (bytes.size() >= (qsizetype(8) << 20))
             flush();
     }
+    /// Zero bytes up to a payload offset whose file offset is a multiple of `alignment`.
+    void alignFile(quint64 alignment)
+    {
+        const quint64 at = HeaderSize + m_written + static_cast<quint64>(bytes.size());
+        bytes.append(static_cast<qsizetype>((alignment - at % alignment) % alignment), '\0');
+    }
+    void raw(const void* data, std::size_t n)
+    {
+        bytes.append(static_cast<const char*>(data), static_cast<qsizetype>(n));
+    }
     void flush()
     {
         const char* data = bytes.constData();
         for (qint64 left = bytes.size(); left > 0;) {
-            const auto chunk = static_cast<uInt>(std::min<qint64>(left, 1 << 30));
-            m_crc = crc32(m_crc, reinterpret_cast<const Bytef*>(data), chunk);
-            data += chunk;
-            left -= chunk;
+            const qint64 n = std::min(left, HashBlockBytes - m_blockFill);
+            XXH3_64bits_update(m_state.get(), data, static_cast<std::size_t>(n));
+            m_blockFill += n;
+            data += n;
+            left -= n;
+            if (m_blockFill == HashBlockBytes)
+                endBlock();
         }
         if (m_device.write(bytes) != bytes.size())
             throw WriteFailure { m_device.errorString() };
@@ -103,7 +148,13 @@ public:
         bytes.resize(0);
     }
     quint64 written() const { return m_written; }
-    quint32 crc() const { return static_cast<quint32>(m_crc); }
+    /// The checksum of everything flushed (call once, at the end).
+    quint64 checksum()
+    {
+        if (m_blockFill > 0)
+            endBlock();
+        return XXH3_64bits(m_digests.data(), m_digests.size() * sizeof(quint64));
+    }
 
     template <typename T> void array(ColumnView<T> v)
     {
@@ -139,26 +190,26 @@ public:
     }
 
 private:
+    void endBlock()
+    {
+        m_digests.push_back(XXH3_64bits_digest(m_state.get()));
+        XXH3_64bits_reset(m_state.get());
+        m_blockFill = 0;
+    }
+
     QIODevice& m_device;
     quint64 m_written = 0;
-    uLong m_crc = crc32(0L, Z_NULL, 0);
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> m_state { XXH3_createState(), &XXH3_freeState };
+    qint64 m_blockFill = 0;
+    std::vector<quint64> m_digests;
 };
 
 class In {
 public:
-    In(const char* data, qint64 size, bool mapped = false)
+    In(const char* data, qint64 size)
         : m_data(data)
         , m_size(size)
-        , m_mapped(mapped)
     {
-    }
-    /// For a mapped payload: gives back the pages read so far, every 64 MiB (the rows are copied).
-    void releaseRead()
-    {
-        if (m_mapped && m_pos - m_released >= (qint64(1) << 26)) {
-            dropMappedPages(m_data + m_released, m_data + m_pos);
-            m_released = m_pos;
-        }
     }
     const char* take(qint64 n)
     {
@@ -175,6 +226,12 @@ public:
         return v;
     }
     void align() { take((8 - m_pos % 8) % 8); }
+    /// Skips to the payload offset whose file offset is a multiple of `alignment` (Out::alignFile).
+    void alignFile(qint64 alignment)
+    {
+        const qint64 at = HeaderSize + m_pos;
+        take((alignment - at % alignment) % alignment);
+    }
     quint64 count(quint64 elementSize)
     {
         const auto n = pod<quint64>();
@@ -227,8 +284,6 @@ private:
     const char* m_data;
     qint64 m_size;
     qint64 m_pos = 0;
-    bool m_mapped = false;
-    qint64 m_released = 0;
 };
 
 // Rows are written only through Trial::row (a RowView), so the cache does not depend on how the
@@ -256,24 +311,100 @@ IntervalRow readRow(In& in, std::size_t metrics)
     return r;
 }
 
-// A trial's row in place in the payload, checked like readRow; the row store copies it once.
-RowView readRowView(In& in, std::size_t metrics)
+std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t { 7 }; }
+
+/// The interval rows in the row store's own layout (docs/FORMATS.md §13): the slot table, the size
+/// of the chunk region, zero bytes up to a file offset that is a multiple of RegionAlign, then the
+/// region: each distinct event list once, each row's value block, all 8-byte aligned.
+void writeRows(Out& out, const RowStore& rows)
 {
-    RowView r;
-    r.events = in.view<EventId>();
-    const ColumnView<double> calls = in.view<double>();
-    const ColumnView<double> subrs = in.view<double>();
-    r.calls = CountView(calls.data(), calls.size());
-    r.subrs = CountView(subrs.data(), subrs.size());
-    r.excl = in.view<double>();
-    const ColumnView<double> incl = in.view<double>();
-    r.incl = InclView(incl.data(), incl.size());
-    r.exclSqr = in.view<double>();
-    const std::size_t n = r.events.size();
-    if (r.calls.size() != n || r.subrs.size() != n || r.excl.size() != n * metrics || r.incl.size() != n * metrics
-        || (!r.exclSqr.empty() && r.exclSqr.size() != n * metrics))
-        throw Corrupt("interval row columns disagree");
-    return r;
+    std::vector<DiskSlot> table(rows.rowCount());
+    std::vector<std::pair<const void*, std::size_t>> pieces; // in region order
+    std::unordered_map<const EventId*, std::pair<quint64, quint32>> lists; // offset and size of a list
+    quint64 at = 0;
+    auto place = [&](const void* p, std::size_t n) {
+        pieces.emplace_back(p, n);
+        const quint64 offset = at;
+        at += align8(n);
+        return offset;
+    };
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        const RowStore::Slot& s = rows.slot(i);
+        if (s.size == 0)
+            continue;
+        DiskSlot& d = table[i];
+        d.size = s.size;
+        d.metrics = s.metrics;
+        d.patches = s.patches;
+        d.flags = s.flags;
+        const auto it = lists.find(s.events);
+        if (it != lists.end() && it->second.second == s.size) {
+            d.events = it->second.first;
+        } else {
+            d.events = place(s.events, s.size * sizeof(EventId));
+            lists[s.events] = { d.events, s.size };
+        }
+        d.values = place(s.values, s.valueBytes());
+    }
+    out.array(table);
+    out.pod(at);
+    out.alignFile(RegionAlign);
+    for (const auto& [p, n] : pieces) {
+        out.raw(p, n);
+        out.align();
+        out.maybeFlush();
+    }
+}
+
+/// The slots of writeRows pointing into the region in place, each checked against the region's
+/// bounds and the model's invariants (event ids in range, sorted, none twice; a sparse inclusive
+/// column whose bitmap, ranks and patch count agree). A list shared by many rows is checked once.
+std::vector<RowStore::Slot> readRows(
+    In& in, std::size_t threads, std::size_t metrics, std::size_t events, quint64* regionBytes)
+{
+    const ColumnView<DiskSlot> table = in.view<DiskSlot>();
+    if (table.size() != threads)
+        throw Corrupt("slot table size differs from the threads");
+    const auto bytes = in.pod<quint64>();
+    in.alignFile(RegionAlign);
+    // Read-only memory: the slots' pointers are not const only because a reader fills its own.
+    auto* region = reinterpret_cast<std::byte*>(const_cast<char*>(in.take(static_cast<qint64>(bytes))));
+    *regionBytes = bytes;
+    std::vector<RowStore::Slot> placed(threads);
+    std::unordered_map<quint64, quint32> checked; // a list's offset -> the longest prefix checked
+    for (std::size_t i = 0; i < threads; ++i) {
+        const DiskSlot& d = table[i];
+        if (d.size == 0)
+            continue;
+        if (d.metrics != metrics || (d.flags & ~quint32 { 7 }) != 0 || d.events % 8 != 0 || d.values % 8 != 0)
+            throw Corrupt("row slot malformed");
+        if (d.size > bytes / sizeof(EventId) || d.events > bytes - d.size * sizeof(EventId))
+            throw Corrupt("row events outside the region");
+        RowStore::Slot s;
+        s.size = d.size;
+        s.metrics = d.metrics;
+        s.patches = d.patches;
+        s.flags = static_cast<std::uint8_t>(d.flags);
+        const quint64 cells = quint64 { d.metrics } * d.size;
+        if (cells > bytes / sizeof(double) || (s.sparseIncl() ? d.patches > cells : d.patches != 0))
+            throw Corrupt("row slot malformed");
+        if (d.values > bytes || s.valueBytes() > bytes - d.values)
+            throw Corrupt("row values outside the region");
+        s.events = reinterpret_cast<EventId*>(region + d.events);
+        s.values = region + d.values;
+        quint32& longest = checked[d.events];
+        if (d.size > longest) {
+            for (std::size_t k = 0; k < d.size; ++k)
+                if (s.events[k].index() >= events || (k > 0 && !(s.events[k - 1] < s.events[k])))
+                    throw Corrupt(
+                        s.events[k].index() >= events ? "id out of range" : "interval row cells out of order");
+            longest = d.size;
+        }
+        if (!s.wellFormed())
+            throw Corrupt("sparse inclusive column malformed");
+        placed[i] = s;
+    }
+    return placed;
 }
 
 void writeAtomicRow(Out& out, const AtomicRow& r)
@@ -324,6 +455,72 @@ qint64 envBytes(const char* name, qint64 fallback)
     return ok && v >= 0 ? v : fallback;
 }
 
+/// One file of a source directory (sourceKey).
+struct SourceFile {
+    QString path; // relative
+    QByteArray name; // the relative path as the file system spells it
+    qint64 size = 0;
+    qint64 mtimeMs = 0;
+};
+
+/// Every file below the directory `dir` as QDirIterator with QDir::Files | QDir::Hidden and
+/// Subdirectories lists them: regular files and symbolic links to them (statFiles drops the other
+/// links), hidden ones too, without following links into directories. Closes the subdirectories
+/// it opens (so a deep tree needs no more descriptors than its depth), not `dir`.
+void listFiles(DIR* dir, const QByteArray& prefix, std::vector<SourceFile>& out)
+{
+    while (const dirent* e = readdir(dir)) {
+        const char* name = e->d_name;
+        if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0)
+            continue;
+        unsigned char type = e->d_type;
+        if (type == DT_UNKNOWN) {
+            struct stat st { };
+            if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+                continue;
+            type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : DT_REG;
+        }
+        if (type == DT_DIR) {
+            const int sub = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            DIR* subdir = sub >= 0 ? fdopendir(sub) : nullptr;
+            if (subdir) {
+                listFiles(subdir, prefix + name + '/', out);
+                closedir(subdir);
+            } else if (sub >= 0) {
+                close(sub);
+            }
+        } else if (type == DT_REG || type == DT_LNK) {
+            const QByteArray path = prefix + name;
+            out.push_back({ QFile::decodeName(path), path, 0, -1 });
+        }
+    }
+}
+
+/// Size and mtime of every file, one stat each, on every core (a 131,072-file trial spends most of
+/// its key there); a file that is no regular file (a link to anything else) or that vanished keeps
+/// mtimeMs -1 and is dropped. Paths are relative to the directory `root`.
+void statFiles(int root, std::vector<SourceFile>& files)
+{
+    constexpr std::size_t Batch = 4096;
+    std::vector<std::size_t> batches((files.size() + Batch - 1) / Batch);
+    std::iota(batches.begin(), batches.end(), std::size_t { 0 });
+    auto statBatch = [&](std::size_t b) {
+        for (std::size_t i = b * Batch; i < std::min(files.size(), (b + 1) * Batch); ++i) {
+            SourceFile& f = files[i];
+            struct stat st { };
+            if (fstatat(root, f.name.constData(), &st, 0) != 0 || !S_ISREG(st.st_mode))
+                continue;
+            f.size = static_cast<qint64>(st.st_size);
+            f.mtimeMs = static_cast<qint64>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+        }
+    };
+    if (batches.size() <= 1)
+        std::for_each(batches.begin(), batches.end(), statBatch);
+    else
+        waitInPool([&] { QtConcurrent::blockingMap(batches, statBatch); });
+    std::erase_if(files, [](const SourceFile& f) { return f.mtimeMs < 0; });
+}
+
 void evict(const QString& dir, qint64 limit)
 {
     QFileInfoList entries = QDir(dir).entryInfoList({ QStringLiteral("*.pxc") }, QDir::Files, QDir::Time);
@@ -367,14 +564,21 @@ QByteArray TrialCache::sourceKey(const QString& path, const QString& reader, con
         total += f.size();
     };
     if (info.isDir()) {
-        QStringList files;
-        QDirIterator it(canonical, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-        while (it.hasNext())
-            files << it.next();
-        files.sort();
-        const QDir root(canonical);
-        for (const QString& f : files)
-            addFile(QFileInfo(f), root.relativeFilePath(f));
+        std::vector<SourceFile> files;
+        const int fd = open(QFile::encodeName(canonical).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (DIR* dir = fd >= 0 ? fdopendir(fd) : nullptr) {
+            listFiles(dir, QByteArray(), files);
+            statFiles(dirfd(dir), files);
+            closedir(dir);
+        } else if (fd >= 0) {
+            close(fd);
+        }
+        std::sort(files.begin(), files.end(), [](const SourceFile& a, const SourceFile& b) { return a.path < b.path; });
+        for (const SourceFile& f : files) {
+            key += f.path.toUtf8();
+            key += '\t' + QByteArray::number(f.size) + '\t' + QByteArray::number(f.mtimeMs) + '\n';
+            total += f.size;
+        }
     } else {
         addFile(info, QString());
     }
@@ -431,10 +635,7 @@ void TrialCache::writeEntry(const Trial& t, const QByteArray& key, QIODevice& de
         out.pod(e.parent);
         out.pod(e.leaf);
     }
-    for (std::size_t i = 0; i < t.m_threads.size(); ++i) {
-        writeRow(out, t.row(ThreadIndex(i)));
-        out.maybeFlush();
-    }
+    writeRows(out, t.m_rows);
     out.pod(static_cast<quint64>(t.m_atomicEvents.size()));
     for (const AtomicEvent& e : t.m_atomicEvents) {
         out.str(e.name);
@@ -484,53 +685,55 @@ void TrialCache::writeEntry(const Trial& t, const QByteArray& key, QIODevice& de
     std::memcpy(h + 12, &EndianMark, 4);
     const quint64 size = out.written();
     std::memcpy(h + 16, &size, 8);
-    const quint32 crc = out.crc();
-    std::memcpy(h + 24, &crc, 4);
+    const quint64 sum = out.checksum();
+    std::memcpy(h + 24, &sum, 8);
     if (!device.seek(0) || device.write(header) != header.size())
         throw WriteFailure { device.errorString() };
 }
 
-std::shared_ptr<Trial> TrialCache::deserialize(
-    const QByteArray& data, const QByteArray& key, QString* error, bool mapped)
+quint64 TrialCache::checksum(const char* payload, qint64 size) { return checksumOf(payload, size); }
+
+std::shared_ptr<Trial> TrialCache::deserialize(const QByteArray& data, const QByteArray& key, QString* error)
+{
+    // The trial keeps its rows in the file's bytes: an aligned copy of them that it owns.
+    std::shared_ptr<quint64[]> copy(new quint64[static_cast<std::size_t>(data.size()) / 8 + 1]);
+    if (!data.isEmpty())
+        std::memcpy(copy.get(), data.constData(), static_cast<std::size_t>(data.size()));
+    return decode(reinterpret_cast<const char*>(copy.get()), data.size(), copy, key, error, false);
+}
+
+std::shared_ptr<Trial> TrialCache::decode(const char* h, qint64 fileSize, const std::shared_ptr<const void>& owner,
+    const QByteArray& key, QString* error, bool mapped)
 {
     auto fail = [&](const QString& why) {
         if (error)
             *error = why;
         return std::shared_ptr<Trial>();
     };
-    if (data.size() < HeaderSize)
+    if (fileSize < HeaderSize)
         return fail(QStringLiteral("shorter than the header"));
-    const char* h = data.constData();
     if (std::memcmp(h, Magic, 8) != 0)
         return fail(QStringLiteral("wrong magic"));
     quint32 version = 0;
     quint32 endian = 0;
     quint64 size = 0;
-    quint32 crc = 0;
+    quint64 sum = 0;
     std::memcpy(&version, h + 8, 4);
     std::memcpy(&endian, h + 12, 4);
     std::memcpy(&size, h + 16, 8);
-    std::memcpy(&crc, h + 24, 4);
+    std::memcpy(&sum, h + 24, 8);
     if (endian != EndianMark)
         return fail(QStringLiteral("written on a machine of other endianness"));
     if (version != FormatVersion)
         return fail(QStringLiteral("format version %1, expected %2").arg(version).arg(FormatVersion));
-    if (size != static_cast<quint64>(data.size() - HeaderSize))
-        return fail(QStringLiteral("size %1 does not match the header's %2").arg(data.size() - HeaderSize).arg(size));
-    // The rows are read in place (In::view), so the payload must be 8-byte aligned; a mapped file
-    // is, a caller's buffer may not be.
-    std::unique_ptr<quint64[]> alignedCopy;
+    if (size != static_cast<quint64>(fileSize - HeaderSize))
+        return fail(QStringLiteral("size %1 does not match the header's %2").arg(fileSize - HeaderSize).arg(size));
+    // Everything is verified before any of it is used, the rows read in place included.
     const char* payload = h + HeaderSize;
-    if (reinterpret_cast<std::uintptr_t>(payload) % 8 != 0) {
-        alignedCopy = std::make_unique<quint64[]>(size / 8 + 1);
-        std::memcpy(alignedCopy.get(), payload, size);
-        payload = reinterpret_cast<const char*>(alignedCopy.get());
-    }
-    mapped = mapped && !alignedCopy;
-    if (crcOf(payload, static_cast<qint64>(size), mapped) != crc)
+    if (checksumOf(payload, static_cast<qint64>(size), mapped) != sum)
         return fail(QStringLiteral("checksum mismatch"));
     try {
-        In in(payload, static_cast<qint64>(size), mapped);
+        In in(payload, static_cast<qint64>(size));
         const auto storedKey = in.array<char>();
         if (QByteArray(storedKey.data(), static_cast<qsizetype>(storedKey.size())) != key)
             throw Corrupt("written for another source");
@@ -567,16 +770,9 @@ std::shared_ptr<Trial> TrialCache::deserialize(
             t->m_events.push_back(std::move(e));
         }
         const std::size_t threads = t->m_threads.size();
-        RowStore::Writer writer(metrics);
-        std::vector<RowStore::Slot> rowSlots;
-        rowSlots.reserve(threads);
-        for (std::size_t i = 0; i < threads; ++i) {
-            const RowView row = readRowView(in, metrics);
-            checkRow(row, events);
-            rowSlots.push_back(writer.append(row));
-            in.releaseRead();
-        }
-        adoptRows(*t, std::move(writer), rowSlots);
+        quint64 regionBytes = 0;
+        const std::vector<RowStore::Slot> rowSlots = readRows(in, threads, metrics, events, &regionBytes);
+        adoptRows(*t, owner, regionBytes, rowSlots);
         const quint64 atomics = in.count(8);
         for (quint64 i = 0; i < atomics; ++i) {
             AtomicEvent e;
@@ -663,10 +859,11 @@ std::shared_ptr<Trial> TrialCache::deserialize(
     }
 }
 
-void TrialCache::adoptRows(Trial& trial, RowStore::Writer&& writer, const std::vector<RowStore::Slot>& rowSlots)
+void TrialCache::adoptRows(Trial& trial, const std::shared_ptr<const void>& owner, std::size_t bytes,
+    const std::vector<RowStore::Slot>& rowSlots)
 {
     trial.m_rows.reserve(rowSlots.size());
-    trial.m_rows.adopt(std::move(writer));
+    trial.m_rows.adoptMemory(owner, bytes);
     for (const RowStore::Slot& slot : rowSlots)
         trial.m_rows.push(slot);
 }
@@ -685,13 +882,18 @@ std::shared_ptr<Trial> TrialCache::load(const QByteArray& key, QString* discarde
     if (!info.isFile() || !f.open(QIODevice::ReadOnly)) {
         error = QStringLiteral("not a readable file");
     } else {
+        // The trial's rows stay in the mapping (read-only, shared with the page cache), which
+        // lives as long as they do; the file may be removed or replaced meanwhile.
         const qint64 size = f.size();
-        uchar* mapped = size > 0 ? f.map(0, size) : nullptr;
-        const QByteArray data
-            = mapped ? QByteArray::fromRawData(reinterpret_cast<const char*>(mapped), size) : f.readAll();
-        trial = deserialize(data, key, &error, mapped != nullptr);
-        if (mapped)
-            f.unmap(mapped);
+        void* mapped = size > 0 ? mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, f.handle(), 0)
+                                : MAP_FAILED;
+        if (mapped != MAP_FAILED) {
+            const std::shared_ptr<const void> mapping(
+                mapped, [size](const void* p) { munmap(const_cast<void*>(p), static_cast<std::size_t>(size)); });
+            trial = decode(static_cast<const char*>(mapped), size, mapping, key, &error, true);
+        } else {
+            trial = deserialize(f.readAll(), key, &error);
+        }
     }
     if (trial)
         trial->m_fromCache = true;

@@ -30,9 +30,10 @@ public:
     /// Writes the entry to `device` as it goes (seekable: the header is written last); throws WriteFailure.
     static void writeEntry(const Trial& trial, const QByteArray& key, QIODevice& device);
     /// The trial in `data` if it is a valid cache file for `key`; else nullptr and `error` says why.
-    /// `mapped`: `data` is a read-only file mapping whose pages may be given back as they are read.
-    static std::shared_ptr<Trial> deserialize(
-        const QByteArray& data, const QByteArray& key, QString* error, bool mapped = false);
+    /// The trial's rows live in a copy of `data` (load() instead reads them in the mapped file).
+    static std::shared_ptr<Trial> deserialize(const QByteArray& data, const QByteArray& key, QString* error);
+    /// The checksum the header records for a payload (XXH3-64 of the XXH3-64 of each 16 MiB block).
+    static quint64 checksum(const char* payload, qint64 size);
 
     /// Loads the cached trial of `key`, or nullptr. A damaged entry is removed with a warning on
     /// stderr, and `discarded` (when given) receives a sentence saying so.
@@ -47,8 +48,13 @@ public:
     static QString entryPath(const QByteArray& key);
 
 private:
-    /// Hands the rows copied from a cache file to the trial: the only place that touches its row store.
-    static void adoptRows(Trial& trial, RowStore::Writer&& writer, const std::vector<RowStore::Slot>& rowSlots);
+    /// Decodes the file at `data` (8-byte aligned), whose memory `owner` keeps alive; the trial's
+    /// rows point into it. `mapped`: a read-only file mapping whose pages may be given back.
+    static std::shared_ptr<Trial> decode(const char* data, qint64 size, const std::shared_ptr<const void>& owner,
+        const QByteArray& key, QString* error, bool mapped);
+    /// Hands the rows found in a cache file to the trial: the only place that touches its row store.
+    static void adoptRows(Trial& trial, const std::shared_ptr<const void>& owner, std::size_t bytes,
+        const std::vector<RowStore::Slot>& rowSlots);
 };
 
 } // namespace parallax

@@ -232,6 +232,26 @@ InclView RowStore::Slot::incl() const
     return InclView(excl(), bits, ranks, patches, cells);
 }
 
+bool RowStore::Slot::wellFormed() const
+{
+    if (!sparseIncl())
+        return true;
+    const std::size_t cells = std::size_t { metrics } * size;
+    const std::size_t words = bitmapWords(cells);
+    const auto* bits = reinterpret_cast<const std::uint64_t*>(inclBlock());
+    const auto* ranks = reinterpret_cast<const std::uint32_t*>(bits + words);
+    std::size_t count = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+        if (ranks[w] != count)
+            return false;
+        count += static_cast<std::size_t>(std::popcount(bits[w]));
+    }
+    // No bit beyond the last cell (the last word's tail).
+    if (cells % 64 != 0 && words > 0 && (bits[words - 1] >> (cells % 64)) != 0)
+        return false;
+    return count == patches;
+}
+
 void RowStore::Slot::permuteValues(const std::vector<std::uint32_t>& order) const
 {
     const std::size_t n = size;
@@ -407,6 +427,12 @@ void RowStore::adopt(Writer&& writer)
     writer.m_left = 0;
     writer.m_bytes = 0;
     writer.m_used = 0;
+}
+
+void RowStore::adoptMemory(std::shared_ptr<const void> owner, std::size_t bytes)
+{
+    m_owners.push_back(std::move(owner));
+    m_usedBytes += bytes;
 }
 
 void RowStore::permute(const std::vector<std::uint32_t>& order)

@@ -42,6 +42,9 @@ public:
         /// Where the inclusive column starts: metrics * size doubles, or the sparse form's bitmap.
         std::byte* inclBlock() const;
         InclView incl() const;
+        /// False when a sparse inclusive column's bitmap, running counts and `patches` disagree (so
+        /// reading it would leave its memory): for memory the store did not write itself.
+        bool wellFormed() const;
         /// Reorders the cells' values (not the event list) in place: cell k becomes the former cell
         /// order[k]. For the owner of the memory, before the trial is built.
         void permuteValues(const std::vector<std::uint32_t>& order) const;
@@ -94,6 +97,8 @@ public:
 
     std::size_t rowCount() const { return m_slots.size(); }
     RowView row(std::size_t i) const { return view(m_slots[i]); }
+    /// Where row i's cells are (the trial cache writes them in this very layout).
+    const Slot& slot(std::size_t i) const { return m_slots[i]; }
     static RowView view(const Slot& slot);
     std::size_t cellCount() const;
     /// Bytes the cells take: what the rows use of the chunks, and the slots. The chunks' unused
@@ -102,6 +107,10 @@ public:
 
     /// Takes over a writer's memory; its slots can then be pushed, in any order.
     void adopt(Writer&& writer);
+    /// Keeps `owner` alive as long as the store: slots pushed after it may point into memory the
+    /// owner holds (`bytes` of cells), such as a read-only mapping of a trial cache entry, which the
+    /// rows then read in place. Such memory is never written (a built trial is immutable).
+    void adoptMemory(std::shared_ptr<const void> owner, std::size_t bytes);
     void push(const Slot& slot) { m_slots.push_back(slot); }
     void reserve(std::size_t rows) { m_slots.reserve(rows); }
     /// Reorders the rows: row i becomes the former row order[i].
@@ -110,6 +119,7 @@ public:
 private:
     std::vector<Slot> m_slots;
     std::vector<std::unique_ptr<std::byte[]>> m_chunks;
+    std::vector<std::shared_ptr<const void>> m_owners; // memory of others the slots point into
     std::size_t m_chunkBytes = 0;
     std::size_t m_usedBytes = 0;
 };

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // libFuzzer entry point: any bytes as a trial cache file (docs/FORMATS.md §13) must give a trial or
 // an error, never a crash. So that mutations reach the decoder rather than stopping at the checksum,
-// the harness repairs the header's payload size and CRC-32 (unless the last byte is odd: then the
+// the harness repairs the header's payload size and checksum (unless the last byte is odd: then the
 // header is checked as given) and expects the key the payload itself stores. A trial that decodes
 // must keep the model's invariants and survive a serialize/deserialize round trip.
 #include "datasource/cache/trialcache.h"
@@ -37,9 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (repair && file.size() >= HeaderSize) {
         const auto payload = static_cast<quint64>(file.size() - HeaderSize);
         std::memcpy(file.data() + 16, &payload, 8);
-        const quint32 crc = static_cast<quint32>(crc32(crc32(0L, Z_NULL, 0),
-            reinterpret_cast<const Bytef*>(file.constData() + HeaderSize), static_cast<uInt>(payload)));
-        std::memcpy(file.data() + 24, &crc, 4);
+        const quint64 sum = TrialCache::checksum(file.constData() + HeaderSize, static_cast<qint64>(payload));
+        std::memcpy(file.data() + 24, &sum, 8);
     }
     const QByteArray key = storedKey(file);
     QString error;
