@@ -404,7 +404,7 @@ public:
 
     void parse(const FileWork& work, FileResult& result)
     {
-        m_path = &work.path;
+        m_work = &work;
         // A binary file shows a NUL byte at once: the first 64 KiB decide before the rest is read
         // (docs/FORMATS.md 11). Most profiles fit in them; a larger one is read on into one buffer.
         constexpr std::size_t Head = std::size_t { 64 } * 1024;
@@ -422,7 +422,7 @@ public:
         const auto nul = text.find('\0');
         if (nul != std::string_view::npos) {
             result.failed = true;
-            result.note().error = ReadError { work.path, 0, static_cast<qint64>(nul),
+            result.note().error = ReadError { work.path(), 0, static_cast<qint64>(nul),
                 QStringLiteral("binary data (a NUL byte); a TAU profile is text") };
             return;
         }
@@ -433,7 +433,7 @@ private:
     void fail(FileResult& result, qint64 line, const QString& message)
     {
         result.failed = true;
-        result.note().error = ReadError { *m_path, line, -1, message };
+        result.note().error = ReadError { m_work->path(), line, -1, message };
     }
 
     void parseText(std::string_view text, FileResult& result)
@@ -503,7 +503,7 @@ private:
                         result.note().warnings
                             << QStringLiteral("%1:2: metadata block is malformed at byte %2 of the line (%3); "
                                               "kept the %4 attributes read before it")
-                                   .arg(*m_path)
+                                   .arg(m_work->path())
                                    .arg(static_cast<qint64>(mdStart) + static_cast<qint64>(parsed.errorOffset))
                                    .arg(parsed.error.empty() ? QStringLiteral("no </metadata>") : qs(parsed.error))
                                    .arg(parsed.attributes.size());
@@ -588,7 +588,7 @@ private:
         if (nAggr > 0)
             result.note().warnings << QStringLiteral(
                 "%1:%2: %3 aggregate lines skipped (TAU never wrote aggregates; Parallax does not read them)")
-                                          .arg(*m_path)
+                                          .arg(m_work->path())
                                           .arg(cursor.lineNo())
                                           .arg(nAggr);
         for (long long k = 0; k < nAggr; ++k)
@@ -827,7 +827,7 @@ private:
     LocalEvents& m_atomics;
     std::vector<std::uint32_t>& m_seen;
     std::uint32_t m_stamp;
-    const QString* m_path = nullptr;
+    const FileWork* m_work = nullptr;
     double m_lastProfileCalls = 0;
 };
 
@@ -853,11 +853,9 @@ std::vector<FileWork> listProfiles(const QString& dir)
         directoryFiles(dir, [&](std::string_view name) { return parseThreadFileName(name, prefix, key); })) {
         const std::string_view name(path.constData() + path.lastIndexOf('/') + 1);
         parseThreadFileName(name, prefix, key);
-        files.push_back({ key, QString(), std::move(path) });
+        files.push_back({ key, std::move(path) });
     }
     std::sort(files.begin(), files.end(), [](const FileWork& a, const FileWork& b) { return a.key < b.key; });
-    for (auto& f : files)
-        f.path = QFile::decodeName(f.nativePath);
     return files;
 }
 

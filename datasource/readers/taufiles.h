@@ -12,6 +12,7 @@
 #include "datasource/readers/reader.h"
 
 #include <QByteArray>
+#include <QFile>
 #include <QString>
 #include <QStringList>
 #include <algorithm>
@@ -57,10 +58,14 @@ public:
         const auto it = m_index.find(s);
         return it == m_index.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
     }
+    /// Frees the index once nothing is interned any more (then find() finds nothing).
+    void dropIndex() { m_index = decltype(m_index)(); }
+    /// Moves string `id` out, for a caller that needs it no more after this.
+    std::string take(std::uint32_t id) { return std::move(m_strings[id]); }
     /// Frees everything once the ids have been resolved.
     void clear()
     {
-        m_index = decltype(m_index)();
+        dropIndex();
         m_strings = decltype(m_strings)();
     }
 
@@ -124,9 +129,10 @@ private:
 
 struct FileWork {
     ThreadKey key;
-    QString path;
-    /// The path as the operating system spells it, for open(2).
+    /// The path as the operating system spells it, for open(2); path() decodes it for messages
+    /// (not kept decoded: 131,072 paths twice would be ~16 MB for a few error messages).
     QByteArray nativePath;
+    QString path() const { return QFile::decodeName(nativePath); }
 };
 
 /// What few files have: a failure, warnings, odd values, duplicate names, metadata keys with a

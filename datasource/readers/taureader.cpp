@@ -176,9 +176,9 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             if (name.isNull()) {
                 name = qs(shared.strings.get(r.metricName));
                 nameId = r.metricName;
-                namedBy = metricDirs[d].files[i].path;
+                namedBy = metricDirs[d].files[i].path();
             } else if (r.metricName != nameId) {
-                const QString& filePath = metricDirs[d].files[i].path;
+                const QString filePath = metricDirs[d].files[i].path();
                 return ReadError { QFileInfo(filePath).absolutePath(), 0, -1,
                     QStringLiteral(
                         "a mix of metrics that cannot be merged into one trial: %1 measures '%2' but %3 measures '%4'")
@@ -377,16 +377,17 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     // keys with a timer context stay per thread. The strings enter the trial's pool in the order the
     // threads use them (deterministic), each converted to QString once, when first used.
     progress.setStage(QStringLiteral("Building the trial: threads and metadata"), 0);
-    std::vector<StringId> stringMap(shared.strings.size());
-    auto poolId = [&](std::uint32_t temp) {
-        if (!stringMap[temp].isValid())
-            stringMap[temp] = builder.strings().intern(qs(shared.strings.get(temp)));
-        return stringMap[temp];
-    };
     // A result of the algebra (a difference, a ratio) has negative values, negative counts, NaN
     // and infinities by design (docs/SEMANTICS.md 3): its metadata names the operation, and then they
     // are no oddity worth a warning.
     const std::optional<std::uint32_t> operationKey = shared.strings.find("Parallax operation");
+    shared.strings.dropIndex(); // each string is moved out when the pool takes it
+    std::vector<StringId> stringMap(shared.strings.size());
+    auto poolId = [&](std::uint32_t temp) {
+        if (!stringMap[temp].isValid())
+            stringMap[temp] = builder.strings().intern(qs(shared.strings.take(temp)));
+        return stringMap[temp];
+    };
     bool algebraResult = false;
     std::size_t duplicateFiles = 0;
     QStringList duplicateExamples;
@@ -403,12 +404,21 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     for (std::size_t i : kept) {
         FileResult& base = results[0][i];
         const ThreadIndex thread = builder.addThread(files[i].key);
+        builder.setAtomicRow(thread, std::move(base.atomicRow));
+        std::vector<MetadataEntry> entries; // keys are distinct: the workers kept a repeated key's last value
+        entries.reserve(base.metadata.size());
+        for (const auto& [k, v] : base.metadata) {
+            entries.push_back({ poolId(k), poolId(v) });
+            algebraResult = algebraResult || k == operationKey;
+        }
+        builder.setThreadMetadataEntries(thread, std::move(entries));
+        base.metadata = decltype(base.metadata)(); // `= {}` would keep the capacity
         for (std::size_t d = 0; d < metricCount; ++d) {
             FileResult& r = results[d][i];
             if (!r.notes)
                 continue;
             const FileNotes& notes = *r.notes;
-            const QString& filePath = metricDirs[d].files[i].path;
+            const QString filePath = metricDirs[d].files[i].path();
             warnings << notes.warnings;
             if (!notes.duplicateNames.empty()) {
                 ++duplicateFiles;
@@ -441,15 +451,6 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             }
             r.notes.reset();
         }
-        builder.setAtomicRow(thread, std::move(base.atomicRow));
-        std::vector<MetadataEntry> entries; // keys are distinct: the workers kept a repeated key's last value
-        entries.reserve(base.metadata.size());
-        for (const auto& [k, v] : base.metadata) {
-            entries.push_back({ poolId(k), poolId(v) });
-            algebraResult = algebraResult || k == operationKey;
-        }
-        builder.setThreadMetadataEntries(thread, std::move(entries));
-        base.metadata = decltype(base.metadata)(); // `= {}` would keep the capacity
     }
     results = decltype(results)();
     shared.strings.clear();
