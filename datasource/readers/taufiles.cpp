@@ -617,10 +617,12 @@ private:
                         .arg(nUser));
                 return;
             }
-            // Exactly the records announced (when the text can hold them): a user event row
-            // stays as large as its records until the trial is freed.
-            result.atomicRow.reserve(result.atomicRow.size()
-                + static_cast<std::size_t>(std::min<long long>(nUser, static_cast<long long>(text.size() / 8 + 1))));
+            // Exactly the records announced, when the rest of the text can hold them (a record's
+            // line has at least 12 bytes): a user event row stays as large as its records until
+            // the trial is freed.
+            const std::size_t room = (text.size() - cursor.lineStart()) / 12 + 1;
+            result.atomicRow.reserve(
+                result.atomicRow.size() + std::min(static_cast<std::size_t>(nUser), room)); // nUser >= 0 here
             for (long long k = 0; k < nUser; ++k) {
                 if (!cursor.next(line)) {
                     fail(result, cursor.lineNo() + 1,
