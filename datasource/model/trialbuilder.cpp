@@ -180,6 +180,15 @@ ThreadIndex TrialBuilder::addThread(const ThreadKey& key)
     return id;
 }
 
+void TrialBuilder::reserveThreads(std::size_t n)
+{
+    m_trial->m_threads.reserve(n);
+    if (!m_store)
+        m_rows.reserve(n);
+    m_trial->m_atomicRows.reserve(n);
+    m_rawThreadMetadata.reserve(n);
+}
+
 void TrialBuilder::ensureRows()
 {
     const std::size_t n = m_trial->m_threads.size();
@@ -298,7 +307,7 @@ void TrialBuilder::setIntervalRows(std::vector<IntervalRow> rows)
 
 void TrialBuilder::setRowStore(RowStore store)
 {
-    m_rows.clear();
+    m_rows = decltype(m_rows)(); // frees, unlike clear()
     m_store = std::move(store);
     m_cellMajor = false;
 }
@@ -490,12 +499,18 @@ void TrialBuilder::finishMetadata()
         if (!already)
             m_trial->m_metadata.push_back(entry);
     }
+    // Each thread keeps its own entries in place, less the common ones: the raw and the final lists
+    // never exist side by side (131,072 threads × 40 keys).
     for (std::size_t t = 0; t < n; ++t) {
-        for (const auto& entry : m_rawThreadMetadata[t])
-            if (!common(entry.key))
-                m_trial->m_threadMetadata[t].push_back(entry);
+        auto& entries = m_rawThreadMetadata[t];
+        entries.erase(
+            std::remove_if(entries.begin(), entries.end(), [&](const MetadataEntry& e) { return common(e.key); }),
+            entries.end());
+        if (entries.capacity() > entries.size())
+            entries.shrink_to_fit();
+        m_trial->m_threadMetadata[t] = std::move(entries);
     }
-    m_rawThreadMetadata.clear();
+    m_rawThreadMetadata = decltype(m_rawThreadMetadata)();
 }
 
 std::shared_ptr<Trial> TrialBuilder::build()

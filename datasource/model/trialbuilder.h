@@ -25,6 +25,9 @@ public:
 
     MetricId addMetric(const Metric& metric);
     ThreadIndex addThread(const ThreadKey& key);
+    /// Room for `n` threads, so that adding them one by one does not grow the per-thread tables
+    /// past what they hold (a 131,072-thread trial would otherwise carry up to twice the room).
+    void reserveThreads(std::size_t n);
     std::size_t threadCount() const { return m_trial->m_threads.size(); }
 
     /// Adds (or finds) an interval event. The name is normalised (rule W); `rawName` keeps the
@@ -48,6 +51,8 @@ public:
     /// be unsorted and contain duplicates; build() handles both.
     void setIntervalRows(std::vector<IntervalRow> rows);
     void setAtomicRows(std::vector<AtomicRow> rows);
+    /// One thread's atomic row (thread `t` must exist), moved in as is; build() pools duplicates.
+    void setAtomicRow(ThreadIndex t, AtomicRow row) { m_trial->m_atomicRows[t.index()] = std::move(row); }
     /// Bulk path for readers that pack rows themselves (one per thread, in thread-index order): the
     /// rows must be sorted by event id without duplicates (RowStore::Writer, docs/ARCHITECTURE.md).
     void setRowStore(RowStore store);

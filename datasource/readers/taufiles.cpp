@@ -346,6 +346,10 @@ struct Worker {
     std::vector<std::uint32_t> keyPosition; // ...and its place in that file's metadata
     std::uint32_t stamp = 0;
     std::vector<char> buffer;
+    IntervalRow row; // the file being parsed, reused from file to file
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs; // the metadata being read, likewise
+    std::string metric; // the metric name of the previous file...
+    std::uint32_t metricId = 0; // ...and its id in the string table
 };
 
 /// Reads a file into `buffer` with open(2)/read(2), reusing the buffer from file to file; false
@@ -400,8 +404,7 @@ public:
 
     void parse(const FileWork& work, FileResult& result)
     {
-        result.key = work.key;
-        result.path = work.path;
+        m_work = &work;
         // A binary file shows a NUL byte at once: the first 64 KiB decide before the rest is read
         // (docs/FORMATS.md 11). Most profiles fit in them; a larger one is read on into one buffer.
         constexpr std::size_t Head = std::size_t { 64 } * 1024;
@@ -419,7 +422,7 @@ public:
         const auto nul = text.find('\0');
         if (nul != std::string_view::npos) {
             result.failed = true;
-            result.error = ReadError { work.path, 0, static_cast<qint64>(nul),
+            result.note().error = ReadError { work.path(), 0, static_cast<qint64>(nul),
                 QStringLiteral("binary data (a NUL byte); a TAU profile is text") };
             return;
         }
@@ -430,7 +433,7 @@ private:
     void fail(FileResult& result, qint64 line, const QString& message)
     {
         result.failed = true;
-        result.error = ReadError { result.path, line, -1, message };
+        result.note().error = ReadError { m_work->path(), line, -1, message };
     }
 
     void parseText(std::string_view text, FileResult& result)
@@ -497,10 +500,10 @@ private:
                 } else {
                     const auto parsed = parseTauMetadata(xml);
                     if (!parsed.error.empty() || mdEnd == std::string_view::npos) {
-                        result.warnings
+                        result.note().warnings
                             << QStringLiteral("%1:2: metadata block is malformed at byte %2 of the line (%3); "
                                               "kept the %4 attributes read before it")
-                                   .arg(result.path)
+                                   .arg(m_work->path())
                                    .arg(static_cast<qint64>(mdStart) + static_cast<qint64>(parsed.errorOffset))
                                    .arg(parsed.error.empty() ? QStringLiteral("no </metadata>") : qs(parsed.error))
                                    .arg(parsed.attributes.size());
@@ -517,12 +520,19 @@ private:
         } else {
             haveLine = true; // old format: line 2 is already the first event line
         }
-        result.metricName = metric.toStdString();
+        // Exactly as many pairs as the file has: the scratch vector is reused, the copy is kept.
+        result.metadata.assign(m_worker.pairs.begin(), m_worker.pairs.end());
+        std::string metricUtf8 = metric.toStdString();
+        if (m_worker.metric != metricUtf8 || m_worker.stamp == 1) {
+            m_worker.metricId = m_shared.strings.intern(metricUtf8);
+            m_worker.metric = std::move(metricUtf8);
+        }
+        result.metricName = m_worker.metricId;
 
         const int numFields = sumExclSqr ? 6 : 5;
         const std::size_t reserve
             = static_cast<std::size_t>(std::min<long long>(nFunc, static_cast<long long>(text.size() / 8 + 1)));
-        IntervalRow& row = result.row;
+        IntervalRow& row = m_worker.row;
         row.events.reserve(reserve);
         row.calls.reserve(reserve);
         row.subrs.reserve(reserve);
@@ -576,11 +586,11 @@ private:
             return;
         }
         if (nAggr > 0)
-            result.warnings << QStringLiteral(
+            result.note().warnings << QStringLiteral(
                 "%1:%2: %3 aggregate lines skipped (TAU never wrote aggregates; Parallax does not read them)")
-                                   .arg(result.path)
-                                   .arg(cursor.lineNo())
-                                   .arg(nAggr);
+                                          .arg(m_work->path())
+                                          .arg(cursor.lineNo())
+                                          .arg(nAggr);
         for (long long k = 0; k < nAggr; ++k)
             if (!cursor.next(line))
                 break;
@@ -607,6 +617,12 @@ private:
                         .arg(nUser));
                 return;
             }
+            // Exactly the records announced, when the rest of the text can hold them (a record's
+            // line has at least 12 bytes): a user event row stays as large as its records until
+            // the trial is freed.
+            const std::size_t room = (text.size() - cursor.lineStart()) / 12 + 1;
+            result.atomicRow.reserve(
+                result.atomicRow.size() + std::min(static_cast<std::size_t>(nUser), room)); // nUser >= 0 here
             for (long long k = 0; k < nUser; ++k) {
                 if (!cursor.next(line)) {
                     fail(result, cursor.lineNo() + 1,
@@ -635,6 +651,7 @@ private:
     /// A metadata entry of this file; a key given twice keeps its last value.
     void addMetadata(std::uint32_t key, std::uint32_t value, bool context, FileResult& result)
     {
+        auto& metadata = m_worker.pairs;
         auto& stamp = m_worker.keyStamp;
         auto& position = m_worker.keyPosition;
         if (key >= stamp.size()) {
@@ -642,14 +659,14 @@ private:
             position.resize(stamp.size(), 0);
         }
         if (stamp[key] == m_stamp) {
-            result.metadata[position[key]].second = value;
+            metadata[position[key]].second = value;
         } else {
             stamp[key] = m_stamp;
-            position[key] = static_cast<std::uint32_t>(result.metadata.size());
-            result.metadata.emplace_back(key, value);
+            position[key] = static_cast<std::uint32_t>(metadata.size());
+            metadata.emplace_back(key, value);
         }
         if (context)
-            result.contextKeys.push_back(key);
+            result.note().contextKeys.push_back(key);
     }
 
     bool parseEventLine(
@@ -720,9 +737,9 @@ private:
         if (id >= m_seen.size())
             m_seen.resize(std::max<std::size_t>(id + 1, m_seen.size() * 2), 0);
         if (m_seen[id] == m_stamp)
-            result.duplicateNames.emplace_back(names::canonical(raw));
+            result.note().duplicateNames.emplace_back(names::canonical(raw));
         m_seen[id] = m_stamp;
-        IntervalRow& row = result.row;
+        IntervalRow& row = m_worker.row;
         row.events.push_back(EventId(id));
         row.calls.push_back(v[0]);
         row.subrs.push_back(v[1]);
@@ -732,9 +749,10 @@ private:
             row.exclSqr.push_back(v[4]);
         m_lastProfileCalls = v[numFields - 1];
         if (v[2] < 0 || v[3] < 0) {
-            if (result.negativeValues == 0)
-                result.firstNegative = "line " + std::to_string(lineNo) + " " + names::canonical(raw);
-            ++result.negativeValues;
+            FileNotes& notes = result.note();
+            if (notes.negativeValues == 0)
+                notes.firstNegative = "line " + std::to_string(lineNo) + " " + names::canonical(raw);
+            ++notes.negativeValues;
         }
         // Nearly every line has finite values and non-negative counts: one test instead of the loop.
         double sum = 0;
@@ -752,15 +770,17 @@ private:
     {
         for (int k = 0; k < n; ++k) {
             if (!std::isfinite(v[k])) {
-                if (result.nonFiniteValues == 0)
-                    result.firstNonFinite
+                FileNotes& notes = result.note();
+                if (notes.nonFiniteValues == 0)
+                    notes.firstNonFinite
                         = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
-                ++result.nonFiniteValues;
+                ++notes.nonFiniteValues;
             } else if (k < countFields && v[k] < 0) {
-                if (result.negativeCounts == 0)
-                    result.firstNegativeCount
+                FileNotes& notes = result.note();
+                if (notes.negativeCounts == 0)
+                    notes.firstNegativeCount
                         = "line " + std::to_string(lineNo) + " '" + names::canonical(raw) + "' " + fieldNames[k];
-                ++result.negativeCounts;
+                ++notes.negativeCounts;
             }
         }
     }
@@ -797,7 +817,7 @@ private:
         AtomicRow& row = result.atomicRow;
         const std::uint32_t id = m_atomics.lookup(raw, {});
         if (std::find(row.events.begin(), row.events.end(), AtomicEventId(id)) != row.events.end())
-            ++result.duplicateAtomics;
+            ++result.note().duplicateAtomics;
         row.append(AtomicEventId(id), v[0], v[1], v[2], v[3], v[4]);
         noteOddities(v, fieldNames, 5, 1, lineNo, raw, result);
         return true;
@@ -809,6 +829,7 @@ private:
     LocalEvents& m_atomics;
     std::vector<std::uint32_t>& m_seen;
     std::uint32_t m_stamp;
+    const FileWork* m_work = nullptr;
     double m_lastProfileCalls = 0;
 };
 
@@ -834,18 +855,18 @@ std::vector<FileWork> listProfiles(const QString& dir)
         directoryFiles(dir, [&](std::string_view name) { return parseThreadFileName(name, prefix, key); })) {
         const std::string_view name(path.constData() + path.lastIndexOf('/') + 1);
         parseThreadFileName(name, prefix, key);
-        files.push_back({ key, QString(), std::move(path) });
+        files.push_back({ key, std::move(path) });
     }
     std::sort(files.begin(), files.end(), [](const FileWork& a, const FileWork& b) { return a.key < b.key; });
-    for (auto& f : files)
-        f.path = QFile::decodeName(f.nativePath);
     return files;
 }
 
 std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options,
-    Progress& progress, std::vector<RowStore::Writer>* writers)
+    Progress& progress, std::vector<RowStore::Writer>* writers, std::vector<IntervalRow>* rows)
 {
     std::vector<FileResult> results(files.size());
+    if (!writers && rows)
+        rows->assign(files.size(), IntervalRow());
     std::atomic<std::size_t> next { 0 };
     const int workers = std::max(1,
         std::min<int>(
@@ -857,25 +878,26 @@ std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& s
     }
     auto work = [&](int w) {
         Worker worker(shared);
-        IntervalRow spare; // the previous file's vectors, reused when rows are packed
         while (!progress.isCancelled()) {
             const std::size_t i = next.fetch_add(1);
             if (i >= files.size())
                 break;
             FileResult& result = results[i];
-            if (writers)
-                std::swap(result.row, spare); // the vectors of the previous file, emptied
+            IntervalRow& row = worker.row;
+            for (auto* column : { &row.calls, &row.subrs, &row.excl, &row.incl, &row.exclSqr })
+                column->clear();
+            row.events.clear();
+            worker.pairs.clear();
             FileParser parser(worker);
             parser.parse(files[i], result);
-            if (writers && !result.failed) {
-                result.slot = (*writers)[static_cast<std::size_t>(w)].append(result.row);
-                result.packed = true;
-            }
-            if (writers) {
-                std::swap(result.row, spare);
-                for (auto* column : { &spare.calls, &spare.subrs, &spare.excl, &spare.incl, &spare.exclSqr })
-                    column->clear();
-                spare.events.clear();
+            if (!result.failed) {
+                if (writers) {
+                    result.slot = (*writers)[static_cast<std::size_t>(w)].append(row);
+                    result.packed = true;
+                } else if (rows) {
+                    (*rows)[i] = std::move(row);
+                    row = IntervalRow();
+                }
             }
             progress.advance();
         }

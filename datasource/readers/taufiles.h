@@ -12,12 +12,15 @@
 #include "datasource/readers/reader.h"
 
 #include <QByteArray>
+#include <QFile>
 #include <QString>
 #include <QStringList>
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -33,7 +36,8 @@ struct StringViewHash {
 
 using StringIndex = std::unordered_map<std::string, std::uint32_t, StringViewHash, std::equal_to<>>;
 
-/// Interns strings from many worker threads; ids are dense in order of first insertion.
+/// Interns strings from many worker threads; ids are dense in order of first insertion. Each
+/// string is stored once: the index holds views of the stored strings (a deque never moves them).
 class ConcurrentStrings {
 public:
     std::uint32_t intern(std::string_view s)
@@ -43,16 +47,31 @@ public:
         if (it != m_index.end())
             return it->second;
         const auto id = static_cast<std::uint32_t>(m_strings.size());
-        m_strings.emplace_back(s);
-        m_index.emplace(std::string(s), id);
+        m_index.emplace(m_strings.emplace_back(s), id);
         return id;
     }
     const std::string& get(std::uint32_t id) const { return m_strings[id]; }
     std::size_t size() const { return m_strings.size(); }
+    /// The id of `s` when it was interned (not while workers intern).
+    std::optional<std::uint32_t> find(std::string_view s) const
+    {
+        const auto it = m_index.find(s);
+        return it == m_index.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
+    }
+    /// Frees the index once nothing is interned any more (then find() finds nothing).
+    void dropIndex() { m_index = decltype(m_index)(); }
+    /// Moves string `id` out, for a caller that needs it no more after this.
+    std::string take(std::uint32_t id) { return std::move(m_strings[id]); }
+    /// Frees everything once the ids have been resolved.
+    void clear()
+    {
+        dropIndex();
+        m_strings = decltype(m_strings)();
+    }
 
 private:
     std::mutex m_mutex;
-    StringIndex m_index;
+    std::unordered_map<std::string_view, std::uint32_t> m_index;
     std::deque<std::string> m_strings;
 };
 
@@ -110,23 +129,17 @@ private:
 
 struct FileWork {
     ThreadKey key;
-    QString path;
-    /// The path as the operating system spells it, for open(2).
+    /// The path as the operating system spells it, for open(2); path() decodes it for messages
+    /// (not kept decoded: 131,072 paths twice would be ~16 MB for a few error messages).
     QByteArray nativePath;
+    QString path() const { return QFile::decodeName(nativePath); }
 };
 
-struct FileResult {
-    ThreadKey key;
-    QString path;
-    bool failed = false;
+/// What few files have: a failure, warnings, odd values, duplicate names, metadata keys with a
+/// timer context. Allocated only for a file that has one of them, so a clean file's result stays
+/// small (docs/ARCHITECTURE.md, the TAU reader's memory).
+struct FileNotes {
     ReadError error;
-    std::string metricName;
-    IntervalRow row; // temporary event ids
-    /// The row once packed into a worker's RowStore::Writer (then `row` is empty); temporary ids.
-    RowStore::Slot slot;
-    bool packed = false;
-    AtomicRow atomicRow; // temporary atomic ids
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> metadata; // (key, value) in the string table
     std::vector<std::uint32_t> contextKeys;
     std::vector<std::string> duplicateNames;
     std::size_t duplicateAtomics = 0;
@@ -137,6 +150,25 @@ struct FileResult {
     std::size_t negativeCounts = 0; // negative calls, subrs or numevents, kept as read
     std::string firstNegativeCount;
     QStringList warnings;
+};
+
+/// One file's parse, kept until the trial is assembled; the file's key and path are in its FileWork.
+struct FileResult {
+    /// The row packed into a worker's RowStore::Writer (when `packed`); temporary event ids.
+    RowStore::Slot slot;
+    AtomicRow atomicRow; // temporary atomic ids
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> metadata; // (key, value) in the string table
+    std::uint32_t metricName = 0; // in the string table
+    bool failed = false;
+    bool packed = false;
+    std::unique_ptr<FileNotes> notes;
+
+    FileNotes& note()
+    {
+        if (!notes)
+            notes = std::make_unique<FileNotes>();
+        return *notes;
+    }
 };
 
 struct Shared {
@@ -155,8 +187,9 @@ std::vector<FileWork> listProfiles(const QString& dir);
 
 /// Parses all files of one metric directory in parallel, one result per file in the same order.
 /// With `writers`, each worker packs every good file's row into a writer of its own as soon as it
-/// is parsed (FileResult::slot), so the rows never exist twice.
+/// is parsed (FileResult::slot), so the rows never exist twice; else each row lands in `rows`
+/// (one per file, empty for a failed one).
 std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& shared, const ReadOptions& options,
-    Progress& progress, std::vector<RowStore::Writer>* writers = nullptr);
+    Progress& progress, std::vector<RowStore::Writer>* writers, std::vector<IntervalRow>* rows);
 
 } // namespace parallax::taufiles

@@ -22,6 +22,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -139,24 +140,27 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     // trial's cells exist once (docs/ARCHITECTURE.md, the trial's cells). Several: rows are merged first.
     const bool packRows = metricDirs.size() == 1;
     std::vector<RowStore::Writer> writers;
-    for (const auto& md : metricDirs) {
-        results.push_back(parseFiles(md.files, shared, options, progress, packRows ? &writers : nullptr));
+    std::vector<std::vector<IntervalRow>> unpacked(metricDirs.size()); // the rows, when not packed
+    for (std::size_t d = 0; d < metricDirs.size(); ++d) {
+        results.push_back(parseFiles(metricDirs[d].files, shared, options, progress, packRows ? &writers : nullptr,
+            packRows ? nullptr : &unpacked[d]));
         if (progress.isCancelled())
             return ReadError { path, 0, -1, QStringLiteral("cancelled") };
     }
+    const std::vector<FileWork>& files = metricDirs[0].files;
 
     TrialBuilder builder(QFileInfo(path).fileName().isEmpty() ? path : QFileInfo(path).fileName());
     QStringList warnings;
 
     // Failed files: fatal in strict mode or when nothing is left, else skipped with a warning.
     std::set<ThreadKey> dropped;
-    for (const auto& dirResults : results) {
-        for (const auto& r : dirResults) {
-            if (!r.failed)
+    for (std::size_t d = 0; d < results.size(); ++d) {
+        for (std::size_t i = 0; i < results[d].size(); ++i) {
+            if (!results[d][i].failed)
                 continue;
             if (options.strict)
-                return r.error;
-            dropped.insert(r.key);
+                return results[d][i].notes->error;
+            dropped.insert(metricDirs[d].files[i].key);
         }
     }
     // Metric names: one per directory, all directories distinct.
@@ -164,18 +168,21 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     for (std::size_t d = 0; d < results.size(); ++d) {
         QString name;
         QString namedBy;
-        for (const auto& r : results[d]) {
+        std::uint32_t nameId = 0;
+        for (std::size_t i = 0; i < results[d].size(); ++i) {
+            const FileResult& r = results[d][i];
             if (r.failed)
                 continue;
-            const QString m = qs(r.metricName);
             if (name.isNull()) {
-                name = m;
-                namedBy = r.path;
-            } else if (m != name) {
-                return ReadError { QFileInfo(r.path).absolutePath(), 0, -1,
+                name = qs(shared.strings.get(r.metricName));
+                nameId = r.metricName;
+                namedBy = metricDirs[d].files[i].path();
+            } else if (r.metricName != nameId) {
+                const QString filePath = metricDirs[d].files[i].path();
+                return ReadError { QFileInfo(filePath).absolutePath(), 0, -1,
                     QStringLiteral(
                         "a mix of metrics that cannot be merged into one trial: %1 measures '%2' but %3 measures '%4'")
-                        .arg(fileLabel(namedBy), name, fileLabel(r.path), m) };
+                        .arg(fileLabel(namedBy), name, fileLabel(filePath), qs(shared.strings.get(r.metricName))) };
             }
         }
         for (std::size_t e = 0; e < metricNames.size(); ++e) {
@@ -212,20 +219,20 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         }
     }
     std::size_t goodThreads = 0;
-    for (const auto& r : results[0])
-        if (!dropped.count(r.key))
+    for (const auto& f : files)
+        if (!dropped.count(f.key))
             ++goodThreads;
     if (goodThreads == 0) {
         for (const auto& r : results[0])
             if (r.failed)
-                return r.error;
+                return r.notes->error;
     }
     if (!dropped.empty()) {
         QStringList reasons;
         for (const auto& dirResults : results)
             for (const auto& r : dirResults)
                 if (r.failed)
-                    reasons << r.error.toString();
+                    reasons << r.notes->error.toString();
         warnings << QStringLiteral("skipped %1 unreadable profile file(s); the trial has the other %2 thread(s): %3")
                         .arg(reasons.size())
                         .arg(goodThreads)
@@ -247,13 +254,12 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     const auto& eventEntries = shared.events.entries();
     std::vector<EventId> remap(eventEntries.size());
     std::size_t unmapped = remap.size(); // usually the first file has them all: stop scanning then
-    for (const auto& dirResults : results)
-        for (const auto& r : dirResults) {
+    for (std::size_t d = 0; d < results.size() && unmapped > 0; ++d)
+        for (std::size_t i = 0; i < results[d].size() && unmapped > 0; ++i) {
+            const FileResult& r = results[d][i];
             if (r.failed)
                 continue;
-            if (unmapped == 0)
-                break;
-            const RowView view = r.packed ? RowStore::view(r.slot) : RowView(r.row);
+            const RowView view = r.packed ? RowStore::view(r.slot) : RowView(unpacked[d][i]);
             for (EventId temp : view.events) {
                 if (remap[temp.index()].isValid())
                     continue;
@@ -310,7 +316,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             listOrder.emplace(ids, std::move(order));
         }
     // Remap and sort every row (in parallel), then merge the metric directories.
-    for (auto& dirResults : results) {
+    for (std::size_t d = 0; d < results.size(); ++d) {
+        auto& dirResults = results[d];
         waitInPool([&] {
             QtConcurrent::blockingMap(dirResults, [&](FileResult& r) {
                 if (r.failed)
@@ -320,9 +327,10 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                     if (order != listOrder.end())
                         r.slot.permuteValues(order->second);
                 } else {
-                    for (auto& e : r.row.events)
+                    IntervalRow& row = unpacked[d][static_cast<std::size_t>(&r - dirResults.data())];
+                    for (auto& e : row.events)
                         e = remap[e.index()];
-                    normaliseIntervalRow(r.row, 1);
+                    normaliseIntervalRow(row, 1);
                 }
                 for (auto& e : r.atomicRow.events)
                     e = atomicRemap[e.index()];
@@ -341,20 +349,46 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         writers.push_back(std::move(repacked));
     }
 
+    // The rows go to the builder before the threads, so that it keeps no per-thread rows of its own.
     const std::size_t metricCount = results.size();
+    builder.reserveThreads(goodThreads);
     std::vector<IntervalRow> rows;
-    RowStore store;
-    std::vector<AtomicRow> atomicRows;
-    std::vector<ThreadIndex> threadOf(results[0].size());
+    std::vector<std::size_t> kept; // the file of each row
+    kept.reserve(goodThreads);
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (!dropped.count(files[i].key))
+            kept.push_back(i);
     if (packRows) {
+        RowStore store;
         store.reserve(goodThreads);
         for (auto& writer : writers)
             store.adopt(std::move(writer));
+        for (std::size_t i : kept)
+            store.push(results[0][i].slot);
+        builder.setRowStore(std::move(store));
     } else {
         rows.reserve(goodThreads);
+        for (std::size_t i : kept)
+            rows.push_back(std::move(unpacked[0][i]));
     }
-    std::vector<std::size_t> kept; // the file of each row
-    kept.reserve(goodThreads);
+
+    // One pass in thread order: the thread, its notes, its user events and its metadata, each freed
+    // from the file's result as soon as the builder has it. Metadata of the first metric directory;
+    // keys with a timer context stay per thread. The strings enter the trial's pool in the order the
+    // threads use them (deterministic), each converted to QString once, when first used.
+    progress.setStage(QStringLiteral("Building the trial: threads and metadata"), 0);
+    // A result of the algebra (a difference, a ratio) has negative values, negative counts, NaN
+    // and infinities by design (docs/SEMANTICS.md 3): its metadata names the operation, and then they
+    // are no oddity worth a warning.
+    const std::optional<std::uint32_t> operationKey = shared.strings.find("Parallax operation");
+    shared.strings.dropIndex(); // each string is moved out when the pool takes it
+    std::vector<StringId> stringMap(shared.strings.size());
+    auto poolId = [&](std::uint32_t temp) {
+        if (!stringMap[temp].isValid())
+            stringMap[temp] = builder.strings().intern(qs(shared.strings.take(temp)));
+        return stringMap[temp];
+    };
+    bool algebraResult = false;
     std::size_t duplicateFiles = 0;
     QStringList duplicateExamples;
     std::size_t negativeFiles = 0;
@@ -367,47 +401,59 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
     std::size_t negativeCountTotal = 0;
     QString negativeCountExample;
     std::size_t duplicateAtomicTotal = 0;
-    for (std::size_t i = 0; i < results[0].size(); ++i) {
+    for (std::size_t i : kept) {
         FileResult& base = results[0][i];
-        if (dropped.count(base.key))
-            continue;
-        threadOf[i] = builder.addThread(base.key);
+        const ThreadIndex thread = builder.addThread(files[i].key);
+        builder.setAtomicRow(thread, std::move(base.atomicRow));
+        std::vector<MetadataEntry> entries; // keys are distinct: the workers kept a repeated key's last value
+        entries.reserve(base.metadata.size());
+        for (const auto& [k, v] : base.metadata) {
+            entries.push_back({ poolId(k), poolId(v) });
+            algebraResult = algebraResult || k == operationKey;
+        }
+        builder.setThreadMetadataEntries(thread, std::move(entries));
+        base.metadata = decltype(base.metadata)(); // `= {}` would keep the capacity
         for (std::size_t d = 0; d < metricCount; ++d) {
-            const FileResult& r = results[d][i];
-            warnings << r.warnings;
-            if (!r.duplicateNames.empty()) {
+            FileResult& r = results[d][i];
+            if (!r.notes)
+                continue;
+            const FileNotes& notes = *r.notes;
+            const QString filePath = metricDirs[d].files[i].path();
+            warnings << notes.warnings;
+            if (!notes.duplicateNames.empty()) {
                 ++duplicateFiles;
                 if (duplicateExamples.size() < 5)
-                    duplicateExamples << fileLabel(r.path) + QStringLiteral(" '") + qs(r.duplicateNames.front())
+                    duplicateExamples << fileLabel(filePath) + QStringLiteral(" '") + qs(notes.duplicateNames.front())
                             + QLatin1Char('\'');
             }
-            if (r.negativeValues > 0) {
+            if (notes.negativeValues > 0) {
                 ++negativeFiles;
-                negativeTotal += r.negativeValues;
+                negativeTotal += notes.negativeValues;
                 if (negativeExample.isEmpty())
-                    negativeExample = fileLabel(r.path) + QLatin1Char(' ') + qs(r.firstNegative);
+                    negativeExample = fileLabel(filePath) + QLatin1Char(' ') + qs(notes.firstNegative);
             }
-            if (r.nonFiniteValues > 0) {
+            if (notes.nonFiniteValues > 0) {
                 ++nonFiniteFiles;
-                nonFiniteTotal += r.nonFiniteValues;
+                nonFiniteTotal += notes.nonFiniteValues;
                 if (nonFiniteExample.isEmpty())
-                    nonFiniteExample = fileLabel(r.path) + QLatin1Char(' ') + qs(r.firstNonFinite);
+                    nonFiniteExample = fileLabel(filePath) + QLatin1Char(' ') + qs(notes.firstNonFinite);
             }
-            if (r.negativeCounts > 0) {
+            if (notes.negativeCounts > 0) {
                 ++negativeCountFiles;
-                negativeCountTotal += r.negativeCounts;
+                negativeCountTotal += notes.negativeCounts;
                 if (negativeCountExample.isEmpty())
-                    negativeCountExample = fileLabel(r.path) + QLatin1Char(' ') + qs(r.firstNegativeCount);
+                    negativeCountExample = fileLabel(filePath) + QLatin1Char(' ') + qs(notes.firstNegativeCount);
             }
+            if (d == 0) {
+                duplicateAtomicTotal += notes.duplicateAtomics;
+                for (auto k : notes.contextKeys)
+                    builder.forcePerThreadKey(poolId(k));
+            }
+            r.notes.reset();
         }
-        duplicateAtomicTotal += base.duplicateAtomics;
-        if (base.packed)
-            store.push(base.slot);
-        else
-            rows.push_back(std::move(base.row));
-        atomicRows.push_back(std::move(base.atomicRow));
-        kept.push_back(i);
     }
+    results = decltype(results)();
+    shared.strings.clear();
     // Several metric directories: each thread's row is the union of its cells in every metric,
     // merged on every core (calls and subrs from the first metric holding the cell).
     std::atomic<std::size_t> missingMetricCells { 0 };
@@ -419,7 +465,7 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 const std::size_t i = kept[slot];
                 std::vector<EventId> all;
                 for (std::size_t d = 0; d < metricCount; ++d) {
-                    const auto& events = d == 0 ? rows[slot].events : results[d][i].row.events;
+                    const auto& events = d == 0 ? rows[slot].events : unpacked[d][i].events;
                     all.insert(all.end(), events.begin(), events.end());
                 }
                 std::sort(all.begin(), all.end());
@@ -433,11 +479,11 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 merged.incl.assign(n * metricCount, 0.0);
                 std::vector<bool> haveCalls(n, false);
                 for (std::size_t d = 0; d < metricCount; ++d)
-                    if (!(d == 0 ? rows[slot] : results[d][i].row).exclSqr.empty())
+                    if (!(d == 0 ? rows[slot] : unpacked[d][i]).exclSqr.empty())
                         merged.exclSqr.assign(n * metricCount, 0.0);
                 std::size_t missing = 0;
                 for (std::size_t d = 0; d < metricCount; ++d) {
-                    const IntervalRow& src = d == 0 ? rows[slot] : results[d][i].row;
+                    const IntervalRow& src = d == 0 ? rows[slot] : unpacked[d][i];
                     std::size_t k = 0;
                     for (std::size_t c = 0; c < n; ++c) {
                         if (k < src.events.size() && src.events[k] == all[c]) {
@@ -458,44 +504,13 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                 }
                 rows[slot] = std::move(merged);
                 for (std::size_t d = 1; d < metricCount; ++d)
-                    results[d][i].row = IntervalRow();
+                    unpacked[d][i] = IntervalRow();
                 missingMetricCells += missing;
             });
         });
     }
-    if (packRows)
-        builder.setRowStore(std::move(store));
-    else
+    if (!packRows)
         builder.setIntervalRows(std::move(rows));
-    builder.setAtomicRows(std::move(atomicRows));
-
-    progress.setStage(QStringLiteral("Building the trial: metadata"), 0);
-    // Metadata of the first metric directory; keys with a timer context stay per thread.
-    // The strings are converted to QString on every core first; they enter the trial's pool in
-    // the order the threads use them (deterministic), one hash insertion each.
-    std::vector<QString> converted(shared.strings.size());
-    waitInPool([&] {
-        QtConcurrent::blockingMap(converted,
-            [&](QString& out) { out = qs(shared.strings.get(static_cast<std::uint32_t>(&out - converted.data()))); });
-    });
-    std::vector<StringId> stringMap(shared.strings.size());
-    auto poolId = [&](std::uint32_t temp) {
-        if (!stringMap[temp].isValid())
-            stringMap[temp] = builder.strings().intern(converted[temp]);
-        return stringMap[temp];
-    };
-    for (std::size_t i = 0; i < results[0].size(); ++i) {
-        const FileResult& r = results[0][i];
-        if (dropped.count(r.key))
-            continue;
-        std::vector<MetadataEntry> entries; // keys are distinct: the workers kept a repeated key's last value
-        entries.reserve(r.metadata.size());
-        for (const auto& [k, v] : r.metadata)
-            entries.push_back({ poolId(k), poolId(v) });
-        for (auto k : r.contextKeys)
-            builder.forcePerThreadKey(poolId(k));
-        builder.setThreadMetadataEntries(threadOf[i], std::move(entries));
-    }
 
     if (duplicateFiles > 0)
         warnings << QStringLiteral(
@@ -506,19 +521,6 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
         warnings << QStringLiteral(
             "%1 duplicate user event records were merged (pooled count, min, max, mean, sum of squares)")
                         .arg(duplicateAtomicTotal);
-    // A result of the algebra (a difference, a ratio) has negative values, negative counts, NaN
-    // and infinities by design (docs/SEMANTICS.md 3): its metadata names the operation, and then they
-    // are no oddity worth a warning.
-    bool algebraResult = false;
-    if (negativeTotal > 0 || nonFiniteTotal > 0 || negativeCountTotal > 0) {
-        const StringId operation = builder.strings().find(QStringLiteral("Parallax operation"));
-        for (std::size_t i = 0; i < results[0].size() && !algebraResult && operation.isValid(); ++i)
-            for (const auto& [k, v] : results[0][i].metadata)
-                if (poolId(k) == operation) {
-                    algebraResult = true;
-                    break;
-                }
-    }
     if (negativeTotal > 0 && !algebraResult)
         warnings << QStringLiteral(
             "%1 negative exclusive or inclusive value(s) in %2 file(s), kept as they are (first: %3)")

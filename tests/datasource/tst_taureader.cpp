@@ -522,6 +522,55 @@ private Q_SLOTS:
         QCOMPARE(trial->threadMetadata(ThreadIndex(1u)).size(), std::size_t(2));
     }
 
+    void skippedFileLeavesEachThreadItsOwnData()
+    {
+        // The reader hands each file's user events, metadata and notes to the builder in thread
+        // order and frees them as it goes: with a file skipped in the middle and the files listed
+        // out of key order (10 before 2 by name), every thread must still get its own.
+        QTemporaryDir dir;
+        const int ranks[] = { 0, 1, 2, 10, 11 };
+        for (int n : ranks) {
+            const QByteArray excl = n == 10 ? QByteArray("-1") : QByteArray::number(n * 10);
+            QByteArray text = QByteArrayLiteral("1 templated_functions_MULTI_TIME\n"
+                                                "# Name Calls Subrs Excl Incl ProfileCalls # <metadata>"
+                                                "<attribute><name>Metric Name</name><value>TIME</value></attribute>"
+                                                "<attribute><name>Rank</name><value>r")
+                + QByteArray::number(n)
+                + "</value></attribute><attribute><name>Host</name><value>h</value></attribute></metadata>\n"
+                  "\"f\" 1 0 "
+                + excl + " 100 0 GROUP=\"g\"\n0 aggregates\n1 userevents\n# eventname numevents max min mean sumsqr\n"
+                + "\"u\" " + QByteArray::number(n + 1) + " 1 1 1 1\n";
+            if (n == 2)
+                text.replace("\"f\" 1 0 20", "\"f\" 1 0 twenty");
+            writeText(dir.filePath(QStringLiteral("profile.%1.0.0").arg(n)), text);
+        }
+        for (int threads : { 1, 2 }) {
+            const auto trial = mustReadWith(TauReader(), dir.path(), withThreads(threads));
+            QVERIFY(trial);
+            QCOMPARE(trial->threadCount(), std::size_t(4));
+            const int kept[] = { 0, 1, 10, 11 };
+            for (std::size_t t = 0; t < 4; ++t) {
+                const int n = kept[t];
+                const ThreadIndex ti(t);
+                QCOMPARE(trial->threadKey(ti), (ThreadKey { n, 0, 0 }));
+                QCOMPARE(trial->metadataValue(QStringLiteral("Rank"), ti), QStringLiteral("r%1").arg(n));
+                QCOMPARE(trial->threadMetadata(ti).size(), std::size_t(1)); // Host is trial-wide
+                QCOMPARE(exclOf(*trial, n, QStringLiteral("f")), n == 10 ? -1.0 : n * 10.0);
+                const AtomicRow& atomic = trial->atomicRow(ti);
+                QCOMPARE(atomic.size(), std::size_t(1));
+                QCOMPARE(atomic.count[0], double(n + 1));
+            }
+            QCOMPARE(trial->metadataValue(QStringLiteral("Host")), QStringLiteral("h"));
+            const QString warnings = trial->warnings().join(QLatin1Char('\n'));
+            QVERIFY2(warnings.contains(QStringLiteral("skipped 1 unreadable profile file(s)"))
+                    && warnings.contains(QStringLiteral("profile.2.0.0:3")),
+                qPrintable(warnings));
+            QVERIFY2(warnings.contains(QStringLiteral("1 negative exclusive or inclusive value(s) in 1 file(s)"))
+                    && warnings.contains(QStringLiteral("/profile.10.0.0 line 3 f")),
+                qPrintable(warnings));
+        }
+    }
+
     void metadataChunksAgreeWithTheWholeBlockParser()
     {
         // The reader reuses an <attribute> chunk equal to the one at the same place in the previous
