@@ -344,10 +344,6 @@ private Q_SLOTS:
         overview.resize(800, 400);
         QSignalSpy changed(&overview, &OverviewWidget::layoutChanged);
         state.setTrial(m_cpi);
-        // Hidden, it lays out nothing (SelectionView); shown, in the background.
-        QCoreApplication::processEvents();
-        QVERIFY(!overview.overviewLayout() && !overview.isComputing() && overview.isUpdatePending());
-        overview.show();
         QTRY_VERIFY(overview.overviewLayout() && overview.overviewLayout()->bars->rows.size() == 9);
         QVERIFY(!overview.isComputing());
         // A superseded job's result is dropped: only the newest layout arrives.

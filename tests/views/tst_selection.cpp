@@ -299,7 +299,13 @@ private Q_SLOTS:
         const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
         QVERIFY(trial);
         SelectionState state;
-        RecordingWidget view(&state, SelectionChange::Trial | SelectionChange::ValueType);
+        // A hidden child of a window on screen, as a background tab.
+        QWidget window;
+        auto* child = new RecordingWidget(&state, SelectionChange::Trial | SelectionChange::ValueType);
+        child->setParent(&window);
+        child->hide();
+        window.show();
+        RecordingWidget& view = *child;
         state.setTrial(trial);
         QCoreApplication::processEvents();
         QVERIFY(view.updates.empty());

@@ -78,8 +78,10 @@ void SelectionView::queueUpdate()
         m_owner,
         [this] {
             m_queued = false;
-            // A hidden view stays out of date; its show event queues the update again.
-            if (m_widget && !m_widget->isVisible())
+            // A hidden view of a window on screen (a background tab, a closed dock) stays out of
+            // date; its show event queues the update again. A window not shown at all (headless
+            // use, tests) updates as before.
+            if (m_widget && !m_widget->isVisible() && m_widget->window()->isVisible())
                 return;
             updatePending();
         },

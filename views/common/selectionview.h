@@ -26,8 +26,8 @@ namespace parallax {
 /// and calls scheduleUpdate() for the rest. updateNow() runs a pending update at once (headless
 /// rendering and painting call it).
 ///
-/// A view that is a widget and hidden (a tab in the background, a closed dock) keeps its update
-/// pending until it is shown: nothing computes for a view nobody sees (issue 18 §4, a 131,072-thread
+/// A view that is a hidden widget of a window on screen (a tab in the background, a closed dock)
+/// keeps its update pending until it is shown: nothing computes for a view nobody sees (issue 18 §4, a 131,072-thread
 /// trial would cost seconds per hidden view). updateNow() still updates a hidden view.
 class SelectionView {
 public:
