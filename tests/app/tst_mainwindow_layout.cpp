@@ -7,6 +7,8 @@
 #include "app/gui/mainwindow.h"
 #include "app/gui/startpage.h"
 #include "tests/common/testutil.h"
+#include "views/callgraph/callgraphwidget.h"
+#include "views/cube/cubebrowser.h"
 #include "views/overview/barlistwidget.h"
 #include "views/overview/eventbarchart.h"
 #include "views/statisticspanel.h"
@@ -21,6 +23,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
+#include <QProcess>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -432,6 +435,35 @@ private Q_SLOTS:
         QVERIFY(!start->isVisible());
         QCOMPARE(window.trial()->threadCount(), std::size_t(4));
         QCOMPARE(window.windowTitle(), QStringLiteral("Parallax — tau-cpi-4rank"));
+    }
+
+    /// The views of hidden tabs and docks compute when they are shown, not when a trial opens (issue
+    /// 18 §4): the call graph starts no Graphviz process and the CUBE browser builds no trees
+    /// until their tab is chosen.
+    void hiddenViewsComputeWhenShown()
+    {
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy shown(&window, &MainWindow::trialShown);
+        window.openPath(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QTRY_COMPARE_WITH_TIMEOUT(shown.count(), 1, 20000);
+        QTest::qWait(300); // what was queued at the open has run
+        auto* graph = window.findChild<CallGraphWidget*>();
+        auto* cube = window.findChild<CubeBrowser*>();
+        QVERIFY(graph && cube);
+        QVERIFY(!graph->isVisible() && !cube->isVisible());
+        QVERIFY(graph->isUpdatePending());
+        QVERIFY(cube->isUpdatePending());
+        QCOMPARE(graph->nodeCount(), 0);
+        QVERIFY(window.findChildren<QProcess*>().isEmpty());
+        QVERIFY(window.selectTab(QStringLiteral("callgraph")));
+        QTRY_VERIFY_WITH_TIMEOUT(graph->nodeCount() > 0, 20000);
+        QVERIFY(!graph->isUpdatePending());
+        QVERIFY(cube->isUpdatePending());
+        QVERIFY(window.selectTab(QStringLiteral("cube")));
+        QTRY_VERIFY_WITH_TIMEOUT(!cube->isUpdatePending(), 20000);
     }
 
     /// A file no reader recognises: a one-line message naming it, the formats on request.

@@ -36,6 +36,19 @@ protected:
     void doUpdate(SelectionChanges changes) override { updates.push_back(changes); }
 };
 
+/// The same, as a widget: its updates wait until it is shown.
+class RecordingWidget : public QWidget, public SelectionView {
+public:
+    RecordingWidget(SelectionState* state, SelectionChanges interest)
+        : SelectionView(this, state, interest)
+    {
+    }
+    std::vector<SelectionChanges> updates;
+
+protected:
+    void doUpdate(SelectionChanges changes) override { updates.push_back(changes); }
+};
+
 } // namespace
 
 namespace {
@@ -277,6 +290,45 @@ private Q_SLOTS:
         QCOMPARE(view.updates[1], SelectionChanges(SelectionChange::View));
         QCoreApplication::processEvents();
         QCOMPARE(view.updates.size(), std::size_t(2));
+    }
+
+    /// A hidden widget view (a background tab, a closed dock) does not compute: its update waits for
+    /// its show event, with every change since (issue 18 §4); updateNow() still updates it.
+    void hiddenViewUpdatesWhenShown()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
+        QVERIFY(trial);
+        SelectionState state;
+        // A hidden child of a window on screen, as a background tab.
+        QWidget window;
+        auto* child = new RecordingWidget(&state, SelectionChange::Trial | SelectionChange::ValueType);
+        child->setParent(&window);
+        child->hide();
+        window.show();
+        RecordingWidget& view = *child;
+        state.setTrial(trial);
+        QCoreApplication::processEvents();
+        QVERIFY(view.updates.empty());
+        QVERIFY(view.isUpdatePending());
+        state.setValueType(ValueType::Inclusive);
+        QCoreApplication::processEvents();
+        QVERIFY(view.updates.empty());
+        view.show();
+        QCoreApplication::processEvents();
+        QCOMPARE(view.updates.size(), std::size_t(1));
+        QCOMPARE(view.updates[0], SelectionChange::Trial | SelectionChange::ValueType);
+        QVERIFY(!view.isUpdatePending());
+        // Shown, it follows at once; hidden again, it waits again.
+        state.setValueType(ValueType::Exclusive);
+        QCoreApplication::processEvents();
+        QCOMPARE(view.updates.size(), std::size_t(2));
+        view.hide();
+        state.setValueType(ValueType::Calls);
+        QCoreApplication::processEvents();
+        QCOMPARE(view.updates.size(), std::size_t(2));
+        view.updateNow();
+        QCOMPARE(view.updates.size(), std::size_t(3));
+        QVERIFY(!view.isUpdatePending());
     }
 
     void jobDropsSupersededResults()

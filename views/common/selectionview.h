@@ -7,6 +7,7 @@
 #include <QPointer>
 
 class QObject;
+class QWidget;
 
 namespace parallax {
 
@@ -24,6 +25,10 @@ namespace parallax {
 /// A view that must react at once to part of a change (a highlight) overrides selectionChanged()
 /// and calls scheduleUpdate() for the rest. updateNow() runs a pending update at once (headless
 /// rendering and painting call it).
+///
+/// A view that is a hidden widget of a window on screen (a tab in the background, a closed dock)
+/// keeps its update pending until it is shown: nothing computes for a view nobody sees (issue 18 §4, a 131,072-thread
+/// trial would cost seconds per hidden view). updateNow() still updates a hidden view.
 class SelectionView {
 public:
     /// `owner` is the QObject (the view itself) whose lifetime bounds the connection and the
@@ -60,7 +65,12 @@ protected:
     SelectionChanges interest() const { return m_interest; }
 
 private:
+    /// Queues the pending update for the next event-loop turn (once).
+    void queueUpdate();
+
     QObject* m_owner;
+    /// The owner when it is a widget: its update waits until it is visible.
+    QWidget* m_widget = nullptr;
     SelectionState* m_state;
     SelectionChanges m_interest;
     SelectionChanges m_pending;

@@ -458,6 +458,12 @@ void CubeBrowser::showLocations()
 
 void CubeBrowser::finishComputing()
 {
+    // An update still pending (the tab was hidden until now) starts its computations first;
+    // updateNow() comes back here to wait for them.
+    if (isUpdatePending()) {
+        updateNow();
+        return;
+    }
     m_spaceJob.waitAndDeliver();
     m_valuesJob.waitAndDeliver();
     m_boxesJob.waitAndDeliver();

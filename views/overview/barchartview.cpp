@@ -43,7 +43,7 @@ BarChartView::~BarChartView() = default;
 
 void BarChartView::activateSegment(int row, int) { activate(row); }
 
-void BarChartView::beforePaint() { updateNow(); }
+void BarChartView::beforePaint() { updatePending(); }
 
 void BarChartView::addExportButton()
 {

@@ -47,7 +47,9 @@ protected:
     /// A row's bar was clicked (`segment`: the segment under the mouse, -1 for none); the
     /// default activates the row.
     virtual void activateSegment(int row, int segment);
-    /// The bars are about to be painted: the default brings the chart up to date first.
+    /// The bars are about to be painted: the default brings a pending update forward as the queued
+    /// call would run it, so a big trial still computes on a worker (opening the Event window of
+    /// 131,072 threads computed them on the GUI thread, issue 18 §4).
     virtual void beforePaint();
     /// No bars: an empty chart with a placeholder text.
     void showPlaceholder(const QString& text);

@@ -3,6 +3,7 @@
 #include "views/overview/barlistwidget.h"
 
 #include "views/charts/chartexport.h"
+#include "views/common/job.h"
 #include "views/viewsetup.h"
 
 #include <QContextMenuEvent>
@@ -16,6 +17,7 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace parallax {
 
@@ -68,7 +70,8 @@ BarListWidget::~BarListWidget() = default;
 
 void BarListWidget::setData(std::shared_ptr<const BarListData> data)
 {
-    m_data = std::move(data);
+    // The rows it replaces may be a 131,072-thread layout's: they are freed on a worker.
+    releaseInBackground(std::exchange(m_data, std::move(data)));
     const int rows = rowCount();
     if (m_currentRow >= rows)
         m_currentRow = rows - 1;

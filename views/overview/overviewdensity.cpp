@@ -2,11 +2,13 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/overview/overviewdensity.h"
 
+#include "algebra/parallelfor.h"
 #include "algebra/statistics.h"
 #include "views/overview/valuetext.h"
 
 #include <QObject>
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 namespace parallax {
@@ -129,43 +131,55 @@ std::shared_ptr<const OverviewDensity> OverviewDensity::build(
     density->min.assign(rowCount * events, std::numeric_limits<double>::infinity());
     density->mean.assign(rowCount * events, 0.0);
     density->max.assign(rowCount * events, -std::numeric_limits<double>::infinity());
-    std::vector<std::size_t> present(events);
-    for (std::size_t d = 0; d < rowCount; ++d) {
-        if (cancel && cancel->load(std::memory_order_relaxed))
-            return nullptr;
-        // Equal shares: row d covers [d·T/R, (d+1)·T/R).
-        Row& row = density->rows[d];
-        row.firstRow = d * threads / rowCount;
-        row.lastRow = (d + 1) * threads / rowCount;
-        std::fill(present.begin(), present.end(), 0);
-        double* mn = density->min.data() + d * events;
-        double* sum = density->mean.data() + d * events;
-        double* mx = density->max.data() + d * events;
-        for (std::size_t r = row.firstRow; r < row.lastRow; ++r) {
-            const ThreadIndex ti = threadAt[r];
-            const RowView data = trial.row(ti);
-            for (std::size_t i = 0; i < data.size(); ++i) {
-                const std::int32_t k = rank[data.events[i].index()];
-                if (k < 0)
-                    continue;
-                const auto e = static_cast<std::size_t>(k);
-                const double v = cellValue(trial, *stats, ti, i, layout->metric, layout->valueType);
-                mn[e] = std::min(mn[e], v);
-                mx[e] = std::max(mx[e], v);
-                sum[e] += v;
-                ++present[e];
+    // Density rows are independent: in blocks on the pool's threads (parallelFor), each worker with
+    // its own presence counts.
+    constexpr std::size_t Block = 8;
+    std::vector<std::vector<std::size_t>> presentOf(parallelWorkers(rowCount, Block, 0));
+    std::atomic_bool stopped { false };
+    parallelFor(rowCount, Block, 0, [&](std::size_t from, std::size_t to, std::size_t worker) {
+        std::vector<std::size_t>& present = presentOf[worker];
+        present.resize(events);
+        for (std::size_t d = from; d < to; ++d) {
+            if (stopped.load(std::memory_order_relaxed) || (cancel && cancel->load(std::memory_order_relaxed))) {
+                stopped = true;
+                return;
+            }
+            // Equal shares: row d covers [d·T/R, (d+1)·T/R).
+            Row& row = density->rows[d];
+            row.firstRow = d * threads / rowCount;
+            row.lastRow = (d + 1) * threads / rowCount;
+            std::fill(present.begin(), present.end(), 0);
+            double* mn = density->min.data() + d * events;
+            double* sum = density->mean.data() + d * events;
+            double* mx = density->max.data() + d * events;
+            for (std::size_t r = row.firstRow; r < row.lastRow; ++r) {
+                const ThreadIndex ti = threadAt[r];
+                const RowView data = trial.row(ti);
+                for (std::size_t i = 0; i < data.size(); ++i) {
+                    const std::int32_t k = rank[data.events[i].index()];
+                    if (k < 0)
+                        continue;
+                    const auto e = static_cast<std::size_t>(k);
+                    const double v = cellValue(trial, *stats, ti, i, layout->metric, layout->valueType);
+                    mn[e] = std::min(mn[e], v);
+                    mx[e] = std::max(mx[e], v);
+                    sum[e] += v;
+                    ++present[e];
+                }
+            }
+            const std::size_t n = row.threadCount();
+            for (std::size_t e = 0; e < events; ++e) {
+                // A thread without the event has a 0-length segment: it takes part as 0.
+                if (present[e] < n) {
+                    mn[e] = std::min(mn[e], 0.0);
+                    mx[e] = std::max(mx[e], 0.0);
+                }
+                sum[e] /= static_cast<double>(n);
             }
         }
-        const std::size_t n = row.threadCount();
-        for (std::size_t e = 0; e < events; ++e) {
-            // A thread without the event has a 0-length segment: it takes part as 0.
-            if (present[e] < n) {
-                mn[e] = std::min(mn[e], 0.0);
-                mx[e] = std::max(mx[e], 0.0);
-            }
-            sum[e] /= static_cast<double>(n);
-        }
-    }
+    });
+    if (stopped)
+        return nullptr;
     density->bars = drawDensity(*layout, density->rows, rank);
     return density;
 }

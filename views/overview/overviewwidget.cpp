@@ -17,6 +17,7 @@
 #include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 namespace parallax {
 
@@ -190,7 +191,7 @@ void OverviewWidget::doUpdate(SelectionChanges changes)
     }
     if (m_layout && m_layout->trial != request.trial) {
         // Another trial: its predecessor's bars would be misleading while the new ones compute.
-        m_layout.reset();
+        releaseInBackground(std::exchange(m_layout, nullptr));
         m_bars->setData(nullptr);
         m_bars->setTitle({});
         m_bars->setPlaceholderText(
@@ -270,7 +271,7 @@ void OverviewWidget::showBars()
         m_bars->setBusy(false);
         if (!density)
             return;
-        m_density = std::move(density);
+        releaseInBackground(std::exchange(m_density, std::move(density)));
         m_bars->setData(m_density->bars);
         updateTitle();
         applySelection(false);
@@ -302,7 +303,7 @@ bool OverviewWidget::eventFilter(QObject* watched, QEvent* event)
 
 void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)
 {
-    m_layout = std::move(layout);
+    releaseInBackground(std::exchange(m_layout, std::move(layout)));
     showBars();
     const EventId event = m_state->event();
     m_bars->setHighlightedKey(event.isValid() ? event.index() : BarSegment::NoKey);

@@ -111,8 +111,6 @@ private:
     /// A segment: selects its event; a label: selects its thread (or opens a statistic row).
     void activateSegment(int row, int segment) override;
     void activate(int row) override;
-    /// Painting does not wait for a background layout.
-    void beforePaint() override { updatePending(); }
 
     QComboBox* m_modeBox = nullptr;
     QComboBox* m_sortBox = nullptr;

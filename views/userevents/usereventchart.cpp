@@ -235,6 +235,28 @@ QString UserEventChart::format(double value) const { return m_valueTicker->label
 
 void UserEventChart::rebuild()
 {
+    m_stale = true;
+    if (isVisible())
+        rebuildNow();
+}
+
+const UserEventChart& UserEventChart::built() const
+{
+    if (m_stale)
+        const_cast<UserEventChart*>(this)->rebuildNow();
+    return *this;
+}
+
+void UserEventChart::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        rebuildNow();
+}
+
+void UserEventChart::rebuildNow()
+{
+    m_stale = false;
     m_values.clear();
     m_order.clear();
     m_bars->data()->clear();
@@ -439,7 +461,7 @@ void UserEventChart::selectAt(QMouseEvent* event)
 
 QString UserEventChart::exportImage(const QString& fileName, int width, int height)
 {
-    return ChartStyle::exportPlot(m_plot, fileName, width, height);
+    return ChartStyle::exportPlot(plot(), fileName, width, height);
 }
 
 bool UserEventChart::eventFilter(QObject* watched, QEvent* event)

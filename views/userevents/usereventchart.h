@@ -55,11 +55,11 @@ public:
     bool isSortedByValue() const { return m_sorted; }
 
     /// The shown value per thread (indexed by ThreadIndex), nullopt where the event is absent.
-    const std::vector<std::optional<double>>& values() const { return m_values; }
+    const std::vector<std::optional<double>>& values() const { return built().m_values; }
     /// The statistics of the chosen field across threads (the reference lines).
     Stat fieldStatistics() const;
 
-    QCustomPlot* plot() const { return m_plot; }
+    QCustomPlot* plot() const { return built().m_plot; }
     /// Writes the chart to PNG, SVG or PDF (by suffix); returns an empty string or the error.
     QString exportImage(const QString& fileName, int width = 0, int height = 0);
 
@@ -69,11 +69,17 @@ Q_SIGNALS:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void onTrialChanged();
     void fillEventCombo();
+    /// Rebuilds the bars now when the chart is visible, else when it is shown or read (values(),
+    /// plot(), exportImage()): the build is O(threads), a hidden chart waits (issue 18 §4).
     void rebuild();
+    void rebuildNow();
+    /// This chart, brought up to date.
+    const UserEventChart& built() const;
     void updateHighlight();
     void updateTicks();
     void showToolTip(QMouseEvent* event);
@@ -91,6 +97,8 @@ private:
     std::vector<std::optional<double>> m_values;
     /// Thread shown at each bar position.
     std::vector<ThreadIndex> m_order;
+    /// Whether the bars wait for a rebuild (the chart was hidden when it was asked for).
+    bool m_stale = false;
     /// Width in pixels of the widest thread label.
     int m_labelWidth = 0;
 
