@@ -2,16 +2,13 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/writers/tausnapshotwriter.h"
 
-#include "datasource/model/poolwait.h"
 #include "datasource/readers/metadataparser.h"
 #include "datasource/writers/savefile.h"
+#include "datasource/writers/tauwriter.h"
 
 #include <QDir>
-#include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <charconv>
-#include <mutex>
-#include <numeric>
 #include <string>
 
 namespace parallax {
@@ -154,29 +151,14 @@ QString TauSnapshotWriter::write(const Trial& trial, const QString& directory)
         return QStringLiteral("%1: cannot create the directory").arg(directory);
     if (trial.metricCount() == 0)
         return QStringLiteral("%1: the trial has no metric to write").arg(directory);
-    // Files are independent: write them in parallel, keep the first error.
-    std::vector<std::size_t> indices(trial.threadCount());
-    std::iota(indices.begin(), indices.end(), std::size_t(0));
-    std::mutex mutex;
-    QString firstError;
-    waitInPool([&] {
-        QtConcurrent::blockingMap(indices, [&](std::size_t t) {
-            const ThreadKey& key = trial.threadKey(ThreadIndex(t));
-            const QString path = QDir(directory).filePath(
-                QStringLiteral("snapshot.%1.%2.%3").arg(key.node).arg(key.context).arg(key.thread));
-            const QString error = writeSaved(path, [&](QSaveFile& file) {
+    return TauWriter::writeThreadFiles(
+        trial, directory, QStringLiteral("snapshot"), [&](ThreadIndex t, const QString& path) {
+            return writeSaved(path, [&](QSaveFile& file) {
                 BufferedOut out(file);
-                writeThread(trial, ThreadIndex(t), out);
+                writeThread(trial, t, out);
                 out.flush();
             });
-            if (!error.isEmpty()) {
-                std::lock_guard lock(mutex);
-                if (firstError.isEmpty())
-                    firstError = error;
-            }
         });
-    });
-    return firstError;
 }
 
 } // namespace parallax

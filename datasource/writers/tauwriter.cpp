@@ -132,28 +132,35 @@ QString TauWriter::write(const Trial& trial, const QString& directory)
             if (!QDir().mkpath(dir))
                 return QStringLiteral("%1: cannot create the directory").arg(dir);
         }
-        // Files are independent: write them in parallel, keep the first error.
-        std::vector<std::size_t> indices(trial.threadCount());
-        std::iota(indices.begin(), indices.end(), std::size_t(0));
-        std::mutex mutex;
-        QString firstError;
-        waitInPool([&] {
-            QtConcurrent::blockingMap(indices, [&](std::size_t t) {
-                const ThreadKey& key = trial.threadKey(ThreadIndex(t));
-                const QString path = QDir(dir).filePath(
-                    QStringLiteral("profile.%1.%2.%3").arg(key.node).arg(key.context).arg(key.thread));
-                const QString error = writeFile(trial, m, ThreadIndex(t), path);
-                if (!error.isEmpty()) {
-                    std::lock_guard lock(mutex);
-                    if (firstError.isEmpty())
-                        firstError = error;
-                }
-            });
-        });
-        if (!firstError.isEmpty())
-            return firstError;
+        const QString error = writeThreadFiles(trial, dir, QStringLiteral("profile"),
+            [&](ThreadIndex t, const QString& path) { return writeFile(trial, m, t, path); });
+        if (!error.isEmpty())
+            return error;
     }
     return {};
+}
+
+QString TauWriter::writeThreadFiles(const Trial& trial, const QString& directory, const QString& prefix,
+    const std::function<QString(ThreadIndex, const QString&)>& write)
+{
+    std::vector<std::size_t> indices(trial.threadCount());
+    std::iota(indices.begin(), indices.end(), std::size_t(0));
+    std::mutex mutex;
+    QString firstError;
+    waitInPool([&] {
+        QtConcurrent::blockingMap(indices, [&](std::size_t t) {
+            const ThreadKey& key = trial.threadKey(ThreadIndex(t));
+            const QString path = QDir(directory).filePath(
+                QStringLiteral("%1.%2.%3.%4").arg(prefix).arg(key.node).arg(key.context).arg(key.thread));
+            const QString error = write(ThreadIndex(t), path);
+            if (!error.isEmpty()) {
+                std::lock_guard lock(mutex);
+                if (firstError.isEmpty())
+                    firstError = error;
+            }
+        });
+    });
+    return firstError;
 }
 
 } // namespace parallax
