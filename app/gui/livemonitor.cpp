@@ -52,7 +52,7 @@ void LiveMonitor::poll()
         return;
     }
     m_job.start([live = m_live](const std::atomic_bool&) { return live->poll(); },
-        [this](LiveDirectory::Update update) {
+        [this](const LiveDirectory::Update& update) {
             m_waiting = update.waitingOn;
             m_error = update.error;
             if (!m_waiting.isEmpty())

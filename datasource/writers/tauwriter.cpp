@@ -132,7 +132,7 @@ QString TauWriter::write(const Trial& trial, const QString& directory)
             if (!QDir().mkpath(dir))
                 return QStringLiteral("%1: cannot create the directory").arg(dir);
         }
-        const QString error = writeThreadFiles(trial, dir, QStringLiteral("profile"),
+        QString error = writeThreadFiles(trial, dir, QStringLiteral("profile"),
             [&](ThreadIndex t, const QString& path) { return writeFile(trial, m, t, path); });
         if (!error.isEmpty())
             return error;

@@ -73,7 +73,7 @@ private Q_SLOTS:
         QVERIFY(chosen.contains(event));
 
         for (int k = 1; k < 3; ++k) {
-            const auto before = window.trial();
+            const auto before = window.trial(); // NOLINT(performance-unnecessary-copy-initialization): kept to compare
             dump(k);
             clock.restart();
             QTRY_VERIFY_WITH_TIMEOUT(window.trial() != before, 20000);

@@ -167,7 +167,7 @@ private Q_SLOTS:
                 QVERIFY(in.open(QIODevice::ReadOnly));
                 const QList<QByteArray> parts = in.readAll().split('\0');
                 QCOMPARE(parts.size(), 1);
-                const QByteArray all = parts.front();
+                const QByteArray& all = parts.front();
                 // Fragment boundaries: after each "</profile_xml>\n".
                 std::vector<qsizetype> ends;
                 for (qsizetype at = all.indexOf("</profile_xml>\n"); at >= 0;

@@ -380,7 +380,7 @@ void SnapshotView::draw()
     QVector<double> x(static_cast<qsizetype>(n * perInterval));
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t k = 0; k < perInterval; ++k)
-            x[static_cast<qsizetype>(i * perInterval + k)]
+            x[static_cast<qsizetype>(std::size_t { i * perInterval + k })]
                 = static_cast<double>(i) + (stacked ? static_cast<double>(k) - 0.5 : 0.0);
     std::vector<double> base(n, 0.0);
     QCPGraph* below = nullptr;
@@ -388,7 +388,8 @@ void SnapshotView::draw()
         QVector<double> y(x.size());
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t k = 0; k < perInterval; ++k)
-                y[static_cast<qsizetype>(i * perInterval + k)] = stacked ? base[i] + values[i] : values[i];
+                y[static_cast<qsizetype>(std::size_t { i * perInterval + k })]
+                    = stacked ? base[i] + values[i] : values[i];
         QCPGraph* graph = m_chart->addGraph();
         graph->setName(elided(name));
         graph->setData(x, y, true);
@@ -550,7 +551,7 @@ void SnapshotView::openRange()
             d.error = r.error();
             return d;
         },
-        [this](Derived d) {
+        [this](const Derived& d) {
             if (!d.trial) {
                 m_status->setText(d.error);
                 Q_EMIT operationFailed(d.error);

@@ -346,7 +346,7 @@ void TimelineView::openWindow()
             }
             return w;
         },
-        [this](Window w) {
+        [this](const Window& w) {
             if (!w.trial) {
                 m_status->setText(w.error);
                 Q_EMIT operationFailed(w.error);
