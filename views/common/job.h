@@ -6,8 +6,10 @@
 #include <QObject>
 #include <QPromise>
 #include <QString>
+#include <QThread>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -17,8 +19,25 @@
 
 namespace parallax {
 
+/// The thread pool the views' background work runs on (Job, runInBackground, releaseInBackground):
+/// one thread per core, apart from Qt's global pool. Qt 6.4's raster paint engine splits big
+/// drawing and image scaling into tasks on the global pool and waits for them on the GUI thread, so
+/// a layout of 131,072 threads computing there made every paint meanwhile wait for a free thread:
+/// the 200 ms "sort" stall of issue 18 §4, with 3 ms of GUI-thread CPU in it. The work's own
+/// parallelFor and QtConcurrent maps still use the global pool (only idle threads of it: see
+/// algebra/parallelfor.h), so a paint finds a thread there.
+inline QThreadPool* viewWorkPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool; // never deleted: workers may still run at exit
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+        return p;
+    }();
+    return pool;
+}
+
 /// A background computation whose result a view shows (KDAB hotspot's JobTracker, for
-/// QtConcurrent): start() runs `work` on the global thread pool and delivers its result to
+/// QtConcurrent): start() runs `work` on viewWorkPool() and delivers its result to
 /// `done` on the GUI thread (the owner's thread). Starting again supersedes the running run: it
 /// is asked to cancel (the flag `work` receives) and its result is dropped, as is the result of a
 /// run cancel() stopped or that outlives its owner.
@@ -50,7 +69,7 @@ public:
     template <typename Work> std::uint64_t start(Work work, std::function<void(T)> done)
     {
         auto flag = begin(std::move(done));
-        m_watcher->setFuture(QtConcurrent::run([work = std::move(work), flag] { return work(*flag); }));
+        m_watcher->setFuture(QtConcurrent::run(viewWorkPool(), [work = std::move(work), flag] { return work(*flag); }));
         return ++m_generation;
     }
 
@@ -63,12 +82,13 @@ public:
     template <typename Work> std::uint64_t startWithProgress(int maximum, Work work, std::function<void(T)> done)
     {
         auto flag = begin(std::move(done));
-        m_watcher->setFuture(QtConcurrent::run([work = std::move(work), flag, maximum](QPromise<T>& promise) {
-            promise.setProgressRange(0, maximum);
-            const Progress progress
-                = [&promise](int step, const QString& text) { promise.setProgressValueAndText(step, text); };
-            promise.addResult(work(*flag, progress));
-        }));
+        m_watcher->setFuture(
+            QtConcurrent::run(viewWorkPool(), [work = std::move(work), flag, maximum](QPromise<T>& promise) {
+                promise.setProgressRange(0, maximum);
+                const Progress progress
+                    = [&promise](int step, const QString& text) { promise.setProgressValueAndText(step, text); };
+                promise.addResult(work(*flag, progress));
+            }));
         return ++m_generation;
     }
 
@@ -148,7 +168,7 @@ private:
 };
 
 /// A background computation whose every result counts (a database request, a file read): runs
-/// `work() -> T` on the global thread pool and calls `done(T)` on `context`'s thread when it ends,
+/// `work() -> T` on viewWorkPool() and calls `done(T)` on `context`'s thread when it ends,
 /// unless `context` is gone by then. Unlike Job<T>, runs started one after the other all deliver.
 /// Returns the run's future, for an owner that must wait for its runs before it goes.
 template <typename Work, typename Done> auto runInBackground(QObject* context, Work work, Done done)
@@ -159,12 +179,12 @@ template <typename Work, typename Done> auto runInBackground(QObject* context, W
         watcher->deleteLater();
         done(watcher->result());
     });
-    QFuture<T> future = QtConcurrent::run(std::move(work));
+    QFuture<T> future = QtConcurrent::run(viewWorkPool(), std::move(work));
     watcher->setFuture(future);
     return future;
 }
 
-/// Drops a reference on a worker of the global thread pool instead of here: when it is the last,
+/// Drops a reference on a worker of viewWorkPool() instead of here: when it is the last,
 /// the object is freed there. The last reference to a big result (an overview layout or its bars
 /// of 131,072 threads: ~10⁵ allocations) would otherwise free on the GUI thread, a pause of
 /// 100 ms and more when a new layout replaces it (issue 18 §4).
@@ -173,7 +193,7 @@ template <typename Work, typename Done> auto runInBackground(QObject* context, W
 template <typename T> void releaseInBackground(std::shared_ptr<T> reference)
 {
     if (reference)
-        QThreadPool::globalInstance()->start([reference = std::move(reference)]() mutable { reference.reset(); });
+        viewWorkPool()->start([reference = std::move(reference)]() mutable { reference.reset(); });
 }
 
 } // namespace parallax
