@@ -744,6 +744,35 @@ void readGlobalDefinitions(
     OTF2_Reader_GetVersion(r.reader, major, minor, bugfix);
 }
 
+/// Replays every location of the trace (d.locations, sorted) on the worker threads, each with a
+/// reader of its own, over the window [from, to) and, with `bins` > 0, into a time line of that many
+/// bins; the profile and the time line share it. Errors stay in each Replay::error.
+std::vector<Replay> replayAll(const QString& anchor, const Definitions& d, std::uint64_t from, std::uint64_t to,
+    std::size_t bins, Progress& progress)
+{
+    progress.setStage(QStringLiteral("Replaying OTF2 events"), static_cast<qint64>(d.locations.size()));
+    std::atomic<bool> cancelled { false };
+    std::vector<Replay> replays(d.locations.size());
+    std::vector<std::size_t> indices(d.locations.size());
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+        indices[i] = i;
+        Replay& r = replays[i];
+        r.defs = &d;
+        r.from = from;
+        r.to = to;
+        r.cancelled = &cancelled;
+        r.counterCount = d.counters.size();
+        r.counter.assign(d.counters.size(), 0.0);
+        r.binCount = bins;
+        r.binTime.resize(bins);
+    }
+    QtConcurrent::blockingMap(indices, [&](std::size_t i) { replayLocation(anchor, d.locations[i].ref, replays[i]); });
+    for (Replay& r : replays)
+        r.cancelled = nullptr; // the flag is this function's
+    throwIfCancelled(progress);
+    return replays;
+}
+
 /// "0.25" (seconds) or "123ticks" as ticks since the trace start.
 std::uint64_t windowTicks(const QString& value, const Definitions& d, const QString& option)
 {
@@ -838,22 +867,7 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
                                        "taken as a rank of its own")
                             .arg(undefinedGroups.size());
 
-        progress.setStage(QStringLiteral("Replaying OTF2 events"), static_cast<qint64>(d.locations.size()));
-        std::atomic<bool> cancelled { false };
-        std::vector<Replay> replays(d.locations.size());
-        std::vector<std::size_t> indices(d.locations.size());
-        for (std::size_t i = 0; i < indices.size(); ++i) {
-            indices[i] = i;
-            replays[i].defs = &d;
-            replays[i].from = from;
-            replays[i].to = to;
-            replays[i].cancelled = &cancelled;
-            replays[i].counterCount = d.counters.size();
-            replays[i].counter.assign(d.counters.size(), 0.0);
-        }
-        QtConcurrent::blockingMap(
-            indices, [&](std::size_t i) { replayLocation(anchor, d.locations[i].ref, replays[i]); });
-        throwIfCancelled(progress);
+        std::vector<Replay> replays = replayAll(anchor, d, from, to, 0, progress);
 
         const MetricId time = builder.addMetric(Metric(QStringLiteral("TIME"), QStringLiteral("us")));
         (void)time;
@@ -964,25 +978,7 @@ Result<Otf2Timeline> readOtf2Timeline(const QString& path, std::size_t bins, Pro
         chooseCounters(d);
         std::sort(d.locations.begin(), d.locations.end(),
             [](const LocationDef& a, const LocationDef& b) { return a.ref < b.ref; });
-        progress.setStage(QStringLiteral("Replaying OTF2 events"), static_cast<qint64>(d.locations.size()));
-        std::atomic<bool> cancelled { false };
-        std::vector<Replay> replays(d.locations.size());
-        std::vector<std::size_t> indices(d.locations.size());
-        for (std::size_t i = 0; i < indices.size(); ++i) {
-            indices[i] = i;
-            Replay& r = replays[i];
-            r.defs = &d;
-            r.from = d.offset;
-            r.to = d.offset + d.length;
-            r.cancelled = &cancelled;
-            r.counterCount = d.counters.size();
-            r.counter.assign(d.counters.size(), 0.0);
-            r.binCount = bins;
-            r.binTime.resize(bins);
-        }
-        QtConcurrent::blockingMap(
-            indices, [&](std::size_t i) { replayLocation(anchor, d.locations[i].ref, replays[i]); });
-        throwIfCancelled(progress);
+        std::vector<Replay> replays = replayAll(anchor, d, d.offset, d.offset + d.length, bins, progress);
 
         Otf2Timeline line;
         line.anchor = anchor;
