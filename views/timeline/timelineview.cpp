@@ -46,21 +46,27 @@ QColor TimelineStrip::regionColor(const Otf2Timeline& timeline, int region)
     return region < 0 ? QColor(0xee, 0xee, 0xee) : eventColor(timeline.regions[static_cast<std::size_t>(region)]);
 }
 
-void TimelineStrip::setTimeline(std::shared_ptr<const Otf2Timeline> timeline)
+QImage TimelineStrip::imageOf(const Otf2Timeline& timeline)
+{
+    if (timeline.locations.empty() || timeline.bins == 0)
+        return {};
+    const std::size_t locations = timeline.locations.size();
+    const auto rows = static_cast<int>(std::min<std::size_t>(locations, MaxRows));
+    const auto bins = static_cast<int>(timeline.bins);
+    QImage image(bins, rows, QImage::Format_RGB32);
+    for (int r = 0; r < rows; ++r) {
+        const std::size_t location = static_cast<std::size_t>(r) * locations / static_cast<std::size_t>(rows);
+        for (int b = 0; b < bins; ++b)
+            image.setPixelColor(
+                b, r, regionColor(timeline, timeline.dominant[location * timeline.bins + static_cast<std::size_t>(b)]));
+    }
+    return image;
+}
+
+void TimelineStrip::setTimeline(std::shared_ptr<const Otf2Timeline> timeline, QImage image)
 {
     m_timeline = std::move(timeline);
-    m_image = QImage();
-    if (m_timeline && !m_timeline->locations.empty()) {
-        const auto rows = static_cast<int>(m_timeline->locations.size());
-        const auto bins = static_cast<int>(m_timeline->bins);
-        m_image = QImage(bins, rows, QImage::Format_RGB32);
-        for (int r = 0; r < rows; ++r)
-            for (int b = 0; b < bins; ++b)
-                m_image.setPixelColor(b, r,
-                    regionColor(*m_timeline,
-                        m_timeline
-                            ->dominant[static_cast<std::size_t>(r) * m_timeline->bins + static_cast<std::size_t>(b)]));
-    }
+    m_image = std::move(image);
     update();
 }
 
@@ -266,9 +272,10 @@ void TimelineView::start()
             Progress progress;
             Computed out;
             auto line = readOtf2Timeline(anchor, Bins, progress);
-            if (line)
+            if (line) {
                 out.timeline = std::make_shared<const Otf2Timeline>(std::move(line.value()));
-            else
+                out.image = TimelineStrip::imageOf(*out.timeline);
+            } else
                 out.error = line.error().toString();
             return out;
         },
@@ -278,7 +285,7 @@ void TimelineView::start()
 void TimelineView::present(Computed computed)
 {
     m_timeline = std::move(computed.timeline);
-    m_strip->setTimeline(m_timeline);
+    m_strip->setTimeline(m_timeline, std::move(computed.image));
     m_open->setEnabled(m_timeline != nullptr);
     m_legend->clear();
     if (!m_timeline) {

@@ -58,6 +58,7 @@ protected:
 private:
     struct Computed {
         std::shared_ptr<const Otf2Timeline> timeline;
+        QImage image; ///< TimelineStrip::imageOf(timeline), made on the worker
         QString error;
     };
     struct Window {
@@ -87,7 +88,11 @@ class TimelineStrip : public QWidget {
     Q_OBJECT
 public:
     explicit TimelineStrip(QWidget* parent = nullptr);
-    void setTimeline(std::shared_ptr<const Otf2Timeline> timeline);
+    /// The picture of a time line: one pixel per bin and row, at most MaxRows rows (with more
+    /// locations, row r shows location r × locations / rows). Made off the GUI thread.
+    static QImage imageOf(const Otf2Timeline& timeline);
+    static constexpr int MaxRows = 2048;
+    void setTimeline(std::shared_ptr<const Otf2Timeline> timeline, QImage image);
     void setWindow(double from, double to);
     /// The x pixel of a time (seconds since the trace start), and back.
     int xOf(double seconds) const;
@@ -108,7 +113,7 @@ protected:
 private:
     QRect plotRect() const;
     std::shared_ptr<const Otf2Timeline> m_timeline;
-    QImage m_image; ///< one pixel per bin and location
+    QImage m_image; ///< imageOf(m_timeline)
     double m_from = 0;
     double m_to = 0;
     int m_pressX = -1;
