@@ -4,6 +4,7 @@
 
 #include <QDirIterator>
 #include <QLocale>
+#include <QSet>
 
 namespace parallax {
 
@@ -18,19 +19,27 @@ LiveMonitor::LiveMonitor(const QString& directory, const QString& format, QObjec
     m_fallback.start(FallbackMs);
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] { pollSoon(50); });
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, this, [this] { pollSoon(50); });
-    watchFiles();
     pollSoon(0);
 }
 
 LiveMonitor::~LiveMonitor() { m_job.cancelAndWait(); }
 
-void LiveMonitor::watchFiles()
+QStringList LiveMonitor::listPaths(const QString& directory)
 {
-    QStringList paths { m_directory };
-    QDirIterator it(m_directory, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QStringList paths { directory };
+    QDirIterator it(directory, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext())
         paths << it.next();
-    const QStringList watched = m_watcher.files() + m_watcher.directories();
+    return paths;
+}
+
+void LiveMonitor::watch(const QStringList& paths)
+{
+    // What the watcher has now: it drops a file that was replaced (TAU rewrites by rename).
+    QSet<QString> watched;
+    for (const QStringList& list : { m_watcher.files(), m_watcher.directories() })
+        for (const QString& p : list)
+            watched.insert(p);
     QStringList fresh;
     for (const QString& p : paths)
         if (!watched.contains(p))
@@ -51,13 +60,18 @@ void LiveMonitor::poll()
         pollSoon(PollMs); // one look at a time; look again when it is done
         return;
     }
-    m_job.start([live = m_live](const std::atomic_bool&) { return live->poll(); },
-        [this](const LiveDirectory::Update& update) {
+    // The look and the listing of what to watch both run on the worker: no file system walk here.
+    m_job.start(
+        [live = m_live](const std::atomic_bool&) {
+            return Look { live->poll(), listPaths(live->directory()) };
+        },
+        [this](const Look& look) {
+            const LiveDirectory::Update& update = look.update;
+            watch(look.paths);
             m_waiting = update.waitingOn;
             m_error = update.error;
             if (!m_waiting.isEmpty())
                 pollSoon(PollMs);
-            watchFiles();
             if (update.trial) {
                 m_trial = update.trial;
                 m_lastUpdate = QDateTime::currentDateTime();

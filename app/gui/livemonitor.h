@@ -42,14 +42,21 @@ Q_SIGNALS:
 private:
     void pollSoon(int delayMs);
     void poll();
-    void watchFiles();
+    /// The directory, its subdirectories and files (for the watcher); run on the worker.
+    static QStringList listPaths(const QString& directory);
+    /// Watches the paths not watched yet.
+    void watch(const QStringList& paths);
+    struct Look {
+        LiveDirectory::Update update;
+        QStringList paths;
+    };
 
     QString m_directory;
     std::shared_ptr<LiveDirectory> m_live;
     QFileSystemWatcher m_watcher;
     QTimer m_fallback;
     QTimer m_soon;
-    Job<LiveDirectory::Update> m_job { this };
+    Job<Look> m_job { this };
     std::shared_ptr<const Trial> m_trial;
     QDateTime m_lastUpdate;
     QStringList m_waiting;
