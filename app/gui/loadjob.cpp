@@ -40,7 +40,10 @@ LoadJob::Outcome LoadJob::run(const QString& path, const QString& format, Progre
     QElapsedTimer timer;
     timer.start();
     Outcome outcome;
-    TrialResult result = ReaderRegistry::instance().read(path, ReadOptions {}, progress, format);
+    // The window never modifies a trial it shows: a new cache entry is written while it is drawn.
+    ReadOptions options;
+    options.storeInBackground = true;
+    TrialResult result = ReaderRegistry::instance().read(path, options, progress, format);
     if (progress.isCancelled()) {
         outcome.cancelled = true;
         return outcome;

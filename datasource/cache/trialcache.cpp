@@ -14,15 +14,20 @@
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
 #include <bit>
+#include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <thread>
 #include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
@@ -925,6 +930,54 @@ void TrialCache::store(const Trial& trial, const QByteArray& key)
     if (!error.isEmpty())
         qWarning("parallax: cannot write the trial cache: %s", qPrintable(error));
     evict(dir, envBytes("PARALLAX_CACHE_MAX_BYTES", qint64(4) << 30));
+}
+
+namespace {
+
+/// The stores that storeInBackground() has started and that have not finished yet.
+struct PendingStores {
+    std::mutex mutex;
+    std::condition_variable done;
+    int running = 0;
+};
+
+PendingStores& pendingStores()
+{
+    static PendingStores pending;
+    // Registered after `pending` exists, so it runs before its destructor: a process that returns
+    // from main() while an entry is being written waits for it instead of tearing the cache down
+    // under the writing thread.
+    static const bool registered = std::atexit([] { TrialCache::waitForPendingStores(); }) == 0;
+    Q_UNUSED(registered);
+    return pending;
+}
+
+} // namespace
+
+void TrialCache::storeInBackground(std::shared_ptr<const Trial> trial, const QByteArray& key)
+{
+    PendingStores& pending = pendingStores();
+    {
+        const std::lock_guard lock(pending.mutex);
+        ++pending.running;
+    }
+    std::thread([trial = std::move(trial), key, &pending]() mutable {
+        // Linux gives each thread its own nice value: the writer yields the cores to the views
+        // that are drawing the trial it writes.
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+        store(*trial, key);
+        trial.reset();
+        const std::lock_guard lock(pending.mutex);
+        --pending.running;
+        pending.done.notify_all();
+    }).detach();
+}
+
+void TrialCache::waitForPendingStores()
+{
+    PendingStores& pending = pendingStores();
+    std::unique_lock lock(pending.mutex);
+    pending.done.wait(lock, [&] { return pending.running == 0; });
 }
 
 } // namespace parallax

@@ -42,6 +42,11 @@ public:
     static void addWarning(Trial& trial, const QString& warning);
     /// Writes the entry atomically and evicts the oldest entries over PARALLAX_CACHE_MAX_BYTES.
     static void store(const Trial& trial, const QByteArray& key);
+    /// store() on a thread of its own at the lowest CPU priority, which keeps the trial alive until
+    /// it is written. The trial must not be modified meanwhile.
+    static void storeInBackground(std::shared_ptr<const Trial> trial, const QByteArray& key);
+    /// Blocks until every storeInBackground() has finished (also run by an exit handler).
+    static void waitForPendingStores();
     /// Sources smaller than this are not cached (PARALLAX_CACHE_MIN_BYTES; default 32 MiB).
     static qint64 minimumSourceBytes();
     /// The file of an entry.

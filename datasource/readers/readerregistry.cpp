@@ -140,7 +140,9 @@ TrialResult ReaderRegistry::read(
     if (auto cached = TrialCache::load(key, &discarded))
         return cached;
     TrialResult result = reader->read(path, options, progress);
-    if (result) {
+    if (result && options.storeInBackground && discarded.isEmpty()) {
+        TrialCache::storeInBackground(result.value(), key);
+    } else if (result) {
         TrialCache::store(*result.value(), key);
         if (!discarded.isEmpty()) // after store: the warning is about this open, not the trial
             TrialCache::addWarning(*result.value(), discarded);

@@ -186,6 +186,33 @@ private Q_SLOTS:
         QVERIFY(second.value()->fromCache());
     }
 
+    void storedInBackground()
+    {
+        // The GUI's way: read() returns before the entry is written; waiting makes it complete.
+        const QString path = dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank"));
+        ReadOptions options;
+        options.storeInBackground = true;
+        Progress progress;
+        const auto first = ReaderRegistry::instance().read(path, options, progress);
+        QVERIFY(first);
+        QVERIFY(!first.value()->fromCache());
+        TrialCache::waitForPendingStores();
+        QCOMPARE(cacheEntries(m_cache.path()).size(), 1);
+        const QByteArray key
+            = TrialCache::sourceKey(path, first.value()->provenance().reader, QStringLiteral("strict=0;"));
+        const auto cached = TrialCache::load(key);
+        QVERIFY(cached);
+        compareTrials(*first.value(), *cached);
+        // Several at once, the same entry: each writes it atomically, the last one wins whole.
+        for (int i = 0; i < 3; ++i)
+            TrialCache::storeInBackground(first.value(), key);
+        TrialCache::waitForPendingStores();
+        QCOMPARE(cacheEntries(m_cache.path()).size(), 1);
+        const auto again = readOnce(path);
+        QVERIFY(again);
+        QVERIFY(again.value()->fromCache());
+        compareTrials(*first.value(), *again.value());
+    }
     void mergedXmlKeepsProvidedStatistics()
     {
         const QString path = dataPath(QStringLiteral("tau2/tauprofile-xml-merged/tauprofile.xml"));

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/overview/overviewbuilder.h"
 
+#include "algebra/parallelfor.h"
 #include "algebra/statistics.h"
 #include "views/charts/colors.h"
 #include "views/overview/valuetext.h"
@@ -25,12 +26,11 @@ struct Cell {
 /// pass that knows the column widths.
 struct RowBuilder {
     OverviewMode mode;
-    std::vector<BarSegment>& segments;
     const std::vector<EventId>& order;
 
-    /// Appends the row's segments; returns the sum of the values and (for stacked bars) the
-    /// positive and negative extents.
-    double add(const std::vector<Cell>& cells, double& positive, double& negative) const
+    /// Writes the row's segments, one per cell, to `out`; returns the sum of the values and (for
+    /// stacked bars) the positive and negative extents.
+    double add(const std::vector<Cell>& cells, double& positive, double& negative, BarSegment* out) const
     {
         double total = 0;
         positive = 0;
@@ -66,18 +66,18 @@ struct RowBuilder {
                 s.x1 = static_cast<float>(v);
                 break;
             }
-            segments.push_back(s);
+            *out++ = s;
         }
         return total;
     }
 
-    /// add() for `row`: where its segments start and how many there are.
-    double addRow(BarRow& row, const std::vector<Cell>& cells, double& positive, double& negative) const
+    /// add() for `row`, its segments placed at `first` in `segments` (which has room for them).
+    double addRow(BarRow& row, const std::vector<Cell>& cells, double& positive, double& negative,
+        std::vector<BarSegment>& segments, std::size_t first) const
     {
-        row.firstSegment = static_cast<std::uint32_t>(segments.size());
-        const double total = add(cells, positive, negative);
-        row.segmentCount = static_cast<std::uint32_t>(segments.size()) - row.firstSegment;
-        return total;
+        row.firstSegment = static_cast<std::uint32_t>(first);
+        row.segmentCount = static_cast<std::uint32_t>(cells.size());
+        return add(cells, positive, negative, segments.data() + first);
     }
 };
 
@@ -178,7 +178,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     const std::size_t statRows = layout->statistics.size();
     const std::size_t threads = trial.threadCount();
     bars->segments.reserve(trial.cellCount() + statRows * order.size());
-    RowBuilder builder { request.mode, bars->segments, order };
+    RowBuilder builder { request.mode, order };
 
     std::vector<BarRow> statistics(statRows);
     std::vector<BarRow> threadRows(threads);
@@ -212,44 +212,75 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         row.id = static_cast<std::uint32_t>(statistic);
         double positive = 0;
         double negative = 0;
-        builder.addRow(row, cells, positive, negative);
+        const std::size_t first = bars->segments.size();
+        bars->segments.resize(first + cells.size());
+        builder.addRow(row, cells, positive, negative, bars->segments, first);
         statTotals[s] = sum;
         lo = std::min(lo, negative);
         hi = std::max(hi, positive);
     }
 
-    // One row per thread; cells come sorted by event id and are put in segment order.
-    for (std::size_t t = 0; t < threads; ++t) {
-        if ((t & 255) == 0 && cancelled(cancel))
-            return nullptr;
-        const ThreadIndex ti(t);
-        const RowView data = trial.row(ti);
-        cells.clear();
-        for (std::size_t i = 0; i < data.size(); ++i) {
-            const std::int32_t r = rank[data.events[i].index()];
-            if (r >= 0)
-                cells.push_back({ r, cellValue(trial, *stats, ti, i, m, type) });
+    // One row per thread; cells come sorted by event id and are put in segment order. The rows'
+    // segment counts come first, so that every thread has its place in the segments, then the rows
+    // are built in blocks on the pool's threads (131,072 threads × 101 events: 0.6 s on one core).
+    const bool keyed = (request.sort == OverviewSort::SelectedEvent || request.sort == OverviewSort::Imbalance)
+        && sortEvent.isValid() && sortEvent.index() < eventCount;
+    constexpr std::size_t ThreadBlock = 512;
+    std::vector<std::size_t> firstSegment(threads + 1, 0);
+    parallelFor(threads, ThreadBlock * 8, 0, [&](std::size_t from, std::size_t to, std::size_t) {
+        for (std::size_t t = from; t < to; ++t) {
+            const RowView data = trial.row(ThreadIndex(t));
+            std::size_t n = 0;
+            for (std::size_t i = 0; i < data.size(); ++i)
+                n += rank[data.events[i].index()] >= 0 ? 1 : 0;
+            firstSegment[t + 1] = n;
         }
-        std::sort(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) { return a.rank < b.rank; });
-        if ((request.sort == OverviewSort::SelectedEvent || request.sort == OverviewSort::Imbalance)
-            && sortEvent.isValid() && sortEvent.index() < eventCount) {
-            const auto i = data.find(sortEvent);
-            if (i >= 0)
-                sortKey[t] = cellValue(trial, *stats, ti, static_cast<std::size_t>(i), m, type);
+    });
+    firstSegment[0] = bars->segments.size();
+    std::partial_sum(firstSegment.begin(), firstSegment.end(), firstSegment.begin());
+    bars->segments.resize(firstSegment[threads]);
+    const std::size_t workers = parallelWorkers(threads, ThreadBlock, 0);
+    std::vector<std::vector<Cell>> cellsOf(workers);
+    std::vector<double> loOf(workers, 0.0);
+    std::vector<double> hiOf(workers, 0.0);
+    std::atomic_bool stopped { false };
+    parallelFor(threads, ThreadBlock, 0, [&](std::size_t from, std::size_t to, std::size_t worker) {
+        if (stopped.load(std::memory_order_relaxed) || cancelled(cancel)) {
+            stopped = true;
+            return;
         }
-        BarRow& row = threadRows[t];
-        row.label = trial.threadKey(ti).toString();
-        row.id = static_cast<std::uint32_t>(t);
-        double positive = 0;
-        double negative = 0;
-        threadTotals[t] = builder.addRow(row, cells, positive, negative);
-        lo = std::min(lo, negative);
-        hi = std::max(hi, positive);
-        if (request.sort == OverviewSort::BarTotal)
-            sortKey[t] = threadTotals[t];
-    }
-    if (cancelled(cancel))
+        std::vector<Cell>& row = cellsOf[worker];
+        for (std::size_t t = from; t < to; ++t) {
+            const ThreadIndex ti(t);
+            const RowView data = trial.row(ti);
+            row.clear();
+            for (std::size_t i = 0; i < data.size(); ++i) {
+                const std::int32_t r = rank[data.events[i].index()];
+                if (r >= 0)
+                    row.push_back({ r, cellValue(trial, *stats, ti, i, m, type) });
+            }
+            std::sort(row.begin(), row.end(), [](const Cell& a, const Cell& b) { return a.rank < b.rank; });
+            if (keyed) {
+                const auto i = data.find(sortEvent);
+                if (i >= 0)
+                    sortKey[t] = cellValue(trial, *stats, ti, static_cast<std::size_t>(i), m, type);
+            }
+            BarRow& bar = threadRows[t];
+            bar.label = trial.threadKey(ti).toString();
+            bar.id = static_cast<std::uint32_t>(t);
+            double positive = 0;
+            double negative = 0;
+            threadTotals[t] = builder.addRow(bar, row, positive, negative, bars->segments, firstSegment[t]);
+            loOf[worker] = std::min(loOf[worker], negative);
+            hiOf[worker] = std::max(hiOf[worker], positive);
+            if (request.sort == OverviewSort::BarTotal)
+                sortKey[t] = threadTotals[t];
+        }
+    });
+    if (stopped || cancelled(cancel))
         return nullptr;
+    lo = std::min(lo, *std::min_element(loOf.begin(), loOf.end()));
+    hi = std::max(hi, *std::max_element(hiOf.begin(), hiOf.end()));
 
     // The Min and Max rows are the shortest and the longest thread bar (by the sum of the bar), as
     // that thread has it: a stack of per-event minima or maxima is no thread's bar.
@@ -293,7 +324,8 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
           };
     if (request.mode == OverviewMode::Stacked) {
         scaleRows(statistics, 0, statRows, lo, hi);
-        scaleRows(threadRows, 0, threads, lo, hi);
+        parallelFor(threads, ThreadBlock * 8, 0,
+            [&](std::size_t from, std::size_t to, std::size_t) { scaleRows(threadRows, from, to, lo, hi); });
         bars->origin = hi - lo > 0 ? static_cast<float>(-lo / (hi - lo)) : 0.0f;
     } else if (unstacked) {
         // Column widths follow each event's largest magnitude over all rows.
@@ -329,15 +361,15 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     }
 
     // Row ends and texts.
-    const auto finishRow = [&](BarRow& row, double total) {
+    const auto finishRow = [&](BarRow& row, double total, const QLocale& locale) {
         row.end = bars->origin;
         for (std::uint32_t k = row.firstSegment; k < row.firstSegment + row.segmentCount; ++k)
             row.end = std::max(row.end, segments[k].x1);
         if (request.showValues && !unstacked)
-            row.text = valueText(total, metric, type, request.timeUnit, request.locale);
+            row.text = valueText(total, metric, type, request.timeUnit, locale);
     };
     for (std::size_t s = 0; s < statRows; ++s) {
-        finishRow(statistics[s], statTotals[s]);
+        finishRow(statistics[s], statTotals[s], request.locale);
         const Statistic statistic = layout->statistics[s];
         if (statistic == Statistic::Total && !unstacked)
             statistics[s].text = QObject::tr("Σ %1 over %2 threads (number only, not drawn to scale)")
@@ -361,11 +393,17 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
                       .arg(statistics[s].text, valueText(deviation, metric, type, request.timeUnit, request.locale));
         }
     }
-    for (std::size_t t = 0; t < threads; ++t) {
-        if ((t & 1023) == 0 && cancelled(cancel))
-            return nullptr;
-        finishRow(threadRows[t], threadTotals[t]);
-    }
+    parallelFor(threads, ThreadBlock, 0, [&](std::size_t from, std::size_t to, std::size_t) {
+        if (stopped.load(std::memory_order_relaxed) || cancelled(cancel)) {
+            stopped = true;
+            return;
+        }
+        const QLocale locale = request.locale; // each worker formats with its own copy
+        for (std::size_t t = from; t < to; ++t)
+            finishRow(threadRows[t], threadTotals[t], locale);
+    });
+    if (stopped)
+        return nullptr;
 
     // Thread order.
     std::vector<std::uint32_t> threadOrder(threads);
