@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace parallax {
@@ -79,9 +80,11 @@ double SnapshotSeriesTable::total(std::size_t row) const
     return std::accumulate(first, first + static_cast<std::ptrdiff_t>(intervals.size()), 0.0);
 }
 
-SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIndex thread)
+SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIndex thread, Statistic statistic)
 {
     SnapshotSeriesTable table;
+    table.statistic = thread.isValid() ? Statistic::MeanAll : statistic;
+    statistic = table.statistic; // one thread: its own values
     std::vector<ThreadIndex> threads;
     if (thread.isValid())
         threads.push_back(thread);
@@ -108,32 +111,100 @@ SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIn
         table.intervals.push_back(interval);
     }
 
-    // Snapshot i adds its value to interval i and takes it from interval i + 1: the differences.
-    std::vector<double> sums(trial.eventCount() * count, 0.0);
-    std::vector<char> present(trial.eventCount(), 0);
+    // Per thread, snapshot i adds its value to interval i and takes it from interval i + 1: the
+    // thread's differences, for the events it has (its "touched" rows of a dense scratch matrix).
+    const std::size_t events = trial.eventCount();
     const std::size_t m = metric.index();
-    for (ThreadIndex t : threads) {
-        const std::vector<RowView> rows = snapshotRows(trial, t);
-        for (std::size_t i = 0; i < rows.size() && i < count; ++i) {
-            const RowView& row = rows[i];
-            if (row.excl.size() < (m + 1) * row.size())
-                continue; // a row without this metric (an empty thread)
-            for (std::size_t c = 0; c < row.size(); ++c) {
-                const std::size_t e = row.events[c].index();
-                const double v = row.exclusive(m, c);
-                present[e] = 1;
-                sums[e * count + i] += v;
-                if (i + 1 < rows.size())
-                    sums[e * count + i + 1] -= v;
+    std::vector<double> own(events * count, 0.0);
+    std::vector<char> touched(events, 0);
+    std::vector<std::size_t> touchedList;
+    const auto forEachThread = [&](auto&& visit) {
+        for (ThreadIndex t : threads) {
+            const std::vector<RowView> rows = snapshotRows(trial, t);
+            for (std::size_t i = 0; i < rows.size() && i < count; ++i) {
+                const RowView& row = rows[i];
+                if (row.excl.size() < (m + 1) * row.size())
+                    continue; // a row without this metric (an empty thread)
+                for (std::size_t c = 0; c < row.size(); ++c) {
+                    const std::size_t e = row.events[c].index();
+                    const double v = row.exclusive(m, c);
+                    if (!touched[e]) {
+                        touched[e] = 1;
+                        touchedList.push_back(e);
+                    }
+                    own[e * count + i] += v;
+                    if (i + 1 < rows.size() && i + 1 < count)
+                        own[e * count + i + 1] -= v;
+                }
+            }
+            for (std::size_t e : touchedList) {
+                visit(e, own.data() + e * count);
+                std::fill_n(own.begin() + static_cast<std::ptrdiff_t>(e * count), count, 0.0);
+                touched[e] = 0;
+            }
+            touchedList.clear();
+        }
+    };
+    // Over the threads that have the event (P, docs/SEMANTICS.md 2): sums, extremes, and, for the
+    // deviations, a second pass around the mean.
+    std::vector<double> sums(events * count, 0.0);
+    std::vector<double> lows(events * count, std::numeric_limits<double>::infinity());
+    std::vector<double> highs(events * count, -std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> present(events, 0);
+    forEachThread([&](std::size_t e, const double* d) {
+        ++present[e];
+        for (std::size_t i = 0; i < count; ++i) {
+            sums[e * count + i] += d[i];
+            lows[e * count + i] = std::min(lows[e * count + i], d[i]);
+            highs[e * count + i] = std::max(highs[e * count + i], d[i]);
+        }
+    });
+    const auto all = static_cast<double>(threads.size());
+    const bool presentOnly = statistic == Statistic::MeanPresent || statistic == Statistic::StdDevPresent;
+    const auto population = [&](std::size_t e) { return presentOnly ? static_cast<double>(present[e]) : all; };
+    std::vector<double> result(events * count, 0.0);
+    switch (statistic) {
+    case Statistic::Total:
+        result = sums;
+        break;
+    case Statistic::Min:
+        result = lows;
+        break;
+    case Statistic::Max:
+        result = highs;
+        break;
+    case Statistic::MeanAll:
+    case Statistic::MeanPresent:
+        for (std::size_t e = 0; e < events; ++e)
+            for (std::size_t i = 0; present[e] && i < count; ++i)
+                result[e * count + i] = sums[e * count + i] / population(e);
+        break;
+    case Statistic::StdDevAll:
+    case Statistic::StdDevPresent: {
+        std::vector<double> squares(events * count, 0.0);
+        forEachThread([&](std::size_t e, const double* d) {
+            for (std::size_t i = 0; i < count; ++i) {
+                const double deviation = d[i] - sums[e * count + i] / population(e);
+                squares[e * count + i] += deviation * deviation;
+            }
+        });
+        for (std::size_t e = 0; e < events; ++e) {
+            const double n = population(e);
+            for (std::size_t i = 0; present[e] && i < count && n > 1; ++i) {
+                // The absent threads are values 0 for the "all" deviation.
+                const double mean = sums[e * count + i] / n;
+                const double absent = n - static_cast<double>(present[e]);
+                result[e * count + i] = std::sqrt((squares[e * count + i] + absent * mean * mean) / n);
             }
         }
+        break;
     }
-    const double divisor = static_cast<double>(threads.size());
-    for (std::size_t e = 0; e < trial.eventCount(); ++e)
+    }
+    for (std::size_t e = 0; e < events; ++e)
         if (present[e] && !trial.event(EventId(e)).isCallPath())
             table.events.emplace_back(e);
     auto totalOf = [&](EventId e) {
-        const auto first = sums.begin() + static_cast<std::ptrdiff_t>(e.index() * count);
+        const auto first = result.begin() + static_cast<std::ptrdiff_t>(e.index() * count);
         return std::accumulate(first, first + static_cast<std::ptrdiff_t>(count), 0.0);
     };
     std::stable_sort(table.events.begin(), table.events.end(), [&](EventId a, EventId b) {
@@ -144,7 +215,7 @@ SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIn
     table.values.reserve(table.events.size() * count);
     for (EventId e : table.events)
         for (std::size_t i = 0; i < count; ++i)
-            table.values.push_back(sums[e.index() * count + i] / divisor);
+            table.values.push_back(result[e.index() * count + i]);
     return table;
 }
 

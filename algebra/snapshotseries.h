@@ -3,6 +3,7 @@
 #pragma once
 
 #include "algebra/operations.h"
+#include "algebra/values.h"
 #include "datasource/model/trial.h"
 
 #include <QString>
@@ -26,9 +27,11 @@ struct SnapshotInterval {
     qint64 start = 0;
 };
 
-/// The exclusive value of one metric per flat event and interval, for one thread or the mean over
-/// all threads.
+/// The exclusive value of one metric per flat event and interval, for one thread or a statistic
+/// over all threads.
 struct SnapshotSeriesTable {
+    /// The statistic over the threads (MeanAll for one thread: its own values).
+    Statistic statistic = Statistic::MeanAll;
     std::vector<SnapshotInterval> intervals;
     /// The flat events present in some snapshot, by total (the sum over the intervals, which is
     /// the final value) descending, then by name.
@@ -40,12 +43,14 @@ struct SnapshotSeriesTable {
     double total(std::size_t row) const;
 };
 
-/// The table of `metric` for thread `thread`, or for the mean over all threads when `thread` is
-/// invalid (absent counting as 0; a thread with fewer snapshots than the longest series contributes
-/// 0 to the intervals after its last one). The labels and timestamps are those of `thread`, or, for
-/// the mean, of the first thread with the longest series. A trial without a time series has one
-/// interval, its profile.
-SnapshotSeriesTable snapshotSeries(const Trial& trial, MetricId metric, ThreadIndex thread = {});
+/// The table of `metric` for thread `thread`, or, when `thread` is invalid, of `statistic` over the
+/// threads per interval, as docs/SEMANTICS.md 1.11 and 2 define it: the total, mean and deviation
+/// "all" count absent as 0, min, max and the "present" ones take the threads that have the event in
+/// some snapshot (a thread with fewer snapshots than the longest series has 0 in the intervals after
+/// its last one). The labels and timestamps are those of `thread`, or of the first thread with the
+/// longest series. A trial without a time series has one interval, its profile.
+SnapshotSeriesTable snapshotSeries(
+    const Trial& trial, MetricId metric, ThreadIndex thread = {}, Statistic statistic = Statistic::MeanAll);
 
 /// The number of snapshots of the trial: the longest thread series (1 for a trial without one, whose
 /// profile is its one snapshot).

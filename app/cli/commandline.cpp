@@ -5,6 +5,7 @@
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/writerregistry.h"
 
+#include <QHash>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -21,6 +22,23 @@ int failure(const QString& message)
 {
     std::fprintf(stderr, "parallax-cli: %s\n", message.toLocal8Bit().constData());
     return ExitFailure;
+}
+
+std::optional<Statistic> statisticOf(const QString& name)
+{
+    static const QHash<QString, Statistic> names { { QStringLiteral("mean"), Statistic::MeanAll },
+        { QStringLiteral("mean-present"), Statistic::MeanPresent }, { QStringLiteral("total"), Statistic::Total },
+        { QStringLiteral("min"), Statistic::Min }, { QStringLiteral("max"), Statistic::Max },
+        { QStringLiteral("sd"), Statistic::StdDevAll }, { QStringLiteral("sd-present"), Statistic::StdDevPresent } };
+    const auto it = names.constFind(name);
+    if (it == names.cend())
+        return std::nullopt;
+    return it.value();
+}
+
+QString statisticNames()
+{
+    return QStringLiteral("mean (over all threads, the default), mean-present, total, min, max, sd or sd-present");
 }
 
 void warning(const QString& message)

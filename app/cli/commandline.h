@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "algebra/values.h"
 #include "datasource/model/trial.h"
 
 #include <QCommandLineOption>
@@ -27,6 +28,12 @@ QString exitStatusHelp();
 int failure(const QString& message);
 /// "parallax-cli: warning: MESSAGE" on standard error.
 void warning(const QString& message);
+/// The statistic across threads named on a command line (`--statistic`): mean (over all threads),
+/// mean-present, total, min, max, sd, sd-present (docs/SEMANTICS.md §2); nullopt for another name.
+std::optional<Statistic> statisticOf(const QString& name);
+/// "mean (over all threads, the default), mean-present, total, min, max, sd or sd-present": the
+/// names statisticOf() takes, for help texts and errors.
+QString statisticNames();
 /// Bytes (or UTF-8 text) on standard output, unchanged.
 void printOut(const QByteArray& bytes);
 void printOut(const QString& text);

@@ -89,19 +89,6 @@ QString newestRegression(const HistorySeries& s, const History& h, double thresh
     return {};
 }
 
-/// The statistic named on the command line, or nullopt.
-std::optional<Statistic> statisticOf(const QString& name)
-{
-    static const QHash<QString, Statistic> names { { QStringLiteral("mean"), Statistic::MeanAll },
-        { QStringLiteral("mean-present"), Statistic::MeanPresent }, { QStringLiteral("total"), Statistic::Total },
-        { QStringLiteral("min"), Statistic::Min }, { QStringLiteral("max"), Statistic::Max },
-        { QStringLiteral("sd"), Statistic::StdDevAll }, { QStringLiteral("sd-present"), Statistic::StdDevPresent } };
-    const auto it = names.constFind(name);
-    if (it == names.cend())
-        return std::nullopt;
-    return it.value();
-}
-
 } // namespace
 
 int runHistoryCommand(const QStringList& args)
@@ -139,8 +126,7 @@ int runHistoryCommand(const QStringList& args)
     const auto inclusive
         = cmd.add({ QStringLiteral("inclusive") }, QStringLiteral("Inclusive values instead of exclusive."));
     const auto statistic = cmd.add({ QStringLiteral("statistic") },
-        QStringLiteral("The statistic across threads: mean (over all threads, the default), mean-present, total,\n"
-                       "min, max, sd or sd-present (docs/SEMANTICS.md §2)."),
+        QStringLiteral("The statistic across threads: %1 (docs/SEMANTICS.md §2).").arg(statisticNames()),
         QStringLiteral("NAME"));
     const auto loadTrials = cmd.add({ QStringLiteral("load-trials") },
         QStringLiteral("With the database: load every trial instead of reading its stored derived rows (the same\n"
@@ -181,9 +167,7 @@ int runHistoryCommand(const QStringList& args)
         const auto st = statisticOf(cmd.value(statistic));
         if (!st)
             return cmd.usageError(
-                QStringLiteral("--statistic: '%1' is none of mean, mean-present, total, min, max, sd, "
-                               "sd-present")
-                    .arg(cmd.value(statistic)));
+                QStringLiteral("--statistic: '%1' is none of %2").arg(cmd.value(statistic), statisticNames()));
         options.statistic = *st;
     }
     const auto topN = cmd.integer(top, 1, 100000, 10);

@@ -80,7 +80,8 @@ int runSnapshotsCommand(const QStringList& args)
                        "the difference between snapshot i and snapshot i-1 (the first interval is the first\n"
                        "snapshot), so an event's intervals add up to its final value. Per interval: the snapshot's\n"
                        "label, its time since the first snapshot, and the exclusive value of the metric for each\n"
-                       "of the top events by total (flat events), for the mean over threads or one thread.\n"
+                       "of the top events by total (flat events), for a statistic over the threads (the mean by\n"
+                       "default) or one thread.\n"
                        "With --range A..B -o OUT it writes the profile of intervals A to B instead: snapshot B\n"
                        "minus snapshot A-1 for every thread and cell, an ordinary trial (any format, or db:)."));
     const auto event = cmd.add({ QStringLiteral("event") },
@@ -91,6 +92,10 @@ int runSnapshotsCommand(const QStringList& args)
         QStringLiteral("The values of one thread instead of the mean."), QStringLiteral("N,C,T"));
     const auto mean = cmd.add(
         { QStringLiteral("mean") }, QStringLiteral("The mean over all threads, absent counting as 0 (the default)."));
+    const auto statistic = cmd.add({ QStringLiteral("statistic") },
+        QStringLiteral("The statistic over the threads per interval: %1 (docs/SEMANTICS.md §1.11).")
+            .arg(statisticNames()),
+        QStringLiteral("NAME"));
     const auto top = cmd.add({ QStringLiteral("top") },
         QStringLiteral("How many events, by total (default 10; 0 for all)."), QStringLiteral("N"));
     const auto json = cmd.add({ QStringLiteral("json") }, QStringLiteral("Print the table as JSON."));
@@ -117,8 +122,16 @@ int runSnapshotsCommand(const QStringList& args)
         return cmd.usageError(QStringLiteral("give one PATH"));
     if (!cmd.checkOperand(positional.front()))
         return ExitUsage;
-    if (cmd.isSet(thread) && cmd.isSet(mean))
-        return cmd.usageError(QStringLiteral("give one of --thread and --mean"));
+    if (int(cmd.isSet(thread)) + int(cmd.isSet(mean)) + int(cmd.isSet(statistic)) > 1)
+        return cmd.usageError(QStringLiteral("give one of --thread, --mean and --statistic"));
+    Statistic over = Statistic::MeanAll;
+    if (cmd.isSet(statistic)) {
+        const auto st = statisticOf(cmd.value(statistic));
+        if (!st)
+            return cmd.usageError(
+                QStringLiteral("--statistic: '%1' is none of %2").arg(cmd.value(statistic), statisticNames()));
+        over = *st;
+    }
     if (cmd.isSet(event) && cmd.isSet(top))
         return cmd.usageError(QStringLiteral("--event and --top exclude each other"));
     const auto count = cmd.integer(top, 0, std::numeric_limits<int>::max(), 10);
@@ -184,7 +197,7 @@ int runSnapshotsCommand(const QStringList& args)
         warning(QStringLiteral("%1 has no snapshots (one per thread): the table has one interval, the profile")
                     .arg(positional.front()));
 
-    SnapshotSeriesTable table = snapshotSeries(*trial, m, t);
+    SnapshotSeriesTable table = snapshotSeries(*trial, m, t, over);
     std::size_t rows = table.events.size();
     if (cmd.isSet(event)) {
         const auto it = std::find_if(table.events.begin(), table.events.end(),
@@ -201,8 +214,9 @@ int runSnapshotsCommand(const QStringList& args)
     } else if (*count > 0) {
         rows = std::min(rows, static_cast<std::size_t>(*count));
     }
-    const QString values = t.isValid() ? QStringLiteral("thread %1").arg(trial->threadKey(t).toString())
-                                       : QStringLiteral("mean over %1 threads").arg(trial->threadCount());
+    const QString values = t.isValid()
+        ? QStringLiteral("thread %1").arg(trial->threadKey(t).toString())
+        : QStringLiteral("%1 over %2 threads").arg(statisticName(over).toLower()).arg(trial->threadCount());
 
     if (!cmd.isSet(json)) {
         printOut(textTable(*trial, table, rows, values, m));
@@ -223,7 +237,9 @@ int runSnapshotsCommand(const QStringList& args)
     }
     const QJsonObject doc { { QStringLiteral("trial"), trial->name() },
         { QStringLiteral("metric"), trial->metric(m).name }, { QStringLiteral("unit"), trial->metric(m).unit },
-        { QStringLiteral("values"), values }, { QStringLiteral("snapshots"), trial->hasTimeSeries() },
+        { QStringLiteral("values"), values },
+        { QStringLiteral("statistic"), t.isValid() ? QJsonValue() : QJsonValue(statisticName(over)) },
+        { QStringLiteral("snapshots"), trial->hasTimeSeries() },
         { QStringLiteral("intervals"), intervals }, { QStringLiteral("events"), events } };
     printOut(QJsonDocument(doc).toJson(QJsonDocument::Indented));
     return ExitSuccess;

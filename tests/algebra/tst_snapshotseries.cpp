@@ -7,6 +7,7 @@
 // whose values are the final ones scaled by a fraction that depends on the event (so the intervals
 // differ from event to event). Every expected number is computed here from Trial::timeSeries.
 #include "algebra/snapshotseries.h"
+#include "algebra/statistics.h"
 #include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
@@ -144,6 +145,83 @@ private Q_SLOTS:
         }
     }
 
+    void statisticsOverThreads()
+    {
+        // Per interval, each statistic over the threads' own differences, as SEMANTICS 2 defines it
+        // (min, max and "present" over the threads that have the event in some snapshot).
+        const std::size_t threads = m_trial->threadCount();
+        const SnapshotSeriesTable means = snapshotSeries(*m_trial, MetricId(0u));
+        bool somePresentOnly = false;
+        for (Statistic statistic : { Statistic::Total, Statistic::MeanAll, Statistic::MeanPresent, Statistic::Min,
+                 Statistic::Max, Statistic::StdDevAll, Statistic::StdDevPresent }) {
+            const SnapshotSeriesTable table = snapshotSeries(*m_trial, MetricId(0u), ThreadIndex(), statistic);
+            QCOMPARE(table.statistic, statistic);
+            QCOMPARE(table.intervals.size(), std::size_t(3));
+            QCOMPARE(table.events.size(), means.events.size());
+            for (std::size_t r = 0; r < table.events.size(); ++r) {
+                const EventId e = table.events[r];
+                for (std::size_t i = 0; i < table.intervals.size(); ++i) {
+                    std::vector<double> values; // of the threads that have e
+                    for (std::size_t ti = 0; ti < threads; ++ti) {
+                        const auto& series = m_trial->timeSeries(ThreadIndex(ti));
+                        bool has = false;
+                        for (const ProfileSnapshot& snapshot : series)
+                            has = has || snapshot.row.find(e) >= 0;
+                        if (has)
+                            values.push_back(
+                                exclIn(series[i].row, e) - (i == 0 ? 0.0 : exclIn(series[i - 1].row, e)));
+                    }
+                    somePresentOnly = somePresentOnly || values.size() < threads;
+                    double sum = 0;
+                    for (double v : values)
+                        sum += v;
+                    const bool all = statistic == Statistic::MeanAll || statistic == Statistic::StdDevAll;
+                    const double n = all ? static_cast<double>(threads) : static_cast<double>(values.size());
+                    double squares = 0;
+                    for (double v : values)
+                        squares += (v - sum / n) * (v - sum / n);
+                    squares += (n - static_cast<double>(values.size())) * (sum / n) * (sum / n);
+                    double expected = 0;
+                    switch (statistic) {
+                    case Statistic::Total:
+                        expected = sum;
+                        break;
+                    case Statistic::MeanAll:
+                    case Statistic::MeanPresent:
+                        expected = sum / n;
+                        break;
+                    case Statistic::Min:
+                        expected = *std::min_element(values.begin(), values.end());
+                        break;
+                    case Statistic::Max:
+                        expected = *std::max_element(values.begin(), values.end());
+                        break;
+                    case Statistic::StdDevAll:
+                    case Statistic::StdDevPresent:
+                        expected = n > 1 ? std::sqrt(squares / n) : 0.0;
+                        break;
+                    }
+                    QVERIFY2(near(table.value(r, i), expected),
+                        qPrintable(QStringLiteral("%1 %2 interval %3: %4, expected %5")
+                                       .arg(statisticName(statistic), m_trial->event(e).name)
+                                       .arg(i)
+                                       .arg(table.value(r, i))
+                                       .arg(expected)));
+                }
+            }
+            // The Total's intervals add up to the statistics' total of the final profile.
+            if (statistic == Statistic::Total) {
+                const auto stats = TrialStatistics::of(*m_trial);
+                for (std::size_t r = 0; r < table.events.size(); ++r)
+                    QVERIFY(near(table.total(r),
+                        statisticValue(
+                            *m_trial, *stats, table.events[r], MetricId(0u), ValueType::Exclusive, Statistic::Total)
+                            .value_or(0.0)));
+            }
+        }
+        QVERIFY(somePresentOnly); // the sample has events on some threads only: min/max/present differ
+    }
+
     void heatMap()
     {
         // Every thread's row of the heat map is that thread's table for the event.
@@ -233,6 +311,30 @@ private Q_SLOTS:
             for (qsizetype i = 0; i < v.size(); ++i)
                 QVERIFY(near(v[i].toDouble(), table.value(row, static_cast<std::size_t>(i))));
         }
+
+        // --statistic: the same table as snapshotSeries with that statistic; a bad name is a usage error.
+        const CliRun maxRun = runCli(
+            { QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"), QStringLiteral("max"),
+                QStringLiteral("--top"), QStringLiteral("0"), QStringLiteral("--json") });
+        QCOMPARE(maxRun.exitCode, 0);
+        const QJsonObject maxDoc = QJsonDocument::fromJson(maxRun.out).object();
+        QCOMPARE(maxDoc.value(QStringLiteral("statistic")).toString(), QStringLiteral("Max"));
+        const SnapshotSeriesTable maxTable = snapshotSeries(*m_trial, MetricId(0u), ThreadIndex(), Statistic::Max);
+        const QJsonArray maxEvents = maxDoc.value(QStringLiteral("events")).toArray();
+        QCOMPARE(static_cast<std::size_t>(maxEvents.size()), maxTable.events.size());
+        for (qsizetype r = 0; r < maxEvents.size(); ++r) {
+            const auto row = static_cast<std::size_t>(r);
+            const QJsonArray v = maxEvents[r].toObject().value(QStringLiteral("values")).toArray();
+            for (qsizetype i = 0; i < v.size(); ++i)
+                QVERIFY(near(v[i].toDouble(), maxTable.value(row, static_cast<std::size_t>(i))));
+        }
+        QCOMPARE(runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"), QStringLiteral("median") })
+                     .exitCode,
+            2);
+        QCOMPARE(runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"), QStringLiteral("max"),
+                            QStringLiteral("--thread"), QStringLiteral("0,0,0") })
+                     .exitCode,
+            2);
 
         // One event of one thread: its three intervals, from the thread's own snapshots.
         const ThreadIndex t(3u);

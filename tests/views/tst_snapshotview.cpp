@@ -161,6 +161,21 @@ private Q_SLOTS:
         const SnapshotSeriesTable one = snapshotSeries(*m_trial, state.metric(), t);
         QCOMPARE(view.output().table.values, one.values);
 
+        // A statistic over the threads: the table of that statistic, drawn as lines (maxima do
+        // not stack); the thread box is off until "One thread" again.
+        view.setStyle(SnapshotView::Style::Stacked);
+        view.setStatistic(Statistic::Max);
+        view.updateNow();
+        QVERIFY(!view.output().thread.isValid());
+        QCOMPARE(view.output().table.statistic, Statistic::Max);
+        const SnapshotSeriesTable max = snapshotSeries(*m_trial, state.metric(), ThreadIndex(), Statistic::Max);
+        QCOMPARE(view.output().table.values, max.values);
+        QCOMPARE(view.chart()->graphCount(), static_cast<int>(view.shownEvents().size())); // lines: no "other"
+        QVERIFY(near(view.chart()->graph(0)->data()->at(3)->value, max.value(0, 3))); // lines: a point per interval
+        view.setThread(t);
+        view.updateNow();
+        QCOMPARE(view.output().table.values, one.values);
+
         // A trial without snapshots: one interval, its profile.
         const auto plain = mustLoad(dataPath(QStringLiteral("tau2/tau-profiles-callpath-cpi-4rank")));
         QVERIFY(plain);

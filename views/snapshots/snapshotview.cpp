@@ -76,8 +76,17 @@ SnapshotView::SnapshotView(SelectionState* state, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* bar = new FlowLayout;
     m_who = new QComboBox;
-    m_who->addItem(tr("Mean over the threads"));
-    m_who->addItem(tr("One thread"));
+    // Item data: the Statistic over the threads, or -1 for one thread.
+    for (const auto& [statistic, text] :
+        { std::pair { Statistic::MeanAll, tr("Mean over the threads") },
+            std::pair { Statistic::MeanPresent, tr("Mean over the threads with it") },
+            std::pair { Statistic::Min, tr("Min over the threads") }, std::pair { Statistic::Max, tr("Max over the threads") },
+            std::pair { Statistic::StdDevAll, tr("Std. dev. over the threads") },
+            std::pair { Statistic::Total, tr("Total over the threads") } })
+        m_who->addItem(text, static_cast<int>(statistic));
+    m_who->addItem(tr("One thread"), -1);
+    m_who->setToolTip(tr("Per interval: a statistic of the threads' values (docs/SEMANTICS.md 1.11 and 2: min, max "
+                         "and \"with it\" take the threads that have the event) or one thread's own"));
     m_finder = new ThreadFinder;
     m_finder->setPlaceholderText(tr("thread n,c,t"));
     m_finder->setEnabled(false);
@@ -164,8 +173,14 @@ SnapshotView::SnapshotView(SelectionState* state, QWidget* parent)
         scheduleUpdate(SelectionChange::View);
     };
     connect(m_who, &QComboBox::activated, this, [this, recompute](int index) {
-        m_finder->setEnabled(index == 1);
-        if (index == 0 || m_output.thread.isValid())
+        const bool one = m_who->itemData(index).toInt() < 0;
+        m_finder->setEnabled(one);
+        // Minima, maxima and deviations do not add up: lines, not stacked areas.
+        const auto statistic = static_cast<Statistic>(m_who->itemData(index).toInt());
+        if (!one && statistic != Statistic::MeanAll && statistic != Statistic::MeanPresent
+            && statistic != Statistic::Total)
+            setStyle(Style::Lines);
+        if (!one || m_output.thread.isValid())
             recompute();
         else if (selection()->thread().isValid())
             setThread(selection()->thread());
@@ -209,7 +224,7 @@ void SnapshotView::setStyle(Style style) { m_style->setCurrentIndex(style == Sty
 void SnapshotView::setThread(ThreadIndex thread)
 {
     const QSignalBlocker block(m_who);
-    m_who->setCurrentIndex(thread.isValid() ? 1 : 0);
+    m_who->setCurrentIndex(thread.isValid() ? m_who->count() - 1 : 0);
     m_finder->setEnabled(thread.isValid());
     const TrialPtr& trial = selection()->trial();
     if (thread.isValid() && trial && thread.index() < trial->threadCount())
@@ -218,6 +233,15 @@ void SnapshotView::setThread(ThreadIndex thread)
     m_threadTrial = trial;
     m_stale = true;
     scheduleUpdate(SelectionChange::View);
+}
+
+void SnapshotView::setStatistic(Statistic statistic)
+{
+    const int index = m_who->findData(static_cast<int>(statistic));
+    if (index < 0)
+        return;
+    m_who->setCurrentIndex(index);
+    Q_EMIT m_who->activated(index);
 }
 
 void SnapshotView::setRange(int first, int last)
@@ -290,18 +314,20 @@ void SnapshotView::start()
         return;
     }
     const MetricId metric = selection()->metric().isValid() ? selection()->metric() : MetricId(std::size_t { 0 });
-    const ThreadIndex thread = m_who->currentIndex() == 1 ? m_pendingThread : ThreadIndex();
+    const bool one = m_who->currentData().toInt() < 0;
+    const ThreadIndex thread = one ? m_pendingThread : ThreadIndex();
+    const Statistic statistic = one ? Statistic::MeanAll : static_cast<Statistic>(m_who->currentData().toInt());
     const EventId wanted = selection()->event();
     if (m_output.trial != trial) // a recomputation keeps the picture and its caption until it is done
         m_status->setText(tr("Computing the intervals of %1 threads…")
                               .arg(QLocale().toString(static_cast<qulonglong>(trial->threadCount()))));
     m_job.start(
-        [trial, metric, thread, wanted](const std::atomic_bool&) {
+        [trial, metric, thread, statistic, wanted](const std::atomic_bool&) {
             Output out;
             out.trial = trial;
             out.metric = metric;
             out.thread = thread;
-            out.table = snapshotSeries(*trial, metric, thread);
+            out.table = snapshotSeries(*trial, metric, thread, statistic);
             // The heat map's event: the selected one if it has intervals, else the largest.
             const auto& events = out.table.events;
             out.event = std::find(events.begin(), events.end(), wanted) != events.end() ? wanted
@@ -343,7 +369,9 @@ void SnapshotView::present(Output output)
         const Trial& trial = *m_output.trial;
         QString who = m_output.thread.isValid()
             ? tr("thread %1").arg(trial.threadKey(m_output.thread).toString())
-            : tr("the mean over %1 threads").arg(locale.toString(static_cast<qulonglong>(trial.threadCount())));
+            : tr("the %1 over %2 threads")
+                  .arg(statisticName(m_output.table.statistic).toLower(),
+                      locale.toString(static_cast<qulonglong>(trial.threadCount())));
         m_status->setText(
             tr("%1 intervals between snapshots of %2; %3, exclusive %4 per interval. Click an interval (shift-click "
                "to extend) and Open as Trial for the profile of that time window; click a legend entry for its "

@@ -58,6 +58,9 @@ public:
     void setStyle(Style style);
     /// The mean over the threads (an invalid index) or one thread.
     void setThread(ThreadIndex thread);
+    /// A statistic over the threads per interval (docs/SEMANTICS.md 1.11); min, max and std. dev.
+    /// switch the chart to lines, since they do not add up.
+    void setStatistic(Statistic statistic);
     /// The intervals first..last (clamped to the series) shaded as the selected range.
     void setRange(int first, int last);
     int rangeFirst() const;
