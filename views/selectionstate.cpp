@@ -11,8 +11,18 @@ SelectionState::SelectionState(QObject* parent)
 {
 }
 
-void SelectionState::setTrial(std::shared_ptr<const Trial> trial)
+void SelectionState::setTrial(std::shared_ptr<const Trial> trial, bool continuesPrevious)
 {
+    // A continuation keeps the filters: the groups by name in the new trial.
+    QStringList hidden;
+    QString only;
+    if (continuesPrevious && m_trial && trial) {
+        for (std::uint32_t g : std::as_const(m_hiddenGroups))
+            hidden << m_trial->groupName(GroupId(g));
+        if (m_onlyGroup.isValid())
+            only = m_trial->groupName(m_onlyGroup);
+    }
+    m_continues = continuesPrevious && m_trial && trial;
     m_trial = std::move(trial);
     m_metric = m_trial && m_trial->metricCount() > 0 ? MetricId(0u) : MetricId();
     m_event = EventId();
@@ -21,8 +31,15 @@ void SelectionState::setTrial(std::shared_ptr<const Trial> trial)
     m_threadMask.clear();
     m_hiddenGroups.clear();
     m_onlyGroup = GroupId();
-    m_nameFilter.clear();
-    m_nameIsRegex = false;
+    if (!m_continues) {
+        m_nameFilter.clear();
+        m_nameIsRegex = false;
+    }
+    for (const QString& name : std::as_const(hidden))
+        if (const GroupId g = m_trial->findGroup(name); g.isValid())
+            m_hiddenGroups.insert(g.index());
+    if (!only.isEmpty())
+        m_onlyGroup = m_trial->findGroup(only);
     m_history = { Entry {} };
     m_position = 0;
     Q_EMIT trialChanged();

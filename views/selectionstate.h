@@ -66,8 +66,14 @@ public:
     /// Whether a thread is in the selected set.
     bool isThreadSelected(ThreadIndex thread) const;
 
-    /// Replaces the trial: resets metric (first), event, thread, filters and history.
-    void setTrial(std::shared_ptr<const Trial> trial);
+    /// Replaces the trial: resets metric (first), event, thread, filters and history. With
+    /// `continuesPrevious` (a live update of the same run) the name filter and the group filters
+    /// (by group name) stay, and trialContinuesPrevious() tells the views to keep their scroll
+    /// positions and zoom.
+    void setTrial(std::shared_ptr<const Trial> trial, bool continuesPrevious = false);
+    /// Whether the current trial is a newer state of the one before it (setTrial's flag), so a
+    /// view that catches up with the trial change later still knows.
+    bool trialContinuesPrevious() const { return m_continues; }
     void setMetric(MetricId metric);
     void setValueType(ValueType type);
     void setTimeUnit(TimeUnit unit);
@@ -143,6 +149,7 @@ private:
     std::vector<bool> m_threadMask; ///< by thread index: in m_threads
     QSet<std::uint32_t> m_hiddenGroups;
     GroupId m_onlyGroup;
+    bool m_continues = false;
     QString m_nameFilter;
     QRegularExpression m_nameRegex;
     bool m_nameIsRegex = false;

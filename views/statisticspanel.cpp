@@ -16,12 +16,15 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QStyle>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <optional>
 
 namespace parallax {
 
@@ -169,6 +172,16 @@ void StatisticsPanel::selectionChanged(SelectionChanges changes)
 void StatisticsPanel::onTrialChanged()
 {
     const auto& trial = m_state->trial();
+    // A newer state of the same run (live monitoring) keeps the statistic shown (a thread by its
+    // n,c,t) and where the tables were scrolled to.
+    const bool continues = m_state->trialContinuesPrevious();
+    const RowMode keptMode = m_flatModel->rowMode();
+    const std::optional<ThreadKey> keptThread = keptMode == RowMode::Thread && m_flatModel->trial()
+            && m_flatModel->thread().index() < m_flatModel->trial()->threadCount()
+        ? std::optional(m_flatModel->trial()->threadKey(m_flatModel->thread()))
+        : std::nullopt;
+    const int keptFlat = m_flat.view->verticalScrollBar()->value();
+    const int keptTree = m_tree.view->verticalScrollBar()->value();
     {
         const QSignalBlocker a(m_modeCombo);
         fillModeCombo();
@@ -191,6 +204,18 @@ void StatisticsPanel::onTrialChanged()
     resizeFlatColumns();
     if (m_tree.view->model()->rowCount() > 0)
         m_tree.view->expandToDepth(0);
+    if (continues && trial) {
+        if (keptMode != RowMode::Thread)
+            setRowMode(keptMode);
+        else if (keptThread && trial->findThread(*keptThread).isValid())
+            setRowMode(RowMode::Thread, trial->findThread(*keptThread));
+        // After the window has re-selected the user's event (whose row the tables scroll to):
+        // the same place as before.
+        QTimer::singleShot(0, this, [this, keptFlat, keptTree] {
+            m_flat.view->verticalScrollBar()->setValue(keptFlat);
+            m_tree.view->verticalScrollBar()->setValue(keptTree);
+        });
+    }
 }
 
 void StatisticsPanel::fillModeCombo()

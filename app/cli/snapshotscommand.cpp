@@ -239,8 +239,8 @@ int runSnapshotsCommand(const QStringList& args)
         { QStringLiteral("metric"), trial->metric(m).name }, { QStringLiteral("unit"), trial->metric(m).unit },
         { QStringLiteral("values"), values },
         { QStringLiteral("statistic"), t.isValid() ? QJsonValue() : QJsonValue(statisticName(over)) },
-        { QStringLiteral("snapshots"), trial->hasTimeSeries() },
-        { QStringLiteral("intervals"), intervals }, { QStringLiteral("events"), events } };
+        { QStringLiteral("snapshots"), trial->hasTimeSeries() }, { QStringLiteral("intervals"), intervals },
+        { QStringLiteral("events"), events } };
     printOut(QJsonDocument(doc).toJson(QJsonDocument::Indented));
     return ExitSuccess;
 }

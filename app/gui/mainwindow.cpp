@@ -566,7 +566,7 @@ void MainWindow::createStatusBar()
             m_trials->addTrial(run);
         m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
     });
-    connect(m_growth, &GrowthController::showRun, this, &MainWindow::showTrial);
+    connect(m_growth, &GrowthController::showRun, this, [this](const TrialPtr& run) { showTrial(run); });
     connect(m_growth, &GrowthController::attached, this, [this] {
         m_statusLabel->setText(tr("%1: the call tree (Statistics › Call Tree), the flame graph and the CUBE browser "
                                   "show each call path's model and growth")
@@ -771,11 +771,11 @@ void MainWindow::onLoaded(const std::shared_ptr<const Trial>& trial, const QStri
     QTimer::singleShot(0, this, &MainWindow::trialShown);
 }
 
-void MainWindow::showTrial(const std::shared_ptr<const Trial>& trial)
+void MainWindow::showTrial(const std::shared_ptr<const Trial>& trial, bool continuesPrevious)
 {
     if (trial == m_state->trial())
         return;
-    m_state->setTrial(trial);
+    m_state->setTrial(trial, continuesPrevious);
     m_central->setCurrentWidget(m_tabs);
     setWindowTitle(QStringLiteral("Parallax — %1").arg(trial->name()));
     {

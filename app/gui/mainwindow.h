@@ -132,7 +132,9 @@ private:
     void onUnrecognised(const QString& message, const QString& path);
     void endProgress();
 
-    void showTrial(const std::shared_ptr<const Trial>& trial);
+    /// `continuesPrevious`: the trial is a newer state of the one shown (live monitoring), see
+    /// SelectionState::setTrial.
+    void showTrial(const std::shared_ptr<const Trial>& trial, bool continuesPrevious = false);
     void showLiveTrial(const std::shared_ptr<const Trial>& trial);
     void onTrialChosen(const QModelIndex& index);
     void fillMetricCombo();

@@ -58,7 +58,7 @@ void MainWindow::showLiveTrial(const std::shared_ptr<const Trial>& trial)
         m_trialView->expand(m_trials->indexForGroup(TrialManagerModel::FilesGroup));
         m_trialView->setCurrentIndex(m_trials->indexForTrial(m_liveTrialId));
     }
-    showTrial(trial);
+    showTrial(trial, !first); // a newer state of the same run: the views keep scroll positions and zoom
     if (!metric.isEmpty()) {
         const MetricId m = trial->findMetric(metric);
         if (m.isValid())

@@ -168,8 +168,7 @@ private Q_SLOTS:
                         for (const ProfileSnapshot& snapshot : series)
                             has = has || snapshot.row.find(e) >= 0;
                         if (has)
-                            values.push_back(
-                                exclIn(series[i].row, e) - (i == 0 ? 0.0 : exclIn(series[i - 1].row, e)));
+                            values.push_back(exclIn(series[i].row, e) - (i == 0 ? 0.0 : exclIn(series[i - 1].row, e)));
                     }
                     somePresentOnly = somePresentOnly || values.size() < threads;
                     double sum = 0;
@@ -313,9 +312,8 @@ private Q_SLOTS:
         }
 
         // --statistic: the same table as snapshotSeries with that statistic; a bad name is a usage error.
-        const CliRun maxRun = runCli(
-            { QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"), QStringLiteral("max"),
-                QStringLiteral("--top"), QStringLiteral("0"), QStringLiteral("--json") });
+        const CliRun maxRun = runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"),
+            QStringLiteral("max"), QStringLiteral("--top"), QStringLiteral("0"), QStringLiteral("--json") });
         QCOMPARE(maxRun.exitCode, 0);
         const QJsonObject maxDoc = QJsonDocument::fromJson(maxRun.out).object();
         QCOMPARE(maxDoc.value(QStringLiteral("statistic")).toString(), QStringLiteral("Max"));
@@ -328,8 +326,9 @@ private Q_SLOTS:
             for (qsizetype i = 0; i < v.size(); ++i)
                 QVERIFY(near(v[i].toDouble(), maxTable.value(row, static_cast<std::size_t>(i))));
         }
-        QCOMPARE(runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"), QStringLiteral("median") })
-                     .exitCode,
+        QCOMPARE(
+            runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"), QStringLiteral("median") })
+                .exitCode,
             2);
         QCOMPARE(runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--statistic"), QStringLiteral("max"),
                             QStringLiteral("--thread"), QStringLiteral("0,0,0") })

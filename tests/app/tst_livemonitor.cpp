@@ -12,14 +12,20 @@
 #include "datasource/synth/synth.h"
 #include "datasource/writers/tauwriter.h"
 #include "tests/common/testutil.h"
+#include "views/flame/flamegraphwidget.h"
+#include "views/overview/barlistwidget.h"
+#include "views/overview/overviewwidget.h"
 #include "views/selectionstate.h"
 #include "views/snapshots/snapshotview.h"
+#include "views/statisticspanel.h"
 
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -72,6 +78,38 @@ private Q_SLOTS:
         const QString chosen = window.trial()->event(state->event()).name;
         QVERIFY(chosen.contains(event));
 
+        // The user's view of the run, to be kept by the updates (issue 19 §2: "without losing the
+        // user's selection, zoom or scroll position"): a name filter; the statistics table showing
+        // the max, scrolled down; the flame graph zoomed into a call path; the overview's thread rows
+        // (density off) scrolled down.
+        state->setNameFilter(QStringLiteral("("));
+        auto* statistics = qobject_cast<StatisticsPanel*>(window.viewWidget(QStringLiteral("table")));
+        auto* flame = qobject_cast<FlameGraphWidget*>(window.viewWidget(QStringLiteral("flame")));
+        auto* overview = qobject_cast<OverviewWidget*>(window.viewWidget(QStringLiteral("overview")));
+        QVERIFY(statistics && flame && overview);
+        QVERIFY(window.selectTab(QStringLiteral("statistics")));
+        statistics->setRowMode(RowMode::Max);
+        QScrollBar* statisticsBar = statistics->currentView()->verticalScrollBar();
+        QTRY_VERIFY(statisticsBar->maximum() > 5);
+        statisticsBar->setValue(statisticsBar->maximum() / 2);
+        const int statisticsScroll = statisticsBar->value();
+        QVERIFY(window.selectTab(QStringLiteral("flame")));
+        flame->updateNow();
+        int zoom = -1;
+        for (int i = 0; zoom < 0 && i < static_cast<int>(flame->tree()->nodes().size()); ++i)
+            if (flame->tree()->path(i).size() == 2)
+                zoom = i;
+        QVERIFY(zoom >= 0);
+        flame->zoomTo(zoom);
+        const QStringList zoomPath = flame->tree()->path(zoom);
+        QVERIFY(window.selectTab(QStringLiteral("overview")));
+        overview->setDensity(false);
+        overview->updateNow();
+        QScrollBar* overviewBar = overview->barList()->verticalScrollBar();
+        QTRY_VERIFY(overviewBar->maximum() > 1000);
+        overviewBar->setValue(777);
+        QVERIFY(window.selectTab(QStringLiteral("timeseries")));
+
         for (int k = 1; k < 3; ++k) {
             const auto before = window.trial(); // NOLINT(performance-unnecessary-copy-initialization): kept to compare
             dump(k);
@@ -86,7 +124,22 @@ private Q_SLOTS:
             QCOMPARE(now->event(state->event()).name, chosen);
             QVERIFY(state->thread().isValid());
             QCOMPARE(now->threadKey(state->thread()), thread);
+            QCOMPARE(state->nameFilter(), QStringLiteral("("));
+            // The statistics table follows at once: same statistic, same place.
+            QCOMPARE(statistics->flatModel()->trial(), now);
+            QCOMPARE(statistics->flatModel()->rowMode(), RowMode::Max);
+            QTRY_COMPARE(statisticsBar->value(), statisticsScroll);
         }
+        // The hidden views catch up when shown, zoomed and scrolled where the user left them.
+        QVERIFY(window.selectTab(QStringLiteral("flame")));
+        flame->updateNow();
+        QVERIFY(flame->zoomNode() >= 0);
+        QCOMPARE(flame->tree()->path(flame->zoomNode()), zoomPath);
+        QVERIFY(window.selectTab(QStringLiteral("overview")));
+        overview->updateNow();
+        QCOMPARE(overview->overviewLayout()->trial, window.trial());
+        QCOMPARE(overviewBar->value(), 777);
+        QVERIFY(window.selectTab(QStringLiteral("timeseries")));
         // The Time Series tab shows the three dumps; the intervals add up to the final profile.
         auto* series = qobject_cast<SnapshotView*>(window.viewWidget(QStringLiteral("timeseries")));
         QVERIFY(series);

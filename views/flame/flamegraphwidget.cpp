@@ -527,8 +527,12 @@ void FlameGraphWidget::rebuild()
     }
     const MetricId metric = selection()->metric().isValid() ? selection()->metric() : MetricId(std::size_t(0));
     const bool merge = m_mergeRecursion;
-    if (trial != m_trialOfTree)
+    if (trial != m_trialOfTree) {
+        // A newer state of the same run (live monitoring) zooms into the same call path again.
+        m_keptZoom
+            = selection()->trialContinuesPrevious() && m_tree && m_zoom >= 0 ? m_tree->path(m_zoom) : QStringList();
         m_zoom = -1;
+    }
     m_trialOfTree = trial;
     m_job.start(
         [trial, metric, source, merge, b = m_compareB, matching = m_matching, width = m_diffWidth](
@@ -570,6 +574,13 @@ void FlameGraphWidget::rebuild()
                       .arg(selection()->trial()->name());
             if (m_zoom >= static_cast<int>(m_tree->nodes().size()))
                 m_zoom = -1;
+            for (int i = 0; !m_keptZoom.isEmpty() && i < static_cast<int>(m_tree->nodes().size()); ++i)
+                if (m_tree->nodes()[static_cast<std::size_t>(i)].name == m_keptZoom.back()
+                    && m_tree->path(i) == m_keptZoom)
+                    m_zoom = i;
+            if (!m_keptZoom.isEmpty())
+                Q_EMIT zoomChanged(m_zoom);
+            m_keptZoom.clear();
             relayout();
             followSelectedEvent();
             search(m_searchText);

@@ -176,6 +176,7 @@ private:
     std::vector<std::uint8_t> m_selected; ///< by node: the main selection's event
     std::shared_ptr<const FlameTree> m_tree;
     TrialPtr m_trialOfTree; ///< the trial of m_tree (a new trial resets the zoom)
+    QStringList m_keptZoom; ///< the zoomed call path to find in a continuing trial's tree
     Computed m_computed;
     FlameLayout m_layout;
     double m_layoutPixels = 0; ///< the canvas width the slivers were merged for

@@ -15,6 +15,7 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QScrollBar>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <utility>
@@ -92,7 +93,15 @@ void OverviewWidget::selectionChanged(SelectionChanges changes)
 {
     if (changes & SelectionChange::Trial) {
         m_threadFinder->setTrial(m_state->trial());
-        m_densityChoice.reset();
+        // A newer state of the same run (live monitoring) keeps the density choice, and the scroll
+        // position once its bars arrive (apply); another trial starts afresh.
+        if (m_state->trialContinuesPrevious()) {
+            if (!m_keptScroll)
+                m_keptScroll = QPoint(m_bars->horizontalScrollBar()->value(), m_bars->verticalScrollBar()->value());
+        } else {
+            m_densityChoice.reset();
+            m_keptScroll.reset();
+        }
     }
     if ((changes & SelectionChange::Event) && !(changes & SelectionChange::Trial)) {
         const EventId event = m_state->event();
@@ -189,8 +198,10 @@ void OverviewWidget::doUpdate(SelectionChanges changes)
         apply(OverviewBuilder::build(request));
         return;
     }
-    if (m_layout && m_layout->trial != request.trial) {
-        // Another trial: its predecessor's bars would be misleading while the new ones compute.
+    if (m_layout && m_layout->trial != request.trial && !m_state->trialContinuesPrevious()) {
+        // Another trial: its predecessor's bars would be misleading while the new ones compute. (A
+        // newer state of the same run keeps them, and with them the scroll position, until the
+        // new bars replace them.)
         releaseInBackground(std::exchange(m_layout, nullptr));
         m_bars->setData(nullptr);
         m_bars->setTitle({});
@@ -312,6 +323,11 @@ void OverviewWidget::apply(std::shared_ptr<const OverviewLayout> layout)
     updateLegend();
     applySelection(false);
     applyThreadSet();
+    if (m_keptScroll && m_layout && m_layout->trial == m_state->trial()) {
+        m_bars->horizontalScrollBar()->setValue(m_keptScroll->x());
+        m_bars->verticalScrollBar()->setValue(m_keptScroll->y());
+        m_keptScroll.reset();
+    }
     Q_EMIT layoutChanged();
 }
 

@@ -7,6 +7,7 @@
 #include "views/overview/overviewbuilder.h"
 #include "views/overview/overviewdensity.h"
 
+#include <QPoint>
 #include <memory>
 #include <optional>
 
@@ -119,6 +120,8 @@ private:
     Job<std::shared_ptr<const OverviewDensity>> m_densityJob { this };
     std::shared_ptr<const OverviewDensity> m_density;
     std::optional<bool> m_densityChoice;
+    /// The scroll position to restore when a continuing trial's bars arrive.
+    std::optional<QPoint> m_keptScroll;
     ThreadFinder* m_threadFinder = nullptr;
     EventLegend* m_legend = nullptr;
     Job<std::shared_ptr<const OverviewLayout>> m_job { this };

@@ -77,12 +77,12 @@ SnapshotView::SnapshotView(SelectionState* state, QWidget* parent)
     auto* bar = new FlowLayout;
     m_who = new QComboBox;
     // Item data: the Statistic over the threads, or -1 for one thread.
-    for (const auto& [statistic, text] :
-        { std::pair { Statistic::MeanAll, tr("Mean over the threads") },
-            std::pair { Statistic::MeanPresent, tr("Mean over the threads with it") },
-            std::pair { Statistic::Min, tr("Min over the threads") }, std::pair { Statistic::Max, tr("Max over the threads") },
-            std::pair { Statistic::StdDevAll, tr("Std. dev. over the threads") },
-            std::pair { Statistic::Total, tr("Total over the threads") } })
+    for (const auto& [statistic, text] : { std::pair { Statistic::MeanAll, tr("Mean over the threads") },
+             std::pair { Statistic::MeanPresent, tr("Mean over the threads with it") },
+             std::pair { Statistic::Min, tr("Min over the threads") },
+             std::pair { Statistic::Max, tr("Max over the threads") },
+             std::pair { Statistic::StdDevAll, tr("Std. dev. over the threads") },
+             std::pair { Statistic::Total, tr("Total over the threads") } })
         m_who->addItem(text, static_cast<int>(statistic));
     m_who->addItem(tr("One thread"), -1);
     m_who->setToolTip(tr("Per interval: a statistic of the threads' values (docs/SEMANTICS.md 1.11 and 2: min, max "
