@@ -15,7 +15,6 @@ namespace parallax {
 /// 2 usage).
 int runDbCommand(const QStringList& args);
 
-
 /// Opens a database and loads trial `id` (for `pprof --db` and `info --db`).
 perfdb::DbResult<std::shared_ptr<Trial>> loadTrialFromDatabase(const QString& location, qint64 id);
 

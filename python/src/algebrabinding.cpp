@@ -6,14 +6,15 @@
 #include "algebra/matching.h"
 #include "algebra/operations.h"
 #include "python/src/binding.h"
+
 #include <pybind11/stl.h>
 
 namespace parallax::python {
 
 namespace {
 
-AlgebraOptions options(const std::string& match, const std::string& threads, int absent, int conflict,
-    const std::string& name)
+AlgebraOptions options(
+    const std::string& match, const std::string& threads, int absent, int conflict, const std::string& name)
 {
     AlgebraOptions o;
     const auto policy = eventMatchPolicyFromName(toQ(match));
@@ -66,8 +67,8 @@ void addAlgebra(py::module_& m)
                 }
                 return result(*r);
             },
-            py::arg("a"), py::arg("b"), py::arg("match") = "exact", py::arg("threads") = "strict",
-            py::arg("name") = "", doc);
+            py::arg("a"), py::arg("b"), py::arg("match") = "exact", py::arg("threads") = "strict", py::arg("name") = "",
+            doc);
     };
     binary("_diff", &difference, "diff(A, B) = A - B cell by cell (docs/SEMANTICS.md 4.3).");
     binary("_ratio", &ratio, "ratio(A, B) = A / B cell by cell (docs/SEMANTICS.md 4.3).");

@@ -4,11 +4,12 @@
 // Shared pieces of the `_parallax` extension (docs/python.md): string conversion, the Trial handle
 // and the functions that add each part of the module.
 #include "datasource/model/trial.h"
+
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>

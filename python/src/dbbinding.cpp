@@ -5,8 +5,9 @@
 #include "perfdb/database.h"
 #include "perfdb/databaselocation.h"
 #include "python/src/binding.h"
-#include <pybind11/stl.h>
+
 #include <map>
+#include <pybind11/stl.h>
 
 namespace parallax::python {
 
@@ -34,8 +35,7 @@ template <typename T> T value(perfdb::DbResult<T>&& r)
 void addDatabase(py::module_& m)
 {
     m.def(
-        "_database_location",
-        [](const std::string& location) { return toPy(databaseLocation(toQ(location))); },
+        "_database_location", [](const std::string& location) { return toPy(databaseLocation(toQ(location))); },
         py::arg("location") = std::string(),
         "The location connect() uses: `location`, else $PARALLAX_DB, else the default SQLite file.");
 

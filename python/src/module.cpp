@@ -6,6 +6,7 @@
 #include "datasource/readers/readerregistry.h"
 #include "datasource/writers/writerregistry.h"
 #include "python/src/binding.h"
+
 #include <pybind11/stl.h>
 
 namespace parallax::python {
@@ -24,8 +25,8 @@ py::array_t<double> toMatrix(std::vector<double>&& values, std::size_t rows, std
     const py::capsule free(owner, [](void* p) { delete static_cast<std::vector<double>*>(p); });
     const auto r = static_cast<py::ssize_t>(rows);
     const auto c = static_cast<py::ssize_t>(columns);
-    return py::array_t<double>({ r, c }, { c * static_cast<py::ssize_t>(sizeof(double)), py::ssize_t(sizeof(double)) },
-        owner->data(), free);
+    return py::array_t<double>(
+        { r, c }, { c * static_cast<py::ssize_t>(sizeof(double)), py::ssize_t(sizeof(double)) }, owner->data(), free);
 }
 
 namespace {

@@ -8,10 +8,11 @@
 #include "algebra/statistics.h"
 #include "datasource/writers/writerregistry.h"
 #include "python/src/binding.h"
+
 #include <QTextStream>
-#include <pybind11/stl.h>
 #include <array>
 #include <cstdint>
+#include <pybind11/stl.h>
 
 namespace parallax::python {
 
@@ -85,8 +86,8 @@ py::tuple cells(const Trial& trial, const CellRequest& request)
         }
     }
     const std::size_t columns = request.columns();
-    return py::make_tuple(toArray(std::move(threads)), toArray(std::move(events)),
-        toMatrix(std::move(values), columns, n));
+    return py::make_tuple(
+        toArray(std::move(threads)), toArray(std::move(events)), toMatrix(std::move(values), columns, n));
 }
 
 /// Every (thread, user event) record: indices and count, max, min, mean, sd, sum of squares.
@@ -135,11 +136,12 @@ py::array_t<double> statistics(const Trial& trial, MetricId metric, const std::v
         values.resize(trial.eventCount() * columns);
         for (std::size_t e = 0; e < trial.eventCount(); ++e) {
             for (std::size_t k = 0; k < kinds.size(); ++k) {
-                const Stat& s = stats->stat(EventId(static_cast<std::uint32_t>(e)), metric,
-                    static_cast<ValueKind>(kinds[k]));
+                const Stat& s
+                    = stats->stat(EventId(static_cast<std::uint32_t>(e)), metric, static_cast<ValueKind>(kinds[k]));
                 const std::array<double, StatFields> v = { s.meanAll, s.meanPresent, s.total, s.min, s.max, s.sdAll,
                     s.sdPresent, static_cast<double>(s.present) };
-                std::copy(v.begin(), v.end(), values.begin() + static_cast<std::ptrdiff_t>(e * columns + k * StatFields));
+                std::copy(
+                    v.begin(), v.end(), values.begin() + static_cast<std::ptrdiff_t>(e * columns + k * StatFields));
             }
         }
     }
@@ -203,7 +205,9 @@ MetricId metricArgument(const Trial& trial, const py::object& metric)
         QStringList names;
         for (const Metric& each : trial.metrics())
             names << each.name;
-        throw Failure { QStringLiteral("the trial has no metric '%1' (it has %2)").arg(name, names.join(QStringLiteral(", "))) };
+        throw Failure {
+            QStringLiteral("the trial has no metric '%1' (it has %2)").arg(name, names.join(QStringLiteral(", ")))
+        };
     }
     return m;
 }
@@ -269,7 +273,9 @@ void addTrial(py::module_& m)
             [](const TrialHandle& h, int node, int context, int thread) {
                 const ThreadIndex t = h.trial->findThread(ThreadKey { node, context, thread });
                 if (!t.isValid())
-                    throw Failure { QStringLiteral("the trial has no thread %1,%2,%3").arg(node).arg(context).arg(thread) };
+                    throw Failure {
+                        QStringLiteral("the trial has no thread %1,%2,%3").arg(node).arg(context).arg(thread)
+                    };
                 return metadataDict(*h.trial, h.trial->threadMetadata(t));
             },
             py::arg("node"), py::arg("context"), py::arg("thread"),

@@ -6,6 +6,7 @@
 // it is no profile (notAProfile); `pending` lists the samples no reader takes yet. tst_allsamples and
 // the Python tests (through tests/python/list_samples) read the same list.
 #include "datasource/readers/readerregistry.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>

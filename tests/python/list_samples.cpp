@@ -5,6 +5,7 @@
 // "sample" through `import parallax`.
 //   list_samples DATA_DIR
 #include "tests/common/samplelist.h"
+
 #include <QCoreApplication>
 #include <cstdio>
 
