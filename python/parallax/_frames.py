@@ -22,16 +22,23 @@ def _check(values, allowed):
     return values
 
 
-def _thread_index(trial, thread_codes, event_codes, event_names, event_level):
-    """The (node, context, thread, event) MultiIndex of cells given by thread and event indices."""
+def _codes_dtype(levels):
+    """The integer type pandas keeps a level's codes in (so it takes them without a copy)."""
+    return np.int8 if levels < 127 else np.int16 if levels < 32767 else np.int32
+
+
+def _thread_index(trial, per_thread, event_codes, event_names, event_level):
+    """The (node, context, thread, event) MultiIndex of cells in thread order, per_thread[t] cells of
+    thread t. The codes are made per thread and repeated per cell in the smallest integer type (the
+    one pandas keeps): one array a level, no per-cell temporary."""
     keys = np.array(trial.threads, dtype=np.int64).reshape(-1, 3)
     levels, codes = [], []
     for column in range(3):
         level, inverse = np.unique(keys[:, column], return_inverse=True)
         levels.append(level)
-        codes.append(inverse.astype(np.int32)[thread_codes])
+        codes.append(np.repeat(inverse.astype(_codes_dtype(len(level))), per_thread))
     levels.append(pd.Index(event_names, dtype=object))
-    codes.append(event_codes)
+    codes.append(event_codes.astype(_codes_dtype(len(event_names))))
     return pd.MultiIndex(levels=levels, codes=codes, names=["node", "context", "thread", event_level],
                          verify_integrity=False)
 

@@ -68,7 +68,8 @@ PYBIND11_MODULE(_parallax, m)
     static py::exception<ReadFailure> readError(m, "ReadError", error.ptr());
     readError.doc() = "A profile could not be read. Attributes: file, line (1-based, 0 when unknown), "
                       "byte (offset, -1 when unknown), message.";
-    py::register_exception_translator([](const std::exception_ptr& p) {
+    // NOLINTNEXTLINE(performance-unnecessary-value-param): pybind11 takes void (*)(std::exception_ptr)
+    py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p)
                 std::rethrow_exception(p);

@@ -40,11 +40,13 @@ struct CellRequest {
     }
 };
 
-/// Every present (thread, event) cell the request keeps: thread and event indices and the values,
-/// column-major (column c of cell i at [c * cells + i]) so that pandas takes the block as it is.
+/// Every present (thread, event) cell the request keeps, in thread order: the number of cells of each
+/// thread, the event indices and the values, column-major (column c of cell i at [c * cells + i]) so
+/// that pandas takes the block as it is. Counts rather than a thread index per cell: the index's codes
+/// are repeated per thread in Python, in their final integer type.
 py::tuple cells(const Trial& trial, const CellRequest& request)
 {
-    std::vector<std::int32_t> threads;
+    std::vector<std::int64_t> threads(trial.threadCount(), 0);
     std::vector<std::int32_t> events;
     std::vector<double> values;
     std::size_t n = 0;
@@ -59,7 +61,6 @@ py::tuple cells(const Trial& trial, const CellRequest& request)
             for (std::size_t i = 0; i < row.size(); ++i)
                 n += static_cast<std::size_t>(keep[row.events[i].index()]);
         }
-        threads.reserve(n);
         events.reserve(n);
         values.resize(n * request.columns());
         std::size_t k = 0;
@@ -68,7 +69,7 @@ py::tuple cells(const Trial& trial, const CellRequest& request)
             for (std::size_t i = 0; i < row.size(); ++i) {
                 if (keep[row.events[i].index()] == 0)
                     continue;
-                threads.push_back(static_cast<std::int32_t>(t));
+                ++threads[t];
                 events.push_back(static_cast<std::int32_t>(row.events[i].index()));
                 std::size_t c = 0;
                 for (const MetricId m : request.metrics) {
@@ -90,10 +91,11 @@ py::tuple cells(const Trial& trial, const CellRequest& request)
         toArray(std::move(threads)), toArray(std::move(events)), toMatrix(std::move(values), columns, n));
 }
 
-/// Every (thread, user event) record: indices and count, max, min, mean, sd, sum of squares.
+/// Every (thread, user event) record, as cells() gives them: records per thread, user event indices,
+/// and count, max, min, mean, sd, sum of squares.
 py::tuple userCells(const Trial& trial)
 {
-    std::vector<std::int32_t> threads;
+    std::vector<std::int64_t> threads(trial.threadCount(), 0);
     std::vector<std::int32_t> events;
     std::vector<double> values;
     std::size_t n = 0;
@@ -102,14 +104,13 @@ py::tuple userCells(const Trial& trial)
         py::gil_scoped_release release;
         for (std::size_t t = 0; t < trial.threadCount(); ++t)
             n += trial.atomicRow(ThreadIndex(static_cast<std::uint32_t>(t))).size();
-        threads.reserve(n);
         events.reserve(n);
         values.resize(n * Fields);
         std::size_t k = 0;
         for (std::size_t t = 0; t < trial.threadCount(); ++t) {
             const AtomicRow& row = trial.atomicRow(ThreadIndex(static_cast<std::uint32_t>(t)));
             for (std::size_t i = 0; i < row.size(); ++i, ++k) {
-                threads.push_back(static_cast<std::int32_t>(t));
+                ++threads[t];
                 events.push_back(static_cast<std::int32_t>(row.events[i].index()));
                 const std::array<double, Fields> v
                     = { row.count[i], row.max[i], row.min[i], row.mean[i], row.stddev(i), row.sumSquares[i] };
@@ -330,11 +331,11 @@ void addTrial(py::module_& m)
             },
             py::arg("metrics"), py::arg("exclusive"), py::arg("inclusive"), py::arg("calls"), py::arg("subroutines"),
             py::arg("callpaths"),
-            "(thread index, event index, values[columns, cells]) of every present cell: per metric exclusive "
+            "(cells per thread, event index, values[columns, cells]) of every present cell: per metric exclusive "
             "and inclusive (as asked), then calls and subroutines.")
         .def(
             "_user_cells", [](const TrialHandle& h) { return userCells(*h.trial); },
-            "(thread index, user event index, values[6, records]): count, max, min, mean, sd, sum of squares.")
+            "(records per thread, user event index, values[6, records]): count, max, min, mean, sd, sum of squares.")
         .def(
             "_statistics",
             [](const TrialHandle& h, const py::object& metric, const std::vector<int>& kinds) {
