@@ -245,24 +245,30 @@ class Model(unittest.TestCase):
         self.assertTrue((stats["present"].loc[grouped.size().index] == grouped.size()).all())
 
     def test_gil_released_while_reading(self):
-        """Another Python thread runs while a trial is read (the GIL is released)."""
+        """Another Python thread runs during one call into the reader: the GIL is released. (Holding it,
+        the other thread could not count at all between the call's start and end.)"""
         import threading
-        ticks = []
+        path = synth(1, threads=1024, events=60)
+        parallax.open(path)  # the files in the page cache
+        ticks = [0]
         done = threading.Event()
 
         def tick():
             while not done.is_set():
-                ticks.append(1)
+                ticks[0] += 1
 
         thread = threading.Thread(target=tick)
         thread.start()
         try:
+            counted = []
             for _ in range(3):
-                parallax.open(synth(1, threads=512, events=50), threads=1).statistics()
+                before = ticks[0]
+                parallax._parallax._read(path, "", False, 1)  # one C++ call
+                counted.append(ticks[0] - before)
         finally:
             done.set()
             thread.join()
-        self.assertGreater(len(ticks), 0)
+        self.assertGreater(max(counted), 1000, counted)
 
 
 class Hatchet(unittest.TestCase):
