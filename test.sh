@@ -21,7 +21,9 @@ format_status=0
 tools/check-format.sh || format_status=$?
 
 # -Werror: a new compiler warning fails CI (PARALLAX_WERROR, top-level CMakeLists.txt).
-cmake --preset release -DPARALLAX_BUILD_TESTS=ON -DPARALLAX_WERROR=ON -DPARALLAX_DATA_DIR="$data_dir" >/dev/null
+# -DPARALLAX_BUILD_PYTHON=ON: the Python module is required here, never skipped for a missing pybind11.
+cmake --preset release -DPARALLAX_BUILD_TESTS=ON -DPARALLAX_WERROR=ON -DPARALLAX_BUILD_PYTHON=ON \
+    -DPARALLAX_DATA_DIR="$data_dir" >/dev/null
 cmake --build build -j "$(jobs_count)"
 
 # A throwaway PostgreSQL cluster: temporary directory, Unix socket, own port, run as the

@@ -10,12 +10,14 @@ PARALLAX_BUILD_PACKAGES=(
     zlib1g-dev libarchive-dev libpq-dev libsqlite3-dev
     graphviz ccache libxxhash-dev libeigen3-dev
     help2man librsvg2-bin file libotf2-trace-dev
+    pybind11-dev python3-dev python3-numpy python3-pandas
 )
 PARALLAX_TEST_PACKAGES=(
     xvfb xauth postgresql clang libclang-rt-14-dev desktop-file-utils appstream man-db shared-mime-info
     clang-format clang-tidy
     python3-sklearn python3-scipy python3-numpy
     otf2-tools
+    python3-matplotlib
 )
 
 as_root() {

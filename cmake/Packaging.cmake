@@ -18,7 +18,13 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "graphviz")
+# The Python module (python/, import parallax) needs Debian's python3 with NumPy and pandas; the
+# programs do not, so they are recommended rather than required.
+if(PARALLAX_BUILD_PYTHON)
+    set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "graphviz, python3, python3-numpy, python3-pandas")
+else()
+    set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "graphviz")
+endif()
 # The extended description; CPack puts CPACK_PACKAGE_DESCRIPTION_SUMMARY above it as the synopsis.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Parallax is a desktop viewer and performance database for the profiles that
 TAU, Score-P, Scalasca, Caliper, HPCToolkit and similar tools write when an

@@ -18,6 +18,15 @@ QString defaultDatabasePath()
     return base + QStringLiteral("/parallax/parallax.sqlite");
 }
 
+QString databaseLocation(const QString& option)
+{
+    if (!option.isEmpty())
+        return option;
+    if (qEnvironmentVariableIsSet("PARALLAX_DB"))
+        return qEnvironmentVariable("PARALLAX_DB");
+    return defaultDatabasePath();
+}
+
 QString displayableLocation(const QString& location)
 {
     return perfdb::isPostgresLocation(location) ? perfdb::PostgresDatabase::withoutPassword(location) : location;

@@ -9,6 +9,9 @@ namespace parallax {
 /// Where the embedded SQLite experiment database lives by default:
 /// $XDG_DATA_HOME/parallax/parallax.sqlite (usually ~/.local/share/parallax/parallax.sqlite).
 QString defaultDatabasePath();
+/// The database a program uses: `option` (parallax-cli --db, parallax.db.connect(location)) when not
+/// empty, else $PARALLAX_DB, else defaultDatabasePath().
+QString databaseLocation(const QString& option);
 
 /// A database location fit to show, log or store in settings: a PostgreSQL connection string
 /// (URI or keyword/value) without its password, as libpq parses it; anything else (a SQLite

@@ -20,7 +20,7 @@ if [ ! -f "$build/compile_commands.json" ]; then
     exit 1
 fi
 clang_tidy="${CLANG_TIDY:-clang-tidy}"
-modules=(app datasource algebra perfdb views tests)
+modules=(app datasource algebra perfdb views python tests)
 if [ "${1:-}" = "--since-baseline" ]; then
     baseline="$(tr -d '[:space:]' <.ci/tidy-base)"
     if git cat-file -e "$baseline^{commit}" 2>/dev/null; then

@@ -438,15 +438,6 @@ int cmdSemantic(perfdb::Database& db, const Options& o)
 
 } // namespace
 
-QString databaseLocation(const QString& option)
-{
-    if (!option.isEmpty())
-        return option;
-    if (qEnvironmentVariableIsSet("PARALLAX_DB"))
-        return qEnvironmentVariable("PARALLAX_DB");
-    return defaultDatabasePath();
-}
-
 perfdb::DbResult<std::shared_ptr<Trial>> loadTrialFromDatabase(const QString& location, qint64 id)
 {
     auto db = perfdb::Database::open(databaseLocation(location));

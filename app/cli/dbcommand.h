@@ -3,6 +3,7 @@
 #pragma once
 
 #include "perfdb/database.h"
+#include "perfdb/databaselocation.h"
 
 #include <QStringList>
 
@@ -13,9 +14,6 @@ namespace parallax {
 /// One parser per command (`db load --help`). Returns the exit code of cli::Exit (0 ok, 1 failure,
 /// 2 usage).
 int runDbCommand(const QStringList& args);
-
-/// The database a command uses: --db LOCATION, else $PARALLAX_DB, else the default SQLite file.
-QString databaseLocation(const QString& option);
 
 /// Opens a database and loads trial `id` (for `pprof --db` and `info --db`).
 perfdb::DbResult<std::shared_ptr<Trial>> loadTrialFromDatabase(const QString& location, qint64 id);

@@ -19,7 +19,7 @@ import os
 import re
 import sys
 
-MODULES = ["datasource", "algebra", "perfdb", "views", "app"]
+MODULES = ["datasource", "algebra", "perfdb", "views", "app", "python"]
 
 
 def fail(message):

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: 2026 Parallax developers
 # cmake -DBUILD_DIR=... -DPREFIX=... -DAPP_ID=... -DGUI=ON|OFF -DICON_SIZES=16,22,...
-#       -DBINDIR=bin -DDATADIR=share -DMANDIR=share/man -P check_install.cmake
+#       -DBINDIR=bin -DDATADIR=share -DMANDIR=share/man [-DPYTHON_DIR=lib/python3/dist-packages/parallax
+#       -DPYTHON_FILES=__init__.py,...] -P check_install.cmake
 # Installs the build into a fresh PREFIX with `cmake --install` and compares the installed files
 # with the list every Parallax install must hold (exactly: a missing or an unexpected file fails).
 cmake_minimum_required(VERSION 3.21)
@@ -37,6 +38,14 @@ if(GUI)
         "${DATADIR}/icons/hicolor/scalable/apps/${APP_ID}.svg")
     foreach(size IN LISTS ICON_SIZES)
         list(APPEND expected "${DATADIR}/icons/hicolor/${size}x${size}/apps/${APP_ID}.png")
+    endforeach()
+endif()
+
+if(PYTHON_DIR)
+    # The Python package (python/): the extension and the pure-Python files, in Debian's dist-packages.
+    string(REPLACE "," ";" PYTHON_FILES "${PYTHON_FILES}")
+    foreach(file IN LISTS PYTHON_FILES)
+        list(APPEND expected "${PYTHON_DIR}/${file}")
     endforeach()
 endif()
 

@@ -9,6 +9,8 @@ add_test(NAME install_tree COMMAND "${CMAKE_COMMAND}"
     "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DPREFIX=${install_prefix}" "-DAPP_ID=${PARALLAX_APP_ID}"
     "-DGUI=${PARALLAX_BUILD_GUI}" "-DICON_SIZES=${icon_sizes}"
     "-DBINDIR=${CMAKE_INSTALL_BINDIR}" "-DDATADIR=${CMAKE_INSTALL_DATADIR}" "-DMANDIR=${CMAKE_INSTALL_MANDIR}"
+    "$<$<BOOL:${PARALLAX_BUILD_PYTHON}>:-DPYTHON_DIR=${PARALLAX_PYTHON_INSTALL_DIR}/parallax>"
+    "$<$<BOOL:${PARALLAX_BUILD_PYTHON}>:-DPYTHON_FILES=$<JOIN:${PARALLAX_PYTHON_FILES};$<TARGET_FILE_NAME:_parallax>,$<COMMA>>>"
     -P "${CMAKE_CURRENT_SOURCE_DIR}/install/check_install.cmake")
 set_tests_properties(install_tree PROPERTIES FIXTURES_SETUP install_tree)
 
@@ -20,6 +22,14 @@ add_test(NAME install_cli_info COMMAND "${install_prefix}/${CMAKE_INSTALL_BINDIR
     "${PARALLAX_DATA_DIR}/tau2/tau-profiles-openmp-2thread")
 set_tests_properties(install_cli_info PROPERTIES PASS_REGULAR_EXPRESSION "Threads: +2 on 1 node")
 list(APPEND install_tests install_cli_info)
+if(PARALLAX_BUILD_PYTHON)
+    # The installed Python package imports and reads a trial (Debian's interpreter, the installed files only).
+    add_test(NAME install_python COMMAND "${Python_EXECUTABLE}" -I -c
+        "import sys; sys.path.insert(0, sys.argv[1]); import parallax; assert parallax.__file__.startswith(sys.argv[1]); t = parallax.open(sys.argv[2]); print(parallax.__file__, len(t.dataframe()), 'cells')"
+        "${install_prefix}/${PARALLAX_PYTHON_INSTALL_DIR}" "${PARALLAX_DATA_DIR}/tau2/tau-profiles-openmp-2thread")
+    set_tests_properties(install_python PROPERTIES PASS_REGULAR_EXPRESSION "dist-packages/parallax/__init__.py [0-9]+ cells")
+    list(APPEND install_tests install_python)
+endif()
 if(PARALLAX_BUILD_GUI)
     foreach(what desktop appstream mime)
         add_test(NAME install_${what} COMMAND sh "${validate}" ${what} "${install_prefix}" "${PARALLAX_APP_ID}")
@@ -40,7 +50,8 @@ if(PARALLAX_BUILD_GUI)
     list(APPEND install_tests install_gui_version)
     # cpack -G DEB builds the package users install with apt (control fields, contents).
     add_test(NAME install_deb COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/install/check_deb.sh" "${CMAKE_BINARY_DIR}"
-        "${CMAKE_CURRENT_BINARY_DIR}/deb" "${PROJECT_VERSION}" "${PARALLAX_APP_ID}")
+        "${CMAKE_CURRENT_BINARY_DIR}/deb" "${PROJECT_VERSION}" "${PARALLAX_APP_ID}" "${PARALLAX_BUILD_PYTHON}"
+        "${PARALLAX_DATA_DIR}/tau2/tau-profiles-openmp-2thread")
 endif()
 set_tests_properties(${install_tests} PROPERTIES FIXTURES_REQUIRED install_tree)
 if(PARALLAX_BUILD_GUI)
