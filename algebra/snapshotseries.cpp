@@ -2,9 +2,12 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "algebra/snapshotseries.h"
 
+#include "algebra/history.h"
 #include "algebra/operationplan.h"
+#include "datasource/live/snapshotappend.h"
 #include "datasource/model/trialbuilder.h"
 
+#include <QDateTime>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -280,6 +283,38 @@ AlgebraResult intervalProfile(const Trial& trial, int first, int last)
                        .arg(trial.name(), snapshotLabel(trial, static_cast<std::size_t>(first)),
                            snapshotLabel(trial, static_cast<std::size_t>(last)));
     return difference(*end, *at(first - 1), options);
+}
+
+AlgebraResult snapshotsOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials, const QString& key)
+{
+    if (trials.size() < 2)
+        return AlgebraResult::failure(
+            QStringLiteral("a time series of trials needs two or more, got %1").arg(trials.size()));
+    QStringList values;
+    for (const auto& trial : trials) {
+        values << trial->metadataValue(key).trimmed();
+        if (values.back().isEmpty())
+            return AlgebraResult::failure(
+                QStringLiteral("%1 has no metadata '%2' to order it by").arg(trial->name(), key));
+    }
+    const std::vector<std::size_t> order = historyOrder(values);
+    const auto stamp = [&](std::size_t i) {
+        const QString& v = values[static_cast<qsizetype>(i)];
+        SnapshotStamp s { v, 0 };
+        bool number = false;
+        const double us = v.toDouble(&number);
+        if (number && us >= 978307200e6 && us < 4102444800e6) // 2001 .. 2100, µs since the epoch
+            s.timestamp = static_cast<qint64>(us);
+        else if (const QDateTime time = QDateTime::fromString(v, Qt::ISODateWithMs); time.isValid())
+            s.timestamp = time.toMSecsSinceEpoch() * 1000;
+        return s;
+    };
+    const QStringList options { QStringLiteral("series=%1").arg(key) };
+    std::shared_ptr<const Trial> series
+        = appendSnapshot(*trials[order[0]], *trials[order[1]], stamp(order[0]), stamp(order[1]), options);
+    for (std::size_t k = 2; k < order.size(); ++k)
+        series = appendSnapshot(*series, *trials[order[k]], {}, stamp(order[k]), options);
+    return AlgebraResult(series);
 }
 
 } // namespace parallax

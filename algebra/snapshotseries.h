@@ -78,4 +78,13 @@ SnapshotHeatMap snapshotHeatMap(const Trial& trial, MetricId metric, EventId eve
 /// 0 <= first <= last < snapshotCount(trial).
 AlgebraResult intervalProfile(const Trial& trial, int first, int last);
 
+/// A set of trials of one run (cumulative profiles: TAU's dumps, a run's checkpoints) as one trial
+/// with snapshots, ordered by the metadata value `key` (as numbers when every value is one, else as
+/// text: historyOrder's rule), so its intervals are the differences between consecutive trials
+/// (docs/SEMANTICS.md 1.11). Snapshot i is named by its trial's value; its timestamp is the value
+/// when that is a time (ISO 8601, or a number of µs since the epoch after 2001 as TAU's
+/// "Timestamp" keys). The final profile is the last trial's (appendSnapshot matches names). Fails
+/// for fewer than two trials or a trial without the key, naming it.
+AlgebraResult snapshotsOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials, const QString& key);
+
 } // namespace parallax

@@ -75,7 +75,7 @@ QString textTable(
 
 int runSnapshotsCommand(const QStringList& args)
 {
-    Command cmd(QStringLiteral("snapshots"), QStringLiteral("PATH"),
+    Command cmd(QStringLiteral("snapshots"), QStringLiteral("PATH | --order-by KEY PATH PATH..."),
         QStringLiteral("The per-interval table of a trial with snapshots (TAU snapshot profiles): interval i is\n"
                        "the difference between snapshot i and snapshot i-1 (the first interval is the first\n"
                        "snapshot), so an event's intervals add up to its final value. Per interval: the snapshot's\n"
@@ -83,7 +83,9 @@ int runSnapshotsCommand(const QStringList& args)
                        "of the top events by total (flat events), for a statistic over the threads (the mean by\n"
                        "default) or one thread.\n"
                        "With --range A..B -o OUT it writes the profile of intervals A to B instead: snapshot B\n"
-                       "minus snapshot A-1 for every thread and cell, an ordinary trial (any format, or db:)."));
+                       "minus snapshot A-1 for every thread and cell, an ordinary trial (any format, or db:).\n"
+                       "With --order-by KEY and several PATHs, the trials are the snapshots of one run (e.g. TAU's\n"
+                       "cumulative dumps) in the order of their metadata value KEY."));
     const auto event = cmd.add({ QStringLiteral("event") },
         QStringLiteral("Only this event (instead of the top events by total)."), QStringLiteral("NAME"));
     const auto metric
@@ -104,6 +106,10 @@ int runSnapshotsCommand(const QStringList& args)
     const auto db = cmd.add({ QStringLiteral("db") },
         QStringLiteral("The database for a db:ID operand (default $PARALLAX_DB or the default database)."),
         QStringLiteral("LOCATION"));
+    const auto orderBy = cmd.add({ QStringLiteral("order-by") },
+        QStringLiteral("Several PATHs are one run's cumulative profiles: their snapshots in the order of this\n"
+                       "metadata key (as numbers when every value is one, else as text)."),
+        QStringLiteral("KEY"));
     const auto range = cmd.add({ QStringLiteral("range") },
         QStringLiteral("Write the profile of intervals A to B (0-based, as the table numbers them; A..A for one)."),
         QStringLiteral("A..B"));
@@ -112,16 +118,19 @@ int runSnapshotsCommand(const QStringList& args)
         QStringLiteral("OUT"));
     const auto to = cmd.add({ QStringLiteral("to") },
         QStringLiteral("The format -o writes (see 'parallax-cli formats')."), QStringLiteral("FORMAT"));
-    cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("A profile in any format Parallax reads, or db:ID."));
+    cmd.addArgument(QStringLiteral("PATH"),
+        QStringLiteral("A profile in any format Parallax reads, or db:ID (several with --order-by)."));
     if (const auto stop = cmd.parse(args))
         return *stop;
     if (!cmd.checkReader(cmd.value(format)))
         return ExitUsage;
     const QStringList positional = cmd.positional();
-    if (positional.size() != 1)
-        return cmd.usageError(QStringLiteral("give one PATH"));
-    if (!cmd.checkOperand(positional.front()))
-        return ExitUsage;
+    if (cmd.isSet(orderBy) ? positional.size() < 2 : positional.size() != 1)
+        return cmd.usageError(cmd.isSet(orderBy) ? QStringLiteral("--order-by takes two or more PATHs")
+                                                 : QStringLiteral("give one PATH (several with --order-by KEY)"));
+    for (const QString& operand : positional)
+        if (!cmd.checkOperand(operand))
+            return ExitUsage;
     if (int(cmd.isSet(thread)) + int(cmd.isSet(mean)) + int(cmd.isSet(statistic)) > 1)
         return cmd.usageError(QStringLiteral("give one of --thread, --mean and --statistic"));
     Statistic over = Statistic::MeanAll;
@@ -159,9 +168,23 @@ int runSnapshotsCommand(const QStringList& args)
     }
 
     QString error;
-    const auto trial = loadTrialOperand(positional.front(), cmd.value(db), cmd.value(format), &error);
-    if (!trial)
-        return failure(error);
+    std::shared_ptr<const Trial> trial;
+    if (cmd.isSet(orderBy)) {
+        std::vector<std::shared_ptr<const Trial>> runs;
+        for (const QString& operand : positional) {
+            runs.push_back(loadTrialOperand(operand, cmd.value(db), cmd.value(format), &error));
+            if (!runs.back())
+                return failure(error);
+        }
+        const AlgebraResult series = snapshotsOfTrials(runs, cmd.value(orderBy));
+        if (!series)
+            return failure(series.error());
+        trial = series.trial();
+    } else {
+        trial = loadTrialOperand(positional.front(), cmd.value(db), cmd.value(format), &error);
+        if (!trial)
+            return failure(error);
+    }
     if (trial->metricCount() == 0)
         return failure(QStringLiteral("%1 has no metrics").arg(positional.front()));
     MetricId m(0u);

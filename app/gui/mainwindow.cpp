@@ -310,6 +310,11 @@ void MainWindow::createDocks()
         QAction* history = menu.addAction(tr("Performance History of the Selected Trials…"), this,
             [this, selected] { openHistoryOfTrials(selected); });
         history->setEnabled(selected.size() >= 2);
+        QAction* series = menu.addAction(
+            tr("Time Series of the Selected Trials…"), this, [this, selected] { openSnapshotsOfTrials(selected); });
+        series->setToolTip(tr("One run's cumulative profiles (e.g. TAU's dumps) as its snapshots, in the order of "
+                              "a metadata key"));
+        series->setEnabled(selected.size() >= 2);
         menu.exec(m_trialView->viewport()->mapToGlobal(pos));
     });
     connect(m_databases, &DatabasePanel::trialLoaded, this,

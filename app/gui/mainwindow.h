@@ -103,6 +103,9 @@ public:
 
     const std::shared_ptr<const Trial>& trial() const;
     SelectionState* selection() const { return m_state; }
+    /// The trials as the snapshots of one run in the order of a metadata key (asked for when empty),
+    /// a new trial shown in the Time Series tab.
+    void openSnapshotsOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials, QString key = {});
 
 Q_SIGNALS:
     /// The loaded trial is in the views (emitted after the first layout pass is queued).
@@ -151,6 +154,8 @@ private:
     void compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<const Trial> b);
     /// Asks for the metadata key to order them by, then opens the performance history of open trials.
     void openHistoryOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials);
+    /// Asks for a metadata key every trial has (empty: cancelled or none).
+    QString chooseOrderKey(const std::vector<std::shared_ptr<const Trial>>& trials, const QString& title);
     /// Asks for a profile directory, loads it and compares `baseline` with it.
     void openForComparison(std::shared_ptr<const Trial> baseline);
     void compareDialog();

@@ -4,6 +4,7 @@
 // metrics and the trials they make, semantic views, the growth at scale of several runs. The window itself, its views,
 // docks, actions and loading are in mainwindow.cpp.
 #include "algebra/derivedmetric.h"
+#include "algebra/snapshotseries.h"
 #include "app/gui/comparisonlauncher.h"
 #include "app/gui/databasepanel.h"
 #include "app/gui/growthcontroller.h"
@@ -51,10 +52,8 @@ void MainWindow::compareTrials(std::shared_ptr<const Trial> a, std::shared_ptr<c
     rememberComparisonChoices(ComparisonWindow::open(std::move(a), std::move(b), {}, this));
 }
 
-void MainWindow::openHistoryOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials)
+QString MainWindow::chooseOrderKey(const std::vector<std::shared_ptr<const Trial>>& trials, const QString& title)
 {
-    if (trials.size() < 2)
-        return;
     // The keys every trial has, the likeliest order first.
     QStringList keys;
     for (const MetadataEntry& entry : trials.front()->metadata()) {
@@ -65,20 +64,56 @@ void MainWindow::openHistoryOfTrials(const std::vector<std::shared_ptr<const Tri
     }
     keys.sort(Qt::CaseInsensitive);
     if (keys.isEmpty()) {
-        QMessageBox::information(this, tr("Performance History"),
-            tr("The selected trials have no metadata key in common to order them by."));
-        return;
+        QMessageBox::information(
+            this, title, tr("The selected trials have no metadata key in common to order them by."));
+        return {};
     }
     const auto date = keys.indexOf(QStringLiteral("Date"));
     bool ok = false;
-    const QString key = QInputDialog::getItem(this, tr("Performance History"),
-        tr("Order the runs by the metadata key:"), keys, date >= 0 ? static_cast<int>(date) : 0, true, &ok);
-    if (!ok || key.trimmed().isEmpty())
+    const QString key = QInputDialog::getItem(this, title, tr("Order the trials by the metadata key:"), keys,
+        date >= 0 ? static_cast<int>(date) : 0, true, &ok);
+    return ok ? key.trimmed() : QString();
+}
+
+void MainWindow::openHistoryOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials)
+{
+    if (trials.size() < 2)
+        return;
+    const QString key = chooseOrderKey(trials, tr("Performance History"));
+    if (key.isEmpty())
         return;
     QStringList labels;
     for (const auto& t : trials)
         labels << t->name();
-    openHistory(historyOfTrials(trials, labels, key.trimmed()), this);
+    openHistory(historyOfTrials(trials, labels, key), this);
+}
+
+void MainWindow::openSnapshotsOfTrials(const std::vector<std::shared_ptr<const Trial>>& trials, QString key)
+{
+    if (trials.size() < 2)
+        return;
+    if (key.isEmpty())
+        key = chooseOrderKey(trials, tr("Time Series"));
+    if (key.isEmpty())
+        return;
+    // One run's cumulative profiles as the snapshots of one trial (docs/SEMANTICS.md 1.11), made off
+    // the GUI thread; the Time Series tab shows it.
+    m_progressBar->setVisible(true);
+    m_progressBar->setRange(0, 0);
+    runInBackground(
+        this, [trials, key] { return snapshotsOfTrials(trials, key); },
+        [this, key, count = trials.size()](const AlgebraResult& result) {
+            m_progressBar->setVisible(false);
+            if (!result) {
+                m_statusLabel->setText(result.error());
+                Q_EMIT loadFailed(result.error());
+                if (m_interactive)
+                    QMessageBox::warning(this, tr("Time Series"), result.error());
+                return;
+            }
+            addDerivedTrial(result.trial(), tr("Added the time series of %1 trials ordered by %2").arg(count).arg(key));
+            selectTab(QStringLiteral("timeseries"));
+        });
 }
 
 void MainWindow::openGrowth(const QStringList& paths, const QString& format, const ScalingModelRequest& request)

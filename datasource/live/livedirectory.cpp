@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/live/livedirectory.h"
 
-#include "datasource/model/trialbuilder.h"
+#include "datasource/live/snapshotappend.h"
 #include "datasource/readers/readerregistry.h"
 
 #include <QDir>
@@ -11,50 +11,6 @@
 #include <algorithm>
 
 namespace parallax {
-
-namespace {
-
-/// How a previous trial's ids map onto the new trial's.
-struct IdMap {
-    std::vector<EventId> events;
-    std::vector<AtomicEventId> atomics;
-    std::vector<std::ptrdiff_t> metrics; ///< new metric -> previous metric column, or -1
-};
-
-IntervalRow remapRow(const RowView& row, const IdMap& map, std::size_t oldMetrics)
-{
-    IntervalRow out;
-    const std::size_t n = row.size();
-    const std::size_t haveMetrics = n == 0 ? 0 : std::min(oldMetrics, row.excl.size() / n);
-    out.events.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        out.events.push_back(map.events[row.events[i].index()]);
-        out.calls.push_back(row.calls[i]);
-        out.subrs.push_back(row.subrs[i]);
-    }
-    out.excl.assign(map.metrics.size() * n, 0.0);
-    out.incl.assign(map.metrics.size() * n, 0.0);
-    for (std::size_t m = 0; m < map.metrics.size(); ++m) {
-        const std::ptrdiff_t old = map.metrics[m];
-        if (old < 0 || static_cast<std::size_t>(old) >= haveMetrics)
-            continue;
-        for (std::size_t i = 0; i < n; ++i) {
-            out.excl[m * n + i] = row.exclusive(static_cast<std::size_t>(old), i);
-            out.incl[m * n + i] = row.inclusive(static_cast<std::size_t>(old), i);
-        }
-    }
-    return out;
-}
-
-AtomicRow remapAtomics(const AtomicRow& row, const IdMap& map)
-{
-    AtomicRow out = row;
-    for (AtomicEventId& e : out.events)
-        e = map.atomics[e.index()];
-    return out;
-}
-
-} // namespace
 
 LiveDirectory::LiveDirectory(QString directory, QString format)
     : m_directory(std::move(directory))
@@ -113,78 +69,17 @@ LiveDirectory::Update LiveDirectory::poll()
     const std::shared_ptr<Trial> latest = read.value();
     m_lastRead = now;
     ++m_updates;
-    m_trial = latest->hasTimeSeries() || !m_trial ? latest : appendProfile(*latest, newest);
+    if (latest->hasTimeSeries() || !m_trial) {
+        m_trial = latest;
+    } else {
+        // TAU's dumps are cumulative: the new profile is the next snapshot of the run.
+        const SnapshotStamp previous { QStringLiteral("update 1"), m_lastReadTime.toMSecsSinceEpoch() * 1000 };
+        m_trial = appendSnapshot(
+            *m_trial, *latest, previous, { QString(), newest.toMSecsSinceEpoch() * 1000 }, { QStringLiteral("live") });
+    }
     m_lastReadTime = newest;
     update.trial = m_trial;
     return update;
-}
-
-std::shared_ptr<const Trial> LiveDirectory::appendProfile(const Trial& latest, const QDateTime& time) const
-{
-    const Trial& previous = *m_trial;
-    TrialBuilder builder(latest.name());
-    Provenance provenance = latest.provenance();
-    provenance.options << QStringLiteral("live");
-    builder.setProvenance(provenance);
-    builder.addDefinitionsOf(latest);
-    // The previous trial's events, user events and metrics by name in the new one's ids (an event
-    // the new profile lacks keeps its place: TAU's dumps are cumulative, so none should vanish).
-    IdMap map;
-    for (std::size_t e = 0; e < previous.eventCount(); ++e) {
-        const IntervalEvent& event = previous.event(EventId(e));
-        QStringList groups;
-        for (const GroupId g : event.groups)
-            groups << previous.groupName(g);
-        map.events.push_back(builder.addEvent(event.name, groups, event.rawName));
-    }
-    for (std::size_t u = 0; u < previous.atomicEventCount(); ++u)
-        map.atomics.push_back(builder.addAtomicEvent(previous.atomicEvent(AtomicEventId(u)).name));
-    for (std::size_t m = 0; m < latest.metricCount(); ++m) {
-        const MetricId old = previous.findMetric(latest.metric(MetricId(m)).name);
-        map.metrics.push_back(old.isValid() ? static_cast<std::ptrdiff_t>(old.index()) : -1);
-    }
-
-    // The previous snapshots of each thread, then the new profile as the next one.
-    std::size_t earlier = 1;
-    for (std::size_t t = 0; t < previous.threadCount(); ++t)
-        earlier = std::max(earlier, previous.timeSeries(ThreadIndex(t)).size());
-    std::vector<IntervalRow> rows(latest.threadCount());
-    std::vector<AtomicRow> atomics(latest.threadCount());
-    for (std::size_t t = 0; t < latest.threadCount(); ++t) {
-        const ThreadIndex ti(t);
-        const ThreadIndex builderThread = builder.addThread(latest.threadKey(ti));
-        rows[t] = latest.row(ti).toRow();
-        atomics[t] = latest.atomicRow(ti);
-        std::vector<ProfileSnapshot> series;
-        const ThreadIndex old = previous.findThread(latest.threadKey(ti));
-        if (old.isValid() && previous.hasTimeSeries()) {
-            for (const ProfileSnapshot& s : previous.timeSeries(old))
-                series.push_back({ s.name, s.timestamp, remapRow(s.row, map, previous.metricCount()),
-                    remapAtomics(s.atomicRow, map) });
-        } else if (old.isValid()) {
-            series.push_back({ QStringLiteral("update 1"), m_lastReadTime.toMSecsSinceEpoch() * 1000,
-                remapRow(previous.row(old), map, previous.metricCount()), remapAtomics(previous.atomicRow(old), map) });
-        }
-        // A thread that appeared later starts with empty snapshots, so the indexes stay aligned.
-        while (series.size() < earlier)
-            series.insert(series.begin(),
-                ProfileSnapshot {
-                    QStringLiteral("update %1").arg(earlier - series.size()), 0, IntervalRow(), AtomicRow() });
-        series.push_back(
-            { QStringLiteral("update %1").arg(earlier + 1), time.toMSecsSinceEpoch() * 1000, rows[t], atomics[t] });
-        builder.setTimeSeries(builderThread, std::move(series));
-    }
-    builder.setIntervalRows(std::move(rows));
-    builder.setAtomicRows(std::move(atomics));
-    const StringPool& strings = latest.strings();
-    for (const MetadataEntry& e : latest.metadata())
-        builder.addMetadata(strings.get(e.key), strings.get(e.value));
-    for (std::size_t t = 0; t < latest.threadCount(); ++t)
-        for (const MetadataEntry& e : latest.threadMetadata(ThreadIndex(t)))
-            builder.addThreadMetadata(ThreadIndex(t), strings.get(e.key), strings.get(e.value), true);
-    for (const QString& warning : latest.warnings())
-        builder.addWarning(warning);
-    return builder.build();
 }
 
 } // namespace parallax

@@ -51,7 +51,6 @@ private:
         bool operator==(const Seen&) const = default;
     };
     std::map<QString, Seen> scan() const;
-    std::shared_ptr<const Trial> appendProfile(const Trial& latest, const QDateTime& time) const;
 
     QString m_directory;
     QString m_format;

@@ -11,6 +11,8 @@
 #include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -409,6 +411,70 @@ private Q_SLOTS:
             2);
         QCOMPARE(
             runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--range"), QStringLiteral("0..1") }).exitCode,
+            2);
+    }
+
+    void seriesOfTrials()
+    {
+        // A run's cumulative dumps as separate TAU directories (snapshot k of the sample written whole
+        // by --range 0..k), each with its own "Dump time" in every file's metadata, as TAU's dumps
+        // carry their time; given out of order, --order-by puts them back into one series whose
+        // intervals are the sample's.
+        QStringList dirs;
+        for (int k = 0; k < 3; ++k) {
+            const QString dir = m_dir.filePath(QStringLiteral("dump%1").arg(k));
+            const CliRun write = runCli({ QStringLiteral("snapshots"), m_path, QStringLiteral("--range"),
+                QStringLiteral("0..%1").arg(k), QStringLiteral("-o"), dir });
+            QVERIFY2(write.exitCode == 0, write.err.constData());
+            const QStringList files = QDir(dir).entryList({ QStringLiteral("profile.*") }, QDir::Files);
+            QCOMPARE(files.size(), 8);
+            for (const QString& name : files) {
+                QFile f(QDir(dir).filePath(name));
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                QByteArray text = f.readAll();
+                f.close();
+                QVERIFY(text.contains("<metadata>"));
+                text.replace("<metadata>",
+                    QStringLiteral("<metadata><attribute><name>Dump time</name><value>%1</value></attribute>")
+                        .arg(100 + 50 * k)
+                        .toUtf8());
+                QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                f.write(text);
+            }
+            dirs << dir;
+        }
+        const CliRun run
+            = runCli({ QStringLiteral("snapshots"), QStringLiteral("--order-by"), QStringLiteral("Dump time"), dirs[2],
+                dirs[0], dirs[1], QStringLiteral("--top"), QStringLiteral("0"), QStringLiteral("--json") });
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject doc = QJsonDocument::fromJson(run.out).object();
+        QVERIFY(doc.value(QStringLiteral("snapshots")).toBool());
+        const QJsonArray intervals = doc.value(QStringLiteral("intervals")).toArray();
+        QCOMPARE(intervals.size(), 3);
+        for (int k = 0; k < 3; ++k) // ordered as numbers: 100, 150, 200
+            QCOMPARE(intervals[k].toObject().value(QStringLiteral("label")).toString(), QString::number(100 + 50 * k));
+        const SnapshotSeriesTable expected = snapshotSeries(*m_trial, MetricId(0u));
+        const QJsonArray events = doc.value(QStringLiteral("events")).toArray();
+        QCOMPARE(static_cast<std::size_t>(events.size()), expected.events.size());
+        for (qsizetype r = 0; r < events.size(); ++r) {
+            const QJsonObject o = events[r].toObject();
+            const EventId e = m_trial->findEvent(o.value(QStringLiteral("name")).toString());
+            const auto row = static_cast<std::size_t>(
+                std::find(expected.events.begin(), expected.events.end(), e) - expected.events.begin());
+            QVERIFY(row < expected.events.size());
+            const QJsonArray v = o.value(QStringLiteral("values")).toArray();
+            for (qsizetype i = 0; i < 3; ++i)
+                QVERIFY2(near(v[i].toDouble(), expected.value(row, static_cast<std::size_t>(i))),
+                    qPrintable(o.value(QStringLiteral("name")).toString()));
+        }
+        // A trial without the key, or a single trial, fails naming the problem.
+        const CliRun missing = runCli({ QStringLiteral("snapshots"), QStringLiteral("--order-by"),
+            QStringLiteral("No such key"), dirs[0], dirs[1] });
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains("has no metadata 'No such key'"), missing.err.constData());
+        QCOMPARE(
+            runCli({ QStringLiteral("snapshots"), QStringLiteral("--order-by"), QStringLiteral("Dump time"), dirs[0] })
+                .exitCode,
             2);
     }
 };

@@ -19,7 +19,9 @@
 #include "views/snapshots/snapshotview.h"
 #include "views/statisticspanel.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QScrollBar>
 #include <QStatusBar>
@@ -165,6 +167,65 @@ private Q_SLOTS:
                 || (label->text().startsWith(QStringLiteral("● Live: "))
                     && label->text().contains(QStringLiteral("updated")));
         QVERIFY(live);
+    }
+
+    void timeSeriesOfSelectedTrials()
+    {
+        // Trials ▸ Time Series of the Selected Trials: three cumulative dumps of one run, each with its
+        // "Dump time", become one trial with three snapshots in the Time Series tab, whose intervals
+        // are the run's.
+        SynthOptions o;
+        o.threads = 64;
+        o.events = 30;
+        o.snapshots = 3;
+        const auto run = synthesizeTrial(o);
+        QTemporaryDir dir;
+        std::vector<std::shared_ptr<const Trial>> dumps;
+        for (int k : { 2, 0, 1 }) {
+            const AlgebraResult asOf = intervalProfile(*run, 0, k);
+            QVERIFY(asOf.ok());
+            const QString path = dir.filePath(QStringLiteral("dump%1").arg(k));
+            QCOMPARE(TauWriter::write(*asOf.trial(), path), QString());
+            for (const QString& name : QDir(path).entryList({ QStringLiteral("profile.*") }, QDir::Files)) {
+                QFile f(QDir(path).filePath(name));
+                QVERIFY(f.open(QIODevice::ReadWrite));
+                QByteArray text = f.readAll();
+                text.replace("<metadata>",
+                    QStringLiteral("<metadata><attribute><name>Dump time</name><value>2026-11-27T08:0%1:00</value>"
+                                   "</attribute>")
+                        .arg(k)
+                        .toUtf8());
+                QVERIFY(f.resize(0));
+                QVERIFY(f.seek(0));
+                f.write(text);
+            }
+            dumps.push_back(mustLoad(path));
+            QVERIFY(dumps.back());
+        }
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1200, 800);
+        window.show();
+        window.openSnapshotsOfTrials(dumps, QStringLiteral("Dump time"));
+        QTRY_VERIFY_WITH_TIMEOUT(window.trial() && window.trial()->hasTimeSeries(), 20000);
+        auto* series = qobject_cast<SnapshotView*>(window.viewWidget(QStringLiteral("timeseries")));
+        QVERIFY(series);
+        series->updateNow();
+        const SnapshotSeriesTable& table = series->output().table;
+        QCOMPARE(table.intervals.size(), std::size_t(3));
+        QCOMPARE(table.intervals[1].label, QStringLiteral("2026-11-27T08:01:00"));
+        QCOMPARE(table.intervals[2].timestamp - table.intervals[1].timestamp, qint64(60) * 1000 * 1000);
+        const SnapshotSeriesTable expected = snapshotSeries(*run, MetricId(0u));
+        QCOMPARE(table.events.size(), expected.events.size());
+        for (std::size_t r = 0; r < table.events.size(); ++r) {
+            const EventId e = run->findEvent(window.trial()->event(table.events[r]).name);
+            const auto row = static_cast<std::size_t>(
+                std::find(expected.events.begin(), expected.events.end(), e) - expected.events.begin());
+            QVERIFY(row < expected.events.size());
+            for (std::size_t i = 0; i < 3; ++i)
+                QVERIFY(std::abs(table.value(r, i) - expected.value(row, i))
+                    <= 1e-9 * std::max(1.0, std::abs(expected.value(row, i))));
+        }
     }
 };
 
