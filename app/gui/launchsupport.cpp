@@ -6,8 +6,11 @@
 #include "datasource/readers/readerregistry.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QMessageBox>
 #include <cstdio>
+#include <ctime>
+#include <unistd.h>
 
 namespace parallax {
 
@@ -40,6 +43,25 @@ bool quitOnLoadError(const LoadedTrials& loaded, bool interactive)
 void printLaunchError(const QString& message)
 {
     std::fprintf(stderr, "parallax: %s\n", message.toLocal8Bit().constData());
+}
+
+void reportTiming(const char* what)
+{
+    if (qEnvironmentVariableIsEmpty("PARALLAX_TIMINGS"))
+        return;
+    // Field 22 of /proc/self/stat: the start time in clock ticks after boot (CLOCK_BOOTTIME).
+    QFile stat(QStringLiteral("/proc/self/stat"));
+    if (!stat.open(QIODevice::ReadOnly))
+        return;
+    const QByteArray line = stat.readAll();
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 20)
+        return;
+    const double started = fields[19].toDouble() / static_cast<double>(sysconf(_SC_CLK_TCK));
+    timespec now {};
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    const double elapsed = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 - started;
+    std::fprintf(stderr, "parallax: timing: %s after %.0f ms\n", what, elapsed * 1000.0);
 }
 
 bool parseLaunchSize(const QString& text, QSize* size)

@@ -35,6 +35,12 @@ bool quitOnLoadError(const LoadedTrials& loaded, bool interactive);
 /// "parallax: MESSAGE" on stderr.
 void printLaunchError(const QString& message);
 
+/// With PARALLAX_TIMINGS set (benchmarks, docs/HACKING.md): "parallax: timing: WHAT after N ms" on
+/// stderr, N the time since the process started (the kernel's start time, so loading the program
+/// counts), for what a user waits for rather than the whole process (which also waits for a
+/// background cache write before it exits).
+void reportTiming(const char* what);
+
 /// --size WIDTHxHEIGHT (at least 200x150); an empty text gives 1400x900. False when malformed.
 bool parseLaunchSize(const QString& text, QSize* size);
 

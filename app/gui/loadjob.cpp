@@ -3,6 +3,7 @@
 #include "app/gui/loadjob.h"
 
 #include "algebra/statistics.h"
+#include "app/gui/launchsupport.h"
 #include "datasource/readers/progress.h"
 #include "datasource/readers/readerregistry.h"
 #include "views/common/job.h"
@@ -54,10 +55,12 @@ LoadJob::Outcome LoadJob::run(const QString& path, const QString& format, Progre
         return outcome;
     }
     std::shared_ptr<const Trial> trial = std::move(result.value());
+    reportTiming("trial read");
     // The views read statistics on first paint; compute them here, off the GUI thread.
     progress.setStage(tr("Computing statistics"), 1);
     TrialStatistics::of(*trial);
     progress.advance();
+    reportTiming("statistics computed");
     outcome.trial = std::move(trial);
     outcome.elapsedMs = timer.elapsed();
     return outcome;

@@ -4,6 +4,7 @@
 #include "app/cli/dbcommand.h"
 #include "app/gui/comparisonlauncher.h"
 #include "app/gui/historylauncher.h"
+#include "app/gui/launchsupport.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/semanticlauncher.h"
 #include "app/gui/viewregistry.h"
@@ -373,6 +374,7 @@ int main(int argc, char** argv)
             [&window, screenshot, renderInfo, renderArgument, out, renderSize] {
                 if (renderInfo) {
                     window.renderView(*renderInfo, { renderArgument, out, renderSize, [](const QString& error) {
+                                                        parallax::reportTiming("view rendered");
                                                         if (!error.isEmpty())
                                                             printError(error);
                                                         QCoreApplication::exit(error.isEmpty() ? 0 : 1);
