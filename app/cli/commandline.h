@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "algebra/values.h"
 #include "datasource/model/trial.h"
 
 #include <QCommandLineOption>
@@ -102,6 +103,10 @@ private:
     QCommandLineOption m_help;
     QCommandLineOption m_noCache;
 };
+
+/// A statistic named on the command line (`--statistic`): mean, mean-present, total, min, max, sd,
+/// sd-present; nullopt for another name.
+std::optional<Statistic> statisticOf(const QString& name);
 
 /// A number for JSON output: NaN and infinities become null.
 QJsonValue jsonNumber(double value);

@@ -89,19 +89,6 @@ QString newestRegression(const HistorySeries& s, const History& h, double thresh
     return {};
 }
 
-/// The statistic named on the command line, or nullopt.
-std::optional<Statistic> statisticOf(const QString& name)
-{
-    static const QHash<QString, Statistic> names { { QStringLiteral("mean"), Statistic::MeanAll },
-        { QStringLiteral("mean-present"), Statistic::MeanPresent }, { QStringLiteral("total"), Statistic::Total },
-        { QStringLiteral("min"), Statistic::Min }, { QStringLiteral("max"), Statistic::Max },
-        { QStringLiteral("sd"), Statistic::StdDevAll }, { QStringLiteral("sd-present"), Statistic::StdDevPresent } };
-    const auto it = names.constFind(name);
-    if (it == names.cend())
-        return std::nullopt;
-    return it.value();
-}
-
 } // namespace
 
 int runHistoryCommand(const QStringList& args)

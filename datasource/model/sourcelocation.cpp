@@ -130,6 +130,16 @@ SourceFileLookup findSourceFile(const QString& recorded, const SourceSearch& sea
     return result;
 }
 
+QString trialSourceRoot(const QString& trialSource)
+{
+    const QFileInfo info(trialSource);
+    if (info.isDir())
+        return info.absoluteFilePath();
+    if (info.isFile())
+        return info.absolutePath();
+    return {};
+}
+
 std::optional<std::pair<QString, QString>> parseRemap(const QString& rule)
 {
     const qsizetype eq = rule.indexOf(QLatin1Char('='));

@@ -48,6 +48,10 @@ struct SourceFileLookup {
 /// ("a/b/c.c", "b/c.c", "c.c"). The first existing regular file wins.
 SourceFileLookup findSourceFile(const QString& recorded, const SourceSearch& search);
 
+/// The directory a trial's own sources are looked for in first: the trial's path (Provenance::source)
+/// when it is a directory, else the directory of the file; empty when it is neither (a database trial).
+QString trialSourceRoot(const QString& trialSource);
+
 /// A remapping rule "FROM=TO" (the CLI's --remap); nullopt without '=' or with an empty side.
 std::optional<std::pair<QString, QString>> parseRemap(const QString& rule);
 
