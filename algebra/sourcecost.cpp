@@ -50,6 +50,26 @@ std::ptrdiff_t SourceFileCosts::indexOf(EventId e) const
     return it == events.end() ? -1 : it - events.begin();
 }
 
+SourceFileLookup locateSourceFile(const SourceFileCosts& costs, const SourceSearch& search)
+{
+    QStringList names { costs.file };
+    for (const SourceEventCost& c : costs.events)
+        if (!names.contains(c.location.file))
+            names << c.location.file;
+    SourceFileLookup result;
+    for (const QString& name : names) {
+        SourceFileLookup one = findSourceFile(name, search);
+        for (const QString& path : one.tried)
+            if (!result.tried.contains(path))
+                result.tried << path;
+        if (!one.path.isEmpty()) {
+            result.path = one.path;
+            break;
+        }
+    }
+    return result;
+}
+
 SourceFileCosts sourceFileCosts(const Trial& trial, const QString& file, MetricId metric, Statistic statistic)
 {
     SourceFileCosts out;

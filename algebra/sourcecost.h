@@ -62,6 +62,10 @@ struct SourceFileCosts {
     std::ptrdiff_t indexOf(EventId e) const;
 };
 
+/// Finds the file of `costs` (findSourceFile): the name asked for, then each other name its events
+/// record for it (a profile can name one file "matmult.c" and "/home/u/mm/matmult.c").
+SourceFileLookup locateSourceFile(const SourceFileCosts& costs, const SourceSearch& search);
+
 /// The costs of the flat events located in `file` for one metric and statistic.
 SourceFileCosts sourceFileCosts(const Trial& trial, const QString& file, MetricId metric, Statistic statistic);
 

@@ -168,7 +168,7 @@ int runSourceCommand(const QStringList& args)
     if (const QString own = trialSourceRoot(trial->provenance().source); !own.isEmpty())
         search.roots << own;
     search.roots << cmd.values(root);
-    const SourceFileLookup found = findSourceFile(costs.events.front().location.file, search);
+    const SourceFileLookup found = locateSourceFile(costs, search);
 
     const Metric& metricInfo = trial->metric(m);
     if (cmd.isSet(json)) {

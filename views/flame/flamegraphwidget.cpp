@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/flame/flamegraphwidget.h"
+#include "views/source/showsource.h"
 
 #include "algebra/statistics.h"
 #include "algebra/units.h"
@@ -435,6 +436,7 @@ void FlameGraphWidget::showFrameMenu(int frame, const QPoint& globalPos)
         return;
     }
     menu.addSeparator();
+    addShowSourceAction(&menu, selection(), m_tree->node(f.node).event);
     menu.addAction(tr("Sandwich of %1").arg(routine.size() > 60 ? routine.left(57) + QStringLiteral("…") : routine),
         this, [this, routine] { Q_EMIT sandwichRequested(routine); });
     menu.exec(globalPos);

@@ -33,7 +33,7 @@ std::shared_ptr<const SourceLoad> readSource(const std::shared_ptr<const Trial>&
     auto result = std::make_shared<SourceLoad>();
     result->recorded = recorded;
     result->costs = std::make_shared<const SourceFileCosts>(sourceFileCosts(*trial, recorded, metric, statistic));
-    result->lookup = findSourceFile(recorded, search);
+    result->lookup = locateSourceFile(*result->costs, search);
     if (result->lookup.path.isEmpty() || cancel)
         return result;
     if (result->lookup.path == shownPath) {
