@@ -221,6 +221,13 @@ public:
         : QObject(view)
         , m_extend(std::move(extend))
     {
+        setObjectName(name());
+    }
+    /// Found by name: without Q_OBJECT, findChild<MenuExtension*> would match any child.
+    static QString name() { return QStringLiteral("parallax-menu-extension"); }
+    static MenuExtension* of(const QTreeView* view)
+    {
+        return dynamic_cast<MenuExtension*>(view->findChild<QObject*>(name(), Qt::FindDirectChildrenOnly));
     }
     void apply(QTreeView* view, QMenu* menu, const QPoint& pos) const
     {
@@ -240,7 +247,7 @@ private:
 void showViewMenu(QTreeView* view, const QPoint& pos)
 {
     QMenu menu(view);
-    if (const auto* extension = view->findChild<MenuExtension*>(QString(), Qt::FindDirectChildrenOnly))
+    if (const auto* extension = MenuExtension::of(view))
         extension->apply(view, &menu, pos);
     QAction* copy = menu.addAction(
         QObject::tr("&Copy"), view, [view] { QApplication::clipboard()->setText(ViewSetup::selectionAsText(view)); });
@@ -346,7 +353,7 @@ bool ViewSetup::exportCsvInteractively(const QTreeView* view, QWidget* parent, c
 
 void extendViewMenu(QTreeView* view, std::function<void(QMenu* menu, const QModelIndex& sourceIndex)> extend)
 {
-    delete view->findChild<MenuExtension*>(QString(), Qt::FindDirectChildrenOnly);
+    delete MenuExtension::of(view);
     new MenuExtension(view, std::move(extend));
 }
 

@@ -9,6 +9,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPlainTextDocumentLayout>
 #include <QScrollBar>
 #include <QTextBlock>
 
@@ -45,7 +46,10 @@ private:
 SourceEditor::SourceEditor(QWidget* parent)
     : QPlainTextEdit(parent)
     , m_gutter(new Gutter(this))
+    , m_empty(std::make_unique<QTextDocument>())
 {
+    m_empty->setDocumentLayout(new QPlainTextDocumentLayout(m_empty.get()));
+    setDocument(m_empty.get());
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -55,23 +59,41 @@ SourceEditor::SourceEditor(QWidget* parent)
     updateGutterWidth();
 }
 
-SourceEditor::~SourceEditor() = default;
+SourceEditor::~SourceEditor() { setDocument(nullptr); }
 
-void SourceEditor::setSource(const QString& text, const QString& fileName, std::vector<std::uint8_t> lineStates)
+std::shared_ptr<QTextDocument> SourceEditor::buildDocument(
+    const QString& text, const QString& fileName, const QFont& font, QThread* thread)
 {
-    m_highlighter.reset(); // before the text: no highlighting pass over the new document
-    setPlainText(text);
-    m_highlighter
-        = std::make_unique<SourceHighlighter>(document(), sourceLanguageOf(fileName), std::move(lineStates));
+    const SourceLanguage language = sourceLanguageOf(fileName);
+    std::shared_ptr<QTextDocument> document(new QTextDocument, [](QTextDocument* d) { d->deleteLater(); });
+    document->setDocumentLayout(new QPlainTextDocumentLayout(document.get()));
+    document->setDefaultFont(font);
+    // The highlighter before the text: its pass over the blocks runs here, not on the GUI thread.
+    new SourceHighlighter(document.get(), language, sourceLineStates(language, text));
+    document->setPlainText(text);
+    document->setModified(false);
+    document->moveToThread(thread);
+    return document;
+}
+
+void SourceEditor::setSource(std::shared_ptr<QTextDocument> document)
+{
+    m_markFirst = m_markLast = 0;
+    setExtraSelections({});
+    setDocument(document.get());
+    m_document = std::move(document); // the old one is deleted later, on this thread
+    m_highlighter = m_document->findChild<SourceHighlighter*>();
     scheduleHighlight();
 }
 
 void SourceEditor::clearSource()
 {
-    m_highlighter.reset();
-    clear();
     m_markFirst = m_markLast = 0;
     setExtraSelections({});
+    m_highlighter = nullptr;
+    m_empty->clear();
+    setDocument(m_empty.get());
+    m_document.reset();
 }
 
 void SourceEditor::setCosts(

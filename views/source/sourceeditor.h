@@ -6,6 +6,7 @@
 #include "algebra/units.h"
 
 #include <QPlainTextEdit>
+#include <QTextDocument>
 #include <memory>
 
 namespace parallax {
@@ -24,8 +25,12 @@ public:
     explicit SourceEditor(QWidget* parent = nullptr);
     ~SourceEditor() override;
 
-    /// Shows a text with its highlighter's line states (sourceLineStates) for `fileName`'s language.
-    void setSource(const QString& text, const QString& fileName, std::vector<std::uint8_t> lineStates);
+    /// The document of a text with its highlighter for `fileName`'s language, built on any thread
+    /// (a worker: laying out 100,000 lines costs the GUI thread 0.4 s) and handed to `thread`.
+    static std::shared_ptr<QTextDocument> buildDocument(
+        const QString& text, const QString& fileName, const QFont& font, QThread* thread);
+    /// Shows a document of buildDocument().
+    void setSource(std::shared_ptr<QTextDocument> document);
     void clearSource();
     /// The costs shown in the gutter and how they are formatted.
     void setCosts(std::shared_ptr<const SourceFileCosts> costs, std::shared_ptr<const Trial> trial, TimeUnit unit);
@@ -36,7 +41,7 @@ public:
     /// Formats the visible lines that are not formatted yet (not while the document is being
     /// edited: a paint or scroll only schedules it, scheduleHighlight()).
     void highlightVisible();
-    const SourceHighlighter* highlighter() const { return m_highlighter.get(); }
+    const SourceHighlighter* highlighter() const { return m_highlighter; }
 
     /// The gutter's parts, for its paint and clicks.
     int gutterWidth() const;
@@ -60,7 +65,9 @@ private:
     int lineAt(int y) const;
 
     QWidget* m_gutter;
-    std::unique_ptr<SourceHighlighter> m_highlighter;
+    std::unique_ptr<QTextDocument> m_empty;
+    std::shared_ptr<QTextDocument> m_document;
+    SourceHighlighter* m_highlighter = nullptr; ///< the document's child
     std::shared_ptr<const SourceFileCosts> m_costs;
     std::shared_ptr<const Trial> m_trial;
     Metric m_metric;

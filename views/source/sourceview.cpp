@@ -27,8 +27,8 @@ namespace {
 constexpr qint64 MaxSourceBytes = qint64(256) << 20;
 
 std::shared_ptr<const SourceLoad> readSource(const std::shared_ptr<const Trial>& trial, const QString& recorded,
-    MetricId metric, Statistic statistic, const SourceSearch& search, const QString& shownPath,
-    const std::atomic_bool& cancel)
+    MetricId metric, Statistic statistic, const SourceSearch& search, const QString& shownPath, const QFont& font,
+    QThread* guiThread, const std::atomic_bool& cancel)
 {
     auto result = std::make_shared<SourceLoad>();
     result->recorded = recorded;
@@ -49,11 +49,11 @@ std::shared_ptr<const SourceLoad> readSource(const std::shared_ptr<const Trial>&
         result->error = f.errorString();
         return result;
     }
-    result->text = QString::fromUtf8(f.readAll());
-    result->text.replace(QLatin1String("\r\n"), QLatin1String("\n"));
+    QString text = QString::fromUtf8(f.readAll());
+    text.replace(QLatin1String("\r\n"), QLatin1String("\n"));
     if (cancel)
         return result;
-    result->lineStates = sourceLineStates(sourceLanguageOf(result->lookup.path), result->text);
+    result->document = SourceEditor::buildDocument(text, result->lookup.path, font, guiThread);
     return result;
 }
 
@@ -157,8 +157,9 @@ void SourceView::load()
 {
     m_job.start(
         [trial = selection()->trial(), recorded = m_recorded, metric = selection()->metric(), statistic = m_statistic,
-            search = m_search, shown = m_path](
-            const std::atomic_bool& cancel) { return readSource(trial, recorded, metric, statistic, search, shown, cancel); },
+            search = m_search, shown = m_path, font = m_editor->font(), gui = thread()](const std::atomic_bool& cancel) {
+            return readSource(trial, recorded, metric, statistic, search, shown, font, gui, cancel);
+        },
         [this](std::shared_ptr<const SourceLoad> result) { apply(std::move(result)); });
 }
 
@@ -182,7 +183,7 @@ void SourceView::apply(std::shared_ptr<const SourceLoad> result)
     }
     if (!result->reused) {
         m_path = result->lookup.path;
-        m_editor->setSource(result->text, m_path, result->lineStates);
+        m_editor->setSource(result->document);
     }
     m_editor->setCosts(result->costs, selection()->trial(), selection()->timeUnit());
     m_editor->markRegion(m_regionFirst, m_regionLast);

@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTextDocument;
 
 namespace parallax {
 
@@ -23,8 +24,7 @@ struct SourceLoad {
     QString recorded; ///< the recorded file name
     SourceFileLookup lookup; ///< where it was found (path empty: not found)
     bool reused = false; ///< the text shown already is this file's: only the costs are new
-    QString text;
-    std::vector<std::uint8_t> lineStates;
+    std::shared_ptr<QTextDocument> document; ///< built on the worker (SourceEditor::buildDocument)
     QString error; ///< the file exists but cannot be read
     std::shared_ptr<const SourceFileCosts> costs;
 };
