@@ -37,8 +37,8 @@ SourceIndex::SourceIndex(const Trial& trial)
 std::vector<std::size_t> SourceFileCosts::eventsAtLine(int line) const
 {
     std::vector<std::size_t> out;
-    const auto first = std::lower_bound(events.begin(), events.end(), line,
-        [](const SourceEventCost& c, int l) { return c.location.beginLine < l; });
+    const auto first = std::lower_bound(
+        events.begin(), events.end(), line, [](const SourceEventCost& c, int l) { return c.location.beginLine < l; });
     for (auto it = first; it != events.end() && it->location.beginLine == line; ++it)
         out.push_back(static_cast<std::size_t>(it - events.begin()));
     return out;

@@ -2,8 +2,6 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/statisticspanel.h"
 
-#include "views/source/showsource.h"
-
 #include "views/callgraph/calltreemodel.h"
 #include "views/common/callpathelide.h"
 #include "views/common/columnfit.h"
@@ -11,6 +9,7 @@
 #include "views/comparison/growthoverlay.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
+#include "views/source/showsource.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -103,8 +102,8 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
         tr("call-tree root"), tr("call-tree roots"));
     m_tree.view->setRootIsDecorated(true);
     // "Show Source" on events and call paths with a source location (docs/SEMANTICS.md §12).
-    for (const auto& [view, role] : { std::pair { m_flat.view, StatisticsModel::EventRole },
-             std::pair { m_tree.view, CallTreeModel::EventRole } })
+    for (const auto& [view, role] :
+        { std::pair { m_flat.view, StatisticsModel::EventRole }, std::pair { m_tree.view, CallTreeModel::EventRole } })
         extendViewMenu(view, [state, role](QMenu* menu, const QModelIndex& index) {
             const QVariant event = index.data(role);
             if (event.isValid())

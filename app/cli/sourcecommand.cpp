@@ -32,8 +32,8 @@ int listFiles(const Trial& trial, bool json)
     if (json) {
         QJsonArray files;
         for (const auto& f : index->files())
-            files.append(QJsonObject { { QStringLiteral("file"), f.name },
-                { QStringLiteral("events"), static_cast<qint64>(f.events) } });
+            files.append(QJsonObject {
+                { QStringLiteral("file"), f.name }, { QStringLiteral("events"), static_cast<qint64>(f.events) } });
         printOut(QJsonDocument(QJsonObject { { QStringLiteral("files"), files } }).toJson());
         return ExitSuccess;
     }
@@ -77,19 +77,18 @@ void writeAnnotated(QTextStream& out, const SourceFileCosts& costs, const QStrin
 int runSourceCommand(const QStringList& args)
 {
     Command cmd(QStringLiteral("source"), QStringLiteral("PATH"),
-        QStringLiteral(
-            "The events located in a source file (TAU's [{file} {line,col}-{line,col}], CUBE regions,\n"
-            "pstats and HPCToolkit file:line names) with their exclusive and inclusive values of one\n"
-            "metric and statistic: the statistics table's numbers, by first line (docs/SEMANTICS.md §12).\n"
-            "The file is found as the source browser finds it: the recorded path, the remappings, then\n"
-            "the trial's directory and each --root (the recorded path and its trailing parts)."));
+        QStringLiteral("The events located in a source file (TAU's [{file} {line,col}-{line,col}], CUBE regions,\n"
+                       "pstats and HPCToolkit file:line names) with their exclusive and inclusive values of one\n"
+                       "metric and statistic: the statistics table's numbers, by first line (docs/SEMANTICS.md §12).\n"
+                       "The file is found as the source browser finds it: the recorded path, the remappings, then\n"
+                       "the trial's directory and each --root (the recorded path and its trailing parts)."));
     const auto file = cmd.add({ QStringLiteral("file") },
         QStringLiteral("The recorded file name (as --list prints it, or a trailing part of it)."), QStringLiteral("F"));
     const auto event = cmd.add({ QStringLiteral("event") },
         QStringLiteral("An event (exact name): its file, with the event marked."), QStringLiteral("E"));
     const auto list = cmd.add({ QStringLiteral("list") }, QStringLiteral("List the recorded files and their events."));
-    const auto root = cmd.add({ QStringLiteral("root") }, QStringLiteral("A directory to search (repeatable)."),
-        QStringLiteral("DIR"));
+    const auto root = cmd.add(
+        { QStringLiteral("root") }, QStringLiteral("A directory to search (repeatable)."), QStringLiteral("DIR"));
     const auto remap = cmd.add({ QStringLiteral("remap") },
         QStringLiteral("Replace a recorded path prefix, e.g. /g/g17/user/src=~/src (repeatable)."),
         QStringLiteral("FROM=TO"));
@@ -194,7 +193,8 @@ int runSourceCommand(const QStringList& args)
         out << "Not found; tried: " << found.tried.join(QStringLiteral(", ")) << '\n';
     else
         out << "Path: " << found.path << '\n';
-    out << "Metric: " << metricInfo.name << (metricInfo.unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(metricInfo.unit))
+    out << "Metric: " << metricInfo.name
+        << (metricInfo.unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(metricInfo.unit))
         << ", statistic: " << statisticName(stat) << "\n\n";
     if (cmd.isSet(annotate) && !found.path.isEmpty()) {
         writeAnnotated(out, costs, found.path);

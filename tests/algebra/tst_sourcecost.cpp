@@ -21,7 +21,8 @@ private Q_SLOTS:
         QStringList files;
         for (const auto& f : index->files())
             files << QStringLiteral("%1:%2").arg(f.name).arg(f.events);
-        QCOMPARE(files, (QStringList { QStringLiteral("foo.c:1"), QStringLiteral("main.c:1"), QStringLiteral("wb.c:4") }));
+        QCOMPARE(
+            files, (QStringList { QStringLiteral("foo.c:1"), QStringLiteral("main.c:1"), QStringLiteral("wb.c:4") }));
 
         // wb.c: __wrap_dgemm and its three parameter profiles all begin at line 5 (MANIFEST values).
         const SourceFileCosts total = sourceFileCosts(*trial, QStringLiteral("wb.c"), MetricId(0u), Statistic::Total);
@@ -34,7 +35,8 @@ private Q_SLOTS:
         QCOMPARE(top.inclusive, 58.0 + 64.0);
         QCOMPARE(top.location.endLine, 11);
         QCOMPARE(total.maxInclusive, 122.0);
-        const auto small = trial->findEvent(QStringLiteral("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [ <size> = <100000> ]"));
+        const auto small
+            = trial->findEvent(QStringLiteral("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}] [ <size> = <100000> ]"));
         QVERIFY(small.isValid());
         QCOMPARE(total.events[std::size_t(total.indexOf(small))].inclusive, 24.0);
 
@@ -49,7 +51,8 @@ private Q_SLOTS:
             QCOMPARE(costs.events.front().inclusive,
                 *statisticValue(*trial, *stats, e, MetricId(0u), ValueType::Inclusive, s));
         }
-        const SourceFileCosts mean = sourceFileCosts(*trial, QStringLiteral("/elsewhere/main.c"), MetricId(0u), Statistic::MeanAll);
+        const SourceFileCosts mean
+            = sourceFileCosts(*trial, QStringLiteral("/elsewhere/main.c"), MetricId(0u), Statistic::MeanAll);
         QCOMPARE(mean.events.size(), std::size_t(1));
         QCOMPARE(mean.events.front().inclusive, (1049725.0 + 1048975.0) / 2);
         QVERIFY(sourceFileCosts(*trial, QStringLiteral("dgemm.c"), MetricId(0u), Statistic::Total).events.empty());

@@ -64,13 +64,13 @@ private Q_SLOTS:
         QCOMPARE(list.exitCode, 0);
         QCOMPARE(list.out, QByteArray("1\tfoo.c\n1\tmain.c\n4\twb.c\n"));
         const CliRun annotated = runCli({ QStringLiteral("source"), WrapDir, QStringLiteral("--event"),
-            QStringLiteral("int foo(int) C [{foo.c} {3,1}-{7,1}]"), QStringLiteral("--statistic"), QStringLiteral("total"),
-            QStringLiteral("--annotate") });
+            QStringLiteral("int foo(int) C [{foo.c} {3,1}-{7,1}]"), QStringLiteral("--statistic"),
+            QStringLiteral("total"), QStringLiteral("--annotate") });
         QCOMPARE(annotated.exitCode, 0);
         const QStringList lines = QString::fromUtf8(annotated.out).split(QLatin1Char('\n'));
         // foo: 15 + 21 µs on the two ranks, at line 3 of foo.c ("int foo(int x)").
-        const auto line3 = std::find_if(lines.begin(), lines.end(),
-            [](const QString& l) { return l.trimmed().startsWith(QLatin1String("3 ")); });
+        const auto line3 = std::find_if(
+            lines.begin(), lines.end(), [](const QString& l) { return l.trimmed().startsWith(QLatin1String("3 ")); });
         QVERIFY(line3 != lines.end());
         QVERIFY2(line3->contains(QLatin1String("36")) && line3->endsWith(QLatin1String("| int foo(int x)")),
             qPrintable(*line3));
@@ -84,7 +84,8 @@ private Q_SLOTS:
         QVERIFY(tmp.isValid());
         const QString run = tmp.filePath(QStringLiteral("run"));
         QDir().mkpath(run);
-        QVERIFY(QFile::copy(QDir(WrapDir).filePath(QStringLiteral("profile.0.0.0")), run + QStringLiteral("/profile.0.0.0")));
+        QVERIFY(QFile::copy(
+            QDir(WrapDir).filePath(QStringLiteral("profile.0.0.0")), run + QStringLiteral("/profile.0.0.0")));
         const QStringList base { QStringLiteral("source"), run, QStringLiteral("--file"), QStringLiteral("main.c"),
             QStringLiteral("--json") };
         QJsonObject out = runJson(base);
@@ -106,7 +107,8 @@ private Q_SLOTS:
 
     void errors()
     {
-        CliRun run = runCli({ QStringLiteral("source"), WrapDir, QStringLiteral("--event"), QStringLiteral("MPI_Init()") });
+        CliRun run
+            = runCli({ QStringLiteral("source"), WrapDir, QStringLiteral("--event"), QStringLiteral("MPI_Init()") });
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("no source location"));
         run = runCli({ QStringLiteral("source"), WrapDir, QStringLiteral("--file"), QStringLiteral("nothere.c") });

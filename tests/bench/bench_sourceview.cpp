@@ -6,8 +6,8 @@
 // A file of N lines (default 100,000) and a one-thread TAU profile with E events (default 1,000)
 // located in it. Figures (median of R runs): the worker's parts (the costs, reading the file, the
 // highlighter's line states, the laid-out document with its highlighter), the GUI thread's part (the
-// document into the editor, marking the region, the visible lines highlighted), a paint at the top, a jump to the last event and its paint, and the
-// whole open from the selection to the painted view.
+// document into the editor, marking the region, the visible lines highlighted), a paint at the top, a jump to the last
+// event and its paint, and the whole open from the selection to the painted view.
 #include "algebra/sourcecost.h"
 #include "tests/bench/benchutil.h"
 #include "views/selectionstate.h"
@@ -49,18 +49,20 @@ int main(int argc, char* argv[])
     QTemporaryDir tmp;
     QByteArray text;
     for (int i = 1; i <= lines; ++i)
-        text += i % 50 == 0 ? QByteArray("/* block\n") : i % 50 == 1 ? QByteArray("   comment */ int x;\n")
+        text += i % 50 == 0 ? QByteArray("/* block\n")
+            : i % 50 == 1   ? QByteArray("   comment */ int x;\n")
                             : "    a[" + QByteArray::number(i) + "] = b[i] * 2.0 + \"s\"; // c\n";
     QFile src(tmp.filePath(QStringLiteral("big.c")));
     if (!src.open(QIODevice::WriteOnly) || src.write(text) != text.size())
         return 1;
     src.close();
-    QByteArray profile = QByteArray::number(events) + " templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls #\n";
+    QByteArray profile
+        = QByteArray::number(events) + " templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls #\n";
     for (int e = 0; e < events; ++e) {
         const int line = 1 + static_cast<int>(static_cast<qint64>(e) * (lines - 10) / events);
         profile += "\"loop" + QByteArray::number(e) + " [{big.c} {" + QByteArray::number(line) + ",1}-{"
-            + QByteArray::number(line + 5) + ",1}]\" 1 0 " + QByteArray::number(e + 1) + " " + QByteArray::number(2 * e + 1)
-            + " 0 GROUP=\"TAU_USER\"\n";
+            + QByteArray::number(line + 5) + ",1}]\" 1 0 " + QByteArray::number(e + 1) + " "
+            + QByteArray::number(2 * e + 1) + " 0 GROUP=\"TAU_USER\"\n";
     }
     profile += "0 aggregates\n";
     QDir().mkpath(tmp.filePath(QStringLiteral("run")));
@@ -73,9 +75,8 @@ int main(int argc, char* argv[])
         return 1;
     const QString file = tmp.filePath(QStringLiteral("big.c"));
 
-    const double costsMs = timeMedian(runs, [&] {
-        sourceFileCosts(*trial, QStringLiteral("big.c"), MetricId(0u), Statistic::MeanAll);
-    });
+    const double costsMs
+        = timeMedian(runs, [&] { sourceFileCosts(*trial, QStringLiteral("big.c"), MetricId(0u), Statistic::MeanAll); });
     QString content;
     const double readMs = timeMedian(runs, [&] {
         QFile f(file);
@@ -109,8 +110,9 @@ int main(int argc, char* argv[])
         build.push_back(ms(timer));
         timer.restart();
         editor.setSource(std::move(document));
-        editor.setCosts(view.editor()->costs() ? std::make_shared<const SourceFileCosts>(*view.editor()->costs()) : nullptr,
-            trial, TimeUnit::Milliseconds);
+        editor.setCosts(
+            view.editor()->costs() ? std::make_shared<const SourceFileCosts>(*view.editor()->costs()) : nullptr, trial,
+            TimeUnit::Milliseconds);
         editor.markRegion(1, 6);
         editor.highlightVisible();
         setText.push_back(ms(timer));
@@ -125,9 +127,10 @@ int main(int argc, char* argv[])
     }
     std::printf("{\"bench\":\"sourceview\",\"lines\":%d,\"events\":%d,\"bytes\":%lld,\"runs\":%d,"
                 "\"worker_costs_ms\":%.3f,\"worker_read_ms\":%.3f,\"worker_line_states_ms\":%.3f,"
-                "\"worker_document_ms\":%.3f,\"gui_show_document_ms\":%.3f,\"paint_top_ms\":%.3f,\"jump_to_end_and_paint_ms\":%.3f,"
+                "\"worker_document_ms\":%.3f,\"gui_show_document_ms\":%.3f,\"paint_top_ms\":%.3f,\"jump_to_end_and_"
+                "paint_ms\":%.3f,"
                 "\"open_to_painted_ms\":%.3f,\"rss_mb\":%.1f}\n",
-        lines, events, static_cast<long long>(text.size()), runs, costsMs, readMs, statesMs, median(build), median(setText),
-        median(paintTop), median(jump), median(open), residentMb());
+        lines, events, static_cast<long long>(text.size()), runs, costsMs, readMs, statesMs, median(build),
+        median(setText), median(paintTop), median(jump), median(open), residentMb());
     return 0;
 }

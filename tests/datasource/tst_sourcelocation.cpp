@@ -36,8 +36,8 @@ private Q_SLOTS:
         QTest::newRow("file only") << QStringLiteral("bar [{lib.so}]") << QStringLiteral("lib.so") << 0 << 0 << 0 << 0;
         QTest::newRow("hpctoolkit loop") << QStringLiteral("main => Loop@cpi.c:44") << QStringLiteral("cpi.c") << 44
                                          << 0 << 44 << 0;
-        QTest::newRow("hpctoolkit statement") << QStringLiteral("cpi.c:31") << QStringLiteral("cpi.c") << 31 << 0
-                                              << 31 << 0;
+        QTest::newRow("hpctoolkit statement")
+            << QStringLiteral("cpi.c:31") << QStringLiteral("cpi.c") << 31 << 0 << 31 << 0;
     }
     void forms()
     {
@@ -83,9 +83,8 @@ private Q_SLOTS:
             QCOMPARE(lines[loc->endLine - 1].trimmed(), QByteArray("}"));
         }
         QCOMPARE(located, 6); // main, foo, __wrap_dgemm and its three parameter profiles
-        const auto main = parseSourceLocation(trial->event(trial->findEvent(QStringLiteral(
-                                                                "int main(int, char **) C [{main.c} {5,1}-{17,1}]")))
-                                                  .name);
+        const auto main = parseSourceLocation(
+            trial->event(trial->findEvent(QStringLiteral("int main(int, char **) C [{main.c} {5,1}-{17,1}]"))).name);
         QVERIFY(main);
         QCOMPARE(*main, (SourceLocation { QStringLiteral("main.c"), 5, 1, 17, 1 }));
     }
@@ -117,20 +116,23 @@ private Q_SLOTS:
         QVERIFY(miss.path.isEmpty());
         QCOMPARE(miss.tried, QStringList { recorded });
         // A remapping of the prefix.
-        const auto rule = parseRemap(QStringLiteral("/home/users/khuck/src=") + tmp.filePath(QStringLiteral("checkout/src")));
+        const auto rule
+            = parseRemap(QStringLiteral("/home/users/khuck/src=") + tmp.filePath(QStringLiteral("checkout/src")));
         QVERIFY(rule);
         QCOMPARE(findSourceFile(recorded, SourceSearch { {}, { *rule } }).path, local + QStringLiteral("/matmult.c"));
         // A prefix only remaps at a path boundary.
         const auto partial = parseRemap(QStringLiteral("/home/users/khu=") + tmp.path());
         QVERIFY(findSourceFile(recorded, SourceSearch { {}, { *partial } }).path.isEmpty());
         // A search root: the trailing parts of the recorded path are tried under it.
-        const SourceFileLookup root = findSourceFile(recorded, SourceSearch { { tmp.filePath(QStringLiteral("checkout")) }, {} });
+        const SourceFileLookup root
+            = findSourceFile(recorded, SourceSearch { { tmp.filePath(QStringLiteral("checkout")) }, {} });
         QCOMPARE(root.path, local + QStringLiteral("/matmult.c"));
         QVERIFY(root.tried.size() > 1);
         // A relative recorded name under a root.
-        QCOMPARE(findSourceFile(QStringLiteral("src/solver/matmult.c"),
-                     SourceSearch { { tmp.filePath(QStringLiteral("none")), tmp.filePath(QStringLiteral("checkout")) }, {} })
-                     .path,
+        QCOMPARE(
+            findSourceFile(QStringLiteral("src/solver/matmult.c"),
+                SourceSearch { { tmp.filePath(QStringLiteral("none")), tmp.filePath(QStringLiteral("checkout")) }, {} })
+                .path,
             local + QStringLiteral("/matmult.c"));
         QVERIFY(!parseRemap(QStringLiteral("nodelimiter")));
         QVERIFY(!parseRemap(QStringLiteral("=/x")));

@@ -2,12 +2,12 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The source browser (issue 20 §1): the highlighter's tokens, the gutter's numbers against the
 // statistics, linked selection, finding files (search roots, remapping, Locate…) and big files.
+#include "tests/common/testutil.h"
 #include "views/selectionstate.h"
 #include "views/source/showsource.h"
 #include "views/source/sourceeditor.h"
 #include "views/source/sourcehighlighter.h"
 #include "views/source/sourceview.h"
-#include "tests/common/testutil.h"
 
 #include <QApplication>
 #include <QMenu>
@@ -31,7 +31,8 @@ QStringList tokens(SourceLanguage language, const QString& line, int state = Nor
     static const char* kinds[] = { "kw", "comment", "string", "number", "pp" };
     QStringList out;
     for (const auto& r : ranges)
-        out << QStringLiteral("%1:%2").arg(QLatin1String(kinds[static_cast<int>(r.token)]), line.mid(r.start, r.length));
+        out << QStringLiteral("%1:%2").arg(
+            QLatin1String(kinds[static_cast<int>(r.token)]), line.mid(r.start, r.length));
     return out;
 }
 
@@ -57,7 +58,8 @@ private Q_SLOTS:
     void cTokens()
     {
         // wb.c of the wrap sample, lines 1, 5 and 8.
-        QCOMPARE(tokens(SourceLanguage::C, QStringLiteral("#include <stdio.h>")), QStringList { QStringLiteral("pp:#include ") });
+        QCOMPARE(tokens(SourceLanguage::C, QStringLiteral("#include <stdio.h>")),
+            QStringList { QStringLiteral("pp:#include ") });
         QCOMPARE(tokens(SourceLanguage::C, QStringLiteral("int __wrap_dgemm(int size) {")),
             (QStringList { QStringLiteral("kw:int"), QStringLiteral("kw:int") }));
         QCOMPARE(tokens(SourceLanguage::C, QStringLiteral("  printf(\"size = %d\\n\", size); // done")),
@@ -81,10 +83,12 @@ private Q_SLOTS:
     void fortranTokens()
     {
         QCOMPARE(tokens(SourceLanguage::Fortran, QStringLiteral("  DO i = 1, n ! loop over 'cells'")),
-            (QStringList { QStringLiteral("kw:DO"), QStringLiteral("number:1"), QStringLiteral("comment:! loop over 'cells'") }));
+            (QStringList {
+                QStringLiteral("kw:DO"), QStringLiteral("number:1"), QStringLiteral("comment:! loop over 'cells'") }));
         QCOMPARE(tokens(SourceLanguage::Fortran, QStringLiteral("print *, 'it''s'")),
             (QStringList { QStringLiteral("kw:print"), QStringLiteral("string:'it'"), QStringLiteral("string:'s'") }));
-        QCOMPARE(tokens(SourceLanguage::Fortran, QStringLiteral("x = 1.0d-3")), QStringList { QStringLiteral("number:1.0d-3") });
+        QCOMPARE(tokens(SourceLanguage::Fortran, QStringLiteral("x = 1.0d-3")),
+            QStringList { QStringLiteral("number:1.0d-3") });
         // Fixed form: a C in column 1 is a comment line; in free form it is a name.
         QCOMPARE(tokens(SourceLanguage::FortranFixed, QStringLiteral("C     call solve")),
             QStringList { QStringLiteral("comment:C     call solve") });
@@ -132,7 +136,8 @@ private Q_SLOTS:
             const double excl = *statisticValue(*trial, *stats, top, state.metric(), ValueType::Exclusive, s);
             const double incl = *statisticValue(*trial, *stats, top, state.metric(), ValueType::Inclusive, s);
             const Metric& m = trial->metric(state.metric());
-            QCOMPARE(view.editor()->gutterText(5), formatMetricValue(excl, m, state.timeUnit()) + QLatin1Char(' ')
+            QCOMPARE(view.editor()->gutterText(5),
+                formatMetricValue(excl, m, state.timeUnit()) + QLatin1Char(' ')
                     + formatMetricValue(incl, m, state.timeUnit()) + QStringLiteral(" +3"));
         }
         QVERIFY(view.editor()->gutterText(6).isEmpty());
@@ -158,13 +163,15 @@ private Q_SLOTS:
         state.selectEvent(trial->findEvent(QStringLiteral("MPI_Init()")));
         QCOMPARE(state.event(), trial->findEvent(QStringLiteral("MPI_Init()")));
         // Line 5 of main.c holds main alone: a click selects it.
-        const int y = view.editor()->cursorRect(QTextCursor(view.editor()->document()->findBlockByNumber(4))).center().y();
+        const int y
+            = view.editor()->cursorRect(QTextCursor(view.editor()->document()->findBlockByNumber(4))).center().y();
         view.editor()->gutterClicked(QPoint(10, y), QPoint());
         QCOMPARE(state.event(), trial->findEvent(MainEvent));
         // The shared context-menu helper: only events with a location get the entry.
         QMenu menu;
         QVERIFY(!addShowSourceAction(&menu, &state, trial->findEvent(QStringLiteral("MPI_Init()"))));
-        QAction* show = addShowSourceAction(&menu, &state, trial->findEvent(QStringLiteral("int foo(int) C [{foo.c} {3,1}-{7,1}]")));
+        QAction* show = addShowSourceAction(
+            &menu, &state, trial->findEvent(QStringLiteral("int foo(int) C [{foo.c} {3,1}-{7,1}]")));
         QVERIFY(show);
         QCOMPARE(show->text(), QStringLiteral("Show Source (foo.c:3)"));
         show->trigger();
@@ -201,7 +208,8 @@ private Q_SLOTS:
         view.updateNow();
         QVERIFY(view.path().isEmpty());
         QVERIFY(!view.locateButton()->isHidden());
-        QVERIFY2(view.message().contains(QDir(profiles).filePath(QStringLiteral("main.c"))), qPrintable(view.message()));
+        QVERIFY2(
+            view.message().contains(QDir(profiles).filePath(QStringLiteral("main.c"))), qPrintable(view.message()));
         view.locate(WrapDir);
         view.finishLoading();
         QCOMPARE(view.path(), QDir(WrapDir).filePath(QStringLiteral("main.c")));

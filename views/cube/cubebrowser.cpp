@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/cube/cubebrowser.h"
-#include "views/source/showsource.h"
 
 #include "algebra/calltree.h"
 #include "algebra/cut.h"
@@ -13,6 +12,7 @@
 #include "views/cube/distributionpanel.h"
 #include "views/cube/topologyview.h"
 #include "views/selectionstate.h"
+#include "views/source/showsource.h"
 
 #include <QCheckBox>
 #include <QComboBox>

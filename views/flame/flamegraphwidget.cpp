@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "views/flame/flamegraphwidget.h"
-#include "views/source/showsource.h"
 
 #include "algebra/statistics.h"
 #include "algebra/units.h"
@@ -10,6 +9,7 @@
 #include "views/common/flowlayout.h"
 #include "views/comparison/growthoverlay.h"
 #include "views/selectionstate.h"
+#include "views/source/showsource.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -273,8 +273,8 @@ void SourceEditor::gutterClicked(const QPoint& pos, const QPoint& globalPos)
     for (std::size_t i : at) {
         const SourceEventCost& c = m_costs->events[i];
         const QString name = m_trial ? m_trial->event(c.event).name : QString::number(c.event.index());
-        menu.addAction(QStringLiteral("%1  (%2 / %3)").arg(name, valueText(c.exclusive), valueText(c.inclusive)),
-            this, [this, e = c.event] { Q_EMIT eventClicked(e); });
+        menu.addAction(QStringLiteral("%1  (%2 / %3)").arg(name, valueText(c.exclusive), valueText(c.inclusive)), this,
+            [this, e = c.event] { Q_EMIT eventClicked(e); });
     }
     menu.exec(globalPos);
 }

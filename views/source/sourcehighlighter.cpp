@@ -24,25 +24,25 @@ const QSet<QString>& keywords(SourceLanguage language)
 {
     static const QSet<QString> c = words({ "auto", "break", "case", "char", "const", "continue", "default", "do",
         "double", "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-        "unsigned", "void", "volatile", "while", "_Bool", "bool", "true", "false", "NULL" });
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned",
+        "void", "volatile", "while", "_Bool", "bool", "true", "false", "NULL" });
     static const QSet<QString> cpp = c
-        + words({ "class", "namespace", "template", "typename", "public", "private", "protected", "virtual",
-            "override", "final", "new", "delete", "this", "using", "try", "catch", "throw", "nullptr", "constexpr",
-            "decltype", "noexcept", "operator", "friend", "explicit", "mutable", "static_cast", "dynamic_cast",
-            "reinterpret_cast", "const_cast", "concept", "requires", "co_await", "co_return", "co_yield" });
+        + words({ "class", "namespace", "template", "typename", "public", "private", "protected", "virtual", "override",
+            "final", "new", "delete", "this", "using", "try", "catch", "throw", "nullptr", "constexpr", "decltype",
+            "noexcept", "operator", "friend", "explicit", "mutable", "static_cast", "dynamic_cast", "reinterpret_cast",
+            "const_cast", "concept", "requires", "co_await", "co_return", "co_yield" });
     // Fortran is case-insensitive: its words are compared in lower case.
     static const QSet<QString> fortran = words({ "program", "end", "subroutine", "function", "module", "use",
-        "implicit", "none", "integer", "real", "double", "precision", "complex", "logical", "character",
-        "parameter", "dimension", "allocatable", "allocate", "deallocate", "intent", "in", "out", "inout", "call",
-        "do", "enddo", "if", "then", "else", "elseif", "endif", "select", "case", "contains", "return", "stop",
-        "write", "read", "print", "format", "go", "to", "goto", "continue", "type", "interface", "pure",
-        "elemental", "recursive", "result", "save", "common", "data", "while", "exit", "cycle", "where", "forall",
-        "associate", "block", "public", "private", "pointer", "target", "optional", "include" });
-    static const QSet<QString> python = words({ "False", "None", "True", "and", "as", "assert", "async", "await",
-        "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
-        "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-        "with", "yield", "self" });
+        "implicit", "none", "integer", "real", "double", "precision", "complex", "logical", "character", "parameter",
+        "dimension", "allocatable", "allocate", "deallocate", "intent", "in", "out", "inout", "call", "do", "enddo",
+        "if", "then", "else", "elseif", "endif", "select", "case", "contains", "return", "stop", "write", "read",
+        "print", "format", "go", "to", "goto", "continue", "type", "interface", "pure", "elemental", "recursive",
+        "result", "save", "common", "data", "while", "exit", "cycle", "where", "forall", "associate", "block", "public",
+        "private", "pointer", "target", "optional", "include" });
+    static const QSet<QString> python
+        = words({ "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def",
+            "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+            "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "self" });
     static const QSet<QString> none;
     switch (language) {
     case SourceLanguage::C:
@@ -113,8 +113,7 @@ struct Scanner {
             if (i < 0)
                 return state;
         }
-        if (language == SourceLanguage::FortranFixed && !line.isEmpty()
-            && QStringView(u"cC*!").contains(line[0])) {
+        if (language == SourceLanguage::FortranFixed && !line.isEmpty() && QStringView(u"cC*!").contains(line[0])) {
             add(0, line.size(), SourceToken::Comment);
             return NormalState;
         }
@@ -146,7 +145,8 @@ struct Scanner {
                 i = end + 2;
                 continue;
             }
-            if ((fortran() && ch == QLatin1Char('!')) || (language == SourceLanguage::Python && ch == QLatin1Char('#'))) {
+            if ((fortran() && ch == QLatin1Char('!'))
+                || (language == SourceLanguage::Python && ch == QLatin1Char('#'))) {
                 add(i, line.size(), SourceToken::Comment);
                 return NormalState;
             }
@@ -231,8 +231,8 @@ SourceLanguage sourceLanguageOf(const QString& fileName)
     if (lower == QLatin1String("h"))
         return SourceLanguage::C;
     static const QStringList cpp { QStringLiteral("cpp"), QStringLiteral("cc"), QStringLiteral("cxx"),
-        QStringLiteral("hpp"), QStringLiteral("hh"), QStringLiteral("hxx"), QStringLiteral("cu"),
-        QStringLiteral("c++"), QStringLiteral("inl") };
+        QStringLiteral("hpp"), QStringLiteral("hh"), QStringLiteral("hxx"), QStringLiteral("cu"), QStringLiteral("c++"),
+        QStringLiteral("inl") };
     if (cpp.contains(lower) || suffix == QLatin1String("C"))
         return SourceLanguage::Cpp;
     static const QStringList fixed { QStringLiteral("f"), QStringLiteral("for"), QStringLiteral("f77"),

@@ -157,7 +157,8 @@ void SourceView::load()
 {
     m_job.start(
         [trial = selection()->trial(), recorded = m_recorded, metric = selection()->metric(), statistic = m_statistic,
-            search = m_search, shown = m_path, font = m_editor->font(), gui = thread()](const std::atomic_bool& cancel) {
+            search = m_search, shown = m_path, font = m_editor->font(),
+            gui = thread()](const std::atomic_bool& cancel) {
             return readSource(trial, recorded, metric, statistic, search, shown, font, gui, cancel);
         },
         [this](std::shared_ptr<const SourceLoad> result) { apply(std::move(result)); });
