@@ -34,7 +34,7 @@ struct SourceLoad {
 /// costs of the selection's metric and the chosen statistic. The file is read and the costs are
 /// computed on a worker. When the file is not found it says where it looked and offers "Locate…":
 /// the directory chosen becomes a path remapping (or a search root for a relative name), which
-/// the SearchStore keeps per trial (the application's settings; views never touch QSettings).
+/// the SearchStore keeps per trial (the application keeps them in its settings, not the views).
 class SourceView : public QWidget, public SelectionView {
     Q_OBJECT
 public:
