@@ -63,9 +63,9 @@ const QSet<QString>& keywords(SourceLanguage language)
 bool isWordChar(QChar ch) { return ch.isLetterOrNumber() || ch == QLatin1Char('_'); }
 
 struct Scanner {
-    SourceLanguage language;
+    SourceLanguage language = SourceLanguage::Plain;
     QStringView line;
-    std::vector<SourceTokenRange>* out;
+    std::vector<SourceTokenRange>* out = nullptr;
 
     void add(qsizetype start, qsizetype end, SourceToken token) const
     {

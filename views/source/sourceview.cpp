@@ -161,10 +161,10 @@ void SourceView::load()
             gui = thread()](const std::atomic_bool& cancel) {
             return readSource(trial, recorded, metric, statistic, search, shown, font, gui, cancel);
         },
-        [this](std::shared_ptr<const SourceLoad> result) { apply(std::move(result)); });
+        [this](const std::shared_ptr<const SourceLoad>& result) { apply(result); });
 }
 
-void SourceView::apply(std::shared_ptr<const SourceLoad> result)
+void SourceView::apply(const std::shared_ptr<const SourceLoad>& result)
 {
     if (!result || result->recorded != m_recorded)
         return;

@@ -74,7 +74,7 @@ protected:
 
 private:
     void load();
-    void apply(std::shared_ptr<const SourceLoad> result);
+    void apply(const std::shared_ptr<const SourceLoad>& result);
     void reveal();
     void askLocate();
 
