@@ -44,7 +44,7 @@ private Q_SLOTS:
             QCOMPARE(out.value(QStringLiteral("path")).toString(), QDir(WrapDir).filePath(QStringLiteral("wb.c")));
             const QJsonArray events = out.value(QStringLiteral("events")).toArray();
             QCOMPARE(events.size(), 4);
-            for (const QJsonValue& v : events) {
+            for (const auto& v : events) {
                 const QJsonObject e = v.toObject();
                 const EventId id = trial->findEvent(e.value(QStringLiteral("event")).toString());
                 QVERIFY(id.isValid());
