@@ -651,7 +651,7 @@ void BarListWidget::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
     if (m_menuExtension && m_data) {
-        const QPoint pos = viewport()->mapFrom(this, event->pos());
+        const QPoint pos = viewport()->mapFromGlobal(event->globalPos()); // from the viewport or the frame
         const int row = rowAt(pos);
         const int before = static_cast<int>(menu.actions().size());
         m_menuExtension(&menu, row, row >= 0 ? segmentAt(row, pos) : -1);
