@@ -9,6 +9,7 @@
 #include "views/comparison/growthoverlay.h"
 #include "views/percentbardelegate.h"
 #include "views/selectionstate.h"
+#include "views/source/showsource.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -103,6 +104,16 @@ StatisticsPanel::StatisticsPanel(SelectionState* state, QWidget* parent)
     m_tree = setUpTable(m_treeModel, CallTreeModel::Name, CallTreeModel::Value, tr("Search the call tree (Ctrl+F)…"),
         tr("call-tree root"), tr("call-tree roots"));
     m_tree.view->setRootIsDecorated(true);
+    // "Show Source" on events and call paths with a source location (docs/SEMANTICS.md §12).
+    for (const auto& [view, eventRole] : { std::pair { m_flat.view, StatisticsModel::EventRole },
+             std::pair { m_tree.view, CallTreeModel::EventRole } }) {
+        const int role = eventRole; // clang (clang-tidy) cannot capture a structured binding
+        extendViewMenu(view, [state, role](QMenu* menu, const QModelIndex& index) {
+            const QVariant event = index.data(role);
+            if (event.isValid())
+                addShowSourceAction(menu, state, EventId(event.toUInt()));
+        });
+    }
     auto* valueBars = new PercentBarDelegate(m_tree.view, CallTreeModel::PercentRole);
     m_tree.view->setItemDelegateForColumn(CallTreeModel::Value, valueBars);
     m_tree.view->setItemDelegateForColumn(CallTreeModel::ExclusivePercent, new PercentBarDelegate(m_tree.view));

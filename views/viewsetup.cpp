@@ -214,9 +214,41 @@ void showHeaderMenu(QTreeView* view, const QPoint& pos)
     menu.exec(header->viewport()->mapToGlobal(pos));
 }
 
+/// The extension of a view's context menu (extendViewMenu), a child of the view.
+class MenuExtension : public QObject {
+public:
+    MenuExtension(QTreeView* view, std::function<void(QMenu*, const QModelIndex&)> extend)
+        : QObject(view)
+        , m_extend(std::move(extend))
+    {
+        setObjectName(name());
+    }
+    /// Found by name: without Q_OBJECT, findChild<MenuExtension*> would match any child.
+    static QString name() { return QStringLiteral("parallax-menu-extension"); }
+    static MenuExtension* of(const QTreeView* view)
+    {
+        return dynamic_cast<MenuExtension*>(view->findChild<QObject*>(name(), Qt::FindDirectChildrenOnly));
+    }
+    void apply(QTreeView* view, QMenu* menu, const QPoint& pos) const
+    {
+        QModelIndex index = view->indexAt(pos);
+        if (const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(view->model()))
+            index = proxy->mapToSource(index);
+        const int before = static_cast<int>(menu->actions().size());
+        m_extend(menu, index);
+        if (menu->actions().size() > before)
+            menu->addSeparator();
+    }
+
+private:
+    std::function<void(QMenu*, const QModelIndex&)> m_extend;
+};
+
 void showViewMenu(QTreeView* view, const QPoint& pos)
 {
     QMenu menu(view);
+    if (const auto* extension = MenuExtension::of(view))
+        extension->apply(view, &menu, pos);
     QAction* copy = menu.addAction(
         QObject::tr("&Copy"), view, [view] { QApplication::clipboard()->setText(ViewSetup::selectionAsText(view)); });
     copy->setShortcut(QKeySequence::Copy);
@@ -317,6 +349,12 @@ bool ViewSetup::exportCsvInteractively(const QTreeView* view, QWidget* parent, c
         return false;
     }
     return true;
+}
+
+void extendViewMenu(QTreeView* view, std::function<void(QMenu* menu, const QModelIndex& sourceIndex)> extend)
+{
+    delete MenuExtension::of(view);
+    new MenuExtension(view, std::move(extend));
 }
 
 ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewSetupOptions& options)

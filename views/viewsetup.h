@@ -4,12 +4,15 @@
 
 #include <QString>
 #include <Qt>
+#include <functional>
 
 class QAbstractItemModel;
 class QCheckBox;
 class QFont;
 class QIODevice;
 class QLineEdit;
+class QMenu;
+class QModelIndex;
 class QSortFilterProxyModel;
 class QTreeView;
 class QWidget;
@@ -72,6 +75,10 @@ struct ViewSetup {
 /// and takes the view as a child; the proxy is parented to the view.
 ViewSetup setupTreeView(QTreeView* view, QAbstractItemModel* source, const ViewSetupOptions& options = {});
 
+/// Adds entries to the context menu of a view set up by setupTreeView(): `extend` gets the menu and
+/// the source model's index under the mouse (valid only over a row) before the copy and export
+/// entries (the source browser's "Show Source", views/source/showsource.h).
+void extendViewMenu(QTreeView* view, std::function<void(QMenu* menu, const QModelIndex& sourceIndex)> extend);
 /// Gives the name `column` of `view` the width the other columns leave, but never less than
 /// `minWidth` (then the view scrolls sideways instead of squeezing the names to nothing). Follows
 /// the view's size and the other columns' widths; the user can still drag the column wider.

@@ -14,6 +14,7 @@
 #include "app/cli/pprofreport.h"
 #include "app/cli/semanticcommand.h"
 #include "app/cli/snapshotscommand.h"
+#include "app/cli/sourcecommand.h"
 #include "datasource/readers/readerregistry.h"
 #include "datasource/synth/synth.h"
 #include "datasource/writers/tausnapshotwriter.h"
@@ -476,6 +477,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runBrowseCommand(a); } },
     { "flame", "the call tree as folded stacks for flame graphs (flamegraph.pl), or two runs' (difffolded)",
         [](const QString&, const QStringList& a) { return runFlameCommand(a); } },
+    { "source", "the events located in a source file with their exclusive and inclusive values per line",
+        [](const QString&, const QStringList& a) { return runSourceCommand(a); } },
     { "snapshots", "a trial with snapshots per interval: each event's value between consecutive snapshots",
         [](const QString&, const QStringList& a) { return runSnapshotsCommand(a); } },
     { "history", "a set of runs in order: per event the series across them, change points, regressions",

@@ -7,6 +7,7 @@
 #include "app/gui/launchsupport.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/semanticlauncher.h"
+#include "app/gui/sourcesettings.h"
 #include "app/gui/viewregistry.h"
 #include "datasource/readers/textnumber.h"
 #include "parallax_version.h"
@@ -115,6 +116,13 @@ struct CommandLine {
         QStringLiteral("Metric of the semantic views (default: a time metric)."), QStringLiteral("NAME") };
     const QCommandLineOption semanticScopeOption { QStringLiteral("semantic-scope"),
         QStringLiteral("Threads of the semantic views: mean (default), total or N,C,T."), QStringLiteral("SCOPE") };
+    // The source browser (issue 20 §1): "--render source --event NAME --source-root DIR PATH".
+    const QCommandLineOption eventOption { QStringLiteral("event"),
+        QStringLiteral("The event of a --render view that takes a NAME (instead of the first positional)."),
+        QStringLiteral("NAME") };
+    const QCommandLineOption sourceRootOption { QStringLiteral("source-root"),
+        QStringLiteral("A directory the source browser searches for source files (repeatable; this session)."),
+        QStringLiteral("DIR") };
 
     CommandLine()
     {
@@ -125,7 +133,8 @@ struct CommandLine {
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
             sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption, historyOption, orderByOption, appOption,
-            expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption, monitorOption });
+            expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption, monitorOption, eventOption,
+            sourceRootOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
             QStringLiteral("Profile directory or file to open (two or more with --compare, --scaling and --growth)."));
     }
@@ -308,7 +317,10 @@ int main(int argc, char** argv)
     QStringList positional = parser.positionalArguments();
     // "--render event NAME DIR": views that need an argument take the first positional.
     QString renderArgument;
-    if (renderInfo && *renderInfo->argument) {
+    parallax::addSessionSourceRoots(parser.values(o.sourceRootOption));
+    if (renderInfo && *renderInfo->argument && parser.isSet(o.eventOption)) {
+        renderArgument = parser.value(o.eventOption);
+    } else if (renderInfo && *renderInfo->argument) {
         if (positional.isEmpty())
             return usageError(QStringLiteral("--render %1 needs its argument: %1 %2")
                                   .arg(QLatin1String(renderInfo->name), QLatin1String(renderInfo->argument)));

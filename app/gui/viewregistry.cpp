@@ -4,6 +4,7 @@
 
 #include "app/gui/databasepanel.h"
 #include "app/gui/mainwindow.h"
+#include "app/gui/sourcesettings.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
 #include "views/cluster/clusterview.h"
@@ -26,6 +27,7 @@
 #include "views/selectionstate.h"
 #include "views/semantic/semanticwindow.h"
 #include "views/snapshots/snapshotview.h"
+#include "views/source/sourceview.h"
 #include "views/statisticspanel.h"
 #include "views/timeline/timelineview.h"
 #include "views/trialsummarywidget.h"
@@ -237,6 +239,26 @@ const ViewInfo table[] = {
                 done(error);
             };
             target.main->exportShown(sandwich, r);
+        } },
+    { RenderWindow::Main, "source", "NAME", "",
+        "the source browser at an event's file and lines, with per-line costs (--source-root DIR to search)", "source",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "So&urce"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* {
+            auto* view = new SourceView(state);
+            view->setSearchStore({ loadSourceSearch, saveSourceSearch });
+            return view;
+        },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            if (!selectEvent(target, request))
+                return;
+            auto* view = widget<SourceView>(target, "source");
+            target.main->showView(view);
+            view->updateNow(); // reads the file and waits for it
+            if (view->recordedFile().isEmpty()) {
+                request.done(tr("the event '%1' has no source location").arg(request.argument));
+                return;
+            }
+            exportMain(target, "source", request);
         } },
     { RenderWindow::Main, "cube", "", "", "the CUBE browser: metric, call path and location trees with value modes",
         "cube", QT_TRANSLATE_NOOP("parallax::MainWindow", "C&UBE"), ViewPlacement::Tab,

@@ -74,6 +74,26 @@ private Q_SLOTS:
         }
     }
 
+    /// The source browser (issue 20 §1): the wrap example's profile alone in a directory, its
+    /// sources found through --source-root; an event without a location is an error.
+    void sourceBrowser()
+    {
+        QTemporaryDir dir;
+        const QString wrap = dataPath(QStringLiteral("tau2/tau-profiles-wrap-params"));
+        QVERIFY(QFile::copy(wrap + QStringLiteral("/profile.0.0.0"), dir.filePath(QStringLiteral("profile.0.0.0"))));
+        const QString out = dir.filePath(QStringLiteral("source.png"));
+        GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("source"), QStringLiteral("--event"),
+            QStringLiteral("int __wrap_dgemm(int) C [{wb.c} {5,1}-{11,1}]"), QStringLiteral("--source-root"), wrap,
+            QStringLiteral("--out"), out, QStringLiteral("--size"), QStringLiteral("900x400"), dir.path() });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString problem = renderedImageProblem(out, QSize(900, 400), 6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        r = runGui({ QStringLiteral("--render"), QStringLiteral("source"), QStringLiteral("MPI_Init()"),
+            QStringLiteral("--out"), out, dir.path() });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("has no source location"), r.err.constData());
+    }
+
     void views()
     {
         QFETCH(QStringList, arguments);

@@ -12,6 +12,7 @@
 #include "views/cube/distributionpanel.h"
 #include "views/cube/topologyview.h"
 #include "views/selectionstate.h"
+#include "views/source/showsource.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -573,10 +574,7 @@ void CubeBrowser::onSelection(CubePane p)
         computeExternalRoot();
     // Linked to the main window: a call path selects its event, a location its thread.
     if (p == CubePane::Call) {
-        const int ref = m_space->item(p, items.front()).ref;
-        const EventId e = m_space->callView() == CubeSpace::CallView::Flat
-            ? EventId(static_cast<std::size_t>(ref))
-            : m_space->callTree().nodes()[static_cast<std::size_t>(ref)].event;
+        const EventId e = callEvent(items.front());
         if (e.isValid() && e != selection()->event())
             selection()->selectEvent(e);
     } else if (p == CubePane::System) {
@@ -784,6 +782,8 @@ void CubeBrowser::showContextMenu(CubePane p, const QPoint& pos)
     const std::vector<int> items = contextItems(p, clicked);
     QMenu menu(this);
     if (p == CubePane::Call) {
+        if (addShowSourceAction(&menu, selection(), callEvent(clicked)))
+            menu.addSeparator();
         const bool flat = m_space->callView() == CubeSpace::CallView::Flat;
         QAction* root = menu.addAction(tr("Re-root Here"), this, [this, clicked] { reRoot(clicked); });
         root->setToolTip(flat
@@ -806,6 +806,16 @@ void CubeBrowser::showContextMenu(CubePane p, const QPoint& pos)
     }
     menu.setToolTipsVisible(true);
     menu.exec(tree(p)->viewport()->mapToGlobal(pos));
+}
+
+EventId CubeBrowser::callEvent(int item) const
+{
+    const int ref = m_space->item(CubePane::Call, item).ref;
+    if (ref < 0)
+        return {};
+    return m_space->callView() == CubeSpace::CallView::Flat
+        ? EventId(static_cast<std::size_t>(ref))
+        : m_space->callTree().nodes()[static_cast<std::size_t>(ref)].event;
 }
 
 std::vector<std::size_t> CubeBrowser::threadsUnder(const std::vector<int>& systemItems) const

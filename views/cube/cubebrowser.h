@@ -78,6 +78,8 @@ public:
     void reRoot(int callItem);
     void prune(const std::vector<int>& callItems);
     void keepOnly(const std::vector<int>& systemItems);
+    /// The event of a call-pane item (a flat event, or a call-tree node's); invalid for none.
+    EventId callEvent(int item) const;
     /// The threads under system items, ascending and once each.
     std::vector<std::size_t> threadsUnder(const std::vector<int>& systemItems) const;
 

@@ -9,6 +9,7 @@
 #include "views/common/flowlayout.h"
 #include "views/comparison/growthoverlay.h"
 #include "views/selectionstate.h"
+#include "views/source/showsource.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -435,6 +436,7 @@ void FlameGraphWidget::showFrameMenu(int frame, const QPoint& globalPos)
         return;
     }
     menu.addSeparator();
+    addShowSourceAction(&menu, selection(), m_tree->node(f.node).event);
     menu.addAction(tr("Sandwich of %1").arg(routine.size() > 60 ? routine.left(57) + QStringLiteral("…") : routine),
         this, [this, routine] { Q_EMIT sandwichRequested(routine); });
     menu.exec(globalPos);

@@ -7,6 +7,7 @@
 #include "views/overview/barlistwidget.h"
 #include "views/overview/selectorbar.h"
 #include "views/overview/valuetext.h"
+#include "views/source/showsource.h"
 
 #include <QVBoxLayout>
 #include <algorithm>
@@ -37,6 +38,17 @@ BarChartView::BarChartView(SelectionState* state, SelectionChanges interest, con
     connect(
         m_bars, &BarListWidget::segmentClicked, this, [this](int row, int segment) { activateSegment(row, segment); });
     connect(m_bars, &BarListWidget::rowActivated, this, [this](int row) { activate(row); });
+    m_bars->setMenuExtension(
+        [this](QMenu* menu, int row, int segment) { addShowSourceAction(menu, m_state, menuEventAt(row, segment)); });
+}
+
+EventId BarChartView::menuEventAt(int, int segment) const
+{
+    const auto& data = m_bars->data();
+    if (!data || segment < 0 || static_cast<std::size_t>(segment) >= data->segments.size()
+        || data->segments[static_cast<std::size_t>(segment)].key == BarSegment::NoKey)
+        return {};
+    return EventId(data->segments[static_cast<std::size_t>(segment)].key);
 }
 
 BarChartView::~BarChartView() = default;

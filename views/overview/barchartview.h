@@ -47,6 +47,9 @@ protected:
     /// A row's bar was clicked (`segment`: the segment under the mouse, -1 for none); the
     /// default activates the row.
     virtual void activateSegment(int row, int segment);
+    /// The event a context menu at a row and segment is about (its "Show Source"): the segment's
+    /// event by default (segments are keyed by EventId), invalid for none.
+    virtual EventId menuEventAt(int row, int segment) const;
     /// The bars are about to be painted: the default brings a pending update forward as the queued
     /// call would run it, so a big trial still computes on a worker (opening the Event window of
     /// 131,072 threads computed them on the GUI thread, issue 18 §4).

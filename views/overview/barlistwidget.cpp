@@ -650,6 +650,14 @@ void BarListWidget::keyPressEvent(QKeyEvent* event)
 void BarListWidget::contextMenuEvent(QContextMenuEvent* event)
 {
     QMenu menu(this);
+    if (m_menuExtension && m_data) {
+        const QPoint pos = viewport()->mapFromGlobal(event->globalPos()); // from the viewport or the frame
+        const int row = rowAt(pos);
+        const int before = static_cast<int>(menu.actions().size());
+        m_menuExtension(&menu, row, row >= 0 ? segmentAt(row, pos) : -1);
+        if (menu.actions().size() > before)
+            menu.addSeparator();
+    }
     const auto extra = actions();
     menu.addActions(extra);
     if (!extra.isEmpty())

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+class QMenu;
+
 namespace parallax {
 
 /// A virtualised list of horizontal bars: a label column on the left, one bar area, an optional
@@ -65,6 +67,12 @@ public:
     void setMaxLabelFraction(double fraction);
     /// Builds the tooltip of a row and segment (segment -1: the label or empty bar area).
     void setToolTipProvider(std::function<QString(int row, int segment)> provider);
+    /// Adds entries to the context menu for the row and segment under the mouse (-1: none), before
+    /// the widget's actions and Export Image….
+    void setMenuExtension(std::function<void(QMenu* menu, int row, int segment)> extend)
+    {
+        m_menuExtension = std::move(extend);
+    }
     /// File name suggested by the context menu's Export Image… action.
     void setExportName(const QString& name) { m_exportName = name; }
 
@@ -135,6 +143,7 @@ private:
     std::shared_ptr<const BarListData> m_data;
     QString m_title;
     QString m_placeholder;
+    std::function<void(QMenu*, int, int)> m_menuExtension;
     QString m_exportName;
     bool m_busy = false;
     std::uint32_t m_highlightedKey = BarSegment::NoKey;

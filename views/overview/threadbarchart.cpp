@@ -268,6 +268,8 @@ QString ThreadBarChart::toolTip(int row, int) const
         + valueTypeName(m_state->valueType()) + QStringLiteral(": ") + textAt(row);
 }
 
+EventId ThreadBarChart::menuEventAt(int row, int) const { return eventAt(row); }
+
 void ThreadBarChart::activate(int row)
 {
     if (isUpdatePending()) // rows of a previous trial or selection

@@ -44,6 +44,7 @@ public:
     // What is shown, row by row (after updateNow()).
     int rowCount() const { return static_cast<int>(m_rows.size()); }
     EventId eventAt(int row) const;
+    EventId menuEventAt(int row, int segment) const override;
     /// The raw value of a row (µs for time).
     std::optional<double> valueAt(int row) const;
     int rowOfEvent(EventId event) const;
