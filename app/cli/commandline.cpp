@@ -53,18 +53,6 @@ void printOut(const QByteArray& bytes)
 
 void printOut(const QString& text) { printOut(text.toUtf8()); }
 
-std::optional<Statistic> statisticOf(const QString& name)
-{
-    static const QHash<QString, Statistic> names { { QStringLiteral("mean"), Statistic::MeanAll },
-        { QStringLiteral("mean-present"), Statistic::MeanPresent }, { QStringLiteral("total"), Statistic::Total },
-        { QStringLiteral("min"), Statistic::Min }, { QStringLiteral("max"), Statistic::Max },
-        { QStringLiteral("sd"), Statistic::StdDevAll }, { QStringLiteral("sd-present"), Statistic::StdDevPresent } };
-    const auto it = names.constFind(name);
-    if (it == names.cend())
-        return std::nullopt;
-    return it.value();
-}
-
 QJsonValue jsonNumber(double value) { return std::isfinite(value) ? QJsonValue(value) : QJsonValue(); }
 
 std::optional<std::vector<std::pair<QString, QString>>> Command::keyValues(const QCommandLineOption& option) const

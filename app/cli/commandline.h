@@ -110,10 +110,6 @@ private:
     QCommandLineOption m_noCache;
 };
 
-/// A statistic named on the command line (`--statistic`): mean, mean-present, total, min, max, sd,
-/// sd-present; nullopt for another name.
-std::optional<Statistic> statisticOf(const QString& name);
-
 /// A number for JSON output: NaN and infinities become null.
 QJsonValue jsonNumber(double value);
 

@@ -123,8 +123,7 @@ int runSourceCommand(const QStringList& args)
         const auto st = statisticOf(cmd.value(statistic));
         if (!st)
             return cmd.usageError(
-                QStringLiteral("--statistic: '%1' is none of mean, mean-present, total, min, max, sd, sd-present")
-                    .arg(cmd.value(statistic)));
+                QStringLiteral("--statistic: '%1' is none of %2").arg(cmd.value(statistic), statisticNames()));
         stat = *st;
     }
     SourceSearch search;
