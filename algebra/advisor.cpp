@@ -277,6 +277,48 @@ double Advice::timeSavedMicros(unsigned reasons) const
     return t;
 }
 
+QString reasonText(unsigned reasons)
+{
+    QStringList parts;
+    if (reasons & ReasonLightweight)
+        parts << QStringLiteral("lightweight");
+    if (reasons & ReasonThrottled)
+        parts << QStringLiteral("throttled");
+    if (reasons & ReasonUser)
+        parts << QStringLiteral("user");
+    if (reasons & ReasonOpenUh)
+        parts << QStringLiteral("OpenUH");
+    return parts.join(QStringLiteral(", "));
+}
+
+std::vector<RulePreview> rulePreviews(const Advice& advice)
+{
+    std::vector<RulePreview> out;
+    const unsigned all = ReasonLightweight | ReasonThrottled | ReasonUser | ReasonOpenUh;
+    for (const unsigned r :
+        { unsigned(ReasonLightweight), unsigned(ReasonThrottled), unsigned(ReasonUser), unsigned(ReasonOpenUh), all }) {
+        RulePreview p;
+        p.reason = r;
+        for (const Suggestion& s : advice.suggestions)
+            if (s.reasons & r) {
+                ++p.routines;
+                p.visits += s.visits;
+                p.traceBytes += s.traceBytes;
+                p.timeSavedMicros += s.timeSavedMicros;
+            }
+        if (p.routines > 0 || r == all)
+            out.push_back(p);
+    }
+    return out;
+}
+
+QString tauSelectText(const Advice& advice) { return tauExcludeBlock(advice.excludeNames()); }
+
+QString scorepFilterText(const Advice& advice)
+{
+    return writeScorepFilter(advice.scorepPatterns(), advice.scorepMangled(), {});
+}
+
 namespace {
 
 /// Calls of flat events summed over all threads, and Σ_t T(t) of the metric.

@@ -199,6 +199,25 @@ QStringList scorepPatterns(const QString& excludeName);
 bool isThrottled(const Trial& trial, EventId e);
 ThrottleSettings throttleSettings(const Trial& trial);
 
+/// "lightweight, throttled, user, OpenUH" for the bits set.
+QString reasonText(unsigned reasons);
+
+/// What one rule removes (the preview): the suggestions that carry its reason.
+struct RulePreview {
+    unsigned reason = 0;
+    int routines = 0;
+    double visits = 0;
+    double traceBytes = 0;
+    double timeSavedMicros = 0; ///< mean per thread (NaN when the call cost is unknown)
+};
+/// One preview per reason that has suggestions, then the whole filter (reason = all bits).
+std::vector<RulePreview> rulePreviews(const Advice& advice);
+
+/// The TAU file of SEMANTICS 7.2 for the advice (tauExcludeBlock of excludeNames()).
+QString tauSelectText(const Advice& advice);
+/// The Score-P filter file of SEMANTICS 7.4 for the advice.
+QString scorepFilterText(const Advice& advice);
+
 /// The advice for `trial`, with `baseline` (may be null) for the overhead.
 Advice advise(const Trial& trial, const Trial* baseline, const AdvisorOptions& options);
 
