@@ -59,18 +59,6 @@ QString percent(double fraction)
     return std::isnan(fraction) ? QStringLiteral("-") : formatPercentChange(100 * fraction);
 }
 
-QString bytes(double b)
-{
-    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    int u = 0;
-    while (b >= 1024 && u < 4) {
-        b /= 1024;
-        ++u;
-    }
-    return u == 0 ? QStringLiteral("%1 B").arg(formatNumber(b))
-                  : QStringLiteral("%1 %2").arg(QString::number(b, 'f', 1), QLatin1String(units[u]));
-}
-
 bool writeFile(const QString& path, const QString& text, QString* error)
 {
     QSaveFile f(path);
@@ -193,7 +181,7 @@ void writeText(const Advice& a, QTextStream& out)
                    .arg(count(s.meanCalls), 12)
                    .arg(count(s.microsPerCall), 10)
                    .arg(count(s.visits), 12)
-                   .arg(bytes(s.traceBytes), 11)
+                   .arg(formatBytes(s.traceBytes), 11)
                    .arg(count(s.timeSavedMicros), 10)
                    .arg(s.name);
     for (const QString& u : a.unknownUserNames)
@@ -206,15 +194,18 @@ void writeText(const Advice& a, QTextStream& out)
     out << "\nWhat each rule removes:\n";
     for (const RulePreview& p : rulePreviews(a)) {
         const bool all = p.reason == (ReasonLightweight | ReasonThrottled | ReasonUser | ReasonOpenUh);
-        out << QStringLiteral("  %1 %2 routines, %3 visits, %4 of trace, %5 us saved per thread\n")
+        out << QStringLiteral("  %1 %2, %3 visits, %4 of trace, %5 us saved per thread\n")
                    .arg(all ? QStringLiteral("all:") : reasonText(p.reason) + QLatin1Char(':'), -13)
-                   .arg(p.routines)
-                   .arg(count(p.visits), bytes(p.traceBytes), count(p.timeSavedMicros));
+                   .arg(countText(
+                       static_cast<qulonglong>(p.routines), QStringLiteral("routine"), QStringLiteral("routines")))
+                   .arg(count(p.visits), formatBytes(p.traceBytes), count(p.timeSavedMicros));
     }
     out << "\nTrace size estimate (" << a.trace.regions << " regions, " << formatNumber(a.trace.bytesPerVisit)
         << " bytes per visit):\n"
-        << "  total   " << bytes(a.trace.totalBefore) << " -> " << bytes(a.trace.totalAfter) << " with the filter\n"
-        << "  max_buf " << bytes(a.trace.maxBefore) << " -> " << bytes(a.trace.maxAfter) << " (largest process)\n";
+        << "  total   " << formatBytes(a.trace.totalBefore) << " -> " << formatBytes(a.trace.totalAfter)
+        << " with the filter\n"
+        << "  max_buf " << formatBytes(a.trace.maxBefore) << " -> " << formatBytes(a.trace.maxAfter)
+        << " (largest process)\n";
     if (a.overhead) {
         const OverheadReport& o = *a.overhead;
         out << "\nOverhead against " << o.baselineName << ": " << percent(o.total) << " (" << count(o.totalInstrumented)

@@ -308,10 +308,13 @@ int main(int argc, char** argv)
     // "--render event NAME DIR": views that need an argument take the first positional.
     QString renderArgument;
     if (renderInfo && *renderInfo->argument) {
-        if (positional.isEmpty())
+        // "[BASELINE]": an optional argument, given when two positionals are.
+        const bool optional = renderInfo->argument[0] == '[';
+        if (positional.isEmpty() && !optional)
             return usageError(QStringLiteral("--render %1 needs its argument: %1 %2")
                                   .arg(QLatin1String(renderInfo->name), QLatin1String(renderInfo->argument)));
-        renderArgument = positional.takeFirst();
+        if (!optional || positional.size() >= 2)
+            renderArgument = positional.takeFirst();
     }
     if (growth && positional.size() < 2)
         return usageError(QStringLiteral("--growth needs two or more runs, got %1").arg(positional.size()));
