@@ -79,7 +79,8 @@ std::optional<StaticCallGraph> parseStaticCallGraph(const QByteArray& json, QStr
         graph.procedures.push_back({ it.key(), it.value().toDouble() });
         known.insert(it.key());
     }
-    for (const QJsonValue& c : doc.object().value(QLatin1String("calls")).toArray()) {
+    const QJsonArray calls = doc.object().value(QLatin1String("calls")).toArray();
+    for (const QJsonValue c : calls) {
         const QJsonArray a = c.toArray();
         if (a.size() != 3 || !a[0].isString() || !a[1].isString() || !a[2].isDouble() || a[2].toDouble() < 0)
             return fail(QStringLiteral("a call is [CALLER, CALLEE, L] with L ≥ 0"));

@@ -6,6 +6,7 @@
 #include "algebra/advisor.h"
 #include "algebra/instrumentationfiles.h"
 #include "datasource/model/trialbuilder.h"
+#include "tests/common/advisorexample.h"
 #include "tests/common/testutil.h"
 
 #include <cmath>
@@ -15,35 +16,8 @@ using namespace parallax::test;
 
 namespace {
 
-struct Cell {
-    const char* name;
-    double calls[2];
-    double incl[2];
-};
-
-/// SEMANTICS 7.2's example; calls < 0 means absent on that thread.
-std::shared_ptr<Trial> workedExample()
-{
-    TrialBuilder b(QStringLiteral("7.2"));
-    b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
-    const Cell cells[] = {
-        { "bar", { 150000, 150000 }, { 3.0e6, 3.0e6 } },
-        { "baz", { 50000, 50000 }, { 5.0e4, 5.0e4 } },
-        { "foo", { 180000, -1 }, { 9.0e5, -1 } },
-        { "qux", { 120000, 80000 }, { 6.0e5, 4.0e5 } },
-    };
-    const ThreadIndex t0 = b.addThread({ 0, 0, 0 });
-    const ThreadIndex t1 = b.addThread({ 1, 0, 0 });
-    for (const Cell& c : cells) {
-        const EventId e = b.addEvent(QString::fromLatin1(c.name));
-        for (int t = 0; t < 2; ++t)
-            if (c.calls[t] >= 0) {
-                const double v[] = { c.incl[t] };
-                b.addInterval(t == 0 ? t0 : t1, e, c.calls[t], 0, v, v);
-            }
-    }
-    return b.build();
-}
+/// SEMANTICS 7.2's example.
+std::shared_ptr<Trial> workedExample() { return advisorTrial(workedExampleCells()); }
 
 QStringList names(const Advice& a)
 {

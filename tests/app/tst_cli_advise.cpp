@@ -5,8 +5,8 @@
 // options, the overhead against a baseline, the real samples, and the usage errors.
 #include "algebra/advisor.h"
 #include "algebra/instrumentationfiles.h"
-#include "datasource/model/trialbuilder.h"
 #include "datasource/writers/tauwriter.h"
+#include "tests/common/advisorexample.h"
 #include "tests/common/clirunner.h"
 #include "tests/common/testutil.h"
 
@@ -21,32 +21,16 @@ using namespace parallax::test;
 
 namespace {
 
-/// SEMANTICS 7.2's example (2 threads), plus a throttled event and a call path, as TAU profiles.
-/// `scale` multiplies qux's and main's time (a "full" run against a "selective" baseline).
+/// SEMANTICS 7.2's example plus main, a throttled event and a call path, as TAU profiles. `scale`
+/// multiplies qux's and main's time (a "full" run against a "selective" baseline).
 QString writeExample(const QString& dir, double scale = 1)
 {
-    TrialBuilder b(QStringLiteral("example"));
-    b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
-    const ThreadIndex t0 = b.addThread({ 0, 0, 0 });
-    const ThreadIndex t1 = b.addThread({ 1, 0, 0 });
-    const auto add = [&](const QString& name, const QStringList& groups, double c0, double i0, double c1, double i1) {
-        const EventId e = b.addEvent(name, groups);
-        const double v0[] = { i0 };
-        const double v1[] = { i1 };
-        if (c0 >= 0)
-            b.addInterval(t0, e, c0, 0, v0, v0);
-        if (c1 >= 0)
-            b.addInterval(t1, e, c1, 0, v1, v1);
-    };
-    const QStringList user { QStringLiteral("TAU_USER") };
-    add(QStringLiteral("main"), user, 1, 1e7 * scale, 1, 1e7 * scale);
-    add(QStringLiteral("bar"), user, 150000, 3.0e6, 150000, 3.0e6);
-    add(QStringLiteral("baz"), user, 50000, 5.0e4, 50000, 5.0e4);
-    add(QStringLiteral("foo"), user, 180000, 9.0e5, -1, 0);
-    add(QStringLiteral("int qux(int) C [{qux.c} {3,1}-{9,1}]"), user, 120000, 6.0e5 * scale, 80000, 4.0e5 * scale);
-    add(QStringLiteral("tiny [THROTTLED]"), user, 100, 10, 100, 10);
-    add(QStringLiteral("main => bar"), { QStringLiteral("TAU_CALLPATH") }, 150000, 3.0e6, 150000, 3.0e6);
-    const QString error = TauWriter::write(*b.build(), dir);
+    std::vector<AdvisorCell> cells = workedExampleCells(scale, QStringLiteral("int qux(int) C [{qux.c} {3,1}-{9,1}]"));
+    cells.push_back(mainCell(scale));
+    cells.push_back({ QStringLiteral("tiny [THROTTLED]"), { 100, 100 }, { 10, 10 } });
+    cells.push_back(
+        { QStringLiteral("main => bar"), { 150000, 150000 }, { 3.0e6, 3.0e6 }, { QStringLiteral("TAU_CALLPATH") } });
+    const QString error = TauWriter::write(*advisorTrial(cells, QStringLiteral("example")), dir);
     if (!error.isEmpty())
         qWarning("%s", qPrintable(error));
     return dir;
@@ -63,7 +47,7 @@ QJsonObject runJson(const QStringList& args)
 QStringList names(const QJsonObject& doc)
 {
     QStringList out;
-    for (const QJsonValue& s : doc.value(QLatin1String("suggestions")).toArray())
+    for (const QJsonValue s : doc.value(QLatin1String("suggestions")).toArray())
         out << s.toObject().value(QLatin1String("name")).toString();
     return out;
 }
@@ -158,7 +142,7 @@ private Q_SLOTS:
         QCOMPARE(o.value(QLatin1String("total")).toDouble(), 0.5); // main 1.5e7 against 1e7
         QCOMPARE(o.value(QLatin1String("totalInstrumented")).toDouble(), 1.5e7);
         bool sawQux = false;
-        for (const QJsonValue& v : o.value(QLatin1String("regions")).toArray()) {
+        for (const QJsonValue v : o.value(QLatin1String("regions")).toArray()) {
             const QJsonObject r = v.toObject();
             const QString name = r.value(QLatin1String("name")).toString();
             const double expected

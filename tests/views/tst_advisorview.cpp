@@ -4,8 +4,8 @@
 // the thresholds as settings, a routine selected in another view added by the button, the preview
 // per rule, the overhead against a baseline read in the job, and both files written and parsed back.
 #include "algebra/instrumentationfiles.h"
-#include "datasource/model/trialbuilder.h"
 #include "datasource/writers/tauwriter.h"
+#include "tests/common/advisorexample.h"
 #include "tests/common/testutil.h"
 #include "views/advisor/advisorview.h"
 #include "views/selectionstate.h"
@@ -27,25 +27,10 @@ namespace {
 /// SEMANTICS 7.2's example plus main; `scale` multiplies main's and qux's time.
 std::shared_ptr<const Trial> example(double scale = 1)
 {
-    TrialBuilder b(QStringLiteral("7.2"));
-    b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
-    const ThreadIndex t0 = b.addThread({ 0, 0, 0 });
-    const ThreadIndex t1 = b.addThread({ 1, 0, 0 });
-    const auto add = [&](const char* name, double c0, double i0, double c1, double i1) {
-        const EventId e = b.addEvent(QString::fromLatin1(name));
-        const double v0[] = { i0 };
-        const double v1[] = { i1 };
-        if (c0 >= 0)
-            b.addInterval(t0, e, c0, 0, v0, v0);
-        if (c1 >= 0)
-            b.addInterval(t1, e, c1, 0, v1, v1);
-    };
-    add("main", 1, 1e7 * scale, 1, 1e7 * scale);
-    add("bar", 150000, 3.0e6, 150000, 3.0e6);
-    add("baz", 50000, 5.0e4, 50000, 5.0e4);
-    add("foo", 180000, 9.0e5, -1, 0);
-    add("qux", 120000, 6.0e5 * scale, 80000, 4.0e5 * scale);
-    return b.build();
+    std::vector<AdvisorCell> cells { mainCell(scale) };
+    for (const AdvisorCell& c : workedExampleCells(scale))
+        cells.push_back(c);
+    return advisorTrial(cells);
 }
 
 /// The column-0 texts of a view's rows, in the view's (sorted) order.

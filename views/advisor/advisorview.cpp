@@ -321,11 +321,11 @@ void AdvisorView::start()
                 m_baseline = out.baseline;
                 m_loadedBaselinePath = baselinePath;
             }
-            present(std::move(out));
+            present(out);
         });
 }
 
-void AdvisorView::present(Output output)
+void AdvisorView::present(const Output& output)
 {
     m_advice = output.advice;
     QStringList status;

@@ -75,7 +75,7 @@ protected:
 
 private:
     void start();
-    void present(Output output);
+    void present(const Output& output);
     void fillSuggestions();
     void fillPreview();
     void fillOverhead();
