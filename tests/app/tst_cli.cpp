@@ -28,6 +28,7 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("imbalance") },
     { QStringLiteral("browse") },
     { QStringLiteral("flame") },
+    { QStringLiteral("advise") },
     { QStringLiteral("snapshots") },
     { QStringLiteral("history") },
     { QStringLiteral("cluster") },
