@@ -110,6 +110,19 @@ QString formatPercentChange(double percent, const QLocale& locale)
     return (positive ? QStringLiteral("+") : QString()) + number + QStringLiteral(" %");
 }
 
+QString formatBytes(double bytes, const QLocale& locale)
+{
+    static const char* const prefixes[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+    if (!(std::abs(bytes) >= 1024))
+        return formatNumber(bytes, locale) + QStringLiteral(" B");
+    int p = -1;
+    while (std::abs(bytes) >= 1024 && p < 4) {
+        bytes /= 1024;
+        ++p;
+    }
+    return locale.toString(bytes, 'f', 1) + QLatin1Char(' ') + QLatin1String(prefixes[p]);
+}
+
 QString countText(qulonglong count, const QString& singular, const QString& plural)
 {
     return QString::number(count) + QLatin1Char(' ') + (count == 1 ? singular : plural);

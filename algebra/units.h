@@ -49,6 +49,8 @@ QString formatNumber(double value, const QLocale& locale = QLocale());
 /// A large count with an SI prefix and 4 significant digits: 318734123833.88 -> "318.7 G",
 /// 1.5e6 -> "1.500 M"; below 1,000,000 formatNumber's text.
 QString formatSi(double value, const QLocale& locale = QLocale());
+/// A size in bytes: "1,008 B" below 1 KiB, else one decimal and a binary prefix ("311.3 MiB").
+QString formatBytes(double bytes, const QLocale& locale = QLocale());
 /// A change in percent with its sign: "+0.03 %", "-13,993.0 %", "0.0 %" (never "-0.0 %"):
 /// one decimal, two for changes under 0.05 %.
 QString formatPercentChange(double percent, const QLocale& locale = QLocale());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // parallax-cli: the headless front end (no Widgets linked).
+#include "app/cli/advisecommand.h"
 #include "app/cli/algebracommand.h"
 #include "app/cli/browsecommand.h"
 #include "app/cli/clustercommand.h"
@@ -479,6 +480,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runFlameCommand(a); } },
     { "source", "the events located in a source file with their exclusive and inclusive values per line",
         [](const QString&, const QStringList& a) { return runSourceCommand(a); } },
+    { "advise", "the instrumentation advisor: what to exclude and why, overhead, trace size, TAU/Score-P files",
+        [](const QString&, const QStringList& a) { return runAdviseCommand(a); } },
     { "snapshots", "a trial with snapshots per interval: each event's value between consecutive snapshots",
         [](const QString&, const QStringList& a) { return runSnapshotsCommand(a); } },
     { "history", "a set of runs in order: per event the series across them, change points, regressions",

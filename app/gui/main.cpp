@@ -321,10 +321,13 @@ int main(int argc, char** argv)
     if (renderInfo && *renderInfo->argument && parser.isSet(o.eventOption)) {
         renderArgument = parser.value(o.eventOption);
     } else if (renderInfo && *renderInfo->argument) {
-        if (positional.isEmpty())
+        // "[BASELINE]": an optional argument, given when two positionals are.
+        const bool optional = renderInfo->argument[0] == '[';
+        if (positional.isEmpty() && !optional)
             return usageError(QStringLiteral("--render %1 needs its argument: %1 %2")
                                   .arg(QLatin1String(renderInfo->name), QLatin1String(renderInfo->argument)));
-        renderArgument = positional.takeFirst();
+        if (!optional || positional.size() >= 2)
+            renderArgument = positional.takeFirst();
     }
     if (growth && positional.size() < 2)
         return usageError(QStringLiteral("--growth needs two or more runs, got %1").arg(positional.size()));

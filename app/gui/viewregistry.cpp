@@ -5,6 +5,7 @@
 #include "app/gui/databasepanel.h"
 #include "app/gui/mainwindow.h"
 #include "app/gui/sourcesettings.h"
+#include "views/advisor/advisorview.h"
 #include "views/callgraph/callgraphwidget.h"
 #include "views/charts/chartexport.h"
 #include "views/cluster/clusterview.h"
@@ -315,6 +316,18 @@ const ViewInfo table[] = {
             target.main->showView(view);
             view->updateNow();
             exportMain(target, "correlation", request);
+        } },
+    { RenderWindow::Main, "advisor", "[BASELINE]", "",
+        "the instrumentation advisor: what to exclude and why, trace size, overhead against a BASELINE run", "advisor",
+        QT_TRANSLATE_NOOP("parallax::MainWindow", "&Advisor"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new AdvisorView(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* view = widget<AdvisorView>(target, "advisor");
+            if (!request.argument.isEmpty())
+                view->setBaselinePath(request.argument);
+            target.main->showView(view);
+            view->updateNow(); // computes the advice (and reads the baseline) and waits for it
+            exportMain(target, "advisor", request);
         } },
     { RenderWindow::Main, "timeseries", "", "snapshots",
         "the time series of a trial with snapshots: each event per interval, a thread × interval heat map",

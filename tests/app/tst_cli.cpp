@@ -29,6 +29,7 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("browse") },
     { QStringLiteral("flame") },
     { QStringLiteral("source") },
+    { QStringLiteral("advise") },
     { QStringLiteral("snapshots") },
     { QStringLiteral("history") },
     { QStringLiteral("cluster") },

@@ -43,6 +43,8 @@ private Q_SLOTS:
         row("clusters", { QStringLiteral("--render"), QStringLiteral("clusters") }, 6);
         row("correlation", { QStringLiteral("--render"), QStringLiteral("correlation") }, 6);
         row("timeseries", { QStringLiteral("--render"), QStringLiteral("timeseries") }, 6);
+        row("advisor", { QStringLiteral("--render"), QStringLiteral("advisor") }, 4);
+        row("advisor-baseline", { QStringLiteral("--render"), QStringLiteral("advisor"), cpi }, 4);
     }
 
     /// The OTF2 time line of a real trace: a PNG of the requested size with its regions' colours.
