@@ -13,7 +13,8 @@
 //    selects its one location, reads that location's local definitions (the mapping tables) and
 //    then its events. Enter/Leave drive a stack; each frame knows its call-path node (a trie of
 //    (parent, region)); a Leave adds the frame's time (clipped to the window) to the node and, for
-//    the outermost activation of a region, to the region's flat event.
+//    the outermost activation of a region, to the region's flat event. Messages and collectives
+//    (MpiCollectiveEnd) become TAU's user events (collectiveSample: SEMANTICS 1.10's table).
 // 3. The thread of a location: node = the position of its location group among the groups (by
 //    reference), thread = the location's index within its group; context 0.
 
