@@ -13,7 +13,8 @@
 //    selects its one location, reads that location's local definitions (the mapping tables) and
 //    then its events. Enter/Leave drive a stack; each frame knows its call-path node (a trie of
 //    (parent, region)); a Leave adds the frame's time (clipped to the window) to the node and, for
-//    the outermost activation of a region, to the region's flat event.
+//    the outermost activation of a region, to the region's flat event. Messages and collectives
+//    (MpiCollectiveEnd) become TAU's user events (collectiveSample: SEMANTICS 1.10's table).
 // 3. The thread of a location: node = the position of its location group among the groups (by
 //    reference), thread = the location's index within its group; context 0.
 
@@ -76,6 +77,8 @@ struct Definitions {
     std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> groupMembers;
     std::unordered_map<std::uint64_t, OTF2_GroupType> groupTypes;
     std::unordered_map<std::uint64_t, std::uint64_t> commGroup;
+    /// The MPI locations group (paradigm MPI, type COMM_LOCATIONS): member i is the location of world rank i.
+    std::vector<std::uint64_t> mpiLocations;
     std::vector<std::string> metricMembers;
     /// Metric members by reference, and the members of each metric class (or instance, by its class).
     struct Member {
@@ -112,6 +115,19 @@ struct Definitions {
             return rank;
         const auto t = groupTypes.find(c->second);
         return t != groupTypes.end() && t->second == OTF2_GROUP_TYPE_COMM_GROUP ? g->second[rank] : rank;
+    }
+    /// The number of ranks of communicator `comm` (its group's members); 0 when not defined.
+    std::uint64_t commSize(std::uint64_t comm) const
+    {
+        const auto c = commGroup.find(comm);
+        const auto g = c == commGroup.end() ? groupMembers.end() : groupMembers.find(c->second);
+        return g == groupMembers.end() ? 0 : g->second.size();
+    }
+    /// The MPI_COMM_WORLD rank of a location (its position in the MPI locations group); Undefined if none.
+    std::uint64_t worldRankOf(std::uint64_t location) const
+    {
+        const auto it = std::find(mpiLocations.begin(), mpiLocations.end(), location);
+        return it == mpiLocations.end() ? Undefined : static_cast<std::uint64_t>(it - mpiLocations.begin());
     }
 };
 
@@ -156,11 +172,13 @@ void registerDefinitionCallbacks(OTF2_GlobalDefReaderCallbacks* cb)
             });
         });
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb,
-        [](void* u, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type, OTF2_Paradigm, OTF2_GroupFlag, uint32_t n,
-            const uint64_t* members) {
+        [](void* u, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag,
+            uint32_t n, const uint64_t* members) {
             return defs(u, [&](Definitions& d) {
                 d.groupMembers[self].assign(members, members + n);
                 d.groupTypes[self] = type;
+                if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS && paradigm == OTF2_PARADIGM_MPI)
+                    d.mpiLocations.assign(members, members + n);
             });
         });
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(
@@ -255,6 +273,81 @@ struct MessageStats {
     }
 };
 
+/// TAU's user event for an MPI collective operation (tau2 src/Profile/TauCAPI.cpp, TAU_GEN_EVENT);
+/// nullptr where TAU's MPI wrapper records none (barrier, exscan, alltoallw, handle operations).
+const char* collectiveEventName(OTF2_CollectiveOp op)
+{
+    switch (op) {
+    case OTF2_COLLECTIVE_OP_BCAST:
+        return "Message size for broadcast";
+    case OTF2_COLLECTIVE_OP_GATHER:
+        return "Message size for gather";
+    case OTF2_COLLECTIVE_OP_GATHERV:
+        return "Message size for gatherv";
+    case OTF2_COLLECTIVE_OP_SCATTER:
+        return "Message size for scatter";
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+        return "Message size for scatterv";
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+    case OTF2_COLLECTIVE_OP_ALLGATHERV:
+        return "Message size for all-gather";
+    case OTF2_COLLECTIVE_OP_ALLTOALL:
+    case OTF2_COLLECTIVE_OP_ALLTOALLV:
+        return "Message size for all-to-all";
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:
+        return "Message size for all-reduce";
+    case OTF2_COLLECTIVE_OP_REDUCE:
+        return "Message size for reduce";
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+        return "Message size for reduce-scatter";
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
+        return "Message size for reduce-scatter-block";
+    case OTF2_COLLECTIVE_OP_SCAN:
+        return "Message size for scan";
+    default:
+        return nullptr;
+    }
+}
+
+/// The sample TAU's MPI wrapper (tau2 src/Profile/TauMpi.c) records for one collective call, from
+/// the bytes Score-P writes into MpiCollectiveEnd (scorep_mpi_coll.inc.c): docs/SEMANTICS.md 1.10.
+/// `ranks` is the communicator's size (0: unknown), `isRoot` whether this location is the root.
+/// nullopt: no sample (TAU records none, or the size it needs is unknown).
+std::optional<double> collectiveSample(
+    OTF2_CollectiveOp op, std::uint64_t ranks, bool isRoot, std::uint64_t sent, std::uint64_t received)
+{
+    const auto s = static_cast<double>(sent);
+    const auto r = static_cast<double>(received);
+    const auto n = static_cast<double>(ranks);
+    switch (op) {
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_ALLGATHERV:
+        return r; // every rank receives the block (all blocks for allgatherv)
+    case OTF2_COLLECTIVE_OP_REDUCE:
+        return s; // every rank sends its block
+    case OTF2_COLLECTIVE_OP_ALLTOALLV:
+        return s + r;
+    case OTF2_COLLECTIVE_OP_GATHERV:
+        return isRoot ? std::optional<double>(r) : std::nullopt;
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+        return isRoot ? std::optional<double>(s) : std::nullopt;
+    case OTF2_COLLECTIVE_OP_GATHER:
+        return isRoot && ranks > 0 ? std::optional<double>(r / n) : std::nullopt;
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
+        return ranks > 0 ? std::optional<double>(r / n) : std::nullopt;
+    case OTF2_COLLECTIVE_OP_ALLTOALL:
+        return ranks > 0 ? std::optional<double>((s + r) / n) : std::nullopt;
+    case OTF2_COLLECTIVE_OP_SCAN:
+        return ranks > 0 ? std::optional<double>((s + r) / (n + 1)) : std::nullopt;
+    default:
+        return std::nullopt;
+    }
+}
+
 /// The replay of one location (see the top of this file).
 struct Replay {
     const Definitions* defs = nullptr;
@@ -266,6 +359,9 @@ struct Replay {
     std::unordered_map<std::uint64_t, int> active; // open activations per region
     std::vector<Frame> stack;
     std::map<std::pair<int, std::uint64_t>, MessageStats> messages; // (0 sent / 1 received, peer)
+    std::map<std::string, MessageStats> collectives; // by TAU's event name
+    std::uint64_t worldRank = Undefined; // this location's MPI_COMM_WORLD rank (Undefined: not an MPI rank)
+    std::uint64_t unsizedCollectives = 0; // collectives whose sample needs an undefined communicator's size
     std::uint64_t events = 0; // records read
     std::uint64_t steps = 0;
     std::uint64_t last = 0;
@@ -408,6 +504,20 @@ struct Replay {
         if (inside(t))
             messages[{ direction, defs->worldRank(comm, peer) }].add(static_cast<double>(bytes));
     }
+    /// An MpiCollectiveEnd: TAU's sample for the operation (collectiveSample) when `t` is in the window.
+    void collective(std::uint64_t t, OTF2_CollectiveOp op, std::uint64_t comm, std::uint32_t root, std::uint64_t sent,
+        std::uint64_t received)
+    {
+        const char* name = collectiveEventName(op);
+        if (!name || !inside(t))
+            return;
+        const bool isRoot = worldRank != Undefined && defs->worldRank(comm, root) == worldRank;
+        const std::uint64_t ranks = defs->commSize(comm);
+        if (const auto v = collectiveSample(op, ranks, isRoot, sent, received))
+            collectives[name].add(*v);
+        else if (ranks == 0 && collectiveSample(op, 1, isRoot, sent, received))
+            ++unsizedCollectives; // a sample only the communicator's size is missing for
+    }
     /// The top region's time from the previous event to `t`, spread over the bins it covers.
     void spend(std::uint64_t t)
     {
@@ -472,6 +582,12 @@ void registerEventCallbacks(OTF2_GlobalEvtReaderCallbacks* cb)
         [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, uint32_t peer, OTF2_CommRef comm, uint32_t,
             uint64_t bytes, uint64_t) {
             replayOf(u).message(1, t, comm, peer, bytes);
+            return replayOf(u).step(t);
+        });
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb,
+        [](OTF2_LocationRef, OTF2_TimeStamp t, void* u, OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
+            uint32_t root, uint64_t sent, uint64_t received) {
+            replayOf(u).collective(t, op, comm, root, sent, received);
             return replayOf(u).step(t);
         });
     OTF2_GlobalEvtReaderCallbacks_SetMetricCallback(cb,
@@ -765,6 +881,7 @@ std::vector<Replay> replayAll(const QString& anchor, const Definitions& d, std::
         r.counter.assign(d.counters.size(), 0.0);
         r.binCount = bins;
         r.binTime.resize(bins);
+        r.worldRank = d.worldRankOf(d.locations[i].ref);
     }
     QtConcurrent::blockingMap(indices, [&](std::size_t i) { replayLocation(anchor, d.locations[i].ref, replays[i]); });
     for (Replay& r : replays)
@@ -887,6 +1004,7 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
         };
         std::map<std::uint64_t, int> perGroup;
         qint64 mismatched = 0;
+        std::uint64_t unsizedCollectives = 0;
         std::uint64_t metricRecords = 0;
         std::uint64_t events = 0;
         for (std::size_t i = 0; i < d.locations.size(); ++i) {
@@ -929,10 +1047,18 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
                 builder.addAtomic(
                     t, builder.addAtomicEvent(name), m.count, m.max, m.min, m.sum / m.count, m.sumSquares);
             }
+            for (const auto& [name, m] : r.collectives)
+                builder.addAtomic(t, builder.addAtomicEvent(QString::fromStdString(name)), m.count, m.max, m.min,
+                    m.sum / m.count, m.sumSquares);
+            unsizedCollectives += r.unsizedCollectives;
             progress.advance();
         }
         if (mismatched > 0)
             warnings << QStringLiteral("%1 Leave event(s) did not match the innermost open region").arg(mismatched);
+        if (unsizedCollectives > 0)
+            warnings << QStringLiteral("%1 MPI collective(s) on communicators without a defined group: their "
+                                       "message sizes need the communicator's size and are not recorded")
+                            .arg(unsizedCollectives);
         if (metricRecords > 0)
             warnings << QStringLiteral("%1 metric record(s) of %2 are not read: only strictly synchronous "
                                        "counters accumulated from the start become metrics")

@@ -15,8 +15,9 @@ namespace parallax {
 /// one. The global definitions are read once; then every location's events are replayed on a worker
 /// (one OTF2 reader per worker) into a call-path profile: metric TIME (us), flat events and call paths
 /// "a => b => c", MPI message sizes as atomic events "Message size sent to node N" / "Message size
-/// received from node N". Format options "from=T" and "to=T" (seconds since the trace start, or
-/// "Nticks") cut the profile of a window (docs/SEMANTICS.md 1.10).
+/// received from node N", MPI collectives as TAU's "Message size for broadcast" etc. Format options
+/// "from=T" and "to=T" (seconds since the trace start, or "Nticks") cut the profile of a window
+/// (docs/SEMANTICS.md 1.10).
 class Otf2Reader : public Reader {
 public:
     Otf2Reader();

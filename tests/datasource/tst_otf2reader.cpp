@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
+#include <otf2/otf2.h>
+#include <tuple>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -137,6 +139,120 @@ ThreadIndex threadOfLocation(const Trial& t, quint64 location)
     return {};
 }
 
+/// A 3-rank trace written with the OTF2 writer API whose MPI collectives are known (docs/SEMANTICS.md
+/// 1.10): each location r (world rank r, its own location group) calls, 100 ticks apart, with the
+/// bytes Score-P records (scorep_mpi_coll.inc.c) for a block of b bytes on n ranks:
+///   MPI_Bcast (root 0, b = 800), MPI_Allreduce (b = 64), MPI_Gather (root 1, b = 40), MPI_Barrier,
+///   MPI_Scan (b = 16), MPI_Alltoall (b = 24), MPI_Reduce (root 2, b = 32), MPI_Gather on a
+///   communicator of world ranks {2, 0} (root 0 = world rank 2, b = 100; rank 1 is not in it and
+///   calls nothing), MPI_Allreduce on communicator 7 (not defined), and at tick 10,000 a second
+///   MPI_Bcast (b = 1,600). Writes DIR/traces.otf2.
+enum CollRegion : std::uint32_t { CMain, CBcast, CAllreduce, CGather, CBarrier, CScan, CAlltoall, CReduce, CRegions };
+constexpr std::uint64_t SecondBcast = 10000;
+
+OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+OTF2_TimeStamp postFlush(void*, OTF2_FileType, OTF2_LocationRef) { return 0; }
+
+void writeCollectiveTrace(const QString& dir)
+{
+    static OTF2_FlushCallbacks flush = { preFlush, postFlush };
+    OTF2_Archive* archive = OTF2_Archive_Open(QFile::encodeName(dir).constData(), "traces", OTF2_FILEMODE_WRITE,
+        std::uint64_t(1) << 20, std::uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    OTF2_Archive_SetFlushCallbacks(archive, &flush, nullptr);
+    OTF2_Archive_SetSerialCollectiveCallbacks(archive);
+    OTF2_Archive_OpenEvtFiles(archive);
+    constexpr std::uint64_t n = 3;
+    for (std::uint64_t r = 0; r < n; ++r) {
+        OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive, r);
+        std::uint64_t t = 0;
+        auto call = [&](CollRegion region, OTF2_CollectiveOp op, OTF2_CommRef comm, std::uint32_t root,
+                        std::uint64_t sent, std::uint64_t received) {
+            OTF2_EvtWriter_Enter(w, nullptr, t += 10, region);
+            OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t += 10);
+            OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t += 50, op, comm, root, sent, received);
+            OTF2_EvtWriter_Leave(w, nullptr, t += 30, region);
+        };
+        const auto none = OTF2_COLLECTIVE_ROOT_NONE;
+        OTF2_EvtWriter_Enter(w, nullptr, t, CMain);
+        call(CBcast, OTF2_COLLECTIVE_OP_BCAST, 0, 0, r == 0 ? n * 800 : 0, 800);
+        call(CAllreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, 0, none, n * 64, n * 64);
+        call(CGather, OTF2_COLLECTIVE_OP_GATHER, 0, 1, 40, r == 1 ? n * 40 : 0);
+        call(CBarrier, OTF2_COLLECTIVE_OP_BARRIER, 0, none, 0, 0);
+        call(CScan, OTF2_COLLECTIVE_OP_SCAN, 0, none, (n - r) * 16, (r + 1) * 16);
+        call(CAlltoall, OTF2_COLLECTIVE_OP_ALLTOALL, 0, none, n * 24, n * 24);
+        call(CReduce, OTF2_COLLECTIVE_OP_REDUCE, 0, 2, 32, r == 2 ? n * 32 : 0);
+        if (r != 1)
+            call(CGather, OTF2_COLLECTIVE_OP_GATHER, 1, 0, 100, r == 2 ? 2 * 100 : 0);
+        call(CAllreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, 7, none, n * 8, n * 8);
+        t = SecondBcast - 70;
+        call(CBcast, OTF2_COLLECTIVE_OP_BCAST, 0, 0, r == 0 ? n * 1600 : 0, 1600);
+        OTF2_EvtWriter_Leave(w, nullptr, t += 10, CMain);
+        OTF2_Archive_CloseEvtWriter(archive, w);
+    }
+    OTF2_Archive_CloseEvtFiles(archive);
+    OTF2_Archive_OpenDefFiles(archive);
+    for (std::uint64_t r = 0; r < n; ++r)
+        OTF2_Archive_CloseDefWriter(archive, OTF2_Archive_GetDefWriter(archive, r));
+    OTF2_Archive_CloseDefFiles(archive);
+    OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive);
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000, 0, SecondBcast + 100, OTF2_UNDEFINED_TIMESTAMP);
+    const char* names[] = { "main", "MPI_Bcast", "MPI_Allreduce", "MPI_Gather", "MPI_Barrier", "MPI_Scan",
+        "MPI_Alltoall", "MPI_Reduce", "machine", "rank", "thread", "" };
+    for (std::uint32_t i = 0; i < std::size(names); ++i)
+        OTF2_GlobalDefWriter_WriteString(g, i, names[i]);
+    for (std::uint32_t r = 0; r < CRegions; ++r)
+        OTF2_GlobalDefWriter_WriteRegion(g, r, r, r, 11, OTF2_REGION_ROLE_FUNCTION,
+            r == CMain ? OTF2_PARADIGM_USER : OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 11, 0, 0);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 8, 8, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (std::uint32_t r = 0; r < n; ++r)
+        OTF2_GlobalDefWriter_WriteLocationGroup(
+            g, r, 9, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+    for (std::uint32_t r = 0; r < n; ++r)
+        OTF2_GlobalDefWriter_WriteLocation(g, r, 10, OTF2_LOCATION_TYPE_CPU_THREAD, 0, r);
+    const std::uint64_t world[] = { 0, 1, 2 };
+    const std::uint64_t pair[] = { 2, 0 };
+    OTF2_GlobalDefWriter_WriteGroup(
+        g, 0, 11, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 3, world);
+    OTF2_GlobalDefWriter_WriteGroup(
+        g, 1, 11, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 3, world);
+    OTF2_GlobalDefWriter_WriteGroup(
+        g, 2, 11, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 2, pair);
+    OTF2_GlobalDefWriter_WriteComm(g, 0, 11, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_GlobalDefWriter_WriteComm(g, 1, 11, 2, 0, OTF2_COMM_FLAG_NONE);
+    OTF2_Archive_CloseGlobalDefWriter(archive, g);
+    OTF2_Archive_Close(archive);
+}
+
+/// Per location: the MPI_COLLECTIVE_END lines of `otf2-print` as (operation, sent, received).
+std::map<quint64, std::vector<std::tuple<QString, double, double>>> collectiveEnds(const QString& anchor)
+{
+    QProcess p;
+    p.start(QStringLiteral(PARALLAX_OTF2_PRINT), { anchor });
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return {};
+    // MPI_COLLECTIVE_END  0  80  Operation: BCAST, Communicator: "" <0>, Root: 0, Sent: 2400, Received: 800
+    static const QRegularExpression line(
+        QStringLiteral(R"re(^MPI_COLLECTIVE_END\s+(\d+)\s+\d+\s+Operation: (\w+),.*Sent: (\d+), Received: (\d+))re"));
+    std::map<quint64, std::vector<std::tuple<QString, double, double>>> out;
+    for (const QByteArray& raw : p.readAllStandardOutput().split('\n'))
+        if (const auto m = line.match(QString::fromUtf8(raw)); m.hasMatch())
+            out[m.captured(1).toULongLong()].emplace_back(
+                m.captured(2), m.captured(3).toDouble(), m.captured(4).toDouble());
+    return out;
+}
+
+/// The count and sum of one user event of a thread; {0, 0} when the thread has none.
+std::pair<double, double> userEvent(const Trial& t, ThreadIndex thread, const QString& name)
+{
+    const AtomicEventId e = t.findAtomicEvent(name);
+    if (!e.isValid())
+        return { 0, 0 };
+    const AtomicRow& row = t.atomicRow(thread);
+    const auto i = row.find(e);
+    if (i < 0)
+        return { 0, 0 };
+    return { row.count[std::size_t(i)], row.count[std::size_t(i)] * row.mean[std::size_t(i)] };
+}
 } // namespace
 
 class TestOtf2Reader : public QObject {
@@ -357,6 +473,86 @@ private slots:
                 fieldOf(*t, t->findThread(ThreadKey { rank, 0, 0 }), QStringLiteral("MPI_Init"), Field::Calls), 0.0);
         }
         QVERIFY(!t->findAtomicEvent(QStringLiteral("Message size sent to node 1")).isValid());
+    }
+
+    void collectives()
+    {
+        QTemporaryDir dir;
+        writeCollectiveTrace(dir.path());
+        const QString anchor = dir.filePath(QStringLiteral("traces.otf2"));
+        // otf2-print sees what was written: per location the operations and their bytes.
+        const auto ends = collectiveEnds(anchor);
+        QCOMPARE(ends.size(), std::size_t(3));
+        QCOMPARE(ends.at(0).size(), std::size_t(10));
+        QCOMPARE(ends.at(1).size(), std::size_t(9));
+        QCOMPARE(std::get<0>(ends.at(0).front()), QStringLiteral("BCAST"));
+        QCOMPARE(std::get<1>(ends.at(0).front()), 2400.0);
+        QCOMPARE(std::get<2>(ends.at(2).front()), 800.0);
+
+        const auto t = readWindow(anchor);
+        QVERIFY(t);
+        // {name, rank} -> (count, sum): what TAU's wrapper records for the blocks written above.
+        const std::map<std::pair<QString, int>, std::pair<double, double>> expected {
+            { { QStringLiteral("Message size for broadcast"), 0 }, { 2, 800 + 1600 } },
+            { { QStringLiteral("Message size for broadcast"), 1 }, { 2, 800 + 1600 } },
+            { { QStringLiteral("Message size for broadcast"), 2 }, { 2, 800 + 1600 } },
+            { { QStringLiteral("Message size for all-reduce"), 0 }, { 1, 64 } },
+            { { QStringLiteral("Message size for all-reduce"), 1 }, { 1, 64 } },
+            { { QStringLiteral("Message size for all-reduce"), 2 }, { 1, 64 } },
+            { { QStringLiteral("Message size for gather"), 0 }, { 0, 0 } }, // root of neither gather
+            { { QStringLiteral("Message size for gather"), 1 }, { 1, 40 } }, // root on the world
+            { { QStringLiteral("Message size for gather"), 2 }, { 1, 100 } }, // root on {2, 0}
+            { { QStringLiteral("Message size for scan"), 0 }, { 1, 16 } },
+            { { QStringLiteral("Message size for scan"), 1 }, { 1, 16 } },
+            { { QStringLiteral("Message size for scan"), 2 }, { 1, 16 } },
+            { { QStringLiteral("Message size for all-to-all"), 0 }, { 1, 48 } },
+            { { QStringLiteral("Message size for all-to-all"), 1 }, { 1, 48 } },
+            { { QStringLiteral("Message size for all-to-all"), 2 }, { 1, 48 } },
+            { { QStringLiteral("Message size for reduce"), 0 }, { 1, 32 } },
+            { { QStringLiteral("Message size for reduce"), 1 }, { 1, 32 } },
+            { { QStringLiteral("Message size for reduce"), 2 }, { 1, 32 } },
+        };
+        for (const auto& [key, value] : expected) {
+            const ThreadIndex thread = threadOfLocation(*t, static_cast<quint64>(key.second));
+            QVERIFY(thread.isValid());
+            QCOMPARE(userEvent(*t, thread, key.first), value);
+        }
+        // The barrier records no size; nothing else is named after a collective.
+        std::size_t collectiveEvents = 0;
+        for (const AtomicEvent& e : t->atomicEvents())
+            collectiveEvents += e.name.startsWith(QLatin1String("Message size for ")) ? 1 : 0;
+        QCOMPARE(collectiveEvents, std::size_t(6));
+        // The allreduce on the undefined communicator 7: no sample, a warning on each of 3 ranks.
+        QCOMPARE(t->warnings().size(), 1);
+        QVERIFY2(
+            t->warnings().front().startsWith(QLatin1String("3 MPI collective(s)")), qPrintable(t->warnings().front()));
+        // The call still counts as time: MPI_Barrier was entered once per rank.
+        for (quint64 r = 0; r < 3; ++r)
+            QCOMPARE(fieldOf(*t, threadOfLocation(*t, r), QStringLiteral("MPI_Barrier"), Field::Calls), 1.0);
+    }
+
+    void collectivesInWindow()
+    {
+        QTemporaryDir dir;
+        writeCollectiveTrace(dir.path());
+        const QString anchor = dir.filePath(QStringLiteral("traces.otf2"));
+        // The second broadcast ends at SecondBcast - 70 + 70 = SecondBcast: a window ending there
+        // leaves it out, one starting there keeps only it (the End's time decides, as for messages).
+        const auto before = readWindow(anchor, { QStringLiteral("to=%1ticks").arg(SecondBcast) });
+        const auto after = readWindow(anchor, { QStringLiteral("from=%1ticks").arg(SecondBcast) });
+        const auto whole = readWindow(anchor);
+        QVERIFY(before && after && whole);
+        const QString bcast = QStringLiteral("Message size for broadcast");
+        for (quint64 r = 0; r < 3; ++r) {
+            QCOMPARE(userEvent(*before, threadOfLocation(*before, r), bcast), std::make_pair(1.0, 800.0));
+            QCOMPARE(userEvent(*after, threadOfLocation(*after, r), bcast), std::make_pair(1.0, 1600.0));
+            // Adjacent windows add up to the whole trace.
+            const auto a = userEvent(*before, threadOfLocation(*before, r), bcast);
+            const auto b = userEvent(*after, threadOfLocation(*after, r), bcast);
+            QCOMPARE(std::make_pair(a.first + b.first, a.second + b.second),
+                userEvent(*whole, threadOfLocation(*whole, r), bcast));
+        }
+        QVERIFY(!after->findAtomicEvent(QStringLiteral("Message size for reduce")).isValid());
     }
 
     void badInput()
