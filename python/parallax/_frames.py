@@ -38,7 +38,7 @@ def _thread_index(trial, per_thread, event_codes, event_names, event_level):
         levels.append(level)
         codes.append(np.repeat(inverse.astype(_codes_dtype(len(level))), per_thread))
     levels.append(pd.Index(event_names, dtype=object))
-    codes.append(event_codes.astype(_codes_dtype(len(event_names))))
+    codes.append(event_codes.astype(_codes_dtype(len(event_names)), copy=False))
     return pd.MultiIndex(levels=levels, codes=codes, names=["node", "context", "thread", event_level],
                          verify_integrity=False)
 

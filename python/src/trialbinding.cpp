@@ -103,6 +103,8 @@ py::tuple cells(const Trial& trial, const CellRequest& request)
     if (request.subroutines)
         countColumns.push_back(&RowView::subrs);
     CountBlock counts;
+    const bool narrowEvents = trial.eventCount() < std::size_t(std::numeric_limits<std::int16_t>::max());
+    std::vector<std::int16_t> events16;
     std::size_t n = 0;
     const std::size_t columns = request.metricColumns();
     {
@@ -129,12 +131,18 @@ py::tuple cells(const Trial& trial, const CellRequest& request)
             }
             ++k;
         });
+        // The event codes in int16 when they fit (the type pandas keeps them in: _frames._codes_dtype),
+        // before the counts are made, so the int32 copy and the counts are never alive together.
+        if (narrowEvents) {
+            events16.assign(events.begin(), events.end());
+            std::vector<std::int32_t>().swap(events);
+        }
         counts = countBlock(trial, keep, n, countColumns);
     }
     py::array countArray
         = std::visit([](auto&& block) -> py::array { return toArray(std::move(block)); }, std::move(counts));
-    return py::make_tuple(toArray(std::move(threads)), toArray(std::move(events)),
-        toMatrix(std::move(values), columns, n),
+    py::array eventArray = narrowEvents ? py::array(toArray(std::move(events16))) : toArray(std::move(events));
+    return py::make_tuple(toArray(std::move(threads)), std::move(eventArray), toMatrix(std::move(values), columns, n),
         countArray.reshape({ static_cast<py::ssize_t>(countColumns.size()), static_cast<py::ssize_t>(n) }));
 }
 
