@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 #include <pybind11/stl.h>
+#include <utility>
 #include <variant>
 
 namespace parallax::python {
@@ -139,8 +140,8 @@ py::tuple cells(const Trial& trial, const CellRequest& request)
         }
         counts = countBlock(trial, keep, n, countColumns);
     }
-    py::array countArray
-        = std::visit([](auto&& block) -> py::array { return toArray(std::move(block)); }, std::move(counts));
+    py::array countArray = std::visit(
+        [](auto&& block) -> py::array { return toArray(std::forward<decltype(block)>(block)); }, std::move(counts));
     py::array eventArray = narrowEvents ? py::array(toArray(std::move(events16))) : toArray(std::move(events));
     return py::make_tuple(toArray(std::move(threads)), std::move(eventArray), toMatrix(std::move(values), columns, n),
         countArray.reshape({ static_cast<py::ssize_t>(countColumns.size()), static_cast<py::ssize_t>(n) }));
