@@ -856,6 +856,25 @@ AlgebraResult remapThreads(const Trial& trial, ThreadPolicy policy, const Algebr
     return execute(Op::Remap, { &trial }, o);
 }
 
+bool collapseOperandThreads(std::vector<std::shared_ptr<const Trial>>& operands, ThreadPolicy policy, QString* error)
+{
+    if (policy != ThreadPolicy::CollapseProcess && policy != ThreadPolicy::CollapseAll)
+        return true;
+    std::vector<std::shared_ptr<const Trial>> collapsed;
+    collapsed.reserve(operands.size());
+    for (const auto& operand : operands) {
+        const AlgebraResult r = remapThreads(*operand, policy);
+        if (!r) {
+            if (error)
+                *error = r.error();
+            return false;
+        }
+        collapsed.push_back(r.trial());
+    }
+    operands = std::move(collapsed);
+    return true;
+}
+
 bool isAdditive(const Trial& trial) { return trial.metadataValue(nonAdditiveKey()) != QLatin1String("true"); }
 
 QString parallaxVersion() { return QStringLiteral(PARALLAX_VERSION_STRING); }

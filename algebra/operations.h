@@ -134,6 +134,13 @@ AlgebraResult summary(
 /// CollapseAll (summing excl, incl, calls and subrs; atomic records pooled).
 AlgebraResult remapThreads(const Trial& trial, ThreadPolicy policy, const AlgebraOptions& options = {});
 
+/// What an algebra command does before its operation (parallax-cli and the Python module): an
+/// explicit CollapseProcess or CollapseAll in `policy` collapses every operand's threads with
+/// remapThreads, whatever the thread sets are (docs/SEMANTICS.md 4.5 consults the policy only for
+/// overlapping or disjoint sets; asking for it is asking for the aggregate). Any other policy leaves
+/// the operands as they are. False with `*error` set when a collapse fails (operands unchanged).
+bool collapseOperandThreads(std::vector<std::shared_ptr<const Trial>>& operands, ThreadPolicy policy, QString* error);
+
 /// False for results of ratio, present-only mean and summaries (their values must not be rolled
 /// up or summed over events); true otherwise.
 bool isAdditive(const Trial& trial);

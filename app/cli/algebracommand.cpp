@@ -591,16 +591,8 @@ int runAlgebraCommand(const QString& command, const QStringList& args)
         operands.push_back(std::move(trial));
     }
 
-    // An explicit collapse applies whatever the thread sets are (docs/SEMANTICS.md 4.5 consults the
-    // policy only for overlapping or disjoint sets; asking for it is asking for the aggregate).
-    if (o.algebra.threads == ThreadPolicy::CollapseProcess || o.algebra.threads == ThreadPolicy::CollapseAll) {
-        for (auto& operand : operands) {
-            const AlgebraResult collapsed = remapThreads(*operand, o.algebra.threads);
-            if (!collapsed)
-                return fail(collapsed.error());
-            operand = collapsed.trial();
-        }
-    }
+    if (QString collapseError; !collapseOperandThreads(operands, o.algebra.threads, &collapseError))
+        return fail(collapseError);
 
     AlgebraResult result(nullptr);
     if (command == QLatin1String("diff"))

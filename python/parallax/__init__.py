@@ -114,6 +114,8 @@ class Trial:
         metric. values: any of "exclusive", "inclusive", "calls", "subroutines". With one metric the
         columns are named like the values; with several, "exclusive" and "inclusive" become
         "<metric> exclusive" and "<metric> inclusive". callpaths=False keeps the flat events only.
+        exclusive and inclusive are float64; calls and subroutines uint32 when every value is a whole
+        number that fits (TAU's counts), else int64 when whole (a diff), else float64 (a mean).
         """
         return cells_frame(self, metric, values, callpaths)
 

@@ -38,7 +38,7 @@ def _thread_index(trial, per_thread, event_codes, event_names, event_level):
         levels.append(level)
         codes.append(np.repeat(inverse.astype(_codes_dtype(len(level))), per_thread))
     levels.append(pd.Index(event_names, dtype=object))
-    codes.append(event_codes.astype(_codes_dtype(len(event_names))))
+    codes.append(event_codes.astype(_codes_dtype(len(event_names)), copy=False))
     return pd.MultiIndex(levels=levels, codes=codes, names=["node", "context", "thread", event_level],
                          verify_integrity=False)
 
@@ -52,12 +52,29 @@ def metric_indices(trial, metric):
     return [_metric_index(trial, m) for m in metric]
 
 
+def _blocks_frame(blocks, index, columns):
+    """A DataFrame over 2-D (columns, rows) arrays, one pandas block each, without a copy.
+    ``pd.DataFrame(dict, copy=False)`` stacks same-typed columns into a new block (pandas 1.5
+    consolidates), and one 2-D array forces one dtype on every column. Blocks of different dtypes
+    are never consolidated; two of the same (float64 counts beside the values) only when an
+    operation asks pandas to."""
+    from pandas.core.internals import BlockManager
+    from pandas.core.internals.api import make_block
+    made, start = [], 0
+    for block in blocks:
+        if block.shape[0]:
+            made.append(make_block(block, placement=slice(start, start + block.shape[0]), ndim=2))
+            start += block.shape[0]
+    manager = BlockManager(made, [pd.Index(columns), index], verify_integrity=False)
+    return pd.DataFrame(manager)
+
+
 def cells_frame(trial, metric, values, callpaths):
     values = _check(values, CELL_VALUES)
     metrics = metric_indices(trial, metric)
     single = len(metrics) == 1
-    threads, events, block = trial._t._cells(metrics, "exclusive" in values, "inclusive" in values,
-                                             "calls" in values, "subroutines" in values, callpaths)
+    threads, events, block, counts = trial._t._cells(metrics, "exclusive" in values, "inclusive" in values,
+                                                     "calls" in values, "subroutines" in values, callpaths)
     names = trial._t._events()[0]
     columns = []
     for m in metrics:
@@ -66,9 +83,9 @@ def cells_frame(trial, metric, values, callpaths):
                 columns.append(v if single else f"{trial.metrics[m]} {v}")
     columns += [v for v in ("calls", "subroutines") if v in values]
     index = _thread_index(trial, threads, events, names, "event")
-    # block is (columns, cells) in C order: its transpose is the (cells, columns) frame pandas keeps
-    # as one block without copying.
-    return pd.DataFrame(block.T, index=index, columns=columns, copy=False)
+    # The metric values (float64) and the counts (uint32, int64 or float64, one type for both) come
+    # as (columns, cells) arrays in C order: pandas' own layout of a block.
+    return _blocks_frame((block, counts), index, columns)
 
 
 def user_cells_frame(trial):

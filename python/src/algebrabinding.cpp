@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // The algebra of runs (algebra/operations.h, algebra/derivedmetric.h) for _parallax: trials in, a new
-// trial out, computed with the GIL released. Option names are the algebra's own (matching.h).
+// trial out, computed with the GIL released. Option names are the algebra's own (matching.h); a
+// collapse policy collapses every operand first, as parallax-cli does (collapseOperandThreads).
 #include "algebra/derivedmetric.h"
 #include "algebra/matching.h"
 #include "algebra/operations.h"
@@ -60,10 +61,14 @@ void addAlgebra(py::module_& m)
             [op](const TrialHandle& a, const TrialHandle& b, const std::string& match, const std::string& threads,
                 const std::string& resultName) {
                 const AlgebraOptions o = options(match, threads, 0, 0, resultName);
+                std::vector<std::shared_ptr<const Trial>> operands { a.trial, b.trial };
                 std::optional<AlgebraResult> r;
                 {
                     py::gil_scoped_release release;
-                    r.emplace(op(*a.trial, *b.trial, o));
+                    if (QString error; !collapseOperandThreads(operands, o.threads, &error))
+                        r.emplace(AlgebraResult::failure(error));
+                    else
+                        r.emplace(op(*operands[0], *operands[1], o));
                 }
                 return result(*r);
             },
@@ -81,11 +86,13 @@ void addAlgebra(py::module_& m)
             if (operands.empty())
                 throw Failure { QStringLiteral("%1 needs at least one trial").arg(toQ(operation)) };
             const AlgebraOptions o = options(match, threads, absent, conflict, resultName);
-            const auto list = trials(operands);
+            auto list = trials(operands);
             std::optional<AlgebraResult> r;
             {
                 py::gil_scoped_release release;
-                if (operation == "mean")
+                if (QString error; !collapseOperandThreads(list, o.threads, &error))
+                    r.emplace(AlgebraResult::failure(error));
+                else if (operation == "mean")
                     r.emplace(mean(list, o));
                 else if (operation == "merge")
                     r.emplace(merge(list, o));

@@ -11,8 +11,12 @@
 
 #include <QTextStream>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <pybind11/stl.h>
+#include <utility>
+#include <variant>
 
 namespace parallax::python {
 
@@ -26,7 +30,7 @@ py::dict metadataDict(const Trial& trial, const std::vector<MetadataEntry>& entr
     return out;
 }
 
-/// The value columns a dataframe asks for, in this order per metric, then calls and subroutines.
+/// The value columns a dataframe asks for: per metric exclusive and inclusive, then calls and subroutines.
 struct CellRequest {
     std::vector<MetricId> metrics;
     bool exclusive = true;
@@ -34,61 +38,113 @@ struct CellRequest {
     bool calls = true;
     bool subroutines = true;
     bool callpaths = true;
-    std::size_t columns() const
-    {
-        return metrics.size() * ((exclusive ? 1 : 0) + (inclusive ? 1 : 0)) + (calls ? 1 : 0) + (subroutines ? 1 : 0);
-    }
+    std::size_t metricColumns() const { return metrics.size() * ((exclusive ? 1 : 0) + (inclusive ? 1 : 0)); }
 };
 
+/// Calls f(thread, row, i) for every cell the keep mask keeps, thread by thread.
+template <typename F> void forEachCell(const Trial& trial, const std::vector<char>& keep, F&& f)
+{
+    for (std::size_t t = 0; t < trial.threadCount(); ++t) {
+        const RowView row = trial.row(ThreadIndex(static_cast<std::uint32_t>(t)));
+        for (std::size_t i = 0; i < row.size(); ++i)
+            if (keep[row.events[i].index()] != 0)
+                f(t, row, i);
+    }
+}
+
+/// The count columns (calls, subroutines) as one block (column c of cell i at [c * cells + i]) in the
+/// narrowest type that holds every value of them: uint32 (whole numbers in its range: TAU's counts),
+/// int64 (whole, e.g. a diff's negative counts) or float64 (a mean's). One type for both, so pandas
+/// keeps them as one block and never consolidates (copies) them.
+using CountBlock = std::variant<std::vector<std::uint32_t>, std::vector<std::int64_t>, std::vector<double>>;
+
+CountBlock countBlock(
+    const Trial& trial, const std::vector<char>& keep, std::size_t n, const std::vector<CountView RowView::*>& columns)
+{
+    constexpr double Int64Limit = 9223372036854775808.0; // 2^63
+    bool whole = true;
+    bool unsigned32 = true;
+    forEachCell(trial, keep, [&](std::size_t, const RowView& row, std::size_t i) {
+        for (const auto column : columns) {
+            const double v = (row.*column)[i];
+            if (!(v >= -Int64Limit && v < Int64Limit) || v != std::trunc(v))
+                whole = false;
+            else if (v < 0 || v > double(std::numeric_limits<std::uint32_t>::max()))
+                unsigned32 = false;
+        }
+    });
+    const auto fill = [&]<typename T>(std::vector<T> out) {
+        out.resize(n * columns.size());
+        std::size_t k = 0;
+        forEachCell(trial, keep, [&](std::size_t, const RowView& row, std::size_t i) {
+            for (std::size_t c = 0; c < columns.size(); ++c)
+                out[c * n + k] = static_cast<T>((row.*columns[c])[i]);
+            ++k;
+        });
+        return CountBlock(std::move(out));
+    };
+    if (!whole)
+        return fill(std::vector<double>());
+    return unsigned32 ? fill(std::vector<std::uint32_t>()) : fill(std::vector<std::int64_t>());
+}
+
 /// Every present (thread, event) cell the request keeps, in thread order: the number of cells of each
-/// thread, the event indices and the values, column-major (column c of cell i at [c * cells + i]) so
-/// that pandas takes the block as it is. Counts rather than a thread index per cell: the index's codes
-/// are repeated per thread in Python, in their final integer type.
+/// thread, the event indices, the metric values column-major (column c of cell i at [c * cells + i],
+/// pandas' own layout of a block: per metric exclusive and inclusive as asked) and the calls and
+/// subroutines asked for as countBlock() makes them. Counts rather than a thread index per cell: the
+/// index's codes are repeated per thread in Python, in their final integer type.
 py::tuple cells(const Trial& trial, const CellRequest& request)
 {
     std::vector<std::int64_t> threads(trial.threadCount(), 0);
     std::vector<std::int32_t> events;
     std::vector<double> values;
+    std::vector<CountView RowView::*> countColumns;
+    if (request.calls)
+        countColumns.push_back(&RowView::calls);
+    if (request.subroutines)
+        countColumns.push_back(&RowView::subrs);
+    CountBlock counts;
+    const bool narrowEvents = trial.eventCount() < std::size_t(std::numeric_limits<std::int16_t>::max());
+    std::vector<std::int16_t> events16;
     std::size_t n = 0;
+    const std::size_t columns = request.metricColumns();
     {
         py::gil_scoped_release release;
         std::vector<char> keep(trial.eventCount(), 1);
         if (!request.callpaths)
             for (std::size_t e = 0; e < trial.eventCount(); ++e)
                 keep[e] = trial.event(EventId(static_cast<std::uint32_t>(e))).isCallPath() ? 0 : 1;
-        for (std::size_t t = 0; t < trial.threadCount(); ++t) {
-            const RowView row = trial.row(ThreadIndex(static_cast<std::uint32_t>(t)));
-            for (std::size_t i = 0; i < row.size(); ++i)
-                n += static_cast<std::size_t>(keep[row.events[i].index()]);
-        }
+        forEachCell(trial, keep, [&](std::size_t t, const RowView&, std::size_t) {
+            ++threads[t];
+            ++n;
+        });
         events.reserve(n);
-        values.resize(n * request.columns());
+        values.resize(n * columns);
         std::size_t k = 0;
-        for (std::size_t t = 0; t < trial.threadCount(); ++t) {
-            const RowView row = trial.row(ThreadIndex(static_cast<std::uint32_t>(t)));
-            for (std::size_t i = 0; i < row.size(); ++i) {
-                if (keep[row.events[i].index()] == 0)
-                    continue;
-                ++threads[t];
-                events.push_back(static_cast<std::int32_t>(row.events[i].index()));
-                std::size_t c = 0;
-                for (const MetricId m : request.metrics) {
-                    if (request.exclusive)
-                        values[(c++) * n + k] = row.exclusive(m.index(), i);
-                    if (request.inclusive)
-                        values[(c++) * n + k] = row.inclusive(m.index(), i);
-                }
-                if (request.calls)
-                    values[(c++) * n + k] = row.calls[i];
-                if (request.subroutines)
-                    values[(c++) * n + k] = row.subrs[i];
-                ++k;
+        forEachCell(trial, keep, [&](std::size_t, const RowView& row, std::size_t i) {
+            events.push_back(static_cast<std::int32_t>(row.events[i].index()));
+            std::size_t c = 0;
+            for (const MetricId m : request.metrics) {
+                if (request.exclusive)
+                    values[(c++) * n + k] = row.exclusive(m.index(), i);
+                if (request.inclusive)
+                    values[(c++) * n + k] = row.inclusive(m.index(), i);
             }
+            ++k;
+        });
+        // The event codes in int16 when they fit (the type pandas keeps them in: _frames._codes_dtype),
+        // before the counts are made, so the int32 copy and the counts are never alive together.
+        if (narrowEvents) {
+            events16.assign(events.begin(), events.end());
+            std::vector<std::int32_t>().swap(events);
         }
+        counts = countBlock(trial, keep, n, countColumns);
     }
-    const std::size_t columns = request.columns();
-    return py::make_tuple(
-        toArray(std::move(threads)), toArray(std::move(events)), toMatrix(std::move(values), columns, n));
+    py::array countArray = std::visit(
+        [](auto&& block) -> py::array { return toArray(std::forward<decltype(block)>(block)); }, std::move(counts));
+    py::array eventArray = narrowEvents ? py::array(toArray(std::move(events16))) : toArray(std::move(events));
+    return py::make_tuple(toArray(std::move(threads)), std::move(eventArray), toMatrix(std::move(values), columns, n),
+        countArray.reshape({ static_cast<py::ssize_t>(countColumns.size()), static_cast<py::ssize_t>(n) }));
 }
 
 /// Every (thread, user event) record, as cells() gives them: records per thread, user event indices,
@@ -331,8 +387,9 @@ void addTrial(py::module_& m)
             },
             py::arg("metrics"), py::arg("exclusive"), py::arg("inclusive"), py::arg("calls"), py::arg("subroutines"),
             py::arg("callpaths"),
-            "(cells per thread, event index, values[columns, cells]) of every present cell: per metric exclusive "
-            "and inclusive (as asked), then calls and subroutines.")
+            "(cells per thread, event index, values, counts) of every present cell: "
+            "the values[columns, cells] per metric exclusive and inclusive (as asked); counts[columns, cells] of the "
+            "calls and subroutines asked for, uint32, int64 or float64 (the narrowest that holds every value).")
         .def(
             "_user_cells", [](const TrialHandle& h) { return userCells(*h.trial); },
             "(records per thread, user event index, values[6, records]): count, max, min, mean, sd, sum of squares.")

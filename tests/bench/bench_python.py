@@ -31,9 +31,11 @@ print(json.dumps({
     "open_s": round(opened - start, 3),
     "dataframe_s": round(done - opened, 3),
     "total_s": round(done - start, 3),
-    # The values block and the index's codes; not frame.memory_usage(index=True), which builds the
-    # MultiIndex's hash engine (pandas does that on the first .loc too, about 40 bytes a row).
-    "frame_mb": round((frame.values.nbytes + sum(c.nbytes for c in frame.index.codes)) / 2**20, 1),
+    # The columns and the index's codes; not frame.memory_usage(index=True), which builds the
+    # MultiIndex's hash engine (pandas does that on the first .loc too, about 40 bytes a row), nor
+    # frame.values, a float64 copy of the columns of mixed types.
+    "frame_mb": round((frame.memory_usage(index=False).sum() + sum(c.nbytes for c in frame.index.codes)) / 2**20, 1),
+    "dtypes": [str(t) for t in frame.dtypes],
     "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     "baseline_rss_mb": round(baseline / 1024, 1),
 }))

@@ -36,14 +36,16 @@ def samples():
 _synth_dir = None
 
 
-def synth(seed, threads=8, events=20, depth=3):
-    """A small synthetic TAU profile directory (parallax-cli synth), made once per process."""
+def synth(seed, threads=8, events=20, depth=3, per_node=None):
+    """A small synthetic TAU profile directory (parallax-cli synth; per_node threads on a node, by
+    default one), made once per process."""
     global _synth_dir
     if _synth_dir is None:
         _synth_dir = tempfile.TemporaryDirectory(prefix="parallax-pytest-")
-    path = os.path.join(_synth_dir.name, f"synth-{threads}x{events}-d{depth}-s{seed}")
+    path = os.path.join(_synth_dir.name, f"synth-{threads}x{events}-d{depth}-s{seed}-n{per_node}")
     if not os.path.isdir(path):
-        cli("synth", "--threads", threads, "--events", events, "--callpath-depth", depth, "--seed", seed, path)
+        extra = ["--threads-per-node", per_node] if per_node else []
+        cli("synth", "--threads", threads, "--events", events, "--callpath-depth", depth, "--seed", seed, *extra, path)
     return path
 
 

@@ -135,6 +135,58 @@ class AgainstTheCli(unittest.TestCase):
         np.testing.assert_array_equal(delta["exclusive"].to_numpy(),
                                       (both["exclusive"] - both["exclusive_b"]).to_numpy())
 
+    def test_collapse_like_the_commands(self):
+        """threads="collapse_process"/"collapse_all" collapse every operand's threads first, as the CLI's
+        --threads collapse-process/collapse-all do, also when the thread sets are identical."""
+        a, b, c = (synth(seed, threads=12, per_node=4) for seed in (1, 2, 3))
+        with tempfile.TemporaryDirectory() as tmp:
+            for policy, threads in (("collapse_process", 3), ("collapse_all", 1)):
+                option = policy.replace("_", "-")
+                for op, paths in (("diff", (a, b)), ("mean", (a, b, c))):
+                    with self.subTest(operation=op, threads=policy):
+                        out = os.path.join(tmp, f"{op}-{policy}.json")
+                        cli(op, *paths, "--threads", option, "-o", out)
+                        expected = parallax.open(out)
+                        trials = [parallax.open(p) for p in paths]
+                        got = parallax.diff(*trials, threads=policy) if op == "diff" else \
+                            parallax.mean(trials, threads=policy)
+                        self.assertEqual(len(got.threads), threads)
+                        self.assertEqual(got.threads, expected.threads)
+                        pd.testing.assert_frame_equal(got.dataframe().sort_index(), expected.dataframe().sort_index())
+
+    def test_count_columns_are_integers_when_whole(self):
+        """calls and subroutines are uint32 when every value is a whole number in its range, else int64
+        when whole (a diff's negative counts), else float64 (a mean's); their sums are pprof's totals."""
+        a, b, c = (parallax.open(synth(seed)) for seed in (1, 2, 3))
+        seen = set()
+        for name, t in (("cpi", parallax.open(CPI)), ("synth", a), ("diff", parallax.diff(a, b)),
+                        ("mean", parallax.mean([a, b, c]))):
+            frame = t.dataframe()
+            stats = t.statistics()
+            for column in ("calls", "subroutines"):
+                with self.subTest(trial=name, column=column):
+                    values = frame[column].to_numpy()
+                    dtype = values.dtype
+                    self.assertEqual(frame[["calls", "subroutines"]].dtypes.nunique(), 1)
+                    whole = bool((values == np.trunc(values)).all())
+                    if dtype == np.int64:
+                        self.assertTrue(whole)
+                        self.assertTrue((values < 0).any() or (values > np.iinfo(np.uint32).max).any())
+                    elif dtype == np.float64:
+                        both = frame[["calls", "subroutines"]].to_numpy()
+                        self.assertFalse((both == np.trunc(both)).all())
+                    else:
+                        self.assertEqual(dtype, np.uint32)
+                    seen.add(dtype)
+                    totals = frame[column].groupby(level="event").sum()
+                    for event, total in totals.items():
+                        self.assertTrue(close(float(total), stats.loc[event, (column, "total")]), event)
+        self.assertEqual(seen, {np.dtype(np.uint32), np.dtype(np.int64), np.dtype(np.float64)})
+        # The frame holds one block per dtype, taken from the extension's arrays without a copy.
+        frame = a.dataframe()
+        self.assertEqual(len(frame._mgr.blocks), 2)
+        self.assertFalse(any(block.values.flags.owndata for block in frame._mgr.blocks))
+
     def test_derive(self):
         t = parallax.derive(parallax.open(CPI), 'DOUBLE = "TIME" * 2')
         self.assertEqual(t.metrics, ["TIME", "DOUBLE"])
