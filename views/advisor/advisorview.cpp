@@ -316,7 +316,7 @@ void AdvisorView::start()
             out.advice = std::make_shared<const Advice>(advise(*trial, out.baseline.get(), options));
             return out;
         },
-        [this, baselinePath](Output out) {
+        [this, baselinePath](const Output& out) {
             if (out.baseline) {
                 m_baseline = out.baseline;
                 m_loadedBaselinePath = baselinePath;
