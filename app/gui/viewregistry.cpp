@@ -165,8 +165,18 @@ const ViewInfo table[] = {
             return overview;
         },
         [](const RenderTarget& target, const RenderRequest& request) {
-            widget<OverviewWidget>(target, "overview")->updateNow();
-            exportMain(target, "overview", request);
+            auto* overview = widget<OverviewWidget>(target, "overview");
+            target.main->showView(overview);
+            // At the export's size from the start, and kept there: the window grows until the tab has
+            // it, so density rows are computed once, for the height they are drawn at.
+            if (request.size.isValid()) {
+                QWidget* window = overview->window();
+                window->resize(window->size() + request.size - overview->size());
+                if (window->layout())
+                    window->layout()->activate();
+            }
+            overview->updateNow();
+            target.main->exportShown(overview, request);
         } },
     { RenderWindow::Main, "table", "", "statistics", "the Statistics tab: pprof-style columns per event", "statistics",
         QT_TRANSLATE_NOOP("parallax::MainWindow", "&Statistics"), ViewPlacement::Tab,

@@ -124,6 +124,68 @@ private Q_SLOTS:
         QVERIFY(first > last);
     }
 
+    void layoutWithoutThreadSegmentsDrawsTheSameDensity()
+    {
+        // A stacked layout made for density rows skips the thread rows' segments; everything else,
+        // and the density drawn from it, is the full layout's.
+        const auto trial = synthTrial();
+        OverviewRequest request;
+        request.trial = trial;
+        request.metric = MetricId(std::size_t(0));
+        request.sort = OverviewSort::BarTotal;
+        request.descending = true;
+        request.locale = english;
+        const auto full = OverviewBuilder::build(request);
+        request.threadSegments = false;
+        const auto compact = OverviewBuilder::build(request);
+        QVERIFY(full && compact);
+        QVERIFY(full->threadSegments);
+        QVERIFY(!compact->threadSegments);
+        QCOMPARE(compact->rowOfThread, full->rowOfThread);
+        QCOMPARE(compact->rowTotals, full->rowTotals);
+        QCOMPARE(compact->order, full->order);
+        QCOMPARE(compact->statisticThreads, full->statisticThreads);
+        const BarListData& a = *full->bars;
+        const BarListData& b = *compact->bars;
+        QCOMPARE(b.rows.size(), a.rows.size());
+        QCOMPARE(b.origin, a.origin);
+        const std::size_t pinned = full->statistics.size();
+        QVERIFY(b.segments.size() < a.segments.size() / 10);
+        for (std::size_t r = 0; r < a.rows.size(); ++r) {
+            QCOMPARE(b.rows[r].label, a.rows[r].label);
+            QCOMPARE(b.rows[r].text, a.rows[r].text);
+            QCOMPARE(b.rows[r].id, a.rows[r].id);
+            QCOMPARE(b.rows[r].end, a.rows[r].end); // bit for bit: the same float arithmetic
+            if (r >= pinned) {
+                QCOMPARE(b.rows[r].segmentCount, 0u);
+                continue;
+            }
+            // The statistic rows, the Min and Max thread's bars included, keep their segments.
+            QCOMPARE(b.rows[r].segmentCount, a.rows[r].segmentCount);
+            for (std::uint32_t k = 0; k < a.rows[r].segmentCount; ++k) {
+                const BarSegment& x = a.segments[a.rows[r].firstSegment + k];
+                const BarSegment& y = b.segments[b.rows[r].firstSegment + k];
+                QCOMPARE(y.key, x.key);
+                QCOMPARE(y.x0, x.x0);
+                QCOMPARE(y.x1, x.x1);
+            }
+        }
+        QVERIFY(a.rows[pinned + 3].segmentCount > 0);
+        const auto fromFull = OverviewDensity::build(full, 64);
+        const auto fromCompact = OverviewDensity::build(compact, 64);
+        QVERIFY(fromFull && fromCompact);
+        QCOMPARE(fromCompact->mean, fromFull->mean);
+        QCOMPARE(fromCompact->bars->ranges, fromFull->bars->ranges);
+        QCOMPARE(fromCompact->bars->segments.size(), fromFull->bars->segments.size());
+        for (std::size_t k = 0; k < fromFull->bars->segments.size(); ++k) {
+            QCOMPARE(fromCompact->bars->segments[k].key, fromFull->bars->segments[k].key);
+            QVERIFY(qAbs(fromCompact->bars->segments[k].x1 - fromFull->bars->segments[k].x1) < 1e-6f);
+        }
+        // Other modes lay out every segment whatever is asked.
+        request.mode = OverviewMode::Normalised;
+        QVERIFY(OverviewBuilder::build(request)->threadSegments);
+    }
+
     void switchesOnWhenThreadsOutnumberPixelRows()
     {
         const auto trial = synthTrial();
@@ -172,6 +234,8 @@ private Q_SLOTS:
         QVERIFY(pixelRows > 10 && pixelRows < 1000);
         QVERIFY(overview.densityWanted());
         QVERIFY(overview.isDensityShown());
+        // Made for density rows: no thread segments.
+        QVERIFY(!overview.overviewLayout()->threadSegments);
         const auto density = overview.density();
         QVERIFY(density);
         QCOMPARE(density->layout, overview.overviewLayout());
@@ -200,6 +264,9 @@ private Q_SLOTS:
         QVERIFY(!overview.isDensityShown());
         QCOMPARE(static_cast<std::size_t>(overview.barList()->rowCount()), pinned + trial->threadCount());
         QCOMPARE(overview.threadAtRow(overview.rowOfThread(t)), t);
+        // The thread rows drawn now have their segments (a new layout was made for them).
+        QVERIFY(overview.overviewLayout()->threadSegments);
+        QVERIFY(overview.barList()->data()->rows[static_cast<std::size_t>(overview.rowOfThread(t))].segmentCount > 0);
         overview.setDensity(std::nullopt);
         overview.updateNow();
         QVERIFY(overview.isDensityShown());

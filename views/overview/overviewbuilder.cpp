@@ -28,8 +28,8 @@ struct RowBuilder {
     OverviewMode mode;
     const std::vector<EventId>& order;
 
-    /// Writes the row's segments, one per cell, to `out`; returns the sum of the values and (for
-    /// stacked bars) the positive and negative extents.
+    /// Writes the row's segments, one per cell, to `out` (none when it is null); returns the sum of
+    /// the values and (for stacked bars) the positive and negative extents.
     double add(const std::vector<Cell>& cells, double& positive, double& negative, BarSegment* out) const
     {
         double total = 0;
@@ -66,18 +66,20 @@ struct RowBuilder {
                 s.x1 = static_cast<float>(v);
                 break;
             }
-            *out++ = s;
+            if (out)
+                *out++ = s;
         }
         return total;
     }
 
-    /// add() for `row`, its segments placed at `first` in `segments` (which has room for them).
+    /// add() for `row`, its segments placed at `first` in `segments` (which has room for them), or
+    /// the sums alone for a row without segments (`withSegments` false).
     double addRow(BarRow& row, const std::vector<Cell>& cells, double& positive, double& negative,
-        std::vector<BarSegment>& segments, std::size_t first) const
+        std::vector<BarSegment>& segments, std::size_t first, bool withSegments = true) const
     {
-        row.firstSegment = static_cast<std::uint32_t>(first);
-        row.segmentCount = static_cast<std::uint32_t>(cells.size());
-        return add(cells, positive, negative, segments.data() + first);
+        row.firstSegment = withSegments ? static_cast<std::uint32_t>(first) : 0;
+        row.segmentCount = withSegments ? static_cast<std::uint32_t>(cells.size()) : 0;
+        return add(cells, positive, negative, withSegments ? segments.data() + first : nullptr);
     }
 };
 
@@ -177,7 +179,9 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     layout->statistics = statisticRows(request.showTotal && !unstacked);
     const std::size_t statRows = layout->statistics.size();
     const std::size_t threads = trial.threadCount();
-    bars->segments.reserve(trial.cellCount() + statRows * order.size());
+    const bool compact = !request.threadSegments && request.mode == OverviewMode::Stacked;
+    layout->threadSegments = !compact;
+    bars->segments.reserve((compact ? 0 : trial.cellCount()) + statRows * order.size());
     RowBuilder builder { request.mode, order };
 
     std::vector<BarRow> statistics(statRows);
@@ -227,7 +231,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         && sortEvent.isValid() && sortEvent.index() < eventCount;
     constexpr std::size_t ThreadBlock = 512;
     std::vector<std::size_t> firstSegment(threads + 1, 0);
-    parallelFor(threads, ThreadBlock * 8, 0, [&](std::size_t from, std::size_t to, std::size_t) {
+    parallelFor(compact ? 0 : threads, ThreadBlock * 8, 0, [&](std::size_t from, std::size_t to, std::size_t) {
         for (std::size_t t = from; t < to; ++t) {
             const RowView data = trial.row(ThreadIndex(t));
             std::size_t n = 0;
@@ -243,6 +247,20 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
     std::vector<std::vector<Cell>> cellsOf(workers);
     std::vector<double> loOf(workers, 0.0);
     std::vector<double> hiOf(workers, 0.0);
+    // Without segments a row's end is its positive extent, kept here until the scale is known.
+    std::vector<float> positiveEnd(compact ? threads : 0);
+    // A thread's shown cells in segment order.
+    const auto gather = [&](ThreadIndex ti, std::vector<Cell>& row) {
+        const RowView data = trial.row(ti);
+        row.clear();
+        for (std::size_t i = 0; i < data.size(); ++i) {
+            const std::int32_t r = rank[data.events[i].index()];
+            if (r >= 0)
+                row.push_back({ r, cellValue(trial, *stats, ti, i, m, type) });
+        }
+        std::sort(row.begin(), row.end(), [](const Cell& a, const Cell& b) { return a.rank < b.rank; });
+        return data;
+    };
     std::atomic_bool stopped { false };
     parallelFor(threads, ThreadBlock, 0, [&](std::size_t from, std::size_t to, std::size_t worker) {
         if (stopped.load(std::memory_order_relaxed) || cancelled(cancel)) {
@@ -252,14 +270,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         std::vector<Cell>& row = cellsOf[worker];
         for (std::size_t t = from; t < to; ++t) {
             const ThreadIndex ti(t);
-            const RowView data = trial.row(ti);
-            row.clear();
-            for (std::size_t i = 0; i < data.size(); ++i) {
-                const std::int32_t r = rank[data.events[i].index()];
-                if (r >= 0)
-                    row.push_back({ r, cellValue(trial, *stats, ti, i, m, type) });
-            }
-            std::sort(row.begin(), row.end(), [](const Cell& a, const Cell& b) { return a.rank < b.rank; });
+            const RowView data = gather(ti, row);
             if (keyed) {
                 const auto i = data.find(sortEvent);
                 if (i >= 0)
@@ -270,7 +281,9 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
             bar.id = static_cast<std::uint32_t>(t);
             double positive = 0;
             double negative = 0;
-            threadTotals[t] = builder.addRow(bar, row, positive, negative, bars->segments, firstSegment[t]);
+            threadTotals[t] = builder.addRow(bar, row, positive, negative, bars->segments, firstSegment[t], !compact);
+            if (compact)
+                positiveEnd[t] = static_cast<float>(positive); // as a segment's x1 would hold it
             loOf[worker] = std::min(loOf[worker], negative);
             hiOf[worker] = std::max(hiOf[worker], positive);
             if (request.sort == OverviewSort::BarTotal)
@@ -301,11 +314,20 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
             BarRow& row = statistics[s];
             const BarRow& source = threadRows[t];
             row.firstSegment = static_cast<std::uint32_t>(bars->segments.size());
-            for (std::uint32_t k = source.firstSegment; k < source.firstSegment + source.segmentCount; ++k) {
-                const BarSegment copy = bars->segments[k]; // push_back may reallocate
-                bars->segments.push_back(copy);
+            if (compact) {
+                // The thread rows have no segments: this row's are built again from the trial.
+                double positive = 0;
+                double negative = 0;
+                gather(ThreadIndex(t), cells);
+                bars->segments.resize(row.firstSegment + cells.size());
+                builder.addRow(row, cells, positive, negative, bars->segments, row.firstSegment);
+            } else {
+                for (std::uint32_t k = source.firstSegment; k < source.firstSegment + source.segmentCount; ++k) {
+                    const BarSegment copy = bars->segments[k]; // push_back may reallocate
+                    bars->segments.push_back(copy);
+                }
+                row.segmentCount = source.segmentCount;
             }
-            row.segmentCount = source.segmentCount;
             statTotals[s] = threadTotals[t];
             layout->statisticThreads[s] = ThreadIndex(t);
         }
@@ -327,6 +349,8 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         parallelFor(threads, ThreadBlock * 8, 0,
             [&](std::size_t from, std::size_t to, std::size_t) { scaleRows(threadRows, from, to, lo, hi); });
         bars->origin = hi - lo > 0 ? static_cast<float>(-lo / (hi - lo)) : 0.0f;
+        layout->valueLow = lo;
+        layout->valueSpan = hi - lo > 0 ? hi - lo : 1.0;
     } else if (unstacked) {
         // Column widths follow each event's largest magnitude over all rows.
         std::vector<double> columnMax(order.size(), 0.0);
@@ -399,8 +423,12 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
             return;
         }
         const QLocale locale = request.locale; // each worker formats with its own copy
-        for (std::size_t t = from; t < to; ++t)
+        for (std::size_t t = from; t < to; ++t) {
             finishRow(threadRows[t], threadTotals[t], locale);
+            if (compact && positiveEnd[t] > 0) // where the scaled x1 of its last positive segment would be
+                threadRows[t].end = std::max(threadRows[t].end,
+                    static_cast<float>((static_cast<double>(positiveEnd[t]) - layout->valueLow) / layout->valueSpan));
+        }
     });
     if (stopped)
         return nullptr;

@@ -15,12 +15,15 @@ namespace parallax {
 
 namespace {
 
-/// The density rows' bars, from the layout's own thread bars (so they share its scale and mode):
-/// per run, each event's mean segment length (signed: left of the origin is negative), stacked
-/// in the layout's event order from the origin (unstacked: in the event's column), and the range
-/// of the run's bar ends as a whisker. O(threads × their segments), on the density's worker.
-std::shared_ptr<const BarListData> drawDensity(
-    const OverviewLayout& layout, const std::vector<OverviewDensity::Row>& runs, const std::vector<std::int32_t>& rank)
+/// The density rows' bars, in the layout's scale and mode: per run, each event's mean segment
+/// length (signed: left of the origin is negative), stacked in the layout's event order from the
+/// origin (unstacked: in the event's column), and the range of the run's bar ends as a whisker.
+/// Stacked: the lengths are the runs' mean values (`mean`, row-major) in the layout's scale, so the
+/// thread rows need no segments; the other modes average the thread rows' segments (O(threads ×
+/// their segments)). On the density's worker.
+std::shared_ptr<const BarListData> drawDensity(const OverviewLayout& layout,
+    const std::vector<OverviewDensity::Row>& runs, const std::vector<std::int32_t>& rank,
+    const std::vector<double>& means)
 {
     const BarListData& source = *layout.bars;
     const std::size_t pinned = layout.statistics.size();
@@ -42,16 +45,23 @@ std::shared_ptr<const BarListData> drawDensity(
     bars->ranges.assign(pinned, { 0.0f, 0.0f });
     const std::size_t events = layout.order.size();
     const bool unstacked = layout.mode == OverviewMode::Unstacked;
+    const bool fromMeans = layout.mode == OverviewMode::Stacked;
     std::vector<double> length(events);
     std::vector<float> column(events);
-    for (const OverviewDensity::Row& run : runs) {
+    for (std::size_t d = 0; d < runs.size(); ++d) {
+        const OverviewDensity::Row& run = runs[d];
         std::fill(length.begin(), length.end(), 0.0);
         float lo = std::numeric_limits<float>::infinity();
         float hi = -std::numeric_limits<float>::infinity();
+        if (fromMeans)
+            for (std::size_t i = 0; i < events; ++i)
+                length[i] = means[d * events + i] / layout.valueSpan;
         for (std::size_t r = pinned + run.firstRow; r < pinned + run.lastRow; ++r) {
             const BarRow& row = source.rows[r];
             lo = std::min(lo, row.end);
             hi = std::max(hi, row.end);
+            if (fromMeans)
+                continue;
             for (std::uint32_t k = row.firstSegment; k < row.firstSegment + row.segmentCount; ++k) {
                 const BarSegment& s = source.segments[k];
                 const std::int32_t e = s.key < rank.size() ? rank[s.key] : -1;
@@ -70,7 +80,7 @@ std::shared_ptr<const BarListData> drawDensity(
         double negative = bars->origin;
         const auto n = static_cast<double>(run.threadCount());
         for (std::size_t i = 0; i < events; ++i) {
-            const double mean = length[i] / n;
+            const double mean = fromMeans ? length[i] : length[i] / n;
             if (mean == 0)
                 continue;
             BarSegment s;
@@ -180,7 +190,7 @@ std::shared_ptr<const OverviewDensity> OverviewDensity::build(
     });
     if (stopped)
         return nullptr;
-    density->bars = drawDensity(*layout, density->rows, rank);
+    density->bars = drawDensity(*layout, density->rows, rank, density->mean);
     return density;
 }
 

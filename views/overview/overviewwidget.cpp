@@ -178,6 +178,10 @@ OverviewRequest OverviewWidget::makeRequest() const
             const EventId e(i);
             request.visible[i] = OverviewBuilder::isStackable(trial, e) && m_state->isEventVisible(e);
         }
+        // Density rows are drawn from the trial's values: a stacked layout shown as density rows
+        // needs no per-thread segments (showBars() asks for them when density goes off).
+        request.threadSegments = m_mode != OverviewMode::Stacked
+            || !densityWantedFor(trial.threadCount(), OverviewBuilder::statisticRows(m_showTotal).size());
     }
     return request;
 }
@@ -234,22 +238,28 @@ void OverviewWidget::setDensity(std::optional<bool> on)
     applyThreadSet();
 }
 
-int OverviewWidget::densityPixelRows() const
+int OverviewWidget::densityPixelRows() const { return densityPixelRows(m_layout ? m_layout->statistics.size() : 0); }
+
+int OverviewWidget::densityPixelRows(std::size_t pinned) const
 {
     // The viewport less the statistic rows and up to three title lines, so that the rows do not
     // depend on the title they make (and all of them are in view).
-    const std::size_t pinned = m_layout ? m_layout->statistics.size() : 0;
     return OverviewDensity::pixelRowsFor(
         m_bars->viewport()->height() - (static_cast<int>(pinned) + 3) * m_bars->rowHeight() - 4);
 }
 
-bool OverviewWidget::densityWanted() const
+bool OverviewWidget::densityWantedFor(std::size_t threads, std::size_t pinned) const
 {
-    if (!m_layout || m_layout->rowOfThread.empty())
+    if (threads == 0)
         return false;
     // A chart not on screen has no pixel rows yet: it decides when shown.
     return m_densityChoice.value_or(
-        m_bars->viewport()->isVisible() && OverviewDensity::wanted(m_layout->rowOfThread.size(), densityPixelRows()));
+        m_bars->viewport()->isVisible() && OverviewDensity::wanted(threads, densityPixelRows(pinned)));
+}
+
+bool OverviewWidget::densityWanted() const
+{
+    return m_layout && densityWantedFor(m_layout->rowOfThread.size(), m_layout->statistics.size());
 }
 
 bool OverviewWidget::isDensityShown() const
@@ -266,14 +276,19 @@ void OverviewWidget::showBars()
     }
     if (!wanted || !m_layout) {
         m_densityJob.cancel();
+        m_bars->setBusy(m_job.isRunning()); // a cancelled density job leaves no "Computing…" behind
         m_bars->setData(m_layout ? m_layout->bars : nullptr);
         updateTitle();
+        // A layout made for density rows has no thread segments: the thread rows need a new one.
+        if (m_layout && !m_layout->threadSegments)
+            scheduleUpdate(SelectionChange::View);
         return;
     }
     const int rows = densityPixelRows();
     if (m_density && m_density->layout == m_layout
         && m_density->rows.size() == std::min(m_layout->rowOfThread.size(), static_cast<std::size_t>(rows))) {
         m_densityJob.cancel();
+        m_bars->setBusy(m_job.isRunning());
         m_bars->setData(m_density->bars);
         updateTitle();
         return;

@@ -108,6 +108,11 @@ private:
     void showBars();
     bool eventFilter(QObject* watched, QEvent* event) override;
     OverviewRequest makeRequest() const;
+    /// densityWanted() for a layout of `threads` thread rows under `pinned` statistic rows (also
+    /// before that layout exists: whether it will need its thread rows' segments).
+    bool densityWantedFor(std::size_t threads, std::size_t pinned) const;
+    /// How many density rows fit under `pinned` statistic rows at the chart's current height.
+    int densityPixelRows(std::size_t pinned) const;
     QString toolTip(int row, int segment) const override;
     /// A segment: selects its event; a label: selects its thread (or opens a statistic row).
     void activateSegment(int row, int segment) override;
