@@ -174,6 +174,19 @@ const ViewInfo table[] = {
                 window->resize(window->size() + request.size - overview->size());
                 if (window->layout())
                     window->layout()->activate();
+                if (overview->size() != request.size) { // narrower than the window's minimum allows
+                    overview->updateNow();
+                    target.main->exportShown(overview, request);
+                    return;
+                }
+                overview->updateNow();
+                // One turn of the event loop shows or hides the scroll bars for the rows now shown;
+                // the size stays, so there is nothing to wait for.
+                QTimer::singleShot(0, overview, [overview, request] {
+                    overview->updateNow();
+                    request.done(exportWidget(overview, request.fileName));
+                });
+                return;
             }
             overview->updateNow();
             target.main->exportShown(overview, request);
