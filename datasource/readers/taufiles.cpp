@@ -865,6 +865,8 @@ std::vector<FileResult> parseFiles(const std::vector<FileWork>& files, Shared& s
     Progress& progress, std::vector<RowStore::Writer>* writers, std::vector<IntervalRow>* rows)
 {
     std::vector<FileResult> results(files.size());
+    // Most files' metadata differs from the others' in a few values (pid, tid, time stamps).
+    shared.strings.reserve(shared.strings.size() + files.size() * 4);
     if (!writers && rows)
         rows->assign(files.size(), IntervalRow());
     std::atomic<std::size_t> next { 0 };
