@@ -52,7 +52,12 @@ bool isPercent(ValueType type) { return type == ValueType::ExclusivePercent || t
 double cellValue(
     const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type)
 {
-    const RowView row = trial.row(t);
+    return cellValue(trial.row(t), stats, t, i, m, type);
+}
+
+double cellValue(
+    const RowView& row, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type)
+{
     const std::size_t mi = m.index();
     switch (type) {
     case ValueType::Exclusive:
@@ -78,10 +83,11 @@ double cellValue(
 std::optional<double> threadValue(
     const Trial& trial, const TrialStatistics& stats, ThreadIndex t, EventId e, MetricId m, ValueType type)
 {
-    const auto i = trial.row(t).find(e);
+    const RowView row = trial.row(t);
+    const auto i = row.find(e);
     if (i < 0)
         return std::nullopt;
-    return cellValue(trial, stats, t, static_cast<std::size_t>(i), m, type);
+    return cellValue(row, stats, t, static_cast<std::size_t>(i), m, type);
 }
 
 namespace {

@@ -40,6 +40,10 @@ bool isPercent(ValueType type);
 /// The value of the present cell at position i of thread t's row.
 double cellValue(
     const Trial& trial, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type);
+/// The same for a row at hand (`row` is thread t's, Trial::row(t)): loops over a row's cells call this
+/// one, which does not look the row up again for every cell.
+double cellValue(
+    const RowView& row, const TrialStatistics& stats, ThreadIndex t, std::size_t i, MetricId m, ValueType type);
 /// The value of an event on a thread; nullopt when the event did not run there (absent is not 0).
 std::optional<double> threadValue(
     const Trial& trial, const TrialStatistics& stats, ThreadIndex t, EventId e, MetricId m, ValueType type);

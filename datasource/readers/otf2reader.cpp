@@ -30,6 +30,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdarg>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <otf2/otf2.h>
@@ -914,8 +915,19 @@ QString anchorOf(const QString& path)
     const QFileInfo info(path);
     if (!info.isDir())
         return path;
-    const QStringList anchors = QDir(path).entryList({ QStringLiteral("*.otf2") }, QDir::Files, QDir::Name);
-    return anchors.isEmpty() ? QString() : QDir(path).filePath(anchors.first());
+    // Every reader is asked about every directory opened, a 131,072-file TAU directory too: the
+    // entries' names are compared as they are read (no wildcard matching, no sorting of them all).
+    QStringList anchors;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(path.toStdString(), error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() > 5 && name.compare(name.size() - 5, 5, ".otf2") == 0 && entry.is_regular_file(error))
+            anchors.append(QString::fromStdString(entry.path().string()));
+    }
+    if (anchors.isEmpty())
+        return {};
+    std::sort(anchors.begin(), anchors.end()); // by name, as before
+    return anchors.first();
 }
 
 } // namespace

@@ -256,7 +256,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
         for (std::size_t i = 0; i < data.size(); ++i) {
             const std::int32_t r = rank[data.events[i].index()];
             if (r >= 0)
-                row.push_back({ r, cellValue(trial, *stats, ti, i, m, type) });
+                row.push_back({ r, cellValue(data, *stats, ti, i, m, type) });
         }
         std::sort(row.begin(), row.end(), [](const Cell& a, const Cell& b) { return a.rank < b.rank; });
         return data;
@@ -274,7 +274,7 @@ std::shared_ptr<const OverviewLayout> OverviewBuilder::build(
             if (keyed) {
                 const auto i = data.find(sortEvent);
                 if (i >= 0)
-                    sortKey[t] = cellValue(trial, *stats, ti, static_cast<std::size_t>(i), m, type);
+                    sortKey[t] = cellValue(data, *stats, ti, static_cast<std::size_t>(i), m, type);
             }
             BarRow& bar = threadRows[t];
             bar.label = trial.threadKey(ti).toString();

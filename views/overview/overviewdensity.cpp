@@ -170,7 +170,7 @@ std::shared_ptr<const OverviewDensity> OverviewDensity::build(
                     if (k < 0)
                         continue;
                     const auto e = static_cast<std::size_t>(k);
-                    const double v = cellValue(trial, *stats, ti, i, layout->metric, layout->valueType);
+                    const double v = cellValue(data, *stats, ti, i, layout->metric, layout->valueType);
                     mn[e] = std::min(mn[e], v);
                     mx[e] = std::max(mx[e], v);
                     sum[e] += v;

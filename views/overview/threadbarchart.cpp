@@ -177,7 +177,7 @@ void ThreadBarChart::doUpdate(SelectionChanges)
         const RowView row = trial->row(t);
         for (std::size_t i = 0; i < row.size(); ++i)
             if (wanted(row.events[i]))
-                m_rows.push_back({ row.events[i], cellValue(*trial, *stats, t, i, m, type) });
+                m_rows.push_back({ row.events[i], cellValue(row, *stats, t, i, m, type) });
     }
 
     switch (m_sort) {
