@@ -47,6 +47,15 @@ std::optional<CommQuantity> commQuantityOf(const QString& name)
     return std::nullopt;
 }
 
+QString formatCommValue(double value, CommQuantity quantity, const QLocale& locale)
+{
+    if (value == 0)
+        return QStringLiteral("-");
+    if (quantity == CommQuantity::MeanSize)
+        return locale.toString(value, 'f', 1);
+    return locale.toString(static_cast<qlonglong>(std::llround(value)));
+}
+
 std::optional<CommEventName> parseCommEventName(const QString& baseName)
 {
     CommEventName out;
@@ -283,6 +292,36 @@ CommMatrix commMatrix(const Trial& trial, const QString& context, CommSide side,
         m.columnMessages[c.receiver] += c.messages;
     }
     return m;
+}
+
+QString commMatrixCsv(const CommMatrix& matrix, CommQuantity quantity)
+{
+    const auto number = [](double v) { return QString::number(v, 'g', 17); };
+    const std::size_t n = matrix.size();
+    QString out = QStringLiteral("sender/receiver");
+    for (const int r : matrix.ranks)
+        out += QLatin1Char(',') + QString::number(r);
+    out += QStringLiteral(",row sum\n");
+    std::size_t next = 0; // the cells are sorted by sender, then receiver
+    for (std::size_t s = 0; s < n; ++s) {
+        out += QString::number(matrix.ranks[s]);
+        for (std::size_t r = 0; r < n; ++r) {
+            double v = 0;
+            if (next < matrix.cells.size() && matrix.cells[next].sender == s && matrix.cells[next].receiver == r)
+                v = CommMatrix::value(matrix.cells[next++], quantity);
+            out += QLatin1Char(',') + number(v);
+        }
+        out += QLatin1Char(',') + number(matrix.rowSum(s, quantity)) + QLatin1Char('\n');
+    }
+    out += QStringLiteral("column sum");
+    CommCell total;
+    for (std::size_t r = 0; r < n; ++r) {
+        out += QLatin1Char(',') + number(matrix.columnSum(r, quantity));
+        total.bytes += matrix.columnBytes[r];
+        total.messages += matrix.columnMessages[r];
+    }
+    out += QLatin1Char(',') + number(CommMatrix::value(total, quantity)) + QLatin1Char('\n');
+    return out;
 }
 
 } // namespace parallax

@@ -4,6 +4,7 @@
 
 #include "datasource/model/trial.h"
 
+#include <QLocale>
 #include <QString>
 #include <QStringList>
 #include <atomic>
@@ -24,6 +25,10 @@ enum class CommSide { Sent, Received };
 /// "bytes", "messages", "mean"; and back (nullopt for another name).
 QString commQuantityName(CommQuantity quantity);
 std::optional<CommQuantity> commQuantityOf(const QString& name);
+
+/// A value of `quantity` for people: bytes and messages as whole numbers with digit grouping (the
+/// sums of count × mean carry rounding noise), the mean size with one decimal; "-" for 0.
+QString formatCommValue(double value, CommQuantity quantity, const QLocale& locale = QLocale());
 
 /// A user event's base name read as a point-to-point message event: the side and the peer node K
 /// of `Message size sent to node K` / `Message size received from node K`; nullopt for any other
@@ -96,5 +101,9 @@ bool hasCommEvents(const Trial& trial);
 /// parallel); `cancel` (optional) stops it early with a partial result. Metric-independent.
 CommMatrix commMatrix(const Trial& trial, const QString& context = {}, CommSide side = CommSide::Sent,
     const std::atomic_bool* cancel = nullptr);
+
+/// The matrix of `quantity` as CSV: a header "sender/receiver,K…,row sum", one line per sender
+/// node, a last line "column sum,…" (numbers in full precision, '.' as decimal point).
+QString commMatrixCsv(const CommMatrix& matrix, CommQuantity quantity);
 
 } // namespace parallax

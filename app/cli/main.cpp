@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // parallax-cli: the headless front end (no Widgets linked).
 #include "app/cli/advisecommand.h"
+#include "app/cli/commmatrixcommand.h"
 #include "app/cli/algebracommand.h"
 #include "app/cli/browsecommand.h"
 #include "app/cli/clustercommand.h"
@@ -482,6 +483,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runSourceCommand(a); } },
     { "advise", "the instrumentation advisor: what to exclude and why, overhead, trace size, TAU/Score-P files",
         [](const QString&, const QStringList& a) { return runAdviseCommand(a); } },
+    { "commmatrix", "the communication matrix: bytes, messages or mean size per sender and receiver rank",
+        [](const QString&, const QStringList& a) { return runCommMatrixCommand(a); } },
     { "snapshots", "a trial with snapshots per interval: each event's value between consecutive snapshots",
         [](const QString&, const QStringList& a) { return runSnapshotsCommand(a); } },
     { "history", "a set of runs in order: per event the series across them, change points, regressions",
