@@ -106,7 +106,8 @@ void renderAndQuit(
                                               if (!error.isEmpty())
                                                   printLaunchError(error);
                                               QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-                                          } });
+                                          },
+                                              {}, {} });
 }
 
 } // namespace parallax
