@@ -52,8 +52,8 @@ QJsonObject matrixJson(const Trial& trial, const CommMatrix& m, CommQuantity qua
         { QStringLiteral("pairsFromContexts"), static_cast<qint64>(m.pairsFromContexts) } };
 }
 
-void writeText(const Trial& trial, const CommMatrix& m, CommQuantity quantity, const QStringList& contexts,
-    QTextStream& out)
+void writeText(
+    const Trial& trial, const CommMatrix& m, CommQuantity quantity, const QStringList& contexts, QTextStream& out)
 {
     const std::size_t n = m.size();
     out << "Communication matrix of " << trial.name() << ": " << commQuantityName(quantity) << ", "
@@ -151,10 +151,10 @@ int runCommMatrixCommand(const QStringList& args)
     const CommSide side = cmd.isSet(receivedOption) ? CommSide::Received : CommSide::Sent;
     const CommMatrix m = commMatrix(*trial, context, side);
     if (m.empty())
-        return failure(QStringLiteral("%1 has no %2 messages%3")
-                           .arg(positional.front(), side == CommSide::Sent ? QStringLiteral("sent")
-                                                                           : QStringLiteral("received"),
-                               context.isEmpty() ? QString() : QStringLiteral(" in context '%1'").arg(context)));
+        return failure(
+            QStringLiteral("%1 has no %2 messages%3")
+                .arg(positional.front(), side == CommSide::Sent ? QStringLiteral("sent") : QStringLiteral("received"),
+                    context.isEmpty() ? QString() : QStringLiteral(" in context '%1'").arg(context)));
     if (m.size() > CommMatrix::MaxDenseRanks && !cmd.isSet(json))
         return failure(QStringLiteral("%1 ranks: more than %2 to print as a table; use --json (its cells)")
                            .arg(m.size())

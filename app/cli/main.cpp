@@ -2,11 +2,11 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 // parallax-cli: the headless front end (no Widgets linked).
 #include "app/cli/advisecommand.h"
-#include "app/cli/commmatrixcommand.h"
 #include "app/cli/algebracommand.h"
 #include "app/cli/browsecommand.h"
 #include "app/cli/clustercommand.h"
 #include "app/cli/commandline.h"
+#include "app/cli/commmatrixcommand.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/flamecommand.h"
 #include "app/cli/historycommand.h"

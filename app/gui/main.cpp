@@ -138,8 +138,8 @@ struct CommandLine {
         parser.addOptions({ helpOption, versionOption, searchOption, dbOption, idOption, renderOption, outOption,
             sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption, historyOption, orderByOption, appOption,
-            expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption, monitorOption, eventOption, quantityOption, contextOption,
-            sourceRootOption });
+            expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption, monitorOption, eventOption,
+            quantityOption, contextOption, sourceRootOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
             QStringLiteral("Profile directory or file to open (two or more with --compare, --scaling and --growth)."));
     }

@@ -85,7 +85,8 @@ private slots:
         QCOMPARE(m.pairsFromContexts, std::size_t(0));
         for (std::size_t s = 0; s < 8; ++s) {
             for (std::size_t r = 0; r < 8; ++r)
-                QVERIFY2(near(m.cell(s, r).bytes, MpasBytes[s][r]), qPrintable(QStringLiteral("%1 -> %2").arg(s).arg(r)));
+                QVERIFY2(
+                    near(m.cell(s, r).bytes, MpasBytes[s][r]), qPrintable(QStringLiteral("%1 -> %2").arg(s).arg(r)));
             QVERIFY(near(m.rowSum(s, CommQuantity::Bytes), MpasRowTotals[s]));
             double column = 0;
             for (std::size_t k = 0; k < 8; ++k)

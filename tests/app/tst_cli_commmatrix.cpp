@@ -56,7 +56,8 @@ private slots:
                 QVERIFY(near(row.at(r).toDouble(), m.cell(std::size_t(s), std::size_t(r)).bytes));
         }
         // MANIFEST row totals; column sums are the matrix's.
-        const double totals[] = { 350722492, 319706288, 367760368, 239807768, 130928916, 253749560, 196315084, 343521648 };
+        const double totals[]
+            = { 350722492, 319706288, 367760368, 239807768, 130928916, 253749560, 196315084, 343521648 };
         const QJsonArray rowSums = o.value(QStringLiteral("rowSums")).toArray();
         const QJsonArray columnSums = o.value(QStringLiteral("columnSums")).toArray();
         for (qsizetype s = 0; s < 8; ++s) {
@@ -79,8 +80,8 @@ private slots:
     void contextAndMean()
     {
         const QString context = QStringLiteral("se halo tracers => MPI_Isend()");
-        const QJsonObject o = runJson({ QStringLiteral("--quantity"), QStringLiteral("mean"),
-            QStringLiteral("--context"), context, mpasXml() });
+        const QJsonObject o = runJson(
+            { QStringLiteral("--quantity"), QStringLiteral("mean"), QStringLiteral("--context"), context, mpasXml() });
         QCOMPARE(o.value(QStringLiteral("context")).toString(), context);
         QCOMPARE(o.value(QStringLiteral("quantity")).toString(), QStringLiteral("mean"));
         const CommMatrix m = commMatrix(*mustLoad(mpasXml()), context);
@@ -113,10 +114,10 @@ private slots:
     {
         const QJsonObject o = runJson({ QStringLiteral("--quantity"), QStringLiteral("messages"),
             dataPath(QStringLiteral("otf2/pipit/ping-pong-otf2")) });
-        QCOMPARE(o.value(QStringLiteral("matrix")).toArray(),
-            (QJsonArray { QJsonArray { 0, 8 }, QJsonArray { 8, 0 } }));
-        const QJsonObject received = runJson({ QStringLiteral("--received"),
-            dataPath(QStringLiteral("otf2/pipit/ping-pong-otf2")) });
+        QCOMPARE(
+            o.value(QStringLiteral("matrix")).toArray(), (QJsonArray { QJsonArray { 0, 8 }, QJsonArray { 8, 0 } }));
+        const QJsonObject received
+            = runJson({ QStringLiteral("--received"), dataPath(QStringLiteral("otf2/pipit/ping-pong-otf2")) });
         QCOMPARE(received.value(QStringLiteral("side")).toString(), QStringLiteral("received"));
         QCOMPARE(received.value(QStringLiteral("matrix")).toArray(),
             (QJsonArray { QJsonArray { 0, 4177920 }, QJsonArray { 4177920, 0 } }));
@@ -147,8 +148,8 @@ private slots:
 
     void usage()
     {
-        CliRun r = runCli({ QStringLiteral("commmatrix"), QStringLiteral("--quantity"), QStringLiteral("volume"),
-            mpasXml() });
+        CliRun r = runCli(
+            { QStringLiteral("commmatrix"), QStringLiteral("--quantity"), QStringLiteral("volume"), mpasXml() });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--quantity takes bytes, messages or mean"));
         r = runCli({ QStringLiteral("commmatrix"), QStringLiteral("--csv"), QStringLiteral("--json"), mpasXml() });

@@ -106,8 +106,8 @@ private Q_SLOTS:
         for (const char* quantity : { "bytes", "messages", "mean" }) {
             const GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("commmatrix"),
                 QStringLiteral("--quantity"), QLatin1String(quantity), QStringLiteral("--context"),
-                QStringLiteral("se halo tracers => MPI_Isend()"), QStringLiteral("--out"), out, QStringLiteral("--size"),
-                QStringLiteral("1000x700"), xml });
+                QStringLiteral("se halo tracers => MPI_Isend()"), QStringLiteral("--out"), out,
+                QStringLiteral("--size"), QStringLiteral("1000x700"), xml });
             QVERIFY2(r.code == 0, r.err.constData());
             const QString problem = renderedImageProblem(out, QSize(1000, 700), 8);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));

@@ -223,13 +223,12 @@ void CommMatrixPlot::paintEvent(QPaintEvent*)
         painter.drawText(QRect(x - 30, TopMargin - fm.height() - 2, 60, fm.height()), Qt::AlignHCenter,
             QString::number(m_matrix->ranks[c]));
     }
-    painter.drawText(QRect(0, 0, LeftMargin + r.width(), fm.height()), Qt::AlignHCenter,
-        tr("receiver rank →"));
+    painter.drawText(QRect(0, 0, LeftMargin + r.width(), fm.height()), Qt::AlignHCenter, tr("receiver rank →"));
     painter.save();
     painter.translate(fm.height() / 2 + 2, r.center().y());
     painter.rotate(-90);
-    painter.drawText(QRect(-r.height() / 2, -fm.height() / 2, r.height(), fm.height()), Qt::AlignCenter,
-        tr("← sender rank"));
+    painter.drawText(
+        QRect(-r.height() / 2, -fm.height() / 2, r.height(), fm.height()), Qt::AlignCenter, tr("← sender rank"));
     painter.restore();
 
     // Row sums (right) and column sums (below) as bars of the same quantity.
@@ -246,8 +245,8 @@ void CommMatrixPlot::paintEvent(QPaintEvent*)
         const int to = r.top() + static_cast<int>(std::floor(static_cast<double>(i + 1) * perRank));
         const int thickness = std::max(1, to - from - (perRank >= 4 ? 1 : 0));
         if (rowMax > 0)
-            painter.fillRect(barX, from, std::max(1, static_cast<int>(SumBar * m_matrix->rowSum(i, m_quantity) / rowMax)),
-                thickness, SumColor);
+            painter.fillRect(barX, from,
+                std::max(1, static_cast<int>(SumBar * m_matrix->rowSum(i, m_quantity) / rowMax)), thickness, SumColor);
         const int left = r.left() + (from - r.top());
         if (columnMax > 0)
             painter.fillRect(left, barY, thickness,
@@ -255,8 +254,8 @@ void CommMatrixPlot::paintEvent(QPaintEvent*)
     }
     painter.setPen(palette().text().color());
     painter.drawText(QRect(barX, r.top() - fm.height() - 2, SumBar + Gap, fm.height()), Qt::AlignLeft, tr("row sum"));
-    painter.drawText(QRect(0, barY, LeftMargin - 6, 2 * fm.height()), Qt::AlignRight | Qt::TextWordWrap,
-        tr("column sum"));
+    painter.drawText(
+        QRect(0, barY, LeftMargin - 6, 2 * fm.height()), Qt::AlignRight | Qt::TextWordWrap, tr("column sum"));
 
     // The selected thread's row, and the hovered cell's row and column.
     if (const int row = m_matrix->indexOf(m_highlightedNode); row >= 0 && m_highlightedNode >= 0) {
@@ -337,9 +336,8 @@ CommMatrixView::CommMatrixView(SelectionState* state, QWidget* parent)
     bar->addWidget(m_log);
     bar->addWidget(newExportButton(this, tr("Save the matrix as PNG, SVG or PDF"),
         [this] { exportWidgetInteractively(this, this, QStringLiteral("commmatrix.png")); }));
-    auto* csv = newExportButton(this, tr("Save the matrix, its row and column sums as CSV"), [this] {
-        exportCsvInteractively();
-    });
+    auto* csv = newExportButton(
+        this, tr("Save the matrix, its row and column sums as CSV"), [this] { exportCsvInteractively(); });
     csv->setText(tr("Export CSV…"));
     bar->addWidget(csv);
     layout->addLayout(bar);
@@ -485,12 +483,13 @@ void CommMatrixView::present(Computed computed)
         bytes += m.rowBytes[i];
         messages += m.rowMessages[i];
     }
-    QString text = tr("%1 ranks, %2 sender–receiver pairs, %3 bytes in %4 messages (%5). Row = sender, column = "
-                      "receiver; hover a cell for its numbers, click it to select the sender's thread.")
-                       .arg(m.size())
-                       .arg(m.cells.size())
-                       .arg(formatCommValue(bytes, CommQuantity::Bytes), formatCommValue(messages, CommQuantity::Messages),
-                           m.side == CommSide::Sent ? tr("as sent") : tr("as received"));
+    QString text
+        = tr("%1 ranks, %2 sender–receiver pairs, %3 bytes in %4 messages (%5). Row = sender, column = "
+             "receiver; hover a cell for its numbers, click it to select the sender's thread.")
+              .arg(m.size())
+              .arg(m.cells.size())
+              .arg(formatCommValue(bytes, CommQuantity::Bytes), formatCommValue(messages, CommQuantity::Messages),
+                  m.side == CommSide::Sent ? tr("as sent") : tr("as received"));
     if (m.empty())
         text = m.side == CommSide::Received ? tr("This trial records no received messages; choose 'As sent'.")
                                             : tr("No messages in this context.");
