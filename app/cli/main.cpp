@@ -516,7 +516,7 @@ QString mainHelp()
         "The headless front end of Parallax: TAU's pprof, profile facts, the algebra of runs, semantic\n"
         "views and the experiment database, on every format Parallax reads.\n\nCommands:\n");
     for (const CommandEntry& c : commands)
-        text += QStringLiteral("  %1%2\n").arg(QLatin1String(c.name), -10).arg(QString::fromUtf8(c.summary));
+        text += QStringLiteral("  %1 %2\n").arg(QLatin1String(c.name), -10).arg(QString::fromUtf8(c.summary));
     text += QStringLiteral(
         "\nOptions:\n"
         "  -h, --help              Print this help and exit.\n"

@@ -46,6 +46,7 @@ int main(int argc, char* argv[])
     TrialBuilder b(QStringLiteral("commmatrix-bench"));
     b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
     std::vector<AtomicEventId> sent;
+    sent.reserve(std::size_t(ranks));
     for (int k = 0; k < ranks; ++k)
         sent.push_back(b.addAtomicEvent(QStringLiteral("Message size sent to node %1").arg(k)));
     for (int r = 0; r < ranks; ++r) {
@@ -80,7 +81,7 @@ int main(int argc, char* argv[])
         view.grab();
         repaint.push_back(ms(timer));
         timer.restart();
-        const QPoint p = view.plot()->pointOf(std::size_t(ranks / 2), std::size_t(ranks / 2 + 1));
+        const QPoint p = view.plot()->pointOf(std::size_t(ranks) / 2, std::size_t(ranks) / 2 + 1);
         const QString tip = view.plot()->toolTipAt(p);
         view.plot()->grab();
         hover.push_back(ms(timer));

@@ -243,8 +243,9 @@ void writeMessageTrace(const QString& dir)
         std::uint64_t t = 0;
         OTF2_EvtWriter_Enter(writer, nullptr, t, 0);
         for (int m = 0; m < 2; ++m) {
-            OTF2_EvtWriter_MpiSend(writer, nullptr, t += 10, (w + 1) % n, 0, 7, 100 * (w + 1));
-            OTF2_EvtWriter_MpiRecv(writer, nullptr, t += 10, (w + n - 1) % n, 0, 7, 100 * ((w + n - 1) % n + 1));
+            OTF2_EvtWriter_MpiSend(writer, nullptr, t += 10, (w + 1) % n, 0, 7, std::uint64_t(100) * (w + 1));
+            OTF2_EvtWriter_MpiRecv(
+                writer, nullptr, t += 10, (w + n - 1) % n, 0, 7, std::uint64_t(100) * ((w + n - 1) % n + 1));
         }
         OTF2_EvtWriter_Leave(writer, nullptr, t += 10, 0);
         OTF2_Archive_CloseEvtWriter(archive, writer);

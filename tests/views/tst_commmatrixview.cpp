@@ -28,6 +28,7 @@ std::shared_ptr<const Trial> ringTrial(int ranks)
     TrialBuilder b(QStringLiteral("ring"));
     b.addMetric({ QStringLiteral("TIME"), QStringLiteral("us") });
     std::vector<AtomicEventId> sent;
+    sent.reserve(std::size_t(ranks));
     for (int k = 0; k < ranks; ++k)
         sent.push_back(b.addAtomicEvent(QStringLiteral("Message size sent to node %1").arg(k)));
     for (int r = 0; r < ranks; ++r) {

@@ -225,7 +225,7 @@ void CommMatrixPlot::paintEvent(QPaintEvent*)
     }
     painter.drawText(QRect(0, 0, LeftMargin + r.width(), fm.height()), Qt::AlignHCenter, tr("receiver rank →"));
     painter.save();
-    painter.translate(fm.height() / 2 + 2, r.center().y());
+    painter.translate(QPoint(fm.height() / 2 + 2, r.center().y()));
     painter.rotate(-90);
     painter.drawText(
         QRect(-r.height() / 2, -fm.height() / 2, r.height(), fm.height()), Qt::AlignCenter, tr("← sender rank"));
