@@ -75,7 +75,6 @@ private:
     Job<Computed> m_job { this };
     bool m_stale = true;
     bool m_hasEvents = false;
-    QString m_wantedContext; ///< set before the contexts are known
     QComboBox* m_quantity = nullptr;
     QComboBox* m_context = nullptr;
     QComboBox* m_side = nullptr;
