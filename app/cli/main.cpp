@@ -6,6 +6,7 @@
 #include "app/cli/browsecommand.h"
 #include "app/cli/clustercommand.h"
 #include "app/cli/commandline.h"
+#include "app/cli/commmatrixcommand.h"
 #include "app/cli/dbcommand.h"
 #include "app/cli/flamecommand.h"
 #include "app/cli/historycommand.h"
@@ -482,6 +483,8 @@ const CommandEntry commands[] = {
         [](const QString&, const QStringList& a) { return runSourceCommand(a); } },
     { "advise", "the instrumentation advisor: what to exclude and why, overhead, trace size, TAU/Score-P files",
         [](const QString&, const QStringList& a) { return runAdviseCommand(a); } },
+    { "commmatrix", "the communication matrix: bytes, messages or mean size per sender and receiver rank",
+        [](const QString&, const QStringList& a) { return runCommMatrixCommand(a); } },
     { "snapshots", "a trial with snapshots per interval: each event's value between consecutive snapshots",
         [](const QString&, const QStringList& a) { return runSnapshotsCommand(a); } },
     { "history", "a set of runs in order: per event the series across them, change points, regressions",
@@ -513,7 +516,7 @@ QString mainHelp()
         "The headless front end of Parallax: TAU's pprof, profile facts, the algebra of runs, semantic\n"
         "views and the experiment database, on every format Parallax reads.\n\nCommands:\n");
     for (const CommandEntry& c : commands)
-        text += QStringLiteral("  %1%2\n").arg(QLatin1String(c.name), -10).arg(QString::fromUtf8(c.summary));
+        text += QStringLiteral("  %1 %2\n").arg(QLatin1String(c.name), -10).arg(QString::fromUtf8(c.summary));
     text += QStringLiteral(
         "\nOptions:\n"
         "  -h, --help              Print this help and exit.\n"

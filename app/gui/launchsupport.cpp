@@ -102,11 +102,14 @@ int checkLaunchOptions(const QString& render, const QString& out, RenderWindow w
 void renderAndQuit(
     const QString& name, const RenderTarget& target, const QString& out, const QSize& size, const QString& argument)
 {
-    findRenderView(name)->render(target, { argument, out, size, [](const QString& error) {
-                                              if (!error.isEmpty())
-                                                  printLaunchError(error);
-                                              QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-                                          } });
+    findRenderView(name)->render(target,
+        { argument, out, size,
+            [](const QString& error) {
+                if (!error.isEmpty())
+                    printLaunchError(error);
+                QCoreApplication::exit(error.isEmpty() ? 0 : 1);
+            },
+            {}, {} });
 }
 
 } // namespace parallax

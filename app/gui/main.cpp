@@ -120,6 +120,11 @@ struct CommandLine {
     const QCommandLineOption eventOption { QStringLiteral("event"),
         QStringLiteral("The event of a --render view that takes a NAME (instead of the first positional)."),
         QStringLiteral("NAME") };
+    // The communication matrix (issue 20 §3): "--render commmatrix --quantity mean --context C PATH".
+    const QCommandLineOption quantityOption { QStringLiteral("quantity"),
+        QStringLiteral("What --render commmatrix shows: bytes (default), messages or mean."), QStringLiteral("Q") };
+    const QCommandLineOption contextOption { QStringLiteral("context"),
+        QStringLiteral("The call-path context of --render commmatrix (default all contexts)."), QStringLiteral("C") };
     const QCommandLineOption sourceRootOption { QStringLiteral("source-root"),
         QStringLiteral("A directory the source browser searches for source files (repeatable; this session)."),
         QStringLiteral("DIR") };
@@ -134,7 +139,7 @@ struct CommandLine {
             sizeOption, tabOption, cubeOption, formatOption, screenshotOption, quitOption, compareOption, scalingOption,
             semanticOption, semanticMetricOption, semanticScopeOption, historyOption, orderByOption, appOption,
             expOption, whereOption, growthOption, paramOption, targetOption, noCacheOption, monitorOption, eventOption,
-            sourceRootOption });
+            quantityOption, contextOption, sourceRootOption });
         parser.addPositionalArgument(QStringLiteral("PATH"),
             QStringLiteral("Profile directory or file to open (two or more with --compare, --scaling and --growth)."));
     }
@@ -300,6 +305,9 @@ int main(int argc, char** argv)
         return parallax::runSemanticLaunch(launch);
     }
 
+    for (const auto* option : { &o.quantityOption, &o.contextOption })
+        if (parser.isSet(*option) && !(renderInfo && qstrcmp(renderInfo->name, "commmatrix") == 0))
+            return usageError(QStringLiteral("--%1 applies to --render commmatrix").arg(option->names().constFirst()));
     const bool growth = parser.isSet(o.growthOption);
     for (const auto* option : { &o.paramOption, &o.targetOption })
         if (!growth && parser.isSet(*option))
@@ -385,15 +393,20 @@ int main(int argc, char** argv)
         });
         const QString out = parser.value(o.outOption);
         const QSize renderSize = parser.isSet(o.sizeOption) ? windowSize : QSize();
+        const QString quantity = parser.value(o.quantityOption);
+        const QString context = parser.value(o.contextOption);
         QObject::connect(&window, &parallax::MainWindow::trialShown, &app,
-            [&window, screenshot, renderInfo, renderArgument, out, renderSize] {
+            [&window, screenshot, renderInfo, renderArgument, out, renderSize, quantity, context] {
                 if (renderInfo) {
-                    window.renderView(*renderInfo, { renderArgument, out, renderSize, [](const QString& error) {
-                                                        parallax::reportTiming("view rendered");
-                                                        if (!error.isEmpty())
-                                                            printError(error);
-                                                        QCoreApplication::exit(error.isEmpty() ? 0 : 1);
-                                                    } });
+                    window.renderView(*renderInfo,
+                        { renderArgument, out, renderSize,
+                            [](const QString& error) {
+                                parallax::reportTiming("view rendered");
+                                if (!error.isEmpty())
+                                    printError(error);
+                                QCoreApplication::exit(error.isEmpty() ? 0 : 1);
+                            },
+                            quantity, context });
                     return;
                 }
                 if (screenshot.isEmpty()) {

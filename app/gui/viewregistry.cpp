@@ -10,6 +10,7 @@
 #include "views/charts/chartexport.h"
 #include "views/cluster/clusterview.h"
 #include "views/cluster/correlationview.h"
+#include "views/commmatrix/commmatrixview.h"
 #include "views/common/toolwindow.h"
 #include "views/comparison/comparisonflamepage.h"
 #include "views/comparison/comparisonwindow.h"
@@ -351,6 +352,28 @@ const ViewInfo table[] = {
             target.main->showView(view);
             view->updateNow(); // computes the advice (and reads the baseline) and waits for it
             exportMain(target, "advisor", request);
+        } },
+    { RenderWindow::Main, "commmatrix", "", "",
+        "the communication matrix: bytes, messages or mean size per sender and receiver rank (--quantity, --context)",
+        "commmatrix", QT_TRANSLATE_NOOP("parallax::MainWindow", "Co&mmunication"), ViewPlacement::Tab,
+        [](SelectionState* state) -> QWidget* { return new CommMatrixView(state); },
+        [](const RenderTarget& target, const RenderRequest& request) {
+            auto* view = widget<CommMatrixView>(target, "commmatrix");
+            if (!request.quantity.isEmpty()) {
+                const auto q = commQuantityOf(request.quantity);
+                if (!q) {
+                    request.done(tr("--quantity takes bytes, messages or mean, not '%1'").arg(request.quantity));
+                    return;
+                }
+                view->setQuantity(*q);
+            }
+            target.main->showView(view);
+            if (!request.context.isEmpty() && !view->setContext(request.context)) {
+                request.done(tr("no message context '%1' in %2").arg(request.context, target.main->trial()->name()));
+                return;
+            }
+            view->updateNow(); // computes the matrix and its image and waits for them
+            exportMain(target, "commmatrix", request);
         } },
     { RenderWindow::Main, "timeseries", "", "snapshots",
         "the time series of a trial with snapshots: each event per interval, a thread × interval heat map",

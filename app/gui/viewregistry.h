@@ -36,6 +36,8 @@ struct RenderRequest {
     QString fileName; ///< PNG, SVG or PDF by suffix
     QSize size; ///< invalid: the current size
     std::function<void(const QString&)> done; ///< an empty string or the error, possibly later
+    QString quantity; ///< --quantity of the communication matrix ("" = its default)
+    QString context; ///< --context of the communication matrix ("" = all contexts)
 };
 
 /// The window a render function draws from: the one of its RenderWindow is set.

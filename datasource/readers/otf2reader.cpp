@@ -1014,6 +1014,18 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
             return it != d.regions.end() && it->second.paradigm == OTF2_PARADIGM_MPI ? QStringLiteral("MPI")
                                                                                      : QStringLiteral("TAU_DEFAULT");
         };
+        // A message's peer is a world rank; the events name the node of the location at that rank
+        // (the communication matrix's axes are the threads' nodes), or the rank when it has none.
+        auto peerNode = [&](std::uint64_t worldRank) -> std::uint64_t {
+            if (worldRank >= d.mpiLocations.size())
+                return worldRank;
+            const std::uint64_t location = d.mpiLocations[worldRank];
+            const auto l = std::lower_bound(d.locations.begin(), d.locations.end(), location,
+                [](const LocationDef& a, std::uint64_t ref) { return a.ref < ref; });
+            if (l == d.locations.end() || l->ref != location)
+                return worldRank;
+            return static_cast<std::uint64_t>(groupIndex[l->group]);
+        };
         std::map<std::uint64_t, int> perGroup;
         qint64 mismatched = 0;
         std::uint64_t unsizedCollectives = 0;
@@ -1054,8 +1066,8 @@ TrialResult Otf2Reader::read(const QString& path, const ReadOptions& options, Pr
             }
             for (const auto& [key, m] : r.messages) {
                 const QString name = key.first == 0
-                    ? QStringLiteral("Message size sent to node %1").arg(key.second)
-                    : QStringLiteral("Message size received from node %1").arg(key.second);
+                    ? QStringLiteral("Message size sent to node %1").arg(peerNode(key.second))
+                    : QStringLiteral("Message size received from node %1").arg(peerNode(key.second));
                 builder.addAtomic(
                     t, builder.addAtomicEvent(name), m.count, m.max, m.min, m.sum / m.count, m.sumSquares);
             }

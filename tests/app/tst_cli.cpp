@@ -30,6 +30,7 @@ const QList<QStringList> everyCommand = {
     { QStringLiteral("flame") },
     { QStringLiteral("source") },
     { QStringLiteral("advise") },
+    { QStringLiteral("commmatrix") },
     { QStringLiteral("snapshots") },
     { QStringLiteral("history") },
     { QStringLiteral("cluster") },

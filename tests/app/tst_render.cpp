@@ -96,6 +96,34 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("has no source location"), r.err.constData());
     }
 
+    /// The communication matrix (issue 20 §3) of the merged TAU XML sample: every quantity, one
+    /// context; an unknown context and a bad quantity are errors.
+    void commMatrix()
+    {
+        QTemporaryDir dir;
+        const QString xml = dataPath(QStringLiteral("tau2/tauprofile-xml-merged/tauprofile.xml"));
+        const QString out = dir.filePath(QStringLiteral("commmatrix.png"));
+        for (const char* quantity : { "bytes", "messages", "mean" }) {
+            const GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("commmatrix"),
+                QStringLiteral("--quantity"), QLatin1String(quantity), QStringLiteral("--context"),
+                QStringLiteral("se halo tracers => MPI_Isend()"), QStringLiteral("--out"), out,
+                QStringLiteral("--size"), QStringLiteral("1000x700"), xml });
+            QVERIFY2(r.code == 0, r.err.constData());
+            const QString problem = renderedImageProblem(out, QSize(1000, 700), 8);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("commmatrix"), QStringLiteral("--context"),
+            QStringLiteral("nowhere"), QStringLiteral("--out"), out, xml });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no message context 'nowhere'"), r.err.constData());
+        r = runGui({ QStringLiteral("--render"), QStringLiteral("commmatrix"), QStringLiteral("--quantity"),
+            QStringLiteral("volume"), QStringLiteral("--out"), out, xml });
+        QCOMPARE(r.code, 1);
+        r = runGui({ QStringLiteral("--render"), QStringLiteral("table"), QStringLiteral("--quantity"),
+            QStringLiteral("mean"), QStringLiteral("--out"), out, xml });
+        QCOMPARE(r.code, 2); // --quantity belongs to commmatrix
+    }
+
     void views()
     {
         QFETCH(QStringList, arguments);

@@ -223,6 +223,61 @@ void writeCollectiveTrace(const QString& dir)
     OTF2_Archive_Close(archive);
 }
 
+/// A 3-rank trace of point-to-point messages whose MPI ranks are not the order of the location
+/// groups: location (and group) L is node L, and MPI_COMM_WORLD's locations are {2, 0, 1}, so world
+/// rank w is location PeerLocation[w]. World rank w sends 2 messages of 100 × (w + 1) bytes to world
+/// rank w + 1 (mod 3) and receives them from w - 1. Writes DIR/traces.otf2.
+constexpr std::uint64_t PeerLocation[] = { 2, 0, 1 };
+
+void writeMessageTrace(const QString& dir)
+{
+    static OTF2_FlushCallbacks flush = { preFlush, postFlush };
+    OTF2_Archive* archive = OTF2_Archive_Open(QFile::encodeName(dir).constData(), "traces", OTF2_FILEMODE_WRITE,
+        std::uint64_t(1) << 20, std::uint64_t(4) << 20, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    OTF2_Archive_SetFlushCallbacks(archive, &flush, nullptr);
+    OTF2_Archive_SetSerialCollectiveCallbacks(archive);
+    OTF2_Archive_OpenEvtFiles(archive);
+    constexpr std::uint32_t n = 3;
+    for (std::uint32_t w = 0; w < n; ++w) {
+        OTF2_EvtWriter* writer = OTF2_Archive_GetEvtWriter(archive, PeerLocation[w]);
+        std::uint64_t t = 0;
+        OTF2_EvtWriter_Enter(writer, nullptr, t, 0);
+        for (int m = 0; m < 2; ++m) {
+            OTF2_EvtWriter_MpiSend(writer, nullptr, t += 10, (w + 1) % n, 0, 7, std::uint64_t(100) * (w + 1));
+            OTF2_EvtWriter_MpiRecv(
+                writer, nullptr, t += 10, (w + n - 1) % n, 0, 7, std::uint64_t(100) * ((w + n - 1) % n + 1));
+        }
+        OTF2_EvtWriter_Leave(writer, nullptr, t += 10, 0);
+        OTF2_Archive_CloseEvtWriter(archive, writer);
+    }
+    OTF2_Archive_CloseEvtFiles(archive);
+    OTF2_Archive_OpenDefFiles(archive);
+    for (std::uint64_t l = 0; l < n; ++l)
+        OTF2_Archive_CloseDefWriter(archive, OTF2_Archive_GetDefWriter(archive, l));
+    OTF2_Archive_CloseDefFiles(archive);
+    OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive);
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000, 0, 100, OTF2_UNDEFINED_TIMESTAMP);
+    const char* names[] = { "main", "machine", "rank", "thread", "" };
+    for (std::uint32_t i = 0; i < std::size(names); ++i)
+        OTF2_GlobalDefWriter_WriteString(g, i, names[i]);
+    OTF2_GlobalDefWriter_WriteRegion(
+        g, 0, 0, 0, 4, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 4, 0, 0);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 1, 1, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (std::uint32_t l = 0; l < n; ++l)
+        OTF2_GlobalDefWriter_WriteLocationGroup(
+            g, l, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP);
+    for (std::uint32_t l = 0; l < n; ++l)
+        OTF2_GlobalDefWriter_WriteLocation(g, l, 3, OTF2_LOCATION_TYPE_CPU_THREAD, 0, l);
+    const std::uint64_t world[] = { 0, 1, 2 };
+    OTF2_GlobalDefWriter_WriteGroup(
+        g, 0, 4, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 3, PeerLocation);
+    OTF2_GlobalDefWriter_WriteGroup(
+        g, 1, 4, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 3, world);
+    OTF2_GlobalDefWriter_WriteComm(g, 0, 4, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    OTF2_Archive_CloseGlobalDefWriter(archive, g);
+    OTF2_Archive_Close(archive);
+}
+
 /// Per location: the MPI_COLLECTIVE_END lines of `otf2-print` as (operation, sent, received).
 std::map<quint64, std::vector<std::tuple<QString, double, double>>> collectiveEnds(const QString& anchor)
 {
@@ -529,6 +584,32 @@ private slots:
         // The call still counts as time: MPI_Barrier was entered once per rank.
         for (quint64 r = 0; r < 3; ++r)
             QCOMPARE(fieldOf(*t, threadOfLocation(*t, r), QStringLiteral("MPI_Barrier"), Field::Calls), 1.0);
+    }
+
+    /// The peer K of "Message size sent to node K" is the node of the peer's location, the axis the
+    /// communication matrix shares with the threads, not its MPI rank (docs/SEMANTICS.md 13).
+    void messagePeersAreNodes()
+    {
+        QTemporaryDir dir;
+        writeMessageTrace(dir.path());
+        const auto t = readWindow(dir.filePath(QStringLiteral("traces.otf2")));
+        QVERIFY(t);
+        QCOMPARE(t->threadCount(), std::size_t(3));
+        for (std::uint64_t w = 0; w < 3; ++w) {
+            const ThreadIndex thread = threadOfLocation(*t, PeerLocation[w]);
+            QVERIFY(thread.isValid());
+            QCOMPARE(t->threadKey(thread).node, int(PeerLocation[w]));
+            const std::uint64_t to = PeerLocation[(w + 1) % 3];
+            const std::uint64_t from = PeerLocation[(w + 2) % 3];
+            QCOMPARE(userEvent(*t, thread, QStringLiteral("Message size sent to node %1").arg(to)),
+                std::make_pair(2.0, 200.0 * double(w + 1)));
+            QCOMPARE(userEvent(*t, thread, QStringLiteral("Message size received from node %1").arg(from)),
+                std::make_pair(2.0, 200.0 * double((w + 2) % 3 + 1)));
+            // Nothing named after the world ranks where they differ from the nodes.
+            if ((w + 1) % 3 != to)
+                QCOMPARE(userEvent(*t, thread, QStringLiteral("Message size sent to node %1").arg((w + 1) % 3)),
+                    std::make_pair(0.0, 0.0));
+        }
     }
 
     void collectivesInWindow()
