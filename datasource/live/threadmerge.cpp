@@ -43,6 +43,35 @@ AtomicRow remapAtomics(const AtomicRow& row, const TrialIdMap& map)
     return out;
 }
 
+namespace {
+
+/// Each warning once; warnings that differ only in a leading count ("2 duplicate user event records
+/// were merged ...") become one with the sum, as the reader counts over all files.
+QStringList joinedWarnings(const QStringList& warnings)
+{
+    QStringList out;
+    std::vector<std::pair<qint64, QString>> counted; // (sum, rest) by place in `out`, or (-1, {})
+    for (const QString& w : warnings) {
+        const qsizetype space = w.indexOf(QLatin1Char(' '));
+        bool number = false;
+        const qint64 n = space > 0 ? w.left(space).toLongLong(&number) : 0;
+        const QString rest = number ? w.mid(space) : QString();
+        const auto same = std::find_if(counted.begin(), counted.end(), [&](const auto& c) {
+            return number ? c.first >= 0 && c.second == rest : c.first < 0 && out[&c - counted.data()] == w;
+        });
+        if (same == counted.end()) {
+            out << w;
+            counted.emplace_back(number ? n : -1, rest);
+        } else if (number) {
+            same->first += n;
+            out[same - counted.begin()] = QString::number(same->first) + rest;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
 std::shared_ptr<Trial> mergeThreads(
     const QString& name, const Provenance& provenance, const std::vector<const Trial*>& parts, QString* error)
 {
@@ -148,8 +177,7 @@ std::shared_ptr<Trial> mergeThreads(
     }
     for (ProvidedStatistic& s : provided)
         builder.addProvidedStatistic(std::move(s));
-    warnings.removeDuplicates();
-    for (const QString& w : warnings)
+    for (const QString& w : joinedWarnings(warnings))
         builder.addWarning(w);
     return builder.build();
 }

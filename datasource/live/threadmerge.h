@@ -30,7 +30,9 @@ AtomicRow remapAtomics(const AtomicRow& row, const TrialIdMap& map);
 /// metadata as the part gives it, the trial-wide keys chosen again over all threads (a key a part
 /// keeps per thread, such as one with a timer context, stays per thread); time series for every
 /// thread when some thread has more than one snapshot, else none; provided statistics (the last of
-/// a name kept); the parts' warnings, each once. A thread in two parts is an error (`error` says
+/// a name kept); the parts' warnings, each once, those that differ only in a leading count summed
+/// ("2 duplicate user event records were merged ..."; others, with per-file examples, stay one per
+/// file). A thread in two parts is an error (`error` says
 /// which, the result is null).
 std::shared_ptr<Trial> mergeThreads(
     const QString& name, const Provenance& provenance, const std::vector<const Trial*>& parts, QString* error);
