@@ -4,6 +4,7 @@
 
 #include "datasource/model/trialbuilder.h"
 
+#include <QHash>
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -82,16 +83,35 @@ std::shared_ptr<Trial> mergeThreads(
         for (std::size_t m = 0; m < part->metricCount(); ++m)
             builder.addMetric(part->metric(MetricId(m)));
     std::vector<TrialIdMap> maps(parts.size());
+    // Most parts define the same events: each name (with its groups) goes to the builder once.
+    QHash<QString, std::pair<EventId, QStringList>> knownEvents;
+    QHash<QString, AtomicEventId> knownAtomics;
     for (std::size_t p = 0; p < parts.size(); ++p) {
         const Trial& part = *parts[p];
         TrialIdMap& map = maps[p];
+        map.events.reserve(part.eventCount());
         for (std::size_t e = 0; e < part.eventCount(); ++e) {
             const IntervalEvent& event = part.event(EventId(e));
-            map.events.push_back(builder.addEvent(event.name, part.groupNames(event), event.rawName));
+            auto known = knownEvents.find(event.name);
+            const auto sameGroups = [&] {
+                const QStringList& names = known->second;
+                return std::equal(names.begin(), names.end(), event.groups.begin(), event.groups.end(),
+                    [&](const QString& n, GroupId g) { return n == part.groupName(g); });
+            };
+            if (known == knownEvents.end() || !sameGroups()) {
+                QStringList groups = part.groupNames(event);
+                const EventId id = builder.addEvent(event.name, groups, event.rawName);
+                known = knownEvents.insert(event.name, { id, std::move(groups) });
+            }
+            map.events.push_back(known->first);
         }
+        map.atomics.reserve(part.atomicEventCount());
         for (std::size_t u = 0; u < part.atomicEventCount(); ++u) {
             const AtomicEvent& event = part.atomicEvent(AtomicEventId(u));
-            map.atomics.push_back(builder.addAtomicEvent(event.name, event.rawName));
+            auto known = knownAtomics.find(event.name);
+            if (known == knownAtomics.end())
+                known = knownAtomics.insert(event.name, builder.addAtomicEvent(event.name, event.rawName));
+            map.atomics.push_back(*known);
         }
     }
     // The metric columns, now that every part's metrics are in.
