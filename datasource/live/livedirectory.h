@@ -21,12 +21,14 @@ namespace parallax {
 /// retried when the file changes again, and the previous trial stays) and returns the new trial.
 /// What is read again:
 /// - a directory of profile.N.C.T files (format "" or "tau") or of snapshot.N.C.T files (format ""
-///   or "snapshot"): only the files whose size or time changed, each on its own
-///   (TauReader::readFile, SnapshotReader::readFile, in parallel); the others' parsed trials are
-///   kept between polls, keyed by (file name, size, time), and the trial is joined from all of them
-///   (mergeThreads), the same trial a read of the whole directory gives. A snapshot file that grew
-///   is parsed again whole. A removed file's thread leaves the trial. Other files in the directory
-///   are not looked at;
+///   or "snapshot"), when fewer than half of its files changed: only the files whose size or time
+///   changed, each on its own (TauReader::readFile, SnapshotReader::readFile, in parallel); the
+///   others' reads are kept between polls, keyed by (file name, size, time), and the trial is joined
+///   from all of them (mergeThreads), the same trial a read of the whole directory gives. A snapshot
+///   file that grew is parsed again whole. A removed file's thread leaves the trial. Other files in
+///   the directory are not looked at. When half of the files or more changed (a dump rewrites every
+///   file), the directory is read whole, which is faster; the first poll after that with fewer
+///   changes reads each unchanged file once, so that the ones after it read only what changed;
 /// - any other directory (MULTI__ metric directories, a merged tauprofile.xml, other formats): the
 ///   whole directory through the ReaderRegistry, when any file in it changed.
 /// The trial:
@@ -55,7 +57,8 @@ public:
     const std::shared_ptr<const Trial>& trial() const { return m_trial; }
     /// How many times the directory was read into a new trial.
     int updates() const { return m_updates; }
-    /// How many files the last poll parsed (the whole directory's files when it read it whole).
+    /// How many files the last poll parsed (the whole directory's files when it read it whole, the
+    /// unchanged files too when it read them again after a whole read).
     int filesParsedLastPoll() const { return m_filesParsedLastPoll; }
     /// How many files all polls parsed.
     qint64 filesParsed() const { return m_filesParsed; }

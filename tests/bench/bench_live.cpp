@@ -49,8 +49,9 @@ double timedUpdate(LiveDirectory& live, int* parsed)
     return -1;
 }
 
-/// The old poll: the whole directory read strictly, the dump appended as the next snapshot.
-double wholeRead(const QString& dir, const std::shared_ptr<const Trial>& previous)
+/// The old poll: the whole directory read strictly, the dump appended as the next snapshot (the
+/// append's share in `appendMs`).
+double wholeRead(const QString& dir, const std::shared_ptr<const Trial>& previous, std::vector<double>* appendMs)
 {
     QElapsedTimer timer;
     timer.start();
@@ -61,7 +62,12 @@ double wholeRead(const QString& dir, const std::shared_ptr<const Trial>& previou
     const TrialResult read = ReaderRegistry::instance().read(dir, options, progress);
     if (!read)
         return -1;
+    if (previous->hasTimeSeries() && read.value()->hasTimeSeries())
+        return ms(timer); // snapshot files: the read is the trial
+    const double readMs = ms(timer);
     appendSnapshot(*previous, *read.value(), { QStringLiteral("update 1"), 0 }, {}, { QStringLiteral("live") });
+    if (appendMs)
+        appendMs->push_back(ms(timer) - readMs);
     return ms(timer);
 }
 
@@ -132,23 +138,26 @@ int main(int argc, char** argv)
     std::printf("a poll that finds nothing changed (the directory listed): %.1f ms\n", idle);
 
     // One rank's file, then every file, changes; each run flips between the two dumps.
-    std::vector<double> oneBefore, oneAfter, allBefore, allAfter;
+    std::vector<double> oneBefore, oneAfter, allBefore, allAfter, append;
     int oneParsed = 0;
     int allParsed = 0;
     for (int r = 0; r < runs; ++r) {
         const QDir& next = r % 2 == 0 ? dumpB : dumpA;
         copyOver(next.filePath(files[files.size() / 2]), dir.filePath(files[files.size() / 2]));
-        oneBefore.push_back(wholeRead(dir.path(), live.trial()));
+        oneBefore.push_back(wholeRead(dir.path(), live.trial(), &append));
         oneAfter.push_back(timedUpdate(live, &oneParsed));
         for (const QString& f : files)
             copyOver(next.filePath(f), dir.filePath(f));
-        allBefore.push_back(wholeRead(dir.path(), live.trial()));
+        allBefore.push_back(wholeRead(dir.path(), live.trial(), &append));
         allAfter.push_back(timedUpdate(live, &allParsed));
     }
     std::printf("profile files, one file changed:  before (whole read) %8.1f ms   after (%4d file parsed) %8.1f ms\n",
         median(oneBefore), oneParsed, median(oneAfter));
     std::printf("profile files, all files changed: before (whole read) %8.1f ms   after (%4d files parsed) %8.1f ms\n",
         median(allBefore), allParsed, median(allAfter));
+    std::printf("  of which appending the dump to the time series (%zu to %zu updates, in both): %.1f ms\n",
+        live.trial()->timeSeries(ThreadIndex(std::size_t { 0 })).size() - 2 * static_cast<std::size_t>(runs),
+        live.trial()->timeSeries(ThreadIndex(std::size_t { 0 })).size(), median(append));
 
     // Snapshot files growing by one snapshot.
     o.seed = 1;
@@ -183,7 +192,7 @@ int main(int argc, char** argv)
         LiveDirectory snapLive(grow.path());
         timedUpdate(snapLive, &parsed);
         writeFirst(grow.path(), contents.size() / 2, snapshots);
-        growOneBefore.push_back(wholeRead(grow.path(), snapLive.trial()));
+        growOneBefore.push_back(wholeRead(grow.path(), snapLive.trial(), nullptr));
         growOne.push_back(timedUpdate(snapLive, &oneParsed));
         for (std::size_t i = 0; i < contents.size(); ++i)
             writeFirst(grow.path(), i, snapshots);

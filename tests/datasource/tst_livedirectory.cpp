@@ -374,7 +374,8 @@ private Q_SLOTS:
     void samplesFileByFile()
     {
         // A sample's files arrive one at a time, the highest rank first (so threads arrive out of the
-        // readers' order); after each, one poll parses that file only and the trial is the full read's.
+        // readers' order); after each, the poll that reads it parses that file only and the trial
+        // is the full read's.
         QFETCH(QString, sample);
         QFETCH(bool, snapshots);
         QTemporaryDir stage;
@@ -390,20 +391,20 @@ private Q_SLOTS:
         std::reverse(files.begin(), files.end());
         QTemporaryDir dir;
         LiveDirectory live(dir.path());
-        qint64 parsed = 0;
         for (const QString& file : files) {
             QVERIFY(copyFile(QDir(from).filePath(file), dir.filePath(file)));
             const LiveDirectory::Update update = settle(live);
             QVERIFY2(update.trial, qPrintable(update.error));
             QCOMPARE(live.filesParsedLastPoll(), 1);
-            parsed += 1;
             const TrialResult full = load(dir.path(), true);
             QVERIFY2(full.ok(), qPrintable(full.ok() ? QString() : full.error().toString()));
             compareWithFullRead(*update.trial, *full.value());
             if (QTest::currentTestFailed())
                 return;
         }
-        QCOMPARE(live.filesParsed(), parsed);
+        // Each file once, and the first twice: alone it was the whole directory, read whole; the
+        // poll that saw the second file read it on its own.
+        QCOMPARE(live.filesParsed(), qint64(files.size()) + 1);
         // Nothing changed: nothing parsed, no update.
         QVERIFY(!live.poll().trial);
         QCOMPARE(live.filesParsedLastPoll(), 0);
@@ -431,17 +432,22 @@ private Q_SLOTS:
         LiveDirectory live(dir.path());
         LiveDirectory::Update update = settle(live);
         QVERIFY(update.trial);
-        QCOMPARE(live.filesParsedLastPoll(), 64);
+        QCOMPARE(live.filesParsedLastPoll(), 64); // all new: read whole
         QCOMPARE(update.trial->threadCount(), std::size_t(64));
 
         auto readWhole = [&] {
             const TrialResult full = load(dir.path(), true);
             return full.ok() ? full.value() : nullptr;
         };
-        // One rank dumps again: one file parsed; the other 63 threads are kept as they were.
+        // One rank dumps again: the poll that sees it reads the 63 others on their own (once, after
+        // the whole read), the next one the changed file only.
         const QString changed = files[17];
         QVERIFY(copyFile(dump1.filePath(changed), dir.filePath(changed)));
-        update = settle(live);
+        update = live.poll();
+        QVERIFY(!update.trial);
+        QCOMPARE(update.waitingOn, QStringList { changed });
+        QCOMPARE(live.filesParsedLastPoll(), 63);
+        update = live.poll();
         QVERIFY(update.trial);
         QCOMPARE(live.filesParsedLastPoll(), 1);
         QCOMPARE(update.trial->threadCount(), std::size_t(64));
@@ -518,7 +524,7 @@ private Q_SLOTS:
         LiveDirectory live(dir.path());
         LiveDirectory::Update update = settle(live);
         QVERIFY(update.trial);
-        QCOMPARE(live.filesParsedLastPoll(), 8);
+        QCOMPARE(live.filesParsedLastPoll(), 8); // read whole
         QVERIFY(!update.trial->hasTimeSeries());
         compareWithFullRead(*update.trial, *mustLoad(dir.path()));
         writeText(dir.filePath(files[3]), fragments(files[3], 2));
@@ -526,6 +532,19 @@ private Q_SLOTS:
         QVERIFY(update.trial);
         QCOMPARE(live.filesParsedLastPoll(), 1);
         QVERIFY(update.trial->hasTimeSeries());
+        compareWithFullRead(*update.trial, *mustLoad(dir.path()));
+        // A second file grows: one file parsed.
+        writeText(dir.filePath(files[6]), fragments(files[6], 3));
+        update = settle(live);
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 1);
+        compareWithFullRead(*update.trial, *mustLoad(dir.path()));
+        // Every file grows: read whole (as many reads of one file would be slower), the same trial.
+        for (const QString& f : files)
+            writeText(dir.filePath(f), fragments(f, 3));
+        update = settle(live);
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 8);
         compareWithFullRead(*update.trial, *mustLoad(dir.path()));
     }
 };
