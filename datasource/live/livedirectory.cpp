@@ -72,8 +72,8 @@ void LiveDirectory::parse(Kind kind, const std::vector<std::pair<QString, Seen>>
         QtConcurrent::blockingMap(indices, [&](std::size_t i) {
             Progress progress;
             const QString path = QDir(m_directory).filePath(names[i].first);
-            const TrialResult read
-                = kind == Kind::Profiles ? tau.readFile(path, options, progress) : snapshot.readFile(path, options, progress);
+            const TrialResult read = kind == Kind::Profiles ? tau.readFile(path, options, progress)
+                                                            : snapshot.readFile(path, options, progress);
             Parsed& p = parsed[i];
             p.seen = names[i].second;
             if (kind == Kind::Profiles)
@@ -105,7 +105,9 @@ std::shared_ptr<Trial> LiveDirectory::join(Kind kind, QString* error) const
     // TAU profile files of one directory measure one metric; a mix is the reader's error to give.
     if (kind == Kind::Profiles)
         for (const Trial* part : parts)
-            if (part->metricCount() != 1 || part->metric(MetricId(std::size_t { 0 })).name != parts.front()->metric(MetricId(std::size_t { 0 })).name) {
+            if (part->metricCount() != 1
+                || part->metric(MetricId(std::size_t { 0 })).name
+                    != parts.front()->metric(MetricId(std::size_t { 0 })).name) {
                 *error = QStringLiteral("a mix of metrics");
                 return nullptr;
             }

@@ -137,8 +137,8 @@ std::shared_ptr<Trial> mergeThreads(
             threads.emplace_back(parts[p]->threadKey(ThreadIndex(t)), p, ThreadIndex(t));
             series = series || parts[p]->timeSeries(ThreadIndex(t)).size() > 1;
         }
-    std::sort(threads.begin(), threads.end(),
-        [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+    std::sort(
+        threads.begin(), threads.end(), [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
     for (std::size_t i = 1; i < threads.size(); ++i)
         if (std::get<0>(threads[i - 1]) == std::get<0>(threads[i])) {
             if (error)
@@ -159,8 +159,8 @@ std::shared_ptr<Trial> mergeThreads(
         if (series) {
             std::vector<ProfileSnapshot> points;
             for (const ProfileSnapshot& s : part.timeSeries(t))
-                points.push_back(
-                    { s.name, s.timestamp, remapRow(RowView(s.row), map, part.metricCount()), remapAtomics(s.atomicRow, map) });
+                points.push_back({ s.name, s.timestamp, remapRow(RowView(s.row), map, part.metricCount()),
+                    remapAtomics(s.atomicRow, map) });
             builder.setTimeSeries(thread, std::move(points));
         }
         // The part's trial-wide keys are the thread's own when the part has one thread; the keys the

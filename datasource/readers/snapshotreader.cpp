@@ -402,8 +402,9 @@ TrialResult assembleTrial(const Reader& reader, const QString& path, const QStri
                         .arg(td.key.toString(), it->second.first->path) };
         }
     }
-    const bool series = keepSeries || std::any_of(
-        threads.begin(), threads.end(), [](const auto& t) { return t.second.second->snapshots.size() > 1; });
+    const bool series = keepSeries || std::any_of(threads.begin(), threads.end(), [](const auto& t) {
+        return t.second.second->snapshots.size() > 1;
+    });
     std::vector<IntervalRow> rows;
     std::vector<AtomicRow> atomicRows;
     rows.reserve(threads.size());

@@ -195,8 +195,8 @@ int main(int argc, char** argv)
         if (out.open(QIODevice::WriteOnly))
             out.write(firstSnapshots(contents[i], count));
     };
-    std::printf("snapshot files: %lld, %d snapshots each, %.1f MB\n", static_cast<long long>(snapFiles.size()), snapshots,
-        static_cast<double>(inputBytes(snapStage.path())) / 1e6);
+    std::printf("snapshot files: %lld, %d snapshots each, %.1f MB\n", static_cast<long long>(snapFiles.size()),
+        snapshots, static_cast<double>(inputBytes(snapStage.path())) / 1e6);
     std::vector<double> growOneBefore, growOne, growAll;
     for (int r = 0; r < runs; ++r) {
         QTemporaryDir grow;

@@ -156,7 +156,8 @@ void compareWithFullRead(const Trial& live, const Trial& full)
 /// Copies `from` to `to` through a temporary name and a rename, as a writer that replaces a file at once.
 bool copyFile(const QString& from, const QString& to)
 {
-    const QString temp = QFileInfo(to).dir().filePath(QStringLiteral(".") + QFileInfo(to).fileName() + QStringLiteral(".tmp"));
+    const QString temp
+        = QFileInfo(to).dir().filePath(QStringLiteral(".") + QFileInfo(to).fileName() + QStringLiteral(".tmp"));
     QFile::remove(temp);
     if (!QFile::copy(from, temp))
         return false;
