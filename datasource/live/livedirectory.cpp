@@ -95,11 +95,13 @@ void LiveDirectory::parse(Kind kind, const std::vector<std::pair<QString, Seen>>
 std::shared_ptr<Trial> LiveDirectory::join(Kind kind, QString* error) const
 {
     std::vector<const Parsed*> files;
+    files.reserve(m_parsed.size());
     for (const auto& [name, p] : m_parsed)
         files.push_back(&p);
     // The readers' file order: by thread key.
     std::sort(files.begin(), files.end(), [](const Parsed* a, const Parsed* b) { return a->key < b->key; });
     std::vector<const Trial*> parts;
+    parts.reserve(files.size());
     for (const Parsed* p : files)
         parts.push_back(p->trial.get());
     // TAU profile files of one directory measure one metric; a mix is the reader's error to give.

@@ -180,7 +180,7 @@ QStringList threadFiles(const QString& dir, const QString& prefix)
 /// Two polls: the first sees the files as they are, the second finds them settled and reads them.
 LiveDirectory::Update settle(LiveDirectory& live)
 {
-    const LiveDirectory::Update first = live.poll();
+    LiveDirectory::Update first = live.poll();
     if (first.trial)
         return first;
     return live.poll();
@@ -442,7 +442,7 @@ private Q_SLOTS:
         };
         // One rank dumps again: the poll that sees it reads the 63 others on their own (once, after
         // the whole read), the next one the changed file only.
-        const QString changed = files[17];
+        const QString& changed = files[17];
         QVERIFY(copyFile(dump1.filePath(changed), dir.filePath(changed)));
         update = live.poll();
         QVERIFY(!update.trial);
@@ -467,7 +467,7 @@ private Q_SLOTS:
         }
 
         // A half-written file: parsed once, not used, not parsed again while it stays so.
-        const QString half = files[40];
+        const QString& half = files[40];
         QFile whole(dump1.filePath(half));
         QVERIFY(whole.open(QIODevice::ReadOnly));
         const QByteArray bytes = whole.readAll();
