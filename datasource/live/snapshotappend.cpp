@@ -2,55 +2,12 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #include "datasource/live/snapshotappend.h"
 
+#include "datasource/live/threadmerge.h"
 #include "datasource/model/trialbuilder.h"
 
 #include <algorithm>
 
 namespace parallax {
-
-namespace {
-
-/// How a previous trial's ids map onto the new trial's.
-struct IdMap {
-    std::vector<EventId> events;
-    std::vector<AtomicEventId> atomics;
-    std::vector<std::ptrdiff_t> metrics; ///< new metric -> previous metric column, or -1
-};
-
-IntervalRow remapRow(const RowView& row, const IdMap& map, std::size_t oldMetrics)
-{
-    IntervalRow out;
-    const std::size_t n = row.size();
-    const std::size_t haveMetrics = n == 0 ? 0 : std::min(oldMetrics, row.excl.size() / n);
-    out.events.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        out.events.push_back(map.events[row.events[i].index()]);
-        out.calls.push_back(row.calls[i]);
-        out.subrs.push_back(row.subrs[i]);
-    }
-    out.excl.assign(map.metrics.size() * n, 0.0);
-    out.incl.assign(map.metrics.size() * n, 0.0);
-    for (std::size_t m = 0; m < map.metrics.size(); ++m) {
-        const std::ptrdiff_t old = map.metrics[m];
-        if (old < 0 || static_cast<std::size_t>(old) >= haveMetrics)
-            continue;
-        for (std::size_t i = 0; i < n; ++i) {
-            out.excl[m * n + i] = row.exclusive(static_cast<std::size_t>(old), i);
-            out.incl[m * n + i] = row.inclusive(static_cast<std::size_t>(old), i);
-        }
-    }
-    return out;
-}
-
-AtomicRow remapAtomics(const AtomicRow& row, const IdMap& map)
-{
-    AtomicRow out = row;
-    for (AtomicEventId& e : out.events)
-        e = map.atomics[e.index()];
-    return out;
-}
-
-} // namespace
 
 std::shared_ptr<const Trial> appendSnapshot(const Trial& previous, const Trial& latest,
     const SnapshotStamp& previousStamp, const SnapshotStamp& latestStamp, const QStringList& provenanceOptions)
@@ -62,7 +19,7 @@ std::shared_ptr<const Trial> appendSnapshot(const Trial& previous, const Trial& 
     builder.addDefinitionsOf(latest);
     // The previous trial's events, user events and metrics by name in the new one's ids (an event
     // the new profile lacks keeps its place: TAU's dumps are cumulative, so none should vanish).
-    IdMap map;
+    TrialIdMap map;
     for (std::size_t e = 0; e < previous.eventCount(); ++e) {
         const IntervalEvent& event = previous.event(EventId(e));
         QStringList groups;

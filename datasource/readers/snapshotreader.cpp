@@ -193,6 +193,11 @@ std::vector<AtomicEventId> blankRepeats(AtomicRow& row)
     return blanked;
 }
 
+/// Parses the inputs and assembles the trial named `name`; `keepSeries`: every thread keeps its
+/// snapshots as its time series, even a single one (else only when some thread has several).
+TrialResult assembleTrial(const Reader& reader, const QString& path, const QString& name,
+    const std::vector<QString>& files, bool keepSeries, const ReadOptions& options, Progress& progress);
+
 } // namespace
 
 bool SnapshotReader::parseSnapshotFileName(const QString& fileName, ThreadKey& key)
@@ -287,7 +292,21 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
     } else {
         return ReadError { path, 0, -1, QStringLiteral("no such file or directory") };
     }
+    return assembleTrial(*this, path, info.fileName(), files, false, options, progress);
+}
 
+TrialResult SnapshotReader::readFile(const QString& file, const ReadOptions& options, Progress& progress) const
+{
+    const QFileInfo info(file);
+    if (!info.isFile())
+        return ReadError { file, 0, -1, QStringLiteral("no such file") };
+    return assembleTrial(*this, file, info.dir().dirName(), { file }, true, options, progress);
+}
+
+namespace {
+TrialResult assembleTrial(const Reader& reader, const QString& path, const QString& name,
+    const std::vector<QString>& files, bool keepSeries, const ReadOptions& options, Progress& progress)
+{
     qint64 totalBytes = 0;
     for (const QString& f : files)
         totalBytes += QFileInfo(f).size();
@@ -340,7 +359,7 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
                             + (reasons.size() > 10 ? QStringLiteral("; ...") : QString()));
 
     progress.setStage(QStringLiteral("Building the trial"), 0);
-    TrialBuilder builder(info.fileName().isEmpty() ? path : info.fileName());
+    TrialBuilder builder(name.isEmpty() ? path : name);
 
     // Trial ids follow the order of definition, input by input: deterministic however the inputs
     // were scheduled.
@@ -383,8 +402,9 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
                         .arg(td.key.toString(), it->second.first->path) };
         }
     }
-    const bool series = std::any_of(
-        threads.begin(), threads.end(), [](const auto& t) { return t.second.second->snapshots.size() > 1; });
+    const bool series = keepSeries || std::any_of(threads.begin(), threads.end(), [](const auto& t) {
+        return t.second.second->snapshots.size() > 1;
+    });
     std::vector<IntervalRow> rows;
     std::vector<AtomicRow> atomicRows;
     rows.reserve(threads.size());
@@ -435,7 +455,7 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
         for (const Derived& d : r->derived) {
             ProvidedStatistic p;
             p.name = d.entity;
-            p.derivedId = derivedThreadId(d.entity);
+            p.derivedId = SnapshotReader::derivedThreadId(d.entity);
             std::size_t ignored = 0;
             p.row
                 = finalRow(d.data, eventIds, metricIds, metricCount, std::numeric_limits<double>::quiet_NaN(), ignored);
@@ -518,7 +538,8 @@ TrialResult SnapshotReader::read(const QString& inputPath, const ReadOptions& op
     if (emptyThreads > 0)
         warnings << QStringLiteral("%1 thread(s) are declared without any profile; they are kept with no events")
                         .arg(emptyThreads);
-    return finishRead(*this, ReadJob { path }, builder, warnings);
+    return finishRead(reader, ReadJob { path }, builder, warnings);
 }
+} // namespace
 
 } // namespace parallax

@@ -24,6 +24,10 @@ public:
     SnapshotReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
+    /// One snapshot.N.C.T file read on its own (the trial named after its directory), every thread
+    /// keeping its snapshots as its time series even when it has one: the live directory re-reads
+    /// only the files that changed and joins the threads (datasource/live/threadmerge.h).
+    TrialResult readFile(const QString& file, const ReadOptions& options, Progress& progress) const;
 
     /// True for "snapshot.N.C.T" with non-negative integers; fills the key.
     static bool parseSnapshotFileName(const QString& fileName, ThreadKey& key);

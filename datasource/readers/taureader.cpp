@@ -45,6 +45,11 @@ QString fileLabel(const QString& path)
     const QFileInfo info(path);
     return info.dir().dirName() + QLatin1Char('/') + info.fileName();
 }
+
+/// Parses the listed files and assembles the trial of `path` (the directory read() lists, or the
+/// directory of the one file readFile() reads).
+TrialResult assembleTrial(const Reader& reader, const QString& path, std::vector<MetricDir>& metricDirs,
+    const ReadOptions& options, Progress& progress);
 } // namespace
 
 bool TauReader::parseProfileFileName(const QString& fileName, ThreadKey& key)
@@ -128,7 +133,23 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
                            "or MULTI__<metric> directories; found %1%2")
                 .arg(shown.join(QStringLiteral(", ")), all.size() > 5 ? QStringLiteral(", ...") : QString()) };
     }
+    return assembleTrial(*this, path, metricDirs, options, progress);
+}
 
+TrialResult TauReader::readFile(const QString& file, const ReadOptions& options, Progress& progress) const
+{
+    const QFileInfo info(file);
+    ThreadKey key;
+    if (!info.isFile() || !parseProfileFileName(info.fileName(), key))
+        return ReadError { file, 0, -1, QStringLiteral("not a TAU profile file: expected a name like profile.0.0.0") };
+    std::vector<MetricDir> metricDirs { { QString(), { FileWork { key, QFile::encodeName(info.filePath()) } } } };
+    return assembleTrial(*this, info.absolutePath(), metricDirs, options, progress);
+}
+
+namespace {
+TrialResult assembleTrial(const Reader& reader, const QString& path, std::vector<MetricDir>& metricDirs,
+    const ReadOptions& options, Progress& progress)
+{
     qint64 totalFiles = 0;
     for (const auto& md : metricDirs)
         totalFiles += static_cast<qint64>(md.files.size());
@@ -543,7 +564,8 @@ TrialResult TauReader::read(const QString& inputPath, const ReadOptions& options
             "%1 (thread, event) cell(s) are missing from some metric directories; their values there are 0")
                         .arg(missingMetricCells.load());
     progress.setStage(QStringLiteral("Building the trial: finishing"), 0);
-    return finishRead(*this, ReadJob { path }, builder, warnings);
+    return finishRead(reader, ReadJob { path }, builder, warnings);
 }
+} // namespace
 
 } // namespace parallax

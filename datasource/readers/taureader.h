@@ -13,6 +13,10 @@ public:
     TauReader();
     int sniff(const QString& path) const override;
     TrialResult read(const QString& path, const ReadOptions& options, Progress& progress) const override;
+    /// One profile.N.C.T file read as a one-thread trial, as read() reads it with its directory (the
+    /// trial named after the directory, event and user event ids in the file's order): the live
+    /// directory re-reads only the files that changed and joins the threads (datasource/live/threadmerge.h).
+    TrialResult readFile(const QString& file, const ReadOptions& options, Progress& progress) const;
 
     /// True for "profile.N.C.T" with non-negative integers; fills the key.
     static bool parseProfileFileName(const QString& fileName, ThreadKey& key);

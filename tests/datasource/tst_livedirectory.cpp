@@ -7,6 +7,10 @@
 // The monitor polls meanwhile. Every snapshot of the series it builds must be exactly one of the dumps
 // the writer wrote (never a half-read file), each dump must be in it once and in order (nothing lost
 // or counted twice), and the last one must equal the final files read directly.
+//
+// File by file (profile.N.C.T and snapshot.N.C.T directories): a poll parses only the files that
+// changed, and the trial it joins from the kept reads equals a read of the whole directory, cell by
+// cell and name by name, on the TAU samples copied in one file at a time.
 #include "datasource/live/livedirectory.h"
 #include "datasource/model/trialbuilder.h"
 #include "datasource/synth/synth.h"
@@ -15,11 +19,13 @@
 #include "tests/common/testutil.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <cmath>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -55,6 +61,129 @@ std::map<QString, double> cellsByName(const Trial& trial, const RowView& row)
         cells[trial.event(row.events[i]).name + QStringLiteral(" calls")] = row.calls[i];
     }
     return cells;
+}
+
+/// Equal vectors of numbers, NaN equal to NaN.
+template <typename T> bool same(const std::vector<T>& a, const std::vector<T>& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const T& x, const T& y) {
+        if constexpr (std::is_floating_point_v<T>)
+            return x == y || (std::isnan(x) && std::isnan(y));
+        else
+            return x == y;
+    });
+}
+
+bool sameRows(const RowView& a, const RowView& b)
+{
+    const IntervalRow x = a.toRow();
+    const IntervalRow y = b.toRow();
+    return same(x.events, y.events) && same(x.calls, y.calls) && same(x.subrs, y.subrs) && same(x.excl, y.excl)
+        && same(x.incl, y.incl);
+}
+
+bool sameAtomicRows(const AtomicRow& a, const AtomicRow& b)
+{
+    return same(a.events, b.events) && same(a.count, b.count) && same(a.max, b.max) && same(a.min, b.min)
+        && same(a.mean, b.mean) && same(a.sumSquares, b.sumSquares);
+}
+
+/// A thread's metadata, trial-wide keys included: what it shows whichever keys are trial-wide.
+std::map<QString, QString> metadataOf(const Trial& trial, ThreadIndex t)
+{
+    std::map<QString, QString> all;
+    for (const MetadataEntry& e : trial.metadata())
+        all[trial.strings().get(e.key)] = trial.strings().get(e.value);
+    for (const MetadataEntry& e : trial.threadMetadata(t))
+        all[trial.strings().get(e.key)] = trial.strings().get(e.value);
+    return all;
+}
+
+/// The live trial is the whole directory's read: the same metrics, events and user events with the
+/// same ids, threads, and every thread's cells, user event records, metadata and (when the read has
+/// them) snapshots. Profile dumps add their own time series (one snapshot per update): its last
+/// snapshot must be the profile.
+void compareWithFullRead(const Trial& live, const Trial& full)
+{
+    QCOMPARE(live.name(), full.name());
+    QCOMPARE(live.metricCount(), full.metricCount());
+    for (std::size_t m = 0; m < full.metricCount(); ++m) {
+        QCOMPARE(live.metrics()[m].name, full.metrics()[m].name);
+        QCOMPARE(live.metrics()[m].unit, full.metrics()[m].unit);
+    }
+    QCOMPARE(live.eventCount(), full.eventCount());
+    for (std::size_t e = 0; e < full.eventCount(); ++e) {
+        const IntervalEvent& x = live.events()[e];
+        const IntervalEvent& y = full.events()[e];
+        QCOMPARE(x.name, y.name);
+        QCOMPARE(x.rawName, y.rawName);
+        QStringList gx = live.groupNames(x);
+        QStringList gy = full.groupNames(y);
+        gx.sort();
+        gy.sort();
+        QCOMPARE(gx, gy);
+        QVERIFY(x.parent == y.parent && x.leaf == y.leaf);
+    }
+    QCOMPARE(live.atomicEventCount(), full.atomicEventCount());
+    for (std::size_t u = 0; u < full.atomicEventCount(); ++u) {
+        QCOMPARE(live.atomicEvents()[u].name, full.atomicEvents()[u].name);
+        QCOMPARE(live.atomicEvents()[u].rawName, full.atomicEvents()[u].rawName);
+    }
+    QVERIFY(live.threads() == full.threads());
+    for (std::size_t t = 0; t < full.threadCount(); ++t) {
+        const ThreadIndex ti(t);
+        QVERIFY2(sameRows(live.row(ti), full.row(ti)), qPrintable(full.threadKey(ti).toString()));
+        QVERIFY(sameAtomicRows(live.atomicRow(ti), full.atomicRow(ti)));
+        QCOMPARE(metadataOf(live, ti), metadataOf(full, ti));
+        const auto& series = live.timeSeries(ti);
+        if (full.hasTimeSeries()) {
+            const auto& expected = full.timeSeries(ti);
+            QCOMPARE(series.size(), expected.size());
+            for (std::size_t k = 0; k < series.size(); ++k) {
+                QCOMPARE(series[k].name, expected[k].name);
+                QCOMPARE(series[k].timestamp, expected[k].timestamp);
+                QVERIFY(sameRows(series[k].row, expected[k].row));
+                QVERIFY(sameAtomicRows(series[k].atomicRow, expected[k].atomicRow));
+            }
+        } else if (!series.empty()) {
+            QVERIFY(sameRows(series.back().row, full.row(ti)));
+        }
+    }
+    QCOMPARE(live.providedStatistics().size(), full.providedStatistics().size());
+    QCOMPARE(live.warnings(), full.warnings());
+}
+
+/// Copies `from` to `to` through a temporary name and a rename, as a writer that replaces a file at once.
+bool copyFile(const QString& from, const QString& to)
+{
+    const QString temp
+        = QFileInfo(to).dir().filePath(QStringLiteral(".") + QFileInfo(to).fileName() + QStringLiteral(".tmp"));
+    QFile::remove(temp);
+    if (!QFile::copy(from, temp))
+        return false;
+    QFile::remove(to);
+    return QFile::rename(temp, to);
+}
+
+/// The files of `dir` named `prefix`N.C.T, sorted by name.
+QStringList threadFiles(const QString& dir, const QString& prefix)
+{
+    QStringList files;
+    for (const QString& name : QDir(dir).entryList({ prefix + QStringLiteral("*") }, QDir::Files, QDir::Name)) {
+        ThreadKey key;
+        if (parseThreadFileName(name, QLatin1StringView(prefix.toLatin1()), key))
+            files << name;
+    }
+    return files;
+}
+
+/// Two polls: the first sees the files as they are, the second finds them settled and reads them.
+LiveDirectory::Update settle(LiveDirectory& live)
+{
+    LiveDirectory::Update first = live.poll();
+    if (first.trial)
+        return first;
+    return live.poll();
 }
 
 /// Runs the writer script and polls `dir` every 100 ms until the writer has ended and a poll found
@@ -228,6 +357,196 @@ private Q_SLOTS:
                     QCOMPARE(cellsByName(*trial, series[k].row),
                         cellsByName(*m_run, m_run->timeSeries(ThreadIndex(t))[k].row));
             }
+    }
+
+    void samplesFileByFile_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<bool>("snapshots");
+        const QDir tau(dataPath(QStringLiteral("tau2")));
+        const QStringList samples = tau.entryList({ QStringLiteral("tau-profiles-*") }, QDir::Dirs, QDir::Name);
+        QVERIFY(samples.size() >= 4);
+        for (const QString& sample : samples) {
+            QTest::addRow("%s profiles", qPrintable(sample)) << tau.filePath(sample) << false;
+            QTest::addRow("%s snapshots", qPrintable(sample)) << tau.filePath(sample) << true;
+        }
+    }
+
+    void samplesFileByFile()
+    {
+        // A sample's files arrive one at a time, the highest rank first (so threads arrive out of the
+        // readers' order); after each, the poll that reads it parses that file only and the trial
+        // is the full read's.
+        QFETCH(QString, sample);
+        QFETCH(bool, snapshots);
+        QTemporaryDir stage;
+        QString from = sample;
+        if (snapshots) {
+            // The sample as TAU's snapshot files (one snapshot per thread).
+            QCOMPARE(TauSnapshotWriter::write(*mustLoad(sample), stage.path()), QString());
+            from = stage.path();
+        }
+        const QString prefix = snapshots ? QStringLiteral("snapshot.") : QStringLiteral("profile.");
+        QStringList files = threadFiles(from, prefix);
+        QVERIFY(files.size() >= 2);
+        std::reverse(files.begin(), files.end());
+        QTemporaryDir dir;
+        LiveDirectory live(dir.path());
+        for (const QString& file : files) {
+            QVERIFY(copyFile(QDir(from).filePath(file), dir.filePath(file)));
+            const LiveDirectory::Update update = settle(live);
+            QVERIFY2(update.trial, qPrintable(update.error));
+            QCOMPARE(live.filesParsedLastPoll(), 1);
+            const TrialResult full = load(dir.path(), true);
+            QVERIFY2(full.ok(), qPrintable(full.ok() ? QString() : full.error().toString()));
+            compareWithFullRead(*update.trial, *full.value());
+            if (QTest::currentTestFailed())
+                return;
+        }
+        // Each file once, and the first twice: alone it was the whole directory, read whole; the
+        // poll that saw the second file read it on its own.
+        QCOMPARE(live.filesParsed(), qint64(files.size()) + 1);
+        // Nothing changed: nothing parsed, no update.
+        QVERIFY(!live.poll().trial);
+        QCOMPARE(live.filesParsedLastPoll(), 0);
+    }
+
+    void oneOf64FilesChanges()
+    {
+        SynthOptions o;
+        o.threads = 64;
+        o.events = 30;
+        o.callpathDepth = 2;
+        o.userEvents = 3;
+        o.snapshots = 2;
+        const std::shared_ptr<const Trial> run = synthesizeTrial(o);
+        QTemporaryDir stage;
+        for (int k = 0; k < 2; ++k)
+            QCOMPARE(TauWriter::write(*asOf(*run, std::size_t(k)), stage.filePath(QString::number(k))), QString());
+        const QDir dump0(stage.filePath(QStringLiteral("0")));
+        const QDir dump1(stage.filePath(QStringLiteral("1")));
+        const QStringList files = threadFiles(dump0.path(), QStringLiteral("profile."));
+        QCOMPARE(files.size(), 64);
+        QTemporaryDir dir;
+        for (const QString& f : files)
+            QVERIFY(copyFile(dump0.filePath(f), dir.filePath(f)));
+        LiveDirectory live(dir.path());
+        LiveDirectory::Update update = settle(live);
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 64); // all new: read whole
+        QCOMPARE(update.trial->threadCount(), std::size_t(64));
+
+        auto readWhole = [&] {
+            const TrialResult full = load(dir.path(), true);
+            return full.ok() ? full.value() : nullptr;
+        };
+        // One rank dumps again: the poll that sees it reads the 63 others on their own (once, after
+        // the whole read), the next one the changed file only.
+        const QString& changed = files[17];
+        QVERIFY(copyFile(dump1.filePath(changed), dir.filePath(changed)));
+        update = live.poll();
+        QVERIFY(!update.trial);
+        QCOMPARE(update.waitingOn, QStringList { changed });
+        QCOMPARE(live.filesParsedLastPoll(), 63);
+        update = live.poll();
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 1);
+        QCOMPARE(update.trial->threadCount(), std::size_t(64));
+        compareWithFullRead(*update.trial, *readWhole());
+        for (std::size_t t = 0; t < 64; ++t) {
+            const ThreadIndex mine = update.trial->findThread(run->threadKey(ThreadIndex(t)));
+            const auto& series = update.trial->timeSeries(mine);
+            QCOMPARE(series.size(), std::size_t(2)); // the first read, then this update: each once
+            const bool isChanged = QStringLiteral("profile.%1.%2.%3")
+                                       .arg(run->threadKey(ThreadIndex(t)).node)
+                                       .arg(run->threadKey(ThreadIndex(t)).context)
+                                       .arg(run->threadKey(ThreadIndex(t)).thread)
+                == changed;
+            QCOMPARE(cellsByName(*update.trial, series[1].row),
+                cellsByName(*run, run->timeSeries(ThreadIndex(t))[isChanged ? 1 : 0].row));
+        }
+
+        // A half-written file: parsed once, not used, not parsed again while it stays so.
+        const QString& half = files[40];
+        QFile whole(dump1.filePath(half));
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray bytes = whole.readAll();
+        writeText(dir.filePath(half), bytes.left(bytes.size() / 2));
+        update = settle(live);
+        QVERIFY(!update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 1);
+        QVERIFY(update.waitingOn.contains(half));
+        QVERIFY(!update.error.isEmpty());
+        update = live.poll();
+        QVERIFY(!update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 0);
+        QVERIFY(update.waitingOn.contains(half));
+        const std::shared_ptr<const Trial> before = live.trial();
+        QVERIFY(copyFile(dump1.filePath(half), dir.filePath(half)));
+        update = settle(live);
+        QVERIFY(update.trial);
+        QVERIFY(update.trial != before);
+        QCOMPARE(live.filesParsedLastPoll(), 1);
+        compareWithFullRead(*update.trial, *readWhole());
+
+        // A removed file: its thread leaves the trial, nothing is parsed.
+        QVERIFY(QFile::remove(dir.filePath(files[5])));
+        update = live.poll();
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 0);
+        QCOMPARE(update.trial->threadCount(), std::size_t(63));
+        compareWithFullRead(*update.trial, *readWhole());
+        // Other files in the directory are not looked at.
+        writeText(dir.filePath(QStringLiteral("notes.txt")), "not a profile\n");
+        QVERIFY(!settle(live).trial);
+        QCOMPARE(live.filesParsedLastPoll(), 0);
+    }
+
+    void snapshotFileGrows()
+    {
+        // Snapshot files: the first snapshot of each thread, then one file grows by a snapshot; only
+        // that file is parsed (again whole), and the trial, now with a time series, is the full read's.
+        const QDir source(m_stage.filePath(QStringLiteral("snapshots")));
+        const QStringList files = threadFiles(source.path(), QStringLiteral("snapshot."));
+        QCOMPARE(files.size(), 8);
+        QTemporaryDir dir;
+        auto fragments = [&](const QString& f, int upTo) {
+            QFile in(source.filePath(f));
+            if (!in.open(QIODevice::ReadOnly))
+                return QByteArray();
+            const QByteArray all = in.readAll();
+            qsizetype end = 0;
+            for (int k = 0; k < upTo; ++k)
+                end = all.indexOf("</profile_xml>\n", end) + 15;
+            return all.left(end);
+        };
+        for (const QString& f : files)
+            writeText(dir.filePath(f), fragments(f, 1));
+        LiveDirectory live(dir.path());
+        LiveDirectory::Update update = settle(live);
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 8); // read whole
+        QVERIFY(!update.trial->hasTimeSeries());
+        compareWithFullRead(*update.trial, *mustLoad(dir.path()));
+        writeText(dir.filePath(files[3]), fragments(files[3], 2));
+        update = settle(live);
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 1);
+        QVERIFY(update.trial->hasTimeSeries());
+        compareWithFullRead(*update.trial, *mustLoad(dir.path()));
+        // A second file grows: one file parsed.
+        writeText(dir.filePath(files[6]), fragments(files[6], 3));
+        update = settle(live);
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 1);
+        compareWithFullRead(*update.trial, *mustLoad(dir.path()));
+        // Every file grows: read whole (as many reads of one file would be slower), the same trial.
+        for (const QString& f : files)
+            writeText(dir.filePath(f), fragments(f, 3));
+        update = settle(live);
+        QVERIFY(update.trial);
+        QCOMPARE(live.filesParsedLastPoll(), 8);
+        compareWithFullRead(*update.trial, *mustLoad(dir.path()));
     }
 };
 
