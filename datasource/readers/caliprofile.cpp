@@ -484,6 +484,10 @@ private:
                 m_pathEvent[r] = m_flatEvent[r];
             else
                 m_pathEvent[r] = m_builder.addEvent(paths[r], QStringList { QStringLiteral("TAU_CALLPATH") } + groups);
+            if (const SourceLocation& location = m_p.regions[r].location; !location.file.isEmpty()) {
+                m_builder.setSourceLocation(m_flatEvent[r], location);
+                m_builder.setSourceLocation(m_pathEvent[r], location);
+            }
         }
         std::uint32_t maxEvent = 0;
         for (std::size_t r = 0; r <= m_R; ++r) {
