@@ -4,6 +4,7 @@
 
 #include "datasource/model/trialbuilder.h"
 #include "perfdb/dbexception.h"
+#include "perfdb/timername.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -263,8 +264,8 @@ const QString& TrialLoader::nodeName(std::size_t i, int depth)
 void TrialLoader::loadEvents()
 {
     {
-        // A timer whose name carries no source location but whose row has one (the uploader writes
-        // the reader's recorded location there, docs/FORMATS.md 7.4) gives it to its events.
+        // A timer whose name has no [{file} ...] block but whose row has a location (the uploader
+        // writes the event's other location there, docs/FORMATS.md 7.4) gives it to its events.
         auto rows = m_db.query("SELECT id, name, source_file, line_number, line_number_end, column_number, "
                                "column_number_end FROM timer WHERE trial = $1",
             { m_id });
@@ -272,7 +273,7 @@ void TrialLoader::loadEvents()
             const qint64 timer = rows->toInt(0);
             const QString name = rows->toText(1);
             m_timerNames.insert(timer, name);
-            if (rows->isNull(2) || rows->toText(2).isEmpty() || parseSourceLocation(name))
+            if (rows->isNull(2) || rows->toText(2).isEmpty() || TimerName(name).hasSourceFile())
                 continue;
             SourceLocation location;
             location.file = rows->toText(2);
