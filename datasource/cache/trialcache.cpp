@@ -13,7 +13,6 @@
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentMap>
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <condition_variable>
 #include <cstdint>
@@ -644,8 +643,8 @@ void TrialCache::writeEntry(const Trial& t, const QByteArray& key, QIODevice& de
     out.pod(static_cast<quint64>(t.m_sourceLocations.size())); // 0 or one per event
     for (const SourceLocation& l : t.m_sourceLocations) {
         out.str(l.file);
-        const std::array<qint32, 4> lines { l.beginLine, l.beginColumn, l.endLine, l.endColumn };
-        out.pod(lines);
+        for (const int n : { l.beginLine, l.beginColumn, l.endLine, l.endColumn })
+            out.pod(static_cast<qint32>(n));
     }
     writeRows(out, t.m_rows);
     out.pod(static_cast<quint64>(t.m_atomicEvents.size()));
@@ -787,11 +786,8 @@ std::shared_ptr<Trial> TrialCache::decode(const char* h, qint64 fileSize, const 
         t->m_sourceLocations.resize(locations);
         for (SourceLocation& l : t->m_sourceLocations) {
             l.file = in.str();
-            const auto lines = in.pod<std::array<qint32, 4>>();
-            l.beginLine = lines[0];
-            l.beginColumn = lines[1];
-            l.endLine = lines[2];
-            l.endColumn = lines[3];
+            for (int* n : { &l.beginLine, &l.beginColumn, &l.endLine, &l.endColumn })
+                *n = in.pod<qint32>();
         }
         const std::size_t threads = t->m_threads.size();
         quint64 regionBytes = 0;

@@ -35,7 +35,9 @@
 //   begin, end) that share a name keep it for the first region in document order; the others are
 //   named "name [{mod} {begin}-{end}]" (TAU's source-location form), with a warning. Sibling cnodes
 //   whose paths come out identical (the same region called from several call sites or lines) are
-//   one event: exclusive, inclusive, calls and subrs are summed, with a warning.
+//   one event: exclusive, inclusive, calls and subrs are summed, with a warning. Every region's mod
+//   and begin/end lines are its events' recorded source location (regionLocation,
+//   docs/SEMANTICS.md §12.1).
 //   Per cnode c, location t and additive metric m:
 //     - EXCLUSIVE metrics (and every CUBE 3 metric, and SIMPLE ones): stored = excl(c);
 //       incl(c) = excl(c) + sum of incl over the children of c.
