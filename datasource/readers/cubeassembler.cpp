@@ -392,7 +392,15 @@ private:
                 groups << QStringLiteral("TAU_PARAM");
             }
             m_flatEvent[c] = m_builder.addEvent(leaf, groups);
-            const std::optional<SourceLocation> location = regionLocation(region);
+            std::optional<SourceLocation> location = regionLocation(region);
+            if (location) {
+                // A name that says the same (TAU's [{file} {l,c}-{l,c}], as tau2cube and the CUBE writer
+                // leave it) is finer: it may give columns.
+                const auto named = parseSourceLocation(leaf);
+                if (named && named->file == location->file && named->beginLine == location->beginLine
+                    && named->endLine == location->endLine)
+                    location.reset();
+            }
             if (location)
                 m_builder.setSourceLocation(m_flatEvent[c], *location);
             if (cnode.parent < 0) {
