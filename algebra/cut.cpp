@@ -259,20 +259,27 @@ AlgebraResult cutCallTree(
         const EventId e = trial.findEvent(name);
         return e.isValid() ? trial.groupNames(trial.event(e)) : QStringList();
     };
+    // An event keeps the source location the reader recorded for its label (docs/SEMANTICS.md §12).
+    auto located = [&](EventId id, const QString& label) {
+        const EventId e = trial.findEvent(label);
+        if (const SourceLocation* location = e.isValid() ? trial.recordedSourceLocation(e) : nullptr)
+            builder.setSourceLocation(id, *location);
+        return id;
+    };
     std::vector<EventId> eventOf(tree.nodes.size());
     QHash<QString, EventId> flat; // labels that are no root: their flat event
     for (const int n : order) {
         const Tree::Node& node = tree.nodes[std::size_t(n)];
         if (node.parent < 0) {
-            eventOf[std::size_t(n)] = builder.addEvent(node.label, groupsOf(node.label));
+            eventOf[std::size_t(n)] = located(builder.addEvent(node.label, groupsOf(node.label)), node.label);
             continue;
         }
         if (!rootLabels.contains(node.label) && !flat.contains(node.label))
-            flat.insert(node.label, builder.addEvent(node.label, groupsOf(node.label)));
+            flat.insert(node.label, located(builder.addEvent(node.label, groupsOf(node.label)), node.label));
         QStringList groups = groupsOf(node.label);
         if (!groups.contains(QStringLiteral("TAU_CALLPATH")))
             groups.prepend(QStringLiteral("TAU_CALLPATH"));
-        eventOf[std::size_t(n)] = builder.addEvent(node.path, groups);
+        eventOf[std::size_t(n)] = located(builder.addEvent(node.path, groups), node.label);
     }
     // Flat values (docs/SEMANTICS.md 1.4): exclusive, calls and subrs summed over the nodes of a label,
     // inclusive over the outermost ones.

@@ -347,4 +347,25 @@ bool scorepFilterExcludes(const ScorepFilter& filter, const QString& name, const
     return excluded;
 }
 
+bool scorepFilterExcludesFile(const ScorepFilter& filter, const QString& file)
+{
+    bool excluded = false;
+    for (const ScorepFilterRule& r : filter.files)
+        if (std::any_of(
+                r.patterns.begin(), r.patterns.end(), [&](const QString& p) { return matchesScorepPattern(p, file); }))
+            excluded = r.exclude;
+    return excluded;
+}
+
+bool tauSelectExcludesFile(const TauSelectFile& file, const QString& sourceFile)
+{
+    const QString base = sourceFile.section(QLatin1Char('/'), -1);
+    const auto matches = [&](const QStringList& entries) {
+        return std::any_of(entries.begin(), entries.end(), [&](const QString& entry) {
+            return matchesScorepPattern(entry, sourceFile) || matchesScorepPattern(entry, base);
+        });
+    };
+    return matches(file.fileExclude) || (!file.fileInclude.isEmpty() && !matches(file.fileInclude));
+}
+
 } // namespace parallax

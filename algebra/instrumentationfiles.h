@@ -80,5 +80,12 @@ bool matchesScorepPattern(const QString& pattern, const QString& name);
 /// True when the filter excludes the region: the last region rule whose patterns match decides (a
 /// MANGLED rule is tested against `mangledName`, when given).
 bool scorepFilterExcludes(const ScorepFilter& filter, const QString& name, const QString& mangledName = {});
+/// True when the filter's file rules (SCOREP_FILE_NAMES) exclude a source file: the last file rule
+/// whose patterns match the recorded path decides (docs/SEMANTICS.md 7.4).
+bool scorepFilterExcludesFile(const ScorepFilter& filter, const QString& file);
+/// True when a TAU file's file lists exclude a source file (docs/SEMANTICS.md 7.4): an entry of
+/// BEGIN_FILE_EXCLUDE_LIST matches it, or BEGIN_FILE_INCLUDE_LIST has entries and none matches. An
+/// entry matches the recorded path or its base name ('*' and '?' are wildcards).
+bool tauSelectExcludesFile(const TauSelectFile& file, const QString& sourceFile);
 
 } // namespace parallax

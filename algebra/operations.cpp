@@ -73,6 +73,7 @@ private:
     void buildThreadMetadata(TrialBuilder& builder);
     void buildTrialMetadata(TrialBuilder& builder);
     std::vector<QStringList> eventGroups() const;
+    void setSourceLocations(TrialBuilder& builder) const;
     QString resultName() const;
 
     Plan& p;
@@ -512,6 +513,28 @@ void Engine::processBlock(std::size_t begin, std::size_t end, Scratch& s)
     }
 }
 
+/// A result event keeps the source location of the first operand event matched to it that has one
+/// (docs/SEMANTICS.md §12); it is recorded unless the result's name already carries the same one
+/// (a matching policy may have stripped it from the name).
+void Engine::setSourceLocations(TrialBuilder& builder) const
+{
+    std::vector<bool> done(E, false);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Trial& t = *p.operands[i];
+        const auto& map = p.events.map[i];
+        for (std::size_t e = 0; e < map.size(); ++e) {
+            if (map[e] == Dropped || done[map[e]])
+                continue;
+            const std::optional<SourceLocation> location = sourceLocationOf(t, EventId(e));
+            if (!location)
+                continue;
+            done[map[e]] = true;
+            if (parseSourceLocation(p.events.keys[map[e]]) != location)
+                builder.setSourceLocation(EventId(map[e]), *location);
+        }
+    }
+}
+
 std::vector<QStringList> Engine::eventGroups() const
 {
     std::vector<QStringList> groups(E);
@@ -708,6 +731,7 @@ std::shared_ptr<const Trial> Engine::run()
         if (id.index() != r) // cannot happen: keys are canonical and distinct
             qFatal("algebra: event key '%s' is not canonical", qPrintable(p.events.keys[r]));
     }
+    setSourceLocations(builder);
     for (std::size_t r = 0; r < A; ++r)
         builder.addAtomicEvent(p.atomicKeys[r], p.atomicRaw[r]);
     for (const ThreadKey& key : p.threads.threads)

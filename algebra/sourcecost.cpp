@@ -18,10 +18,8 @@ SourceIndex::SourceIndex(const Trial& trial)
     QHash<QString, std::size_t> fileIndex;
     for (std::size_t i = 0; i < trial.eventCount(); ++i) {
         const IntervalEvent& event = trial.events()[i];
+        m_locations[i] = sourceLocationOf(trial, EventId(i));
         // A call path's location is its leaf's, which the flat event of the leaf has too.
-        if (!event.name.contains(QLatin1Char('[')) && !event.name.contains(QLatin1Char(':')))
-            continue;
-        m_locations[i] = parseSourceLocation(event.name);
         if (!m_locations[i] || event.isCallPath())
             continue;
         auto it = fileIndex.constFind(m_locations[i]->file);

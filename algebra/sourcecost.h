@@ -17,14 +17,14 @@ namespace parallax {
 // every event, and for one file the exclusive and inclusive value of each flat event located in
 // it, for one metric and one statistic: the statistics table's numbers (values.h), mapped to lines.
 
-/// The source locations of a trial's events, parsed once per trial (Trial::cached).
+/// The source locations of a trial's events (sourceLocationOf), found once per trial (Trial::cached).
 class SourceIndex {
 public:
     /// The cached index of a trial (computed on first use, thread-safe).
     static std::shared_ptr<const SourceIndex> of(const Trial& trial);
     explicit SourceIndex(const Trial& trial);
 
-    /// The location of an event's last call-path component; nullopt when its name has none.
+    /// sourceLocationOf(trial, e): the recorded location, else the one of the name's last component.
     const std::optional<SourceLocation>& location(EventId e) const { return m_locations[e.index()]; }
     /// One recorded file name: how many flat events it has.
     struct File {

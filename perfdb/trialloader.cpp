@@ -4,6 +4,7 @@
 
 #include "datasource/model/trialbuilder.h"
 #include "perfdb/dbexception.h"
+#include "perfdb/timername.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -263,9 +264,26 @@ const QString& TrialLoader::nodeName(std::size_t i, int depth)
 void TrialLoader::loadEvents()
 {
     {
-        auto rows = m_db.query("SELECT id, name FROM timer WHERE trial = $1", { m_id });
-        while (rows->next())
-            m_timerNames.insert(rows->toInt(0), rows->toText(1));
+        // A timer whose name has no [{file} ...] block but whose row has a location (the uploader
+        // writes the event's other location there, docs/FORMATS.md 7.4) gives it to its events.
+        auto rows = m_db.query("SELECT id, name, source_file, line_number, line_number_end, column_number, "
+                               "column_number_end FROM timer WHERE trial = $1",
+            { m_id });
+        while (rows->next()) {
+            const qint64 timer = rows->toInt(0);
+            const QString name = rows->toText(1);
+            m_timerNames.insert(timer, name);
+            if (rows->isNull(2) || rows->toText(2).isEmpty() || TimerName(name).hasSourceFile())
+                continue;
+            SourceLocation location;
+            location.file = rows->toText(2);
+            const auto number = [&](int column) { return rows->isNull(column) ? 0 : int(rows->toInt(column)); };
+            location.beginLine = number(3);
+            location.endLine = number(4);
+            location.beginColumn = number(5);
+            location.endColumn = number(6);
+            m_timerLocations.insert(timer, location);
+        }
     }
     {
         auto rows = m_db.query("SELECT c.id, c.timer, c.parent FROM timer_callpath c JOIN timer t ON c.timer = t.id "
@@ -293,6 +311,7 @@ void TrialLoader::loadEvents()
             m_nodes[node.value()].event
                 = m_builder->addEvent(nodeName(node.value()), fromJsonArray(rows->toText(2)), raw);
         }
+        setSourceLocations();
         return;
     }
     // A foreign trial: every node is an event; flat timers carry timer_group, call paths get
@@ -307,6 +326,18 @@ void TrialLoader::loadEvents()
         if (m_nodes[i].parent >= 0 && !eventGroups.contains(QLatin1String("TAU_CALLPATH")))
             eventGroups.prepend(QStringLiteral("TAU_CALLPATH"));
         m_nodes[i].event = m_builder->addEvent(nodeName(i), eventGroups);
+    }
+    setSourceLocations();
+}
+
+void TrialLoader::setSourceLocations()
+{
+    if (m_timerLocations.isEmpty())
+        return;
+    for (const Node& node : m_nodes) {
+        const auto location = m_timerLocations.constFind(node.timer);
+        if (node.event.isValid() && location != m_timerLocations.cend())
+            m_builder->setSourceLocation(node.event, location.value());
     }
 }
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "datasource/model/sourcelocation.h"
 #include "perfdb/idmap.h"
 #include "perfdb/sqldatabase.h"
 
@@ -41,6 +42,8 @@ private:
     void loadMetrics();
     void loadThreads();
     void loadEvents();
+    /// Gives each event the source location of its node's timer row (m_timerLocations).
+    void setSourceLocations();
     const QString& nodeName(std::size_t node, int depth = 0);
     void loadCells();
     /// The timer_value rows of the cells firstCell..lastCell (and maybe others, which the caller skips).
@@ -74,6 +77,8 @@ private:
     qint64 m_firstThread = 0;
     qint64 m_lastThread = -1;
     QHash<qint64, QString> m_timerNames;
+    /// Timers whose row holds a source location that their name does not carry.
+    QHash<qint64, SourceLocation> m_timerLocations;
     std::vector<Node> m_nodes;
     QHash<qint64, std::size_t> m_nodeIndex;
 };

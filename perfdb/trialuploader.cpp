@@ -195,6 +195,18 @@ void TrialUploader::insertTimers()
         for (const QString& component : event.name.split(QStringLiteral(" => ")))
             timerFor(component);
     }
+    // A timer whose name carries no `[{file} ...]` block gets the event's other source location
+    // (recorded by the reader, or HPCToolkit's file:line): docs/FORMATS.md 7.4.
+    QHash<QString, SourceLocation> locations;
+    for (std::size_t e = 0; e < m_trial.eventCount(); ++e) {
+        const QString& name = m_trial.event(EventId(e)).name;
+        const qsizetype arrow = name.lastIndexOf(QLatin1String(" => "));
+        const QString leaf = arrow < 0 ? name : name.mid(arrow + 4);
+        if (locations.contains(leaf))
+            continue;
+        if (const auto location = sourceLocationOf(m_trial, EventId(e)))
+            locations.insert(leaf, *location);
+    }
     stage(QStringLiteral("timers"), m_timerNames.size());
     IdBlock ids = m_db.reserveIds("timer", m_timerNames.size());
     auto writer = m_db.bulkInsert("timer",
@@ -208,14 +220,23 @@ void TrialUploader::insertTimers()
         writer->addInt(m_trialId);
         writer->addText(name);
         writer->addText(parsed.shortName());
-        if (parsed.hasSourceFile())
-            writer->addText(parsed.sourceFile());
-        else
-            writer->addNull();
-        writer->addInt(parsed.line());
-        writer->addInt(parsed.lineEnd());
-        writer->addInt(parsed.column());
-        writer->addInt(parsed.columnEnd());
+        const auto location = locations.constFind(name);
+        if (parsed.hasSourceFile() || location == locations.cend()) {
+            if (parsed.hasSourceFile())
+                writer->addText(parsed.sourceFile());
+            else
+                writer->addNull();
+            writer->addInt(parsed.line());
+            writer->addInt(parsed.lineEnd());
+            writer->addInt(parsed.column());
+            writer->addInt(parsed.columnEnd());
+        } else {
+            writer->addText(location->file);
+            writer->addInt(location->beginLine);
+            writer->addInt(location->endLine);
+            writer->addInt(location->beginColumn);
+            writer->addInt(location->endColumn);
+        }
         endRow(*writer);
     }
     writer->finish();

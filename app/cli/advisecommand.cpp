@@ -14,10 +14,27 @@
 #include <QSaveFile>
 #include <QTextStream>
 #include <cmath>
+#include <functional>
 
 namespace parallax {
 
 using namespace cli;
+
+namespace {
+
+/// The flat events whose source file (sourceLocationOf, docs/SEMANTICS.md §12) a file rule excludes.
+void excludeByFile(const Trial& trial, AdvisorOptions& options, const std::function<bool(const QString&)>& excludes)
+{
+    for (std::size_t e = 0; e < trial.eventCount(); ++e) {
+        if (trial.event(EventId(e)).isCallPath())
+            continue;
+        const auto location = sourceLocationOf(trial, EventId(e));
+        if (location && excludes(location->file))
+            options.userExclude.append(excludeListName(trial.event(EventId(e)).name));
+    }
+}
+
+} // namespace
 
 bool applyRulesFile(const QString& text, const Trial& trial, AdvisorOptions& options, QString* error)
 {
@@ -37,6 +54,7 @@ bool applyRulesFile(const QString& text, const Trial& trial, AdvisorOptions& opt
             if (scorepFilterExcludes(filter, name) || scorepFilterExcludes(filter, id))
                 options.userExclude.append(name);
         }
+        excludeByFile(trial, options, [&](const QString& f) { return scorepFilterExcludesFile(filter, f); });
         return true;
     }
     QString e;
@@ -47,6 +65,7 @@ bool applyRulesFile(const QString& text, const Trial& trial, AdvisorOptions& opt
     }
     options.userExclude.append(file.exclude);
     options.keep.append(file.include);
+    excludeByFile(trial, options, [&](const QString& f) { return tauSelectExcludesFile(file, f); });
     return true;
 }
 

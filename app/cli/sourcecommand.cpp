@@ -77,8 +77,9 @@ void writeAnnotated(QTextStream& out, const SourceFileCosts& costs, const QStrin
 int runSourceCommand(const QStringList& args)
 {
     Command cmd(QStringLiteral("source"), QStringLiteral("PATH"),
-        QStringLiteral("The events located in a source file (TAU's [{file} {line,col}-{line,col}], CUBE regions,\n"
-                       "pstats and HPCToolkit file:line names) with their exclusive and inclusive values of one\n"
+        QStringLiteral("The events located in a source file (TAU's [{file} {line,col}-{line,col}], CUBE/Score-P\n"
+                       "regions' mod and lines, Caliper sourceloc, pstats and HPCToolkit file:line names) with their "
+                       "exclusive and inclusive values of one\n"
                        "metric and statistic: the statistics table's numbers, by first line (docs/SEMANTICS.md §12).\n"
                        "The file is found as the source browser finds it: the recorded path, the remappings, then\n"
                        "the trial's directory and each --root (the recorded path and its trailing parts)."));

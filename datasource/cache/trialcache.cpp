@@ -38,7 +38,7 @@ namespace parallax {
 namespace {
 
 constexpr char Magic[8] = { 'P', 'R', 'L', 'X', 'C', 'A', 'C', 'H' };
-constexpr quint32 FormatVersion = 2;
+constexpr quint32 FormatVersion = 3;
 constexpr quint32 EndianMark = 0x01020304;
 constexpr int HeaderSize = 32; // magic, version, endian mark, payload size, checksum
 /// The checksum hashes the payload in blocks of this size (in parallel when reading).
@@ -640,6 +640,12 @@ void TrialCache::writeEntry(const Trial& t, const QByteArray& key, QIODevice& de
         out.pod(e.parent);
         out.pod(e.leaf);
     }
+    out.pod(static_cast<quint64>(t.m_sourceLocations.size())); // 0 or one per event
+    for (const SourceLocation& l : t.m_sourceLocations) {
+        out.str(l.file);
+        for (const int n : { l.beginLine, l.beginColumn, l.endLine, l.endColumn })
+            out.pod(static_cast<qint32>(n));
+    }
     writeRows(out, t.m_rows);
     out.pod(static_cast<quint64>(t.m_atomicEvents.size()));
     for (const AtomicEvent& e : t.m_atomicEvents) {
@@ -773,6 +779,15 @@ std::shared_ptr<Trial> TrialCache::decode(const char* h, qint64 fileSize, const 
             e.leaf = in.pod<EventId>();
             t->m_eventIndex.insert(e.name, EventId(t->m_events.size()));
             t->m_events.push_back(std::move(e));
+        }
+        const quint64 locations = in.count(24);
+        if (locations != 0 && locations != events)
+            throw Corrupt("source locations for some events only");
+        t->m_sourceLocations.resize(locations);
+        for (SourceLocation& l : t->m_sourceLocations) {
+            l.file = in.str();
+            for (int* n : { &l.beginLine, &l.beginColumn, &l.endLine, &l.endColumn })
+                *n = in.pod<qint32>();
         }
         const std::size_t threads = t->m_threads.size();
         quint64 regionBytes = 0;

@@ -70,6 +70,8 @@ std::optional<SourceLocation> parseSourceLocation(QStringView eventName)
 {
     const qsizetype arrow = eventName.lastIndexOf(QLatin1String("=>"));
     const QStringView leaf = (arrow < 0 ? eventName : eventName.mid(arrow + 2)).trimmed();
+    if (!leaf.contains(QLatin1Char('[')) && !leaf.contains(QLatin1Char(':')))
+        return std::nullopt; // the common case, without the regular expression
     if (auto loc = parseTauLocation(leaf))
         return loc;
     // HPCToolkit's statements and loops (datasource/readers/hpctoolkitreader.cpp).

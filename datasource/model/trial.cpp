@@ -54,6 +54,13 @@ std::size_t Trial::nodeCount() const
 
 EventId Trial::findEvent(const QString& canonicalName) const { return m_eventIndex.value(canonicalName, EventId()); }
 
+std::optional<SourceLocation> sourceLocationOf(const Trial& trial, EventId e)
+{
+    if (const SourceLocation* recorded = trial.recordedSourceLocation(e))
+        return *recorded;
+    return parseSourceLocation(trial.event(e).name);
+}
+
 AtomicEventId Trial::findAtomicEvent(const QString& name) const { return m_atomicIndex.value(name, AtomicEventId()); }
 
 GroupId Trial::findGroup(const QString& name) const

@@ -5,6 +5,7 @@
 #include "datasource/model/ids.h"
 #include "datasource/model/pooledatomics.h"
 #include "datasource/model/rowstore.h"
+#include "datasource/model/sourcelocation.h"
 #include "datasource/model/stringpool.h"
 
 #include <QString>
@@ -174,6 +175,17 @@ public:
     const IntervalEvent& event(EventId e) const { return m_events[e.index()]; }
     const std::vector<IntervalEvent>& events() const { return m_events; }
     EventId findEvent(const QString& canonicalName) const;
+    /// The source location the reader recorded for an event apart from its name (a CUBE region's
+    /// mod/begin/end, a Caliper sourceloc), or nullptr. Use sourceLocationOf(), which falls back
+    /// to the name (docs/SEMANTICS.md §12).
+    const SourceLocation* recordedSourceLocation(EventId e) const
+    {
+        return e.index() < m_sourceLocations.size() && !m_sourceLocations[e.index()].file.isEmpty()
+            ? &m_sourceLocations[e.index()]
+            : nullptr;
+    }
+    /// True when some event has a recorded source location.
+    bool hasRecordedSourceLocations() const { return !m_sourceLocations.empty(); }
     RowView row(ThreadIndex t) const { return m_rows.row(t.index()); }
     /// Number of present (thread, event) cells.
     std::size_t cellCount() const { return m_rows.cellCount(); }
@@ -243,6 +255,8 @@ private:
     std::vector<Metric> m_metrics;
     std::vector<ThreadKey> m_threads;
     std::vector<IntervalEvent> m_events;
+    /// By event id; empty when no event has a recorded location, else one per event (empty file: none).
+    std::vector<SourceLocation> m_sourceLocations;
     RowStore m_rows;
     std::vector<AtomicEvent> m_atomicEvents;
     std::vector<AtomicRow> m_atomicRows;
@@ -263,5 +277,10 @@ private:
 };
 
 using TrialPtr = std::shared_ptr<const Trial>;
+
+/// Where an event's code is (docs/SEMANTICS.md §12): the location the reader recorded, else the
+/// one its name carries (parseSourceLocation), else nullopt. Every view, command and rule that
+/// needs an event's source location calls this.
+std::optional<SourceLocation> sourceLocationOf(const Trial& trial, EventId e);
 
 } // namespace parallax

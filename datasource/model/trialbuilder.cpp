@@ -216,10 +216,24 @@ void TrialBuilder::addDefinitionsOf(const Trial& source)
 {
     for (const Metric& m : source.metrics())
         addMetric(m);
-    for (const IntervalEvent& e : source.events())
-        addEvent(e.name, source.groupNames(e), e.rawName);
+    for (std::size_t i = 0; i < source.eventCount(); ++i) {
+        const IntervalEvent& e = source.event(EventId(i));
+        const EventId id = addEvent(e.name, source.groupNames(e), e.rawName);
+        if (const SourceLocation* location = source.recordedSourceLocation(EventId(i)))
+            setSourceLocation(id, *location);
+    }
     for (const AtomicEvent& e : source.atomicEvents())
         addAtomicEvent(e.name, e.rawName);
+}
+
+void TrialBuilder::setSourceLocation(EventId e, SourceLocation location)
+{
+    auto& locations = m_trial->m_sourceLocations;
+    if (location.file.isEmpty() && e.index() >= locations.size())
+        return;
+    if (locations.size() <= e.index())
+        locations.resize(e.index() + 1);
+    locations[e.index()] = std::move(location);
 }
 
 EventId TrialBuilder::addEvent(const QString& name, const QStringList& groups, const QString& rawName)
@@ -454,6 +468,11 @@ void TrialBuilder::finishThreads()
 void TrialBuilder::finishEvents()
 {
     auto& events = m_trial->m_events;
+    auto& locations = m_trial->m_sourceLocations;
+    if (std::none_of(locations.begin(), locations.end(), [](const SourceLocation& l) { return !l.file.isEmpty(); }))
+        locations.clear();
+    else
+        locations.resize(events.size());
     for (auto& event : events) {
         if (!event.isCallPath()) {
             event.leaf = m_trial->findEvent(event.name);

@@ -33,10 +33,13 @@ public:
     /// Adds (or finds) an interval event. The name is normalised (rule W); `rawName` keeps the
     /// source spelling when it differs. Groups are merged with those already known.
     EventId addEvent(const QString& name, const QStringList& groups = {}, const QString& rawName = {});
+    /// Records an event's source location apart from its name (docs/SEMANTICS.md §12); a location
+    /// without a file clears it.
+    void setSourceLocation(EventId e, SourceLocation location);
     AtomicEventId addAtomicEvent(const QString& name, const QString& rawName = {});
     GroupId addGroup(const QString& name);
-    /// Adds the metrics, interval events (names, groups, raw names) and atomic events of `source`
-    /// in its order, so that on an empty builder every id is the same as in `source`.
+    /// Adds the metrics, interval events (names, groups, raw names, recorded source locations) and atomic events of
+    /// `source` in its order, so that on an empty builder every id is the same as in `source`.
     void addDefinitionsOf(const Trial& source);
 
     /// Adds a present cell. `excl` and `incl` hold one value per metric (missing metrics are 0).

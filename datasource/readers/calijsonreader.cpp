@@ -17,7 +17,8 @@
 //   cell is unattributed time. Nodes of module#... columns add the module as a group of the row's
 //   region. sourceloc#... columns follow Hatchet: a region whose rows name more than one source
 //   location gets one child region per location, named "<file basename>:<line>" (Hatchet's
-//   statement nodes), and those rows move there; a single location adds nothing. Nodes of any other
+//   statement nodes), and those rows move there; a single location adds no region. Either way the
+//   "file:line" label becomes the event's recorded source location (docs/SEMANTICS.md §12). Nodes of any other
 //   non-value column are not mapped (a warning names the column).
 // * Every row must have one cell per column; a node cell must be null or the index of a node of
 //   that column; a value cell a number or null (absent); mpi.rank an integer from 0 to 2^31-1; a
@@ -626,6 +627,14 @@ private:
         return file.mid(file.lastIndexOf(QLatin1Char('/')) + 1) + label.mid(colon);
     }
 
+    /// The location of a sourceloc node, "file:line" as Caliper's symbol lookup writes it; none for
+    /// "UNKNOWN:0" and other labels that name no file.
+    SourceLocation sourceLocation(int node) const
+    {
+        const auto location = parseSourceLocation(m_j.nodes[static_cast<std::size_t>(node)].label);
+        return location && location->beginLine > 0 ? *location : SourceLocation();
+    }
+
     void rows()
     {
         const std::size_t C = static_cast<std::size_t>(m_j.columns.size());
@@ -726,11 +735,14 @@ private:
                 locations[m_p.records[row].region].insert(sourceLoc[row]);
         std::map<std::pair<int, int>, int> child;
         for (const auto& [region, locs] : locations) {
-            if (locs.size() < 2)
+            if (locs.size() < 2) {
+                m_p.regions[static_cast<std::size_t>(region)].location = sourceLocation(*locs.begin());
                 continue;
+            }
             for (int loc : locs) {
                 CaliProfile::Region r;
                 r.name = statementName(m_j.nodes[static_cast<std::size_t>(loc)].label);
+                r.location = sourceLocation(loc);
                 r.parent = region;
                 r.groups << QStringLiteral("statement");
                 child[{ region, loc }] = static_cast<int>(m_p.regions.size());

@@ -58,6 +58,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 
 namespace parallax {
@@ -427,6 +428,17 @@ private:
         }
     }
 
+    /// A leaf name's source location is its regions' when they all have the same one (a function
+    /// sampled at different lines in different call paths has none); its flat event and every call
+    /// path ending in it get it, so that the location is one per leaf name as in TAUdb's timer rows
+    /// (docs/SEMANTICS.md §12).
+    void locate(EventId flat, const SourceLocation& location)
+    {
+        const auto [it, added] = m_locations.try_emplace(flat.index(), location);
+        if (!added && it->second != location)
+            it->second = SourceLocation();
+    }
+
     void addEvents()
     {
         std::vector<bool> used(m_R + 1, false);
@@ -484,6 +496,16 @@ private:
                 m_pathEvent[r] = m_flatEvent[r];
             else
                 m_pathEvent[r] = m_builder.addEvent(paths[r], QStringList { QStringLiteral("TAU_CALLPATH") } + groups);
+            locate(m_flatEvent[r], m_p.regions[r].location);
+        }
+        for (std::size_t r = 0; r < m_R; ++r) {
+            if (!m_flatEvent[r].isValid())
+                continue;
+            const auto it = m_locations.find(m_flatEvent[r].index());
+            if (it != m_locations.end() && !it->second.file.isEmpty()) {
+                m_builder.setSourceLocation(m_flatEvent[r], it->second);
+                m_builder.setSourceLocation(m_pathEvent[r], it->second);
+            }
         }
         std::uint32_t maxEvent = 0;
         for (std::size_t r = 0; r <= m_R; ++r) {
@@ -828,6 +850,7 @@ private:
 
     std::vector<EventId> m_flatEvent;
     std::vector<EventId> m_pathEvent;
+    std::map<std::uint32_t, SourceLocation> m_locations; // by flat event id (locate)
     std::uint32_t m_eventCount = 0;
     std::vector<bool> m_outermost;
     std::vector<std::uint32_t> m_regionsOfFlat; // canonical regions per flat event

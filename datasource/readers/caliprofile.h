@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: 2026 Parallax developers
 #pragma once
 
+#include "datasource/model/sourcelocation.h"
 #include "datasource/model/trialbuilder.h"
 #include "datasource/readers/gzipinput.h"
 #include "datasource/readers/progress.h"
@@ -28,6 +29,8 @@ struct CaliProfile {
         /// Event groups: the Caliper attribute (function, loop, mpi.function...) or json-split column,
         /// plus the sampled module for sampling profiles.
         QStringList groups;
+        /// Where the region's samples are (json-split sourceloc#..., docs/SEMANTICS.md §12); no file: none.
+        SourceLocation location;
     };
     /// A numeric attribute (.cali) or an is_value column (json-split), other than mpi.rank.
     struct Column {

@@ -35,7 +35,9 @@
 //   begin, end) that share a name keep it for the first region in document order; the others are
 //   named "name [{mod} {begin}-{end}]" (TAU's source-location form), with a warning. Sibling cnodes
 //   whose paths come out identical (the same region called from several call sites or lines) are
-//   one event: exclusive, inclusive, calls and subrs are summed, with a warning.
+//   one event: exclusive, inclusive, calls and subrs are summed, with a warning. Every region's mod
+//   and begin/end lines are its events' recorded source location (regionLocation,
+//   docs/SEMANTICS.md §12.1).
 //   Per cnode c, location t and additive metric m:
 //     - EXCLUSIVE metrics (and every CUBE 3 metric, and SIMPLE ones): stored = excl(c);
 //       incl(c) = excl(c) + sum of incl over the children of c.
@@ -351,6 +353,23 @@ private:
         return it != builtin.cend() && region.name.trimmed() == it.value();
     }
 
+    /// A region's source location (docs/SEMANTICS.md §12): `mod` is the file, `begin`/`end` the
+    /// lines (-1: not given; Score-P writes end = -1 for compiler-instrumented functions). A `mod`
+    /// without lines that names no file ("MPI", the paradigm Score-P's adapters write) is none.
+    static std::optional<SourceLocation> regionLocation(const CubeRegion& region)
+    {
+        const QString file = region.mod.trimmed();
+        const int begin = region.begin > 0 && region.begin <= std::numeric_limits<int>::max() ? int(region.begin) : 0;
+        const int end = region.end >= begin && region.end <= std::numeric_limits<int>::max() ? int(region.end) : begin;
+        if (file.isEmpty() || (begin == 0 && !file.contains(QLatin1Char('.')) && !file.contains(QLatin1Char('/'))))
+            return std::nullopt;
+        SourceLocation location;
+        location.file = file;
+        location.beginLine = begin;
+        location.endLine = begin == 0 ? 0 : end;
+        return location;
+    }
+
     void addEvents()
     {
         const std::vector<QString> regionName = regionNames();
@@ -373,6 +392,17 @@ private:
                 groups << QStringLiteral("TAU_PARAM");
             }
             m_flatEvent[c] = m_builder.addEvent(leaf, groups);
+            std::optional<SourceLocation> location = regionLocation(region);
+            if (location) {
+                // A name that says the same (TAU's [{file} {l,c}-{l,c}], as tau2cube and the CUBE writer
+                // leave it) is finer: it may give columns.
+                const auto named = parseSourceLocation(leaf);
+                if (named && named->file == location->file && named->beginLine == location->beginLine
+                    && named->endLine == location->endLine)
+                    location.reset();
+            }
+            if (location)
+                m_builder.setSourceLocation(m_flatEvent[c], *location);
             if (cnode.parent < 0) {
                 paths[c] = leaf;
                 m_pathEvent[c] = m_flatEvent[c];
@@ -386,6 +416,8 @@ private:
                                   .arg(cnode.id)
                                   .arg(paths[c].count(QLatin1String(" => ")) + 1));
                 m_pathEvent[c] = m_builder.addEvent(paths[c], QStringList { QStringLiteral("TAU_CALLPATH") } + groups);
+                if (location)
+                    m_builder.setSourceLocation(m_pathEvent[c], *location);
             }
             if (cnode.children.empty())
                 paths[c].clear(); // only parents' paths are needed later

@@ -8,7 +8,8 @@
 //   is the first component of a call path, or when it is the leaf of no call path (a trial without
 //   call paths is a forest of roots); other flat events are not written (the reader rebuilds them
 //   from the cnodes). Siblings follow event ids, so a trial read from CUBE keeps its cnode order and
-//   its event order. One region per leaf name.
+//   its event order. One region per leaf name; its mod, begin and end are the leaf's sourceLocationOf
+//   (docs/SEMANTICS.md §12; "", -1, -1 without one).
 // * Metrics. One CUBE metric per model metric, in the metric tree and with the uniq_name, type,
 //   dtype, uom, url and description the CUBE reader left in "CUBE metric NAME"; otherwise INCLUSIVE
 //   (as Score-P's time), DOUBLE, uom from the unit (us -> usec: values are not rescaled). Calls are
@@ -222,6 +223,7 @@ private:
     std::vector<int> m_roots;
     std::vector<QString> m_regions;
     std::vector<QString> m_regionParadigm;
+    std::vector<SourceLocation> m_regionLocation; // mod, begin, end (docs/SEMANTICS.md §12)
     std::vector<OutMetric> m_metrics;
     std::vector<int> m_metricRoots;
     /// Per cnode and thread: the cell's position in the thread's row, or -1.
@@ -336,6 +338,8 @@ void Builder::buildCallTree()
                     }
                 }
             m_regionParadigm.push_back(paradigm);
+            m_regionLocation.push_back(
+                source.isValid() ? sourceLocationOf(m_trial, source).value_or(SourceLocation()) : SourceLocation());
         }
         c.region = it.value();
     }
@@ -915,9 +919,10 @@ QByteArray Builder::anchor() const
     for (std::size_t r = 0; r < m_regions.size(); ++r) {
         xml.writeStartElement(QStringLiteral("region"));
         xml.writeAttribute(QStringLiteral("id"), QString::number(r));
-        xml.writeAttribute(QStringLiteral("mod"), QString());
-        xml.writeAttribute(QStringLiteral("begin"), QStringLiteral("-1"));
-        xml.writeAttribute(QStringLiteral("end"), QStringLiteral("-1"));
+        const SourceLocation& location = m_regionLocation[r];
+        xml.writeAttribute(QStringLiteral("mod"), location.file);
+        xml.writeAttribute(QStringLiteral("begin"), QString::number(location.beginLine > 0 ? location.beginLine : -1));
+        xml.writeAttribute(QStringLiteral("end"), QString::number(location.endLine > 0 ? location.endLine : -1));
         textElement(xml, "name", m_regions[r]);
         textElement(xml, "mangled_name", m_regions[r]);
         textElement(xml, "paradigm", m_regionParadigm[r]);

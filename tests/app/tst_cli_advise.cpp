@@ -128,6 +128,24 @@ private Q_SLOTS:
         QCOMPARE(names(runJson({ dir, QStringLiteral("--rules"), rulesFilt })),
             (QStringList { QStringLiteral("bar"), QStringLiteral("baz"), QStringLiteral("int qux(int) C"),
                 QStringLiteral("tiny") }));
+        // File rules: the events located in the file (a CUBE region's mod, cubelib test0.0's MANIFEST:
+        // main, foo and bar in /ICL/CUBE/example.c) are excluded; the Score-P form matches the recorded path.
+        const QString cube = dataPath(QStringLiteral("cubelib/test/test0.0/test0.0.cubex"));
+        const QString fileRules = tmp.filePath(QStringLiteral("files.tau"));
+        writeText(fileRules, "BEGIN_FILE_EXCLUDE_LIST\nexample.c\nEND_FILE_EXCLUDE_LIST\n");
+        const QStringList all { QStringLiteral("bar"), QStringLiteral("foo"), QStringLiteral("main") };
+        const auto sorted = [](QStringList list) {
+            list.sort();
+            return list;
+        };
+        QCOMPARE(sorted(names(runJson({ cube, QStringLiteral("--rules"), fileRules }))), all);
+        writeText(fileRules, "BEGIN_FILE_INCLUDE_LIST\nother.c\nEND_FILE_INCLUDE_LIST\n");
+        QCOMPARE(sorted(names(runJson({ cube, QStringLiteral("--rules"), fileRules }))), all);
+        writeText(fileRules, "BEGIN_FILE_EXCLUDE_LIST\nother*.c\nEND_FILE_EXCLUDE_LIST\n");
+        QVERIFY(!names(runJson({ cube, QStringLiteral("--rules"), fileRules })).contains(QStringLiteral("foo")));
+        const QString fileFilter = tmp.filePath(QStringLiteral("files.filt"));
+        writeText(fileFilter, "SCOREP_FILE_NAMES_BEGIN\n  EXCLUDE */CUBE/*.c\nSCOREP_FILE_NAMES_END\n");
+        QCOMPARE(sorted(names(runJson({ cube, QStringLiteral("--rules"), fileFilter }))), all);
         // --exclude adds a routine.
         QCOMPARE(names(runJson({ dir, QStringLiteral("--exclude"), QStringLiteral("main") })).size(), 3);
     }

@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
+#include <tuple>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -55,6 +57,43 @@ private Q_SLOTS:
                 QCOMPARE(e.value(QStringLiteral("location")).toObject().value(QStringLiteral("beginLine")).toInt(), 5);
                 QCOMPARE(e.value(QStringLiteral("location")).toObject().value(QStringLiteral("endLine")).toInt(), 11);
             }
+        }
+    }
+
+    // A CUBE profile's regions (mod/begin/end, not their names): cubelib test0.0 (MANIFEST: main, foo,
+    // bar in /ICL/CUBE/example.c at lines 21-100, 1-10, 11-20; exclusive Time main [4, 0], foo [5, 9]).
+    void cubeRegions()
+    {
+        const QString cube = dataPath(QStringLiteral("cubelib/test/test0.0/test0.0.cubex"));
+        const QJsonArray files
+            = runJson({ QStringLiteral("source"), cube, QStringLiteral("--list"), QStringLiteral("--json") })
+                  .value(QStringLiteral("files"))
+                  .toArray();
+        QCOMPARE(files.size(), 1);
+        QCOMPARE(files[0].toObject().value(QStringLiteral("file")).toString(), QStringLiteral("/ICL/CUBE/example.c"));
+        QCOMPARE(files[0].toObject().value(QStringLiteral("events")).toInt(), 3);
+
+        QTemporaryDir tmp;
+        QByteArray text;
+        for (int line = 1; line <= 100; ++line)
+            text += "/* line " + QByteArray::number(line) + " */\n";
+        writeText(tmp.filePath(QStringLiteral("example.c")), text);
+        const QJsonObject out = runJson({ QStringLiteral("source"), cube, QStringLiteral("--file"),
+            QStringLiteral("example.c"), QStringLiteral("--remap"), QStringLiteral("/ICL/CUBE=") + tmp.path(),
+            QStringLiteral("--statistic"), QStringLiteral("total"), QStringLiteral("--json") });
+        QCOMPARE(out.value(QStringLiteral("path")).toString(), tmp.filePath(QStringLiteral("example.c")));
+        const QJsonArray events = out.value(QStringLiteral("events")).toArray();
+        QCOMPARE(events.size(), 3);
+        const std::map<QString, std::tuple<int, int, double>> expected { { QStringLiteral("foo"), { 1, 10, 5 + 9 } },
+            { QStringLiteral("bar"), { 11, 20, 0 } }, { QStringLiteral("main"), { 21, 100, 4 + 0 } } };
+        for (const auto& v : events) {
+            const QJsonObject e = v.toObject();
+            const auto it = expected.find(e.value(QStringLiteral("event")).toString());
+            QVERIFY(it != expected.end());
+            const auto& [begin, end, exclusive] = it->second;
+            QCOMPARE(e.value(QStringLiteral("location")).toObject().value(QStringLiteral("beginLine")).toInt(), begin);
+            QCOMPARE(e.value(QStringLiteral("location")).toObject().value(QStringLiteral("endLine")).toInt(), end);
+            QCOMPARE(e.value(QStringLiteral("exclusive")).toDouble(), exclusive);
         }
     }
 

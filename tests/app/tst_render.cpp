@@ -124,6 +124,34 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2); // --quantity belongs to commmatrix
     }
 
+    /// A Score-P profile: its regions' mod and begin lines (anchor.xml of pycubexr's time.p4 sample:
+    /// main in BC_MPI_1728244556_966016.input.prep.opari.cpp at line 387, F_0 at 60, MODEL_1 at 329)
+    /// open the source browser; the file is written here with those lines.
+    void sourceBrowserScorep()
+    {
+        QTemporaryDir dir;
+        QByteArray text;
+        for (int line = 1; line <= 420; ++line) {
+            if (line == 60)
+                text += "template <typename T> void F_0(unsigned long n, unsigned long m)\n";
+            else if (line == 329)
+                text += "void MODEL_1(unsigned long a, unsigned long b, int c, int d)\n";
+            else if (line == 387)
+                text += "int main(int argc, char** argv)\n";
+            else
+                text += "    // line " + QByteArray::number(line) + "\n";
+        }
+        writeText(dir.filePath(QStringLiteral("BC_MPI_1728244556_966016.input.prep.opari.cpp")), text);
+        const QString out = dir.filePath(QStringLiteral("source.png"));
+        const GuiRun r = runGui({ QStringLiteral("--render"), QStringLiteral("source"), QStringLiteral("--event"),
+            QStringLiteral("main"), QStringLiteral("--source-root"), dir.path(), QStringLiteral("--out"), out,
+            QStringLiteral("--size"), QStringLiteral("900x400"),
+            dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0/profile.cubex")) });
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString problem = renderedImageProblem(out, QSize(900, 400), 6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     void views()
     {
         QFETCH(QStringList, arguments);

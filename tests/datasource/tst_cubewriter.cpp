@@ -45,8 +45,11 @@ void compareExactly(const Trial& a, const Trial& b)
         if (!a.event(EventId(e)).isCallPath() && roots.contains(a.event(EventId(e)).name)
             && deepLeaves.contains(a.event(EventId(e)).name))
             heldTotals.insert(e);
-    for (std::size_t e = 0; e < a.eventCount(); ++e)
+    for (std::size_t e = 0; e < a.eventCount(); ++e) {
         QCOMPARE(a.event(EventId(e)).name, b.event(EventId(e)).name);
+        // The regions' mod, begin and end (docs/SEMANTICS.md §12.1).
+        QCOMPARE(sourceLocationOf(b, EventId(e)), sourceLocationOf(a, EventId(e)));
+    }
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
         const RowView ra = a.row(ThreadIndex(t));
         const RowView rb = b.row(ThreadIndex(t));
@@ -146,6 +149,7 @@ private Q_SLOTS:
         compareExactly(*original, *again);
         if (QTest::currentTestFailed())
             return;
+        QCOMPARE(again->hasRecordedSourceLocations(), original->hasRecordedSourceLocations());
         // And once more: the written file is a fixed point.
         const auto third = writeAndRead(*again, dir, QStringLiteral("b.cubex"));
         QVERIFY(third);

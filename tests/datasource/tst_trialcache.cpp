@@ -81,7 +81,13 @@ void compareTrials(const Trial& a, const Trial& b, qsizetype extraWarnings = 0)
         QVERIFY(x.parent == y.parent);
         QVERIFY(x.leaf == y.leaf);
         QVERIFY(b.findEvent(x.name) == EventId(e));
+        const SourceLocation* la = a.recordedSourceLocation(EventId(e));
+        const SourceLocation* lb = b.recordedSourceLocation(EventId(e));
+        QCOMPARE(la != nullptr, lb != nullptr);
+        if (la)
+            QCOMPARE(*la, *lb);
     }
+    QCOMPARE(a.hasRecordedSourceLocations(), b.hasRecordedSourceLocations());
     QCOMPARE(a.atomicEventCount(), b.atomicEventCount());
     for (std::size_t e = 0; e < a.atomicEventCount(); ++e) {
         const AtomicEvent& x = a.atomicEvents()[e];
@@ -159,7 +165,9 @@ private Q_SLOTS:
         for (const char* p : { "tau2/tau-profiles-callpath-cpi-4rank", "tau2/tau-profiles-workflow-xmain-8rank",
                  "tau2/tau-profiles-openmp-2thread", "tau2/tau-profiles-wrap-params",
                  "tau2/tauprofile-xml-merged/tauprofile.xml", "tau2/ppk/ring-2rank.ppk",
-                 "extrap/cubeset/multi_parameter/mm.x25y25z25.r1/profile.cubex" })
+                 "extrap/cubeset/multi_parameter/mm.x25y25z25.r1/profile.cubex",
+                 "cube/pycubexr/time.p4.n2000.x1.r0/profile.cubex",
+                 "hatchet/caliper-cpi-json/cpi-callpath-profile.json" })
             QTest::newRow(p) << dataPath(QString::fromLatin1(p));
     }
     void roundTrip()
@@ -184,6 +192,33 @@ private Q_SLOTS:
         QVERIFY(!parsed.value()->fromCache());
         QVERIFY(!first.value()->fromCache());
         QVERIFY(second.value()->fromCache());
+    }
+
+    // The source locations readers record apart from names (CUBE regions, Caliper sourceloc) come
+    // back from the cache (compareTrials compares them; here they must exist at all).
+    void recordedSourceLocations_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("scorep") << dataPath(QStringLiteral("cube/pycubexr/time.p4.n2000.x1.r0/profile.cubex"));
+        QTest::newRow("caliper") << dataPath(QStringLiteral("hatchet/caliper-cpi-json/cpi-callpath-profile.json"));
+    }
+    void recordedSourceLocations()
+    {
+        QFETCH(QString, path);
+        const auto parsed = readOnce(path, false);
+        QVERIFY(parsed);
+        QVERIFY(parsed.value()->hasRecordedSourceLocations());
+        QVERIFY(readOnce(path));
+        const auto second = readOnce(path);
+        QVERIFY(second);
+        QVERIFY(second.value()->fromCache());
+        std::size_t located = 0;
+        for (std::size_t e = 0; e < second.value()->eventCount(); ++e) {
+            const auto location = sourceLocationOf(*second.value(), EventId(e));
+            QCOMPARE(location, sourceLocationOf(*parsed.value(), EventId(e)));
+            located += location ? 1 : 0;
+        }
+        QVERIFY(located > 0);
     }
 
     void storedInBackground()

@@ -122,6 +122,8 @@ QString modelDifference(const Trial& a, const Trial& b)
         if (x.depth != y.depth || eventName(a, x.parent) != eventName(b, y.parent)
             || eventName(a, x.leaf) != eventName(b, y.leaf))
             return differs(QStringLiteral("event %1: depth, parent or leaf").arg(x.name));
+        if (sourceLocationOf(a, EventId(e)) != sourceLocationOf(b, EventId(e)))
+            return differs(QStringLiteral("event %1: source location").arg(x.name));
     }
     for (std::size_t t = 0; t < a.threadCount(); ++t) {
         const RowView x = a.row(ThreadIndex(t));

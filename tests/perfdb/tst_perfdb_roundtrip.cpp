@@ -24,7 +24,8 @@ const std::vector<const char*> Samples = { "tau2/tau-profiles-callpath-cpi-4rank
     "cubelib/test/test28/profile1", "cubelib/test/test28/profile2", "hatchet/tau-cpi-mpi", "tau2/ppk/ring-2rank.ppk",
     "tau2/ppk/ring-8rank.ppk", "tau2/ppk/gromacs-like-loadimbalance-8rank.ppk", "tau2/ppk/xgc-5metrics-16rank.ppk",
     "tau2/ppk/phases-callpath-1thread.ppk", "tau2/ppk/matmult-openmp-24thread-samples.ppk",
-    "tau2/ppk/wrf-callpath-16rank.ppk" };
+    "tau2/ppk/wrf-callpath-16rank.ppk", "cube/pycubexr/time.p4.n2000.x1.r0/profile.cubex",
+    "hatchet/caliper-cpi-json/cpi-callpath-profile.json" };
 
 } // namespace
 
@@ -59,6 +60,27 @@ private Q_SLOTS:
         QCOMPARE(provenance.reader, QStringLiteral("perfdb"));
         QCOMPARE(provenance.source, db.location() + QStringLiteral("#") + QString::number(id.value()));
         QVERIFY(!db.location().contains(QLatin1String("password")));
+    }
+
+    // A location the reader recorded apart from the name (a CUBE region's mod/begin/end) goes into
+    // TAUdb's timer columns and comes back from them (docs/FORMATS.md 7.4). cubelib test0.0's
+    // MANIFEST: foo is /ICL/CUBE/example.c lines 1-10, and main, foo, bar are all in that file.
+    void roundTripSourceLocations_data() { backends(); }
+    void roundTripSourceLocations()
+    {
+        const auto trial = mustLoad(dataPath(QStringLiteral("cubelib/test/test0.0/test0.0.cubex")));
+        QVERIFY(trial);
+        QVERIFY(trial->recordedSourceLocation(trial->findEvent(QStringLiteral("foo"))));
+        OPEN_FRESH(db);
+        qint64 id = 0;
+        const QString diff = roundTripDifference(db, *trial, {}, &id); // compares sourceLocationOf of every event
+        QVERIFY2(diff.isEmpty(), qPrintable(diff));
+        const perfdb::SqlParams trialId { id };
+        QCOMPARE(scalar(sql_db, "SELECT line_number FROM timer WHERE trial = $1 AND name = 'foo'", trialId), 1);
+        QCOMPARE(scalar(sql_db, "SELECT line_number_end FROM timer WHERE trial = $1 AND name = 'foo'", trialId), 10);
+        QCOMPARE(scalar(sql_db, "SELECT COUNT(*) FROM timer WHERE trial = $1 AND source_file = '/ICL/CUBE/example.c'",
+                     trialId),
+            3);
     }
 
     void roundTripOddNames_data() { backends(); }

@@ -20,8 +20,8 @@ QAction* addShowSourceAction(QMenu* menu, SelectionState* state, EventId event)
     const auto& trial = state->trial();
     if (!trial || !event.isValid() || event.index() >= trial->eventCount())
         return nullptr;
-    // One name parsed: the menu never waits for the index of all events.
-    const auto location = parseSourceLocation(trial->event(event).name);
+    // One event looked up: the menu never waits for the index of all events.
+    const auto location = sourceLocationOf(*trial, event);
     if (!location)
         return nullptr;
     const QString where = location->beginLine > 0

@@ -140,8 +140,8 @@ void SourceView::doUpdate(SelectionChanges changes)
     }
     const EventId e = selection()->event();
     if (e.isValid() && e.index() < trial->eventCount()) {
-        // One name parsed here; the index of all events is built on the worker.
-        if (const auto loc = parseSourceLocation(trial->event(e).name)) {
+        // One event looked up here; the index of all events is built on the worker.
+        if (const auto loc = sourceLocationOf(*trial, e)) {
             m_recorded = loc->file;
             m_regionFirst = loc->beginLine;
             m_regionLast = loc->endLine;
