@@ -293,20 +293,12 @@ int runAdviseCommand(const QStringList& args)
     const auto match = cmd.add({ QStringLiteral("match") },
         QStringLiteral("Matching against the baseline: exact (default), no-source, or normalized."),
         QStringLiteral("MATCH"));
-    const auto format = cmd.add({ QStringLiteral("format") },
-        QStringLiteral("Read with this reader instead of detecting the format."), QStringLiteral("NAME"));
-    const auto db = cmd.add({ QStringLiteral("db") },
-        QStringLiteral("The database for db:ID operands (default $PARALLAX_DB or the default database)."),
-        QStringLiteral("LOCATION"));
+    const auto source = cmd.addTrialSource();
     cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("The instrumented run: a profile in any format, or db:ID."));
     if (const auto stop = cmd.parse(args))
         return *stop;
-    if (!cmd.checkReader(cmd.value(format)))
-        return ExitUsage;
-    const QStringList positional = cmd.positional();
-    if (positional.size() != 1)
-        return cmd.usageError(QStringLiteral("give one PATH"));
-    if (!cmd.checkOperand(positional.front()) || (cmd.isSet(baseline) && !cmd.checkOperand(cmd.value(baseline))))
+    const auto path = cmd.onePath(source);
+    if (!path || (cmd.isSet(baseline) && !cmd.checkOperand(cmd.value(baseline))))
         return ExitUsage;
     if (cmd.isSet(merge) && !cmd.isSet(tauSelect))
         return cmd.usageError(QStringLiteral("--merge needs --tau-select"));
@@ -343,12 +335,12 @@ int runAdviseCommand(const QStringList& args)
     }
 
     QString error;
-    const auto trial = loadTrialOperand(positional.front(), cmd.value(db), cmd.value(format), &error);
+    const auto trial = loadTrialOperand(*path, cmd.value(source.db), cmd.value(source.format), &error);
     if (!trial)
         return failure(error);
     std::shared_ptr<const Trial> base;
     if (cmd.isSet(baseline)) {
-        base = loadTrialOperand(cmd.value(baseline), cmd.value(db), cmd.value(format), &error);
+        base = loadTrialOperand(cmd.value(baseline), cmd.value(source.db), cmd.value(source.format), &error);
         if (!base)
             return failure(error);
     }

@@ -74,12 +74,8 @@ struct Loaded {
 /// Reads the one PATH and builds its matrix; the exit code when that failed.
 std::optional<int> load(const Command& cmd, const MatrixArguments& a, Loaded* out)
 {
-    if (!cmd.checkReader(cmd.value(a.format)))
-        return ExitUsage;
-    const QStringList positional = cmd.positional();
-    if (positional.size() != 1)
-        return cmd.usageError(QStringLiteral("give one PATH"));
-    if (!cmd.checkOperand(positional.front()))
+    const auto path = cmd.onePath({ a.format, a.db });
+    if (!path)
         return ExitUsage;
     ProfileMatrixOptions options;
     if (a.normalises && cmd.isSet(a.normalise)) {
@@ -92,18 +88,18 @@ std::optional<int> load(const Command& cmd, const MatrixArguments& a, Loaded* ou
     }
     options.callPaths = cmd.isSet(a.callPaths);
     QString error;
-    out->trial = loadTrialOperand(positional.front(), cmd.value(a.db), cmd.value(a.format), &error);
+    out->trial = loadTrialOperand(*path, cmd.value(a.db), cmd.value(a.format), &error);
     if (!out->trial)
         return failure(error);
     for (const QString& name : cmd.values(a.metric)) {
         const MetricId m = out->trial->findMetric(name);
         if (!m.isValid())
-            return failure(QStringLiteral("%1 has no metric '%2'").arg(positional.front(), name));
+            return failure(QStringLiteral("%1 has no metric '%2'").arg(*path, name));
         options.metrics.push_back(m);
     }
     auto matrix = buildProfileMatrix(*out->trial, options, &error);
     if (!matrix)
-        return failure(QStringLiteral("%1: %2").arg(positional.front(), error));
+        return failure(QStringLiteral("%1: %2").arg(*path, error));
     out->matrix = std::move(*matrix);
     return std::nullopt;
 }

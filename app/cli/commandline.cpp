@@ -224,4 +224,27 @@ bool Command::checkOperand(const QString& spec) const
         .has_value();
 }
 
+Command::TrialSource Command::addTrialSource()
+{
+    return { add({ QStringLiteral("format") }, QStringLiteral("Read with this reader instead of detecting the format."),
+                 QStringLiteral("NAME")),
+        add({ QStringLiteral("db") },
+            QStringLiteral("The database for db:ID operands (default $PARALLAX_DB or the default database)."),
+            QStringLiteral("LOCATION")) };
+}
+
+std::optional<QString> Command::onePath(const TrialSource& source) const
+{
+    if (!checkReader(value(source.format)))
+        return std::nullopt;
+    const QStringList paths = positional();
+    if (paths.size() != 1) {
+        usageError(QStringLiteral("give one PATH"));
+        return std::nullopt;
+    }
+    if (!checkOperand(paths.front()))
+        return std::nullopt;
+    return paths.front();
+}
+
 } // namespace parallax::cli

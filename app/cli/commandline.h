@@ -99,6 +99,18 @@ public:
     /// number (else a usage error naming the operand).
     bool checkOperand(const QString& spec) const;
 
+    /// The --format NAME and --db LOCATION options of a command that reads a trial (a path or db:ID).
+    struct TrialSource {
+        QCommandLineOption format;
+        QCommandLineOption db;
+    };
+    /// Adds --format and --db.
+    TrialSource addTrialSource();
+    /// After parse(), for a command of one PATH: checks --format and that exactly one positional
+    /// argument is there, a path or db:ID. The PATH, or std::nullopt after a usage error ("give one
+    /// PATH") has been printed.
+    std::optional<QString> onePath(const TrialSource& source) const;
+
     const QString& name() const { return m_name; }
 
 private:

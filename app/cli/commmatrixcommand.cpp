@@ -108,20 +108,12 @@ int runCommMatrixCommand(const QStringList& args)
     const auto csv = cmd.add({ QStringLiteral("csv") }, QStringLiteral("Print the matrix as CSV."));
     const auto json = cmd.add({ QStringLiteral("json") },
         QStringLiteral("Print ranks, matrix, row and column sums, cells and contexts as JSON."));
-    const auto format = cmd.add({ QStringLiteral("format") },
-        QStringLiteral("Read with this reader instead of detecting the format."), QStringLiteral("NAME"));
-    const auto db = cmd.add({ QStringLiteral("db") },
-        QStringLiteral("The database for a db:ID operand (default $PARALLAX_DB or the default database)."),
-        QStringLiteral("LOCATION"));
+    const auto source = cmd.addTrialSource();
     cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("A profile or trace in any format, or db:ID."));
     if (const auto stop = cmd.parse(args))
         return *stop;
-    if (!cmd.checkReader(cmd.value(format)))
-        return ExitUsage;
-    const QStringList positional = cmd.positional();
-    if (positional.size() != 1)
-        return cmd.usageError(QStringLiteral("give one PATH"));
-    if (!cmd.checkOperand(positional.front()))
+    const auto path = cmd.onePath(source);
+    if (!path)
         return ExitUsage;
     if (cmd.isSet(csv) && cmd.isSet(json))
         return cmd.usageError(QStringLiteral("give --csv or --json, not both"));
@@ -135,26 +127,25 @@ int runCommMatrixCommand(const QStringList& args)
     }
 
     QString error;
-    const auto trial = loadTrialOperand(positional.front(), cmd.value(db), cmd.value(format), &error);
+    const auto trial = loadTrialOperand(*path, cmd.value(source.db), cmd.value(source.format), &error);
     if (!trial)
         return failure(error);
     if (!hasCommEvents(*trial))
         return failure(QStringLiteral("%1 has no point-to-point message events ('Message size sent to node K'; "
                                       "TAU records them with TAU_COMM_MATRIX=1): no communication matrix")
-                           .arg(positional.front()));
+                           .arg(*path));
     const QStringList contexts = commContexts(*trial);
     const QString context = cmd.value(contextOption);
     if (!context.isEmpty() && !contexts.contains(context))
         return failure(QStringLiteral("%1 has no message context '%2' (it has %3)")
-                           .arg(positional.front(), context,
+                           .arg(*path, context,
                                contexts.isEmpty() ? QStringLiteral("none") : contexts.join(QStringLiteral("; "))));
     const CommSide side = cmd.isSet(receivedOption) ? CommSide::Received : CommSide::Sent;
     const CommMatrix m = commMatrix(*trial, context, side);
     if (m.empty())
-        return failure(
-            QStringLiteral("%1 has no %2 messages%3")
-                .arg(positional.front(), side == CommSide::Sent ? QStringLiteral("sent") : QStringLiteral("received"),
-                    context.isEmpty() ? QString() : QStringLiteral(" in context '%1'").arg(context)));
+        return failure(QStringLiteral("%1 has no %2 messages%3")
+                           .arg(*path, side == CommSide::Sent ? QStringLiteral("sent") : QStringLiteral("received"),
+                               context.isEmpty() ? QString() : QStringLiteral(" in context '%1'").arg(context)));
     if (m.size() > CommMatrix::MaxDenseRanks && !cmd.isSet(json))
         return failure(QStringLiteral("%1 ranks: more than %2 to print as a table; use --json (its cells)")
                            .arg(m.size())

@@ -100,20 +100,12 @@ int runSourceCommand(const QStringList& args)
     const auto annotate = cmd.add({ QStringLiteral("annotate") },
         QStringLiteral("Print the file's lines with the costs beside them (needs the file)."));
     const auto json = cmd.add({ QStringLiteral("json") }, QStringLiteral("Print JSON."));
-    const auto format = cmd.add({ QStringLiteral("format") },
-        QStringLiteral("Read with this reader instead of detecting the format."), QStringLiteral("NAME"));
-    const auto db = cmd.add({ QStringLiteral("db") },
-        QStringLiteral("The database for db:ID (default $PARALLAX_DB or the default database)."),
-        QStringLiteral("LOCATION"));
+    const auto source = cmd.addTrialSource();
     cmd.addArgument(QStringLiteral("PATH"), QStringLiteral("A profile in any format Parallax reads, or db:ID."));
     if (const auto stop = cmd.parse(args))
         return *stop;
-    if (!cmd.checkReader(cmd.value(format)))
-        return ExitUsage;
-    const QStringList positional = cmd.positional();
-    if (positional.size() != 1)
-        return cmd.usageError(QStringLiteral("give one PATH"));
-    if (!cmd.checkOperand(positional.front()))
+    const auto path = cmd.onePath(source);
+    if (!path)
         return ExitUsage;
     if (int(cmd.isSet(file)) + int(cmd.isSet(event)) + int(cmd.isSet(list)) != 1)
         return cmd.usageError(QStringLiteral("give one of --file, --event, --list"));
@@ -136,25 +128,25 @@ int runSourceCommand(const QStringList& args)
     }
 
     QString error;
-    const auto trial = loadTrialOperand(positional.front(), cmd.value(db), cmd.value(format), &error);
+    const auto trial = loadTrialOperand(*path, cmd.value(source.db), cmd.value(source.format), &error);
     if (!trial)
         return failure(error);
     if (cmd.isSet(list))
         return listFiles(*trial, cmd.isSet(json));
     if (trial->metricCount() == 0)
-        return failure(QStringLiteral("%1 has no metrics").arg(positional.front()));
+        return failure(QStringLiteral("%1 has no metrics").arg(*path));
     MetricId m(0u);
     if (cmd.isSet(metric)) {
         m = trial->findMetric(cmd.value(metric));
         if (!m.isValid())
-            return failure(QStringLiteral("%1 has no metric '%2'").arg(positional.front(), cmd.value(metric)));
+            return failure(QStringLiteral("%1 has no metric '%2'").arg(*path, cmd.value(metric)));
     }
     EventId selected;
     QString recorded = cmd.value(file);
     if (cmd.isSet(event)) {
         selected = trial->findEvent(cmd.value(event));
         if (!selected.isValid())
-            return failure(QStringLiteral("%1 has no event '%2'").arg(positional.front(), cmd.value(event)));
+            return failure(QStringLiteral("%1 has no event '%2'").arg(*path, cmd.value(event)));
         const auto& loc = SourceIndex::of(*trial)->location(selected);
         if (!loc)
             return failure(QStringLiteral("the event '%1' has no source location").arg(cmd.value(event)));
@@ -162,8 +154,8 @@ int runSourceCommand(const QStringList& args)
     }
     const SourceFileCosts costs = sourceFileCosts(*trial, recorded, m, stat);
     if (costs.events.empty())
-        return failure(QStringLiteral("no event of %1 is located in '%2' (--list shows the files)")
-                           .arg(positional.front(), recorded));
+        return failure(
+            QStringLiteral("no event of %1 is located in '%2' (--list shows the files)").arg(*path, recorded));
     if (const QString own = trialSourceRoot(trial->provenance().source); !own.isEmpty())
         search.roots << own;
     search.roots << cmd.values(root);
